@@ -1,0 +1,4 @@
+export * from './types.js';
+export * from './operations.js';
+export * from './validate.js';
+export type * from './resources.js';

@@ -1,0 +1,40 @@
+import { SECRET_FIELD_NAMES } from './catalog/operations.js';
+
+/** What a redacted secret is replaced with. */
+export const REDACTED = '[redacted]';
+
+const SECRET_KEYS = new Set([...SECRET_FIELD_NAMES, 'authorization', 'token', 'password', 'secret', 'sedpassword'].map((k) => k.toLowerCase()));
+
+/** True when a field name (any case) names a secret of the interface. */
+export function isSecretField(name: string): boolean {
+  return SECRET_KEYS.has(name.toLowerCase());
+}
+
+/**
+ * Returns a deep copy with the value of every secret field replaced by `[redacted]`, whatever its case
+ * or nesting. The single redaction function: cache, action log, logs, errors and exports all use it.
+ * `extraSecrets` are literal values (a session token, a typed password) also masked inside strings.
+ */
+export function redact<T>(value: T, extraSecrets: readonly string[] = []): T {
+  const literals = extraSecrets.filter((s) => s.length >= 4);
+  return walk(value, literals, new WeakSet()) as T;
+}
+
+function walk(value: unknown, literals: readonly string[], seen: WeakSet<object>): unknown {
+  if (typeof value === 'string') return maskLiterals(value, literals);
+  if (typeof value !== 'object' || value === null) return value;
+  if (seen.has(value)) return '[circular]';
+  seen.add(value);
+  if (Array.isArray(value)) return value.map((v) => walk(v, literals, seen));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = isSecretField(k) && v !== null && v !== undefined && v !== '' ? REDACTED : walk(v, literals, seen);
+  }
+  return out;
+}
+
+function maskLiterals(text: string, literals: readonly string[]): string {
+  let out = text;
+  for (const s of literals) if (out.includes(s)) out = out.split(s).join(REDACTED);
+  return out;
+}

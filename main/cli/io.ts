@@ -1,0 +1,40 @@
+/** Where a command writes, injected so tests can run commands in-process. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Reads all of standard input (for --password-stdin). */
+  readStdin: () => Promise<string>;
+  env: NodeJS.ProcessEnv;
+}
+
+/** A command failure with the exit code it maps to and a message for stderr. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Exit codes, documented in the README. */
+export const EXIT = { ok: 0, api: 1, usage: 2, unreachable: 3, protocol: 4, certificate: 5, auth: 6 } as const;
+
+export function processIo(): CliIo {
+  return {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    readStdin: async () => {
+      if (process.stdin.isTTY) throw new CliError('--password-stdin: pipe the password on standard input', EXIT.usage);
+      const chunks: Buffer[] = [];
+      for await (const c of process.stdin) chunks.push(c as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    env: process.env,
+  };
+}
+
+/** The first line of stdin without its line ending: passwords may contain spaces, never newlines. */
+export function firstLine(text: string): string {
+  return text.split(/\r?\n/, 1)[0] ?? '';
+}

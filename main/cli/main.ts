@@ -1,0 +1,97 @@
+import { parseArgs } from 'node:util';
+import { callCommand } from './commands/call.js';
+import { operationsCommand } from './commands/operations.js';
+import { CliError, EXIT, processIo, type CliIo } from './io.js';
+import { toCliError } from './errors.js';
+
+const USAGE = `fleetdeck — manage a fleet of clustered storage systems
+
+Usage:
+  fleetdeck operations [--json]
+      Print the operation catalog of the storage management interface.
+  fleetdeck call --url URL --user USER --password-stdin [--system NAME] "METHOD /path"
+                 [--query name=value]... [--header name=value]... [--body JSON]
+                 [--code TOTP] [--trust SHA256] [--ca FILE] [--allow-http] [--timeout MS]
+      Log in, select the system if asked, make one call and print its JSON answer.
+
+Exit codes: 0 ok, 1 refused by the system (400), 2 usage or invalid parameters (nothing sent),
+3 unreachable, 4 protocol error, 5 certificate not trusted, 6 not authorized (401).
+`;
+
+/** Runs one CLI invocation; returns the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'operations': {
+        const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } }, strict: true });
+        return operationsCommand(io, values.json ?? false);
+      }
+      case 'call':
+        return await runCall(rest, io);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.stdout(USAGE);
+        return command === undefined ? EXIT.usage : EXIT.ok;
+      default:
+        throw new CliError(`unknown command "${command}"\n\n${USAGE}`, EXIT.usage);
+    }
+  } catch (err) {
+    const e = isParseArgsError(err) ? new CliError(`${(err as Error).message}\n\n${USAGE}`, EXIT.usage) : toCliError(err);
+    io.stderr(`fleetdeck: ${e.message}\n`);
+    return e.exitCode;
+  }
+}
+
+function isParseArgsError(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code ?? '';
+  return code.startsWith('ERR_PARSE_ARGS');
+}
+
+async function runCall(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      url: { type: 'string' },
+      user: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
+      system: { type: 'string' },
+      code: { type: 'string' },
+      query: { type: 'string', multiple: true, default: [] },
+      header: { type: 'string', multiple: true, default: [] },
+      body: { type: 'string' },
+      trust: { type: 'string' },
+      ca: { type: 'string' },
+      'allow-http': { type: 'boolean', default: false },
+      timeout: { type: 'string' },
+    },
+  });
+  if (positionals.length !== 1) throw new CliError(`call takes one operation, like "GET /hosts/list"\n\n${USAGE}`, EXIT.usage);
+  if (!values.url || !values.user) throw new CliError('call needs --url and --user', EXIT.usage);
+  const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new CliError('--timeout takes milliseconds', EXIT.usage);
+  return callCommand(io, {
+    url: values.url,
+    user: values.user,
+    passwordStdin: values['password-stdin'] ?? false,
+    system: values.system,
+    code: values.code,
+    operation: positionals[0] as string,
+    query: values.query ?? [],
+    headers: values.header ?? [],
+    body: values.body,
+    trust: values.trust,
+    caFile: values.ca,
+    allowHttp: values['allow-http'] ?? false,
+    timeoutMs,
+  });
+}
+
+/** Entry point of the `fleetdeck` binary. */
+export async function main(): Promise<void> {
+  process.exitCode = await runCli(process.argv.slice(2), processIo());
+}

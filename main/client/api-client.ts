@@ -1,0 +1,304 @@
+import { Pool, type Dispatcher } from 'undici';
+import {
+  buildBody,
+  buildQuery,
+  coerceScalar,
+  getOperation,
+  ValidationError,
+  type AuthenticateElement,
+  type AuthenticationResult,
+  type Operation,
+  type ResponseSpec,
+} from '../../app/catalog/index.js';
+import { ApiError, AuthError, CancelledError, CertificateError, ProtocolError, UnreachableError } from './errors.js';
+import { connectOptions, type TlsTrust } from './tls.js';
+
+export interface ApiClientOptions {
+  /** Site base URL; may carry a path prefix (`https://mgmt.example/api`). */
+  baseUrl: string;
+  /** Default per-request timeout in ms (connect + headers + body). */
+  timeoutMs?: number;
+  /** Keep-alive connections per site. */
+  connections?: number;
+  tls?: TlsTrust;
+  /** Injected dispatcher (tests); otherwise a keep-alive Pool for this site. */
+  dispatcher?: Dispatcher;
+  /** Upper bound on a response body, in bytes. */
+  maxResponseBytes?: number;
+}
+
+export interface CallOptions {
+  /** Query parameters by catalog name (case-insensitive); arrays become repeated keys. */
+  query?: Readonly<Record<string, unknown>>;
+  /** JSON body, validated against the operation's body fields. */
+  body?: unknown;
+  /** Header parameters (the datastore's `async`). */
+  headers?: Readonly<Record<string, unknown>>;
+  /** Session token; required by every operation except login and password reset. */
+  token?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** A validated request, ready for the wire. */
+export interface PreparedRequest {
+  /** Path with the base URL's prefix and the query string. */
+  path: string;
+  headers: Record<string, string>;
+  payload: string | undefined;
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
+
+/**
+ * Typed client of one management endpoint (site). Validates every call against the catalog before
+ * sending, applies the interface's wire rules, and maps failures to ApiError (400), AuthError (401),
+ * UnreachableError, ProtocolError and CertificateError.
+ */
+export class ApiClient {
+  readonly baseUrl: URL;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
+
+  constructor(options: ApiClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(options.baseUrl);
+    } catch {
+      throw new Error(`"${options.baseUrl}" is not a valid URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${options.baseUrl}: only http and https are supported`);
+    if (url.username || url.password) throw new Error('put credentials in the login, not in the URL');
+    this.baseUrl = url;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
+    this.ownsDispatcher = !options.dispatcher;
+    this.dispatcher =
+      options.dispatcher ??
+      new Pool(url.origin, {
+        connections: options.connections ?? 8,
+        keepAliveTimeout: 10_000,
+        connect: { ...connectOptions(options.tls), timeout: this.timeoutMs },
+      });
+  }
+
+  /**
+   * Calls one catalog operation and returns its parsed 200 body (`undefined` for empty responses).
+   * @throws ValidationError before sending when parameters do not match the catalog.
+   */
+  async call<T = unknown>(operation: Operation | string, options: CallOptions = {}): Promise<T> {
+    const op = typeof operation === 'string' ? getOperation(operation) : operation;
+    const prepared = this.validate(op, options);
+    const headers: Record<string, string> = { accept: 'application/json', ...prepared.headers };
+    if (op.authenticated) {
+      if (!options.token) throw new AuthError(`${op.key} needs a session: log in first`);
+      headers.authorization = `Bearer ${options.token}`;
+    }
+    if (prepared.payload !== undefined) headers['content-type'] = 'application/json-patch+json';
+    return (await this.send(op, prepared.path, headers, prepared.payload, options)) as T;
+  }
+
+  /**
+   * Checks parameters against the catalog and builds the request path, headers and JSON payload.
+   * @throws ValidationError naming every problem; nothing is sent.
+   */
+  validate(op: Operation, options: Pick<CallOptions, 'query' | 'body' | 'headers'>): PreparedRequest {
+    const pairs = buildQuery(op, options.query ?? {});
+    const body = buildBody(op, options.body);
+    const headers: Record<string, string> = {};
+    const problems: string[] = [];
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      const field = op.headers.find((h) => h.name.toLowerCase() === name.toLowerCase());
+      if (!field || typeof field.type !== 'string') {
+        problems.push(`unknown header parameter "${name}"`);
+        continue;
+      }
+      const c = coerceScalar(field.type, value);
+      if (c.ok) headers[field.name] = String(c.value);
+      else problems.push(`header ${field.name}: ${c.error}`);
+    }
+    if (problems.length) throw new ValidationError(op.key, problems);
+    const search = new URLSearchParams(pairs).toString();
+    const prefix = this.baseUrl.pathname.replace(/\/+$/, '');
+    return {
+      path: `${prefix}${op.path}${search ? `?${search}` : ''}`,
+      headers,
+      payload: body === undefined ? undefined : JSON.stringify(body),
+    };
+  }
+
+  /**
+   * POST /login. Returns the AuthenticationResult (its Status may ask for a second factor).
+   * @throws AuthError on 401 (wrong credentials or code).
+   */
+  async login(credentials: AuthenticateElement, options: Pick<CallOptions, 'timeoutMs' | 'signal'> = {}): Promise<AuthenticationResult> {
+    return this.call<AuthenticationResult>('POST /login', { ...options, body: credentials });
+  }
+
+  /** GET /systems/select for this session's token; returns the server's message. */
+  async selectSystem(token: string, name: string, options: Pick<CallOptions, 'timeoutMs' | 'signal'> = {}): Promise<string> {
+    return this.call<string>('GET /systems/select', { ...options, token, query: { name } });
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  private async send(op: Operation, path: string, headers: Record<string, string>, payload: string | undefined, options: CallOptions): Promise<unknown> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const where = `${this.baseUrl.host} ${op.key}`;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await this.dispatcher.request({
+        origin: this.baseUrl.origin,
+        path,
+        method: op.method,
+        headers,
+        body: payload,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    } catch (err) {
+      throw this.mapNetworkError(err, where, timeoutMs, options.signal, timeout);
+    }
+    let text: string;
+    try {
+      text = await this.readBody(res.body, where);
+    } catch (err) {
+      if (err instanceof ProtocolError) throw err;
+      throw this.mapNetworkError(err, where, timeoutMs, options.signal, timeout);
+    }
+    if (res.statusCode === 200) return this.parseSuccess(op, text, where);
+    const message = serverMessage(text) ?? `HTTP ${res.statusCode}`;
+    if (res.statusCode === 400) throw new ApiError(message);
+    if (res.statusCode === 401) throw new AuthError(message);
+    throw new ProtocolError(`${where}: unexpected HTTP ${res.statusCode} (${message.slice(0, 200)}): is this a storage management endpoint?`);
+  }
+
+  private async readBody(body: Dispatcher.ResponseData['body'], where: string): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > this.maxResponseBytes) {
+        body.destroy();
+        throw new ProtocolError(`${where}: response larger than ${this.maxResponseBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  private parseSuccess(op: Operation, text: string, where: string): unknown {
+    if (op.response.kind === 'empty') return undefined;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new ProtocolError(`${where}: the answer is not JSON (${text.slice(0, 80) || 'empty body'})`);
+    }
+    const problem = shapeProblem(op.response, value);
+    if (problem) throw new ProtocolError(`${where}: ${problem}`);
+    return value;
+  }
+
+  private mapNetworkError(err: unknown, where: string, timeoutMs: number, callerSignal: AbortSignal | undefined, timeout: AbortSignal): Error {
+    if (callerSignal?.aborted) return new CancelledError(`${where}: cancelled`);
+    if (timeout.aborted) return new UnreachableError(`${where}: no answer within ${timeoutMs} ms`, 'timeout', { cause: err });
+    if (err instanceof CertificateError) return err;
+    const e = err as NodeJS.ErrnoException & { cause?: unknown };
+    const inner = (e.cause ?? e) as NodeJS.ErrnoException;
+    if (inner instanceof CertificateError) return inner;
+    const code = inner.code ?? e.code ?? 'unknown';
+    if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL/i.test(code)) {
+      return new CertificateError(`${where}: the site's certificate is not trusted (${code}); confirm its fingerprint first`, undefined, { cause: err });
+    }
+    if (NETWORK_CODES.has(code) || e.name === 'AbortError') {
+      return new UnreachableError(`${where}: unreachable (${describeCode(code)})`, code, { cause: err });
+    }
+    return new UnreachableError(`${where}: ${inner.message || e.message || 'request failed'}`, code, { cause: err });
+  }
+}
+
+function describeCode(code: string): string {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+    case 'EPIPE':
+      return 'connection reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host name not found';
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'connect timed out';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'ETIMEDOUT':
+      return 'timed out';
+    default:
+      return code;
+  }
+}
+
+/** The server's error string: a JSON string body, else the raw text. */
+function serverMessage(text: string): string | undefined {
+  if (!text) return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    if (typeof v === 'string') return v;
+    return text;
+  } catch {
+    return text;
+  }
+}
+
+/** Why a 200 body is not the documented shape, or undefined when it is. */
+export function shapeProblem(spec: ResponseSpec, value: unknown): string | undefined {
+  switch (spec.kind) {
+    case 'string':
+      return typeof value === 'string' ? undefined : `expected a JSON string, got ${kindOf(value)}`;
+    case 'list': {
+      if (!isObject(value)) return `expected {Data:[${spec.item}]}, got ${kindOf(value)}`;
+      const data = Object.entries(value).find(([k]) => k.toLowerCase() === 'data')?.[1];
+      if (data === undefined || data === null || Array.isArray(data)) return undefined;
+      return `expected Data to be an array of ${spec.item}, got ${kindOf(data)}`;
+    }
+    case 'object':
+      return isObject(value) ? undefined : `expected a ${spec.type} object, got ${kindOf(value)}`;
+    case 'empty':
+    case 'unknown':
+      return undefined;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}

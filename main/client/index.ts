@@ -1,0 +1,3 @@
+export * from './api-client.js';
+export * from './errors.js';
+export * from './tls.js';

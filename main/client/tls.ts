@@ -1,0 +1,99 @@
+import { createHash, X509Certificate } from 'node:crypto';
+import { isIP } from 'node:net';
+import tls from 'node:tls';
+import { CertificateError, UnreachableError } from './errors.js';
+
+/** How a site's certificate is trusted. */
+export interface TlsTrust {
+  /** PEM trust roots for this site only: a CA bundle, or the pinned self-signed certificate itself. */
+  ca?: string | undefined;
+  /** Pinned SHA-256 of the leaf certificate (hex, colons optional): any other certificate is refused. */
+  pinSha256?: string | undefined;
+}
+
+/** What a server presented, read without trusting it (trust on first use). */
+export interface PresentedCertificate {
+  sha256: string;
+  pem: string;
+  subject: string;
+  issuer: string;
+  validFrom: string;
+  validTo: string;
+}
+
+/** Lowercase colon-free hex; throws on anything that is not a SHA-256. */
+export function normalizeFingerprint(text: string): string {
+  const hex = text.replace(/[:\s]/g, '').toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`"${text}" is not a SHA-256 fingerprint (64 hex digits, colons allowed)`);
+  return hex;
+}
+
+export function sha256Hex(der: Buffer): string {
+  return createHash('sha256').update(der).digest('hex');
+}
+
+/** Formats a fingerprint as colon-separated uppercase pairs, the way admins compare them. */
+export function displayFingerprint(hex: string): string {
+  return (normalizeFingerprint(hex).toUpperCase().match(/../g) ?? []).join(':');
+}
+
+/** undici `connect` options enforcing the trust: pin checked on every new connection. */
+export function connectOptions(trust: TlsTrust | undefined): tls.ConnectionOptions {
+  if (!trust) return {};
+  const pin = trust.pinSha256 ? normalizeFingerprint(trust.pinSha256) : undefined;
+  const options: tls.ConnectionOptions = {};
+  if (trust.ca) options.ca = trust.ca;
+  if (pin) {
+    // The pin replaces the host-name check: the admin confirmed this exact certificate.
+    options.checkServerIdentity = (_host, cert) => {
+      const presented = sha256Hex(cert.raw);
+      if (presented === pin) return undefined;
+      return new CertificateError(
+        `the site's certificate changed: presented ${displayFingerprint(presented)}, pinned ${displayFingerprint(pin)}`,
+        presented,
+      );
+    };
+  }
+  return options;
+}
+
+/**
+ * Reads the certificate a TLS server presents, for trust on first use. No HTTP data is sent on this
+ * connection; the result is only shown to the admin for confirmation, never used to trust silently.
+ */
+export async function probeCertificate(url: string, timeoutMs = 10_000): Promise<PresentedCertificate> {
+  const u = new URL(url);
+  if (u.protocol !== 'https:') throw new Error(`${url} is not an https URL`);
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(u.port || 443);
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({
+      host,
+      port,
+      servername: isIP(host) ? undefined : host,
+      // Unverified on purpose: this probe only reads the certificate to show its fingerprint.
+      rejectUnauthorized: false,
+      timeout: timeoutMs,
+    });
+    const fail = (err: Error): void => {
+      socket.destroy();
+      reject(new UnreachableError(`${u.host}: ${err.message}`, (err as NodeJS.ErrnoException).code ?? 'tls', { cause: err }));
+    };
+    socket.once('timeout', () => fail(new Error(`no TLS handshake within ${timeoutMs} ms`)));
+    socket.once('error', fail);
+    socket.once('secureConnect', () => {
+      const raw = socket.getPeerCertificate(false).raw;
+      socket.end();
+      if (!raw) return fail(new Error('the server presented no certificate'));
+      const x = new X509Certificate(raw);
+      resolve({
+        sha256: sha256Hex(raw),
+        pem: x.toString(),
+        subject: x.subject,
+        issuer: x.issuer,
+        validFrom: x.validFrom,
+        validTo: x.validTo,
+      });
+    });
+  });
+}

@@ -1,0 +1,138 @@
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import { X509Certificate, createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ApiClient,
+  ApiError,
+  AuthError,
+  CertificateError,
+  ProtocolError,
+  UnreachableError,
+  probeCertificate,
+} from '../../../main/client/index.js';
+import { RecordingServer, json } from '../../support/recording-server.js';
+import { selfSignedCert } from '../../support/tls-cert.js';
+
+describe('client error mapping', () => {
+  const server = new RecordingServer();
+  let client: ApiClient;
+
+  beforeAll(async () => {
+    client = new ApiClient({ baseUrl: await server.start(), timeoutMs: 1500 });
+  });
+  afterAll(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  it('maps 400 to ApiError carrying the server string', async () => {
+    server.responder = (_r, res) => json(res, 400, 'Host esx01 already exists');
+    const err = await client.call('POST /hosts/create', { token: 't', body: { Name: 'esx01' } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).message).toBe('Host esx01 already exists');
+  });
+
+  it('maps 401 to AuthError for calls and for a failed login', async () => {
+    server.responder = (_r, res) => json(res, 401, 'Session expired');
+    await expect(client.call('GET /hosts/list', { token: 't' })).rejects.toThrow(AuthError);
+    await expect(client.login({ Username: 'a', Password: 'b' })).rejects.toThrow(/Session expired/);
+  });
+
+  it('refuses an authenticated call without a token, sending nothing', async () => {
+    const before = server.requests.length;
+    await expect(client.call('GET /hosts/list')).rejects.toThrow(AuthError);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('maps bodies that are not the documented shape to ProtocolError', async () => {
+    server.responder = (_r, res) => json(res, 200, ['not', 'wrapped']);
+    await expect(client.call('GET /hosts/list', { token: 't' })).rejects.toThrow(/expected \{Data:\[Host\]\}, got an array/);
+    server.responder = (_r, res) => json(res, 200, { Data: 'x' });
+    await expect(client.call('GET /hosts/list', { token: 't' })).rejects.toThrow(ProtocolError);
+    server.responder = (_r, res) => json(res, 200, { Data: [] });
+    await expect(client.call('POST /hosts/create', { token: 't', body: {} })).rejects.toThrow(/expected a JSON string, got an object/);
+    server.responder = (_r, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>proxy login</html>');
+    };
+    await expect(client.call('GET /Version', { token: 't' })).rejects.toThrow(/not JSON/);
+    server.responder = (_r, res) => json(res, 404, 'Not found');
+    await expect(client.call('GET /Version', { token: 't' })).rejects.toThrow(/unexpected HTTP 404/);
+  });
+
+  it('accepts a list without Data as empty (every field is optional)', async () => {
+    server.responder = (_r, res) => json(res, 200, {});
+    await expect(client.call('GET /hosts/list', { token: 't' })).resolves.toEqual({});
+  });
+
+  it('maps a timeout to UnreachableError without waiting past it', async () => {
+    server.responder = () => undefined; // never answers
+    const started = Date.now();
+    const err = await client.call('GET /hosts/list', { token: 't', timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnreachableError);
+    expect((err as UnreachableError).message).toMatch(/no answer within 300 ms/);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('maps a reset connection to UnreachableError', async () => {
+    server.responder = (_r, res) => res.socket?.destroy();
+    await expect(client.call('GET /hosts/list', { token: 't' })).rejects.toThrow(UnreachableError);
+  });
+
+  it('maps a refused connection to UnreachableError', async () => {
+    const probe: NetServer = createNetServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const dead = new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 1000 });
+    const err = await dead.call('GET /hosts/list', { token: 't' }).catch((e: unknown) => e);
+    await dead.close();
+    expect(err).toBeInstanceOf(UnreachableError);
+    expect((err as Error).message).toMatch(/connection refused/);
+  });
+});
+
+describe('client TLS trust', () => {
+  let server: HttpsServer;
+  let url = '';
+  let pem = '';
+  let sha = '';
+
+  beforeAll(async () => {
+    const { key, cert } = await selfSignedCert();
+    pem = cert;
+    sha = createHash('sha256').update(new X509Certificate(cert).raw).digest('hex');
+    server = createHttpsServer({ key, cert }, (_req, res) => json(res, 200, { Versions: [{ Component: 'core', Version: '1' }] }));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  it('refuses an untrusted self-signed certificate', async () => {
+    const c = new ApiClient({ baseUrl: url, timeoutMs: 2000 });
+    await expect(c.call('GET /Version', { token: 't' })).rejects.toThrow(CertificateError);
+    await c.close();
+  });
+
+  it('reads the presented certificate for trust on first use', async () => {
+    const presented = await probeCertificate(url);
+    expect(presented.sha256).toBe(sha);
+    expect(presented.pem.trim()).toBe(pem.trim());
+  });
+
+  it('accepts the pinned certificate and refuses another fingerprint', async () => {
+    const ok = new ApiClient({ baseUrl: url, timeoutMs: 2000, tls: { ca: pem, pinSha256: sha } });
+    await expect(ok.call('GET /Version', { token: 't' })).resolves.toMatchObject({ Versions: [{ Component: 'core' }] });
+    await ok.close();
+    const wrong = new ApiClient({ baseUrl: url, timeoutMs: 2000, tls: { ca: pem, pinSha256: 'ab'.repeat(32) } });
+    const err = await wrong.call('GET /Version', { token: 't' }).catch((e: unknown) => e);
+    await wrong.close();
+    expect(err).toBeInstanceOf(CertificateError);
+    expect((err as CertificateError).presentedSha256).toBe(sha);
+    expect((err as Error).message).toMatch(/certificate changed/);
+  });
+});
