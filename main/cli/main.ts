@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { callCommand } from './commands/call.js';
 import { operationsCommand } from './commands/operations.js';
+import { logCommand, loginCommand, refreshCommand, siteCallCommand } from './commands/fleet.js';
+import { siteCommand } from './commands/site.js';
 import { CliError, EXIT, processIo, type CliIo } from './io.js';
 import { toCliError } from './errors.js';
 
@@ -13,6 +15,20 @@ Usage:
                  [--query name=value]... [--header name=value]... [--body JSON]
                  [--code TOTP] [--trust SHA256] [--ca FILE] [--allow-http] [--timeout MS]
       Log in, select the system if asked, make one call and print its JSON answer.
+
+  fleetdeck site add NAME --url URL --user USER [--password-stdin] [--trust SHA256] [--ca FILE]
+                 [--group G] [--tag T]... [--allow-http]
+  fleetdeck site list [--json] | site edit NAME [...] | site remove NAME | site trust NAME [--trust SHA256]
+  fleetdeck site pause NAME | site resume NAME
+  fleetdeck login SITE [--password-stdin] [--code TOTP] | fleetdeck logout SITE
+  fleetdeck refresh [--site NAME]... [--json]
+      Refresh sites and print each system's state.
+  fleetdeck call SITE [--system NAME] "METHOD /path" [--query name=value]... [--body JSON] [--cached]
+      Call an operation on a saved site (writes are recorded in the action log).
+  fleetdeck log [--site NAME] [--since ISO] [--until ISO] [--limit N] [--json] | fleetdeck log verify
+
+Every command that uses saved sites takes --data-dir DIR (default: $FLEETDECK_DATA_DIR, else the
+platform's app-data folder). FLEETDECK_KEYCHAIN=memory keeps secrets in memory only.
 
 Exit codes: 0 ok, 1 refused by the system (400), 2 usage or invalid parameters (nothing sent),
 3 unreachable, 4 protocol error, 5 certificate not trusted, 6 not authorized (401).
@@ -28,7 +44,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return operationsCommand(io, values.json ?? false);
       }
       case 'call':
-        return await runCall(rest, io);
+        return rest.some((a) => a === '--url' || a.startsWith('--url=')) ? await runCall(rest, io) : await siteCallCommand(io, rest);
+      case 'site':
+        return await siteCommand(io, rest);
+      case 'refresh':
+        return await refreshCommand(io, rest);
+      case 'login':
+      case 'logout':
+        return await loginCommand(io, rest, command === 'logout');
+      case 'log':
+        return await logCommand(io, rest);
       case undefined:
       case 'help':
       case '--help':
@@ -93,5 +118,8 @@ async function runCall(args: readonly string[], io: CliIo): Promise<number> {
 
 /** Entry point of the `fleetdeck` binary. */
 export async function main(): Promise<void> {
-  process.exitCode = await runCli(process.argv.slice(2), processIo());
+  const code = await runCli(process.argv.slice(2), processIo());
+  // Exit explicitly once output is flushed: a keychain call hung in native code would otherwise
+  // keep the process alive after the command is done.
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }

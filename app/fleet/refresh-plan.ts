@@ -1,0 +1,87 @@
+import { formatDateTime } from '../catalog/index.js';
+
+/** One read of a refresh: an operation and its query. */
+export interface PlannedRead {
+  op: string;
+  query: Record<string, unknown>;
+  /** Query the answer is cached under when it differs from the one sent (time ranges). */
+  cacheQuery?: Record<string, unknown>;
+}
+
+/**
+ * What a refresh of one system reads: everything the views and reports need. All of these depend
+ * only on the system's session, so they run in parallel under the per-endpoint cap; SMART reads
+ * depend on the hardware list and form the second level.
+ */
+export function refreshPlan(now: Date, notificationsSince: string | undefined): PlannedRead[] {
+  return [
+    ...REFRESH_READS,
+    { op: 'GET /monitoring/capacity/pools/history', query: capacityHistoryQuery(now), cacheQuery: {} },
+    {
+      op: 'GET /notifications/query',
+      query: { descendingOrder: true, top: 500, ...(notificationsSince ? { startTimestamp: notificationsSince } : {}) },
+    },
+  ];
+}
+
+/** Pool capacity over the last 30 days, daily: the basis of "days until full". */
+export function capacityHistoryQuery(now: Date): Record<string, unknown> {
+  return { fromDate: formatDateTime(new Date(now.getTime() - 30 * 86_400_000)), toDate: formatDateTime(now), interval: 1440 };
+}
+
+/**
+ * Reads whose query never changes: views read the offline cache with exactly these queries
+ * (the cache key is the operation plus its query).
+ */
+export const REFRESH_READS: readonly PlannedRead[] = [
+    { op: 'GET /nodes/list', query: { sensors: true, gateway: true, vols: true, ip: true, sed: true } },
+    { op: 'GET /resources/list', query: { details: true, sensors: true } },
+    { op: 'GET /resources/network/list', query: { details: true } },
+    { op: 'GET /nodes/support/tunnel/status', query: {} },
+    { op: 'GET /monitoring/health/current', query: { volumes: true, hardwareResources: true, hardwareUtilization: true, capacityUtilization: true, details: true } },
+    { op: 'GET /monitoring/capacity/pools/current', query: { total: true, details: true } },
+    { op: 'GET /monitoring/capacity/provisioning', query: {} },
+    { op: 'GET /monitoring/capacity/volumes', query: {} },
+    { op: 'GET /monitoring/reserve/current', query: {} },
+    { op: 'GET /monitoring/evacuations/live', query: {} },
+    { op: 'GET /applications/list', query: { desc: true, cg: true, vols: true } },
+    { op: 'GET /applications/filesystems/list', query: {} },
+    { op: 'GET /templates/list', query: { desc: true, cg: true, vols: true } },
+    { op: 'GET /hosts/list', query: { wwn: true, iqn: true, nqn: true, mapping: true, ip: true } },
+    { op: 'GET /hosts/mappings/list', query: {} },
+    { op: 'GET /replication/list', query: {} },
+    { op: 'GET /floatingips/list', query: {} },
+    { op: 'GET /nas_servers/list', query: {} },
+    { op: 'GET /users/list', query: {} },
+    { op: 'GET /notifications/settings/show', query: {} },
+    { op: 'GET /settings/anomaly_detection/show', query: {} },
+    { op: 'GET /Version', query: {} },
+];
+
+/** The cached key of the merged notification records (newest first, at most 1000). */
+export const NOTIFICATIONS_CACHE = { op: 'GET /notifications/query', query: {} } as const;
+/** SMART text of one drive is cached under this read. */
+export const smartRead = (node: string, driveid: number): PlannedRead => ({ op: 'GET /resources/drives/smart', query: { node, driveid } });
+
+/** The drives of a `/resources/list` answer, as (node, drive id) pairs for SMART reads. */
+export function drivesOf(resources: unknown): Array<{ node: string; driveid: number }> {
+  const out: Array<{ node: string; driveid: number }> = [];
+  const nodes = (resources as { Data?: unknown } | null)?.Data;
+  if (!Array.isArray(nodes)) return out;
+  for (const node of nodes as Array<{ Name?: unknown; Drives?: unknown }>) {
+    if (typeof node?.Name !== 'string' || !Array.isArray(node.Drives)) continue;
+    for (const d of node.Drives as Array<{ Id?: unknown }>) if (typeof d?.Id === 'number') out.push({ node: node.Name, driveid: d.Id });
+  }
+  return out;
+}
+
+/** Newest notification timestamp in a query answer, for the next incremental read. */
+export function newestTimestamp(records: unknown): string | undefined {
+  const data = (records as { Data?: unknown } | null)?.Data;
+  if (!Array.isArray(data)) return undefined;
+  let newest: string | undefined;
+  for (const r of data as Array<{ Timestamp?: unknown }>) {
+    if (typeof r?.Timestamp === 'string' && (!newest || r.Timestamp > newest)) newest = r.Timestamp;
+  }
+  return newest;
+}

@@ -1,0 +1,31 @@
+/**
+ * Channel and event names of the IPC contract, without schemas: the sandboxed preload is bundled
+ * with only these names. `contract.ts` is checked at compile time to define exactly these keys.
+ */
+export const CHANNEL_NAMES = [
+  'app:info',
+  'sites:list',
+  'sites:probe',
+  'sites:add',
+  'sites:edit',
+  'sites:remove',
+  'sites:trust',
+  'sites:pause',
+  'session:login',
+  'session:logout',
+  'fleet:status',
+  'fleet:refresh',
+  'op:call',
+  'cache:read',
+  'log:list',
+  'log:verify',
+] as const;
+
+export const EVENT_NAMES = ['fleet:status', 'fleet:notifications'] as const;
+
+export type ChannelName = (typeof CHANNEL_NAMES)[number];
+export type EventNameList = (typeof EVENT_NAMES)[number];
+
+/** Prefix of the Electron IPC channel carrying a contract channel, and of pushed events. */
+export const IPC_PREFIX = 'fleetdeck:';
+export const EVENT_PREFIX = 'fleetdeck-event:';

@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { SYSTEM_STATES } from '../domain/site.js';
+import type { ChannelName, EventNameList } from './channels.js';
+
+/**
+ * The IPC contract: every channel the renderer may call, with its request and response schemas,
+ * and the events main pushes. The Electron preload, the browser shell and the handlers in main are
+ * all built from this one map. Tokens and passwords never appear in a response schema.
+ */
+
+const name = z.string().min(1).max(200);
+const siteRef = z.string().min(1).max(200);
+const isoTime = z.string().max(40);
+const params = z.record(z.string().max(200), z.unknown());
+
+export const siteSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  baseUrl: z.string(),
+  username: z.string(),
+  group: z.string().optional(),
+  tags: z.array(z.string()),
+  tls: z.object({ pinSha256: z.string().optional(), hasCaBundle: z.boolean() }),
+  allowHttp: z.boolean(),
+  polling: z.object({ intervalSeconds: z.number(), paused: z.boolean(), maxInFlight: z.number() }),
+  simulated: z.boolean(),
+});
+export type SiteView = z.infer<typeof siteSchema>;
+
+export const systemStatusSchema = z.object({
+  siteId: z.string(),
+  system: z.string(),
+  state: z.enum(SYSTEM_STATES as unknown as [string, ...string[]]),
+  lastSuccessAt: isoTime.optional(),
+  lastErrorAt: isoTime.optional(),
+  lastError: z.string().optional(),
+  progress: z.object({ done: z.number(), total: z.number() }).optional(),
+});
+export type SystemStatusView = z.infer<typeof systemStatusSchema>;
+
+export const presentedCertificateSchema = z.object({
+  sha256: z.string(),
+  subject: z.string(),
+  issuer: z.string(),
+  validFrom: z.string(),
+  validTo: z.string(),
+});
+
+const siteInput = z.object({
+  name: z.string().min(1).max(64),
+  baseUrl: z.string().min(1).max(2000),
+  username: z.string().min(1).max(200),
+  /** Sent once, stored in the OS keychain by main, never returned. */
+  password: z.string().max(1000).optional(),
+  group: z.string().max(100).optional(),
+  tags: z.array(z.string().max(50)).max(50).optional(),
+  allowHttp: z.boolean().optional(),
+  /** The fingerprint the admin confirmed (trust on first use). */
+  trustSha256: z.string().max(200).optional(),
+  caBundlePem: z.string().max(1_000_000).optional(),
+});
+
+const actionLogEntry = z.object({
+  seq: z.number(),
+  at: z.string(),
+  user: z.string(),
+  siteId: z.string(),
+  system: z.string(),
+  operation: z.string(),
+  params: z.unknown(),
+  result: z.enum(['ok', 'error']),
+  message: z.string(),
+  hash: z.string(),
+});
+
+const ok = z.object({ ok: z.literal(true) });
+
+/** channel → { request, response }. Channel names are `domain:verb`. */
+export const CONTRACT = {
+  'app:info': {
+    request: z.object({}),
+    response: z.object({
+      version: z.string(),
+      scopedSite: z.string().optional(),
+      simulated: z.boolean(),
+      keychain: z.enum(['keychain', 'memory']),
+      keychainWarning: z.string().optional(),
+    }),
+  },
+  'sites:list': { request: z.object({}), response: z.array(siteSchema) },
+  'sites:probe': { request: z.object({ baseUrl: z.string().min(1).max(2000) }), response: presentedCertificateSchema },
+  'sites:add': { request: siteInput, response: siteSchema },
+  'sites:edit': {
+    request: z.object({
+      site: siteRef,
+      patch: z.object({
+        name: z.string().min(1).max(64).optional(),
+        baseUrl: z.string().min(1).max(2000).optional(),
+        username: z.string().min(1).max(200).optional(),
+        group: z.string().max(100).optional(),
+        tags: z.array(z.string().max(50)).max(50).optional(),
+        allowHttp: z.boolean().optional(),
+        intervalSeconds: z.number().int().min(0).max(86_400).optional(),
+        maxInFlight: z.number().int().min(1).max(64).optional(),
+      }),
+    }),
+    response: siteSchema,
+  },
+  'sites:remove': { request: z.object({ site: siteRef }), response: ok },
+  'sites:trust': { request: z.object({ site: siteRef, sha256: z.string().min(1).max(200) }), response: z.object({ sha256: z.string() }) },
+  'sites:pause': { request: z.object({ site: siteRef, paused: z.boolean() }), response: ok },
+  'session:login': {
+    request: z.object({ site: siteRef, password: z.string().max(1000).optional(), code: z.string().regex(/^\d{6,8}$/).optional() }),
+    response: ok,
+  },
+  'session:logout': { request: z.object({ site: siteRef }), response: ok },
+  'fleet:status': {
+    request: z.object({ site: siteRef.optional() }),
+    response: z.array(z.object({ siteId: z.string(), error: z.string().optional(), systems: z.array(systemStatusSchema) })),
+  },
+  'fleet:refresh': {
+    request: z.object({ sites: z.array(siteRef).max(1000).optional(), systems: z.array(name).max(1000).optional(), force: z.boolean().optional() }),
+    response: z.array(systemStatusSchema),
+  },
+  'op:call': {
+    request: z.object({
+      site: siteRef,
+      system: name.optional(),
+      /** `METHOD /path` of a catalog operation. */
+      operation: z.string().min(3).max(200),
+      query: params.optional(),
+      body: z.unknown().optional(),
+      headers: params.optional(),
+    }),
+    response: z.object({ result: z.unknown() }),
+  },
+  'cache:read': {
+    request: z.object({ site: siteRef, system: name, operation: z.string().min(3).max(200), query: params.optional() }),
+    response: z.object({ value: z.unknown(), at: z.string(), stale: z.boolean() }).nullable(),
+  },
+  'log:list': {
+    request: z.object({ site: siteRef.optional(), since: isoTime.optional(), until: isoTime.optional(), limit: z.number().int().min(1).max(100_000).optional() }),
+    response: z.array(actionLogEntry),
+  },
+  'log:verify': {
+    request: z.object({}),
+    response: z.object({ ok: z.boolean(), count: z.number(), problems: z.array(z.object({ seq: z.number(), reason: z.string() })) }),
+  },
+} as const;
+
+export type Channel = keyof typeof CONTRACT;
+// Compile-time proof that the contract and the preload's name list agree, both ways.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const channelsAgree: Same<Channel, ChannelName> = true;
+const eventsAgree: Same<keyof typeof EVENTS, EventNameList> = true;
+void channelsAgree;
+void eventsAgree;
+export type Request<C extends Channel> = z.input<(typeof CONTRACT)[C]['request']>;
+export type Response<C extends Channel> = z.output<(typeof CONTRACT)[C]['response']>;
+export const CHANNELS = Object.keys(CONTRACT) as Channel[];
+
+/** Events main pushes to the renderer. */
+export const EVENTS = {
+  'fleet:status': systemStatusSchema,
+  'fleet:notifications': z.object({ siteId: z.string(), system: z.string(), count: z.number() }),
+} as const;
+export type EventName = keyof typeof EVENTS;
+export type EventPayload<E extends EventName> = z.output<(typeof EVENTS)[E]>;
+
+/** An error as it crosses the boundary: a stable code and a message without secrets. */
+export const ipcErrorSchema = z.object({ code: z.string(), message: z.string() });
+export type IpcError = z.infer<typeof ipcErrorSchema>;
+
+/** The one API the preload exposes (and the browser shell's client implements). */
+export interface FleetdeckApi {
+  invoke<C extends Channel>(channel: C, request: Request<C>): Promise<Response<C>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}

@@ -1,0 +1,142 @@
+import { parseArgs } from 'node:util';
+import { getOperation, ValidationError } from '../../../app/catalog/index.js';
+import { redact } from '../../../app/redact.js';
+import { withRuntime } from '../context.js';
+import { CliError, EXIT, firstLine, type CliIo } from '../io.js';
+import { pairsToParams, parseBody } from './call.js';
+
+const DATA_DIR = { 'data-dir': { type: 'string' } } as const;
+
+/** `fleetdeck refresh [--site NAME]... [--force] [--json]`: refresh and print each system's state. */
+export async function refreshCommand(io: CliIo, args: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: { ...DATA_DIR, site: { type: 'string', multiple: true }, force: { type: 'boolean', default: true }, json: { type: 'boolean', default: false } },
+  });
+  return withRuntime(io, values['data-dir'], async (rt) => {
+    const sites = (values.site ?? rt.sites.list().map((s) => s.id)).map((ref) => {
+      const site = rt.sites.get(ref);
+      if (!site) throw new CliError(`no site named "${ref}"`, EXIT.usage);
+      return site;
+    });
+    if (!sites.length) throw new CliError('no sites: add one with "fleetdeck site add"', EXIT.usage);
+    await rt.fleet.refresh({ siteIds: sites.map((s) => s.id), force: values.force ?? true });
+    const rows = sites.flatMap((site): Array<{ site: string; system: string; state: string; lastSuccessAt?: string | undefined; lastError?: string | undefined }> => {
+      const systems = rt.fleet.status(site.id);
+      const siteError = rt.fleet.siteError(site.id);
+      if (!systems.length) return [{ site: site.name, system: '-', state: siteError ? 'unreachable' : 'unknown', lastSuccessAt: undefined, lastError: siteError }];
+      return systems.map((s) => ({ site: site.name, system: s.system, state: s.state, lastSuccessAt: s.lastSuccessAt, lastError: s.lastError }));
+    });
+    if (values.json) io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+    else {
+      for (const r of rows) {
+        io.stdout(`${r.site}\t${r.system}\t${r.state}\t${r.lastSuccessAt ? `as of ${r.lastSuccessAt}` : 'never refreshed'}${r.lastError ? `\t${r.lastError}` : ''}\n`);
+      }
+    }
+    return rows.every((r) => r.state === 'ok' || r.state === 'paused') ? EXIT.ok : EXIT.unreachable;
+  });
+}
+
+/** `fleetdeck login SITE [--password-stdin] [--code TOTP]` and `fleetdeck logout SITE`. */
+export async function loginCommand(io: CliIo, args: readonly string[], logout: boolean): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: { ...DATA_DIR, 'password-stdin': { type: 'boolean', default: false }, code: { type: 'string' } },
+  });
+  const ref = positionals[0];
+  if (positionals.length !== 1 || !ref) throw new CliError(`usage: fleetdeck ${logout ? 'logout' : 'login'} SITE`, EXIT.usage);
+  const password = values['password-stdin'] ? firstLine(await io.readStdin()) : undefined;
+  return withRuntime(io, values['data-dir'], async (rt) => {
+    const site = rt.sites.get(ref);
+    if (!site) throw new CliError(`no site named "${ref}"`, EXIT.usage);
+    if (logout) {
+      await rt.fleet.logout(site.id);
+      io.stdout(`logged out of ${site.name}: session tokens forgotten\n`);
+      return EXIT.ok;
+    }
+    if (!rt.fleet.systemsOf(site.id).length) await rt.fleet.refresh({ siteIds: [site.id], force: true }).catch(() => undefined);
+    await rt.fleet.login(site.id, { ...(password !== undefined ? { password } : {}), ...(values.code ? { code: values.code } : {}) });
+    io.stdout(`logged in to ${site.name}\n`);
+    return EXIT.ok;
+  });
+}
+
+/** `fleetdeck call SITE [--system NAME] "METHOD /path" …` on a saved site. */
+export async function siteCallCommand(io: CliIo, args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      ...DATA_DIR,
+      system: { type: 'string' },
+      query: { type: 'string', multiple: true, default: [] },
+      header: { type: 'string', multiple: true, default: [] },
+      body: { type: 'string' },
+      cached: { type: 'boolean', default: false },
+    },
+  });
+  const [ref, opText] = positionals;
+  if (positionals.length !== 2 || !ref || !opText) throw new CliError('usage: fleetdeck call SITE [--system NAME] "METHOD /path" [--query name=value]... [--body JSON]', EXIT.usage);
+  let op;
+  try {
+    op = getOperation(opText);
+  } catch (err) {
+    throw new CliError((err as Error).message, EXIT.usage);
+  }
+  const query = pairsToParams(values.query ?? [], '--query');
+  const headers = pairsToParams(values.header ?? [], '--header');
+  const body = parseBody(values.body);
+  return withRuntime(io, values['data-dir'], async (rt) => {
+    const site = rt.sites.get(ref);
+    if (!site) throw new CliError(`no site named "${ref}"`, EXIT.usage);
+    const system = values.system;
+    if (values.cached) {
+      if (!system) throw new CliError('--cached needs --system', EXIT.usage);
+      const hit = rt.fleet.cached(site.id, system, op.key, query);
+      if (!hit) throw new CliError(`nothing cached for ${op.key} on ${site.name}/${system}`, EXIT.unreachable);
+      io.stderr(`fleetdeck: cached answer as of ${hit.at}${hit.stale ? ' (stale)' : ''}\n`);
+      io.stdout(`${JSON.stringify(hit.value, null, 2)}\n`);
+      return EXIT.ok;
+    }
+    try {
+      const result = await rt.fleet.call(site.id, system, op, { query, body, headers });
+      if (result !== undefined) io.stdout(`${JSON.stringify(redact(result), null, 2)}\n`);
+      return EXIT.ok;
+    } catch (err) {
+      if (err instanceof ValidationError) throw new CliError(err.message, EXIT.usage);
+      throw err;
+    }
+  });
+}
+
+/** `fleetdeck log [--site NAME] [--since ISO] [--until ISO] [--limit N] [--json]` and `fleetdeck log verify`. */
+export async function logCommand(io: CliIo, args: readonly string[]): Promise<number> {
+  const verify = args[0] === 'verify';
+  const { values } = parseArgs({
+    args: verify ? args.slice(1) : [...args],
+    options: { ...DATA_DIR, site: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  return withRuntime(io, values['data-dir'], async (rt) => {
+    if (verify) {
+      const result = rt.actionLog.verify();
+      if (result.ok) {
+        io.stdout(`action log intact: ${result.count} record(s), hash chain verified\n`);
+        return EXIT.ok;
+      }
+      for (const p of result.problems) io.stderr(`record ${p.seq}: ${p.reason}\n`);
+      throw new CliError(`action log verification FAILED: ${result.problems.length} problem(s) in ${result.count} record(s)`, EXIT.api);
+    }
+    const site = values.site ? rt.sites.get(values.site) : undefined;
+    if (values.site && !site) throw new CliError(`no site named "${values.site}"`, EXIT.usage);
+    const rows = rt.actionLog.list({
+      ...(site ? { siteId: site.id } : {}),
+      ...(values.since ? { since: new Date(values.since) } : {}),
+      ...(values.until ? { until: new Date(values.until) } : {}),
+      ...(values.limit ? { limit: Number(values.limit) } : {}),
+    });
+    if (values.json) io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+    else for (const r of rows) io.stdout(`${r.seq}\t${r.at}\t${r.user}\t${r.siteId}/${r.system}\t${r.operation}\t${r.result}\t${r.message}\n`);
+    return EXIT.ok;
+  });
+}

@@ -1,0 +1,193 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { CertificateError, displayFingerprint, normalizeFingerprint } from '../../client/index.js';
+import { withRuntime } from '../context.js';
+import { CliError, EXIT, firstLine, type CliIo } from '../io.js';
+
+const DATA_DIR = { 'data-dir': { type: 'string' } } as const;
+
+/** `fleetdeck site add|list|edit|remove|trust|pause|resume …` */
+export async function siteCommand(io: CliIo, args: readonly string[]): Promise<number> {
+  const [verb, ...rest] = args;
+  switch (verb) {
+    case 'add':
+      return siteAdd(io, rest);
+    case 'list':
+    case 'ls':
+      return siteList(io, rest);
+    case 'edit':
+      return siteEdit(io, rest);
+    case 'remove':
+    case 'rm':
+      return siteSimple(io, rest, async (rt, name) => {
+        await rt.fleet.forgetSite(name);
+        io.stdout(`removed site ${name} and every secret and cached answer of it\n`);
+      });
+    case 'pause':
+    case 'resume':
+      return siteSimple(io, rest, async (rt, name) => {
+        await rt.fleet.setPaused(name, verb === 'pause');
+        io.stdout(`${verb === 'pause' ? 'paused' : 'resumed'} site ${name}\n`);
+      });
+    case 'trust':
+      return siteTrust(io, rest);
+    default:
+      throw new CliError('usage: fleetdeck site add|list|edit|remove|trust|pause|resume …', EXIT.usage);
+  }
+}
+
+async function siteAdd(io: CliIo, args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      ...DATA_DIR,
+      url: { type: 'string' },
+      user: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
+      trust: { type: 'string' },
+      ca: { type: 'string' },
+      group: { type: 'string' },
+      tag: { type: 'string', multiple: true, default: [] },
+      'allow-http': { type: 'boolean', default: false },
+    },
+  });
+  const name = positionals[0];
+  if (positionals.length !== 1 || !name || !values.url || !values.user) {
+    throw new CliError('usage: fleetdeck site add NAME --url URL --user USER [--password-stdin] [--trust SHA256] [--ca FILE]', EXIT.usage);
+  }
+  const trustSha256 = values.trust ? parseFingerprint(values.trust) : undefined;
+  const password = values['password-stdin'] ? firstLine(await io.readStdin()) : undefined;
+  const caBundlePem = values.ca ? await readFile(values.ca, 'utf8') : undefined;
+  return withRuntime(io, values['data-dir'], async (rt) => {
+    try {
+      const site = await rt.fleet.addSite({
+        name,
+        baseUrl: values.url as string,
+        username: values.user as string,
+        password,
+        group: values.group,
+        tags: values.tag,
+        allowHttp: values['allow-http'],
+        trustSha256,
+        caBundlePem,
+      });
+      io.stdout(`added site ${site.name} (${site.baseUrl})${site.tls.pinSha256 ? `, certificate pinned ${displayFingerprint(site.tls.pinSha256)}` : ''}\n`);
+      if (password === undefined) io.stdout(`no password stored: run "fleetdeck login ${site.name} --password-stdin"\n`);
+      return EXIT.ok;
+    } catch (err) {
+      if (err instanceof CertificateError && err.presentedSha256 && !trustSha256) {
+        throw new CliError(
+          `${values.url} presents a certificate with SHA-256 fingerprint\n  ${displayFingerprint(err.presentedSha256)}\n` +
+            `Compare it with the one shown on the system itself, then confirm with --trust ${err.presentedSha256}`,
+          EXIT.certificate,
+        );
+      }
+      throw err;
+    }
+  });
+}
+
+async function siteList(io: CliIo, args: readonly string[]): Promise<number> {
+  const { values } = parseArgs({ args: [...args], options: { ...DATA_DIR, json: { type: 'boolean', default: false } } });
+  return withRuntime(io, values['data-dir'], async (rt) => {
+    const sites = rt.sites.list();
+    if (values.json) {
+      io.stdout(`${JSON.stringify(sites.map((s) => ({ ...s, tls: { pinSha256: s.tls.pinSha256, hasCaBundle: Boolean(s.tls.caBundlePem) } })), null, 2)}\n`);
+      return EXIT.ok;
+    }
+    if (!sites.length) io.stdout('no sites: add one with "fleetdeck site add NAME --url URL --user USER --password-stdin"\n');
+    for (const s of sites) {
+      const flags = [s.polling.paused ? 'paused' : '', s.group ? `group ${s.group}` : '', s.tags.length ? `tags ${s.tags.join(',')}` : ''].filter(Boolean).join(', ');
+      io.stdout(`${s.name}\t${s.baseUrl}\t${s.username}${s.tls.pinSha256 ? `\tpinned ${s.tls.pinSha256.slice(0, 16)}…` : ''}${flags ? `\t(${flags})` : ''}\n`);
+    }
+    return EXIT.ok;
+  });
+}
+
+async function siteEdit(io: CliIo, args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      ...DATA_DIR,
+      name: { type: 'string' },
+      url: { type: 'string' },
+      user: { type: 'string' },
+      group: { type: 'string' },
+      tag: { type: 'string', multiple: true },
+      'max-in-flight': { type: 'string' },
+      interval: { type: 'string' },
+      'allow-http': { type: 'boolean' },
+    },
+  });
+  const ref = positionals[0];
+  if (positionals.length !== 1 || !ref) throw new CliError('usage: fleetdeck site edit NAME [--name N] [--url URL] [--user U] [--group G] [--tag T]... [--max-in-flight N] [--interval SECONDS]', EXIT.usage);
+  const int = (v: string | undefined, what: string, min: number): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new CliError(`${what} takes a whole number ≥ ${min}`, EXIT.usage);
+    return n;
+  };
+  const maxInFlight = int(values['max-in-flight'], '--max-in-flight', 1);
+  const intervalSeconds = int(values.interval, '--interval', 0);
+  return withRuntime(io, values['data-dir'], async (rt) => {
+    const site = rt.sites.get(ref);
+    if (!site) throw new CliError(`no site named "${ref}"`, EXIT.usage);
+    const updated = await rt.sites.update(site.id, {
+      ...(values.name ? { name: values.name } : {}),
+      ...(values.url ? { baseUrl: values.url } : {}),
+      ...(values.user ? { username: values.user } : {}),
+      ...(values.group !== undefined ? { group: values.group } : {}),
+      ...(values.tag ? { tags: values.tag } : {}),
+      ...(values['allow-http'] !== undefined ? { allowHttp: values['allow-http'] } : {}),
+      polling: { ...site.polling, ...(maxInFlight ? { maxInFlight } : {}), ...(intervalSeconds !== undefined ? { intervalSeconds } : {}) },
+    });
+    io.stdout(`updated site ${updated.name}\n`);
+    return EXIT.ok;
+  });
+}
+
+async function siteTrust(io: CliIo, args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: [...args], allowPositionals: true, options: { ...DATA_DIR, trust: { type: 'string' } } });
+  const ref = positionals[0];
+  if (positionals.length !== 1 || !ref) throw new CliError('usage: fleetdeck site trust NAME [--trust SHA256]', EXIT.usage);
+  const expected = values.trust ? parseFingerprint(values.trust) : undefined;
+  return withRuntime(io, values['data-dir'], async (rt) => {
+    const site = rt.sites.get(ref);
+    if (!site) throw new CliError(`no site named "${ref}"`, EXIT.usage);
+    if (!expected) {
+      const { probeCertificate } = await import('../../client/tls.js');
+      const presented = await probeCertificate(site.baseUrl);
+      const same = presented.sha256 === site.tls.pinSha256;
+      io.stdout(
+        `${site.name} presents ${displayFingerprint(presented.sha256)}\n` +
+          (site.tls.pinSha256 ? `pinned       ${displayFingerprint(site.tls.pinSha256)}${same ? ' (unchanged)' : ' (CHANGED)'}\n` : 'nothing pinned yet\n'),
+      );
+      if (same) return EXIT.ok;
+      throw new CliError(`compare the new fingerprint with the one shown on the system, then confirm with --trust ${presented.sha256}`, EXIT.certificate);
+    }
+    const { sha256 } = await rt.fleet.trust(site.id, expected);
+    io.stdout(`pinned ${displayFingerprint(sha256)} for ${site.name}\n`);
+    return EXIT.ok;
+  });
+}
+
+async function siteSimple(io: CliIo, args: readonly string[], task: (rt: Parameters<Parameters<typeof withRuntime>[2]>[0], name: string) => Promise<void>): Promise<number> {
+  const { values, positionals } = parseArgs({ args: [...args], allowPositionals: true, options: { ...DATA_DIR } });
+  const ref = positionals[0];
+  if (positionals.length !== 1 || !ref) throw new CliError('name one site', EXIT.usage);
+  return withRuntime(io, values['data-dir'], async (rt) => {
+    if (!rt.sites.get(ref)) throw new CliError(`no site named "${ref}"`, EXIT.usage);
+    await task(rt, ref);
+    return EXIT.ok;
+  });
+}
+
+function parseFingerprint(text: string): string {
+  try {
+    return normalizeFingerprint(text);
+  } catch (err) {
+    throw new CliError(`--trust: ${(err as Error).message}`, EXIT.usage);
+  }
+}

@@ -1,0 +1,18 @@
+import { resolveDataDir } from '../store/data-dir.js';
+import { openRuntime, type Runtime } from '../runtime.js';
+import type { CliIo } from './io.js';
+
+/** Opens the core for one CLI command on the chosen data directory; closes it afterwards. */
+export async function withRuntime<T>(io: CliIo, dataDirFlag: string | undefined, task: (rt: Runtime) => Promise<T>): Promise<T> {
+  const dataDir = resolveDataDir({ flag: dataDirFlag, env: io.env });
+  const rt = await openRuntime({
+    dataDir,
+    memorySecrets: io.env.FLEETDECK_KEYCHAIN === 'memory',
+    warn: (m) => io.stderr(`fleetdeck: ${m}\n`),
+  });
+  try {
+    return await task(rt);
+  } finally {
+    await rt.close();
+  }
+}

@@ -1,0 +1,447 @@
+import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
+import type { Site, SystemState, SystemStatus } from '../../app/domain/site.js';
+import { redact } from '../../app/redact.js';
+import { CertificateError, UnreachableError, probeCertificate } from '../client/index.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import { passwordAccount, sitePrefix } from '../secrets/accounts.js';
+import type { ActionLog } from '../store/action-log.js';
+import { cacheKey, type OfflineCache } from '../store/offline-cache.js';
+import type { SiteStore } from '../store/site-store.js';
+import { LoginRequiredError, OutcomeUnknownError, SitePausedError } from './errors.js';
+import { Limiter } from './limiter.js';
+import { drivesOf, newestTimestamp, refreshPlan } from '../../app/fleet/refresh-plan.js';
+import { SiteConnection, type CallParams } from './site-connection.js';
+import type { RetryPolicy } from './retry.js';
+
+export interface FleetOptions {
+  sites: SiteStore;
+  secrets: SecretStore;
+  cache: OfflineCache;
+  actionLog: ActionLog;
+  /** Who performs writes, for the action log (OS user). */
+  user: string;
+  /** Per-request timeout, ms. */
+  timeoutMs?: number;
+  /** Requests in flight across the whole fleet. */
+  globalMaxInFlight?: number;
+  retry?: RetryPolicy;
+  clock?: () => Date;
+}
+
+/** What an admin gives to add a site. */
+export interface SiteInput {
+  name: string;
+  baseUrl: string;
+  username: string;
+  password?: string | undefined;
+  group?: string | undefined;
+  tags?: string[] | undefined;
+  allowHttp?: boolean | undefined;
+  /** The certificate fingerprint the admin confirmed (trust on first use). */
+  trustSha256?: string | undefined;
+  caBundlePem?: string | undefined;
+}
+
+export type FleetEvent =
+  | { type: 'status'; status: SystemStatus }
+  | { type: 'notifications'; siteId: string; system: string; count: number };
+
+/** Cache key of the site's system list (kept under the pseudo-system ''). */
+const SYSTEMS_KEY = cacheKey('GET /systems/list', {});
+const NOTIFICATIONS_OP = 'GET /notifications/query';
+const MAX_BACKOFF_MS = 10 * 60_000;
+
+/**
+ * The fleet: every site's connection, every system's state, refreshes under per-endpoint and
+ * global caps, the offline cache and the action log. Used by the CLI and by both app shells.
+ */
+export class Fleet {
+  private readonly connections = new Map<string, SiteConnection>();
+  private readonly statuses = new Map<string, SystemStatus>();
+  private readonly backoff = new Map<string, { failures: number; until: number }>();
+  private readonly siteErrors = new Map<string, string>();
+  private readonly listeners = new Set<(e: FleetEvent) => void>();
+  private readonly globalLimiter: Limiter;
+  private readonly clock: () => Date;
+
+  constructor(private readonly o: FleetOptions) {
+    this.globalLimiter = new Limiter(o.globalMaxInFlight ?? 32);
+    this.clock = o.clock ?? (() => new Date());
+    // Systems known from the cache start as stale until refreshed.
+    for (const s of o.cache.systems()) {
+      if (s.system === '') continue;
+      this.statuses.set(statusKey(s.siteId, s.system), { siteId: s.siteId, system: s.system, state: 'stale', lastSuccessAt: s.at });
+    }
+    for (const site of o.sites.list()) if (site.polling.paused) this.markSite(site.id, 'paused', undefined);
+  }
+
+  /** Subscribes to status changes and new notifications; returns the unsubscribe function. */
+  on(listener: (e: FleetEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Every known system's status, sorted by site then system. */
+  status(siteId?: string): SystemStatus[] {
+    return [...this.statuses.values()]
+      .filter((s) => !siteId || s.siteId === siteId)
+      .sort((a, b) => a.siteId.localeCompare(b.siteId) || a.system.localeCompare(b.system));
+  }
+
+  /** Systems of a site as last listed (from the cache when offline). */
+  systemsOf(siteId: string): string[] {
+    const cached = this.o.cache.get(siteId, '', SYSTEMS_KEY)?.value as SystemsList | undefined;
+    return (cached?.Systems ?? []).map((s) => s.Name).filter((n): n is string => typeof n === 'string');
+  }
+
+  /**
+   * Refreshes sites (all by default): lists each site's systems, then reads everything the views
+   * need for each system. Unreachable sites back off unless `force`; paused sites are skipped.
+   * @returns the statuses afterwards.
+   */
+  async refresh(options: { siteIds?: readonly string[]; systems?: readonly string[]; force?: boolean } = {}): Promise<SystemStatus[]> {
+    const sites = this.o.sites.list().filter((s) => !options.siteIds || options.siteIds.includes(s.id));
+    await Promise.all(sites.map((site) => this.refreshSite(site, options.systems, options.force ?? false)));
+    return this.status().filter((s) => sites.some((site) => site.id === s.siteId));
+  }
+
+  /**
+   * Calls one catalog operation on a system. Reads are cached; writes are recorded in the action
+   * log and never resent after a timeout (the outcome is checked by listing instead).
+   */
+  async call(siteId: string, system: string | undefined, opKey: string | Operation, params: CallParams = {}): Promise<unknown> {
+    const op = typeof opKey === 'string' ? getOperation(opKey) : opKey;
+    const site = this.site(siteId);
+    const conn = this.connection(site);
+    if (!op.writes) {
+      const result = await conn.read(system, op, params);
+      if (system !== undefined) this.o.cache.put(site.id, system, cacheKey(op.key, params.query ?? {}), result, this.clock());
+      return result;
+    }
+    const entry = { user: `${this.o.user} as ${site.username}`, siteId: site.id, system: system ?? '', operation: op.key, params: { query: params.query ?? {}, body: params.body ?? null } };
+    try {
+      const result = await conn.write(system, op, params);
+      this.o.actionLog.append({ ...entry, at: this.clock(), result: 'ok', message: typeof result === 'string' ? result : '' });
+      return result;
+    } catch (err) {
+      let failure = err;
+      if (err instanceof UnreachableError && err.reason === 'timeout') {
+        const outcome = await this.checkOutcome(conn, system, op, params).catch(() => 'unknown' as const);
+        failure = new OutcomeUnknownError(
+          outcome === 'applied'
+            ? `${op.key} timed out but a list shows it was applied`
+            : outcome === 'absent'
+              ? `${op.key} timed out and a list shows it was not applied; it was not resent`
+              : `${op.key} timed out; it may or may not have happened and was not resent: check before retrying`,
+        );
+      }
+      this.o.actionLog.append({ ...entry, at: this.clock(), result: 'error', message: (failure as Error).message });
+      throw failure;
+    }
+  }
+
+  /** The cached answer of a read, with its time; `stale` when the system is not currently ok. */
+  cached(siteId: string, system: string, opKey: string, query: Record<string, unknown> = {}): { value: unknown; at: string; stale: boolean } | undefined {
+    const hit = this.o.cache.get(siteId, system, cacheKey(getOperation(opKey).key, query));
+    if (!hit) return undefined;
+    const state = this.statuses.get(statusKey(siteId, system))?.state;
+    return { value: hit.value, at: hit.at, stale: state !== 'ok' };
+  }
+
+  /** Interactive login for a site (all its known systems), storing the password when given. */
+  async login(siteId: string, credentials: { password?: string; code?: string }): Promise<void> {
+    const site = this.site(siteId);
+    await this.connection(site).login(this.systemsOf(site.id), credentials);
+    for (const s of this.status(site.id)) if (s.state === 'login-required') this.setStatus({ ...s, state: 'stale', lastError: undefined });
+  }
+
+  async logout(siteId: string): Promise<void> {
+    const site = this.site(siteId);
+    await this.connection(site).logout(this.systemsOf(site.id));
+    this.markSite(site.id, 'login-required', 'logged out');
+  }
+
+  /** Pauses or resumes a site: a paused site is never contacted. */
+  async setPaused(siteId: string, paused: boolean): Promise<void> {
+    const site = await this.o.sites.update(siteId, { polling: { ...this.site(siteId).polling, paused } });
+    await this.connections.get(site.id)?.update(site);
+    if (paused) this.markSite(site.id, 'paused', undefined);
+    else for (const s of this.status(site.id)) this.setStatus({ ...s, state: 'stale' });
+  }
+
+  /**
+   * Pins the certificate a site presents now, after the admin compared its fingerprint.
+   * @throws when `expectedSha256` is given and differs from what the site presents.
+   */
+  async trust(siteId: string, expectedSha256?: string): Promise<{ sha256: string }> {
+    const site = this.site(siteId);
+    const presented = await probeCertificate(site.baseUrl, this.o.timeoutMs);
+    if (expectedSha256 && expectedSha256.replace(/[:\s]/g, '').toLowerCase() !== presented.sha256) {
+      throw new CertificateError(`${site.name} presents ${presented.sha256}, not the fingerprint given`, presented.sha256);
+    }
+    const updated = await this.o.sites.update(site.id, { tls: { ...site.tls, pinSha256: presented.sha256, pinnedCertPem: presented.pem } });
+    await this.connections.get(site.id)?.update(updated);
+    for (const s of this.status(site.id)) if (s.state === 'certificate-changed') this.setStatus({ ...s, state: 'stale', lastError: undefined });
+    this.backoff.delete(site.id);
+    return { sha256: presented.sha256 };
+  }
+
+  /**
+   * Adds a site. For https the certificate is read first: without a CA bundle, the admin must have
+   * confirmed its fingerprint (`trustSha256`), which is then pinned. The password goes to the
+   * secret store only.
+   * @throws CertificateError carrying the presented fingerprint when it is unconfirmed or differs.
+   */
+  async addSite(input: SiteInput): Promise<Site> {
+    const tls: Site['tls'] = {};
+    if (input.caBundlePem) tls.caBundlePem = input.caBundlePem;
+    if (/^https:/i.test(input.baseUrl)) {
+      if (input.trustSha256 || !input.caBundlePem) {
+        const presented = await probeCertificate(input.baseUrl, this.o.timeoutMs ?? 15_000);
+        const expected = input.trustSha256?.replace(/[:\s]/g, '').toLowerCase();
+        if (!expected) {
+          throw new CertificateError(
+            `${input.baseUrl} presents a certificate with SHA-256 ${presented.sha256} (${presented.subject.replace(/\n/g, ', ')}); confirm this fingerprint to trust it`,
+            presented.sha256,
+          );
+        }
+        if (expected !== presented.sha256) {
+          throw new CertificateError(`${input.baseUrl} presents ${presented.sha256}, not the fingerprint given`, presented.sha256);
+        }
+        tls.pinSha256 = presented.sha256;
+        tls.pinnedCertPem = presented.pem;
+      }
+    }
+    const site = await this.o.sites.add({
+      name: input.name,
+      baseUrl: input.baseUrl,
+      username: input.username,
+      group: input.group,
+      tags: input.tags ?? [],
+      allowHttp: input.allowHttp ?? false,
+      tls,
+    });
+    if (input.password !== undefined) {
+      try {
+        await this.o.secrets.set(passwordAccount(site.id), input.password);
+      } catch (err) {
+        await this.o.sites.remove(site.id);
+        throw err;
+      }
+    }
+    return site;
+  }
+
+  /** Removes a site with every secret, cached answer and state of it. The action log keeps its history. */
+  async forgetSite(siteId: string): Promise<void> {
+    const site = this.site(siteId);
+    await this.connections.get(site.id)?.close();
+    this.connections.delete(site.id);
+    await this.o.secrets.deleteAll(sitePrefix(site.id));
+    this.o.cache.deleteSite(site.id);
+    await this.o.sites.remove(site.id);
+    for (const k of [...this.statuses.keys()]) if (k.startsWith(`${site.id}\u0000`)) this.statuses.delete(k);
+    this.backoff.delete(site.id);
+  }
+
+  /** Applies an edited site to its live connection. */
+  async siteChanged(siteId: string): Promise<void> {
+    const site = this.site(siteId);
+    await this.connections.get(site.id)?.update(site);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((c) => c.close()));
+    this.connections.clear();
+  }
+
+  private site(idOrName: string): Site {
+    const site = this.o.sites.get(idOrName);
+    if (!site) throw new Error(`no site named "${idOrName}"`);
+    return site;
+  }
+
+  private connection(site: Site): SiteConnection {
+    let conn = this.connections.get(site.id);
+    if (!conn) {
+      conn = new SiteConnection(site, {
+        secrets: this.o.secrets,
+        globalLimiter: this.globalLimiter,
+        timeoutMs: this.o.timeoutMs ?? 15_000,
+        ...(this.o.retry ? { retry: this.o.retry } : {}),
+      });
+      this.connections.set(site.id, conn);
+    }
+    return conn;
+  }
+
+  private async refreshSite(site: Site, onlySystems: readonly string[] | undefined, force: boolean): Promise<void> {
+    if (site.polling.paused) return this.markSite(site.id, 'paused', undefined);
+    const wait = this.backoff.get(site.id);
+    if (wait && !force && wait.until > this.clock().getTime()) return;
+    const conn = this.connection(site);
+    let systems: string[];
+    try {
+      const list = await conn.listSystems();
+      this.o.cache.put(site.id, '', SYSTEMS_KEY, list, this.clock());
+      systems = (list.Systems ?? []).map((s) => s.Name).filter((n): n is string => typeof n === 'string' && n.length > 0);
+      this.backoff.delete(site.id);
+      this.siteErrors.delete(site.id);
+    } catch (err) {
+      this.siteFailed(site, err);
+      return;
+    }
+    for (const k of [...this.statuses.keys()]) {
+      const s = this.statuses.get(k);
+      if (s && s.siteId === site.id && !systems.includes(s.system)) this.statuses.delete(k);
+    }
+    const targets = systems.filter((s) => !onlySystems || onlySystems.includes(s));
+    await Promise.all(targets.map((system) => this.refreshSystem(site, conn, system)));
+  }
+
+  private async refreshSystem(site: Site, conn: SiteConnection, system: string): Promise<void> {
+    const previous = this.statuses.get(statusKey(site.id, system));
+    const sinceHit = this.o.cache.get(site.id, system, cacheKey(NOTIFICATIONS_OP, {}));
+    const since = newestTimestamp(sinceHit?.value);
+    const plan = refreshPlan(this.clock(), since);
+    let done = 0;
+    let total = plan.length;
+    const progress = (): void => this.setStatus({ ...(previous ?? { siteId: site.id, system }), siteId: site.id, system, state: 'refreshing', progress: { done, total } });
+    progress();
+    const failures: string[] = [];
+    const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
+      try {
+        const value = await conn.read(system, getOperation(opKey), { query });
+        this.o.cache.put(site.id, system, storeKey, value, this.clock());
+        return value;
+      } catch (err) {
+        if (err instanceof UnreachableError || err instanceof CertificateError || err instanceof LoginRequiredError || err instanceof SitePausedError) throw err;
+        failures.push(`${opKey}: ${(err as Error).message}`);
+        return undefined;
+      } finally {
+        done++;
+        progress();
+      }
+    };
+    try {
+      const results = await Promise.all(
+        plan.map((p) =>
+          p.op === NOTIFICATIONS_OP
+            ? this.readNotifications(site, system, read, p.query, sinceHit?.value)
+            : read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query)),
+        ),
+      );
+      const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
+      const drives = drivesOf(resources);
+      total += drives.length;
+      await Promise.all(drives.map((d) => read('GET /resources/drives/smart', d)));
+      const now = this.clock().toISOString();
+      this.setStatus(
+        failures.length
+          ? { siteId: site.id, system, state: 'stale', lastSuccessAt: previous?.lastSuccessAt, lastErrorAt: now, lastError: redact(`${failures.length} read(s) failed: ${failures.slice(0, 3).join('; ')}`) }
+          : { siteId: site.id, system, state: 'ok', lastSuccessAt: now },
+      );
+    } catch (err) {
+      this.systemFailed(site, system, err, previous);
+    }
+  }
+
+  private async readNotifications(
+    site: Site,
+    system: string,
+    read: (op: string, q: Record<string, unknown>, key?: string) => Promise<unknown>,
+    query: Record<string, unknown>,
+    previous: unknown,
+  ): Promise<unknown> {
+    // Incremental: read what is new since the newest record we hold, merge, keep the latest 1000.
+    const fresh = await read(NOTIFICATIONS_OP, query, `${cacheKey(NOTIFICATIONS_OP, {})}#new`);
+    const old = ((previous as { Data?: unknown[] } | undefined)?.Data ?? []) as Array<{ Id?: unknown }>;
+    const add = ((fresh as { Data?: unknown[] } | undefined)?.Data ?? []) as Array<{ Id?: unknown }>;
+    const seen = new Set(old.map((r) => r.Id));
+    const newOnes = add.filter((r) => !seen.has(r.Id));
+    const merged = { Data: [...newOnes, ...old].slice(0, 1000) };
+    this.o.cache.put(site.id, system, cacheKey(NOTIFICATIONS_OP, {}), merged, this.clock());
+    if (newOnes.length) this.emit({ type: 'notifications', siteId: site.id, system, count: newOnes.length });
+    return merged;
+  }
+
+  private siteFailed(site: Site, err: unknown): void {
+    const systems = this.systemsOf(site.id);
+    if (err instanceof UnreachableError) {
+      const failures = (this.backoff.get(site.id)?.failures ?? 0) + 1;
+      const delay = Math.min(MAX_BACKOFF_MS, 15_000 * 2 ** (failures - 1));
+      this.backoff.set(site.id, { failures, until: this.clock().getTime() + delay });
+    }
+    this.siteErrors.set(site.id, redact((err as Error).message));
+    for (const system of systems) this.systemFailed(site, system, err, this.statuses.get(statusKey(site.id, system)));
+  }
+
+  /** The last error reaching the site itself (listing its systems), if the last attempt failed. */
+  siteError(siteId: string): string | undefined {
+    return this.siteErrors.get(siteId);
+  }
+
+  private systemFailed(site: Site, system: string, err: unknown, previous: SystemStatus | undefined): void {
+    const state: SystemState =
+      err instanceof CertificateError
+        ? 'certificate-changed'
+        : err instanceof LoginRequiredError
+          ? 'login-required'
+          : err instanceof SitePausedError
+            ? 'paused'
+            : err instanceof UnreachableError
+              ? 'unreachable'
+              : 'stale';
+    const message =
+      err instanceof CertificateError && site.tls.pinSha256
+        ? `${err.message}${err.presentedSha256 ? '' : ': the certificate no longer matches the pinned fingerprint'}; confirm the new fingerprint to continue`
+        : (err as Error).message;
+    this.setStatus({
+      siteId: site.id,
+      system,
+      state,
+      lastSuccessAt: previous?.lastSuccessAt,
+      lastErrorAt: this.clock().toISOString(),
+      lastError: redact(message),
+    });
+  }
+
+  private markSite(siteId: string, state: SystemState, message: string | undefined): void {
+    const systems = new Set([...this.systemsOf(siteId), ...this.status(siteId).map((s) => s.system)]);
+    for (const system of systems) {
+      const prev = this.statuses.get(statusKey(siteId, system));
+      this.setStatus({ siteId, system, state, lastSuccessAt: prev?.lastSuccessAt, lastErrorAt: prev?.lastErrorAt, lastError: message ?? prev?.lastError });
+    }
+  }
+
+  private setStatus(status: SystemStatus): void {
+    this.statuses.set(statusKey(status.siteId, status.system), status);
+    this.emit({ type: 'status', status });
+  }
+
+  private emit(e: FleetEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+
+  /** After a write timed out: list to see whether a create/add happened, without resending it. */
+  private async checkOutcome(conn: SiteConnection, system: string | undefined, op: Operation, params: CallParams): Promise<'applied' | 'absent' | 'unknown'> {
+    if (!/\/(create|add)$/.test(op.path)) return 'unknown';
+    const body = (params.body ?? {}) as Record<string, unknown>;
+    const name = body.Name ?? body.Application;
+    if (typeof name !== 'string') return 'unknown';
+    const listPath = op.path.replace(/\/(create|add)$/, '/list');
+    let listOp: Operation;
+    try {
+      listOp = getOperation(`GET ${listPath}`);
+    } catch {
+      return 'unknown';
+    }
+    const result = (await conn.read(system, listOp, {})) as { Data?: Array<Record<string, unknown>> };
+    const found = (result.Data ?? []).some((item) => item.Name === name || item.Application === name);
+    return found ? 'applied' : 'absent';
+  }
+}
+
+function statusKey(siteId: string, system: string): string {
+  return `${siteId}\u0000${system}`;
+}

@@ -1,0 +1,46 @@
+import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
+import { CHANNEL_NAMES, EVENT_PREFIX, IPC_PREFIX } from '../../app/ipc/channels.js';
+import type { EventName, EventPayload } from '../../app/ipc/contract.js';
+import { dispatch, type Handlers } from '../ipc/handlers.js';
+
+/** The app's own origin: the only frame allowed to call main. */
+export const APP_ORIGIN = 'app://fleetdeck';
+
+/**
+ * True only for the app's top-level frame loaded from the app's own protocol: a sub-frame, another
+ * window's content or any remote page is refused.
+ */
+export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame' | 'sender'>): boolean {
+  const frame = event.senderFrame;
+  if (!frame || frame !== event.sender.mainFrame) return false;
+  try {
+    const url = new URL(frame.url);
+    return `${url.protocol}//${url.host}` === APP_ORIGIN;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Registers exactly one `ipcMain.handle` per contract channel. Each checks the sender, parses the
+ * request with its schema (in `dispatch`) and rejects with a JSON `{ code, message }`.
+ * @returns a function removing the handlers.
+ */
+export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, handlers: Handlers): () => void {
+  for (const channel of CHANNEL_NAMES) {
+    ipcMain.handle(IPC_PREFIX + channel, async (event, payload: unknown) => {
+      if (!isTrustedSender(event)) throw new Error(JSON.stringify({ code: 'forbidden', message: 'this frame may not call Fleetdeck' }));
+      const result = await dispatch(handlers, channel, payload);
+      if (!result.ok) throw new Error(JSON.stringify(result.error));
+      return result.value;
+    });
+  }
+  return () => {
+    for (const channel of CHANNEL_NAMES) ipcMain.removeHandler(IPC_PREFIX + channel);
+  };
+}
+
+/** Pushes one event to a window's renderer. */
+export function sendEvent<E extends EventName>(contents: Pick<WebContents, 'send' | 'isDestroyed'>, event: E, payload: EventPayload<E>): void {
+  if (!contents.isDestroyed()) contents.send(EVENT_PREFIX + event, payload);
+}

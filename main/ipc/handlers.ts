@@ -1,0 +1,177 @@
+import type { z, ZodError } from 'zod';
+import { CONTRACT, type Channel, type IpcError, type Response, type SiteView } from '../../app/ipc/contract.js';
+import type { Site } from '../../app/domain/site.js';
+import { redact } from '../../app/redact.js';
+import { errorCode } from '../core/errors.js';
+import type { Fleet } from '../core/fleet.js';
+import type { ActionLog } from '../store/action-log.js';
+import type { SiteStore } from '../store/site-store.js';
+
+export interface HandlerContext {
+  fleet: Fleet;
+  sites: SiteStore;
+  actionLog: ActionLog;
+  version: string;
+  keychain: 'keychain' | 'memory';
+  keychainWarning?: string | undefined;
+  /** Ids of sites served by the embedded simulator (labelled as simulated). */
+  simulatedSiteIds: ReadonlySet<string>;
+  /** When launched with `--site NAME`: every channel is limited to that site. */
+  scopedSite?: string | undefined;
+}
+
+/** A request after its schema parsed it (defaults applied, unknown keys dropped). */
+export type Parsed<C extends Channel> = z.output<(typeof CONTRACT)[C]['request']>;
+/** Exactly one handler per channel: the compiler refuses a missing or extra one. */
+export type Handlers = { [C in Channel]: (request: Parsed<C>) => Promise<Response<C>> };
+
+/** A site as the renderer sees it: no certificate bodies, no secrets. */
+export function toSiteView(site: Site, simulated: boolean): SiteView {
+  return {
+    id: site.id,
+    name: site.name,
+    baseUrl: site.baseUrl,
+    username: site.username,
+    ...(site.group ? { group: site.group } : {}),
+    tags: site.tags,
+    tls: { ...(site.tls.pinSha256 ? { pinSha256: site.tls.pinSha256 } : {}), hasCaBundle: Boolean(site.tls.caBundlePem) },
+    allowHttp: site.allowHttp,
+    polling: site.polling,
+    simulated,
+  };
+}
+
+/** Builds the one handler per channel. Each receives a request already parsed by its schema. */
+export function createHandlers(ctx: HandlerContext): Handlers {
+  const { fleet, sites } = ctx;
+  const siteOf = (ref: string): Site => {
+    const site = sites.get(ref);
+    if (!site) throw new ScopeError(`no site named "${ref}"`);
+    if (ctx.scopedSite && site.id !== ctx.scopedSite) throw new ScopeError(`this window is scoped to site "${ctx.scopedSite}"`);
+    return site;
+  };
+  const view = (site: Site): SiteView => toSiteView(site, ctx.simulatedSiteIds.has(site.id));
+  const ok = { ok: true as const };
+  return {
+    'app:info': async () => ({
+      version: ctx.version,
+      ...(ctx.scopedSite ? { scopedSite: ctx.scopedSite } : {}),
+      simulated: ctx.simulatedSiteIds.size > 0,
+      keychain: ctx.keychain,
+      ...(ctx.keychainWarning ? { keychainWarning: ctx.keychainWarning } : {}),
+    }),
+    'sites:list': async () => sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite).map(view),
+    'sites:probe': async (r) => {
+      const { probeCertificate } = await import('../client/tls.js');
+      const c = await probeCertificate(r.baseUrl);
+      return { sha256: c.sha256, subject: c.subject, issuer: c.issuer, validFrom: c.validFrom, validTo: c.validTo };
+    },
+    'sites:add': async (r) => {
+      if (ctx.scopedSite) throw new ScopeError('a window scoped to one site cannot add sites');
+      return view(await fleet.addSite(r));
+    },
+    'sites:edit': async (r) => {
+      const site = siteOf(r.site);
+      const { intervalSeconds, maxInFlight, ...rest } = r.patch;
+      const updated = await sites.update(site.id, {
+        ...rest,
+        polling: { ...site.polling, ...(intervalSeconds !== undefined ? { intervalSeconds } : {}), ...(maxInFlight !== undefined ? { maxInFlight } : {}) },
+      });
+      await fleet.siteChanged(updated.id);
+      return view(updated);
+    },
+    'sites:remove': async (r) => {
+      await fleet.forgetSite(siteOf(r.site).id);
+      return ok;
+    },
+    'sites:trust': async (r) => fleet.trust(siteOf(r.site).id, r.sha256),
+    'sites:pause': async (r) => {
+      await fleet.setPaused(siteOf(r.site).id, r.paused);
+      return ok;
+    },
+    'session:login': async (r) => {
+      await fleet.login(siteOf(r.site).id, { ...(r.password !== undefined ? { password: r.password } : {}), ...(r.code ? { code: r.code } : {}) });
+      return ok;
+    },
+    'session:logout': async (r) => {
+      await fleet.logout(siteOf(r.site).id);
+      return ok;
+    },
+    'fleet:status': async (r) => {
+      const list = r.site ? [siteOf(r.site)] : sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite);
+      return list.map((s) => {
+        const error = fleet.siteError(s.id);
+        return { siteId: s.id, ...(error ? { error } : {}), systems: fleet.status(s.id) };
+      });
+    },
+    'fleet:refresh': async (r) => {
+      const ids = (r.sites ?? sites.list().map((s) => s.id)).map((ref) => siteOf(ref).id);
+      return fleet.refresh({ siteIds: ids, ...(r.systems ? { systems: r.systems } : {}), ...(r.force !== undefined ? { force: r.force } : {}) });
+    },
+    'op:call': async (r) => {
+      const site = siteOf(r.site);
+      const result = await fleet.call(site.id, r.system, r.operation, {
+        ...(r.query ? { query: r.query } : {}),
+        ...(r.body !== undefined ? { body: r.body } : {}),
+        ...(r.headers ? { headers: r.headers } : {}),
+      });
+      // Secrets never reach the renderer, even if a system echoes one.
+      return { result: redact(result) };
+    },
+    'cache:read': async (r) => {
+      const hit = fleet.cached(siteOf(r.site).id, r.system, r.operation, r.query ?? {});
+      return hit ? { value: redact(hit.value), at: hit.at, stale: hit.stale } : null;
+    },
+    'log:list': async (r) => {
+      const siteId = r.site ? siteOf(r.site).id : ctx.scopedSite;
+      return ctx.actionLog.list({
+        ...(siteId ? { siteId } : {}),
+        ...(r.since ? { since: r.since } : {}),
+        ...(r.until ? { until: r.until } : {}),
+        ...(r.limit ? { limit: r.limit } : {}),
+      });
+    },
+    'log:verify': async () => ctx.actionLog.verify(),
+  };
+}
+
+/** A request outside this window's scope, or naming nothing that exists. */
+export class ScopeError extends Error {
+  override readonly name = 'ScopeError';
+  readonly code = 'not-found';
+}
+
+/**
+ * The single entry both shells use: parse the request with its schema, run the handler, and turn any
+ * failure into `{ code, message }` without secrets. Unknown channels are refused.
+ */
+export async function dispatch(
+  handlers: Handlers,
+  channel: string,
+  payload: unknown,
+): Promise<{ ok: true; value: unknown } | { ok: false; error: IpcError }> {
+  if (!Object.hasOwn(CONTRACT, channel)) return { ok: false, error: { code: 'unknown-channel', message: `unknown channel "${String(channel).slice(0, 80)}"` } };
+  const c = channel as Channel;
+  const parsed = CONTRACT[c].request.safeParse(payload ?? {});
+  if (!parsed.success) return { ok: false, error: { code: 'validation', message: describeZod(parsed.error) } };
+  try {
+    const handler = handlers[c] as (r: unknown) => Promise<unknown>;
+    const value = await handler(parsed.data);
+    return { ok: true, value };
+  } catch (err) {
+    return { ok: false, error: toIpcError(err) };
+  }
+}
+
+export function toIpcError(err: unknown): IpcError {
+  const code = err instanceof ScopeError ? err.code : errorCode(err);
+  const message = err instanceof Error ? err.message : String(err);
+  return { code, message: redact(message).slice(0, 2000) };
+}
+
+function describeZod(err: ZodError): string {
+  return err.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join('.') || 'request'}: ${i.message}`)
+    .join('; ');
+}

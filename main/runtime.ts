@@ -1,0 +1,99 @@
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { Fleet } from './core/fleet.js';
+import { createHandlers, type Handlers } from './ipc/handlers.js';
+import { openSecretStore, type SecretStore } from './secrets/secret-store.js';
+import { ActionLog } from './store/action-log.js';
+import { openDatabase, type Database } from './store/database.js';
+import { OfflineCache } from './store/offline-cache.js';
+import { SiteStore } from './store/site-store.js';
+
+export interface RuntimeOptions {
+  dataDir: string;
+  /** Force the in-memory secret store (demo fleet, tests). */
+  memorySecrets?: boolean;
+  /** Keychain call timeout, ms. */
+  keychainTimeoutMs?: number;
+  timeoutMs?: number;
+  /** Printed once when no keychain is usable. */
+  warn?: (message: string) => void;
+  scopedSite?: string | undefined;
+  simulatedSiteIds?: ReadonlySet<string>;
+}
+
+/** Everything main runs on: stores, secrets, the fleet and the IPC handlers, for one data dir. */
+export interface Runtime {
+  dataDir: string;
+  db: Database;
+  sites: SiteStore;
+  cache: OfflineCache;
+  actionLog: ActionLog;
+  secrets: SecretStore;
+  fleet: Fleet;
+  handlers: Handlers;
+  keychainWarning?: string | undefined;
+  close(): Promise<void>;
+}
+
+export const APP_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** Opens the core on a data directory (created 0700 if missing). */
+export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
+  mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
+  let keychainWarning: string | undefined;
+  const secrets = await openSecretStore({
+    ...(o.memorySecrets ? { disable: true } : {}),
+    ...(o.keychainTimeoutMs ? { timeoutMs: o.keychainTimeoutMs } : {}),
+    onFallback: (reason) => {
+      keychainWarning = `No usable OS keychain (${reason}): passwords and session tokens are kept in memory for this run only and never written to disk.`;
+      o.warn?.(keychainWarning);
+    },
+  });
+  const db = openDatabase(o.dataDir);
+  const sites = new SiteStore({ dataDir: o.dataDir });
+  const cache = new OfflineCache({ db });
+  const actionLog = new ActionLog({ db });
+  const fleet = new Fleet({ sites, secrets, cache, actionLog, user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+  const handlers = createHandlers({
+    fleet,
+    sites,
+    actionLog,
+    version: APP_VERSION,
+    keychain: secrets.kind,
+    keychainWarning,
+    simulatedSiteIds: o.simulatedSiteIds ?? new Set(),
+    scopedSite: o.scopedSite,
+  });
+  return {
+    dataDir: o.dataDir,
+    db,
+    sites,
+    cache,
+    actionLog,
+    secrets,
+    fleet,
+    handlers,
+    keychainWarning,
+    close: async () => {
+      await fleet.close();
+      db.close();
+    },
+  };
+}
+
+/** A fresh data directory for the demo fleet, kept apart from the admin's real sites. */
+export function demoDataDir(dataDir: string): string {
+  const dir = join(dataDir, 'demo-fleet');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+export function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Names of the secret store accounts that hold a site's password and per-system session tokens.
+ * Every name of one site starts with `sitePrefix(siteId)`, so forgetting a site is one
+ * `deleteAll(sitePrefix(siteId))`.
+ */
+
+/**
+ * Encodes one path segment of an account name. Site ids and system names may contain `/`, spaces
+ * or anything else; encoding keeps `/` as the only separator so a prefix never matches a longer
+ * name by accident (`site/a/` must not match site `a/b`).
+ * @throws RangeError when the value is empty: `site//` would be a prefix of nothing meaningful.
+ */
+function segment(value: string, what: string): string {
+  if (value === '') throw new RangeError(`${what} must not be empty`);
+  return encodeURIComponent(value);
+}
+
+/** Prefix of every account belonging to the site, ending in `/`: `site/<siteId>/`. */
+export function sitePrefix(siteId: string): string {
+  return `site/${segment(siteId, 'site id')}/`;
+}
+
+/** Account of the site's login password: `site/<siteId>/password`. */
+export function passwordAccount(siteId: string): string {
+  return `${sitePrefix(siteId)}password`;
+}
+
+/** Account of the session token for one system of the site: `site/<siteId>/system/<system>/token`. */
+export function tokenAccount(siteId: string, system: string): string {
+  return `${sitePrefix(siteId)}system/${segment(system, 'system name')}/token`;
+}

@@ -1,0 +1,191 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import { EVENT_NAMES } from '../../app/ipc/channels.js';
+import type { EventName, EventPayload } from '../../app/ipc/contract.js';
+import { dispatch, type Handlers } from '../ipc/handlers.js';
+import { CONTENT_SECURITY_POLICY } from './csp.js';
+
+export interface BrowserShellOptions {
+  handlers: Handlers;
+  /** Folder of the built renderer (index.html and assets). */
+  rendererDir: string;
+  port?: number;
+  /** Fixed token for tests; a random one otherwise. */
+  token?: string;
+  /** Subscribes the shell to main's events; returns the unsubscribe function. */
+  subscribe: (emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void) => () => void;
+}
+
+export interface BrowserShell {
+  /** The URL to open, with the access token. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const TOKEN_HEADER = 'x-fleetdeck-token';
+const TOKEN_COOKIE = 'fleetdeck_token';
+const MAX_BODY = 2 * 1024 * 1024;
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.ico': 'image/x-icon',
+};
+
+/**
+ * The same handlers as the Electron window, served to the same renderer bundle on loopback only.
+ * Every request needs the random access token (URL, header or the strict cookie the page gets);
+ * Host and Origin must be this loopback address (no DNS rebinding, no cross-site calls).
+ */
+export async function startBrowserShell(options: BrowserShellOptions): Promise<BrowserShell> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const tokenBuf = Buffer.from(token);
+  const sseClients = new Set<ServerResponse>();
+  let port = 0;
+
+  const validToken = (candidate: string | undefined): boolean => {
+    if (!candidate) return false;
+    const c = Buffer.from(candidate);
+    return c.length === tokenBuf.length && timingSafeEqual(c, tokenBuf);
+  };
+  const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const allowedOrigins = (): Set<string> => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) send(res, 500, 'text/plain', 'internal error');
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+    if (!allowedHosts().has(req.headers.host ?? '')) return send(res, 403, 'text/plain', 'forbidden host');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins().has(origin)) return send(res, 403, 'text/plain', 'forbidden origin');
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const presented = url.searchParams.get('token') ?? headerValue(req, TOKEN_HEADER) ?? cookie(req, TOKEN_COOKIE);
+    if (!validToken(presented ?? undefined)) return send(res, 401, 'text/plain', 'a valid access token is required');
+
+    if (url.pathname.startsWith('/ipc/')) {
+      if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
+      // A JSON content type cannot be sent cross-site without a preflight, which we never answer.
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, 'text/plain', 'application/json only');
+      let payload: unknown;
+      try {
+        const text = await readBody(req);
+        payload = text ? JSON.parse(text) : {};
+      } catch (err) {
+        return sendJson(res, 200, { ok: false, error: { code: 'validation', message: `malformed request: ${(err as Error).message}` } });
+      }
+      const channel = decodeURIComponent(url.pathname.slice('/ipc/'.length));
+      return sendJson(res, 200, await dispatch(options.handlers, channel, payload));
+    }
+    if (url.pathname === '/events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.write(': connected\n\n');
+      sseClients.add(res);
+      req.on('close', () => sseClients.delete(res));
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed');
+    return serveStatic(url.pathname, res, url.searchParams.has('token'));
+  }
+
+  async function serveStatic(pathname: string, res: ServerResponse, setCookie: boolean): Promise<void> {
+    const root = normalize(options.rendererDir);
+    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    const file = normalize(join(root, rel));
+    if (!file.startsWith(root + sep) && file !== root) return send(res, 403, 'text/plain', 'forbidden path');
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) return send(res, 404, 'text/plain', 'not found');
+    const type = MIME[extname(file)] ?? 'application/octet-stream';
+    const headers: Record<string, string | string[]> = { 'content-type': type, 'content-length': String(info.size), 'cache-control': 'no-store' };
+    if (type.startsWith('text/html')) headers['content-security-policy'] = CONTENT_SECURITY_POLICY;
+    // The page's assets and event stream carry the token in a strict, HTTP-only cookie.
+    if (setCookie) headers['set-cookie'] = `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    res.writeHead(200, headers);
+    createReadStream(file).pipe(res);
+  }
+
+  const heartbeat = setInterval(() => {
+    for (const c of sseClients) c.write(': keep-alive\n\n');
+  }, 15_000);
+  heartbeat.unref();
+
+  const unsubscribe = options.subscribe((event, payload) => {
+    if (!(EVENT_NAMES as readonly string[]).includes(event)) return;
+    const frame = `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
+    for (const c of sseClients) c.write(frame);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    close: async () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      for (const c of sseClients) c.end();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function cookie(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return v.join('=');
+  }
+  return undefined;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new Error('request too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
+}

@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+
+/** An open connection to the data directory's SQLite database. */
+export type Database = BetterSqlite3.Database;
+
+/** File name of the database inside the data directory. */
+export const DATABASE_FILE = 'fleetdeck.db';
+
+/**
+ * Migrations in order: entry i brings the schema from version i to i + 1. Never edit a shipped
+ * entry; append a new one (an installed app has already run the old ones).
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  -- Offline cache: the last result of every read, per (site, system, key).
+  CREATE TABLE cache_entries (
+    site_id      TEXT    NOT NULL,
+    system       TEXT    NOT NULL,
+    key          TEXT    NOT NULL,
+    value        TEXT    NOT NULL,   -- JSON, already redacted
+    bytes        INTEGER NOT NULL,   -- UTF-8 length of value
+    at           TEXT    NOT NULL,   -- ISO time the value was read from the system
+    last_read_at TEXT    NOT NULL,   -- ISO time of the last put or get
+    use_seq      INTEGER NOT NULL,   -- logical clock of the last put or get: LRU order
+    PRIMARY KEY (site_id, system, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX cache_entries_lru ON cache_entries (use_seq);
+
+  -- Running total of cache_entries.bytes, kept by triggers so the size check after each put is O(1).
+  CREATE TABLE cache_size (
+    id    INTEGER PRIMARY KEY CHECK (id = 1),
+    bytes INTEGER NOT NULL
+  );
+  INSERT INTO cache_size (id, bytes) VALUES (1, 0);
+  CREATE TRIGGER cache_size_insert AFTER INSERT ON cache_entries BEGIN
+    UPDATE cache_size SET bytes = bytes + NEW.bytes WHERE id = 1;
+  END;
+  CREATE TRIGGER cache_size_update AFTER UPDATE OF bytes ON cache_entries BEGIN
+    UPDATE cache_size SET bytes = bytes - OLD.bytes + NEW.bytes WHERE id = 1;
+  END;
+  CREATE TRIGGER cache_size_delete AFTER DELETE ON cache_entries BEGIN
+    UPDATE cache_size SET bytes = bytes - OLD.bytes WHERE id = 1;
+  END;
+
+  -- Action log: every write the app performs, hash-chained.
+  CREATE TABLE action_log (
+    seq       INTEGER PRIMARY KEY,
+    at        TEXT NOT NULL,
+    user      TEXT NOT NULL,
+    site_id   TEXT NOT NULL,
+    system    TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    params    TEXT NOT NULL,   -- canonical JSON, already redacted
+    result    TEXT NOT NULL CHECK (result IN ('ok', 'error')),
+    message   TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash      TEXT NOT NULL
+  );
+  CREATE INDEX action_log_site_at ON action_log (site_id, at);
+  CREATE INDEX action_log_at ON action_log (at);
+  CREATE TRIGGER action_log_no_update BEFORE UPDATE ON action_log BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only: rows cannot be changed');
+  END;
+  CREATE TRIGGER action_log_no_delete BEFORE DELETE ON action_log BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only: rows cannot be deleted');
+  END;
+
+  -- Head of the chain (last seq and hash), written in the same transaction as each append. Appends
+  -- continue from here rather than from the last row, so a truncated tail shows up as a gap.
+  CREATE TABLE action_log_head (
+    id   INTEGER PRIMARY KEY CHECK (id = 1),
+    seq  INTEGER NOT NULL,
+    hash TEXT    NOT NULL
+  );
+  `,
+];
+
+/** Schema version this build writes (SQLite `user_version`). */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Milliseconds a connection waits for another process's write lock before failing with SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Opens (creating if needed) `<dataDir>/fleetdeck.db` and brings its schema to {@link SCHEMA_VERSION}.
+ * Creates `dataDir` with mode 0700 when missing.
+ *
+ * Durability: the connection runs WAL with `synchronous = NORMAL`, which survives an application
+ * crash but may lose the last commits on power loss: right for the cache, which is refilled by the
+ * next refresh. The action log must not lose an acknowledged write even then, so `ActionLog.append`
+ * raises the connection to `synchronous = FULL` around its own transaction (the WAL is fsynced at
+ * that commit) and restores NORMAL afterwards. One database file keeps the cache and log in one
+ * place to back up; the per-append switch keeps cache writes cheap.
+ *
+ * `busy_timeout` is {@link BUSY_TIMEOUT_MS}: one app instance per site shares the data directory.
+ *
+ * @throws Error when the database was written by a newer Fleetdeck (schema version above ours), or
+ *   SQLite errors when the file is not a database or is locked longer than the busy timeout.
+ */
+export function openDatabase(dataDir: string): Database {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const db = new BetterSqlite3(path.join(dataDir, DATABASE_FILE));
+  try {
+    // busy_timeout first: switching to WAL and migrating take locks another process may hold.
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function userVersion(db: Database): number {
+  return Number(db.pragma('user_version', { simple: true }));
+}
+
+function migrate(db: Database): void {
+  if (userVersion(db) === SCHEMA_VERSION) return;
+  // IMMEDIATE, and the version re-read inside: two processes starting together migrate once.
+  db.transaction(() => {
+    const from = userVersion(db);
+    if (from > SCHEMA_VERSION) {
+      throw new Error(
+        `${DATABASE_FILE} has schema version ${from}, written by a newer Fleetdeck than this one (${SCHEMA_VERSION}); update Fleetdeck or use another data directory`,
+      );
+    }
+    for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v] as string);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}

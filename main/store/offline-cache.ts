@@ -1,0 +1,214 @@
+import { REDACTED, isSecretField, redact } from '../../app/redact.js';
+import type { Database } from './database.js';
+
+/** Default bound on the cache's stored values: 256 MiB. */
+export const DEFAULT_CACHE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** Eviction brings the cache down to this fraction of its bound, so the next puts do not evict again at once. */
+const EVICT_TO_FRACTION = 0.9;
+
+/** A query as a plain object or as the wire list of `[name, value]` pairs (`buildQuery` output). */
+export type CacheQuery = Readonly<Record<string, unknown>> | ReadonlyArray<readonly [string, unknown]>;
+
+/**
+ * The cache key of a read: the operation key plus a canonical query string, e.g.
+ * `GET /hosts/list?mapping=true`. Parameters are sorted by name (repeated values keep their order:
+ * it may matter to the server), `undefined` is left out, values are percent-encoded. The value of a
+ * secret parameter is replaced by `[redacted]` because keys are written to disk too.
+ */
+export function cacheKey(opKey: string, query: CacheQuery = {}): string {
+  const pairs: Array<[string, string]> = [];
+  const entries: ReadonlyArray<readonly [string, unknown]> = Array.isArray(query) ? query : Object.entries(query);
+  for (const [name, value] of entries) {
+    for (const v of Array.isArray(value) ? (value as unknown[]) : [value]) {
+      if (v === undefined) continue;
+      pairs.push([name, isSecretField(name) ? REDACTED : scalarText(v)]);
+    }
+  }
+  if (pairs.length === 0) return opKey;
+  // Array.prototype.sort is stable: repeated keys stay in the caller's order.
+  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return `${opKey}?${pairs.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join('&')}`;
+}
+
+function scalarText(v: unknown): string {
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === 'object' && v !== null) return JSON.stringify(v);
+  return String(v);
+}
+
+export interface CacheEntry {
+  /** The stored value, redacted. */
+  value: unknown;
+  /** ISO time the value was read from the system. */
+  at: string;
+  /** Size of the stored JSON text in bytes (UTF-8). */
+  bytes: number;
+}
+
+export interface CacheEntryInfo {
+  key: string;
+  /** ISO time the value was read from the system. */
+  at: string;
+  bytes: number;
+}
+
+export interface CachedSystem {
+  siteId: string;
+  system: string;
+  /** ISO time of the system's newest cached read. */
+  at: string;
+}
+
+export interface OfflineCacheOptions {
+  /** Connection from `openDatabase`. */
+  db: Database;
+  /** Source of "now"; injected so tests control times. */
+  clock?: () => Date;
+  /** Bound on the sum of stored value sizes, in bytes (UTF-8 JSON). Default 256 MiB. */
+  maxBytes?: number;
+}
+
+/**
+ * The last result of every read, per site and system, with the time it was read: what views show
+ * when a system is unreachable or the app starts offline. Values are redacted before they are
+ * written, so secrets never reach disk. Size-bounded with least-recently-used eviction.
+ */
+export class OfflineCache {
+  readonly maxBytes: number;
+  private readonly db: Database;
+  private readonly clock: () => Date;
+  private readonly stmts: Statements;
+
+  constructor(options: OfflineCacheOptions) {
+    this.db = options.db;
+    this.clock = options.clock ?? (() => new Date());
+    this.maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
+    if (!Number.isFinite(this.maxBytes) || this.maxBytes <= 0) throw new RangeError(`cache maxBytes must be a positive number of bytes, got ${this.maxBytes}`);
+    this.stmts = prepareStatements(this.db);
+  }
+
+  /**
+   * Stores the result of a read, replacing the previous one for the same key. The value is passed
+   * through `redact()` and stored as JSON. If the cache then exceeds `maxBytes`, least-recently-used
+   * entries (by put or get) are evicted down to about 90 % of it; the entry just written is never
+   * evicted, even when it alone exceeds the bound.
+   *
+   * @param key from {@link cacheKey}
+   * @param at when the value was read from the system, a Date or ISO string (default: now)
+   * @throws TypeError when the value cannot be serialised as JSON (undefined, a function, a BigInt)
+   *   or `at` is not a valid time
+   */
+  put(siteId: string, system: string, key: string, value: unknown, at: Date | string = this.clock()): void {
+    const readAt = typeof at === 'string' ? new Date(at) : at;
+    if (Number.isNaN(readAt.getTime())) throw new TypeError(`cache time for ${key} is not a valid date: ${String(at)}`);
+    const json: unknown = JSON.stringify(redact(value));
+    if (typeof json !== 'string') throw new TypeError(`cache value for ${key} is not JSON-serialisable`);
+    const bytes = Buffer.byteLength(json, 'utf8');
+    const now = this.clock().toISOString();
+    // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
+    this.db
+      .transaction(() => {
+        this.stmts.upsert.run(siteId, system, key, json, bytes, readAt.toISOString(), now);
+        this.evictIfNeeded(siteId, system, key);
+      })
+      .immediate();
+  }
+
+  /**
+   * The stored result of a read, marking it recently used; `undefined` when nothing is cached.
+   */
+  get(siteId: string, system: string, key: string): CacheEntry | undefined {
+    let row: { value: string; at: string; bytes: number } | undefined;
+    try {
+      row = this.stmts.touch.get(this.clock().toISOString(), siteId, system, key);
+    } catch (err) {
+      // Another process held the write lock past the busy timeout: serve the value without
+      // recording the use rather than fail an offline view over LRU bookkeeping.
+      if (!isBusy(err)) throw err;
+      row = this.stmts.read.get(siteId, system, key);
+    }
+    if (!row) return undefined;
+    return { value: JSON.parse(row.value) as unknown, at: row.at, bytes: row.bytes };
+  }
+
+  /** Keys cached for one system, with read time and size, sorted by key. Does not count as use. */
+  entries(siteId: string, system: string): CacheEntryInfo[] {
+    return this.stmts.entries.all(siteId, system);
+  }
+
+  /** Every (site, system) with something cached and the time of its newest read. */
+  systems(): CachedSystem[] {
+    return this.stmts.systems.all();
+  }
+
+  /** Forgets everything cached for a site (the site was removed). Returns the number of entries deleted. */
+  deleteSite(siteId: string): number {
+    return this.stmts.deleteSite.run(siteId).changes;
+  }
+
+  /** Forgets everything cached for one system of a site. Returns the number of entries deleted. */
+  deleteSystem(siteId: string, system: string): number {
+    return this.stmts.deleteSystem.run(siteId, system).changes;
+  }
+
+  /** Sum of stored value sizes in bytes (UTF-8 JSON; SQLite's own overhead not counted). */
+  sizeBytes(): number {
+    return this.stmts.size.get()?.bytes ?? 0;
+  }
+
+  private evictIfNeeded(siteId: string, system: string, key: string): void {
+    let size = this.sizeBytes();
+    if (size <= this.maxBytes) return;
+    const target = Math.floor(this.maxBytes * EVICT_TO_FRACTION);
+    const victims: Array<[string, string, string]> = [];
+    // Collect first, delete after: a statement cannot be modified while its cursor is open.
+    for (const row of this.stmts.lru.iterate()) {
+      if (size <= target) break;
+      if (row.site_id === siteId && row.system === system && row.key === key) continue;
+      victims.push([row.site_id, row.system, row.key]);
+      size -= row.bytes;
+    }
+    for (const [s, y, k] of victims) this.stmts.delete.run(s, y, k);
+  }
+}
+
+function isBusy(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' && err.code.startsWith('SQLITE_BUSY');
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+
+function prepareStatements(db: Database) {
+  const nextUse = '(SELECT COALESCE(MAX(use_seq), 0) + 1 FROM cache_entries)';
+  return {
+    upsert: db.prepare<[string, string, string, string, number, string, string]>(
+      `INSERT INTO cache_entries (site_id, system, key, value, bytes, at, last_read_at, use_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ${nextUse})
+       ON CONFLICT (site_id, system, key) DO UPDATE SET
+         value = excluded.value, bytes = excluded.bytes, at = excluded.at,
+         last_read_at = excluded.last_read_at, use_seq = excluded.use_seq`,
+    ),
+    // One statement reads and marks the entry used, so LRU order needs no separate transaction.
+    touch: db.prepare<[string, string, string, string], { value: string; at: string; bytes: number }>(
+      `UPDATE cache_entries SET last_read_at = ?, use_seq = ${nextUse}
+       WHERE site_id = ? AND system = ? AND key = ? RETURNING value, at, bytes`,
+    ),
+    read: db.prepare<[string, string, string], { value: string; at: string; bytes: number }>(
+      'SELECT value, at, bytes FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?',
+    ),
+    entries: db.prepare<[string, string], CacheEntryInfo>(
+      'SELECT key, at, bytes FROM cache_entries WHERE site_id = ? AND system = ? ORDER BY key',
+    ),
+    systems: db.prepare<[], CachedSystem>(
+      'SELECT site_id AS siteId, system, MAX(at) AS at FROM cache_entries GROUP BY site_id, system ORDER BY site_id, system',
+    ),
+    size: db.prepare<[], { bytes: number }>('SELECT bytes FROM cache_size WHERE id = 1'),
+    lru: db.prepare<[], { site_id: string; system: string; key: string; bytes: number }>(
+      'SELECT site_id, system, key, bytes FROM cache_entries ORDER BY use_seq',
+    ),
+    delete: db.prepare<[string, string, string]>('DELETE FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?'),
+    deleteSite: db.prepare<[string]>('DELETE FROM cache_entries WHERE site_id = ?'),
+    deleteSystem: db.prepare<[string, string]>('DELETE FROM cache_entries WHERE site_id = ? AND system = ?'),
+  };
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// Runs every vitest suite (unit, integration, renderer components) and ends with one plain
+// "N passed, N failed" line that any CI log reader understands.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-test-'));
+const suites = [
+  { name: 'unit+integration', args: ['vitest', 'run'] },
+  { name: 'renderer', args: ['vitest', 'run', '-c', 'vitest.renderer.config.ts'], optionalConfig: 'vitest.renderer.config.ts' },
+];
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let status = 0;
+for (const [i, suite] of suites.entries()) {
+  if (suite.optionalConfig) {
+    try {
+      readFileSync(suite.optionalConfig);
+    } catch {
+      continue;
+    }
+  }
+  const out = join(dir, `report-${i}.json`);
+  const r = spawnSync('npx', [...suite.args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)], { stdio: 'inherit' });
+  if (r.status !== 0) status = r.status ?? 1;
+  try {
+    const report = JSON.parse(readFileSync(out, 'utf8'));
+    passed += report.numPassedTests;
+    failed += report.numFailedTests;
+    skipped += report.numPendingTests + report.numTodoTests;
+  } catch {
+    failed += 1;
+    console.error(`test: the ${suite.name} suite produced no report`);
+  }
+}
+rmSync(dir, { recursive: true, force: true });
+if (skipped > 0 && status === 0) {
+  // A skipped test is a defect here: every test must run.
+  console.error(`test: ${skipped} test(s) were skipped`);
+  status = 1;
+}
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(status || (failed ? 1 : 0));

@@ -1,0 +1,122 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNEL_NAMES } from '../../../app/ipc/channels.js';
+import type { EventName, EventPayload } from '../../../app/ipc/contract.js';
+import type { Handlers } from '../../../main/ipc/handlers.js';
+import { startBrowserShell, type BrowserShell } from '../../../main/shells/browser-shell.js';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Raw HTTP, so Host and Origin can be set as an attacker would. */
+function raw(port: number, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...init.headers } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+describe('browser shell', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fd-shell-'));
+  const token = 'T'.repeat(32);
+  let shell: BrowserShell;
+  let emit: (<E extends EventName>(event: E, payload: EventPayload<E>) => void) | undefined;
+  const handlers = Object.fromEntries(CHANNEL_NAMES.map((c) => [c, async (r: unknown) => (c === 'sites:list' ? [] : { echo: r })])) as unknown as Handlers;
+
+  beforeAll(async () => {
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Fleetdeck</title><script type="module" src="./assets/app.js"></script>');
+    writeFileSync(join(dir, 'assets', 'app.js'), 'console.log(1)');
+    writeFileSync(join(tmpdir(), 'fd-outside.txt'), 'outside');
+    shell = await startBrowserShell({ handlers, rendererDir: dir, token, subscribe: (e) => ((emit = e), () => (emit = undefined)) });
+  });
+  afterAll(async () => {
+    await shell.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const ipc = (channel: string, body: unknown, headers: Record<string, string> = {}) =>
+    raw(shell.port, `/ipc/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-fleetdeck-token': token, ...headers }, body: JSON.stringify(body) });
+
+  it('prints a loopback URL carrying the token', () => {
+    expect(shell.url).toBe(`http://127.0.0.1:${shell.port}/?token=${token}`);
+  });
+
+  it('refuses every request without the token, or with a wrong one', async () => {
+    for (const path of ['/', '/index.html', '/assets/app.js', '/events']) expect((await raw(shell.port, path)).status, path).toBe(401);
+    expect((await raw(shell.port, '/?token=wrong')).status).toBe(401);
+    const noToken = await raw(shell.port, '/ipc/app:info', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(noToken.status).toBe(401);
+    expect((await ipc('app:info', {}, { 'x-fleetdeck-token': 'x'.repeat(32) })).status).toBe(401);
+  });
+
+  it('refuses a foreign Origin and a foreign Host even with the token', async () => {
+    const foreign = await ipc('app:info', {}, { origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    const rebinding = await raw(shell.port, `/?token=${token}`, { headers: { host: 'evil.example' } });
+    expect(rebinding.status).toBe(403);
+    const sameOrigin = await ipc('app:info', {}, { origin: `http://127.0.0.1:${shell.port}` });
+    expect(sameOrigin.status).toBe(200);
+  });
+
+  it('serves the page with the CSP and a strict HTTP-only cookie for its assets', async () => {
+    const page = await raw(shell.port, `/?token=${token}`);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toMatch(/default-src 'self'; script-src 'self'/);
+    const cookie = String(page.headers['set-cookie']);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const asset = await raw(shell.port, '/assets/app.js', { headers: { cookie: cookie.split(';')[0] as string } });
+    expect(asset.status).toBe(200);
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it('never serves files outside the renderer folder', async () => {
+    for (const path of ['/../fd-outside.txt', '/%2e%2e/fd-outside.txt', '/assets/../../fd-outside.txt']) {
+      const r = await raw(shell.port, `${path}?token=${token}`);
+      expect(r.status, path).not.toBe(200);
+      expect(r.body).not.toContain('outside');
+    }
+  });
+
+  it('runs the handlers of the contract and refuses unknown channels, bad JSON and other content types', async () => {
+    const ok = await ipc('fleet:status', { site: 'paris' });
+    expect(JSON.parse(ok.body)).toEqual({ ok: true, value: { echo: { site: 'paris' } } });
+    expect(JSON.parse((await ipc('fs:read', {})).body)).toMatchObject({ ok: false, error: { code: 'unknown-channel' } });
+    expect(JSON.parse((await ipc('op:call', { site: 1 })).body)).toMatchObject({ ok: false, error: { code: 'validation' } });
+    const malformed = await raw(shell.port, '/ipc/app:info', { method: 'POST', headers: { 'content-type': 'application/json', 'x-fleetdeck-token': token }, body: '{nope' });
+    expect(JSON.parse(malformed.body)).toMatchObject({ ok: false, error: { code: 'validation' } });
+    const form = await raw(shell.port, '/ipc/app:info', { method: 'POST', headers: { 'content-type': 'text/plain', 'x-fleetdeck-token': token }, body: '{}' });
+    expect(form.status).toBe(415);
+  });
+
+  it('streams events over SSE', async () => {
+    const received = await new Promise<string>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: shell.port, path: `/events?token=${token}`, headers: { host: `127.0.0.1:${shell.port}` } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          text += c.toString();
+          if (text.includes(': connected')) emit?.('fleet:notifications', { siteId: 'paris', system: 'a', count: 3 });
+          if (text.includes('event: fleet:notifications')) {
+            req.destroy();
+            resolve(text);
+          }
+        });
+      });
+      req.on('error', (e) => (String(e).includes('socket hang up') ? undefined : reject(e)));
+      req.end();
+    });
+    expect(received).toContain('data: {"siteId":"paris","system":"a","count":3}');
+  });
+});

@@ -1,0 +1,187 @@
+import { EventEmitter } from 'node:events';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { CHANNEL_NAMES, IPC_PREFIX, EVENT_PREFIX } from '../../../../app/ipc/channels.js';
+import type { Handlers } from '../../../../main/ipc/handlers.js';
+
+// A mocked `electron`: the runtime binary cannot run on these machines, so the shell's wiring is
+// asserted against the API surface it uses.
+const exposed: Record<string, unknown> = {};
+vi.mock('electron', () => ({
+  contextBridge: { exposeInMainWorld: (key: string, value: unknown) => (exposed[key] = value) },
+  ipcRenderer: { invoke: vi.fn(async () => 'ok'), on: vi.fn(), removeListener: vi.fn() },
+}));
+
+const { windowOptions, hardenContents, hardenSession, windowTitle, isAllowedExternal } = await import('../../../../main/electron/window.js');
+const { registerIpc, isTrustedSender, sendEvent } = await import('../../../../main/electron/ipc-registration.js');
+const { buildApi } = await import('../../../../main/electron/preload.js');
+const { CONTENT_SECURITY_POLICY } = await import('../../../../main/shells/csp.js');
+
+class FakeContents extends EventEmitter {
+  openHandler: ((d: { url: string }) => { action: string }) | undefined;
+  setWindowOpenHandler(h: (d: { url: string }) => { action: string }): void {
+    this.openHandler = h;
+  }
+}
+
+function navigate(contents: FakeContents, event: string, url: string): boolean {
+  let prevented = false;
+  contents.emit(event, { preventDefault: () => (prevented = true) }, url);
+  return prevented;
+}
+
+describe('Electron window settings', () => {
+  it('isolates and sandboxes the page with no Node integration', () => {
+    const o = windowOptions('/app/preload.cjs', 'Fleetdeck');
+    expect(o.webPreferences).toMatchObject({
+      preload: '/app/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    });
+  });
+
+  it('denies navigation away from the app and every new window; allow-listed links go to the system browser', () => {
+    const contents = new FakeContents();
+    const shell = { openExternal: vi.fn(async () => undefined) };
+    hardenContents(contents as never, shell);
+    expect(navigate(contents, 'will-navigate', 'https://evil.example/')).toBe(true);
+    expect(navigate(contents, 'will-navigate', 'file:///etc/passwd')).toBe(true);
+    expect(navigate(contents, 'will-redirect', 'http://127.0.0.1:1/')).toBe(true);
+    expect(navigate(contents, 'will-navigate', 'app://fleetdeck/index.html')).toBe(false);
+    expect(contents.openHandler?.({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
+    expect(shell.openExternal).not.toHaveBeenCalled();
+    expect(contents.openHandler?.({ url: 'https://docs.fleetdeck.io/sites' })).toEqual({ action: 'deny' });
+    expect(shell.openExternal).toHaveBeenCalledWith('https://docs.fleetdeck.io/sites');
+    expect(isAllowedExternal('https://docs.fleetdeck.io.evil.example/')).toBe(false);
+    let webviewPrevented = false;
+    contents.emit('will-attach-webview', { preventDefault: () => (webviewPrevented = true) });
+    expect(webviewPrevented).toBe(true);
+  });
+
+  it('denies every permission and sets the strict CSP on every response', () => {
+    let requestHandler: ((c: unknown, p: string, cb: (ok: boolean) => void) => void) | undefined;
+    let checkHandler: (() => boolean) | undefined;
+    let headersHandler: ((d: { responseHeaders: Record<string, string[]> }, cb: (r: unknown) => void) => void) | undefined;
+    const session = {
+      setPermissionRequestHandler: (h: typeof requestHandler) => (requestHandler = h),
+      setPermissionCheckHandler: (h: typeof checkHandler) => (checkHandler = h),
+      webRequest: { onHeadersReceived: (h: typeof headersHandler) => (headersHandler = h) },
+    };
+    hardenSession(session as never);
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
+      const cb = vi.fn();
+      requestHandler?.({}, permission, cb);
+      expect(cb).toHaveBeenCalledWith(false);
+    }
+    expect(checkHandler?.()).toBe(false);
+    const cb = vi.fn();
+    headersHandler?.({ responseHeaders: { 'X-Other': ['1'] } }, cb);
+    expect(cb).toHaveBeenCalledWith({ responseHeaders: { 'X-Other': ['1'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+    expect(CONTENT_SECURITY_POLICY).toMatch(/default-src 'self'/);
+    expect(CONTENT_SECURITY_POLICY).toMatch(/script-src 'self'(;|$)/);
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-eval/);
+  });
+
+  it('titles a site-scoped window with the site name', () => {
+    expect(windowTitle('Paris DC', false)).toBe('Paris DC — Fleetdeck');
+    expect(windowTitle(undefined, true)).toMatch(/simulated/);
+  });
+});
+
+describe('IPC registration', () => {
+  const calls: string[] = [];
+  const handlers = Object.fromEntries(
+    CHANNEL_NAMES.map((c) => [
+      c,
+      async (r: unknown) => {
+        calls.push(c);
+        return c === 'app:info' ? { version: '1', simulated: false, keychain: 'memory' } : r;
+      },
+    ]),
+  ) as unknown as Handlers;
+  const registered = new Map<string, (event: unknown, payload: unknown) => Promise<unknown>>();
+  const ipcMain = {
+    handle: (channel: string, fn: (event: unknown, payload: unknown) => Promise<unknown>) => {
+      if (registered.has(channel)) throw new Error(`second handler for ${channel}`);
+      registered.set(channel, fn);
+    },
+    removeHandler: (channel: string) => registered.delete(channel),
+  };
+  const mainFrame = { url: 'app://fleetdeck/index.html' };
+  const trusted = { sender: { mainFrame }, senderFrame: mainFrame };
+
+  beforeEach(() => {
+    registered.clear();
+    calls.length = 0;
+  });
+
+  it('registers exactly one handler per contract channel and removes them all', () => {
+    const unregister = registerIpc(ipcMain as never, handlers);
+    expect([...registered.keys()].sort()).toEqual(CHANNEL_NAMES.map((c) => IPC_PREFIX + c).sort());
+    unregister();
+    expect(registered.size).toBe(0);
+  });
+
+  it('answers the app frame and refuses foreign senders and sub-frames', async () => {
+    registerIpc(ipcMain as never, handlers);
+    const call = registered.get(`${IPC_PREFIX}app:info`);
+    await expect(call?.(trusted, {})).resolves.toMatchObject({ version: '1' });
+    const remote = { url: 'https://evil.example/' };
+    await expect(call?.({ sender: { mainFrame: remote }, senderFrame: remote }, {})).rejects.toThrow(/"code":"forbidden"/);
+    const sub = { url: 'app://fleetdeck/index.html' };
+    await expect(call?.({ sender: { mainFrame }, senderFrame: sub }, {})).rejects.toThrow(/forbidden/);
+    await expect(call?.({ sender: { mainFrame: null }, senderFrame: null }, {})).rejects.toThrow(/forbidden/);
+    expect(calls).toEqual(['app:info']);
+    expect(isTrustedSender({ sender: { mainFrame: { url: 'app://fleetdeck.evil/x' } }, senderFrame: null } as never)).toBe(false);
+  });
+
+  it('refuses bad payloads with a validation error, before the handler runs', async () => {
+    registerIpc(ipcMain as never, handlers);
+    const call = registered.get(`${IPC_PREFIX}op:call`);
+    await expect(call?.(trusted, { site: 42 })).rejects.toThrow(/"code":"validation"/);
+    await expect(call?.(trusted, 'not an object')).rejects.toThrow(/validation/);
+    expect(calls).toEqual([]);
+  });
+
+  it('pushes events on the event prefix, not to destroyed windows', () => {
+    const contents = { send: vi.fn(), isDestroyed: () => false };
+    sendEvent(contents, 'fleet:notifications', { siteId: 's', system: 'a', count: 2 });
+    expect(contents.send).toHaveBeenCalledWith(`${EVENT_PREFIX}fleet:notifications`, { siteId: 's', system: 'a', count: 2 });
+    const gone = { send: vi.fn(), isDestroyed: () => true };
+    sendEvent(gone, 'fleet:notifications', { siteId: 's', system: 'a', count: 2 });
+    expect(gone.send).not.toHaveBeenCalled();
+  });
+});
+
+describe('preload', () => {
+  it('exposes one frozen API with a binding for every contract channel and nothing else', async () => {
+    const renderer = { invoke: vi.fn(async () => 'ok'), on: vi.fn(), removeListener: vi.fn() };
+    const api = buildApi(renderer as never);
+    expect(Object.isFrozen(api)).toBe(true);
+    expect(Object.keys(api).sort()).toEqual(['invoke', 'on']);
+    for (const c of CHANNEL_NAMES) await api.invoke(c, {});
+    expect(renderer.invoke.mock.calls.map((c) => (c as unknown[])[0])).toEqual(CHANNEL_NAMES.map((c) => IPC_PREFIX + c));
+    await expect(api.invoke('fs:read', {})).rejects.toThrow(/unknown channel/);
+    expect(() => api.on('anything', () => undefined)).toThrow(/unknown event/);
+    const listener = vi.fn();
+    const off = api.on('fleet:status', listener);
+    const wrapped = renderer.on.mock.calls[0]?.[1] as (e: unknown, p: unknown) => void;
+    wrapped({ sender: 'electron internals' }, { state: 'ok' });
+    expect(listener).toHaveBeenCalledWith({ state: 'ok' });
+    off();
+    expect(renderer.removeListener).toHaveBeenCalledWith(`${EVENT_PREFIX}fleet:status`, wrapped);
+  });
+
+  it('is exposed to the page as window.fleetdeck when context isolation is on', async () => {
+    vi.resetModules();
+    Object.defineProperty(process, 'contextIsolated', { value: true, configurable: true });
+    await import('../../../../main/electron/preload.js');
+    expect(Object.isFrozen(exposed.fleetdeck)).toBe(true);
+    Object.defineProperty(process, 'contextIsolated', { value: undefined, configurable: true });
+  });
+});

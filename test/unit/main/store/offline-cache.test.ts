@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REDACTED } from '../../../../app/redact.js';
+import { OfflineCache, cacheKey, openDatabase, type Database } from '../../../../main/store/index.js';
+import { steppingClock, useTempDirs } from './temp-dir.js';
+
+const tempDir = useTempDirs();
+const open: Database[] = [];
+afterEach(() => {
+  for (const db of open.splice(0)) if (db.open) db.close();
+});
+function setup(maxBytes?: number): { dir: string; db: Database; cache: OfflineCache } {
+  const dir = tempDir();
+  const db = openDatabase(dir);
+  open.push(db);
+  return { dir, db, cache: new OfflineCache({ db, clock: steppingClock(), ...(maxBytes ? { maxBytes } : {}) }) };
+}
+
+/** A value whose stored JSON is exactly `bytes` long: `{"pad":"xxx…"}`. */
+function sized(bytes: number): { pad: string } {
+  return { pad: 'x'.repeat(bytes - 10) };
+}
+
+describe('cacheKey', () => {
+  it('is the same whatever the parameter order, and sorts by name', () => {
+    expect(cacheKey('GET /hosts/list', { name: 'esx 01', mapping: true })).toBe('GET /hosts/list?mapping=true&name=esx%2001');
+    expect(cacheKey('GET /hosts/list', [['name', 'esx 01'], ['mapping', 'true']])).toBe(cacheKey('GET /hosts/list', { mapping: 'true', name: 'esx 01' }));
+  });
+
+  it('keeps repeated values in order, leaves out undefined, and is the bare key without a query', () => {
+    expect(cacheKey('GET /x', { id: ['b', 'a'], skip: undefined })).toBe('GET /x?id=b&id=a');
+    expect(cacheKey('GET /systems/list', {})).toBe('GET /systems/list');
+  });
+
+  it('never carries a secret parameter value', () => {
+    expect(cacheKey('GET /x', { Password: 'hunter2' })).not.toContain('hunter2');
+  });
+});
+
+describe('OfflineCache', () => {
+  it('returns what was put, with its read time and size', () => {
+    const { cache } = setup();
+    const value = { Data: [{ Name: 'vol1', Size: 10 }] };
+    cache.put('lab', 'sys1', 'GET /volumes/list', value, new Date('2025-03-01T10:00:00Z'));
+    expect(cache.get('lab', 'sys1', 'GET /volumes/list')).toEqual({ value, at: '2025-03-01T10:00:00.000Z', bytes: JSON.stringify(value).length });
+    expect(cache.get('lab', 'sys2', 'GET /volumes/list')).toBeUndefined();
+  });
+
+  it('replaces the previous result of the same read and lists entries and systems', () => {
+    const { cache } = setup();
+    cache.put('lab', 'sys1', 'GET /a', 1, new Date('2025-03-01T10:00:00Z'));
+    cache.put('lab', 'sys1', 'GET /a', 2, new Date('2025-03-01T11:00:00Z'));
+    cache.put('lab', 'sys1', 'GET /b', [1, 2], new Date('2025-03-01T09:00:00Z'));
+    cache.put('lab', 'sys2', 'GET /a', 'x', new Date('2025-03-02T00:00:00Z'));
+    expect(cache.get('lab', 'sys1', 'GET /a')?.value).toBe(2);
+    expect(cache.entries('lab', 'sys1')).toEqual([
+      { key: 'GET /a', at: '2025-03-01T11:00:00.000Z', bytes: 1 },
+      { key: 'GET /b', at: '2025-03-01T09:00:00.000Z', bytes: 5 },
+    ]);
+    expect(cache.systems()).toEqual([
+      { siteId: 'lab', system: 'sys1', at: '2025-03-01T11:00:00.000Z' },
+      { siteId: 'lab', system: 'sys2', at: '2025-03-02T00:00:00.000Z' },
+    ]);
+    expect(cache.sizeBytes()).toBe(1 + 5 + 3);
+  });
+
+  it('redacts secrets before writing: they are in no database file', () => {
+    const { dir, db, cache } = setup();
+    cache.put('lab', 'sys1', 'GET /hosts/list', {
+      Data: [{ Name: 'MARKER-VISIBLE-1', TargetChap: { ChapName: 'n', ChapSecret: 'MARKER-CHAP-1' }, Login: { user: 'a', Password: 'MARKER-PASSWORD-1' } }],
+    });
+    expect(cache.get('lab', 'sys1', 'GET /hosts/list')?.value).toEqual({
+      Data: [{ Name: 'MARKER-VISIBLE-1', TargetChap: { ChapName: 'n', ChapSecret: REDACTED }, Login: { user: 'a', Password: REDACTED } }],
+    });
+    // Bytes of every file SQLite writes, while still open (WAL) and after a checkpoint (main file).
+    const rawFiles = (): Buffer => Buffer.concat(['fleetdeck.db', 'fleetdeck.db-wal', 'fleetdeck.db-shm'].map((f) => path.join(dir, f)).filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
+    for (const bytes of [rawFiles(), (db.close(), rawFiles())]) {
+      expect(bytes.includes('MARKER-VISIBLE-1')).toBe(true); // proves we read where the data lands
+      expect(bytes.includes('MARKER-CHAP-1')).toBe(false);
+      expect(bytes.includes('MARKER-PASSWORD-1')).toBe(false);
+    }
+  });
+
+  it('refuses a value that is not JSON', () => {
+    const { cache } = setup();
+    expect(() => cache.put('lab', 'sys1', 'GET /a', undefined)).toThrow(TypeError);
+    expect(() => cache.put('lab', 'sys1', 'GET /a', 1n)).toThrow(TypeError);
+  });
+
+  it('stays within its bound by evicting the least recently used entries to about 90 %', () => {
+    const { cache } = setup(1000);
+    for (const k of ['a', 'b', 'c', 'd', 'e']) cache.put('lab', 'sys1', k, sized(200));
+    expect(cache.sizeBytes()).toBe(1000); // at the bound, not over: nothing evicted yet
+    expect(cache.get('lab', 'sys1', 'a')).toBeDefined(); // a is now the most recently used of the five
+    cache.put('lab', 'sys1', 'f', sized(200));
+    // 1200 > 1000: b and c (least recently used) go, leaving 800 ≤ 900.
+    expect(cache.entries('lab', 'sys1').map((e) => e.key)).toEqual(['a', 'd', 'e', 'f']);
+    expect(cache.sizeBytes()).toBe(800);
+  });
+
+  it('never evicts the entry just written, even when it alone exceeds the bound', () => {
+    const { cache } = setup(1000);
+    cache.put('lab', 'sys1', 'small', sized(100));
+    cache.put('lab', 'sys1', 'huge', sized(1500));
+    expect(cache.entries('lab', 'sys1').map((e) => e.key)).toEqual(['huge']);
+    expect(cache.get('lab', 'sys1', 'huge')?.bytes).toBe(1500);
+  });
+
+  it('counts a replaced entry once in its size', () => {
+    const { cache } = setup();
+    cache.put('lab', 'sys1', 'k', sized(300));
+    cache.put('lab', 'sys1', 'k', sized(100));
+    expect(cache.sizeBytes()).toBe(100);
+  });
+
+  it('forgets a site or one system', () => {
+    const { cache } = setup();
+    cache.put('lab', 'sys1', 'k', 1);
+    cache.put('lab', 'sys2', 'k', 2);
+    cache.put('prod', 'sys1', 'k', 3);
+    expect(cache.deleteSystem('lab', 'sys2')).toBe(1);
+    expect(cache.systems().map((s) => `${s.siteId}/${s.system}`)).toEqual(['lab/sys1', 'prod/sys1']);
+    expect(cache.deleteSite('lab')).toBe(1);
+    expect(cache.get('lab', 'sys1', 'k')).toBeUndefined();
+    expect(cache.get('prod', 'sys1', 'k')?.value).toBe(3);
+    expect(cache.sizeBytes()).toBe(1);
+  });
+});

@@ -1,0 +1,173 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SiteStore, type NewSite } from '../../../../main/store/index.js';
+import { steppingClock, useTempDirs } from './temp-dir.js';
+
+const tempDir = useTempDirs();
+
+function store(dir = tempDir(), options: Partial<ConstructorParameters<typeof SiteStore>[0]> = {}): SiteStore {
+  return new SiteStore({ dataDir: dir, clock: steppingClock(), ...options });
+}
+
+const lab: NewSite = { name: 'Lab A', baseUrl: 'https://mgmt.lab.example:8443/api', username: 'admin' };
+const PIN = 'AB:'.repeat(31) + 'AB';
+
+describe('SiteStore', () => {
+  it('adds a site with defaults and saves it as pretty JSON with a version', async () => {
+    const dir = tempDir();
+    const sites = store(dir);
+    const site = await sites.add(lab);
+    expect(site).toEqual({
+      id: 'lab-a',
+      name: 'Lab A',
+      baseUrl: 'https://mgmt.lab.example:8443/api',
+      username: 'admin',
+      tags: [],
+      tls: {},
+      allowHttp: false,
+      polling: { intervalSeconds: 0, paused: false, maxInFlight: 4 },
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+    });
+    const text = fs.readFileSync(path.join(dir, 'sites.json'), 'utf8');
+    expect(JSON.parse(text)).toEqual({ version: 1, sites: [site] });
+    expect(text).toContain('\n  "sites": [\n');
+    // No temp or lock file left behind.
+    expect(fs.readdirSync(dir)).toEqual(['sites.json']);
+  });
+
+  it('lists and finds sites by id or name, whatever the case, as seen by another instance', async () => {
+    const dir = tempDir();
+    const a = store(dir);
+    await a.add(lab);
+    await a.add({ name: 'Prod', baseUrl: 'https://prod.example', username: 'ops', tags: ['prod', ' prod ', 'eu'], group: 'Europe' });
+    const b = store(dir);
+    expect(b.list().map((s) => s.name)).toEqual(['Lab A', 'Prod']);
+    expect(b.get('LAB-A')?.name).toBe('Lab A');
+    expect(b.get('lab a')?.id).toBe('lab-a');
+    expect(b.get('prod')).toMatchObject({ group: 'Europe', tags: ['prod', 'eu'] });
+    expect(b.get('nope')).toBeUndefined();
+  });
+
+  it('refuses a duplicate name, case-insensitively, and a name that is another site’s id', async () => {
+    const sites = store();
+    await sites.add(lab);
+    await expect(sites.add({ ...lab, name: 'lab a' })).rejects.toThrow('a site named "Lab A" already exists');
+    await expect(sites.add({ ...lab, name: 'LAB-A' })).rejects.toThrow(/already the id of site "Lab A"/);
+    expect(sites.list()).toHaveLength(1);
+  });
+
+  it('gives a distinct id when the derived one is taken, and refuses a taken explicit id', async () => {
+    const sites = store();
+    await sites.add(lab);
+    expect((await sites.add({ ...lab, name: 'Lab A!' })).id).toBe('lab-a-2');
+    await expect(sites.add({ ...lab, name: 'Other', id: 'lab-a' })).rejects.toThrow(/id "lab-a" already exists/);
+  });
+
+  it('refuses an invalid name', async () => {
+    await expect(store().add({ ...lab, name: ' padded' })).rejects.toThrow(/cannot be empty or start\/end with a space/);
+  });
+
+  it('refuses to save a secret-named field, at any depth, and writes nothing', async () => {
+    const dir = tempDir();
+    const sites = store(dir);
+    await expect(sites.add({ ...lab, password: 'MARKER-PW' } as NewSite)).rejects.toThrow(/field "password" is a secret/);
+    await expect(sites.add({ ...lab, tls: { ChapSecret: 'MARKER-PW' } } as NewSite)).rejects.toThrow(/field "tls.ChapSecret" is a secret/);
+    expect(fs.existsSync(path.join(dir, 'sites.json'))).toBe(false);
+    await sites.add(lab);
+    await expect(sites.update('lab-a', { Token: 'MARKER-PW' } as never)).rejects.toThrow(/is a secret/);
+    expect(fs.readFileSync(path.join(dir, 'sites.json'), 'utf8')).not.toContain('MARKER-PW');
+  });
+
+  it('accepts http only for loopback unless allowed explicitly', async () => {
+    const sites = store();
+    await expect(sites.add({ ...lab, baseUrl: 'http://mgmt.lab.example' })).rejects.toThrow(/plain http to mgmt.lab.example/);
+    expect((await sites.add({ ...lab, name: 'Local', baseUrl: 'http://127.0.0.1:8080' })).baseUrl).toBe('http://127.0.0.1:8080');
+    expect((await sites.add({ ...lab, baseUrl: 'http://mgmt.lab.example', allowHttp: true })).allowHttp).toBe(true);
+    await expect(sites.update('lab-a', { allowHttp: false })).rejects.toThrow(/plain http/);
+  });
+
+  it('refuses URLs that do not parse, are not http(s) or carry credentials', async () => {
+    const sites = store();
+    await expect(sites.add({ ...lab, baseUrl: 'mgmt.lab.example' })).rejects.toThrow(/is not a URL/);
+    await expect(sites.add({ ...lab, baseUrl: 'ftp://mgmt.lab.example' })).rejects.toThrow(/must start with https/);
+    await expect(sites.add({ ...lab, baseUrl: 'https://admin:pw@mgmt.lab.example' })).rejects.toThrow(/cannot contain a user name or password/);
+  });
+
+  it('updates a site: merges polling, replaces TLS, keeps id and creation time', async () => {
+    const sites = store();
+    const added = await sites.add(lab);
+    const updated = await sites.update('Lab A', { name: 'Lab B', polling: { intervalSeconds: 60 }, tls: { pinSha256: PIN } });
+    expect(updated).toMatchObject({ id: 'lab-a', name: 'Lab B', createdAt: added.createdAt, polling: { intervalSeconds: 60, paused: false, maxInFlight: 4 }, tls: { pinSha256: 'ab'.repeat(32) } });
+    expect(updated.updatedAt > added.updatedAt).toBe(true);
+    expect(sites.get('lab b')).toEqual(updated);
+    expect((await sites.update('lab-a', { group: 'g' })).group).toBe('g');
+    expect((await sites.update('lab-a', { group: null })).group).toBeUndefined();
+  });
+
+  it('refuses invalid updates with a clear message', async () => {
+    const sites = store();
+    await sites.add(lab);
+    await sites.add({ ...lab, name: 'Prod' });
+    await expect(sites.update('prod', { name: 'LAB A' })).rejects.toThrow('a site named "Lab A" already exists');
+    await expect(sites.update('prod', { polling: { maxInFlight: 0 } })).rejects.toThrow(/requests in flight must be a whole number from 1/);
+    await expect(sites.update('prod', { tls: { pinSha256: 'abc' } })).rejects.toThrow(/SHA-256/);
+    await expect(sites.update('prod', { tls: { caBundlePem: '-----BEGIN CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----' } })).rejects.toThrow(/private key/);
+    await expect(sites.update('prod', { id: 'x' } as never)).rejects.toThrow(/id of a site cannot be changed/);
+    await expect(sites.update('missing', { name: 'x' })).rejects.toThrow('there is no site named "missing"');
+  });
+
+  it('removes a site', async () => {
+    const sites = store();
+    await sites.add(lab);
+    await sites.add({ ...lab, name: 'Prod' });
+    expect((await sites.remove('LAB A')).id).toBe('lab-a');
+    expect(sites.list().map((s) => s.id)).toEqual(['prod']);
+    await expect(sites.remove('lab-a')).rejects.toThrow(/there is no site named "lab-a"/);
+  });
+
+  it('loses nothing when two instances on one directory add many sites concurrently', async () => {
+    const dir = tempDir();
+    const a = store(dir);
+    const b = store(dir);
+    const names = Array.from({ length: 30 }, (_, i) => `site ${i}`);
+    const added = await Promise.all(names.map((name, i) => (i % 2 ? a : b).add({ ...lab, name })));
+    expect(new Set(added.map((s) => s.id)).size).toBe(names.length);
+    expect(store(dir).list().map((s) => s.name).sort()).toEqual([...names].sort());
+    expect(fs.readdirSync(dir)).toEqual(['sites.json']);
+  });
+
+  it('breaks a lock left by a crashed process', async () => {
+    const dir = tempDir();
+    const lock = path.join(dir, 'sites.json.lock');
+    fs.writeFileSync(lock, '99999 crashed');
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(lock, old, old);
+    await store(dir).add(lab);
+    expect(fs.existsSync(lock)).toBe(false);
+  });
+
+  it('waits for a live lock and names it when it is held too long', async () => {
+    const dir = tempDir();
+    const lock = path.join(dir, 'sites.json.lock');
+    fs.writeFileSync(lock, '4242 live');
+    await expect(store(dir, { lockTimeoutMs: 200 }).add(lab)).rejects.toThrow(/locked by another Fleetdeck process \(pid 4242\)/);
+    const pending = store(dir, { lockTimeoutMs: 5000 }).add(lab);
+    setTimeout(() => fs.rmSync(lock), 100);
+    expect((await pending).id).toBe('lab-a');
+  });
+
+  it('reports a damaged or newer file clearly and leaves it untouched', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'sites.json');
+    fs.writeFileSync(file, '{ "version": 1, "sites": [ ');
+    expect(() => store(dir).list()).toThrow(/sites.json is not valid JSON/);
+    await expect(store(dir).add(lab)).rejects.toThrow(/not valid JSON/);
+    expect(fs.readFileSync(file, 'utf8')).toBe('{ "version": 1, "sites": [ ');
+    fs.writeFileSync(file, '{ "version": 2, "sites": [] }');
+    expect(() => store(dir).list()).toThrow(/newer Fleetdeck/);
+    fs.writeFileSync(file, '{ "version": 1, "sites": [{ "name": "x" }] }');
+    expect(() => store(dir).list()).toThrow(/not a valid site list \(sites\.0\.id/);
+  });
+});
