@@ -67,6 +67,6 @@ export function siteIdFromName(name: string): string {
 export function siteNameProblem(name: string): string | undefined {
   if (name.trim() !== name || name.length === 0) return 'a site name cannot be empty or start/end with a space';
   if (name.length > 64) return 'a site name has at most 64 characters';
-  if (/[\u0000-\u001f]/.test(name)) return 'a site name cannot contain control characters';
+  if ([...name].some((c) => c.charCodeAt(0) < 0x20)) return 'a site name cannot contain control characters';
   return undefined;
 }

@@ -1,4 +1,4 @@
-import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
+import { ipcMain as electronIpcMain, type IpcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { CHANNEL_NAMES, EVENT_PREFIX, IPC_PREFIX } from '../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../app/ipc/contract.js';
 import { dispatch, type Handlers } from '../ipc/handlers.js';
@@ -26,7 +26,7 @@ export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame' | 
  * request with its schema (in `dispatch`) and rejects with a JSON `{ code, message }`.
  * @returns a function removing the handlers.
  */
-export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, handlers: Handlers): () => void {
+export function registerIpc(handlers: Handlers, ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'> = electronIpcMain): () => void {
   for (const channel of CHANNEL_NAMES) {
     ipcMain.handle(IPC_PREFIX + channel, async (event, payload: unknown) => {
       if (!isTrustedSender(event)) throw new Error(JSON.stringify({ code: 'forbidden', message: 'this frame may not call Fleetdeck' }));

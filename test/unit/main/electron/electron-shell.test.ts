@@ -9,6 +9,7 @@ const exposed: Record<string, unknown> = {};
 vi.mock('electron', () => ({
   contextBridge: { exposeInMainWorld: (key: string, value: unknown) => (exposed[key] = value) },
   ipcRenderer: { invoke: vi.fn(async () => 'ok'), on: vi.fn(), removeListener: vi.fn() },
+  ipcMain: { handle: vi.fn(), removeHandler: vi.fn() },
 }));
 
 const { windowOptions, hardenContents, hardenSession, windowTitle, isAllowedExternal } = await import('../../../../main/electron/window.js');
@@ -121,14 +122,14 @@ describe('IPC registration', () => {
   });
 
   it('registers exactly one handler per contract channel and removes them all', () => {
-    const unregister = registerIpc(ipcMain as never, handlers);
+    const unregister = registerIpc(handlers, ipcMain as never);
     expect([...registered.keys()].sort()).toEqual(CHANNEL_NAMES.map((c) => IPC_PREFIX + c).sort());
     unregister();
     expect(registered.size).toBe(0);
   });
 
   it('answers the app frame and refuses foreign senders and sub-frames', async () => {
-    registerIpc(ipcMain as never, handlers);
+    registerIpc(handlers, ipcMain as never);
     const call = registered.get(`${IPC_PREFIX}app:info`);
     await expect(call?.(trusted, {})).resolves.toMatchObject({ version: '1' });
     const remote = { url: 'https://evil.example/' };
@@ -141,7 +142,7 @@ describe('IPC registration', () => {
   });
 
   it('refuses bad payloads with a validation error, before the handler runs', async () => {
-    registerIpc(ipcMain as never, handlers);
+    registerIpc(handlers, ipcMain as never);
     const call = registered.get(`${IPC_PREFIX}op:call`);
     await expect(call?.(trusted, { site: 42 })).rejects.toThrow(/"code":"validation"/);
     await expect(call?.(trusted, 'not an object')).rejects.toThrow(/validation/);
