@@ -1,8 +1,12 @@
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Fleet } from './core/fleet.js';
 import { createHandlers, type Handlers } from './ipc/handlers.js';
+import { chromiumPrintToPdf, type PrintToPdf } from './reports/pdf.js';
+import { ReportService } from './reports/service.js';
+import { ReportStore } from './reports/store.js';
 import { openSecretStore, type SecretStore } from './secrets/secret-store.js';
 import { ActionLog } from './store/action-log.js';
 import { openDatabase, type Database } from './store/database.js';
@@ -20,6 +24,8 @@ export interface RuntimeOptions {
   warn?: (message: string) => void;
   scopedSite?: string | undefined;
   simulatedSiteIds?: ReadonlySet<string>;
+  /** PDF printer for report exports (the Electron shell passes one on webContents.printToPDF); headless Chromium otherwise. */
+  printToPdf?: PrintToPdf;
 }
 
 /** Everything main runs on: stores, secrets, the fleet and the IPC handlers, for one data dir. */
@@ -31,12 +37,22 @@ export interface Runtime {
   actionLog: ActionLog;
   secrets: SecretStore;
   fleet: Fleet;
+  reports: ReportService;
   handlers: Handlers;
   keychainWarning?: string | undefined;
   close(): Promise<void>;
 }
 
-export const APP_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** The app's version, from the package.json above this module (source and compiled layouts differ). */
+export const APP_VERSION: string = findPackageVersion();
+
+function findPackageVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    if (dirname(dir) === dir) return '0.0.0';
+  }
+}
 
 /** Opens the core on a data directory (created 0700 if missing). */
 export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
@@ -46,6 +62,8 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     ...(o.memorySecrets ? { disable: true } : {}),
     ...(o.keychainTimeoutMs ? { timeoutMs: o.keychainTimeoutMs } : {}),
     onFallback: (reason) => {
+      // Memory by request (demo fleet, FLEETDECK_KEYCHAIN=memory) is not a problem to warn about.
+      if (o.memorySecrets) return;
       keychainWarning = `No usable OS keychain (${reason}): passwords and session tokens are kept in memory for this run only and never written to disk.`;
       o.warn?.(keychainWarning);
     },
@@ -55,6 +73,16 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   const cache = new OfflineCache({ db });
   const actionLog = new ActionLog({ db });
   const fleet = new Fleet({ sites, secrets, cache, actionLog, user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+  const reports = new ReportService({
+    fleet,
+    sites,
+    actionLog,
+    store: new ReportStore(db),
+    user: osUser(),
+    appVersion: APP_VERSION,
+    printToPdf: o.printToPdf,
+    defaultPrinter: () => chromiumPrintToPdf(),
+  });
   const handlers = createHandlers({
     fleet,
     sites,
@@ -64,6 +92,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     keychainWarning,
     simulatedSiteIds: o.simulatedSiteIds ?? new Set(),
     scopedSite: o.scopedSite,
+    reports,
   });
   return {
     dataDir: o.dataDir,
@@ -73,6 +102,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     actionLog,
     secrets,
     fleet,
+    reports,
     handlers,
     keychainWarning,
     close: async () => {

@@ -70,7 +70,10 @@ export function drivesOf(resources: unknown): Array<{ node: string; driveid: num
   if (!Array.isArray(nodes)) return out;
   for (const node of nodes as Array<{ Name?: unknown; Drives?: unknown }>) {
     if (typeof node?.Name !== 'string' || !Array.isArray(node.Drives)) continue;
-    for (const d of node.Drives as Array<{ Id?: unknown }>) if (typeof d?.Id === 'number') out.push({ node: node.Name, driveid: d.Id });
+    for (const d of node.Drives as Array<{ Id?: unknown; ResourceStatus?: unknown }>) {
+      // A missing drive has no SMART log to read.
+      if (typeof d?.Id === 'number' && !/missing/i.test(String(d.ResourceStatus ?? ''))) out.push({ node: node.Name, driveid: d.Id });
+    }
   }
   return out;
 }

@@ -334,7 +334,10 @@ export class Fleet {
       const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
       const drives = drivesOf(resources);
       total += drives.length;
+      // A drive that cannot report SMART is a fact about that drive, not a failed refresh.
+      const before = failures.length;
       await Promise.all(drives.map((d) => read('GET /resources/drives/smart', d)));
+      failures.splice(before);
       const now = this.clock().toISOString();
       this.setStatus(
         failures.length

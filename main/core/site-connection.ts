@@ -3,7 +3,7 @@ import type { Site } from '../../app/domain/site.js';
 import { ApiClient, AuthError, type CallOptions, type TlsTrust } from '../client/index.js';
 import { isLoopbackUrl } from '../net.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import { passwordAccount, tokenAccount } from '../secrets/accounts.js';
+import { discoveryTokenAccount, passwordAccount, tokenAccount } from '../secrets/accounts.js';
 import { LoginRequiredError, SitePausedError } from './errors.js';
 import { Limiter, runLimited } from './limiter.js';
 import { retryRead, type RetryPolicy, READ_RETRY } from './retry.js';
@@ -96,7 +96,7 @@ export class SiteConnection {
   async logout(systems: readonly string[]): Promise<void> {
     for (const system of [undefined, ...systems]) {
       this.tokens.delete(key(system));
-      await this.deps.secrets.delete(tokenAccount(this.site.id, key(system)));
+      await this.deps.secrets.delete(this.account(system));
     }
   }
 
@@ -118,6 +118,11 @@ export class SiteConnection {
     return new ApiClient({ baseUrl: site.baseUrl, timeoutMs: this.deps.timeoutMs, tls, connections: site.polling.maxInFlight });
   }
 
+  /** Keychain account of a system's session token, or of the discovery session. */
+  private account(system: string | undefined): string {
+    return system === undefined ? discoveryTokenAccount(this.site.id) : tokenAccount(this.site.id, system);
+  }
+
   private now(): number {
     return (this.deps.now ?? Date.now)();
   }
@@ -136,7 +141,7 @@ export class SiteConnection {
       if (!(err instanceof AuthError)) throw err;
       // The token expired or was revoked: one silent re-login with the stored password.
       this.tokens.delete(key(system));
-      await this.deps.secrets.delete(tokenAccount(this.site.id, key(system)));
+      await this.deps.secrets.delete(this.account(system));
       const fresh = await this.sessionToken(system, true);
       try {
         return await task(fresh);
@@ -151,7 +156,7 @@ export class SiteConnection {
   private async sessionToken(system: string | undefined, forceLogin: boolean): Promise<string> {
     const k = key(system);
     if (!forceLogin) {
-      const known = this.tokens.get(k) ?? (await this.deps.secrets.get(tokenAccount(this.site.id, k)));
+      const known = this.tokens.get(k) ?? (await this.deps.secrets.get(this.account(system)));
       if (known) {
         this.tokens.set(k, known);
         return known;
@@ -194,7 +199,7 @@ export class SiteConnection {
       await runLimited([this.limiter, this.deps.globalLimiter], () => this.client.selectSystem(token, system));
     }
     this.tokens.set(key(system), token);
-    await this.deps.secrets.set(tokenAccount(this.site.id, key(system)), token);
+    await this.deps.secrets.set(this.account(system), token);
     return token;
   }
 }

@@ -29,3 +29,11 @@ export function passwordAccount(siteId: string): string {
 export function tokenAccount(siteId: string, system: string): string {
   return `${sitePrefix(siteId)}system/${segment(system, 'system name')}/token`;
 }
+
+/**
+ * Account of the site's discovery session (the one that lists its systems before any is
+ * selected): `site/<siteId>/discovery/token`. Still under the site prefix, so it is forgotten with it.
+ */
+export function discoveryTokenAccount(siteId: string): string {
+  return `${sitePrefix(siteId)}discovery/token`;
+}

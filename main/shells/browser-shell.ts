@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import { EVENT_NAMES } from '../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../app/ipc/contract.js';
 import { dispatch, type Handlers } from '../ipc/handlers.js';
@@ -106,7 +106,7 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
   }
 
   async function serveStatic(pathname: string, res: ServerResponse, setCookie: boolean): Promise<void> {
-    const root = normalize(options.rendererDir);
+    const root = resolve(options.rendererDir);
     const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
     const file = normalize(join(root, rel));
     if (!file.startsWith(root + sep) && file !== root) return send(res, 403, 'text/plain', 'forbidden path');

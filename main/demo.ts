@@ -1,0 +1,41 @@
+import { startSimulator, type SimulatorHandle } from '../simulator/index.js';
+import { demoDataDir, openRuntime, type Runtime } from './runtime.js';
+
+export interface DemoFleet {
+  runtime: Runtime;
+  simulator: SimulatorHandle;
+  close(): Promise<void>;
+}
+
+/**
+ * The embedded demo fleet: the simulator's demo state (3 sites × 3 systems, a degrading drive, a
+ * replication pair) served on loopback, with its own throwaway data directory and in-memory
+ * secrets, so nothing simulated mixes with the admin's real sites or keychain.
+ */
+export async function startDemoFleet(dataDir: string, options: { scopedSite?: string | undefined } = {}): Promise<DemoFleet> {
+  const simulator = await startSimulator({ demo: true, controlServer: false });
+  const dir = demoDataDir(dataDir);
+  // Sites are added first, then the runtime that serves them is opened knowing which are simulated.
+  const setup = await openRuntime({ dataDir: dir, memorySecrets: true });
+  const ids = new Set<string>();
+  const passwords = new Map<string, string>();
+  for (const s of simulator.manifest.sites) {
+    const site = await setup.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, tags: ['simulated'], group: 'Demo fleet' });
+    ids.add(site.id);
+    passwords.set(site.id, s.password);
+  }
+  await setup.close();
+  const scoped = options.scopedSite ? setup.sites.get(options.scopedSite)?.id : undefined;
+  if (options.scopedSite && !scoped) throw new Error(`the demo fleet has no site named "${options.scopedSite}"`);
+  // Simulated passwords stay in memory by design: no keychain warning for the demo fleet.
+  const runtime = await openRuntime({ dataDir: dir, memorySecrets: true, simulatedSiteIds: ids, scopedSite: scoped });
+  for (const [id, password] of passwords) await runtime.fleet.login(id, { password }).catch(() => undefined);
+  return {
+    runtime,
+    simulator,
+    close: async () => {
+      await runtime.close();
+      await simulator.close();
+    },
+  };
+}

@@ -1,0 +1,198 @@
+import { coerceScalar, typeName } from '../app/catalog/index.js';
+import type { Field, Operation, ScalarType, ValueType } from '../app/catalog/index.js';
+import { fail } from './errors.js';
+
+/**
+ * Request parameters after validation against the catalog, keyed by the catalog's spelling.
+ * Names match case-insensitively; unknown names are ignored (as the real service ignores them);
+ * a known name with a value of the wrong type is a 400 naming the field.
+ */
+export class Args {
+  constructor(private readonly values: Readonly<Record<string, unknown>> = {}) {}
+
+  has(name: string): boolean {
+    return this.values[name] !== undefined && this.values[name] !== null;
+  }
+
+  str(name: string): string | undefined {
+    const v = this.values[name];
+    return typeof v === 'string' ? v : undefined;
+  }
+
+  int(name: string): number | undefined {
+    const v = this.values[name];
+    return typeof v === 'number' ? v : undefined;
+  }
+
+  num(name: string): number | undefined {
+    return this.int(name);
+  }
+
+  bool(name: string): boolean | undefined {
+    const v = this.values[name];
+    return typeof v === 'boolean' ? v : undefined;
+  }
+
+  /** A boolean switch that is on unless sent as false. */
+  on(name: string): boolean {
+    return this.bool(name) !== false;
+  }
+
+  /** A boolean switch that is off unless sent as true. */
+  flag(name: string): boolean {
+    return this.bool(name) === true;
+  }
+
+  strs(name: string): string[] | undefined {
+    const v = this.values[name];
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
+  }
+
+  ints(name: string): number[] | undefined {
+    const v = this.values[name];
+    return Array.isArray(v) ? v.filter((x): x is number => typeof x === 'number') : undefined;
+  }
+
+  /** A date-time as milliseconds since the epoch (UTC when no zone was given). */
+  date(name: string): number | undefined {
+    const v = this.str(name);
+    return v === undefined ? undefined : Date.parse(`${v}Z`);
+  }
+
+  obj(name: string): Args | undefined {
+    const v = this.values[name];
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? new Args(v as Record<string, unknown>) : undefined;
+  }
+
+  /** Raw normalised values (for free-form operations). */
+  raw(): Readonly<Record<string, unknown>> {
+    return this.values;
+  }
+}
+
+/** Lists at most this many problems, so a body of thousands of wrong items gets a short answer. */
+const MAX_PROBLEMS = 10;
+
+function invalid(problems: readonly string[]): never {
+  const shown = problems.slice(0, MAX_PROBLEMS).join('; ');
+  fail(`Invalid request: ${shown}${problems.length > MAX_PROBLEMS ? `; and ${problems.length - MAX_PROBLEMS} more` : ''}`);
+}
+
+function coerce(type: ScalarType, value: unknown, label: string, problems: string[]): unknown {
+  const c = coerceScalar(type, value);
+  if (c.ok) return c.value;
+  problems.push(`${label}: ${c.error}`);
+  return undefined;
+}
+
+/** Validates the query string against the operation's query parameters. */
+export function parseQuery(op: Operation, params: URLSearchParams): Args {
+  const index = new Map(op.query.map((f) => [f.name.toLowerCase(), f]));
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [rawName, value] of params) {
+    const field = index.get(rawName.toLowerCase());
+    if (!field) {
+      if (op.freeformQuery) out[rawName.toLowerCase()] = value;
+      continue;
+    }
+    const t = field.type;
+    if (typeof t === 'string') {
+      if (out[field.name] !== undefined) continue;
+      // An empty value means "not given", as the service's model binder treats it.
+      if (value === '' && t !== 'string') continue;
+      const v = coerce(t, value, `query parameter '${field.name}'`, problems);
+      if (v !== undefined) out[field.name] = v;
+    } else if ('array' in t && typeof t.array === 'string') {
+      if (value === '') continue;
+      const v = coerce(t.array, value, `query parameter '${field.name}'`, problems);
+      if (v === undefined) continue;
+      const list = (out[field.name] as unknown[] | undefined) ?? [];
+      list.push(v);
+      out[field.name] = list;
+    }
+  }
+  if (problems.length) invalid(problems);
+  return new Args(out);
+}
+
+/** Validates header parameters (only the datastore operation's async flag). */
+export function parseHeaders(op: Operation, headers: Readonly<Record<string, string | string[] | undefined>>): Args {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const f of op.headers) {
+    const raw = headers[f.name.toLowerCase()];
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    if (value === undefined || value === '' || typeof f.type !== 'string') continue;
+    const v = coerce(f.type, value, `header '${f.name}'`, problems);
+    if (v !== undefined) out[f.name] = v;
+  }
+  if (problems.length) invalid(problems);
+  return new Args(out);
+}
+
+const JSON_TYPES = /^application\/(json|json-patch\+json|[\w.+-]+\+json)$|^text\/json$/i;
+
+/** Parses and validates a JSON body; operations without a body ignore whatever is sent. */
+export function parseBody(op: Operation, text: string, contentType: string | undefined): Args {
+  if (!op.hasBody || text.trim() === '') return new Args({});
+  const mediaType = contentType?.split(';')[0]?.trim() ?? '';
+  if (mediaType !== '' && !JSON_TYPES.test(mediaType))
+    fail(`Unsupported content type '${mediaType}': send application/json-patch+json or application/json.`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    fail(`The request body is not valid JSON: ${e instanceof Error ? e.message : 'parse error'}.`);
+  }
+  if (parsed === null) return new Args({});
+  const problems: string[] = [];
+  const out = checkObject(op.body, parsed, '', problems);
+  if (problems.length) invalid(problems);
+  return new Args(out);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : JSON.stringify(value);
+}
+
+function checkObject(list: readonly Field[], value: unknown, at: string, problems: string[]): Record<string, unknown> {
+  if (!isPlainObject(value)) {
+    problems.push(`${at || 'body'}: expected a JSON object, got ${describe(value)}`);
+    return {};
+  }
+  const index = new Map(list.map((f) => [f.name.toLowerCase(), f]));
+  const out: Record<string, unknown> = {};
+  for (const [rawName, v] of Object.entries(value)) {
+    const field = index.get(rawName.toLowerCase());
+    if (!field || v === null || v === undefined) continue;
+    const checked = checkValue(field.type, v, at ? `${at}.${field.name}` : field.name, problems);
+    if (checked !== undefined) out[field.name] = checked;
+  }
+  return out;
+}
+
+function checkValue(type: ValueType, value: unknown, at: string, problems: string[]): unknown {
+  if (typeof type === 'string') {
+    // Strings must be JSON strings; numbers and booleans accept their JSON type or numeric/boolean text.
+    if (type === 'string' && typeof value !== 'string') {
+      problems.push(`${at}: expected a string, got ${describe(value)}`);
+      return undefined;
+    }
+    return coerce(type, value, at, problems);
+  }
+  if ('array' in type) {
+    if (!Array.isArray(value)) {
+      problems.push(`${at}: expected an array of ${typeName(type.array)}, got ${describe(value)}`);
+      return undefined;
+    }
+    return value.map((item, i) => checkValue(type.array, item, `${at}[${i}]`, problems));
+  }
+  return checkObject(type.fields, value, at, problems);
+}

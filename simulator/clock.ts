@@ -1,0 +1,35 @@
+/** Source of the simulated time in milliseconds since the epoch. */
+export interface Clock {
+  now(): number;
+}
+
+/**
+ * The simulator's clock: a time source plus an offset that tests and the control API advance,
+ * so token expiry, replication progress and drive wear can be exercised without waiting.
+ */
+export class SimClock implements Clock {
+  #offsetMs = 0;
+
+  constructor(private readonly source: () => number = Date.now) {}
+
+  /** A clock that runs in real time from `atMs` (so runs started with one start time generate equal timestamps). */
+  static startingAt(atMs: number, now: () => number = Date.now): SimClock {
+    const startedAt = now();
+    return new SimClock(() => atMs + (now() - startedAt));
+  }
+
+  /** A clock that stands still at `atMs` unless advanced: fully reproducible timestamps. */
+  static frozen(atMs: number): SimClock {
+    return new SimClock(() => atMs);
+  }
+
+  now(): number {
+    return this.source() + this.#offsetMs;
+  }
+
+  /** Moves simulated time forward by `seconds` (fractions allowed; negative values are refused). */
+  advance(seconds: number): void {
+    if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError('advance: seconds must be a finite number >= 0');
+    this.#offsetMs += seconds * 1000;
+  }
+}

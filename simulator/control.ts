@@ -1,0 +1,296 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { SimClock } from './clock.js';
+import type { FaultSettings, SiteFaults } from './faults.js';
+import type { SiteServer } from './http-site.js';
+import { allDrives, findSystem } from './state/lookup.js';
+import type { DriveState, FleetState, NodeState, SiteState, SystemState } from './state/model.js';
+import { LEVEL, notify } from './state/notifications.js';
+import { generateCertificate } from './tls.js';
+import { base32Encode, totp } from './totp.js';
+
+/** A site by index (0-based) or name. */
+export type SiteRef = number | string;
+
+export interface SiteRuntime {
+  readonly state: SiteState;
+  readonly server: SiteServer;
+  readonly faults: SiteFaults;
+}
+
+export interface FailDriveRequest {
+  site: SiteRef;
+  /** System name or id; the site's first system when omitted. */
+  system?: string;
+  /** Drive id; the first healthy approved pool member when omitted. */
+  driveId?: number;
+  /** Report the drive as pulled (Missing, removable with resources/delete) rather than Failed. */
+  missing?: boolean;
+}
+
+export interface FailedDrive {
+  system: string;
+  node: string;
+  driveId: number;
+  name: string;
+  pool: string;
+}
+
+export interface SiteStatus {
+  index: number;
+  name: string;
+  baseUrl: string;
+  up: boolean;
+  certSha256: string | undefined;
+  faults: FaultSettings;
+  pendingResets: number;
+  sessions: number;
+  /** Requests received since start. */
+  requests: number;
+  /** Requests being handled now, and the most at once since the last `resetPeak`. */
+  inFlight: number;
+  peakInFlight: number;
+}
+
+/**
+ * Fault injection and test hooks, apart from the storage interface. Used in-process through
+ * `handle.control` and over HTTP through the control server (see README).
+ */
+export class SimulatorControl {
+  constructor(
+    private readonly fleet: FleetState,
+    private readonly sites: readonly SiteRuntime[],
+    private readonly clock: SimClock,
+  ) {}
+
+  site(ref: SiteRef): SiteRuntime {
+    const found =
+      typeof ref === 'number' || /^\d+$/.test(ref)
+        ? this.sites[Number(ref)]
+        : this.sites.find((s) => s.state.name.toLowerCase() === ref.toLowerCase());
+    if (!found) throw new RangeError(`no site ${JSON.stringify(ref)}`);
+    return found;
+  }
+
+  status(): SiteStatus[] {
+    return this.sites.map((s) => ({
+      index: s.state.index,
+      name: s.state.name,
+      baseUrl: s.server.baseUrl,
+      up: s.server.running,
+      certSha256: s.server.certificateSha256,
+      faults: s.faults.settings,
+      pendingResets: s.faults.pendingResets,
+      sessions: s.state.sessions.size,
+      ...s.server.load,
+    }));
+  }
+
+  /** Starts a new peak-in-flight measurement on a site. */
+  resetPeak(ref: SiteRef): void {
+    this.site(ref).server.resetPeak();
+  }
+
+  /** Sets latency, jitter, error rate and error mode of a site. */
+  setFaults(ref: SiteRef, change: Partial<FaultSettings>): FaultSettings {
+    const s = this.site(ref);
+    const next = s.faults.configure(change);
+    this.#notifyFirst(s.state, LEVEL.warning, 'Management', `Simulated faults set: latency ${next.latencyMs} ms, jitter ${next.jitterMs} ms, error rate ${next.errorRate} (${next.errorMode}).`);
+    return next;
+  }
+
+  /** Drops every open connection of the site now, and resets the next `nextRequests` requests. */
+  resetConnections(ref: SiteRef, nextRequests = 0): void {
+    const s = this.site(ref);
+    s.faults.resetNext(nextRequests);
+    s.server.dropConnections();
+    this.#notifyFirst(s.state, LEVEL.warning, 'Management', `Connections reset (simulated); the next ${nextRequests} request(s) will be reset too.`);
+  }
+
+  /** Takes the site down: its listening socket closes and clients get connection refused. */
+  async siteDown(ref: SiteRef): Promise<void> {
+    const s = this.site(ref);
+    await s.server.stop();
+    this.#notifyFirst(s.state, LEVEL.critical, 'Management', 'Management endpoint went down (simulated).');
+  }
+
+  /** Brings the site back on the same port. */
+  async siteUp(ref: SiteRef): Promise<void> {
+    const s = this.site(ref);
+    await s.server.start();
+    this.#notifyFirst(s.state, LEVEL.info, 'Management', 'Management endpoint is up again (simulated).');
+  }
+
+  /** Expires every session token of one site, or of all sites; returns how many were dropped. */
+  expireTokens(ref?: SiteRef): number {
+    const targets = ref === undefined ? this.sites : [this.site(ref)];
+    let n = 0;
+    for (const s of targets) {
+      n += s.state.sessions.size;
+      s.state.sessions.clear();
+      this.#notifyFirst(s.state, LEVEL.warning, 'Authentication', 'All session tokens expired (simulated).');
+    }
+    return n;
+  }
+
+  /** Fails (or pulls) a drive: status Failed (or Missing), SMART FAILED, its pool and volumes Degraded, a Critical notification. */
+  failDrive(req: FailDriveRequest): FailedDrive {
+    const s = this.site(req.site);
+    const system: SystemState | undefined = req.system ? findSystem(s.state, req.system) : s.state.systems[0];
+    if (!system) throw new RangeError(`no system ${JSON.stringify(req.system)} at site ${s.state.name}`);
+    const drives = allDrives(system);
+    let found: { node: NodeState; drive: DriveState } | undefined;
+    if (req.driveId !== undefined) {
+      found = drives.find((d) => d.drive.id === req.driveId);
+      if (!found) throw new RangeError(`no drive ${req.driveId} on system ${system.name}`);
+    } else {
+      found = drives.find((d) => d.drive.approved === 'Approved' && d.drive.status === 'OK' && d.drive.pool !== '');
+      if (!found) throw new RangeError(`no healthy pool drive left on system ${system.name}`);
+    }
+    const { node, drive } = found;
+    const now = this.clock.now();
+    drive.status = req.missing ? 'Missing' : 'Failed';
+    drive.failedAtMs = now;
+    drive.errMsg = req.missing
+      ? 'Drive not detected since the last scan.'
+      : `Drive failed: unrecoverable media errors${drive.pool ? `; pool ${drive.pool} is degraded` : ''}.`;
+    const what = req.missing ? `is missing from slot ${drive.slot}` : 'failed';
+    notify(system, s.state.customer, now, { level: LEVEL.critical, module: 'Hardware', message: `Drive ${drive.name} (${drive.serial}) on node ${node.name} ${what}.`, node: node.name });
+    return { system: system.name, node: node.name, driveId: drive.id, name: drive.name, pool: drive.pool };
+  }
+
+  /** Serves a new self-signed certificate on the same port; returns its SHA-256 (lowercase hex). */
+  async rotateCertificate(ref: SiteRef): Promise<string> {
+    const s = this.site(ref);
+    const cert = await generateCertificate();
+    s.server.setCertificate(cert);
+    this.#notifyFirst(s.state, LEVEL.warning, 'Management', `Management certificate replaced (simulated); new SHA-256 ${cert.sha256}.`);
+    return cert.sha256;
+  }
+
+  /** Moves simulated time forward; returns the new time in milliseconds. */
+  advanceClock(seconds: number): number {
+    this.clock.advance(seconds);
+    return this.clock.now();
+  }
+
+  /** A user's TOTP secret (base32) and the code valid now. The only place the secret is exposed. */
+  totpSecret(ref: SiteRef, user: string): { secret: string; code: string } {
+    const s = this.site(ref);
+    const u = s.state.users.find((x) => x.name.toLowerCase() === user.toLowerCase());
+    if (!u) throw new RangeError(`no user ${JSON.stringify(user)} at site ${s.state.name}`);
+    return { secret: base32Encode(u.totpSecret), code: totp(u.totpSecret, this.clock.now()) };
+  }
+
+  get seed(): string {
+    return this.fleet.seed;
+  }
+
+  #notifyFirst(site: SiteState, level: number, module: string, message: string): void {
+    const first = site.systems[0];
+    if (first) notify(first, site.customer, this.clock.now(), { level, module, message });
+  }
+}
+
+function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > 65_536) reject(new RangeError('body too large'));
+      else chunks.push(c);
+    });
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8').trim();
+      if (text === '') return resolve({});
+      try {
+        const v: unknown = JSON.parse(text);
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) reject(new RangeError('body must be a JSON object'));
+        else resolve(v as Record<string, unknown>);
+      } catch {
+        reject(new RangeError('body is not valid JSON'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+function num(v: unknown, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`${name} must be a number`);
+  return v;
+}
+
+/**
+ * The control server: JSON over HTTP on loopback only, apart from the storage interface.
+ * Routes are documented in simulator/README.md.
+ */
+export async function startControlServer(control: SimulatorControl, port: number, manifest: () => unknown): Promise<{ url: string; close(): Promise<void> }> {
+  const route = async (method: string, parts: string[], body: Record<string, unknown>): Promise<unknown> => {
+    const [a, b, c, d, e] = parts;
+    if (method === 'GET' && a === 'status' && parts.length === 1) return control.status();
+    if (method === 'GET' && a === 'manifest' && parts.length === 1) return manifest();
+    if (method === 'POST' && a === 'clock' && b === 'advance') return { nowMs: control.advanceClock(num(body['seconds'], 'seconds') ?? 0) };
+    if (method === 'POST' && a === 'expire-tokens' && parts.length === 1) return { expired: control.expireTokens() };
+    if (a !== 'sites' || b === undefined) return undefined;
+    const site = decodeURIComponent(b);
+    if (method === 'POST' && c === 'faults') {
+      const change: Partial<FaultSettings> = {};
+      const latency = num(body['latencyMs'], 'latencyMs');
+      const jitter = num(body['jitterMs'], 'jitterMs');
+      const rate = num(body['errorRate'], 'errorRate');
+      if (latency !== undefined) change.latencyMs = latency;
+      if (jitter !== undefined) change.jitterMs = jitter;
+      if (rate !== undefined) change.errorRate = rate;
+      if (body['errorMode'] !== undefined) change.errorMode = body['errorMode'] as FaultSettings['errorMode'];
+      return control.setFaults(site, change);
+    }
+    if (method === 'POST' && c === 'reset-connections') {
+      control.resetConnections(site, num(body['nextRequests'], 'nextRequests') ?? 0);
+      return { ok: true };
+    }
+    if (method === 'POST' && c === 'down') return control.siteDown(site).then(() => ({ up: false }));
+    if (method === 'POST' && c === 'up') return control.siteUp(site).then(() => ({ up: true }));
+    if (method === 'POST' && c === 'expire-tokens') return { expired: control.expireTokens(site) };
+    if (method === 'POST' && c === 'fail-drive') {
+      const systemName = body['system'];
+      const req: FailDriveRequest = { site };
+      if (typeof systemName === 'string') req.system = systemName;
+      const driveId = num(body['driveId'], 'driveId');
+      if (driveId !== undefined) req.driveId = driveId;
+      if (body['missing'] === true) req.missing = true;
+      return control.failDrive(req);
+    }
+    if (method === 'POST' && c === 'rotate-certificate') return control.rotateCertificate(site).then((sha) => ({ certSha256: sha }));
+    if (method === 'GET' && c === 'users' && d !== undefined && e === 'totp') return control.totpSecret(site, decodeURIComponent(d));
+    return undefined;
+  };
+
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const reply = (status: number, value: unknown): void => {
+      const text = JSON.stringify(value);
+      res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+      res.end(text);
+    };
+    const parts = (req.url ?? '/').split('?')[0]?.split('/').filter((p) => p !== '') ?? [];
+    readJson(req)
+      .then((body) => route(req.method ?? 'GET', parts, body))
+      .then((out) => (out === undefined ? reply(404, { error: `no control route ${req.method} ${req.url}` }) : reply(200, out)))
+      .catch((err: unknown) => reply(400, { error: err instanceof Error ? err.message : String(err) }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const actual = address && typeof address === 'object' ? address.port : port;
+  return {
+    url: `http://127.0.0.1:${actual}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import type { AuthenticationResult } from '../../app/catalog/resources.js';
+import { fail, unauthorized } from '../errors.js';
+import { sameName } from '../state/lookup.js';
+import type { SystemState } from '../state/model.js';
+import { LEVEL } from '../state/notifications.js';
+import { verifyTotp } from '../totp.js';
+import { EMPTY } from './context.js';
+import type { HandlerMap } from './context.js';
+
+/** Sessions kept per site; beyond this the least recently created is dropped (bounds memory under load tests). */
+const MAX_SESSIONS = 20_000;
+
+export const loginHandlers: HandlerMap = {
+  'POST /login': (ctx) => {
+    const name = ctx.body.str('Username');
+    const password = ctx.body.str('Password');
+    const user = ctx.site.users.find((u) => sameName(u.name, name));
+    if (!user || password === undefined || user.password !== password) {
+      ctx.notify({ level: LEVEL.warning, module: 'Authentication', message: `Failed login for user '${name ?? ''}'.` });
+      unauthorized('Invalid username or password.');
+    }
+    const minutes = ctx.body.int('InactivityTimeoutInMinutes') ?? 30;
+    if (minutes < 1 || minutes > 1440) fail('InactivityTimeoutInMinutes must be between 1 and 1440.');
+    if (ctx.site.multifactor) {
+      const code = ctx.body.str('TwoFactorAuthenticationToken');
+      if (!code) {
+        const pending: AuthenticationResult = {
+          UserEmailAddress: user.email,
+          Status: 'TwoFactorRequired',
+          Details: 'Two-factor authentication is enabled: send TwoFactorAuthenticationToken with the 6-digit code from your authenticator app.',
+        };
+        return pending;
+      }
+      if (!verifyTotp(user.totpSecret, code, ctx.nowMs)) {
+        ctx.notify({ level: LEVEL.warning, module: 'Authentication', message: `Wrong two-factor code for user '${user.name}'.` });
+        unauthorized('Invalid two-factor authentication code.');
+      }
+    }
+    const token = randomBytes(32).toString('base64url');
+    const sessions = ctx.site.sessions;
+    if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
+    sessions.set(token, { token, user: user.name, systemId: (ctx.site.systems[0] as SystemState).id, lastSeenMs: ctx.nowMs, timeoutMs: minutes * 60_000 });
+    ctx.notify({ level: LEVEL.info, module: 'Authentication', message: `User '${user.name}' logged in.` });
+    const result: AuthenticationResult = { SessionToken: token, UserEmailAddress: user.email, Status: 'Ok', Details: `Logged in as ${user.name} (${user.role}).` };
+    return result;
+  },
+
+  'POST /resetpassword': (ctx) => {
+    // Answers the same whether or not the user exists, so the endpoint reveals nothing.
+    const name = ctx.body.str('Username') ?? '';
+    const user = ctx.site.users.find((u) => sameName(u.name, name));
+    if (user && sameName(user.email, ctx.body.str('Email'))) {
+      ctx.notify({ level: LEVEL.info, module: 'Authentication', message: `Password reset requested for user '${user.name}'; instructions sent by e-mail.` });
+    }
+    ctx.audited = true;
+    return EMPTY;
+  },
+};

@@ -1,0 +1,46 @@
+import type { SystemsList } from '../../app/catalog/resources.js';
+import { fail } from '../errors.js';
+import { findSystem, sameName } from '../state/lookup.js';
+import type { SystemState } from '../state/model.js';
+import { systemView } from '../state/views.js';
+import { requireName } from './checks.js';
+import type { Ctx, HandlerMap } from './context.js';
+
+function pickSystem(ctx: Ctx, name: string | undefined, id: number | undefined): SystemState {
+  if (name === undefined && id === undefined) fail('Send the system name or id.');
+  const byName = name !== undefined ? ctx.site.systems.find((s) => sameName(s.name, name)) : undefined;
+  const byId = id !== undefined ? ctx.site.systems.find((s) => s.id === id) : undefined;
+  if (name !== undefined && !byName) fail(`System '${name}' does not exist at this site.`);
+  if (id !== undefined && !byId) fail(`System with id ${id} does not exist at this site.`);
+  if (byName && byId && byName !== byId) fail(`System '${name}' does not have id ${id}.`);
+  return (byName ?? byId) as SystemState;
+}
+
+export const systemHandlers: HandlerMap = {
+  'GET /systems/list': (ctx) => {
+    const all = ctx.query.flag('connectToAllSystems');
+    const showNodes = ctx.query.flag('showNodes');
+    const out: SystemsList = {
+      Systems: ctx.site.systems.map((s) => systemView(ctx.site, s, ctx.session, ctx.nowMs, showNodes)),
+      Message: all ? `Connected to all ${ctx.site.systems.length} systems.` : `${ctx.site.systems.length} systems at site ${ctx.site.name}.`,
+    };
+    if (all) for (const s of out.Systems ?? []) s.RefreshedCachedQueryCount = 1;
+    return out;
+  },
+
+  'PUT /systems/rename': (ctx) => {
+    const system = pickSystem(ctx, ctx.body.str('Name'), ctx.body.int('Id'));
+    const newName = requireName('Newname', ctx.body.str('Newname'));
+    const clash = findSystem(ctx.site, newName);
+    if (clash && clash !== system) fail(`System '${newName}' already exists at this site.`);
+    const old = system.name;
+    system.name = newName;
+    return `System '${old}' renamed to '${newName}'.`;
+  },
+
+  'GET /systems/select': (ctx) => {
+    const system = pickSystem(ctx, ctx.query.str('name'), ctx.query.int('id'));
+    if (ctx.session) ctx.session.systemId = system.id;
+    return `Selected system '${system.name}'.`;
+  },
+};

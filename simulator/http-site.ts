@@ -1,0 +1,178 @@
+import { createServer as createHttpServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { Socket } from 'node:net';
+import { INJECTED_ERROR } from './faults.js';
+import type { SiteFaults } from './faults.js';
+import type { SiteService } from './service.js';
+import type { ServerCertificate } from './tls.js';
+
+export interface SiteServerOptions {
+  readonly host: string;
+  /** 0 picks a free port on first start; later starts reuse the port first bound. */
+  readonly port: number;
+  readonly certificate: ServerCertificate | undefined;
+  readonly service: SiteService;
+  readonly faults: SiteFaults;
+  /** Bodies above this size are refused with 400. */
+  readonly maxBodyBytes: number;
+}
+
+/** Bodies are drained up to this size before the 400 is sent; larger uploads are cut off. */
+const MAX_DRAIN_BYTES = 32 * 1024 * 1024;
+
+function send(res: ServerResponse, status: number, body: string | undefined): void {
+  if (res.headersSent || res.destroyed) return;
+  const headers: Record<string, string | number> = { 'Content-Length': body === undefined ? 0 : Buffer.byteLength(body) };
+  if (body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+/** Literal host for URLs: IPv6 in brackets; wildcard binds are reached through loopback. */
+export function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * The HTTP(S) endpoint of one site. It can be stopped (listening socket and every connection
+ * closed) and started again on the same port, and its certificate can be replaced in place.
+ */
+export class SiteServer {
+  #server: Server | undefined;
+  #port: number;
+  #certificate: ServerCertificate | undefined;
+  readonly #sockets = new Set<Socket>();
+  /** Requests received, answered or not: lets tests see what a client sent (and did not). */
+  #requests = 0;
+  #inFlight = 0;
+  #peakInFlight = 0;
+
+  constructor(private readonly options: SiteServerOptions) {
+    this.#port = options.port;
+    this.#certificate = options.certificate;
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  /** Request counters: total received, being handled now, and the most at once since the last reset. */
+  get load(): { requests: number; inFlight: number; peakInFlight: number } {
+    return { requests: this.#requests, inFlight: this.#inFlight, peakInFlight: this.#peakInFlight };
+  }
+
+  resetPeak(): void {
+    this.#peakInFlight = this.#inFlight;
+  }
+
+  get running(): boolean {
+    return this.#server !== undefined;
+  }
+
+  get baseUrl(): string {
+    return `${this.#certificate ? 'https' : 'http'}://${urlHost(this.options.host)}:${this.#port}`;
+  }
+
+  get certificateSha256(): string | undefined {
+    return this.#certificate?.sha256;
+  }
+
+  async start(): Promise<void> {
+    if (this.#server) return;
+    const handler = (req: IncomingMessage, res: ServerResponse): void => this.#onRequest(req, res);
+    const cert = this.#certificate;
+    const server: Server = cert ? createHttpsServer({ key: cert.key, cert: cert.cert }, handler) : createHttpServer(handler);
+    server.keepAliveTimeout = 30_000;
+    server.headersTimeout = 35_000;
+    server.on('connection', (socket: Socket) => {
+      this.#sockets.add(socket);
+      socket.on('close', () => this.#sockets.delete(socket));
+    });
+    // Malformed HTTP gets a 400 string too (Node's default would answer 431 for oversized headers).
+    server.on('clientError', (err: Error, socket: Socket) => {
+      if (socket.writable && !('code' in err && err.code === 'ECONNRESET')) {
+        const body = JSON.stringify('Bad request: the HTTP request could not be parsed.');
+        socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      } else {
+        socket.destroy();
+      }
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.#port, this.options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address();
+    if (address && typeof address === 'object') this.#port = address.port;
+    this.#server = server;
+  }
+
+  /** Closes the listening socket and drops every open connection. */
+  async stop(): Promise<void> {
+    const server = this.#server;
+    if (!server) return;
+    this.#server = undefined;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    this.dropConnections();
+    await closed;
+  }
+
+  dropConnections(): void {
+    for (const s of this.#sockets) s.destroy();
+    this.#sockets.clear();
+  }
+
+  /** Serves a new certificate from now on; open connections are dropped so clients see it at once. */
+  setCertificate(certificate: ServerCertificate): void {
+    if (!this.#certificate) throw new Error('this site serves plain HTTP; start the simulator with TLS to change certificates');
+    this.#certificate = certificate;
+    const server = this.#server as (Server & { setSecureContext?: (o: { key: string; cert: string }) => void }) | undefined;
+    server?.setSecureContext?.({ key: certificate.key, cert: certificate.cert });
+    this.dropConnections();
+  }
+
+  #onRequest(req: IncomingMessage, res: ServerResponse): void {
+    this.#requests++;
+    this.#inFlight++;
+    this.#peakInFlight = Math.max(this.#peakInFlight, this.#inFlight);
+    res.once('close', () => this.#inFlight--);
+    const decision = this.options.faults.next();
+    if (decision.action === 'reset') {
+      req.socket.destroy();
+      return;
+    }
+    const action = decision.action;
+    const max = this.options.maxBodyBytes;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_DRAIN_BYTES) {
+        req.socket.destroy();
+        return;
+      }
+      if (size <= max) chunks.push(chunk);
+    });
+    req.on('error', () => req.socket.destroy());
+    req.on('end', () => {
+      void this.#respond(req, res, action, decision.delayMs, size > max ? undefined : Buffer.concat(chunks).toString('utf8'));
+    });
+  }
+
+  async #respond(req: IncomingMessage, res: ServerResponse, action: 'pass' | 'error', delayMs: number, body: string | undefined): Promise<void> {
+    try {
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      if (action === 'error') return send(res, 400, JSON.stringify(INJECTED_ERROR));
+      if (body === undefined) return send(res, 400, JSON.stringify(`Request body too large: at most ${this.options.maxBodyBytes} bytes.`));
+      const out = await this.options.service.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
+      send(res, out.status, out.body);
+    } catch (e) {
+      send(res, 400, JSON.stringify(`Internal error: ${e instanceof Error ? e.message : String(e)}`));
+    }
+  }
+}
