@@ -24,9 +24,12 @@ export function refreshPlan(now: Date, notificationsSince: string | undefined): 
   ];
 }
 
-/** Pool capacity over the last 30 days, daily: the basis of "days until full". */
+/**
+ * Pool capacity over the last 30 days, daily: the basis of "days until full". No toDate: the
+ * system's own "now" ends the range, so a workstation clock ahead of the system's is no error.
+ */
 export function capacityHistoryQuery(now: Date): Record<string, unknown> {
-  return { fromDate: formatDateTime(new Date(now.getTime() - 30 * 86_400_000)), toDate: formatDateTime(now), interval: 1440 };
+  return { fromDate: formatDateTime(new Date(now.getTime() - 30 * 86_400_000)), interval: 1440 };
 }
 
 /**

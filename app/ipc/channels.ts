@@ -19,6 +19,11 @@ export const CHANNEL_NAMES = [
   'cache:read',
   'log:list',
   'log:verify',
+  'reports:list',
+  'reports:generate',
+  'reports:open',
+  'reports:diff',
+  'reports:export',
 ] as const;
 
 export const EVENT_NAMES = ['fleet:status', 'fleet:notifications'] as const;

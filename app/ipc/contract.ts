@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SYSTEM_STATES } from '../domain/site.js';
+import { exportedFileSchema, reportDiffSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
 import type { ChannelName, EventNameList } from './channels.js';
 
 /**
@@ -75,6 +76,10 @@ const actionLogEntry = z.object({
 
 const ok = z.object({ ok: z.literal(true) });
 
+const reportId = z.number().int().min(1);
+/** A report with its place in the history. */
+const storedReport = z.object({ id: z.number().int(), summary: reportSummarySchema, model: reportModelSchema });
+
 /** channel → { request, response }. Channel names are `domain:verb`. */
 export const CONTRACT = {
   'app:info': {
@@ -145,6 +150,35 @@ export const CONTRACT = {
   'log:verify': {
     request: z.object({}),
     response: z.object({ ok: z.boolean(), count: z.number(), problems: z.array(z.object({ seq: z.number(), reason: z.string() })) }),
+  },
+  /** The report history, newest first (without models). */
+  'reports:list': { request: z.object({}), response: z.array(reportSummarySchema) },
+  /**
+   * Builds and stores a report. Refreshes the sites first unless `offline`; unreachable systems are
+   * reported from the offline cache with their data ages. `sites` defaults to every site (the
+   * scoped site in a scoped window); `since`/`until` bound the action log part (ISO).
+   */
+  'reports:generate': {
+    request: z.object({
+      kind: reportKindSchema,
+      sites: z.array(siteRef).max(1000).optional(),
+      offline: z.boolean().optional(),
+      since: isoTime.optional(),
+      until: isoTime.optional(),
+    }),
+    response: storedReport,
+  },
+  /** Reopens a stored report. */
+  'reports:open': { request: z.object({ id: reportId }), response: storedReport },
+  /** Configuration changes between two stored config or audit reports: rows added, removed, changed. */
+  'reports:diff': { request: z.object({ from: reportId, to: reportId }), response: reportDiffSchema },
+  /**
+   * Writes a stored report to `dir` (absolute; new or empty) in the chosen formats, plus
+   * manifest.json with the SHA-256 of every file.
+   */
+  'reports:export': {
+    request: z.object({ id: reportId, formats: z.array(reportFormatSchema).min(1).max(4), dir: z.string().min(1).max(4096) }),
+    response: z.object({ dir: z.string(), files: z.array(exportedFileSchema), manifestSha256: z.string() }),
   },
 } as const;
 

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { callCommand } from './commands/call.js';
 import { operationsCommand } from './commands/operations.js';
 import { logCommand, loginCommand, refreshCommand, siteCallCommand } from './commands/fleet.js';
+import { reportCommand } from './commands/report.js';
 import { siteCommand } from './commands/site.js';
 import { CliError, EXIT, processIo, type CliIo } from './io.js';
 import { toCliError } from './errors.js';
@@ -26,6 +27,15 @@ Usage:
   fleetdeck call SITE [--system NAME] "METHOD /path" [--query name=value]... [--body JSON] [--cached]
       Call an operation on a saved site (writes are recorded in the action log).
   fleetdeck log [--site NAME] [--since ISO] [--until ISO] [--limit N] [--json] | fleetdeck log verify
+  fleetdeck report KIND [--site NAME]... [--format pdf,html,csv,json] --out DIR [--offline]
+                 [--since ISO] [--until ISO]
+      KIND: inventory, health, smart, config, actions or audit (all of them). Refreshes first
+      unless --offline; writes the formats plus manifest.json (SHA-256 of every file) and keeps
+      the report in the history.
+  fleetdeck report verify DIR [--manifest-sha256 HEX]
+      Check every file against manifest.json; names any file changed, missing or added.
+  fleetdeck report list [--json] | report diff ID1 ID2 [--json]
+  fleetdeck report export ID --out DIR [--format pdf,html,csv,json]
 
 Every command that uses saved sites takes --data-dir DIR (default: $FLEETDECK_DATA_DIR, else the
 platform's app-data folder). FLEETDECK_KEYCHAIN=memory keeps secrets in memory only.
@@ -54,6 +64,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await loginCommand(io, rest, command === 'logout');
       case 'log':
         return await logCommand(io, rest);
+      case 'report':
+        return await reportCommand(io, rest);
       case undefined:
       case 'help':
       case '--help':

@@ -4,6 +4,8 @@ import type { Site } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
 import { errorCode } from '../core/errors.js';
 import type { Fleet } from '../core/fleet.js';
+import { isAbsolute } from 'node:path';
+import { ReportRequestError, type ReportService } from '../reports/service.js';
 import type { ActionLog } from '../store/action-log.js';
 import type { SiteStore } from '../store/site-store.js';
 
@@ -18,6 +20,8 @@ export interface HandlerContext {
   simulatedSiteIds: ReadonlySet<string>;
   /** When launched with `--site NAME`: every channel is limited to that site. */
   scopedSite?: string | undefined;
+  /** Reports (history, generation, export); the `reports:*` channels fail without it. */
+  reports?: ReportService | undefined;
 }
 
 /** A request after its schema parsed it (defaults applied, unknown keys dropped). */
@@ -132,7 +136,44 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       });
     },
     'log:verify': async () => ctx.actionLog.verify(),
+    'reports:list': async () => reportService().list().filter(inScope),
+    'reports:generate': async (r) => {
+      const refs = r.sites?.length ? r.sites.map((ref) => siteOf(ref).id) : ctx.scopedSite ? [ctx.scopedSite] : undefined;
+      const g = await reportService().generate({ kind: r.kind, sites: refs, offline: r.offline, since: r.since, until: r.until });
+      return { id: g.id, summary: g.summary, model: g.model };
+    },
+    'reports:open': async (r) => {
+      const stored = storedInScope(r.id);
+      return { id: r.id, summary: stored.summary, model: stored.model };
+    },
+    'reports:diff': async (r) => {
+      storedInScope(r.from);
+      storedInScope(r.to);
+      return reportService().diff(r.from, r.to);
+    },
+    'reports:export': async (r) => {
+      storedInScope(r.id);
+      // The renderer names the directory (from a save dialog); a relative path would land in
+      // whatever the main process's working directory happens to be.
+      if (!isAbsolute(r.dir)) throw new ScopeError('choose an absolute directory to export to');
+      const written = await reportService().export(r.id, r.dir, r.formats);
+      return { dir: written.dir, files: written.manifest.files, manifestSha256: written.manifestSha256 };
+    },
   };
+
+  function reportService(): ReportService {
+    if (!ctx.reports) throw new ScopeError('reports are not available in this window');
+    return ctx.reports;
+  }
+  /** In a window scoped to one site, only reports about that site alone are visible. */
+  function inScope(summary: { siteIds: readonly string[] }): boolean {
+    return !ctx.scopedSite || (summary.siteIds.length > 0 && summary.siteIds.every((id) => id === ctx.scopedSite));
+  }
+  function storedInScope(id: number): ReturnType<ReportService['open']> {
+    const stored = reportService().open(id);
+    if (!inScope(stored.summary)) throw new ScopeError(`report ${id} covers sites outside this window's scope`);
+    return stored;
+  }
 }
 
 /** A request outside this window's scope, or naming nothing that exists. */
@@ -164,7 +205,7 @@ export async function dispatch(
 }
 
 export function toIpcError(err: unknown): IpcError {
-  const code = err instanceof ScopeError ? err.code : errorCode(err);
+  const code = err instanceof ScopeError || err instanceof ReportRequestError ? err.code : errorCode(err);
   const message = err instanceof Error ? err.message : String(err);
   return { code, message: redact(message).slice(0, 2000) };
 }

@@ -75,6 +75,23 @@ const MIGRATIONS: readonly string[] = [
     hash TEXT    NOT NULL
   );
   `,
+  `
+  -- Report history: every generated report with its model, so it can be reopened, exported again
+  -- and compared with another one.
+  CREATE TABLE reports (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind         TEXT    NOT NULL,
+    title        TEXT    NOT NULL,
+    generated_at TEXT    NOT NULL,   -- ISO time the report was built
+    generated_by TEXT    NOT NULL,   -- OS user
+    source       TEXT    NOT NULL CHECK (source IN ('cache', 'fresh')),
+    sites        TEXT    NOT NULL,   -- JSON [{id, name}] of the sites in scope
+    systems      INTEGER NOT NULL,   -- number of systems in scope
+    model        TEXT    NOT NULL,   -- the report model as JSON, already redacted
+    sha256       TEXT    NOT NULL    -- of model
+  );
+  CREATE INDEX reports_generated_at ON reports (generated_at);
+  `,
 ];
 
 /** Schema version this build writes (SQLite `user_version`). */

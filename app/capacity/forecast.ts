@@ -1,0 +1,183 @@
+/**
+ * "Days until full": a least-squares line through consumed bytes over time, extended to the
+ * capacity. The uncertainty comes from the standard error of the slope (a 95 % interval with the
+ * t distribution), so a short or noisy history shows a wide range instead of false precision.
+ */
+
+const DAY_MS = 86_400_000;
+
+/** One point of a capacity history. */
+export interface CapacitySample {
+  /** Milliseconds since the epoch. */
+  t: number;
+  /** Consumed bytes at `t`. */
+  consumed: number;
+}
+
+export type ForecastStatus =
+  /** Consumed is at or above the capacity now. */
+  | 'full'
+  /** The fitted line rises: `days` is meaningful. */
+  | 'growing'
+  /** The fitted slope is zero or negative: the pool never fills at this rate. */
+  | 'not-growing'
+  /** Fewer than three distinct times, or no capacity: no fit with an error is possible. */
+  | 'insufficient-data';
+
+export interface Forecast {
+  status: ForecastStatus;
+  /** Fitted growth, bytes per day (0 when there is no fit). */
+  slopePerDay: number;
+  /** Standard error of `slopePerDay`; undefined without at least three distinct times. */
+  slopeStdErrorPerDay?: number;
+  /** Consumed bytes on the fitted line at `now`. */
+  consumedNow?: number;
+  capacity: number;
+  /** Point estimate of days from `now` until consumed reaches capacity ('growing' and 'full'). */
+  days?: number;
+  /** 95 % range of `days`. `high` is Infinity when growth is not distinguishable from zero. */
+  range?: { low: number; high: number };
+  /** ISO time of the point estimate. */
+  fullAt?: string;
+  /** Samples used. */
+  samples: number;
+}
+
+/** Two-sided 97.5 % quantiles of Student's t for 1–30 degrees of freedom. */
+const T_975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086,
+  2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/** Anchors of the t quantile past the table: degrees of freedom → quantile. */
+const T_975_TAIL: ReadonlyArray<readonly [number, number]> = [
+  [30, 2.042],
+  [40, 2.021],
+  [60, 2.0],
+  [120, 1.98],
+];
+
+/** t multiplier of a 95 % interval with `df` degrees of freedom (Infinity below 1, 1.96 beyond 120). */
+export function tQuantile975(df: number): number {
+  if (df < 1) return Number.POSITIVE_INFINITY;
+  if (df <= 30) return T_975[Math.floor(df) - 1] as number;
+  for (let i = 1; i < T_975_TAIL.length; i++) {
+    const [d1, q1] = T_975_TAIL[i] as readonly [number, number];
+    const [d0, q0] = T_975_TAIL[i - 1] as readonly [number, number];
+    if (df <= d1) return q0 + ((df - d0) / (d1 - d0)) * (q1 - q0);
+  }
+  return 1.96;
+}
+
+/** Least-squares fit of y = a + b·x; `se` is the standard error of b (undefined for n < 3). */
+export function linearFit(xs: readonly number[], ys: readonly number[]): { a: number; b: number; se: number | undefined } | undefined {
+  const n = xs.length;
+  if (n < 2 || ys.length !== n) return undefined;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += xs[i] as number;
+    my += ys[i] as number;
+  }
+  mx /= n;
+  my /= n;
+  let sxx = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = (xs[i] as number) - mx;
+    sxx += dx * dx;
+    sxy += dx * ((ys[i] as number) - my);
+  }
+  if (sxx === 0) return undefined;
+  const b = sxy / sxx;
+  const a = my - b * mx;
+  if (n < 3) return { a, b, se: undefined };
+  let sse = 0;
+  for (let i = 0; i < n; i++) {
+    const r = (ys[i] as number) - (a + b * (xs[i] as number));
+    sse += r * r;
+  }
+  return { a, b, se: Math.sqrt(sse / (n - 2) / sxx) };
+}
+
+/**
+ * Days until `consumed` reaches `capacity`, from a history of consumed bytes.
+ *
+ * The line is fitted with time in days since the first sample (for numeric stability). Days are
+ * counted from `now` (default: the newest sample) on the fitted line. The range uses slope ± t·SE:
+ * the faster slope gives `low`, the slower gives `high` (Infinity when it is ≤ 0).
+ *
+ * @param samples points in any order; non-finite points are ignored.
+ * @param capacity bytes the pool can hold; ≤ 0 yields 'insufficient-data'.
+ * @param now milliseconds since the epoch to count from.
+ */
+export function forecastFull(samples: readonly CapacitySample[], capacity: number, now?: number): Forecast {
+  const pts = samples.filter((s) => Number.isFinite(s.t) && Number.isFinite(s.consumed)).sort((a, b) => a.t - b.t);
+  const base: Forecast = { status: 'insufficient-data', slopePerDay: 0, capacity, samples: pts.length };
+  if (pts.length === 0 || !(capacity > 0)) return base;
+  const t0 = (pts[0] as CapacitySample).t;
+  const at = now ?? (pts[pts.length - 1] as CapacitySample).t;
+  const latest = (pts[pts.length - 1] as CapacitySample).consumed;
+  if (latest >= capacity) return { ...base, status: 'full', consumedNow: latest, days: 0, range: { low: 0, high: 0 }, fullAt: new Date(at).toISOString() };
+
+  const fit = linearFit(
+    pts.map((p) => (p.t - t0) / DAY_MS),
+    pts.map((p) => p.consumed),
+  );
+  if (!fit || fit.se === undefined) return base;
+  const xNow = (at - t0) / DAY_MS;
+  const consumedNow = fit.a + fit.b * xNow;
+  const withFit = { ...base, slopePerDay: fit.b, slopeStdErrorPerDay: fit.se, consumedNow };
+  if (consumedNow >= capacity) return { ...withFit, status: 'full', days: 0, range: { low: 0, high: 0 }, fullAt: new Date(at).toISOString() };
+  if (fit.b <= 0) return { ...withFit, status: 'not-growing' };
+
+  const remaining = capacity - consumedNow;
+  const margin = tQuantile975(pts.length - 2) * fit.se;
+  const days = remaining / fit.b;
+  const fast = fit.b + margin;
+  const slow = fit.b - margin;
+  return {
+    ...withFit,
+    status: 'growing',
+    days,
+    range: { low: remaining / fast, high: slow > 0 ? remaining / slow : Number.POSITIVE_INFINITY },
+    fullAt: new Date(at + days * DAY_MS).toISOString(),
+  };
+}
+
+/** One row of a pool capacity history (`PerformanceStatstics` of the pools/history read). */
+export interface PoolHistoryRow {
+  PoolName?: string;
+  Time?: string;
+  TotalConsumedSizeInBytes?: number;
+}
+
+/**
+ * Splits a pool capacity history into per-pool samples, plus a system series summing the pools
+ * at each time (only times at which every pool reported, so a missing pool does not look like a drop).
+ */
+export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: Map<string, CapacitySample[]>; system: CapacitySample[] } {
+  const pools = new Map<string, CapacitySample[]>();
+  for (const r of rows) {
+    if (typeof r.PoolName !== 'string' || typeof r.Time !== 'string' || typeof r.TotalConsumedSizeInBytes !== 'number') continue;
+    const t = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(r.Time) ? r.Time : `${r.Time}Z`);
+    if (!Number.isFinite(t)) continue;
+    let list = pools.get(r.PoolName);
+    if (!list) pools.set(r.PoolName, (list = []));
+    list.push({ t, consumed: r.TotalConsumedSizeInBytes });
+  }
+  const sums = new Map<number, { consumed: number; count: number }>();
+  for (const list of pools.values()) {
+    for (const s of list) {
+      const cur = sums.get(s.t) ?? { consumed: 0, count: 0 };
+      cur.consumed += s.consumed;
+      cur.count += 1;
+      sums.set(s.t, cur);
+    }
+  }
+  const system = [...sums.entries()]
+    .filter(([, v]) => v.count === pools.size)
+    .map(([t, v]) => ({ t, consumed: v.consumed }))
+    .sort((a, b) => a.t - b.t);
+  return { pools, system };
+}

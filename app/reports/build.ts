@@ -1,0 +1,65 @@
+import { redact } from '../redact.js';
+import { actionsSection } from './actions.js';
+import { configSection } from './config.js';
+import { formatAge } from './format.js';
+import { healthSection } from './health.js';
+import { inventorySection } from './inventory.js';
+import { AUDIT_PARTS, KIND_TITLES, REPORT_FORMAT, overallDataAges, type ReportKind, type ReportModel, type ReportSection } from './model.js';
+import type { ReportInput } from './snapshot.js';
+import { smartSection } from './smart.js';
+
+const BUILDERS: Readonly<Record<Exclude<ReportKind, 'audit'>, (input: ReportInput) => ReportSection>> = {
+  inventory: inventorySection,
+  health: healthSection,
+  smart: smartSection,
+  config: configSection,
+  actions: actionsSection,
+};
+
+/**
+ * Builds a report of one kind from a snapshot. Pure and deterministic: the same input gives the
+ * same model. The audit pack holds every other kind's section. The result passes through
+ * `redact()`, so a secret that slipped into a cached answer under a secret field name is masked.
+ */
+export function buildReport(kind: ReportKind, input: ReportInput): ReportModel {
+  const parts = kind === 'audit' ? AUDIT_PARTS : [kind];
+  const sections = parts.map((k) => BUILDERS[k](input));
+  const systems = input.systems.map((s) => ({ siteId: s.siteId, siteName: s.siteName, system: s.system }));
+  const model: ReportModel = {
+    format: REPORT_FORMAT,
+    kind,
+    title: KIND_TITLES[kind],
+    generatedAt: input.generatedAt,
+    generatedBy: input.generatedBy,
+    appVersion: input.appVersion,
+    source: input.source,
+    scope: { sites: input.sites.map((s) => ({ id: s.id, name: s.name })), systems },
+    period: { since: input.period.since, until: input.period.until },
+    sections,
+    notes: [],
+  };
+  model.notes = notesOf(input, model);
+  return redact(model);
+}
+
+/** What an auditor must read first: missing data, unreachable systems, old data, a broken log. */
+function notesOf(input: ReportInput, model: ReportModel): string[] {
+  const notes: string[] = [];
+  notes.push(
+    input.source === 'fresh'
+      ? 'Built right after refreshing the systems in scope; systems that could not be reached are shown from the offline cache, with the age of their data.'
+      : 'Built from the offline cache only (no system was contacted); every section shows per system how old its data is.',
+  );
+  for (const p of input.siteProblems) notes.push(`Site ${p.siteName}: ${p.message}`);
+  if (model.kind !== 'actions') {
+    for (const age of overallDataAges(model)) {
+      const who = `${age.siteName} / ${age.system}`;
+      if (age.at === null) notes.push(`${who}: nothing cached; this system is listed without data.`);
+      else if (age.state !== 'ok') notes.push(`${who} was ${age.state} when this report was made; its oldest data is from ${age.at} (${formatAge(age.ageSeconds ?? 0)} old).`);
+    }
+  }
+  if (!input.actions.verification.ok && (model.kind === 'actions' || model.kind === 'audit')) {
+    notes.push(`The action log failed its hash chain check (${input.actions.verification.problems.length} problem(s)); see the action log section.`);
+  }
+  return notes;
+}

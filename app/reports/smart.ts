@@ -1,0 +1,103 @@
+import type { Drive, Node } from '../catalog/resources.js';
+import { parseSmart, type SmartRisk } from '../smart/parse.js';
+import type { Cell, ReportSection } from './model.js';
+import { dataList, type ReportInput } from './snapshot.js';
+import { SITE_SYSTEM, arr, dataAgesFor, makeTable, text, where } from './table.js';
+
+const OPS = ['GET /resources/list'] as const;
+const RANK: Record<SmartRisk | 'unknown', number> = { critical: 0, warning: 1, unknown: 2, ok: 3 };
+
+/**
+ * Hardware and SMART risk: every drive with its status and the risk its cached SMART text shows
+ * (`app/smart/parse.ts`: watched ATA counters, thresholds, NVMe critical warning, spare and wear),
+ * worst first, and every finding behind a risk.
+ */
+export function smartSection(input: ReportInput): ReportSection {
+  const summary: Cell[][] = [];
+  const drives: Array<{ rank: number; row: Cell[] }> = [];
+  const findings: Cell[][] = [];
+  for (const s of input.systems) {
+    const counts = { ok: 0, warning: 0, critical: 0, unknown: 0 };
+    const smartOf = new Map(s.smart.map((a) => [`${a.node}\u0000${a.driveId}`, a]));
+    for (const n of dataList<Node>(s, 'GET /resources/list')) {
+      for (const d of arr<Drive>(n.Drives)) {
+        const cached = typeof d.Id === 'number' && n.Name ? smartOf.get(`${n.Name}\u0000${d.Id}`) : undefined;
+        const report = typeof cached?.value === 'string' ? parseSmart(cached.value) : undefined;
+        // A drive the system itself calls failed is critical whatever its SMART text says.
+        const statusRisk: SmartRisk = d.ResourceStatus === 'Failed' || d.ResourceStatus === 'Missing' ? 'critical' : 'ok';
+        const risk = report ? (RANK[statusRisk] < RANK[report.risk] ? statusRisk : report.risk) : statusRisk === 'critical' ? 'critical' : 'unknown';
+        counts[risk]++;
+        const found = report?.findings ?? [];
+        drives.push({
+          rank: RANK[risk],
+          row: [
+            ...where(s),
+            text(n.Name),
+            text(d.Name),
+            text(d.Type),
+            text(d.Model),
+            text(d.ResourceSerial),
+            text(d.Version) ?? text(report?.firmware),
+            text(d.ResourceStatus),
+            text(report?.overallHealth),
+            risk === 'unknown' ? 'no SMART data' : risk,
+            found.length ? found.map((f) => `${f.subject}: ${f.message}`).join('; ') : null,
+            cached?.at ?? null,
+          ],
+        });
+        if (statusRisk === 'critical') findings.push([...where(s), text(n.Name), text(d.Name), text(d.ResourceSerial), 'critical', 'drive status', text(d.ErrMsg) ?? `status ${d.ResourceStatus}`]);
+        for (const f of found) findings.push([...where(s), text(n.Name), text(d.Name), text(d.ResourceSerial), f.risk, f.subject, f.message]);
+      }
+    }
+    summary.push([...where(s), counts.ok + counts.warning + counts.critical + counts.unknown, counts.critical, counts.warning, counts.ok, counts.unknown]);
+  }
+  drives.sort((a, b) => a.rank - b.rank);
+  return {
+    id: 'smart',
+    kind: 'smart',
+    title: 'Hardware and SMART risk',
+    description:
+      'Every drive with its status and the risk read from its cached SMART text: a watched ATA counter (reallocated, pending, uncorrectable sectors, ' +
+      'reported uncorrectable errors, command timeouts) above 0 is a warning and at or above its limit critical; a value at or below its threshold, ' +
+      'a failed self-assessment, an NVMe critical warning or spare below threshold is critical; NVMe wear ≥ 90 % or media errors are a warning.',
+    tables: [
+      makeTable(
+        'smart.summary',
+        'Drives by risk',
+        [...SITE_SYSTEM, ['drives', 'Drives', 'number'], ['critical', 'Critical', 'number'], ['warning', 'Warning', 'number'], ['ok', 'OK', 'number'], ['noData', 'No SMART data', 'number']],
+        ['site', 'system'],
+        summary,
+      ),
+      makeTable(
+        'smart.drives',
+        'Drives, worst first',
+        [
+          ...SITE_SYSTEM,
+          ['node', 'Node'],
+          ['drive', 'Drive'],
+          ['type', 'Type'],
+          ['model', 'Model'],
+          ['serial', 'Serial'],
+          ['firmware', 'Firmware'],
+          ['status', 'Status'],
+          ['selfAssessment', 'SMART self-assessment'],
+          ['risk', 'Risk'],
+          ['findings', 'Findings'],
+          ['smartAt', 'SMART read at', 'time'],
+        ],
+        ['site', 'system', 'node', 'drive'],
+        drives.map((d) => d.row),
+        'No hardware list cached.',
+      ),
+      makeTable(
+        'smart.findings',
+        'Findings',
+        [...SITE_SYSTEM, ['node', 'Node'], ['drive', 'Drive'], ['serial', 'Serial'], ['risk', 'Risk'], ['subject', 'Subject'], ['message', 'Message']],
+        ['site', 'system', 'node', 'drive', 'subject'],
+        findings,
+        'No findings: no drive shows a SMART risk.',
+      ),
+    ],
+    dataAges: dataAgesFor(input, OPS, true),
+  };
+}

@@ -1,0 +1,117 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { overallDataAges, type ReportModel } from '../../app/reports/model.js';
+import { redact } from '../../app/redact.js';
+import { csvFiles } from './csv.js';
+import { renderHtml } from './html.js';
+import { MANIFEST_FILE, MANIFEST_FORMAT, manifestSelfHash, sha256, type Manifest } from './manifest.js';
+import type { PrintToPdf } from './pdf.js';
+
+/** The export formats. */
+export const EXPORT_FORMATS = ['pdf', 'html', 'csv', 'json'] as const;
+/** One of {@link EXPORT_FORMATS}. */
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Where and how {@link exportReport} writes. */
+export interface ExportOptions {
+  /** Target directory: created when missing; must be empty when it exists. */
+  dir: string;
+  formats: readonly ExportFormat[];
+  /** Needed when `formats` includes pdf. */
+  printToPdf?: PrintToPdf | undefined;
+  /** Id of the report in the history, recorded in the manifest. */
+  reportId?: number | null;
+  /** Who writes the files (OS user) and when. */
+  exportedBy: string;
+  exportedAt: Date;
+}
+
+/** What {@link exportReport} wrote. */
+export interface ExportResult {
+  dir: string;
+  manifest: Manifest;
+  /** SHA-256 of manifest.json: the fingerprint to record outside the directory. */
+  manifestSha256: string;
+}
+
+/**
+ * Writes a report in the chosen formats plus `manifest.json` (who, when, what, scope, source, data
+ * ages, SHA-256 of every file). The model is redacted once more before anything is written, so a
+ * model read back from an older store cannot leak a secret either.
+ * @throws Error when the directory exists and is not empty (a manifest must describe the whole
+ *   directory), when no format is given, or when PDF is asked for without a printer.
+ */
+export async function exportReport(model: ReportModel, o: ExportOptions): Promise<ExportResult> {
+  const formats = [...new Set(o.formats)];
+  if (!formats.length) throw new Error('choose at least one format: pdf, html, csv, json');
+  if (formats.includes('pdf') && !o.printToPdf) throw new Error('PDF export needs a PDF printer (Chromium)');
+  const m = redact(model);
+  const dir = path.resolve(o.dir);
+  await prepareDir(dir);
+
+  const files: Array<{ path: string; data: Buffer }> = [];
+  const html = formats.includes('html') || formats.includes('pdf') ? renderHtml(m) : '';
+  if (formats.includes('pdf')) files.push({ path: 'report.pdf', data: await (o.printToPdf as PrintToPdf)(html) });
+  if (formats.includes('html')) files.push({ path: 'report.html', data: Buffer.from(html, 'utf8') });
+  if (formats.includes('json')) files.push({ path: 'report.json', data: Buffer.from(`${JSON.stringify(m, null, 2)}\n`, 'utf8') });
+  if (formats.includes('csv')) for (const f of csvFiles(m)) files.push({ path: f.path, data: Buffer.from(f.content, 'utf8') });
+
+  for (const f of files) {
+    const target = path.join(dir, ...f.path.split('/'));
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    // 'wx': never overwrite something that appeared meanwhile.
+    await fs.writeFile(target, f.data, { flag: 'wx' });
+  }
+  const body: Omit<Manifest, 'selfSha256'> = {
+    format: MANIFEST_FORMAT,
+    reportId: o.reportId ?? null,
+    title: m.title,
+    kind: m.kind,
+    generatedAt: m.generatedAt,
+    generatedBy: m.generatedBy,
+    exportedAt: o.exportedAt.toISOString(),
+    exportedBy: o.exportedBy,
+    appVersion: m.appVersion,
+    source: m.source,
+    scope: { sites: m.scope.sites.map((s) => s.name), systems: m.scope.systems.map((s) => ({ site: s.siteName, system: s.system })) },
+    period: m.period,
+    dataAges: overallDataAges(m).map((a) => ({ site: a.siteName, system: a.system, state: a.state, at: a.at, ageSeconds: a.ageSeconds })),
+    files: files.map((f) => ({ path: f.path, bytes: f.data.length, sha256: sha256(f.data) })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+  };
+  const manifest: Manifest = { ...body, selfSha256: manifestSelfHash(body) };
+  const text = `${JSON.stringify(manifest, null, 2)}\n`;
+  await fs.writeFile(path.join(dir, MANIFEST_FILE), text, { flag: 'wx' });
+  return { dir, manifest, manifestSha256: sha256(text) };
+}
+
+/**
+ * Refuses a directory that exists and is not empty (checked before a report is generated, so a
+ * mistyped --out does not leave a report in the history that was never written).
+ * @returns whether the directory exists.
+ */
+export async function assertExportDir(dir: string): Promise<boolean> {
+  let entries: string[];
+  try {
+    entries = await fs.readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
+  if (entries.length) throw new Error(`${dir} is not empty: choose a new or empty directory, so its manifest describes every file in it`);
+  return true;
+}
+
+async function prepareDir(dir: string): Promise<void> {
+  if (!(await assertExportDir(dir))) await fs.mkdir(dir, { recursive: true });
+}
+
+/** Parses `pdf,html,csv,json` (any order, any case). @throws Error naming an unknown format. */
+export function parseFormats(text: string): ExportFormat[] {
+  const out: ExportFormat[] = [];
+  for (const f of text.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean)) {
+    if (!(EXPORT_FORMATS as readonly string[]).includes(f)) throw new Error(`unknown format "${f}" (known: ${EXPORT_FORMATS.join(', ')})`);
+    if (!out.includes(f as ExportFormat)) out.push(f as ExportFormat);
+  }
+  if (!out.length) throw new Error(`give at least one format (${EXPORT_FORMATS.join(', ')})`);
+  return out;
+}

@@ -1,0 +1,171 @@
+import type { Site } from '../../app/domain/site.js';
+import { buildReport } from '../../app/reports/build.js';
+import { diffReports, type ReportDiff } from '../../app/reports/diff.js';
+import type { ReportKind, ReportModel } from '../../app/reports/model.js';
+import type { ReportSummary } from '../../app/reports/schema.js';
+import type { Fleet } from '../core/fleet.js';
+import type { ActionLog } from '../store/action-log.js';
+import type { SiteStore } from '../store/site-store.js';
+import { collectActions, collectSystems } from './collect.js';
+import { exportReport, type ExportFormat, type ExportResult } from './export.js';
+import type { PrintToPdf } from './pdf.js';
+import type { ReportStore, StoredReport } from './store.js';
+
+/** Dependencies of {@link ReportService}. */
+export interface ReportServiceOptions {
+  fleet: Fleet;
+  sites: SiteStore;
+  actionLog: ActionLog;
+  store: ReportStore;
+  /** OS user, recorded as the report's author. */
+  user: string;
+  appVersion: string;
+  /** PDF printer; the Electron shell passes one on `webContents.printToPDF`. Created on first PDF when absent. */
+  printToPdf?: PrintToPdf | undefined;
+  /** Makes the default printer when none was given (lazily: Chromium is only needed for PDF). */
+  defaultPrinter?: () => PrintToPdf;
+  clock?: () => Date;
+}
+
+/** What to generate. */
+export interface GenerateRequest {
+  kind: ReportKind;
+  /** Site names or ids; every site when empty or absent. */
+  sites?: readonly string[] | undefined;
+  /** Build from the offline cache only, without contacting any system. */
+  offline?: boolean | undefined;
+  /** Action log period, ISO times (since inclusive, until exclusive). */
+  since?: string | undefined;
+  until?: string | undefined;
+}
+
+/** A report and its place in the history. */
+export interface GeneratedReport {
+  id: number;
+  summary: ReportSummary;
+  model: ReportModel;
+}
+
+/** A request naming something that does not exist (site, report id: `not-found`) or a bad value (`validation`). */
+export class ReportRequestError extends Error {
+  override readonly name = 'ReportRequestError';
+  constructor(
+    message: string,
+    readonly code: 'not-found' | 'validation' = 'not-found',
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Reports for audits: generate (after a refresh, or from the offline cache only), keep every
+ * report in the history, reopen, compare two configuration snapshots, export with a manifest.
+ * Used by the CLI and the IPC handlers.
+ */
+export class ReportService {
+  private readonly clock: () => Date;
+  private printer: PrintToPdf | undefined;
+
+  constructor(private readonly o: ReportServiceOptions) {
+    this.clock = o.clock ?? (() => new Date());
+    this.printer = o.printToPdf;
+  }
+
+  /**
+   * Builds a report and stores it. Unless `offline`, the sites in scope are refreshed first
+   * (ignoring any backoff); a site that cannot be reached then is reported from the cache, with
+   * its data ages and a note. Never fails because systems are down.
+   * @throws ReportRequestError for an unknown site or an invalid time.
+   */
+  async generate(req: GenerateRequest): Promise<GeneratedReport> {
+    const sites = this.resolveSites(req.sites);
+    const period = { since: isoOrNull(req.since, 'since'), until: isoOrNull(req.until, 'until') };
+    if (period.since && period.until && period.since >= period.until) throw new ReportRequestError('the period is empty: since must be before until', 'validation');
+    const siteProblems: Array<{ siteName: string; message: string }> = [];
+    if (!req.offline && sites.length) {
+      await this.o.fleet.refresh({ siteIds: sites.map((s) => s.id), force: true });
+      for (const s of sites) {
+        const error = this.o.fleet.siteError(s.id);
+        if (error) siteProblems.push({ siteName: s.name, message: `could not be refreshed for this report (${error}); its data comes from the offline cache` });
+      }
+    }
+    const { systems, unknownSites } = collectSystems(this.o.fleet, sites);
+    for (const s of unknownSites) siteProblems.push({ siteName: s.name, message: 'no system of this site has ever been refreshed, so nothing of it is cached' });
+    const explicit = req.sites && req.sites.length > 0;
+    const model = buildReport(req.kind, {
+      generatedAt: this.clock().toISOString(),
+      generatedBy: this.o.user,
+      appVersion: this.o.appVersion,
+      source: req.offline ? 'cache' : 'fresh',
+      sites: sites.map((s) => ({ id: s.id, name: s.name })),
+      systems,
+      siteProblems,
+      period,
+      actions: collectActions(this.o.actionLog, period, explicit ? sites.map((s) => s.id) : undefined),
+    });
+    const summary = this.o.store.save(model);
+    return { id: summary.id, summary, model };
+  }
+
+  /** The history, newest first. */
+  list(): ReportSummary[] {
+    return this.o.store.list();
+  }
+
+  /** A stored report. @throws ReportRequestError when there is none with this id. */
+  open(id: number): StoredReport {
+    const r = this.o.store.get(id);
+    if (!r) throw new ReportRequestError(`there is no report ${id}; "fleetdeck report list" shows the history`);
+    return r;
+  }
+
+  /** What changed in the configuration between two stored reports (config or audit). */
+  diff(fromId: number, toId: number): ReportDiff {
+    const a = this.open(fromId);
+    const b = this.open(toId);
+    try {
+      return diffReports({ ...a.model, id: fromId }, { ...b.model, id: toId });
+    } catch (err) {
+      throw new ReportRequestError(err instanceof Error ? err.message : String(err), 'validation');
+    }
+  }
+
+  /** Writes a stored report to a new or empty directory in the given formats, with its manifest. */
+  async export(id: number, dir: string, formats: readonly ExportFormat[]): Promise<ExportResult> {
+    const r = this.open(id);
+    return exportReport(r.model, {
+      dir,
+      formats,
+      reportId: id,
+      exportedBy: this.o.user,
+      exportedAt: this.clock(),
+      ...(formats.includes('pdf') ? { printToPdf: this.pdfPrinter() } : {}),
+    });
+  }
+
+  private pdfPrinter(): PrintToPdf {
+    if (!this.printer) {
+      if (!this.o.defaultPrinter) throw new Error('PDF export is not available here');
+      this.printer = this.o.defaultPrinter();
+    }
+    return this.printer;
+  }
+
+  private resolveSites(refs: readonly string[] | undefined): Site[] {
+    if (!refs || !refs.length) return this.o.sites.list();
+    const out: Site[] = [];
+    for (const ref of refs) {
+      const site = this.o.sites.get(ref);
+      if (!site) throw new ReportRequestError(`no site named "${ref}"`);
+      if (!out.some((s) => s.id === site.id)) out.push(site);
+    }
+    return out;
+  }
+}
+
+function isoOrNull(text: string | undefined, what: string): string | null {
+  if (text === undefined || text === '') return null;
+  const t = Date.parse(text);
+  if (!Number.isFinite(t)) throw new ReportRequestError(`${what}: "${text}" is not an ISO 8601 time (e.g. 2025-01-31 or 2025-01-31T12:00:00Z)`, 'validation');
+  return new Date(t).toISOString();
+}

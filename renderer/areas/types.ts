@@ -1,0 +1,27 @@
+import type { Component } from 'svelte';
+import type { AreaDetail, Nav } from '../lib/nav.svelte.js';
+import type { SystemContext } from '../lib/system.svelte.js';
+
+/** What every area component receives. */
+export interface AreaProps {
+  /** The system shown; every call goes through it (its own session in main). */
+  sys: SystemContext;
+  nav: Nav;
+  /** A drill-down inside the area (a drive, a NIC, an operation …). */
+  detail?: AreaDetail | undefined;
+}
+
+/** Headings areas are listed under in the palette and the system page. */
+export type AreaGroup = 'Health' | 'Storage' | 'Access' | 'Protection' | 'Hardware' | 'Administration' | 'Tools';
+
+export interface AreaDef {
+  /** Stable id used in routes. */
+  id: string;
+  title: string;
+  group: AreaGroup;
+  component: Component<AreaProps>;
+  /** False while the area shows only its cached data (it is still to be built). */
+  ready: boolean;
+  /** Extra words the command palette matches. */
+  keywords: readonly string[];
+}

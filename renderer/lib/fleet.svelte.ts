@@ -1,0 +1,173 @@
+import { SvelteMap } from 'svelte/reactivity';
+import type { Response, SiteView, SystemStatusView } from '../../app/ipc/contract.js';
+import { api } from './api.js';
+import { errorText } from './format.js';
+
+export type AppInfo = Response<'app:info'>;
+
+/** One system of the fleet as every view sees it. */
+export interface FleetSystem {
+  siteId: string;
+  site: SiteView | undefined;
+  system: string;
+  status: SystemStatusView;
+}
+
+const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
+
+/** Statuses with their sites, sorted by site name then system name. */
+function joinSystems(sites: readonly SiteView[], statuses: readonly SystemStatusView[]): FleetSystem[] {
+  const site = (id: string): SiteView | undefined => sites.find((s) => s.id === id);
+  return statuses
+    .map((status) => ({ siteId: status.siteId, site: site(status.siteId), system: status.system, status }))
+    .sort((a, b) => (a.site?.name ?? a.siteId).localeCompare(b.site?.name ?? b.siteId) || a.system.localeCompare(b.system));
+}
+
+/**
+ * The fleet as the renderer knows it: app info, sites, every system's status (kept current by
+ * `fleet:status` events) and a per-system data version that moves when a refresh has written new
+ * cached reads, so views reload exactly then.
+ */
+export class FleetStore {
+  info = $state.raw<AppInfo | undefined>(undefined);
+  sites = $state.raw<readonly SiteView[]>([]);
+  /** Site-level problems from `fleet:status` (for example a site whose system list failed). */
+  readonly siteErrors = new SvelteMap<string, string>();
+  /** Notifications announced by main since the app opened, per system. */
+  readonly newNotifications = new SvelteMap<string, number>();
+  loaded = $state(false);
+  error = $state<string | undefined>(undefined);
+  /** True while a refresh this window started is running. */
+  refreshing = $state(false);
+
+  readonly #statuses = new SvelteMap<string, SystemStatusView>();
+  readonly #versions = new SvelteMap<string, number>();
+  readonly #batchMs: number;
+  #pending: SystemStatusView[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * @param options.eventBatchMs status events are applied together at most this often (ms). A
+   *   refresh sends one per read per system; applying each alone would rebuild the tree and the
+   *   overview thousands of times. 0 applies each at once.
+   */
+  constructor(options: { eventBatchMs?: number } = {}) {
+    this.#batchMs = options.eventBatchMs ?? 100;
+  }
+
+  /** Every known system, sorted by site name then system name. */
+  readonly systems: readonly FleetSystem[] = $derived(joinSystems(this.sites, [...this.#statuses.values()]));
+
+  /** Reads done / planned over every system refreshing now; undefined when none is. */
+  readonly progress: { done: number; total: number; systems: number } | undefined = $derived.by(() => {
+    let done = 0;
+    let total = 0;
+    let systems = 0;
+    for (const s of this.#statuses.values()) {
+      if (s.state !== 'refreshing') continue;
+      systems++;
+      done += s.progress?.done ?? 0;
+      total += s.progress?.total ?? 0;
+    }
+    return systems > 0 ? { done, total, systems } : undefined;
+  });
+
+  /** Loads app info, sites and statuses. Failures land in `error`; the app still renders. */
+  async load(): Promise<void> {
+    try {
+      const [info, sites, status] = await Promise.all([
+        api().invoke('app:info', {}),
+        api().invoke('sites:list', {}),
+        api().invoke('fleet:status', {}),
+      ]);
+      this.info = info;
+      this.sites = sites;
+      for (const site of status) {
+        if (site.error) this.siteErrors.set(site.siteId, site.error);
+        else this.siteErrors.delete(site.siteId);
+        for (const s of site.systems) this.apply(s);
+      }
+      this.error = undefined;
+    } catch (err) {
+      this.error = errorText(err);
+    } finally {
+      this.loaded = true;
+    }
+  }
+
+  /** Subscribes to main's events; returns the unsubscribe function. */
+  listen(): () => void {
+    const offStatus = api().on('fleet:status', (s) => this.#queue(s));
+    const offNotes = api().on('fleet:notifications', (n) => {
+      const k = key(n.siteId, n.system);
+      this.newNotifications.set(k, (this.newNotifications.get(k) ?? 0) + n.count);
+    });
+    return () => {
+      offStatus();
+      offNotes();
+      if (this.#timer) clearTimeout(this.#timer);
+      this.#timer = undefined;
+    };
+  }
+
+  #queue(s: SystemStatusView): void {
+    if (this.#batchMs <= 0) {
+      this.apply(s);
+      return;
+    }
+    this.#pending.push(s);
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      const batch = this.#pending;
+      this.#pending = [];
+      for (const x of batch) this.apply(x);
+    }, this.#batchMs);
+  }
+
+  /** Takes a status in; bumps the data version when a refresh has finished or new data arrived. */
+  apply(s: SystemStatusView): void {
+    const k = key(s.siteId, s.system);
+    const prev = this.#statuses.get(k);
+    this.#statuses.set(k, s);
+    const finished = prev?.state === 'refreshing' && s.state !== 'refreshing';
+    if (finished || (prev !== undefined && prev.lastSuccessAt !== s.lastSuccessAt)) {
+      this.#versions.set(k, (this.#versions.get(k) ?? 0) + 1);
+    }
+  }
+
+  status(siteId: string, system: string): SystemStatusView | undefined {
+    return this.#statuses.get(key(siteId, system));
+  }
+
+  site(siteId: string): SiteView | undefined {
+    return this.sites.find((s) => s.id === siteId);
+  }
+
+  /** Moves whenever new cached data of the system may exist. */
+  version(siteId: string, system: string): number {
+    return this.#versions.get(key(siteId, system)) ?? 0;
+  }
+
+  newNotificationCount(siteId: string, system: string): number {
+    return this.newNotifications.get(key(siteId, system)) ?? 0;
+  }
+
+  clearNewNotifications(siteId: string, system: string): void {
+    this.newNotifications.delete(key(siteId, system));
+  }
+
+  /** Refreshes the whole fleet, or one system. Statuses arrive as events and with the answer. */
+  async refresh(target?: { siteId: string; system: string }): Promise<void> {
+    this.refreshing = true;
+    try {
+      const statuses = await api().invoke('fleet:refresh', target ? { sites: [target.siteId], systems: [target.system] } : {});
+      for (const s of statuses) this.apply(s);
+      this.sites = await api().invoke('sites:list', {});
+      this.error = undefined;
+    } catch (err) {
+      this.error = `refresh failed: ${errorText(err)}`;
+    } finally {
+      this.refreshing = false;
+    }
+  }
+}

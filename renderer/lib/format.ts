@@ -1,0 +1,71 @@
+/** Display formatting shared by every view. Pure functions; the locale is the user's. */
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB'];
+
+/** Bytes in decimal units (storage vendors' convention): `1.5 TB`. */
+export function formatBytes(bytes: number | undefined): string {
+  if (bytes === undefined || !Number.isFinite(bytes)) return '—';
+  let v = Math.abs(bytes);
+  let u = 0;
+  while (v >= 1000 && u < UNITS.length - 1) {
+    v /= 1000;
+    u++;
+  }
+  const digits = v >= 100 || u === 0 ? 0 : v >= 10 ? 1 : 2;
+  return `${bytes < 0 ? '-' : ''}${v.toFixed(digits)} ${UNITS[u]}`;
+}
+
+export function formatPercent(p: number | undefined, digits = 0): string {
+  return p === undefined || !Number.isFinite(p) ? '—' : `${p.toFixed(digits)} %`;
+}
+
+export function formatNumber(n: number | undefined, digits = 0): string {
+  return n === undefined || !Number.isFinite(n) ? '—' : n.toLocaleString(undefined, { maximumFractionDigits: digits });
+}
+
+/** Service times come without a zone (`YYYY-MM-DDTHH:MM:SS`) and are UTC by the interface's convention. */
+export function parseTime(iso: string | undefined): number | undefined {
+  if (!iso) return undefined;
+  const t = Date.parse(/[zZ]$|[+-]\d{2}:?\d{2}$/.test(iso) ? iso : `${iso}Z`);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+
+/** Local date and time; just the time when it is today. */
+export function formatTime(iso: string | number | undefined, now = Date.now()): string {
+  const t = typeof iso === 'number' ? iso : parseTime(iso);
+  if (t === undefined) return '—';
+  const d = new Date(t);
+  return new Date(now).toDateString() === d.toDateString() ? timeOnly.format(d) : dateTime.format(d);
+}
+
+/** `just now`, `5 min ago`, `3 h ago`, `2 d ago`. */
+export function formatAgo(iso: string | number | undefined, now = Date.now()): string {
+  const t = typeof iso === 'number' ? iso : parseTime(iso);
+  if (t === undefined) return '';
+  const s = Math.max(0, Math.round((now - t) / 1000));
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86_400)} d ago`;
+}
+
+/** Days as a short phrase: `12 days`, `3.5 days`, `> 10 years`. */
+export function formatDays(days: number): string {
+  if (!Number.isFinite(days)) return '∞';
+  if (days > 3650) return '> 10 years';
+  if (days >= 10) return `${Math.round(days)} days`;
+  return `${days.toFixed(1)} days`;
+}
+
+/** The current time as ISO text: when a live read happened. */
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+/** Message of anything thrown, for display. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,39 @@
+import type { SystemState } from '../../app/domain/site.js';
+
+/** How a system state looks: always an icon and text, never colour alone. */
+export interface StateLook {
+  label: string;
+  /** Longer explanation for tooltips and the read-only banner. */
+  description: string;
+  tone: 'ok' | 'info' | 'warning' | 'critical' | 'muted';
+  icon: 'check' | 'sync' | 'clock' | 'cross' | 'lock' | 'shield' | 'pause';
+}
+
+export const STATE_LOOK: Readonly<Record<SystemState, StateLook>> = {
+  ok: { label: 'ok', description: 'Connected; data is current.', tone: 'ok', icon: 'check' },
+  refreshing: { label: 'refreshing', description: 'Reading the system now.', tone: 'info', icon: 'sync' },
+  stale: { label: 'stale', description: 'Showing the last data read; it may be out of date.', tone: 'warning', icon: 'clock' },
+  unreachable: { label: 'unreachable', description: 'The management endpoint does not answer.', tone: 'critical', icon: 'cross' },
+  'login-required': { label: 'login required', description: 'The session ended; log in to the site again.', tone: 'warning', icon: 'lock' },
+  'certificate-changed': { label: 'certificate changed', description: 'The site presents a different certificate than the one trusted.', tone: 'critical', icon: 'shield' },
+  paused: { label: 'paused', description: 'Polling of this site is paused; it is not contacted.', tone: 'muted', icon: 'pause' },
+};
+
+/** Look of a state string from main; unknown strings get a neutral look with their own text. */
+export function stateLook(state: string | undefined): StateLook {
+  if (state && state in STATE_LOOK) return STATE_LOOK[state as SystemState];
+  return { label: state ?? 'unknown', description: 'No status yet.', tone: 'muted', icon: 'clock' };
+}
+
+/** States in which the system cannot take writes: views open read-only from the cache. */
+const READ_ONLY: Readonly<Partial<Record<SystemState, string>>> = {
+  unreachable: 'the system is unreachable',
+  paused: 'polling of this site is paused',
+  'login-required': 'the session needs a new login',
+  'certificate-changed': "the site's certificate changed and is not trusted",
+};
+
+/** Why writes are disabled in this state, or undefined when they are allowed. */
+export function readOnlyReason(state: string | undefined): string | undefined {
+  return state ? READ_ONLY[state as SystemState] : undefined;
+}

@@ -1,0 +1,176 @@
+import type { SiteView, SystemStatusView } from '../../app/ipc/contract.js';
+import { stateLook } from './states.js';
+
+/**
+ * The fleet tree as data: grouping, filtering, flattening to visible rows and keyboard movement.
+ * Pure, so the component stays a thin renderer and the rules are tested without a DOM.
+ */
+
+export type GroupBy = 'site' | 'group' | 'tag';
+
+export interface TreeNode {
+  /** Unique in the tree (a site under two tags gets two ids). */
+  id: string;
+  label: string;
+  kind: 'group' | 'site' | 'system' | 'area';
+  children?: TreeNode[];
+  siteId?: string;
+  system?: string;
+  areaId?: string;
+  status?: SystemStatusView;
+  /** A site-level problem to show on the site row. */
+  note?: string;
+}
+
+export interface TreeArea {
+  id: string;
+  title: string;
+}
+
+export interface TreeInput {
+  sites: readonly SiteView[];
+  statuses: readonly SystemStatusView[];
+  siteErrors: ReadonlyMap<string, string>;
+  areas: readonly TreeArea[];
+  groupBy: GroupBy;
+  filter: string;
+}
+
+/** Text a filter matches for a system: its name, its site's name, host, group, tags and state. */
+function haystack(site: SiteView | undefined, s: SystemStatusView): string {
+  let host = '';
+  try {
+    host = site ? new URL(site.baseUrl).host : '';
+  } catch {
+    host = site?.baseUrl ?? '';
+  }
+  return [s.system, site?.name ?? s.siteId, host, site?.group ?? '', ...(site?.tags ?? []), stateLook(s.state).label].join('\n').toLowerCase();
+}
+
+function siteNode(prefix: string, site: SiteView, systems: readonly SystemStatusView[], input: TreeInput): TreeNode {
+  const id = `${prefix}site:${site.id}`;
+  return {
+    id,
+    label: site.name,
+    kind: 'site',
+    siteId: site.id,
+    ...(input.siteErrors.get(site.id) ? { note: input.siteErrors.get(site.id) } : site.polling.paused ? { note: 'paused' } : {}),
+    children: systems.map((s) => ({
+      id: `${id}/sys:${s.system}`,
+      label: s.system,
+      kind: 'system' as const,
+      siteId: s.siteId,
+      system: s.system,
+      status: s,
+      children: input.areas.map((a) => ({ id: `${id}/sys:${s.system}/area:${a.id}`, label: a.title, kind: 'area' as const, siteId: s.siteId, system: s.system, areaId: a.id })),
+    })),
+  };
+}
+
+/** Builds the tree: sites → systems → areas, optionally under group or tag headings. */
+export function buildTree(input: TreeInput): TreeNode[] {
+  const q = input.filter.trim().toLowerCase();
+  const bySite = new Map<string, SystemStatusView[]>();
+  for (const s of input.statuses) {
+    const list = bySite.get(s.siteId) ?? [];
+    list.push(s);
+    bySite.set(s.siteId, list);
+  }
+  const sites = [...input.sites].sort((a, b) => a.name.localeCompare(b.name));
+  const visibleSystems = (site: SiteView): SystemStatusView[] => {
+    const all = (bySite.get(site.id) ?? []).slice().sort((a, b) => a.system.localeCompare(b.system));
+    return q ? all.filter((s) => haystack(site, s).includes(q)) : all;
+  };
+  // With a filter, a site shows when its own name matches (with all its systems) or any system does.
+  const siteSystems = (site: SiteView): SystemStatusView[] | undefined => {
+    const matching = visibleSystems(site);
+    if (!q || matching.length > 0) return matching;
+    const own = [site.name, site.group ?? '', ...site.tags].join('\n').toLowerCase();
+    return own.includes(q) ? (bySite.get(site.id) ?? []).slice().sort((a, b) => a.system.localeCompare(b.system)) : undefined;
+  };
+
+  if (input.groupBy === 'site') {
+    return sites.flatMap((site) => {
+      const systems = siteSystems(site);
+      return systems ? [siteNode('', site, systems, input)] : [];
+    });
+  }
+  const groups = new Map<string, SiteView[]>();
+  for (const site of sites) {
+    const names = input.groupBy === 'group' ? [site.group || 'Ungrouped'] : site.tags.length > 0 ? site.tags : ['Untagged'];
+    for (const name of names) groups.set(name, [...(groups.get(name) ?? []), site]);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([name, members]) => {
+      const prefix = `group:${name}/`;
+      const children = members.flatMap((site) => {
+        const systems = siteSystems(site);
+        return systems ? [siteNode(prefix, site, systems, input)] : [];
+      });
+      return children.length > 0 ? [{ id: `group:${name}`, label: name, kind: 'group' as const, children }] : [];
+    });
+}
+
+/** A visible row of the tree with the ARIA position facts of its node. */
+export interface TreeRow {
+  node: TreeNode;
+  level: number;
+  posinset: number;
+  setsize: number;
+  parentId: string | undefined;
+  expandable: boolean;
+  expanded: boolean;
+}
+
+/** The rows a user sees: nodes whose ancestors are all expanded, in display order. */
+export function visibleRows(nodes: readonly TreeNode[], isExpanded: (node: TreeNode) => boolean): TreeRow[] {
+  const out: TreeRow[] = [];
+  const walk = (list: readonly TreeNode[], level: number, parentId: string | undefined): void => {
+    list.forEach((node, i) => {
+      const expandable = (node.children?.length ?? 0) > 0;
+      const expanded = expandable && isExpanded(node);
+      out.push({ node, level, posinset: i + 1, setsize: list.length, parentId, expandable, expanded });
+      if (expanded) walk(node.children ?? [], level + 1, node.id);
+    });
+  };
+  walk(nodes, 1, undefined);
+  return out;
+}
+
+/** What a key does in the tree (WAI-ARIA tree view pattern). */
+export type TreeAction =
+  | { type: 'focus'; id: string }
+  | { type: 'expand'; id: string }
+  | { type: 'collapse'; id: string }
+  | { type: 'activate'; id: string }
+  | { type: 'none' };
+
+export function treeKeyAction(rows: readonly TreeRow[], focusedId: string | undefined, key: string): TreeAction {
+  if (rows.length === 0) return { type: 'none' };
+  const i = Math.max(0, rows.findIndex((r) => r.node.id === focusedId));
+  const row = rows[i] as TreeRow;
+  const at = (j: number): TreeAction => ({ type: 'focus', id: (rows[Math.min(rows.length - 1, Math.max(0, j))] as TreeRow).node.id });
+  switch (key) {
+    case 'ArrowDown':
+      return at(i + 1);
+    case 'ArrowUp':
+      return at(i - 1);
+    case 'Home':
+      return at(0);
+    case 'End':
+      return at(rows.length - 1);
+    case 'ArrowRight':
+      if (row.expandable && !row.expanded) return { type: 'expand', id: row.node.id };
+      if (row.expanded) return at(i + 1);
+      return { type: 'none' };
+    case 'ArrowLeft':
+      if (row.expanded) return { type: 'collapse', id: row.node.id };
+      return row.parentId ? { type: 'focus', id: row.parentId } : { type: 'none' };
+    case 'Enter':
+    case ' ':
+      return { type: 'activate', id: row.node.id };
+    default:
+      return { type: 'none' };
+  }
+}

@@ -1,0 +1,146 @@
+import { SvelteMap, SvelteSet } from 'svelte/reactivity';
+import type { Application, Health, Node, NotificationRecord } from '../../app/catalog/index.js';
+import type { FleetStore, FleetSystem } from '../lib/fleet.svelte.js';
+import { connectionLevel, highLevel, laggingReplication, levelRank, rollupHealth, unhealthyDrives, worse, type LaggingPair, type Level, type NodeDrive, type Rollup } from '../lib/health.js';
+import { forEachLimit } from '../lib/limit.js';
+import { dataOf } from '../lib/loader.svelte.js';
+import { READS } from '../lib/reads.js';
+import { SystemContext } from '../lib/system.svelte.js';
+
+/** What the overview read for one system from the cache. */
+interface SystemFacts {
+  version: number;
+  health: Health | undefined;
+  at: string | undefined;
+  drives: NodeDrive[];
+  lagging: LaggingPair[];
+  errors: NotificationRecord[];
+}
+
+export interface OverviewRow {
+  key: string;
+  siteId: string;
+  siteName: string;
+  system: string;
+  state: string;
+  rollup: Rollup;
+  /** Health and connection together: what the list is sorted by. */
+  level: Level;
+  at: string | undefined;
+  drives: number;
+  lagging: number;
+}
+
+interface Tagged {
+  siteId: string;
+  system: string;
+}
+
+const CONCURRENCY = 6;
+const key = (s: Tagged): string => `${s.siteId}\u0000${s.system}`;
+
+/**
+ * The fleet overview's data: each system's health, unhealthy drives, lagging replication and recent
+ * errors from the offline cache, reloaded per system when its data version moves.
+ */
+export class OverviewModel {
+  readonly #facts = new SvelteMap<string, SystemFacts>();
+  loading = $state(false);
+  readonly #fleet: FleetStore;
+  /** Systems being read now, so a second trigger does not read them twice. */
+  readonly #inflight = new SvelteSet<string>();
+
+  constructor(fleet: FleetStore) {
+    this.#fleet = fleet;
+  }
+
+  /** Rows worst first: critical, unknown, warning, ok; then by the lowest health figure. */
+  readonly rows: OverviewRow[] = $derived.by(() => {
+    const facts = this.#facts;
+    const rows = this.#fleet.systems.map((s): OverviewRow => {
+      const f = facts.get(key(s));
+      const rollup = rollupHealth(f?.health);
+      return {
+        key: key(s),
+        siteId: s.siteId,
+        siteName: s.site?.name ?? s.siteId,
+        system: s.system,
+        state: s.status.state,
+        rollup,
+        level: worse(rollup.level, connectionLevel(s.status.state)),
+        at: f?.at,
+        drives: f?.drives.length ?? 0,
+        lagging: f?.lagging.length ?? 0,
+      };
+    });
+    const lowest = (r: OverviewRow): number => Math.min(...r.rollup.dimensions.map((d) => (d.name === 'volumes' || d.name === 'hardware' ? (d.percent ?? 100) : 100 - (d.percent ?? 0))), 100);
+    return rows.sort((a, b) => levelRank(a.level) - levelRank(b.level) || lowest(a) - lowest(b) || a.system.localeCompare(b.system));
+  });
+
+  readonly drives: Array<NodeDrive & Tagged> = $derived([...this.#facts].flatMap(([k, f]) => f.drives.map((d) => ({ ...d, ...split(k) }))));
+  readonly lagging: Array<LaggingPair & Tagged> = $derived([...this.#facts].flatMap(([k, f]) => f.lagging.map((p) => ({ ...p, ...split(k) }))));
+  readonly errors: Array<NotificationRecord & Tagged> = $derived(
+    [...this.#facts]
+      .flatMap(([k, f]) => f.errors.map((n) => ({ ...n, ...split(k) })))
+      .sort((a, b) => (b.Timestamp ?? '').localeCompare(a.Timestamp ?? ''))
+      .slice(0, 100),
+  );
+
+  readonly totals = $derived.by(() => {
+    let total = 0;
+    let used = 0;
+    const byLevel: Record<Level, number> = { critical: 0, unknown: 0, warning: 0, ok: 0 };
+    for (const r of this.rows) {
+      byLevel[r.level]++;
+      if (r.rollup.capacity) {
+        total += r.rollup.capacity.total;
+        used += r.rollup.capacity.used;
+      }
+    }
+    return { total, used, byLevel };
+  });
+
+  /** Loads the systems whose data version moved since they were last read. */
+  async load(systems: readonly FleetSystem[]): Promise<void> {
+    const due = systems.filter((s) => !this.#inflight.has(key(s)) && this.#facts.get(key(s))?.version !== this.#fleet.version(s.siteId, s.system));
+    if (due.length === 0) return;
+    for (const s of due) this.#inflight.add(key(s));
+    this.loading = true;
+    try {
+      await forEachLimit(due, CONCURRENCY, async (s) => {
+        try {
+          this.#facts.set(key(s), await this.#read(s));
+        } finally {
+          this.#inflight.delete(key(s));
+        }
+      });
+    } finally {
+      this.loading = this.#inflight.size > 0;
+    }
+  }
+
+  async #read(s: FleetSystem): Promise<SystemFacts> {
+    const sys = new SystemContext(this.#fleet, s.siteId, s.system);
+    const version = this.#fleet.version(s.siteId, s.system);
+    const safe = <T>(p: Promise<T>): Promise<T | null> => p.catch(() => null);
+    const [health, resources, replication, notes] = await Promise.all([
+      safe(sys.readCache<Health>(READS.health)),
+      safe(sys.readCache<unknown>(READS.resources)),
+      safe(sys.readCache<unknown>(READS.replication)),
+      safe(sys.readCache<unknown>(READS.notifications)),
+    ]);
+    return {
+      version,
+      health: health?.value ?? undefined,
+      at: health?.at,
+      drives: unhealthyDrives(dataOf<Node>(resources?.value)),
+      lagging: laggingReplication(dataOf<Application>(replication?.value)),
+      errors: highLevel(dataOf<NotificationRecord>(notes?.value), 20),
+    };
+  }
+}
+
+function split(k: string): Tagged {
+  const i = k.indexOf('\u0000');
+  return { siteId: k.slice(0, i), system: k.slice(i + 1) };
+}

@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const START = fileURLToPath(new URL('../../../bin/start.js', import.meta.url));
+
+/** Starts `npm start`'s launcher and resolves with its output once it prints the browser URL. */
+function launch(args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; output: string; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [START, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`no URL within 60 s:\n${output}`)), 60_000);
+    const onData = (d: Buffer): void => {
+      output += d.toString();
+      const url = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(output)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve({ child, output, url });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`exited ${code}:\n${output}`)));
+  });
+}
+
+async function ipc(url: string, channel: string, body: unknown): Promise<unknown> {
+  const u = new URL(url);
+  const res = await fetch(new URL(`/ipc/${channel}`, u), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-fleetdeck-token': u.searchParams.get('token') ?? '' },
+    body: JSON.stringify(body),
+  });
+  return ((await res.json()) as { value: unknown }).value;
+}
+
+describe('npm start without the Electron runtime', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fd-start-'));
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const c of children) c.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says so in one line and serves the app on the simulated demo fleet', async () => {
+    const { child, output, url } = await launch(['--data-dir', dir], { FLEETDECK_KEYCHAIN: 'memory' });
+    children.push(child);
+    expect(output.match(/Electron runtime is not available here/g)).toHaveLength(1);
+    expect(output).toMatch(/SIMULATED demo fleet \(3 sites\)/);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+    expect(await page.text()).toMatch(/<div id="app"|<script/);
+    expect(await ipc(url, 'app:info', {})).toMatchObject({ simulated: true });
+    const sites = (await ipc(url, 'sites:list', {})) as Array<{ simulated: boolean }>;
+    expect(sites).toHaveLength(3);
+    for (const s of sites) expect(s.simulated).toBe(true);
+    // The first refresh runs in the background: wait for the nine systems to come in.
+    let systems = 0;
+    for (let i = 0; i < 100 && systems < 9; i++) {
+      const status = (await ipc(url, 'fleet:status', {})) as Array<{ systems: Array<{ state: string }> }>;
+      systems = status.flatMap((s) => s.systems).filter((s) => s.state === 'ok').length;
+      if (systems < 9) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(systems).toBe(9);
+  });
+
+  it('opens scoped to one site with --site', async () => {
+    const { child, output, url } = await launch(['--data-dir', dir, '--site', 'dc-boston', '--port', '0'], { FLEETDECK_KEYCHAIN: 'memory' });
+    children.push(child);
+    expect(output).toMatch(/scoped to site dc-boston/);
+    const sites = (await ipc(url, 'sites:list', {})) as Array<{ name: string }>;
+    expect(sites.map((s) => s.name)).toEqual(['dc-boston']);
+  });
+});

@@ -1,0 +1,82 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiClient } from '../../main/client/index.js';
+
+/** Deterministic PRNG (mulberry32), so a failing fuzz or fault run can be replayed from its seed. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One HTTP request the client sent, as measured around its single network exchange. */
+export interface TimedRequest {
+  origin: string;
+  op: string;
+  ms: number;
+  error?: string;
+}
+
+type Send = (this: ApiClient, op: { key: string }, ...rest: unknown[]) => Promise<unknown>;
+
+/**
+ * Times every HTTP request of every ApiClient (the private `send`: one network exchange, after the
+ * in-flight caps let it go, before any retry). A probe, not a mock: the request still runs as is.
+ * Returns the records and a function that restores the original method.
+ */
+export function timeRequests(): { records: TimedRequest[]; restore: () => void } {
+  const proto = ApiClient.prototype as unknown as { send: Send };
+  const original = proto.send;
+  const records: TimedRequest[] = [];
+  proto.send = async function timed(this: ApiClient, op: { key: string }, ...rest: unknown[]): Promise<unknown> {
+    const started = performance.now();
+    try {
+      const value = await original.call(this, op, ...rest);
+      records.push({ origin: this.baseUrl.origin, op: op.key, ms: performance.now() - started });
+      return value;
+    } catch (err) {
+      records.push({ origin: this.baseUrl.origin, op: op.key, ms: performance.now() - started, error: err instanceof Error ? err.message : String(err) });
+      throw err;
+    }
+  };
+  return {
+    records,
+    restore: () => {
+      proto.send = original;
+    },
+  };
+}
+
+/** A fresh temporary directory and its removal. */
+export function tempDir(prefix: string): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Every file under a folder with its bytes. */
+export function filesUnder(dir: string): Array<{ path: string; bytes: Buffer }> {
+  const out: Array<{ path: string; bytes: Buffer }> = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...filesUnder(p));
+    else out.push({ path: p, bytes: readFileSync(p) });
+  }
+  return out;
+}
+
+/** Waits until `condition` holds, polling every 10 ms. */
+export async function until(condition: () => boolean, what: () => string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

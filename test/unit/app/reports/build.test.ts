@@ -1,0 +1,211 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport } from '../../../../app/reports/build.js';
+import { AUDIT_PARTS, REPORT_KINDS, overallDataAges } from '../../../../app/reports/model.js';
+import { reportModelSchema } from '../../../../app/reports/schema.js';
+import { ALPHA_AT, BETA_AT, GENERATED_AT, fixtureInput } from './fixtures.js';
+import { rowsOf, tableOf } from './helpers.js';
+
+const TIB = 1024 ** 4;
+const GIB = 1024 ** 3;
+
+describe('every report kind', () => {
+  it('builds a model that matches the stored/IPC schema, deterministically, for each kind', () => {
+    for (const kind of REPORT_KINDS) {
+      const model = buildReport(kind, fixtureInput());
+      expect(reportModelSchema.safeParse(model).success, kind).toBe(true);
+      expect(buildReport(kind, fixtureInput())).toEqual(model);
+      expect(model).toMatchObject({ kind, generatedAt: GENERATED_AT, generatedBy: 'auditor-os-user', appVersion: '9.9.9', source: 'cache' });
+      expect(model.scope.systems.map((s) => `${s.siteName}/${s.system}`)).toEqual(['East DC/alpha', 'West DC/beta', 'West DC/gamma']);
+    }
+  });
+
+  it('never carries a secret value, even one that sat in a cached answer or the action log unmasked', () => {
+    for (const kind of REPORT_KINDS) {
+      const text = JSON.stringify(buildReport(kind, fixtureInput()));
+      expect(text).not.toMatch(/MARKER-raw/);
+    }
+  });
+});
+
+describe('inventory', () => {
+  const model = buildReport('inventory', fixtureInput());
+
+  it('lists systems with id, connectivity, node count, management version and state', () => {
+    expect(rowsOf(model, 'inventory.systems')).toEqual([
+      { site: 'East DC', system: 'alpha', id: 101, connectivity: 'Direct', nodes: 2, managementVersion: '5.5.0', replicationTargets: 'beta', state: 'ok' },
+      { site: 'West DC', system: 'beta', id: null, connectivity: null, nodes: 1, managementVersion: '5.4.2', replicationTargets: null, state: 'unreachable' },
+      { site: 'West DC', system: 'gamma', id: null, connectivity: null, nodes: null, managementVersion: null, replicationTargets: null, state: 'stale' },
+    ]);
+  });
+
+  it('lists every hardware component with serial and firmware, NICs once (from the network list)', () => {
+    const hw = rowsOf(model, 'inventory.hardware');
+    const by = (name: string) => hw.find((r) => r.name === name);
+    expect(by('Chassis')).toMatchObject({ component: 'Chassis', vendor: 'HPE', serial: 'CHASSIS-SER', firmware: 'BIOS U30 v2.68' });
+    expect(by('sda')).toMatchObject({ component: 'Drive (HDD)', serial: 'SER-ALPHA-1', firmware: 'PCGNW232', capacity: '14.6 TiB', status: 'Warning' });
+    expect(by('fc0')).toMatchObject({ component: 'FC HBA', serial: 'HBA-SER', firmware: '9.08.02' });
+    expect(by('DIMM_A1')).toMatchObject({ serial: 'MEM-SER', capacity: '32 GB' });
+    expect(hw.filter((r) => r.component === 'NIC')).toEqual([expect.objectContaining({ name: 'eth0', serial: '0c:c4:7a:00:00:01', capacity: '25 Gb/s' })]);
+  });
+
+  it('lists the component versions of each system', () => {
+    expect(rowsOf(model, 'inventory.versions').map((r) => `${r.system} ${r.component} ${r.version} ${r.build}`)).toEqual([
+      'alpha Management 5.5.0 5.5.0.2957',
+      'alpha Firmware 2.14.1 20244397',
+      'beta Management 5.4.2 5.4.2.100',
+    ]);
+  });
+
+  it('says per system how old its data is, and that gamma has none', () => {
+    expect(model.sections[0]?.dataAges).toEqual([
+      { siteId: 'east', siteName: 'East DC', system: 'alpha', at: ALPHA_AT, ageSeconds: 600, state: 'ok' },
+      { siteId: 'west', siteName: 'West DC', system: 'beta', at: BETA_AT, ageSeconds: 36 * 3600, state: 'unreachable' },
+      { siteId: 'west', siteName: 'West DC', system: 'gamma', at: null, ageSeconds: null, state: 'stale' },
+    ]);
+  });
+});
+
+describe('health and capacity', () => {
+  const model = buildReport('health', fixtureInput());
+
+  it('computes days until full with the least-squares forecast, counted from generation time', () => {
+    // 10 GiB/day exactly; at 12:00 the line holds 5 TiB + 5 GiB of a 10 TiB pool.
+    expect(rowsOf(model, 'health.pools')).toEqual([
+      {
+        site: 'East DC',
+        system: 'alpha',
+        pool: 'hdd-pool',
+        capacity: 10 * TIB,
+        consumed: 5 * TIB,
+        usedPercent: 50,
+        growthPerDay: 10 * GIB,
+        daysUntilFull: 511.5,
+        range: '512 – 512',
+        fullBy: new Date(Date.parse(GENERATED_AT) + 511.5 * 86_400_000).toISOString(),
+        outlook: 'growing',
+      },
+    ]);
+  });
+
+  it('summarises health per system and lists unhealthy volumes, hardware problems and warnings', () => {
+    expect(rowsOf(model, 'health.systems')[0]).toMatchObject({ volumesHealth: 75, unhealthyVolumes: 1, hardwareHealth: 98.2, unhealthyResources: 'Drive: 2', capacity: 10 * TIB, used: 5 * TIB, usedPercent: 50 });
+    expect(rowsOf(model, 'health.unhealthyVolumes')).toEqual([{ site: 'East DC', system: 'alpha', volume: 'db/log', state: 'Degraded' }]);
+    expect(rowsOf(model, 'health.hardwareProblems').map((r) => `${r.name} ${r.status}`)).toEqual(['sda Warning', 'sdz Failed']);
+    expect(rowsOf(model, 'health.notifications').map((r) => `${r.time} ${r.level} ${r.message}`)).toEqual([
+      '2025-01-15T10:00:00Z Critical Drive sdz failed.',
+      '2025-01-14T09:00:00Z Warning Fan FAN2 below nominal speed.',
+    ]);
+  });
+});
+
+describe('hardware and SMART risk', () => {
+  const model = buildReport('smart', fixtureInput());
+
+  it('classifies each drive from its SMART text and status, worst first', () => {
+    expect(rowsOf(model, 'smart.drives').map((r) => `${r.drive} ${r.risk} ${r.serial}`)).toEqual(['sda critical SER-ALPHA-1', 'sdz critical SER-ALPHA-3', 'nvme0n1 ok SER-ALPHA-2']);
+    const sda = rowsOf(model, 'smart.drives')[0];
+    expect(sda).toMatchObject({ selfAssessment: 'PASSED', smartAt: ALPHA_AT });
+    expect(String(sda?.findings)).toMatch(/5 Reallocated_Sector_Ct: raw count 150 is at or above 100/);
+  });
+
+  it('counts drives by risk per system and lists every finding', () => {
+    expect(rowsOf(model, 'smart.summary')).toEqual([
+      { site: 'East DC', system: 'alpha', drives: 3, critical: 2, warning: 0, ok: 1, noData: 0 },
+      { site: 'West DC', system: 'beta', drives: 0, critical: 0, warning: 0, ok: 0, noData: 0 },
+      { site: 'West DC', system: 'gamma', drives: 0, critical: 0, warning: 0, ok: 0, noData: 0 },
+    ]);
+    expect(rowsOf(model, 'smart.findings').map((r) => `${r.drive} ${r.risk} ${r.subject}`)).toEqual(['sda critical 5 Reallocated_Sector_Ct', 'sdz critical drive status']);
+  });
+});
+
+describe('configuration snapshot', () => {
+  const model = buildReport('config', fixtureInput());
+
+  it('shows volumes with encryption on/off and never the key', () => {
+    expect(rowsOf(model, 'config.volumes').map((r) => `${r.application}/${r.volume} ${r.encryption} ${r.protection} ${r.state}`)).toEqual([
+      'db/data on 4+2 Ok',
+      'db/log on 4+2 Degraded',
+      'share/files off 4+2 Ok',
+    ]);
+  });
+
+  it('shows hosts with WWNs/IQNs/NQNs and CHAP only as set, not set or not reported', () => {
+    const hosts = rowsOf(model, 'config.hosts');
+    expect(hosts.map((r) => `${r.host} ${r.chap}`)).toEqual(['esx01 set', '=HYPERLINK("http://evil") not set', 'k8s not reported', 'esx01-dr not reported']);
+    expect(hosts[0]).toMatchObject({ wwns: '21:00:00:24:ff:00:00:01', iqn: 'iqn.1998-01.com.vmware:esx01', pairs: 'beta/esx01-dr' });
+    expect(hosts[2]?.nqn).toBe('nqn.2014-08.org.nvmexpress:uuid:1');
+  });
+
+  it('shows mappings with LUNs, replication with its state, schedules, NAS servers and floating IPs', () => {
+    expect(rowsOf(model, 'config.mappings').map((r) => `${r.host} ${r.application}/${r.volume} ${r.lun}`)).toEqual(['esx01 db/data 0', 'esx01 db/log 1']);
+    expect(rowsOf(model, 'config.replication')).toEqual([
+      { site: 'East DC', system: 'alpha', application: 'db', volume: 'data', role: 'Primary', localData: 'UpToDate', remoteSystem: 'beta', remoteApplication: 'db-dr', remoteVolume: 'data', protocol: 'Synchronous', connection: 'InSync', remoteData: 'UpToDate', sync: 100 },
+    ]);
+    expect(rowsOf(model, 'config.schedules')[0]).toMatchObject({ application: 'db', consistencyGroup: 1, schedules: 'hourly, daily', volumes: 'data, log', snapshots: 2 });
+    expect(rowsOf(model, 'config.nasServers')[0]).toMatchObject({ name: 'ALPHA-NAS', directory: 'corp.example.com', directoryUser: 'svc-join', floatingIps: 'nas-fip' });
+    expect(rowsOf(model, 'config.floatingIps')[0]).toMatchObject({ name: 'nas-fip', address: '10.0.0.200', owner: 'alpha-n1', paired: 'beta/nas-fip-dr' });
+  });
+
+  it('shows users with roles and 2FA, notification targets, and node security as set / not set', () => {
+    expect(rowsOf(model, 'config.users').map((r) => `${r.system} ${r.user} ${r.role} ${r.twoFactor}`)).toEqual(['alpha admin Administrator on', 'alpha auditor Viewer off', 'beta admin Administrator off']);
+    expect(rowsOf(model, 'config.notificationTargets').map((r) => `${r.name} ${r.enabled} ${r.modules}`)).toEqual(['ops-email true all', 'trap false Hardware']);
+    expect(rowsOf(model, 'config.nodeSecurity')).toEqual([
+      { site: 'East DC', system: 'alpha', node: 'alpha-n1', targetChap: 'set', isns: 'set', isnsAccessControl: 'on', sed: 'supplied', supportTunnel: 'Enabled (session 42)' },
+      { site: 'East DC', system: 'alpha', node: 'alpha-n2', targetChap: 'not set', isns: 'not set', isnsAccessControl: 'off', sed: 'not supplied', supportTunnel: 'Disabled' },
+      { site: 'West DC', system: 'beta', node: 'beta-n1', targetChap: 'not reported', isns: 'not reported', isnsAccessControl: null, sed: null, supportTunnel: null },
+    ]);
+    // iSNS address and CHAP name are settings of a secret: the report says only whether they are set.
+    const text = JSON.stringify(model);
+    expect(text).not.toContain('10.0.0.5');
+    expect(text).not.toContain('"tgt"');
+  });
+});
+
+describe('action log', () => {
+  const model = buildReport('actions', fixtureInput());
+
+  it('lists the period’s records with site names, masked parameters and the chain check', () => {
+    const rows = rowsOf(model, 'actions.records');
+    expect(rows.map((r) => `${r.seq} ${r.site}/${r.system} ${r.operation} ${r.result}`)).toEqual(['1 East DC/alpha POST /hosts/create ok', '2 gone-site/x DELETE /hosts/delete error']);
+    expect(JSON.parse(String(rows[0]?.parameters))).toEqual({ query: {}, body: { Name: 'esx01', ChapSecret: '[redacted]' } });
+    expect(rowsOf(model, 'actions.verification')).toEqual([{ checkedRecords: 2, intact: true, problems: null, period: 'from 2025-01-01T00:00:00.000Z until now', shown: 2 }]);
+    expect(model.sections[0]?.dataAges).toEqual([]);
+  });
+
+  it('puts a broken chain in the notes', () => {
+    const input = fixtureInput();
+    input.actions.verification = { ok: false, count: 2, problems: [{ seq: 2, reason: 'record content does not match its hash: it was edited' }] };
+    const broken = buildReport('actions', input);
+    expect(rowsOf(broken, 'actions.verification')[0]).toMatchObject({ intact: false, problems: 'record 2: record content does not match its hash: it was edited' });
+    expect(broken.notes.join('\n')).toMatch(/failed its hash chain check/);
+  });
+});
+
+describe('audit pack', () => {
+  const model = buildReport('audit', fixtureInput());
+
+  it('contains every kind’s section in order', () => {
+    expect(model.sections.map((s) => s.kind)).toEqual([...AUDIT_PARTS]);
+    expect(tableOf(model, 'config.hosts').rows).toHaveLength(4);
+    expect(tableOf(model, 'actions.records').rows).toHaveLength(2);
+  });
+
+  it('notes up front which systems were unreachable or have no data, with the age of the oldest data', () => {
+    const notes = model.notes.join('\n');
+    expect(notes).toMatch(/offline cache only/);
+    expect(notes).toContain(`West DC / beta was unreachable when this report was made; its oldest data is from ${BETA_AT} (1.5 d old)`);
+    expect(notes).toContain('West DC / gamma: nothing cached');
+    expect(notes).not.toContain('alpha');
+    expect(overallDataAges(model).map((a) => `${a.system} ${a.at}`)).toEqual([`alpha ${ALPHA_AT}`, `beta ${BETA_AT}`, 'gamma null']);
+  });
+
+  it('says when the data was refreshed first and names sites that failed', () => {
+    const input = fixtureInput();
+    input.source = 'fresh';
+    input.siteProblems = [{ siteName: 'West DC', message: 'could not be refreshed for this report (connection refused)' }];
+    const fresh = buildReport('audit', input);
+    expect(fresh.source).toBe('fresh');
+    expect(fresh.notes.join('\n')).toMatch(/right after refreshing/);
+    expect(fresh.notes).toContain('Site West DC: could not be refreshed for this report (connection refused)');
+  });
+});

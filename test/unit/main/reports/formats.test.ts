@@ -1,0 +1,151 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildReport } from '../../../../app/reports/build.js';
+import { csvCell, csvFiles, neutralize, toCsv } from '../../../../main/reports/csv.js';
+import { exportReport, parseFormats } from '../../../../main/reports/export.js';
+import { renderHtml } from '../../../../main/reports/html.js';
+import { manifestSelfHash, verifyExport, type Manifest } from '../../../../main/reports/manifest.js';
+import { ReportStore } from '../../../../main/reports/store.js';
+import { openDatabase } from '../../../../main/store/database.js';
+import { fixtureInput } from '../../app/reports/fixtures.js';
+
+const dirs: string[] = [];
+const tempDir = (): string => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-report-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+const model = buildReport('audit', fixtureInput());
+const fakePdf = async (html: string): Promise<Buffer> => Buffer.from(`%PDF-1.7 fake ${html.length}`);
+
+describe('CSV', () => {
+  it('neutralizes every cell a spreadsheet would run as a formula', () => {
+    for (const lead of ['=', '+', '-', '@', '\t', '\r']) expect(neutralize(`${lead}1+1`)).toBe(`'${lead}1+1`);
+    expect(neutralize('esx01')).toBe('esx01');
+    expect(neutralize('a=b')).toBe('a=b');
+    // Numbers are values, not formulas: a negative number stays a number.
+    expect(csvCell(-5)).toBe('-5');
+    expect(csvCell('-5')).toBe("'-5");
+    expect(csvCell('=cmd|" /C calc"!A0')).toBe(`"'=cmd|"" /C calc""!A0"`);
+  });
+
+  it('quotes per RFC 4180 and ends every line with CRLF', () => {
+    expect(toCsv(['a', 'b'], [['x,y', 'say "hi"'], ['line1\nline2', null], [true, 3.5]])).toBe('a,b\r\n"x,y","say ""hi"""\r\n"line1\nline2",\r\nyes,3.5\r\n');
+  });
+
+  it('writes one file per table plus data ages and report facts; hostile host names arrive as text', () => {
+    const files = csvFiles(model);
+    const paths = files.map((f) => f.path);
+    expect(paths).toContain('csv/config.hosts.csv');
+    expect(paths).toContain('csv/data-ages.csv');
+    expect(paths).toContain('csv/report.csv');
+    expect(paths).toHaveLength(model.sections.reduce((n, s) => n + s.tables.length, 0) + 2);
+    const hosts = files.find((f) => f.path === 'csv/config.hosts.csv')?.content ?? '';
+    expect(hosts.split('\r\n')[0]).toBe('Site,System,Host,IP,WWNs,IQN,NQN,CHAP,Paired with');
+    expect(hosts).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    const ages = files.find((f) => f.path === 'csv/data-ages.csv')?.content ?? '';
+    expect(ages).toContain('inventory,West DC,beta,unreachable,2025-01-14T00:00:00.000Z,129600');
+    expect(ages).toContain('inventory,West DC,gamma,stale,,');
+  });
+});
+
+describe('HTML', () => {
+  const html = renderHtml(model);
+
+  it('is self-contained: no script, no external reference, a CSP that forbids loading anything', () => {
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/\ssrc=/i);
+    expect(html).not.toMatch(/url\(/i);
+    expect(html).not.toMatch(/<link/i);
+    for (const href of html.match(/href="[^"]*"/g) ?? []) expect(href).toMatch(/^href="#/);
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
+  });
+
+  it('escapes values from the systems and shows data ages, notes and formatted units', () => {
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; OLTP');
+    expect(html).toContain('=HYPERLINK(&quot;http://evil&quot;)');
+    expect(html).toContain('<td>2025-01-14T00:00:00.000Z</td><td>1.5 d</td>');
+    expect(html).toContain('no data cached');
+    expect(html).toContain('West DC / beta was unreachable');
+    expect(html).toContain('<td class="num">10.0 TiB</td>');
+    expect(html).toMatch(/<td class="critical[^"]*">critical<\/td>/);
+  });
+});
+
+describe('export and verify', () => {
+  it('writes the formats and a manifest whose hashes verify, then names a changed, missing or added file', async () => {
+    const dir = path.join(tempDir(), 'pack');
+    const written = await exportReport(model, { dir, formats: ['pdf', 'html', 'csv', 'json'], printToPdf: fakePdf, reportId: 7, exportedBy: 'bob', exportedAt: new Date('2025-02-01T00:00:00Z') });
+    expect(written.manifest).toMatchObject({ reportId: 7, kind: 'audit', generatedBy: 'auditor-os-user', exportedBy: 'bob', appVersion: '9.9.9', source: 'cache', scope: { sites: ['East DC', 'West DC'] } });
+    expect(written.manifest.dataAges).toContainEqual({ site: 'West DC', system: 'beta', state: 'unreachable', at: '2025-01-14T00:00:00.000Z', ageSeconds: 129600 });
+    expect(written.manifest.files.map((f) => f.path)).toEqual(expect.arrayContaining(['report.pdf', 'report.html', 'report.json', 'csv/config.hosts.csv']));
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8'))).toEqual(model);
+
+    const ok = await verifyExport(dir);
+    expect(ok).toMatchObject({ ok: true, changed: [], missing: [], added: [], manifestSha256: written.manifestSha256 });
+    expect(ok.intact).toHaveLength(written.manifest.files.length);
+
+    const csv = path.join(dir, 'csv', 'config.users.csv');
+    const bytes = fs.readFileSync(csv);
+    bytes[bytes.length - 3] = (bytes[bytes.length - 3] as number) ^ 1;
+    fs.writeFileSync(csv, bytes);
+    fs.rmSync(path.join(dir, 'report.html'));
+    fs.writeFileSync(path.join(dir, 'csv', 'extra.csv'), 'x');
+    expect(await verifyExport(dir)).toMatchObject({ ok: false, changed: ['csv/config.users.csv'], missing: ['report.html'], added: ['csv/extra.csv'] });
+  });
+
+  it('refuses a non-empty directory, an unknown format, and PDF without a printer', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'old.txt'), 'x');
+    await expect(exportReport(model, { dir, formats: ['json'], exportedBy: 'bob', exportedAt: new Date() })).rejects.toThrow(/is not empty/);
+    await expect(exportReport(model, { dir: path.join(dir, 'new'), formats: ['pdf'], exportedBy: 'bob', exportedAt: new Date() })).rejects.toThrow(/PDF export needs/);
+    expect(() => parseFormats('pdf,docx')).toThrow(/unknown format "docx"/);
+    expect(parseFormats('JSON, csv,json')).toEqual(['json', 'csv']);
+  });
+
+  it('catches an edit of the manifest itself', async () => {
+    const dir = path.join(tempDir(), 'pack');
+    await exportReport(model, { dir, formats: ['json'], exportedBy: 'bob', exportedAt: new Date() });
+    const file = path.join(dir, 'manifest.json');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"generatedBy": "auditor-os-user"', '"generatedBy": "someone-else"'));
+    await expect(verifyExport(dir)).rejects.toThrow(/manifest.json was changed after export/);
+  });
+
+  it('rejects a manifest that points outside the directory', async () => {
+    const dir = path.join(tempDir(), 'pack');
+    await exportReport(model, { dir, formats: ['json'], exportedBy: 'bob', exportedAt: new Date() });
+    const file = path.join(dir, 'manifest.json');
+    const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as { files: Array<{ path: string }> };
+    manifest.files[0]!.path = '../../etc/passwd';
+    // Rewritten consistently (self-hash recomputed), as a forger would.
+    const forged = { ...manifest, selfSha256: manifestSelfHash(manifest as unknown as Manifest) };
+    fs.writeFileSync(file, JSON.stringify(forged));
+    await expect(verifyExport(dir)).rejects.toThrow(/invalid path/);
+  });
+});
+
+describe('report history', () => {
+  it('keeps every report with its model, lists newest first and reopens it', () => {
+    const db = openDatabase(tempDir());
+    try {
+      const store = new ReportStore(db);
+      const first = store.save(model);
+      const second = store.save(buildReport('config', fixtureInput()));
+      expect(second.id).toBeGreaterThan(first.id);
+      expect(store.list().map((r) => [r.id, r.kind, r.sites, r.siteIds, r.systems])).toEqual([
+        [second.id, 'config', ['East DC', 'West DC'], ['east', 'west'], 3],
+        [first.id, 'audit', ['East DC', 'West DC'], ['east', 'west'], 3],
+      ]);
+      expect(store.get(first.id)?.model).toEqual(model);
+      expect(store.get(999)).toBeUndefined();
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import { flushSync, mount, unmount } from 'svelte';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import App from '../../../renderer/App.svelte';
+import { setApi } from '../../../renderer/lib/api.js';
+import { fakeApi, key, settle, site, status } from './support/fake-api.js';
+
+let app: ReturnType<typeof mount> | undefined;
+let target: HTMLElement;
+
+beforeEach(async () => {
+  setApi(fakeApi({ sites: [site('s1', 'Site one')], statuses: [status('s1', 'prod-a', 'ok'), status('s1', 'prod-b', 'stale')], simulated: true }).api);
+  target = document.createElement('div');
+  document.body.append(target);
+  app = mount(App, { target });
+  await settle();
+});
+
+afterEach(() => {
+  if (app) unmount(app);
+  app = undefined;
+  target.remove();
+});
+
+const palette = () => document.querySelector<HTMLElement>('[data-testid="command-palette"]');
+const input = () => document.querySelector<HTMLInputElement>('[data-testid="palette-input"]') as HTMLInputElement;
+const options = () => [...document.querySelectorAll<HTMLElement>('[role="option"]')].map((o) => o.querySelector('.label')?.textContent ?? o.textContent);
+
+function type(text: string): void {
+  input().value = text;
+  input().dispatchEvent(new Event('input', { bubbles: true }));
+  flushSync();
+}
+
+describe('the app frame', () => {
+  it('says clearly when the fleet is simulated', () => {
+    expect(target.querySelector('[data-testid="simulated-banner"]')?.textContent).toContain('SIMULATED');
+  });
+
+  it('opens the command palette with Ctrl+K and goes to a system with the keyboard', () => {
+    key(window.document.body, 'k', { ctrlKey: true });
+    expect(palette()).not.toBeNull();
+    expect(document.activeElement).toBe(input());
+    type('prod-b');
+    expect(options()[0]).toBe('prod-b');
+    key(input(), 'Enter');
+    expect(palette()).toBeNull();
+    expect(target.querySelector('[data-testid="system-page"]')?.getAttribute('data-system')).toBe('prod-b');
+  });
+
+  it('lists views of the open system and catalog operations', () => {
+    key(window.document.body, 'k', { metaKey: true });
+    type('hosts/list');
+    // No system is open yet: operations are listed but say why they cannot open.
+    expect(options()).toContain('GET /hosts/list');
+    expect(document.querySelector('[role="option"][aria-disabled="true"]')?.textContent).toContain('open a system first');
+    key(input(), 'Escape');
+    expect(palette()).toBeNull();
+
+    (target.querySelector('[data-testid="tree-system-s1-prod-a"]') as HTMLElement).focus();
+    key(document.activeElement as Element, 'Enter');
+    key(window.document.body, 'k', { ctrlKey: true });
+    type('hardware');
+    expect(options()[0]).toBe('Hardware — prod-a');
+    key(input(), 'Enter');
+    expect(target.querySelector('[data-testid="area-hardware"]')).not.toBeNull();
+
+    key(window.document.body, 'k', { ctrlKey: true });
+    type('GET /hosts/list');
+    key(input(), 'Enter');
+    expect(target.querySelector('[data-testid="area-console"]')?.textContent).toContain('List hosts');
+  });
+
+  it('moves through results with the arrow keys', () => {
+    key(window.document.body, 'k', { ctrlKey: true });
+    type('prod');
+    const activeLabel = () => document.querySelector('[role="option"][aria-selected="true"] .label')?.textContent;
+    expect(activeLabel()).toBe('prod-a');
+    key(input(), 'ArrowDown');
+    expect(activeLabel()).toBe('prod-b');
+    expect(input().getAttribute('aria-activedescendant')).toBe(document.querySelector('[role="option"][aria-selected="true"]')?.id);
+    key(input(), 'ArrowUp');
+    expect(activeLabel()).toBe('prod-a');
+  });
+});

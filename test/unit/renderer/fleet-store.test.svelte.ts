@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { setApi } from '../../../renderer/lib/api.js';
+import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
+import { fakeApi, site, status } from './support/fake-api.js';
+
+async function store(eventBatchMs = 0) {
+  const fake = fakeApi({ sites: [site('b', 'Bravo'), site('a', 'Alpha')], statuses: [status('a', 'x', 'stale'), status('b', 'y', 'ok', { lastSuccessAt: 't1' })], simulated: true });
+  setApi(fake.api);
+  const fleet = new FleetStore({ eventBatchMs });
+  await fleet.load();
+  return { fleet, fake };
+}
+
+describe('FleetStore', () => {
+  it('loads info, sites and statuses, sorted by site name', async () => {
+    const { fleet } = await store();
+    expect(fleet.info?.simulated).toBe(true);
+    expect(fleet.systems.map((s) => `${s.site?.name}/${s.system}`)).toEqual(['Alpha/x', 'Bravo/y']);
+  });
+
+  it('moves a system’s data version when a refresh finishes or new data arrived, not on progress', async () => {
+    const { fleet, fake } = await store();
+    const stop = fleet.listen();
+    expect(fleet.version('a', 'x')).toBe(0);
+    fake.emit('fleet:status', status('a', 'x', 'refreshing', { progress: { done: 1, total: 4 } }));
+    fake.emit('fleet:status', status('a', 'x', 'refreshing', { progress: { done: 2, total: 4 } }));
+    expect(fleet.version('a', 'x')).toBe(0);
+    fake.emit('fleet:status', status('a', 'x', 'ok', { lastSuccessAt: 't2' }));
+    expect(fleet.version('a', 'x')).toBe(1);
+    fake.emit('fleet:status', status('b', 'y', 'ok', { lastSuccessAt: 't3' }));
+    expect(fleet.version('b', 'y')).toBe(1);
+    expect(fleet.version('a', 'x')).toBe(1);
+    stop();
+  });
+
+  it('sums refresh progress over the systems refreshing now', async () => {
+    const { fleet, fake } = await store();
+    const stop = fleet.listen();
+    expect(fleet.progress).toBeUndefined();
+    fake.emit('fleet:status', status('a', 'x', 'refreshing', { progress: { done: 3, total: 20 } }));
+    fake.emit('fleet:status', status('b', 'y', 'refreshing', { progress: { done: 5, total: 22 } }));
+    expect(fleet.progress).toEqual({ done: 8, total: 42, systems: 2 });
+    stop();
+  });
+
+  it('applies a burst of status events at once after the batch interval', async () => {
+    const { fleet, fake } = await store(10);
+    const stop = fleet.listen();
+    fake.emit('fleet:status', status('a', 'x', 'refreshing'));
+    fake.emit('fleet:status', status('a', 'x', 'unreachable'));
+    expect(fleet.status('a', 'x')?.state).toBe('stale');
+    await new Promise((r) => setTimeout(r, 30));
+    expect(fleet.status('a', 'x')?.state).toBe('unreachable');
+    expect(fleet.version('a', 'x')).toBe(1);
+    stop();
+  });
+
+  it('keeps a load failure as an error instead of throwing', async () => {
+    setApi({
+      invoke: () => Promise.reject(Object.assign(new Error('no main'), { code: 'unreachable' })),
+      on: () => () => {},
+    });
+    const fleet = new FleetStore();
+    await fleet.load();
+    expect(fleet.loaded).toBe(true);
+    expect(fleet.error).toBe('no main');
+  });
+});

@@ -1,0 +1,205 @@
+import { flushSync, mount, unmount } from 'svelte';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import FleetTree from '../../../renderer/components/FleetTree.svelte';
+import { setApi } from '../../../renderer/lib/api.js';
+import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
+import { Nav } from '../../../renderer/lib/nav.svelte.js';
+import { fakeApi, key, settle, site, status } from './support/fake-api.js';
+
+const AREAS = [
+  { id: 'summary', title: 'Summary' },
+  { id: 'hardware', title: 'Hardware' },
+];
+
+let app: ReturnType<typeof mount> | undefined;
+let target: HTMLElement;
+let fake: ReturnType<typeof fakeApi>;
+let nav: Nav;
+let stop: () => void;
+
+beforeEach(async () => {
+  fake = fakeApi({
+    sites: [site('alpha', 'Alpha DC', { group: 'East', tags: ['prod'] }), site('beta', 'Beta DC', { group: 'West', tags: ['dr'] })],
+    statuses: [
+      status('alpha', 'prod-a', 'ok'),
+      status('alpha', 'prod-b', 'unreachable', { lastError: 'connect ECONNREFUSED' }),
+      status('beta', 'dr-a', 'login-required'),
+      status('beta', 'dr-b', 'certificate-changed'),
+      status('beta', 'dr-c', 'refreshing', { progress: { done: 3, total: 25 } }),
+      status('beta', 'dr-d', 'stale'),
+      status('beta', 'dr-e', 'paused'),
+    ],
+  });
+  setApi(fake.api);
+  const fleet = new FleetStore({ eventBatchMs: 20 });
+  await fleet.load();
+  stop = fleet.listen();
+  nav = new Nav();
+  target = document.createElement('div');
+  document.body.append(target);
+  app = mount(FleetTree, { target, props: { fleet, nav, areas: AREAS } });
+  flushSync();
+});
+
+afterEach(() => {
+  stop();
+  if (app) unmount(app);
+  app = undefined;
+  target.remove();
+});
+
+const item = (testid: string) => target.querySelector<HTMLElement>(`[data-testid="${testid}"]`) as HTMLElement;
+const focused = () => (document.activeElement as HTMLElement | null)?.dataset.testid;
+const tabStops = () => [...target.querySelectorAll('[role="treeitem"][tabindex="0"]')];
+
+describe('FleetTree', () => {
+  it('is an ARIA tree of sites, systems and (on demand) areas', () => {
+    const tree = target.querySelector('[role="tree"]') as HTMLElement;
+    expect(tree.dataset.testid).toBe('fleet-tree');
+    const alpha = item('tree-site-alpha');
+    expect(alpha.getAttribute('role')).toBe('treeitem');
+    expect(alpha.getAttribute('aria-expanded')).toBe('true');
+    expect(alpha.querySelector('[role="group"]')?.contains(item('tree-system-alpha-prod-a'))).toBe(true);
+    expect(item('tree-system-alpha-prod-a').getAttribute('aria-level')).toBe('2');
+    expect(item('tree-system-alpha-prod-a').getAttribute('aria-expanded')).toBe('false');
+    expect(item('tree-area-alpha-prod-a-summary')).toBeNull();
+  });
+
+  it('shows every system state as an icon and as text', () => {
+    const expected: Array<[string, string]> = [
+      ['tree-system-alpha-prod-a', 'ok'],
+      ['tree-system-alpha-prod-b', 'unreachable'],
+      ['tree-system-beta-dr-a', 'login required'],
+      ['tree-system-beta-dr-b', 'certificate changed'],
+      ['tree-system-beta-dr-c', 'refreshing'],
+      ['tree-system-beta-dr-d', 'stale'],
+      ['tree-system-beta-dr-e', 'paused'],
+    ];
+    for (const [id, text] of expected) {
+      const badge = item(id).querySelector('.badge') as HTMLElement;
+      expect(badge.querySelector('svg'), id).not.toBeNull();
+      expect(badge.textContent?.trim(), id).toBe(text);
+    }
+    expect(item('tree-system-beta-dr-c').textContent).toContain('3/25');
+  });
+
+  it('follows status events, applying a burst of them together', async () => {
+    fake.emit('fleet:status', status('alpha', 'prod-b', 'refreshing', { progress: { done: 1, total: 25 } }));
+    fake.emit('fleet:status', status('alpha', 'prod-b', 'refreshing', { progress: { done: 2, total: 25 } }));
+    fake.emit('fleet:status', status('alpha', 'prod-b', 'ok'));
+    expect(item('tree-system-alpha-prod-b').querySelector('.badge')?.textContent?.trim()).toBe('unreachable');
+    await new Promise((r) => setTimeout(r, 40));
+    flushSync();
+    expect(item('tree-system-alpha-prod-b').querySelector('.badge')?.textContent?.trim()).toBe('ok');
+  });
+
+  it('moves with Up/Down/Home/End, keeping one tab stop', () => {
+    expect(tabStops()).toHaveLength(1);
+    item('tree-site-alpha').focus();
+    key(item('tree-site-alpha'), 'ArrowDown');
+    expect(focused()).toBe('tree-system-alpha-prod-a');
+    key(document.activeElement as Element, 'ArrowDown');
+    expect(focused()).toBe('tree-system-alpha-prod-b');
+    key(document.activeElement as Element, 'ArrowUp');
+    expect(focused()).toBe('tree-system-alpha-prod-a');
+    expect(tabStops().map((e) => (e as HTMLElement).dataset.testid)).toEqual(['tree-system-alpha-prod-a']);
+    key(document.activeElement as Element, 'End');
+    expect(focused()).toBe('tree-system-beta-dr-e');
+    key(document.activeElement as Element, 'Home');
+    expect(focused()).toBe('tree-site-alpha');
+  });
+
+  it('opens and closes with Right/Left and moves between parent and child', () => {
+    item('tree-system-alpha-prod-a').focus();
+    key(item('tree-system-alpha-prod-a'), 'ArrowRight');
+    expect(item('tree-system-alpha-prod-a').getAttribute('aria-expanded')).toBe('true');
+    expect(item('tree-area-alpha-prod-a-summary')).not.toBeNull();
+    key(item('tree-system-alpha-prod-a'), 'ArrowRight');
+    expect(focused()).toBe('tree-area-alpha-prod-a-summary');
+    key(document.activeElement as Element, 'ArrowLeft');
+    expect(focused()).toBe('tree-system-alpha-prod-a');
+    key(document.activeElement as Element, 'ArrowLeft');
+    expect(item('tree-system-alpha-prod-a').getAttribute('aria-expanded')).toBe('false');
+    expect(item('tree-area-alpha-prod-a-summary')).toBeNull();
+    key(document.activeElement as Element, 'ArrowLeft');
+    expect(focused()).toBe('tree-site-alpha');
+    key(document.activeElement as Element, 'ArrowLeft');
+    expect(item('tree-site-alpha').getAttribute('aria-expanded')).toBe('false');
+    expect(item('tree-system-alpha-prod-a')).toBeNull();
+  });
+
+  it('opens a system with Enter and an area with Space, marking the selection', () => {
+    item('tree-system-beta-dr-a').focus();
+    key(item('tree-system-beta-dr-a'), 'Enter');
+    expect(nav.route).toEqual({ view: 'system', siteId: 'beta', system: 'dr-a', area: 'summary' });
+    expect(item('tree-system-beta-dr-a').getAttribute('aria-selected')).toBe('true');
+    expect(item('tree-system-alpha-prod-a').getAttribute('aria-selected')).toBe('false');
+    key(item('tree-system-beta-dr-a'), 'ArrowRight');
+    key(document.activeElement as Element, 'ArrowDown');
+    key(document.activeElement as Element, 'ArrowDown');
+    expect(focused()).toBe('tree-area-beta-dr-a-hardware');
+    key(document.activeElement as Element, ' ');
+    expect(nav.route).toEqual({ view: 'system', siteId: 'beta', system: 'dr-a', area: 'hardware' });
+    expect(item('tree-area-beta-dr-a-hardware').getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('filters by system, site or state text', async () => {
+    const filter = item('tree-filter') as HTMLInputElement;
+    filter.value = 'unreach';
+    filter.dispatchEvent(new Event('input', { bubbles: true }));
+    flushSync();
+    const systems = [...target.querySelectorAll<HTMLElement>('[data-testid^="tree-system-"]')].map((e) => e.dataset.testid);
+    expect(systems).toEqual(['tree-system-alpha-prod-b']);
+    filter.value = 'beta dc';
+    filter.dispatchEvent(new Event('input', { bubbles: true }));
+    flushSync();
+    await settle(1);
+    expect(target.querySelectorAll('[data-testid^="tree-system-beta-"]')).toHaveLength(5);
+    expect(target.querySelector('[data-testid^="tree-system-alpha-"]')).toBeNull();
+  });
+
+  it('groups by site group and by tag', () => {
+    const select = target.querySelector('select') as HTMLSelectElement;
+    select.value = 'group';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    flushSync();
+    const groups = [...target.querySelectorAll<HTMLElement>('[data-testid^="tree-group-"]')].map((e) => e.dataset.testid);
+    expect(groups).toEqual(['tree-group-East', 'tree-group-West']);
+    expect(item('tree-group-West').contains(item('tree-system-beta-dr-a'))).toBe(true);
+    select.value = 'tag';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    flushSync();
+    expect([...target.querySelectorAll<HTMLElement>('[data-testid^="tree-group-"]')].map((e) => e.dataset.testid)).toEqual(['tree-group-dr', 'tree-group-prod']);
+  });
+});
+
+describe('FleetTree with a big fleet', () => {
+  it('renders only the rows in view, flat, with ARIA positions', async () => {
+    const many = Array.from({ length: 2000 }, (_, i) => status('big', `sys-${String(i).padStart(4, '0')}`, 'ok'));
+    const big = fakeApi({ sites: [site('big', 'Big site')], statuses: many });
+    setApi(big.api);
+    const fleet = new FleetStore();
+    await fleet.load();
+    const el = document.createElement('div');
+    document.body.append(el);
+    const tree = mount(FleetTree, { target: el, props: { fleet, nav: new Nav(), areas: AREAS } });
+    flushSync();
+    try {
+      const root = el.querySelector('[role="tree"]') as HTMLElement;
+      expect(root.dataset.virtual).toBe('true');
+      const items = el.querySelectorAll('[role="treeitem"]');
+      expect(items.length).toBeLessThan(60);
+      const first = el.querySelector('[data-testid="tree-system-big-sys-0000"]') as HTMLElement;
+      expect(first.getAttribute('aria-level')).toBe('2');
+      expect(first.getAttribute('aria-setsize')).toBe('2000');
+      expect(first.getAttribute('aria-posinset')).toBe('1');
+      (el.querySelector('[data-testid="tree-site-big"]') as HTMLElement).focus();
+      key(document.activeElement as Element, 'End');
+      await settle(2);
+      expect((document.activeElement as HTMLElement).dataset.testid).toBe('tree-system-big-sys-1999');
+    } finally {
+      unmount(tree);
+      el.remove();
+    }
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { NotificationRecord } from '../../../../app/catalog/index.js';
+import { emptyFilter, filterNotifications, notificationQuery } from '../../../../renderer/lib/notifications.js';
+
+const records: NotificationRecord[] = [
+  { Id: 1, Timestamp: '2025-01-01T10:00:00', Level: 2, Node: 'n1', Module: 'Nodes', Message: 'Utility run' },
+  { Id: 2, Timestamp: '2025-01-01T11:00:00', Level: 4, Node: 'n2', Module: 'Hardware', Message: 'Drive failed', Properties: { Drive: 'd7' } },
+  { Id: 3, Timestamp: '2025-01-01T12:00:00', Level: 3, Node: 'n1', Module: 'Hardware', Message: 'Fan slow' },
+];
+
+describe('notification filters', () => {
+  it('builds the query of GET /notifications/query, levels by name and times in UTC', () => {
+    const q = notificationQuery({ ...emptyFilter(), nodes: ['n1'], minLevel: 3, levels: [3, 4], modules: ['Hardware'], search: ' fan ', top: 50, descending: false });
+    expect(q).toEqual({ nodes: ['n1'], minLevel: 'Warning', levels: ['Warning', 'Error'], modules: ['Hardware'], search: 'fan', top: 50, descendingOrder: false });
+    const withTime = notificationQuery({ ...emptyFilter(), from: '2025-01-01T10:30' });
+    expect(withTime.startTimestamp).toBe(new Date('2025-01-01T10:30').toISOString().slice(0, 19));
+    expect(notificationQuery(emptyFilter())).toEqual({ top: 1000, descendingOrder: true });
+  });
+
+  it('applies the same filters to cached records, newest first by default', () => {
+    const ids = (f: Partial<ReturnType<typeof emptyFilter>>) => filterNotifications(records, { ...emptyFilter(), ...f }).map((r) => r.Id);
+    expect(ids({})).toEqual([3, 2, 1]);
+    expect(ids({ descending: false })).toEqual([1, 2, 3]);
+    expect(ids({ minLevel: 3 })).toEqual([3, 2]);
+    expect(ids({ levels: [2, 4] })).toEqual([2, 1]);
+    expect(ids({ nodes: ['n1'] })).toEqual([3, 1]);
+    expect(ids({ modules: ['Hardware'], top: 1 })).toEqual([3]);
+    expect(ids({ search: 'D7' })).toEqual([2]);
+    // Record times are UTC; the form's times are local, so compare through Date.
+    const from = new Date(Date.UTC(2025, 0, 1, 10, 30));
+    const local = `${from.getFullYear()}-${String(from.getMonth() + 1).padStart(2, '0')}-${String(from.getDate()).padStart(2, '0')}T${String(from.getHours()).padStart(2, '0')}:${String(from.getMinutes()).padStart(2, '0')}`;
+    expect(ids({ from: local })).toEqual([3, 2]);
+  });
+});

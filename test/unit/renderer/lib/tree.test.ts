@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { SiteView, SystemStatusView } from '../../../../app/ipc/contract.js';
+import { buildTree, treeKeyAction, visibleRows, type TreeNode } from '../../../../renderer/lib/tree.js';
+
+const site = (id: string, name: string, extra: Partial<SiteView> = {}): SiteView => ({
+  id, name, baseUrl: `https://${id}.example`, username: 'u', tags: [], tls: { hasCaBundle: false }, allowHttp: false,
+  polling: { intervalSeconds: 60, paused: false, maxInFlight: 4 }, simulated: false, ...extra,
+});
+const st = (siteId: string, system: string, state: SystemStatusView['state'] = 'ok'): SystemStatusView => ({ siteId, system, state });
+
+const input = {
+  sites: [site('b', 'Beta', { group: 'West', tags: ['dr', 'gold'] }), site('a', 'Alpha', { group: 'East', tags: ['prod'] })],
+  statuses: [st('a', 'z-sys'), st('a', 'a-sys', 'unreachable'), st('b', 'dr-1', 'paused')],
+  siteErrors: new Map<string, string>(),
+  areas: [{ id: 'summary', title: 'Summary' }],
+  groupBy: 'site' as const,
+  filter: '',
+};
+
+const labels = (nodes: TreeNode[]): unknown => nodes.map((n) => (n.children && n.kind !== 'system' ? [n.label, labels(n.children)] : n.label));
+
+describe('buildTree', () => {
+  it('sorts sites and systems by name, with areas under each system', () => {
+    const tree = buildTree(input);
+    expect(labels(tree)).toEqual([
+      ['Alpha', ['a-sys', 'z-sys']],
+      ['Beta', ['dr-1']],
+    ]);
+    expect(tree[0]?.children?.[0]?.children?.map((c) => c.id)).toEqual(['site:a/sys:a-sys/area:summary']);
+  });
+
+  it('puts a site under each of its tags, with distinct ids', () => {
+    const tree = buildTree({ ...input, groupBy: 'tag' });
+    expect(tree.map((g) => g.label)).toEqual(['dr', 'gold', 'prod']);
+    const ids = tree.flatMap((g) => g.children ?? []).map((s) => s.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('filters by state text and keeps a site whose own name matches with all its systems', () => {
+    expect(labels(buildTree({ ...input, filter: 'UNREACH' }))).toEqual([['Alpha', ['a-sys']]]);
+    expect(labels(buildTree({ ...input, filter: 'beta' }))).toEqual([['Beta', ['dr-1']]]);
+    expect(buildTree({ ...input, filter: 'nothing-like-this' })).toEqual([]);
+  });
+});
+
+describe('visibleRows and keys', () => {
+  const tree = buildTree(input);
+  const rows = visibleRows(tree, (n) => n.kind !== 'system');
+
+  it('lists expanded nodes in order with ARIA positions', () => {
+    expect(rows.map((r) => [r.node.label, r.level, r.posinset, r.setsize])).toEqual([
+      ['Alpha', 1, 1, 2],
+      ['a-sys', 2, 1, 2],
+      ['z-sys', 2, 2, 2],
+      ['Beta', 1, 2, 2],
+      ['dr-1', 2, 1, 1],
+    ]);
+  });
+
+  it('maps keys to the WAI-ARIA tree actions', () => {
+    expect(treeKeyAction(rows, 'site:a', 'ArrowDown')).toEqual({ type: 'focus', id: 'site:a/sys:a-sys' });
+    expect(treeKeyAction(rows, 'site:b/sys:dr-1', 'ArrowDown')).toEqual({ type: 'focus', id: 'site:b/sys:dr-1' });
+    expect(treeKeyAction(rows, 'site:a', 'ArrowUp')).toEqual({ type: 'focus', id: 'site:a' });
+    expect(treeKeyAction(rows, 'site:a/sys:a-sys', 'ArrowRight')).toEqual({ type: 'expand', id: 'site:a/sys:a-sys' });
+    expect(treeKeyAction(rows, 'site:a', 'ArrowRight')).toEqual({ type: 'focus', id: 'site:a/sys:a-sys' });
+    expect(treeKeyAction(rows, 'site:a', 'ArrowLeft')).toEqual({ type: 'collapse', id: 'site:a' });
+    expect(treeKeyAction(rows, 'site:a/sys:z-sys', 'ArrowLeft')).toEqual({ type: 'focus', id: 'site:a' });
+    expect(treeKeyAction(rows, 'site:a/sys:z-sys', 'End')).toEqual({ type: 'focus', id: 'site:b/sys:dr-1' });
+    expect(treeKeyAction(rows, 'site:a/sys:z-sys', 'Home')).toEqual({ type: 'focus', id: 'site:a' });
+    expect(treeKeyAction(rows, 'site:a/sys:z-sys', 'Enter')).toEqual({ type: 'activate', id: 'site:a/sys:z-sys' });
+    expect(treeKeyAction(rows, 'site:a/sys:z-sys', 'x')).toEqual({ type: 'none' });
+  });
+});

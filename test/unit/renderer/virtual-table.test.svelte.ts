@@ -1,0 +1,118 @@
+import { flushSync, mount, unmount, type Component } from 'svelte';
+import { afterEach, describe, expect, it } from 'vitest';
+import VirtualTable from '../../../renderer/components/VirtualTable.svelte';
+import type { Column } from '../../../renderer/lib/table.js';
+
+interface Drive {
+  id: number;
+  serial: string;
+  size: number;
+}
+
+const columns: Column<Drive>[] = [
+  { id: 'id', title: 'Id', value: (d) => d.id },
+  { id: 'serial', title: 'Serial', value: (d) => d.serial },
+  { id: 'size', title: 'Size', value: (d) => d.size },
+];
+
+const drives: Drive[] = Array.from({ length: 10_000 }, (_, i) => ({ id: i, serial: `SN${String(i).padStart(5, '0')}`, size: (i * 7919) % 10_000 }));
+
+let target: HTMLElement;
+let app: ReturnType<typeof mount> | undefined;
+
+interface Props {
+  rows: readonly Drive[];
+  onactivate: (d: Drive) => void;
+}
+
+function render(props: Partial<Props> = {}): HTMLElement {
+  target = document.createElement('div');
+  document.body.append(target);
+  // A generic component cannot be instantiated with a type argument in mount(): erase it here.
+  app = mount(VirtualTable as unknown as Component<Record<string, unknown>>, { target, props: { rows: drives, columns, rowKey: (d: Drive) => d.id, label: 'Drives', rowHeight: 30, maxHeight: 600, ...props } });
+  flushSync();
+  return target;
+}
+
+const bodyRows = (el: HTMLElement): HTMLElement[] => [...el.querySelectorAll<HTMLElement>('[role="rowgroup"] [role="row"]')];
+const firstCells = (el: HTMLElement): string[] => bodyRows(el).map((r) => r.querySelector('[role="gridcell"]')?.textContent?.trim() ?? '');
+
+afterEach(() => {
+  if (app) unmount(app);
+  app = undefined;
+  target?.remove();
+});
+
+describe('VirtualTable', () => {
+  it('renders only a window of 10,000 rows but announces them all', () => {
+    const el = render();
+    const rendered = bodyRows(el);
+    // 600 px minus a 30 px header is 19 rows in view, plus 8 overscan below.
+    expect(rendered.length).toBeGreaterThan(15);
+    expect(rendered.length).toBeLessThan(40);
+    expect(el.querySelector('[role="grid"]')?.getAttribute('aria-rowcount')).toBe('10001');
+    // The body is as tall as all rows, so the scrollbar is true to the data.
+    expect((el.querySelector('[role="rowgroup"]') as HTMLElement).style.height).toBe('300000px');
+  });
+
+  it('renders the rows at the scroll position', () => {
+    const el = render();
+    const scroller = el.querySelector('.scroller') as HTMLElement;
+    scroller.scrollTop = 5000 * 30;
+    scroller.dispatchEvent(new Event('scroll'));
+    flushSync();
+    const ids = firstCells(el).map(Number);
+    expect(ids).toContain(5000);
+    expect(ids).not.toContain(0);
+    expect(Math.max(...ids) - Math.min(...ids)).toBeLessThan(40);
+    const row5000 = bodyRows(el).find((r) => r.getAttribute('aria-rowindex') === '5002');
+    expect(row5000?.style.transform).toBe('translateY(150000px)');
+  });
+
+  it('sorts by a column header, ascending then descending', () => {
+    const el = render();
+    const header = [...el.querySelectorAll<HTMLButtonElement>('[role="columnheader"] button')].find((b) => b.textContent?.startsWith('Serial')) as HTMLButtonElement;
+    header.click();
+    flushSync();
+    expect(header.closest('[role="columnheader"]')?.getAttribute('aria-sort')).toBe('ascending');
+    expect(firstCells(el)[0]).toBe('0');
+    header.click();
+    flushSync();
+    expect(header.closest('[role="columnheader"]')?.getAttribute('aria-sort')).toBe('descending');
+    expect(firstCells(el)[0]).toBe('9999');
+  });
+
+  it('sorts numbers as numbers', () => {
+    const el = render({ rows: [{ id: 1, serial: 'a', size: 10 }, { id: 2, serial: 'b', size: 9 }, { id: 3, serial: 'c', size: 100 }] });
+    const size = [...el.querySelectorAll<HTMLButtonElement>('[role="columnheader"] button')].find((b) => b.textContent?.startsWith('Size')) as HTMLButtonElement;
+    size.click();
+    flushSync();
+    expect(firstCells(el)).toEqual(['2', '1', '3']);
+  });
+
+  it('moves the active row with the keyboard, scrolling it into view, and activates it with Enter', () => {
+    const activated: Drive[] = [];
+    const el = render({ onactivate: (d: Drive) => void activated.push(d) });
+    const grid = el.querySelector('[role="grid"]') as HTMLElement;
+    const key = (k: string): void => {
+      grid.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+      flushSync();
+    };
+    key('ArrowDown');
+    key('ArrowDown');
+    key('Enter');
+    expect(activated.map((d) => d.id)).toEqual([1]);
+    key('End');
+    const activeId = grid.getAttribute('aria-activedescendant');
+    expect(activeId).toBeTruthy();
+    expect(document.getElementById(activeId as string)?.getAttribute('aria-rowindex')).toBe('10001');
+    expect(firstCells(el).map(Number)).toContain(9999);
+    key('Enter');
+    expect(activated.map((d) => d.id)).toEqual([1, 9999]);
+  });
+
+  it('shows the empty text when there are no rows', () => {
+    const el = render({ rows: [] });
+    expect(el.textContent).toContain('Nothing to show.');
+  });
+});

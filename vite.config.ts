@@ -1,0 +1,40 @@
+import { fileURLToPath } from 'node:url';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { defineConfig, type ProxyOptions } from 'vite';
+
+const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
+
+/**
+ * `FLEETDECK_SHELL=http://127.0.0.1:PORT npx vite` serves the renderer with hot reload against a
+ * running browser shell (`npm run web -- --demo`): /ipc and /events go to the shell, with Host and
+ * Origin rewritten to its loopback address, which is all it accepts. Open the dev URL with the
+ * shell's `?token=…`.
+ */
+const shell = process.env.FLEETDECK_SHELL;
+const toShell = (target: string): ProxyOptions => ({
+  target,
+  changeOrigin: true,
+  configure: (proxy) => proxy.on('proxyReq', (req) => req.setHeader('origin', new URL(target).origin)),
+});
+
+/**
+ * The renderer bundle. `base: './'` makes every asset URL relative, so one build works from the
+ * Electron custom protocol, from a file URL and from the loopback browser shell. Nothing is inlined
+ * as script (the CSP allows only 'self' scripts), and the bundle has no remote fonts or CDNs.
+ */
+export default defineConfig({
+  root: here('renderer'),
+  base: './',
+  // The root is renderer/, so point the plugin at the shared config one folder up.
+  plugins: [svelte({ configFile: here('svelte.config.js') })],
+  build: {
+    outDir: here('out/renderer'),
+    emptyOutDir: true,
+    target: 'chrome130',
+    // One stylesheet for the whole app, linked from index.html.
+    cssCodeSplit: false,
+    assetsInlineLimit: 0,
+    sourcemap: true,
+  },
+  server: shell ? { proxy: { '/ipc': toShell(shell), '/events': toShell(shell) } } : {},
+});
