@@ -1,5 +1,5 @@
 import { startSimulator, type SimulatorHandle } from '../simulator/index.js';
-import { demoDataDir, openRuntime, type Runtime } from './runtime.js';
+import { demoDataDir, openRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 
 export interface DemoFleet {
   runtime: Runtime;
@@ -12,7 +12,7 @@ export interface DemoFleet {
  * replication pair) served on loopback, with its own throwaway data directory and in-memory
  * secrets, so nothing simulated mixes with the admin's real sites or keychain.
  */
-export async function startDemoFleet(dataDir: string, options: { scopedSite?: string | undefined } = {}): Promise<DemoFleet> {
+export async function startDemoFleet(dataDir: string, options: { scopedSite?: string | undefined } & Pick<RuntimeOptions, 'printToPdf'> = {}): Promise<DemoFleet> {
   const simulator = await startSimulator({ demo: true, controlServer: false });
   const dir = demoDataDir(dataDir);
   // Sites are added first, then the runtime that serves them is opened knowing which are simulated.
@@ -28,7 +28,13 @@ export async function startDemoFleet(dataDir: string, options: { scopedSite?: st
   const scoped = options.scopedSite ? setup.sites.get(options.scopedSite)?.id : undefined;
   if (options.scopedSite && !scoped) throw new Error(`the demo fleet has no site named "${options.scopedSite}"`);
   // Simulated passwords stay in memory by design: no keychain warning for the demo fleet.
-  const runtime = await openRuntime({ dataDir: dir, memorySecrets: true, simulatedSiteIds: ids, scopedSite: scoped });
+  const runtime = await openRuntime({
+    dataDir: dir,
+    memorySecrets: true,
+    simulatedSiteIds: ids,
+    scopedSite: scoped,
+    ...(options.printToPdf ? { printToPdf: options.printToPdf } : {}),
+  });
   for (const [id, password] of passwords) await runtime.fleet.login(id, { password }).catch(() => undefined);
   return {
     runtime,

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launchCore, parseLaunchArgs, rendererDir, type Launched } from '../shells/launch.js';
 import { CONTENT_SECURITY_POLICY } from '../shells/csp.js';
 import { registerIpc, sendEvent } from './ipc-registration.js';
+import { electronPrintToPdf } from './pdf.js';
 import { hardenContents, hardenSession, windowOptions, windowTitle } from './window.js';
 
 /**
@@ -25,7 +26,7 @@ async function start(): Promise<void> {
   }
   app.enableSandbox();
   await app.whenReady();
-  const core: Launched = await launchCore(args, (m) => process.stderr.write(`fleetdeck: ${m}\n`));
+  const core: Launched = await launchCore(args, (m) => process.stderr.write(`fleetdeck: ${m}\n`), { printToPdf: electronPrintToPdf(BrowserWindow) });
   hardenSession(session.defaultSession);
   serveRenderer();
   const unregister = registerIpc(core.runtime.handlers);

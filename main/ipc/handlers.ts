@@ -2,6 +2,7 @@ import type { z, ZodError } from 'zod';
 import { CONTRACT, type Channel, type IpcError, type Response, type SiteView } from '../../app/ipc/contract.js';
 import type { Site } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
+import { probeCertificate } from '../client/tls.js';
 import { errorCode } from '../core/errors.js';
 import type { Fleet } from '../core/fleet.js';
 import { isAbsolute } from 'node:path';
@@ -66,7 +67,6 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     }),
     'sites:list': async () => sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite).map(view),
     'sites:probe': async (r) => {
-      const { probeCertificate } = await import('../client/tls.js');
       const c = await probeCertificate(r.baseUrl);
       return { sha256: c.sha256, subject: c.subject, issuer: c.issuer, validFrom: c.validFrom, validTo: c.validTo };
     },

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { startDemoFleet, type DemoFleet } from '../demo.js';
-import { openRuntime, type Runtime } from '../runtime.js';
+import { openRuntime, type Runtime, type RuntimeOptions } from '../runtime.js';
 import { resolveDataDir } from '../store/data-dir.js';
 
 export interface LaunchArgs {
@@ -36,9 +36,9 @@ export interface Launched {
 }
 
 /** Opens the admin's sites, or the demo fleet with `--demo` or when no site is configured yet. */
-export async function launchCore(args: LaunchArgs, warn: (m: string) => void): Promise<Launched> {
+export async function launchCore(args: LaunchArgs, warn: (m: string) => void, extra: Pick<RuntimeOptions, 'printToPdf'> = {}): Promise<Launched> {
   if (!args.demo) {
-    const runtime = await openRuntime({ dataDir: args.dataDir, warn });
+    const runtime = await openRuntime({ dataDir: args.dataDir, warn, ...extra });
     if (runtime.sites.list().length > 0) {
       const scoped = args.site ? runtime.sites.get(args.site) : undefined;
       if (args.site && !scoped) {
@@ -47,12 +47,12 @@ export async function launchCore(args: LaunchArgs, warn: (m: string) => void): P
       }
       if (!scoped) return { runtime, close: () => runtime.close() };
       await runtime.close();
-      const scopedRuntime = await openRuntime({ dataDir: args.dataDir, warn, scopedSite: scoped.id });
+      const scopedRuntime = await openRuntime({ dataDir: args.dataDir, warn, scopedSite: scoped.id, ...extra });
       return { runtime: scopedRuntime, close: () => scopedRuntime.close() };
     }
     await runtime.close();
   }
-  const demo = await startDemoFleet(args.dataDir, { scopedSite: args.site });
+  const demo = await startDemoFleet(args.dataDir, { scopedSite: args.site, ...extra });
   return { runtime: demo.runtime, demo, close: () => demo.close() };
 }
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { CertificateError, displayFingerprint, normalizeFingerprint } from '../../client/index.js';
+import { CertificateError, displayFingerprint, normalizeFingerprint, probeCertificate } from '../../client/index.js';
 import { withRuntime } from '../context.js';
 import { CliError, EXIT, firstLine, type CliIo } from '../io.js';
 
@@ -157,7 +157,6 @@ async function siteTrust(io: CliIo, args: readonly string[]): Promise<number> {
     const site = rt.sites.get(ref);
     if (!site) throw new CliError(`no site named "${ref}"`, EXIT.usage);
     if (!expected) {
-      const { probeCertificate } = await import('../../client/tls.js');
       const presented = await probeCertificate(site.baseUrl);
       const same = presented.sha256 === site.tls.pinSha256;
       io.stdout(

@@ -1,0 +1,52 @@
+import type { BrowserWindowConstructorOptions } from 'electron';
+import { describe, expect, it } from 'vitest';
+import { electronPrintToPdf } from '../../../../main/electron/pdf.js';
+
+/** A stand-in for BrowserWindow recording what the printer does with it. */
+function fakeWindow(fail: boolean) {
+  const made: Array<{ options: BrowserWindowConstructorOptions; url?: string; destroyed: boolean }> = [];
+  class Win {
+    private readonly rec: (typeof made)[number];
+    constructor(options: BrowserWindowConstructorOptions) {
+      this.rec = { options, destroyed: false };
+      made.push(this.rec);
+    }
+    async loadURL(url: string): Promise<void> {
+      this.rec.url = url;
+    }
+    destroy(): void {
+      this.rec.destroyed = true;
+    }
+    isDestroyed(): boolean {
+      return this.rec.destroyed;
+    }
+    webContents = {
+      printToPDF: async (o: Record<string, unknown>): Promise<Buffer> => {
+        if (fail) throw new Error('printing failed');
+        return Buffer.from(`%PDF ${JSON.stringify(o)}`);
+      },
+    };
+  }
+  return { Win, made };
+}
+
+describe('Electron print-to-PDF', () => {
+  it('renders the HTML in a hidden sandboxed window without JavaScript and destroys it', async () => {
+    const { Win, made } = fakeWindow(false);
+    const pdf = await electronPrintToPdf(Win as never)('<h1>Audit — ünïcode</h1>');
+    expect(pdf.toString()).toMatch(/^%PDF .*"landscape":true.*"printBackground":true/);
+    expect(made).toHaveLength(1);
+    const [w] = made;
+    expect(w?.options.show).toBe(false);
+    expect(w?.options.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false });
+    const html = Buffer.from((w?.url ?? '').split('base64,')[1] ?? '', 'base64').toString('utf8');
+    expect(html).toBe('<h1>Audit — ünïcode</h1>');
+    expect(w?.destroyed).toBe(true);
+  });
+
+  it('destroys the window when printing fails', async () => {
+    const { Win, made } = fakeWindow(true);
+    await expect(electronPrintToPdf(Win as never)('<p>x</p>')).rejects.toThrow(/printing failed/);
+    expect(made[0]?.destroyed).toBe(true);
+  });
+});
