@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startSimulator, type SimulatorHandle } from '../simulator/index.js';
-import { demoDataDir, openRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+import { openRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 
 export interface DemoFleet {
   runtime: Runtime;
@@ -12,9 +15,10 @@ export interface DemoFleet {
  * replication pair) served on loopback, with its own throwaway data directory and in-memory
  * secrets, so nothing simulated mixes with the admin's real sites or keychain.
  */
-export async function startDemoFleet(dataDir: string, options: { scopedSite?: string | undefined } & Pick<RuntimeOptions, 'printToPdf'> = {}): Promise<DemoFleet> {
+export async function startDemoFleet(options: { scopedSite?: string | undefined } & Pick<RuntimeOptions, 'printToPdf'> = {}): Promise<DemoFleet> {
   const simulator = await startSimulator({ demo: true, controlServer: false });
-  const dir = demoDataDir(dataDir);
+  // Its own throwaway data dir: apart from real sites and from other instances' demos.
+  const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-demo-'));
   // Sites are added first, then the runtime that serves them is opened knowing which are simulated.
   const setup = await openRuntime({ dataDir: dir, memorySecrets: true });
   const ids = new Set<string>();
@@ -42,6 +46,7 @@ export async function startDemoFleet(dataDir: string, options: { scopedSite?: st
     close: async () => {
       await runtime.close();
       await simulator.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,14 +110,6 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
       db.close();
     },
   };
-}
-
-/** A fresh data directory for the demo fleet, kept apart from the admin's real sites. */
-export function demoDataDir(dataDir: string): string {
-  const dir = join(dataDir, 'demo-fleet');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return dir;
 }
 
 export function osUser(): string {

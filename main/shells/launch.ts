@@ -52,7 +52,7 @@ export async function launchCore(args: LaunchArgs, warn: (m: string) => void, ex
     }
     await runtime.close();
   }
-  const demo = await startDemoFleet(args.dataDir, { scopedSite: args.site, ...extra });
+  const demo = await startDemoFleet({ scopedSite: args.site, ...extra });
   return { runtime: demo.runtime, demo, close: () => demo.close() };
 }
 

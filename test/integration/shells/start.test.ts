@@ -76,3 +76,24 @@ describe('npm start without the Electron runtime', () => {
     expect(sites.map((s) => s.name)).toEqual(['dc-boston']);
   });
 });
+
+describe('instances side by side', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fd-side-'));
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const c of children) c.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs two site-scoped windows on one data directory at once', async () => {
+    const [a, b] = await Promise.all([
+      launch(['--web', '--data-dir', dir, '--site', 'dc-boston'], { FLEETDECK_KEYCHAIN: 'memory' }),
+      launch(['--web', '--data-dir', dir, '--site', 'dc-prague'], { FLEETDECK_KEYCHAIN: 'memory' }),
+    ]);
+    children.push(a.child, b.child);
+    expect(a.url).not.toBe(b.url);
+    expect(((await ipc(a.url, 'sites:list', {})) as Array<{ name: string }>).map((s) => s.name)).toEqual(['dc-boston']);
+    expect(((await ipc(b.url, 'sites:list', {})) as Array<{ name: string }>).map((s) => s.name)).toEqual(['dc-prague']);
+    expect(await ipc(a.url, 'log:verify', {})).toMatchObject({ ok: true });
+  });
+});
