@@ -1,5 +1,5 @@
-import { coerceScalar, typeName } from '../app/catalog/index.js';
-import type { Field, Operation, ScalarType, ValueType } from '../app/catalog/index.js';
+import { checkFields, coerceScalar } from '../app/catalog/index.js';
+import type { BodyRules, Operation, ScalarType } from '../app/catalog/index.js';
 import { fail } from './errors.js';
 
 /**
@@ -131,6 +131,9 @@ export function parseHeaders(op: Operation, headers: Readonly<Record<string, str
   return new Args(out);
 }
 
+/** The service's model binder: unknown fields and nulls are ignored; strings must be JSON strings. */
+const SERVER_BODY_RULES: BodyRules = { unknownFields: 'ignore', nulls: 'drop', strictStrings: true };
+
 const JSON_TYPES = /^application\/(json|json-patch\+json|[\w.+-]+\+json)$|^text\/json$/i;
 
 /** Parses and validates a JSON body; operations without a body ignore whatever is sent. */
@@ -147,52 +150,8 @@ export function parseBody(op: Operation, text: string, contentType: string | und
   }
   if (parsed === null) return new Args({});
   const problems: string[] = [];
-  const out = checkObject(op.body, parsed, '', problems);
+  const out = checkFields(op.body, parsed, SERVER_BODY_RULES, problems);
   if (problems.length) invalid(problems);
   return new Args(out);
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function describe(value: unknown): string {
-  if (Array.isArray(value)) return 'an array';
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'an object' : JSON.stringify(value);
-}
-
-function checkObject(list: readonly Field[], value: unknown, at: string, problems: string[]): Record<string, unknown> {
-  if (!isPlainObject(value)) {
-    problems.push(`${at || 'body'}: expected a JSON object, got ${describe(value)}`);
-    return {};
-  }
-  const index = new Map(list.map((f) => [f.name.toLowerCase(), f]));
-  const out: Record<string, unknown> = {};
-  for (const [rawName, v] of Object.entries(value)) {
-    const field = index.get(rawName.toLowerCase());
-    if (!field || v === null || v === undefined) continue;
-    const checked = checkValue(field.type, v, at ? `${at}.${field.name}` : field.name, problems);
-    if (checked !== undefined) out[field.name] = checked;
-  }
-  return out;
-}
-
-function checkValue(type: ValueType, value: unknown, at: string, problems: string[]): unknown {
-  if (typeof type === 'string') {
-    // Strings must be JSON strings; numbers and booleans accept their JSON type or numeric/boolean text.
-    if (type === 'string' && typeof value !== 'string') {
-      problems.push(`${at}: expected a string, got ${describe(value)}`);
-      return undefined;
-    }
-    return coerce(type, value, at, problems);
-  }
-  if ('array' in type) {
-    if (!Array.isArray(value)) {
-      problems.push(`${at}: expected an array of ${typeName(type.array)}, got ${describe(value)}`);
-      return undefined;
-    }
-    return value.map((item, i) => checkValue(type.array, item, `${at}[${i}]`, problems));
-  }
-  return checkObject(type.fields, value, at, problems);
-}

@@ -123,6 +123,20 @@ export function buildQuery(op: Operation, params: Readonly<Record<string, unknow
 }
 
 /**
+ * How a body is checked. The client refuses unknown fields (a typo should not be dropped silently)
+ * and keeps explicit nulls; the simulator follows the service's model binder, which ignores
+ * unknown fields and nulls and takes only JSON strings for string fields.
+ */
+export interface BodyRules {
+  unknownFields: 'reject' | 'ignore';
+  nulls: 'keep' | 'drop';
+  /** Refuse JSON numbers and booleans for string fields. */
+  strictStrings: boolean;
+}
+
+export const CLIENT_BODY_RULES: BodyRules = { unknownFields: 'reject', nulls: 'keep', strictStrings: false };
+
+/**
  * Validates a JSON body against the operation's body fields (recursively through nested objects),
  * normalising names to the catalog's spelling and date-times to the wire format.
  * @throws ValidationError listing every problem.
@@ -136,7 +150,7 @@ export function buildBody(op: Operation, body: unknown): Record<string, unknown>
   }
   if (body === undefined || body === null) return {};
   const problems: string[] = [];
-  const out = checkObject(op.body, body, '', problems);
+  const out = checkFields(op.body, body, CLIENT_BODY_RULES, problems);
   if (problems.length) throw new ValidationError(op.key, problems);
   return out;
 }
@@ -145,7 +159,11 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function checkObject(list: readonly Field[], value: unknown, at: string, problems: string[]): Record<string, unknown> {
+/**
+ * Checks an object against a list of fields under the given rules, pushing one message per
+ * problem (with the field's dotted path) and returning the normalised object.
+ */
+export function checkFields(list: readonly Field[], value: unknown, rules: BodyRules, problems: string[], at = ''): Record<string, unknown> {
   if (!isPlainObject(value)) {
     problems.push(`${at || 'body'}: expected an object, got ${describe(value)}`);
     return {};
@@ -156,20 +174,25 @@ function checkObject(list: readonly Field[], value: unknown, at: string, problem
     const field = index.get(rawName.toLowerCase());
     const path = at ? `${at}.${rawName}` : rawName;
     if (!field) {
-      problems.push(`unknown field "${path}" (known: ${list.map((f) => f.name).join(', ')})`);
+      if (rules.unknownFields === 'reject') problems.push(`unknown field "${path}" (known: ${list.map((f) => f.name).join(', ')})`);
       continue;
     }
     if (v === null || v === undefined) {
-      out[field.name] = null;
+      if (rules.nulls === 'keep') out[field.name] = null;
       continue;
     }
-    out[field.name] = checkValue(field.type, v, at ? `${at}.${field.name}` : field.name, problems);
+    const checked = checkValue(field.type, v, at ? `${at}.${field.name}` : field.name, rules, problems);
+    if (checked !== undefined) out[field.name] = checked;
   }
   return out;
 }
 
-function checkValue(type: ValueType, value: unknown, at: string, problems: string[]): unknown {
+function checkValue(type: ValueType, value: unknown, at: string, rules: BodyRules, problems: string[]): unknown {
   if (typeof type === 'string') {
+    if (rules.strictStrings && type === 'string' && typeof value !== 'string') {
+      problems.push(`${at}: expected a string, got ${describe(value)}`);
+      return undefined;
+    }
     const c = coerceScalar(type, value);
     if (c.ok) return c.value;
     problems.push(`${at}: ${c.error}`);
@@ -180,7 +203,7 @@ function checkValue(type: ValueType, value: unknown, at: string, problems: strin
       problems.push(`${at}: expected an array of ${typeName(type.array)}, got ${describe(value)}`);
       return undefined;
     }
-    return value.map((item, i) => checkValue(type.array, item, `${at}[${i}]`, problems));
+    return value.map((item, i) => checkValue(type.array, item, `${at}[${i}]`, rules, problems));
   }
-  return checkObject(type.fields, value, at, problems);
+  return checkFields(type.fields, value, rules, problems, at);
 }

@@ -44,7 +44,7 @@ describe('simulator protocol', () => {
     expect(errorString(xml)).toMatch(/Unsupported content type/);
     const array = await raw(h.baseUrl, 'POST', '/hosts/create', { token: h.token, body: '["x"]' });
     expect(array.status).toBe(400);
-    expect(errorString(array)).toMatch(/expected a JSON object/);
+    expect(errorString(array)).toMatch(/body: expected an object, got an array/);
   });
 
   it('accepts application/json as well as json-patch+json, with property names in any case', async () => {
