@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs every vitest suite (unit, integration, renderer components) and ends with one plain
-// "N passed, N failed" line that any CI log reader understands.
+// Runs every suite — vitest (unit, integration, reliability), the renderer's component tests and
+// the Playwright end-to-end tests in Chromium — and ends with one plain "N passed, N failed" line
+// that any CI log reader understands.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +35,24 @@ for (const [i, suite] of suites.entries()) {
   } catch {
     failed += 1;
     console.error(`test: the ${suite.name} suite produced no report`);
+  }
+}
+// End to end: the built renderer in Chromium against the browser shell on the simulator.
+{
+  const out = join(dir, 'e2e.json');
+  const r = spawnSync('npx', ['playwright', 'test', '--reporter=list,json'], {
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+  });
+  if (r.status !== 0) status = r.status ?? 1;
+  try {
+    const { stats } = JSON.parse(readFileSync(out, 'utf8'));
+    passed += stats.expected + stats.flaky;
+    failed += stats.unexpected;
+    skipped += stats.skipped;
+  } catch {
+    failed += 1;
+    console.error('test: the end-to-end suite produced no report');
   }
 }
 rmSync(dir, { recursive: true, force: true });

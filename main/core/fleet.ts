@@ -306,12 +306,19 @@ export class Fleet {
     const plan = refreshPlan(this.clock(), since);
     let done = 0;
     let total = plan.length;
-    const progress = (): void => this.setStatus({ ...(previous ?? { siteId: site.id, system }), siteId: site.id, system, state: 'refreshing', progress: { done, total } });
+    // Once the system has failed, its other reads are cancelled and their late answers ignored: they
+    // must neither flip its state back to 'refreshing' nor overwrite the cache after the verdict.
+    const abandon = new AbortController();
+    const progress = (): void => {
+      if (abandon.signal.aborted) return;
+      this.setStatus({ ...(previous ?? { siteId: site.id, system }), siteId: site.id, system, state: 'refreshing', progress: { done, total } });
+    };
     progress();
     const failures: string[] = [];
     const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
       try {
-        const value = await conn.read(system, getOperation(opKey), { query });
+        const value = await conn.read(system, getOperation(opKey), { query, signal: abandon.signal });
+        if (abandon.signal.aborted) return undefined;
         this.o.cache.put(site.id, system, storeKey, value, this.clock());
         return value;
       } catch (err) {
@@ -345,6 +352,7 @@ export class Fleet {
           : { siteId: site.id, system, state: 'ok', lastSuccessAt: now },
       );
     } catch (err) {
+      abandon.abort();
       this.systemFailed(site, system, err, previous);
     }
   }
@@ -358,6 +366,7 @@ export class Fleet {
   ): Promise<unknown> {
     // Incremental: read what is new since the newest record we hold, merge, keep the latest 1000.
     const fresh = await read(NOTIFICATIONS_OP, query, `${cacheKey(NOTIFICATIONS_OP, {})}#new`);
+    if (fresh === undefined) return previous;
     const old = ((previous as { Data?: unknown[] } | undefined)?.Data ?? []) as Array<{ Id?: unknown }>;
     const add = ((fresh as { Data?: unknown[] } | undefined)?.Data ?? []) as Array<{ Id?: unknown }>;
     const seen = new Set(old.map((r) => r.Id));

@@ -175,9 +175,17 @@ export class SiteConnection {
     if (password === null) throw new LoginRequiredError(`${this.site.name}: no password stored; log in to this site`);
     const code = this.recentCode && this.now() - this.recentCode.at < CODE_REUSE_MS ? this.recentCode.code : undefined;
     let result: AuthenticationResult;
+    // Login and select are retried like reads when the site did not answer: a connection reset on
+    // the first request of a refresh would otherwise mark every system of the site unreachable. A
+    // repeated login at worst leaves an unused session on the system, which expires by inactivity.
+    const retry = this.deps.retry ?? READ_RETRY;
     try {
-      result = await runLimited([this.limiter, this.deps.globalLimiter], () =>
-        this.client.login({ Username: this.site.username, Password: password, ...(code ? { TwoFactorAuthenticationToken: code } : {}) }),
+      result = await retryRead(
+        () =>
+          runLimited([this.limiter, this.deps.globalLimiter], () =>
+            this.client.login({ Username: this.site.username, Password: password, ...(code ? { TwoFactorAuthenticationToken: code } : {}) }),
+          ),
+        retry,
       );
     } catch (err) {
       if (err instanceof AuthError) {
@@ -196,7 +204,7 @@ export class SiteConnection {
     }
     const token = result.SessionToken;
     if (system !== undefined) {
-      await runLimited([this.limiter, this.deps.globalLimiter], () => this.client.selectSystem(token, system));
+      await retryRead(() => runLimited([this.limiter, this.deps.globalLimiter], () => this.client.selectSystem(token, system)), retry);
     }
     this.tokens.set(key(system), token);
     await this.deps.secrets.set(this.account(system), token);

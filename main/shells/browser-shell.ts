@@ -28,6 +28,12 @@ export interface BrowserShell {
 }
 
 const TOKEN_HEADER = 'x-fleetdeck-token';
+/**
+ * Deepest nesting a request may have. The contract's requests are a few levels deep; a body nested
+ * thousands deep parses fine but exhausts the stack of recursive walkers further in (redaction,
+ * JSON serialisation of the action log), so it is refused here as malformed.
+ */
+const MAX_DEPTH = 64;
 const TOKEN_COOKIE = 'fleetdeck_token';
 const MAX_BODY = 2 * 1024 * 1024;
 const MIME: Record<string, string> = {
@@ -91,7 +97,11 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
       } catch (err) {
         return sendJson(res, 200, { ok: false, error: { code: 'validation', message: `malformed request: ${(err as Error).message}` } });
       }
-      const channel = decodeURIComponent(url.pathname.slice('/ipc/'.length));
+      if (nestedDeeperThan(payload, MAX_DEPTH)) {
+        return sendJson(res, 200, { ok: false, error: { code: 'validation', message: `malformed request: nested deeper than ${MAX_DEPTH} levels` } });
+      }
+      const channel = decodePath(url.pathname.slice('/ipc/'.length));
+      if (channel === undefined) return sendJson(res, 200, { ok: false, error: { code: 'unknown-channel', message: 'unknown channel (the name does not decode)' } });
       return sendJson(res, 200, await dispatch(options.handlers, channel, payload));
     }
     if (url.pathname === '/events') {
@@ -107,7 +117,9 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
 
   async function serveStatic(pathname: string, res: ServerResponse, setCookie: boolean): Promise<void> {
     const root = resolve(options.rendererDir);
-    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    const decoded = decodePath(pathname);
+    if (decoded === undefined) return send(res, 400, 'text/plain', 'bad path');
+    const rel = pathname === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
     const file = normalize(join(root, rel));
     if (!file.startsWith(root + sep) && file !== root) return send(res, 403, 'text/plain', 'forbidden path');
     const info = await stat(file).catch(() => undefined);
@@ -148,6 +160,27 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A percent-decoded path, or undefined when its escapes are malformed (a client error, not a server one). */
+function decodePath(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when arrays/objects nest deeper than `max`; iterative, so the check itself cannot overflow. */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {

@@ -156,11 +156,25 @@ export class FleetStore {
     this.newNotifications.delete(key(siteId, system));
   }
 
+  /**
+   * Drops a removed site and everything known about its systems, so no view keeps showing systems
+   * main has already forgotten (main sends no event for a removal).
+   */
+  forgetSite(siteId: string): void {
+    this.sites = this.sites.filter((s) => s.id !== siteId);
+    this.siteErrors.delete(siteId);
+    const prefix = key(siteId, '');
+    for (const map of [this.#statuses, this.#versions, this.newNotifications]) {
+      for (const k of [...map.keys()]) if (k.startsWith(prefix)) map.delete(k);
+    }
+  }
+
   /** Refreshes the whole fleet, or one system. Statuses arrive as events and with the answer. */
   async refresh(target?: { siteId: string; system: string }): Promise<void> {
     this.refreshing = true;
     try {
-      const statuses = await api().invoke('fleet:refresh', target ? { sites: [target.siteId], systems: [target.system] } : {});
+      // The admin asked: try now, even a site that is backing off after failures.
+      const statuses = await api().invoke('fleet:refresh', target ? { sites: [target.siteId], systems: [target.system], force: true } : { force: true });
       for (const s of statuses) this.apply(s);
       this.sites = await api().invoke('sites:list', {});
       this.error = undefined;

@@ -13,6 +13,9 @@ export type AreaDetail =
 export type Route =
   | { view: 'overview' }
   | { view: 'search'; query: string }
+  /** Fleet-wide views that belong to no system. */
+  | { view: 'reports' }
+  | { view: 'sites' }
   | { view: 'system'; siteId: string; system: string; area: string; detail?: AreaDetail };
 
 export type SystemRoute = Extract<Route, { view: 'system' }>;

@@ -15,6 +15,14 @@ export interface Loaded<T> {
   source: 'cache' | 'live';
 }
 
+/** Parameters of one operation call, as the catalog names them. */
+export interface CallParams {
+  query?: Record<string, unknown>;
+  body?: unknown;
+  /** Header parameters (only the datastore operation's `async`). */
+  headers?: Record<string, unknown>;
+}
+
 /**
  * One system as a view talks to it. Every call names the site and the system, so each goes through
  * that system's own session in main; nothing here holds a token.
@@ -68,13 +76,14 @@ export class SystemContext {
   }
 
   /** Calls a catalog operation on this system; the answer as main returns it (already redacted). */
-  async call<T>(op: string, params: { query?: Record<string, unknown>; body?: unknown } = {}): Promise<T> {
+  async call<T>(op: string, params: CallParams = {}): Promise<T> {
     const res = await api().invoke('op:call', {
       site: this.siteId,
       system: this.system,
       operation: op,
       ...(params.query ? { query: params.query } : {}),
       ...(params.body !== undefined ? { body: params.body } : {}),
+      ...(params.headers && Object.keys(params.headers).length > 0 ? { headers: params.headers } : {}),
     });
     return res.result as T;
   }
@@ -83,7 +92,7 @@ export class SystemContext {
    * A write (anything the catalog marks `writes`): refused here when the system is read-only; then,
    * unless `refresh: false`, refreshes the system in the background so the views show its effect.
    */
-  async write<T>(op: string, params: { query?: Record<string, unknown>; body?: unknown; refresh?: boolean } = {}): Promise<T> {
+  async write<T>(op: string, params: CallParams & { refresh?: boolean } = {}): Promise<T> {
     const reason = this.readOnly;
     if (reason) throw new Error(`read-only: ${reason}`);
     const result = await this.call<T>(op, params);

@@ -1,0 +1,44 @@
+import type { FieldOptionsMap, FormValues, OpRequest } from '../lib/forms/op-form.js';
+
+/**
+ * What an area's button opens: a generated form for an operation, or a typed-name confirmation of a
+ * destructive one. Areas describe actions as data; `ActionHost` renders them, so every area asks,
+ * confirms and reports the same way.
+ */
+export interface FormAction {
+  kind: 'form';
+  title: string;
+  op: string;
+  show?: readonly string[];
+  more?: boolean;
+  options?: FieldOptionsMap | ((values: Readonly<FormValues>) => FieldOptionsMap);
+  fixed?: FormValues;
+  initial?: FormValues;
+  submitLabel?: string;
+  validate?: (request: OpRequest) => Record<string, string[]>;
+  /** A sentence on what the action does, shown above the form. */
+  note?: string;
+  /** Runs after a successful send, with the request sent (a rename needs the new name). */
+  after?: (request: OpRequest, result: unknown) => void | Promise<void>;
+}
+
+export interface ConfirmAction {
+  kind: 'confirm';
+  title: string;
+  /** What happens, in words, shown above the name field. */
+  message: string;
+  /** What the admin types to confirm (the object's name). */
+  name: string;
+  actionLabel: string;
+  op: string;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export type AreaAction = FormAction | ConfirmAction;
+
+/** The last action's outcome, as an area shows it. */
+export interface Notice {
+  text: string;
+  error?: boolean;
+}

@@ -1,0 +1,364 @@
+import { coerceScalar, findOperation, type Field, type Operation, type ScalarType, type ValueType } from '../../../app/catalog/index.js';
+import { redact, REDACTED } from '../../../app/redact.js';
+import { formatOfField, type FieldLocation } from '../../../app/validation/field-formats.js';
+import { checkFormat, checkInteger, checkNumber, FORMATS, type FormatId } from '../../../app/validation/formats.js';
+
+/**
+ * Forms generated from the operation catalog, as pure data: which inputs an operation has, how their
+ * text becomes a request, what is wrong with it, and what the request will look like. The console and
+ * every area form share this, so a field is typed, checked and masked the same way everywhere.
+ *
+ * Inputs are keyed by a field id: the location and the path below it, `body.Name`,
+ * `query.wwns`, `body.volume.Tiers.TierN`, `body.volume.Shares[0].Path`.
+ */
+
+/** The text of every input of a form, by field id. Booleans are `''` (not sent), `'true'` or `'false'`. */
+export type FormValues = Record<string, string>;
+/** How many items an array of objects (or of arrays) holds, by field id. */
+export type FormCounts = Record<string, number>;
+
+/** How an input shows its field: one text, one text per line, a list of sub-forms, or a group of fields. */
+export type InputKind = 'scalar' | 'list' | 'array' | 'object';
+
+/** One input of a generated form. */
+export interface FormField {
+  id: string;
+  location: FieldLocation;
+  /** Path below the location: `Name`, `volume.Tiers.TierN`, `volume.Shares[0].Path`. */
+  path: string;
+  /** The catalog field; for an array item, a field named `Name[i]` of the item type. */
+  field: Field;
+  kind: InputKind;
+}
+
+/** Presentation and extra rules an area puts on a generated field. */
+export interface FieldOptions {
+  label?: string;
+  help?: string;
+  required?: boolean;
+  /** A fixed set of values: a select for one value, checkboxes for a list. */
+  choices?: ReadonlyArray<{ value: string; label?: string }>;
+  /** Values offered while typing (free text still allowed). */
+  suggestions?: readonly string[];
+  /** A boolean as a checkbox: checked sends true, unchecked sends nothing. */
+  checkbox?: boolean;
+  placeholder?: string;
+  /** A format the catalog does not know for this field. */
+  format?: FormatId;
+}
+
+export type FieldOptionsMap = Readonly<Record<string, FieldOptions>>;
+
+/** A request as op:call takes it. */
+export interface OpRequest {
+  query: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  /** Undefined when the operation sends no body. */
+  body: Record<string, unknown> | undefined;
+}
+
+export interface Collected {
+  request: OpRequest;
+  /** Problems by field id; empty when the request can be sent. */
+  problems: Record<string, string[]>;
+}
+
+export function kindOf(type: ValueType): InputKind {
+  if (typeof type === 'string') return 'scalar';
+  if ('array' in type) return typeof type.array === 'string' ? 'list' : 'array';
+  return 'object';
+}
+
+function make(location: FieldLocation, path: string, field: Field): FormField {
+  return { id: `${location}.${path}`, location, path, field, kind: kindOf(field.type) };
+}
+
+/** The top-level inputs of an operation: query parameters, then headers, then body fields. */
+export function topFields(op: Operation): FormField[] {
+  return [
+    ...op.query.map((f) => make('query', f.name, f)),
+    ...op.headers.map((f) => make('headers', f.name, f)),
+    ...op.body.map((f) => make('body', f.name, f)),
+  ];
+}
+
+/** The inputs inside an object field. */
+export function childFields(parent: FormField): FormField[] {
+  const t = parent.field.type;
+  if (typeof t === 'string' || !('object' in t)) return [];
+  return t.fields.map((f) => make(parent.location, `${parent.path}.${f.name}`, f));
+}
+
+/** The i-th item of an array-of-objects (or of arrays) field. */
+export function itemField(parent: FormField, index: number): FormField {
+  const t = parent.field.type;
+  if (typeof t === 'string' || !('array' in t)) throw new Error(`${parent.id} is not an array`);
+  const name = `${parent.field.name}[${index}]`;
+  return make(parent.location, `${parent.path}[${index}]`, { name, type: t.array, ...(parent.field.secret ? { secret: true } : {}) });
+}
+
+/** The field an id names, or undefined: `body.volume.Shares[0].Path` → the Share's Path field. */
+export function resolveField(op: Operation, id: string): Field | undefined {
+  const dot = id.indexOf('.');
+  const location = id.slice(0, dot);
+  const parts = id
+    .slice(dot + 1)
+    .replace(/\[\d+\]/g, '')
+    .split('.');
+  let list: readonly Field[] = location === 'query' ? op.query : location === 'headers' ? op.headers : location === 'body' ? op.body : [];
+  let found: Field | undefined;
+  for (const part of parts) {
+    found = list.find((f) => f.name === part);
+    if (!found) return undefined;
+    let t = found.type;
+    while (typeof t !== 'string' && 'array' in t) t = t.array;
+    list = typeof t !== 'string' && 'object' in t ? t.fields : [];
+  }
+  return found;
+}
+
+/** True when the field an id names is a secret (a password, a key…), however deep. */
+export function isSecretId(op: Operation, id: string): boolean {
+  const dot = id.indexOf('.');
+  const parts = id
+    .slice(dot + 1)
+    .replace(/\[\d+\]/g, '')
+    .split('.');
+  // A secret object or array makes everything inside it secret.
+  for (let n = 1; n <= parts.length; n++) {
+    if (resolveField(op, `${id.slice(0, dot)}.${parts.slice(0, n).join('.')}`)?.secret) return true;
+  }
+  return false;
+}
+
+/** The problem of a required input left empty. */
+export const REQUIRED = 'required';
+
+const DATE_HINT = 'a date-time like 2026-01-31T13:45:00 (UTC)';
+
+/** One scalar's text as its wire value, or the problem with it. */
+function scalarValue(type: ScalarType, text: string, format: FormatId | undefined): { value: unknown } | { problem: string } {
+  switch (type) {
+    case 'boolean':
+      if (text === 'true' || text === 'false') return { value: text === 'true' };
+      return { problem: 'choose true or false' };
+    case 'integer': {
+      const p = format ? checkFormat(format, text) : checkInteger(text);
+      return p ? { problem: p } : { value: Number(text.trim()) };
+    }
+    case 'number': {
+      const p = checkNumber(text);
+      return p ? { problem: p } : { value: Number(text.trim()) };
+    }
+    case 'date-time': {
+      const c = coerceScalar('date-time', text.trim());
+      return c.ok ? { value: c.value } : { problem: `“${text.trim()}” is not ${DATE_HINT}` };
+    }
+    case 'string': {
+      const p = format ? checkFormat(format, text) : undefined;
+      return p ? { problem: p } : { value: text };
+    }
+  }
+}
+
+interface Ctx {
+  op: Operation;
+  values: Readonly<FormValues>;
+  counts: Readonly<FormCounts>;
+  options: FieldOptionsMap;
+  problems: Record<string, string[]>;
+}
+
+function complain(ctx: Ctx, id: string, problem: string): void {
+  (ctx.problems[id] ??= []).push(problem);
+}
+
+function formatFor(ctx: Ctx, ff: FormField): FormatId | undefined {
+  return ctx.options[ff.id]?.format ?? formatOfField(ctx.op.key, ff.location, ff.path);
+}
+
+/** The wire value of one input (recursively), or undefined when nothing is to be sent. */
+function valueOf(ctx: Ctx, ff: FormField): unknown {
+  const t = ff.field.type;
+  let out: unknown;
+  if (ff.kind === 'scalar') {
+    const raw = ctx.values[ff.id] ?? '';
+    // Secrets go as typed (a password may start with a space); everything else is trimmed.
+    const text = ff.field.secret ? raw : raw.trim();
+    if (text !== '') {
+      const r = scalarValue(t as ScalarType, text, formatFor(ctx, ff));
+      if ('problem' in r) complain(ctx, ff.id, r.problem);
+      else out = r.value;
+    }
+  } else if (ff.kind === 'list') {
+    const itemType = (t as { array: ScalarType }).array;
+    const lines = (ctx.values[ff.id] ?? '').split(/\r?\n/).map((l) => (ff.field.secret ? l : l.trim()));
+    const items: unknown[] = [];
+    const format = formatFor(ctx, ff);
+    const filled = lines.filter((l) => l !== '').length;
+    lines.forEach((line, i) => {
+      if (line === '') return;
+      const r = scalarValue(itemType, line, format);
+      if ('problem' in r) complain(ctx, ff.id, filled > 1 ? `line ${i + 1}: ${r.problem}` : r.problem);
+      else items.push(r.value);
+    });
+    if (items.length > 0) out = items;
+  } else if (ff.kind === 'array') {
+    const items: unknown[] = [];
+    for (let i = 0; i < (ctx.counts[ff.id] ?? 0); i++) {
+      const v = valueOf(ctx, itemField(ff, i));
+      if (v !== undefined) items.push(v);
+    }
+    if (items.length > 0) out = items;
+  } else {
+    const obj: Record<string, unknown> = {};
+    for (const child of childFields(ff)) {
+      const v = valueOf(ctx, child);
+      if (v !== undefined) obj[child.field.name] = v;
+    }
+    if (Object.keys(obj).length > 0) out = obj;
+  }
+  if (out === undefined && ctx.options[ff.id]?.required) complain(ctx, ff.id, REQUIRED);
+  return out;
+}
+
+/**
+ * Turns the form's text into a request and lists every problem at once. Empty inputs are not sent
+ * (every parameter of the interface is optional); an object is sent when any field inside it is.
+ */
+export function collect(op: Operation, values: Readonly<FormValues>, counts: Readonly<FormCounts> = {}, options: FieldOptionsMap = {}): Collected {
+  const ctx: Ctx = { op, values, counts, options, problems: {} };
+  const request: OpRequest = { query: {}, headers: {}, body: op.hasBody ? {} : undefined };
+  for (const ff of topFields(op)) {
+    const v = valueOf(ctx, ff);
+    if (v === undefined) continue;
+    const target = ff.location === 'body' ? (request.body ??= {}) : request[ff.location];
+    target[ff.field.name] = v;
+  }
+  return { request, problems: ctx.problems };
+}
+
+/** The text a field shows in messages: the area's label, else the catalog name. */
+export function labelOf(ff: FormField, options: FieldOptionsMap = {}): string {
+  return options[ff.id]?.label ?? ff.field.name;
+}
+
+/** A one-line hint of what an input takes: `integer`, `WWN, one per line`. */
+export function hintOf(op: Operation, ff: FormField, options: FieldOptionsMap = {}): string {
+  const format = options[ff.id]?.format ?? formatOfField(op.key, ff.location, ff.path);
+  const t = ff.field.type;
+  const scalar = typeof t === 'string' ? t : 'array' in t && typeof t.array === 'string' ? t.array : undefined;
+  const what = format ? `${FORMATS[format].name}, e.g. ${FORMATS[format].example}` : scalar === 'date-time' ? 'date-time, UTC, e.g. 2026-01-31T13:45:00' : (scalar ?? '');
+  return ff.kind === 'list' ? `${what}${what ? '; ' : ''}one per line` : what;
+}
+
+/** Every secret value in the form's text, for clearing after a submit. */
+export function secretIds(op: Operation, values: Readonly<FormValues>): string[] {
+  return Object.keys(values).filter((id) => isSecretId(op, id));
+}
+
+/** The body with every field the catalog marks secret replaced by `[redacted]`, then the shared redaction. */
+function maskBody(fields: readonly Field[], value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => maskBody(fields, v));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const f = fields.find((x) => x.name === k);
+    if (f?.secret) {
+      out[k] = REDACTED;
+      continue;
+    }
+    let t = f?.type;
+    while (t && typeof t !== 'string' && 'array' in t) t = t.array;
+    out[k] = t && typeof t !== 'string' && 'object' in t ? maskBody(t.fields, v) : v;
+  }
+  return out;
+}
+
+export interface RequestPreview {
+  method: string;
+  /** Path with the query string, as the client sends it (arrays as repeated keys). */
+  target: string;
+  headers: Array<[name: string, value: string]>;
+  /** Pretty JSON body, secrets masked. */
+  body?: string;
+}
+
+/**
+ * The request as it will go out, for the admin to read before sending. Secrets are `[redacted]`; the
+ * session token is main's and never known here.
+ */
+export function previewRequest(op: Operation, request: OpRequest): RequestPreview {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(request.query)) {
+    const secret = op.query.find((f) => f.name === k)?.secret;
+    for (const item of Array.isArray(v) ? v : [v]) params.append(k, secret ? REDACTED : String(item));
+  }
+  const qs = params.toString();
+  const headers: Array<[string, string]> = [['Accept', 'application/json']];
+  if (op.authenticated) headers.push(['Authorization', `Bearer ${REDACTED}`]);
+  if (op.hasBody) headers.push(['Content-Type', 'application/json-patch+json']);
+  for (const [k, v] of Object.entries(request.headers)) headers.push([k, op.headers.find((f) => f.name === k)?.secret ? REDACTED : String(v)]);
+  return {
+    method: op.method,
+    target: `${op.path}${qs ? `?${qs}` : ''}`,
+    headers,
+    ...(request.body !== undefined ? { body: JSON.stringify(redact(maskBody(op.body, request.body)), null, 2) } : {}),
+  };
+}
+
+/** Field names that name the object an operation acts on, most specific first. */
+const SELECTORS = ['name', 'netbios', 'application', 'node', 'username'];
+
+/**
+ * What the admin types to confirm a destructive operation: the value of its name/application
+ * selector, or the system's name when the operation names nothing (give-back, e-mail reset).
+ * Undefined for operations that are not destructive.
+ */
+export function confirmTarget(op: Operation, request: OpRequest, systemName: string): { label: string; value: string | undefined } | undefined {
+  if (!op.destructive) return undefined;
+  for (const wanted of SELECTORS) {
+    for (const [location, fields] of [
+      ['query', op.query],
+      ['body', op.body],
+    ] as const) {
+      const f = fields.find((x) => x.name.toLowerCase() === wanted);
+      if (!f) continue;
+      const v = location === 'query' ? request.query[f.name] : request.body?.[f.name];
+      const text = Array.isArray(v) ? v.map(String).join(', ') : v === undefined ? undefined : String(v);
+      return { label: f.name, value: text === '' ? undefined : text };
+    }
+  }
+  return { label: 'the system name', value: systemName };
+}
+
+/**
+ * The read that shows whether a write took effect: the nearest `list` (or `show`) operation above
+ * the write's path. `/hosts/wwn/add` → `GET /hosts/list`; `/notifications/targets/email/add` →
+ * `GET /notifications/targets/list`.
+ */
+export function checkOperationFor(op: Operation): Operation | undefined {
+  const segments = op.path.split('/').filter(Boolean);
+  for (let n = segments.length - 1; n >= 1; n--) {
+    const base = `/${segments.slice(0, n).join('/')}`;
+    const found = findOperation('GET', `${base}/list`) ?? findOperation('GET', `${base}/show`);
+    if (found && found.key !== op.key) return found;
+  }
+  return undefined;
+}
+
+/** The name a create or add request gives the new object (what a list would show), if any. */
+export function createdName(request: OpRequest): string | undefined {
+  const v = request.body?.Name ?? request.body?.Application;
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** True when a list answer names `name` (as Name or Application of any item). */
+export function listNames(result: unknown, name: string): boolean {
+  const data = (result as { Data?: unknown } | null)?.Data;
+  if (!Array.isArray(data)) return false;
+  return data.some((item) => {
+    const o = item as { Name?: unknown; Application?: unknown };
+    return o?.Name === name || o?.Application === name;
+  });
+}

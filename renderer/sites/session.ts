@@ -1,0 +1,72 @@
+import type { SiteView, SystemStatusView } from '../../app/ipc/contract.js';
+import { api } from '../lib/api.js';
+import type { FleetStore, FleetSystem } from '../lib/fleet.svelte.js';
+
+/**
+ * Whether a login error asks for a two-factor code. Main raises `login-required` both for a missing
+ * password and for a missing or wrong code, and only the message tells them apart (it says
+ * "two-factor" in the second case).
+ */
+export function needsTwoFactor(message: string | undefined): boolean {
+  return message !== undefined && /two[- ]?factor|\b2fa\b/i.test(message);
+}
+
+/** The systems of a site in a state, with their last errors. */
+export function systemsIn(fleet: FleetStore, siteId: string, state: SystemStatusView['state']): SystemStatusView[] {
+  return fleet.systems.filter((s) => s.siteId === siteId && s.status.state === state).map((s) => s.status);
+}
+
+/** The login message to show for a site: one that asks for a code wins, since it changes the form. */
+export function loginMessage(statuses: readonly SystemStatusView[]): string | undefined {
+  const errors = statuses.map((s) => s.lastError).filter((m): m is string => Boolean(m));
+  return errors.find(needsTwoFactor) ?? errors[0];
+}
+
+/** Reloads the site list (names, polling, pins change on edit, pause and trust). */
+export async function reloadSites(fleet: FleetStore): Promise<void> {
+  fleet.sites = await api().invoke('sites:list', {});
+}
+
+/**
+ * Refreshes every system of one site and takes the statuses in. Used right after a login, a trust
+ * or a resume, so the admin sees at once whether it worked instead of waiting for the next poll.
+ */
+export async function refreshSite(fleet: FleetStore, siteId: string): Promise<void> {
+  const statuses = await api().invoke('fleet:refresh', { sites: [siteId] });
+  for (const s of statuses) fleet.apply(s);
+  await reloadSites(fleet);
+  // The site-level error (e.g. "no password stored") is only in fleet:status; without this read the
+  // old one would stay on screen after the login that fixed it.
+  const state = (await api().invoke('fleet:status', { site: siteId })).find((s) => s.siteId === siteId);
+  if (state?.error) fleet.siteErrors.set(siteId, state.error);
+  else fleet.siteErrors.delete(siteId);
+}
+
+/** A site's polling in words: `every 60 s` or `on demand`. */
+export function pollingText(site: SiteView): string {
+  return site.polling.intervalSeconds > 0 ? `every ${site.polling.intervalSeconds} s` : 'on demand';
+}
+
+/** A site with systems waiting for a login or for a decision about a changed certificate. */
+export interface SiteNeed {
+  siteId: string;
+  siteName: string;
+  login: number;
+  certificate: number;
+}
+
+/** Per site, how many systems need a login and how many present a changed certificate. */
+export function sitesNeedingYou(systems: readonly FleetSystem[]): SiteNeed[] {
+  const bySite = new Map<string, SiteNeed>();
+  for (const s of systems) {
+    const state = s.status.state;
+    if (state !== 'login-required' && state !== 'certificate-changed') continue;
+    // Systems of a site main no longer lists (just removed) have no site to act on.
+    if (!s.site) continue;
+    const need = bySite.get(s.siteId) ?? { siteId: s.siteId, siteName: s.site.name, login: 0, certificate: 0 };
+    if (state === 'login-required') need.login++;
+    else need.certificate++;
+    bySite.set(s.siteId, need);
+  }
+  return [...bySite.values()];
+}

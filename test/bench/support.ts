@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ManifestSite {
+  name: string;
+  baseUrl: string;
+  username: string;
+  password: string;
+  systems: string[];
+}
+
+/** Per-site counters of the simulator's control API. */
+export interface SiteLoad {
+  index: number;
+  requests: number;
+  inFlight: number;
+  peakInFlight: number;
+}
+
+/** A simulator in its own process (its own event loop and core, as a real fleet would be), driven through its control server. */
+export interface ChildSimulator {
+  sites: ManifestSite[];
+  status(): Promise<SiteLoad[]>;
+  setFaults(site: number, faults: { latencyMs?: number; jitterMs?: number; errorRate?: number }): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startChildSimulator(args: { sites: number; systems: number; seed: string }): Promise<ChildSimulator> {
+  const dir = await mkdtemp(join(tmpdir(), 'fleetdeck-bench-sim-'));
+  const manifestPath = join(dir, 'manifest.json');
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'simulator/cli.ts', '--sites', String(args.sites), '--systems', String(args.systems), '--seed', args.seed, '--manifest', manifestPath],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+    child.on('exit', (code) => reject(new Error(`simulator exited ${code}`)));
+  });
+  const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { sites: ManifestSite[]; control: string };
+  const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const res = await fetch(new URL(path, manifest.control), { method, ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}) });
+    if (!res.ok) throw new Error(`control ${method} ${path}: HTTP ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  return {
+    sites: manifest.sites,
+    status: async () => (await control('GET', '/status')) as SiteLoad[],
+    setFaults: async (site, faults) => void (await control('POST', `/sites/${site}/faults`, faults)),
+    stop: async () => {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function median(values: readonly number[]): number {
+  return quantile(values, 0.5);
+}
+
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (!sorted.length) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+}
+
+/** One printed figure: name, value with unit, its baseline, and the goal. */
+export interface Figure {
+  name: string;
+  value: string;
+  baseline?: string;
+  goal?: string;
+  verdict?: 'meets goal' | 'MISSES goal' | 'no goal';
+}
+
+export function verdict(ok: boolean): 'meets goal' | 'MISSES goal' {
+  return ok ? 'meets goal' : 'MISSES goal';
+}
+
+export const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+export const ms = (value: number): string => `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ms`;

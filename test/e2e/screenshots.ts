@@ -1,0 +1,59 @@
+/**
+ * Takes the README's screenshots from the real app on the demo fleet: the browser shell over the
+ * simulator's demo state (3 sites × 3 systems, one degrading drive), in the system's Chromium.
+ * Builds nothing (build the renderer first). Run on demand:
+ *
+ *   npx tsx test/e2e/screenshots.ts [outDir]     (default docs/screenshots)
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, expect, type Page } from '@playwright/test';
+import { ROOT, startFleet } from './support/fleet.js';
+import { openSystem } from './support/ui.js';
+
+const outDir = resolve(process.argv[2] ?? join(ROOT, 'docs', 'screenshots'));
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+async function settle(page: Page): Promise<void> {
+  // Fonts and charts draw after data arrives; wait for the network to go quiet and a frame to pass.
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+async function main(): Promise<void> {
+  mkdirSync(outDir, { recursive: true });
+  const fleet = await startFleet({ simulator: { demo: true } });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', deviceScaleFactor: 1 });
+    await page.goto(fleet.url);
+    await expect(page.getByTestId('overview-table')).toHaveAttribute('data-row-count', '9');
+    await settle(page);
+    await page.screenshot({ path: join(outDir, 'fleet-overview.png') });
+
+    // The demo's degrading drive is on the second system of the first site.
+    const siteId = fleet.siteIds[0] as string;
+    const system = fleet.simulator.manifest.sites[0]?.systems[1] as string;
+    await openSystem(page, siteId, system, 'Hardware');
+    await page.getByTestId('drives-table').getByRole('row').filter({ hasText: /Warning|Degraded/ }).first().click();
+    const smart = page.getByRole('region', { name: 'SMART' });
+    await expect(smart.getByTestId('smart-view')).toBeVisible();
+    await smart.scrollIntoViewIfNeeded();
+    await settle(page);
+    await page.screenshot({ path: join(outDir, 'drive-smart.png') });
+
+    await page.getByRole('navigation', { name: `Areas of ${system}` }).getByRole('button', { name: 'Monitoring', exact: true }).click();
+    await expect(page.getByTestId('chart-iops')).toBeVisible();
+    await settle(page);
+    await page.screenshot({ path: join(outDir, 'monitoring-chart.png') });
+    process.stdout.write(`screenshots written to ${outDir}\n`);
+  } finally {
+    await browser.close();
+    await fleet.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`screenshots: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,79 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openRuntime, type Runtime } from '../../../main/runtime.js';
+import { startBrowserShell, type BrowserShell } from '../../../main/shells/browser-shell.js';
+import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../../simulator/index.js';
+
+/** The repository root. */
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** A simulated fleet served to a browser: the simulator, a runtime on a fresh data dir, the browser shell. */
+export interface E2EFleet {
+  /** The shell's URL with its access token. */
+  url: string;
+  simulator: SimulatorHandle;
+  runtime: Runtime;
+  shell: BrowserShell;
+  /** Site ids in manifest order (empty when the sites were not added). */
+  siteIds: string[];
+  close(): Promise<void>;
+}
+
+export interface FleetOptions {
+  simulator?: SimulatorOptions;
+  /** Add the simulator's sites before the window opens (default true); false starts with no site. */
+  addSites?: boolean;
+  /** Request timeout of the runtime, ms (main's default otherwise). */
+  timeoutMs?: number;
+}
+
+/**
+ * Starts everything in this process with in-memory secrets (what FLEETDECK_KEYCHAIN=memory gives),
+ * adds the sites, logs in and refreshes once, so the window opens on cached data like a real one.
+ * Builds nothing: the renderer must already be in out/renderer.
+ */
+export async function startFleet(options: FleetOptions = {}): Promise<E2EFleet> {
+  const rendererDir = join(ROOT, 'out', 'renderer');
+  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`${rendererDir} has no index.html: build the renderer first (npx vite build)`);
+  const simulator = await startSimulator({ controlServer: false, ...options.simulator });
+  const dataDir = mkdtempSync(join(tmpdir(), 'fleetdeck-e2e-'));
+  const passwords = new Map<string, string>();
+  const siteIds: string[] = [];
+  if (options.addSites ?? true) {
+    // Sites are added first, then the runtime is reopened knowing they are simulated (as the demo does).
+    const setup = await openRuntime({ dataDir, memorySecrets: true });
+    for (const s of simulator.manifest.sites) {
+      const site = await setup.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, ...(s.certSha256 ? { trustSha256: s.certSha256 } : {}) });
+      siteIds.push(site.id);
+      passwords.set(site.id, s.password);
+    }
+    await setup.close();
+  }
+  const runtime = await openRuntime({ dataDir, memorySecrets: true, simulatedSiteIds: new Set(siteIds), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+  for (const [id, password] of passwords) await runtime.fleet.login(id, { password });
+  if (siteIds.length) await runtime.fleet.refresh({ force: true });
+  const shell = await startBrowserShell({
+    handlers: runtime.handlers,
+    rendererDir,
+    subscribe: (emit) =>
+      runtime.fleet.on((e) => {
+        if (e.type === 'status') emit('fleet:status', e.status);
+        else emit('fleet:notifications', { siteId: e.siteId, system: e.system, count: e.count });
+      }),
+  });
+  return {
+    url: shell.url,
+    simulator,
+    runtime,
+    shell,
+    siteIds,
+    close: async () => {
+      await shell.close();
+      await runtime.close();
+      await simulator.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,177 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+/**
+ * The packaging configuration, checked without building (installers need the Electron runtime,
+ * which these machines cannot download): what goes into the package, what stays out, targets per
+ * OS, native modules, icons, and that the entry point is a file the build produces.
+ */
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const read = (file: string): string => readFileSync(join(repo, file), 'utf8');
+
+interface BuilderConfig {
+  appId?: string;
+  productName?: string;
+  directories?: { app?: string; buildResources?: string; output?: string };
+  asar?: boolean;
+  asarUnpack?: string[];
+  files?: string[];
+  npmRebuild?: boolean;
+  extraMetadata?: { main?: string };
+  publish?: unknown;
+  linux?: { target?: string[]; icon?: string };
+  win?: { target?: string[]; icon?: string };
+  mac?: { target?: string[]; icon?: string };
+  deb?: { depends?: string[] };
+}
+
+interface PackageJson {
+  productName?: string;
+  main?: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+const config = parse(read('electron-builder.yml')) as BuilderConfig;
+const pkg = JSON.parse(read('package.json')) as PackageJson;
+
+interface MinimatchPattern {
+  negate: boolean;
+  match(path: string, partial?: boolean): boolean;
+}
+/** The minimatch electron-builder itself resolves (app-builder-lib's), so globs mean what they mean to it. */
+const { Minimatch } = createRequire(createRequire(import.meta.url).resolve('app-builder-lib/package.json'))('minimatch') as {
+  Minimatch: new (pattern: string, options: { dot: boolean }) => MinimatchPattern;
+};
+
+/**
+ * Whether electron-builder packages a file (a path relative to the app directory), by the same rule
+ * as its file filter (app-builder-lib's minimatchAll, with `dot: true`): patterns apply in order, a
+ * match is only re-tested against later negations and a miss only against later inclusions.
+ */
+function packaged(file: string, patterns: readonly string[] = config.files ?? []): boolean {
+  let match = false;
+  for (const pattern of patterns.map((p) => new Minimatch(p, { dot: true }))) {
+    if (match !== pattern.negate) continue;
+    match = pattern.match(file);
+  }
+  return match;
+}
+
+/** electron-builder's own schema check of a configuration (what `electron-builder` runs first). */
+const { validateConfiguration } = createRequire(import.meta.url)('app-builder-lib/out/util/config/config.js') as {
+  validateConfiguration: (config: unknown, debugLogger: { isEnabled: boolean; add: () => void }) => Promise<void>;
+};
+
+/** Width and height from a PNG's IHDR chunk (after checking the signature). */
+function pngSize(bytes: Buffer): { width: number; height: number } {
+  expect(bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+  expect(bytes.subarray(12, 16).toString('ascii')).toBe('IHDR');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+describe('electron-builder.yml', () => {
+  it('names the app and sets every directory explicitly', () => {
+    expect(config.appId).toMatch(/^[a-z][a-z0-9]*(\.[a-z0-9-]+)+$/);
+    expect(config.productName).toBe('Fleetdeck');
+    expect(config.productName).toBe(pkg.productName);
+    // app/ holds shared source: without an explicit app directory electron-builder would take it.
+    expect(config.directories).toEqual({ app: '.', buildResources: 'build', output: 'dist' });
+    expect(config.publish).toBeNull();
+  });
+
+  it("passes electron-builder's own schema validation, which refuses a wrong one", async () => {
+    const logger = { isEnabled: false, add: () => undefined };
+    await expect(validateConfiguration(structuredClone(config), logger)).resolves.toBeUndefined();
+    await expect(validateConfiguration({ ...structuredClone(config), asar: 'maybe' }, logger)).rejects.toThrow(/configuration\.asar/);
+  });
+
+  it('packages the compiled app and nothing of the sources, tests or tooling', () => {
+    for (const file of ['package.json', 'out/main/electron/main.js', 'out/preload/preload.cjs', 'out/renderer/index.html', 'out/renderer/assets/index-abc123.js', 'out/simulator/index.js', 'out/app/catalog/operations.js']) {
+      expect(packaged(file), `${file} is packaged`).toBe(true);
+    }
+    for (const file of ['test/x.ts', 'main/x.ts', 'renderer/x.svelte', 'renderer/App.svelte', 'app/x.ts', 'simulator/cli.ts', 'scripts/setup', 'docs/interface.md', '.ci/run', 'out/main/electron/main.js.map', 'tsconfig.json', 'electron-builder.yml', 'vite.config.ts', 'README.md', 'build/icon.png']) {
+      expect(packaged(file), `${file} stays out`).toBe(false);
+    }
+  });
+
+  it('the matcher itself tells included from excluded (so the checks above can fail)', () => {
+    expect(packaged('main/x.ts', ['**/*'])).toBe(true);
+    expect(packaged('main/x.ts', ['**/*', '!main/**'])).toBe(false);
+    expect(packaged('out/x.js', ['!out/**', 'out/**'])).toBe(true);
+  });
+
+  it('targets AppImage and deb on Linux, NSIS on Windows, dmg on macOS, each with an icon', () => {
+    expect(config.linux?.target).toEqual(expect.arrayContaining(['AppImage', 'deb']));
+    expect(config.win?.target).toEqual(['nsis']);
+    expect(config.mac?.target).toEqual(['dmg']);
+    expect(config.linux?.icon).toBe('build/icons');
+    expect(config.win?.icon).toBe('build/icon.ico');
+    expect(config.mac?.icon).toBe('build/icon.png');
+  });
+
+  it('packs into asar with native modules unpacked and rebuilt for Electron', () => {
+    expect(config.asar).toBe(true);
+    expect(config.npmRebuild).toBe(true);
+    for (const native of ['node_modules/keytar/build/Release/keytar.node', 'node_modules/better-sqlite3/build/Release/better_sqlite3.node']) {
+      expect((config.asarUnpack ?? []).some((p) => new Minimatch(p, { dot: true }).match(native)), native).toBe(true);
+    }
+  });
+
+  it('ships keytar and better-sqlite3 as runtime dependencies, Electron and the builder as dev tools', () => {
+    for (const runtime of ['keytar', 'better-sqlite3']) {
+      expect(pkg.dependencies?.[runtime], runtime).toBeDefined();
+      expect(pkg.devDependencies?.[runtime], runtime).toBeUndefined();
+    }
+    // electron-builder refuses electron in dependencies: the runtime comes with the package.
+    expect(pkg.devDependencies?.electron).toBeDefined();
+    expect(pkg.dependencies?.electron).toBeUndefined();
+    expect(pkg.devDependencies?.['electron-builder']).toBeDefined();
+  });
+
+  it('keeps the libraries an Electron app needs in the deb dependencies, plus libsecret for keytar', () => {
+    // `depends` replaces electron-builder's defaults rather than adding to them.
+    expect(config.deb?.depends).toEqual(expect.arrayContaining(['libgtk-3-0', 'libnss3', 'libxss1', 'libxtst6', 'xdg-utils', 'libatspi2.0-0', 'libuuid1', 'libnotify4', 'libsecret-1-0']));
+  });
+
+  it('points main at the file the build writes, and that file loads what the build writes beside it', () => {
+    const main = config.extraMetadata?.main;
+    expect(main).toBe('out/main/electron/main.js');
+    expect(pkg.main).toBe(main);
+    expect(packaged(main!)).toBe(true);
+    // tsc -p tsconfig.node.json compiles main/electron/main.ts to out/main/electron/main.js.
+    const node = JSON.parse(read('tsconfig.node.json')) as { compilerOptions: { rootDir: string; outDir: string }; include: string[] };
+    expect(node.compilerOptions).toMatchObject({ rootDir: '.', outDir: 'out' });
+    expect(node.include).toContain('main/**/*.ts');
+    expect(existsSync(join(repo, main!.replace(/^out\//, '').replace(/\.js$/, '.ts')))).toBe(true);
+    // The entry loads ../../preload/preload.cjs, which vite.preload.config.ts writes to out/preload.
+    expect(read('main/electron/main.ts')).toContain("new URL('../../preload/preload.cjs', import.meta.url)");
+    expect(read('vite.preload.config.ts')).toMatch(/outDir: 'out\/preload'[\s\S]*fileName: \(\) => 'preload\.cjs'/);
+    // The renderer is served from out/renderer (launch.ts: ../../renderer/ from out/main/shells).
+    expect(read('vite.config.ts')).toMatch(/outDir: here\('out\/renderer'\)/);
+    expect(read('main/shells/launch.ts')).toContain("new URL('../../renderer/', import.meta.url)");
+  });
+
+  it('has real icons in build/: 512×512 and 256×256 PNGs and an ICO with a 256 px entry', () => {
+    expect(pngSize(readFileSync(join(repo, 'build/icon.png')))).toEqual({ width: 512, height: 512 });
+    expect(pngSize(readFileSync(join(repo, 'build/icons/512x512.png')))).toEqual({ width: 512, height: 512 });
+    expect(pngSize(readFileSync(join(repo, 'build/icons/256x256.png')))).toEqual({ width: 256, height: 256 });
+    const ico = readFileSync(join(repo, 'build/icon.ico'));
+    expect(ico.readUInt16LE(0)).toBe(0);
+    expect(ico.readUInt16LE(2)).toBe(1);
+    const count = ico.readUInt16LE(4);
+    const entries = Array.from({ length: count }, (_, i) => {
+      const e = 6 + 16 * i;
+      const size = ico[e] === 0 ? 256 : (ico[e] as number);
+      const offset = ico.readUInt32LE(e + 12);
+      return { size, image: pngSize(ico.subarray(offset, offset + ico.readUInt32LE(e + 8))) };
+    });
+    expect(entries.map((e) => e.size)).toContain(256);
+    for (const e of entries) expect(e.image).toEqual({ width: e.size, height: e.size });
+  });
+});
