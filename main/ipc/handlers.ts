@@ -124,7 +124,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     },
     'cache:read': async (r) => {
       const hit = fleet.cached(siteOf(r.site).id, r.system, r.operation, r.query ?? {});
-      return hit ? { value: redact(hit.value), at: hit.at, stale: hit.stale } : null;
+      // The cache redacts every value before it is written (OfflineCache.put), so it is served as stored.
+      return hit ? { value: hit.value, at: hit.at, stale: hit.stale } : null;
     },
     'log:list': async (r) => {
       const siteId = r.site ? siteOf(r.site).id : ctx.scopedSite;
@@ -193,6 +194,9 @@ export async function dispatch(
 ): Promise<{ ok: true; value: unknown } | { ok: false; error: IpcError }> {
   if (!Object.hasOwn(CONTRACT, channel)) return { ok: false, error: { code: 'unknown-channel', message: `unknown channel "${String(channel).slice(0, 80)}"` } };
   const c = channel as Channel;
+  if (nestedDeeperThan(payload, MAX_DEPTH)) {
+    return { ok: false, error: { code: 'validation', message: `malformed request: nested deeper than ${MAX_DEPTH} levels (or cyclic)` } };
+  }
   const parsed = CONTRACT[c].request.safeParse(payload ?? {});
   if (!parsed.success) return { ok: false, error: { code: 'validation', message: describeZod(parsed.error) } };
   try {
@@ -202,6 +206,25 @@ export async function dispatch(
   } catch (err) {
     return { ok: false, error: toIpcError(err) };
   }
+}
+
+/**
+ * Deepest nesting a request may have. The contract's requests are a few levels deep; a payload
+ * nested thousands deep (or cyclic, which Electron's structured clone can deliver) would exhaust
+ * the stack of recursive walkers further in (redaction, JSON serialisation of the action log).
+ */
+const MAX_DEPTH = 64;
+
+/** Iterative, so the check itself cannot overflow; a cycle counts as too deep. */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 export function toIpcError(err: unknown): IpcError {

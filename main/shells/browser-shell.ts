@@ -28,12 +28,6 @@ export interface BrowserShell {
 }
 
 const TOKEN_HEADER = 'x-fleetdeck-token';
-/**
- * Deepest nesting a request may have. The contract's requests are a few levels deep; a body nested
- * thousands deep parses fine but exhausts the stack of recursive walkers further in (redaction,
- * JSON serialisation of the action log), so it is refused here as malformed.
- */
-const MAX_DEPTH = 64;
 const TOKEN_COOKIE = 'fleetdeck_token';
 const MAX_BODY = 2 * 1024 * 1024;
 const MIME: Record<string, string> = {
@@ -96,9 +90,6 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
         payload = text ? JSON.parse(text) : {};
       } catch (err) {
         return sendJson(res, 200, { ok: false, error: { code: 'validation', message: `malformed request: ${(err as Error).message}` } });
-      }
-      if (nestedDeeperThan(payload, MAX_DEPTH)) {
-        return sendJson(res, 200, { ok: false, error: { code: 'validation', message: `malformed request: nested deeper than ${MAX_DEPTH} levels` } });
       }
       const channel = decodePath(url.pathname.slice('/ipc/'.length));
       if (channel === undefined) return sendJson(res, 200, { ok: false, error: { code: 'unknown-channel', message: 'unknown channel (the name does not decode)' } });
@@ -172,17 +163,6 @@ function decodePath(path: string): string | undefined {
 }
 
 /** True when arrays/objects nest deeper than `max`; iterative, so the check itself cannot overflow. */
-function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop() as [unknown, number];
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
 function headerValue(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;

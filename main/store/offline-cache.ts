@@ -28,7 +28,12 @@ export function cacheKey(opKey: string, query: CacheQuery = {}): string {
   if (pairs.length === 0) return opKey;
   // Array.prototype.sort is stable: repeated keys stay in the caller's order.
   pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return `${opKey}?${pairs.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join('&')}`;
+  return `${opKey}?${pairs.map(([n, v]) => `${encodeKeyPart(n)}=${encodeKeyPart(v)}`).join('&')}`;
+}
+
+/** Percent-encodes, first replacing lone surrogates (which encodeURIComponent refuses) with U+FFFD. */
+function encodeKeyPart(text: string): string {
+  return encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
 }
 
 function scalarText(v: unknown): string {

@@ -10,6 +10,7 @@ import type {
 import { LEVEL, notify } from './notifications.js';
 import { createApplication } from './provision.js';
 import { startReplication } from './replication.js';
+import { degradingMessage } from './smart.js';
 
 export interface GenerateOptions {
   /** Any text; equal seeds give equal fleets. */
@@ -235,7 +236,7 @@ function generateSystem(rng: Rng, o: GenerateOptions, site: SiteState, index: nu
     const candidates = node.drives.filter((d) => d.approved === 'Approved' && d.type !== 'SSD');
     const drive = rng.pick(candidates);
     makeDegrading(rng, drive);
-    drive.errMsg = `Reallocated sectors ${drive.wear.reallocated}, pending sectors ${drive.wear.pending}: replace the drive soon.`;
+    drive.errMsg = degradingMessage(drive, o.nowMs);
   }
   if (rng.chance(0.25)) {
     // A drive pulled from a slot: reported Missing until resources/delete removes it.

@@ -127,3 +127,9 @@ describe('OfflineCache', () => {
     expect(cache.sizeBytes()).toBe(1);
   });
 });
+
+describe('cacheKey with text that is not well-formed', () => {
+  it('keys a lone surrogate instead of throwing', () => {
+    expect(cacheKey('GET /hosts/list', { name: 'a\uD800b' })).toBe('GET /hosts/list?name=a%EF%BF%BDb');
+  });
+});
