@@ -23,14 +23,21 @@ export function redact<T>(value: T, extraSecrets: readonly string[] = []): T {
 function walk(value: unknown, literals: readonly string[], seen: WeakSet<object>): unknown {
   if (typeof value === 'string') return maskLiterals(value, literals);
   if (typeof value !== 'object' || value === null) return value;
+  // `seen` holds the objects on the current path only: a cycle is cut, a shared object is not.
   if (seen.has(value)) return '[circular]';
   seen.add(value);
-  if (Array.isArray(value)) return value.map((v) => walk(v, literals, seen));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    out[k] = isSecretField(k) && v !== null && v !== undefined && v !== '' ? REDACTED : walk(v, literals, seen);
+  try {
+    if (Array.isArray(value)) return value.map((v) => walk(v, literals, seen));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const masked = isSecretField(k) && v !== null && v !== undefined && v !== '' ? REDACTED : walk(v, literals, seen);
+      // defineProperty: a "__proto__" key from parsed JSON stays a plain key, never a prototype.
+      Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  } finally {
+    seen.delete(value);
   }
-  return out;
 }
 
 function maskLiterals(text: string, literals: readonly string[]): string {

@@ -41,3 +41,21 @@ describe('redact', () => {
     expect(redact('short abc', ['abc'])).toBe('short abc');
   });
 });
+
+describe('redact on odd shapes', () => {
+  it('cuts cycles but keeps objects shared between branches', () => {
+    const shared = { Name: 'n1', ChapSecret: 'abcdefabcdef' };
+    const cyclic: Record<string, unknown> = { a: shared, b: shared };
+    cyclic.self = cyclic;
+    expect(redact(cyclic)).toEqual({ a: { Name: 'n1', ChapSecret: REDACTED }, b: { Name: 'n1', ChapSecret: REDACTED }, self: '[circular]' });
+  });
+
+  it('keeps a __proto__ key from parsed JSON as data, never as a prototype', () => {
+    const parsed = JSON.parse('{"__proto__": {"polluted": true}, "Password": "pw"}') as Record<string, unknown>;
+    const out = redact(parsed);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect((out as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.keys(out)).toEqual(['__proto__', 'Password']);
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":true},"Password":"[redacted]"}');
+  });
+});
