@@ -178,11 +178,8 @@ export interface FileSystemState {
   mountCount: number;
 }
 
-export interface VolumeState {
-  id: number;
-  entityId: number;
-  metadataEntityId: number;
-  name: string;
+/** How a volume is laid out: what a volume template sets and a volume created from it keeps. */
+export interface VolumeLayout {
   capacityBytes: number;
   snapshotCapacityBytes: number;
   pool: string;
@@ -198,6 +195,13 @@ export interface VolumeState {
   cgid: number | undefined;
   groupedVolume: string;
   tiers: Tiers | undefined;
+}
+
+export interface VolumeState extends VolumeLayout {
+  id: number;
+  entityId: number;
+  metadataEntityId: number;
+  name: string;
   encrypted: boolean;
   readOnly: boolean;
   naa: string;
@@ -233,24 +237,9 @@ export interface AppState {
   vms: Array<{ Name: string; VolumeName: string }>;
 }
 
-export interface TemplateVolumeState {
+export interface TemplateVolumeState extends VolumeLayout {
   id: number;
   name: string;
-  capacityBytes: number;
-  snapshotCapacityBytes: number;
-  pool: string;
-  metadataPool: string;
-  stripedPools: string[];
-  stripedMetadataPools: string[];
-  n: number;
-  k: number;
-  metadataN: number;
-  metadataK: number;
-  sectorSize: string;
-  log2Stride: number;
-  cgid: number | undefined;
-  groupedVolume: string;
-  tiers: Tiers | undefined;
 }
 
 export interface TemplateCgState {
