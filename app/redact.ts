@@ -20,6 +20,21 @@ export function redact<T>(value: T, extraSecrets: readonly string[] = []): T {
   return walk(value, literals, new WeakSet()) as T;
 }
 
+/**
+ * `JSON.stringify(redact(value))` without the copy: the JSON text of a value with every secret
+ * field masked. Used where large read results are stored (the offline cache), so a refresh does
+ * not build a second object tree per answer. Like `JSON.stringify`, returns `undefined` for a
+ * value JSON cannot represent and throws on a cycle.
+ */
+export function redactedJson(value: unknown): string | undefined {
+  return JSON.stringify(value, secretReplacer);
+}
+
+function secretReplacer(this: unknown, key: string, v: unknown): unknown {
+  // Array elements arrive with their index as key: never a secret name.
+  return key !== '' && !Array.isArray(this) && isSecretField(key) && v !== null && v !== undefined && v !== '' ? REDACTED : v;
+}
+
 function walk(value: unknown, literals: readonly string[], seen: WeakSet<object>): unknown {
   if (typeof value === 'string') return maskLiterals(value, literals);
   if (typeof value !== 'object' || value === null) return value;

@@ -1,35 +1,16 @@
 #!/usr/bin/env node
 // `npm start`: build if needed, then launch the Electron app; where the Electron runtime cannot be
 // obtained, say so in one line and serve the same app as the browser shell on loopback instead.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIfNeeded } from './build-if-needed.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const stamp = join(root, 'out', '.build-stamp');
 const forceWeb = process.argv.includes('--web');
 const args = process.argv.slice(2).filter((a) => a !== '--web');
-
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(p));
-    else newest = Math.max(newest, statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function buildIfNeeded() {
-  const sources = ['app', 'main', 'renderer', 'simulator'].map((d) => join(root, d)).filter(existsSync);
-  const newest = Math.max(...sources.map(newestSource), statSync(join(root, 'package.json')).mtimeMs);
-  if (existsSync(stamp) && statSync(stamp).mtimeMs >= newest) return;
-  process.stdout.write('Fleetdeck: building…\n');
-  const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
 
 /** The Electron binary, or the reason it cannot be had. */
 function electronBinary() {
@@ -47,7 +28,7 @@ function electronBinary() {
   return existsSync(binary) ? { path: binary } : { reason: `${binary} is missing` };
 }
 
-buildIfNeeded();
+if (!buildIfNeeded((line) => process.stdout.write(`Fleetdeck: ${line}\n`))) process.exit(1);
 const electron = forceWeb ? { reason: 'browser shell requested' } : electronBinary();
 if (electron.path) {
   const child = spawn(electron.path, [join(root, 'out/main/electron/main.js'), ...args], { stdio: 'inherit' });

@@ -1,3 +1,4 @@
+import { InputError } from '../../app/errors.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site, SystemState, SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
@@ -257,7 +258,7 @@ export class Fleet {
 
   private site(idOrName: string): Site {
     const site = this.o.sites.get(idOrName);
-    if (!site) throw new Error(`no site named "${idOrName}"`);
+    if (!site) throw new InputError(`no site named "${idOrName}"`, 'not-found');
     return site;
   }
 

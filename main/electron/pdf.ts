@@ -6,21 +6,24 @@ type WindowCtor = new (options: BrowserWindowConstructorOptions) => Pick<Browser
 };
 
 /**
- * Print-to-PDF through Electron's own Chromium: a hidden, sandboxed window with JavaScript off
- * renders the report's self-contained HTML, then `webContents.printToPDF`. The window is always
- * destroyed, whatever happens.
+ * Print-to-PDF through Electron's own Chromium: per document, a hidden, sandboxed window with
+ * JavaScript off renders the self-contained HTML, then `webContents.printToPDF`; the documents
+ * print at once, each window in its own renderer process. Every window is always destroyed,
+ * whatever happens.
  */
 export function electronPrintToPdf(Window: WindowCtor): PrintToPdf {
-  return async (html: string): Promise<Buffer> => {
-    const win = new Window({
-      show: false,
-      webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false, webSecurity: true },
-    });
-    try {
-      await win.loadURL(`data:text/html;charset=utf-8;base64,${Buffer.from(html, 'utf8').toString('base64')}`);
-      return Buffer.from(await win.webContents.printToPDF({ landscape: true, printBackground: true, preferCSSPageSize: true }));
-    } finally {
-      if (!win.isDestroyed()) win.destroy();
-    }
-  };
+  return (documents) => Promise.all(documents.map((html) => printOne(Window, html)));
+}
+
+async function printOne(Window: WindowCtor, html: string): Promise<Buffer> {
+  const win = new Window({
+    show: false,
+    webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false, webSecurity: true },
+  });
+  try {
+    await win.loadURL(`data:text/html;charset=utf-8;base64,${Buffer.from(html, 'utf8').toString('base64')}`);
+    return Buffer.from(await win.webContents.printToPDF({ landscape: true, printBackground: true, preferCSSPageSize: true }));
+  } finally {
+    if (!win.isDestroyed()) win.destroy();
+  }
 }

@@ -1,3 +1,4 @@
+import { InputError } from '../../app/errors.js';
 import type { z, ZodError } from 'zod';
 import { CONTRACT, type Channel, type IpcError, type Response, type SiteView } from '../../app/ipc/contract.js';
 import type { Site } from '../../app/domain/site.js';
@@ -6,7 +7,7 @@ import { probeCertificate } from '../client/tls.js';
 import { errorCode } from '../core/errors.js';
 import type { Fleet } from '../core/fleet.js';
 import { isAbsolute } from 'node:path';
-import { ReportRequestError, type ReportService } from '../reports/service.js';
+import type { ReportService } from '../reports/service.js';
 import type { ActionLog } from '../store/action-log.js';
 import type { SiteStore } from '../store/site-store.js';
 
@@ -178,9 +179,11 @@ export function createHandlers(ctx: HandlerContext): Handlers {
 }
 
 /** A request outside this window's scope, or naming nothing that exists. */
-export class ScopeError extends Error {
+export class ScopeError extends InputError {
   override readonly name = 'ScopeError';
-  readonly code = 'not-found';
+  constructor(message: string) {
+    super(message, 'not-found');
+  }
 }
 
 /**
@@ -228,7 +231,7 @@ function nestedDeeperThan(value: unknown, max: number): boolean {
 }
 
 export function toIpcError(err: unknown): IpcError {
-  const code = err instanceof ScopeError || err instanceof ReportRequestError ? err.code : errorCode(err);
+  const code = errorCode(err);
   const message = err instanceof Error ? err.message : String(err);
   return { code, message: redact(message).slice(0, 2000) };
 }

@@ -1,3 +1,4 @@
+import { InputError } from '../../app/errors.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { overallDataAges, type ReportModel } from '../../app/reports/model.js';
@@ -5,7 +6,7 @@ import { redact } from '../../app/redact.js';
 import { csvFiles } from './csv.js';
 import { renderHtml } from './html.js';
 import { MANIFEST_FILE, MANIFEST_FORMAT, manifestSelfHash, sha256, type Manifest } from './manifest.js';
-import type { PrintToPdf } from './pdf.js';
+import { printReportPdf, type PrintToPdf } from './pdf.js';
 
 /** The export formats. */
 export const EXPORT_FORMATS = ['pdf', 'html', 'csv', 'json'] as const;
@@ -19,6 +20,8 @@ export interface ExportOptions {
   formats: readonly ExportFormat[];
   /** Needed when `formats` includes pdf. */
   printToPdf?: PrintToPdf | undefined;
+  /** How many parts the PDF is printed in at once (default: the CPUs available). */
+  parallelism?: number | undefined;
   /** Id of the report in the history, recorded in the manifest. */
   reportId?: number | null;
   /** Who writes the files (OS user) and when. */
@@ -43,18 +46,21 @@ export interface ExportResult {
  */
 export async function exportReport(model: ReportModel, o: ExportOptions): Promise<ExportResult> {
   const formats = [...new Set(o.formats)];
-  if (!formats.length) throw new Error('choose at least one format: pdf, html, csv, json');
+  if (!formats.length) throw new InputError('choose at least one format: pdf, html, csv, json');
   if (formats.includes('pdf') && !o.printToPdf) throw new Error('PDF export needs a PDF printer (Chromium)');
   const m = redact(model);
   const dir = path.resolve(o.dir);
   await prepareDir(dir);
 
   const files: Array<{ path: string; data: Buffer }> = [];
-  const html = formats.includes('html') || formats.includes('pdf') ? renderHtml(m) : '';
-  if (formats.includes('pdf')) files.push({ path: 'report.pdf', data: await (o.printToPdf as PrintToPdf)(html) });
-  if (formats.includes('html')) files.push({ path: 'report.html', data: Buffer.from(html, 'utf8') });
+  // The PDF prints in other processes while this one renders the other formats.
+  const pdf = formats.includes('pdf') ? printReportPdf(m, o.printToPdf as PrintToPdf, o.parallelism) : undefined;
+  // Settled here too, so a failure while the other formats render is not an unhandled rejection.
+  pdf?.catch(() => undefined);
+  if (formats.includes('html')) files.push({ path: 'report.html', data: Buffer.from(renderHtml(m), 'utf8') });
   if (formats.includes('json')) files.push({ path: 'report.json', data: Buffer.from(`${JSON.stringify(m, null, 2)}\n`, 'utf8') });
   if (formats.includes('csv')) for (const f of csvFiles(m)) files.push({ path: f.path, data: Buffer.from(f.content, 'utf8') });
+  if (pdf) files.unshift({ path: 'report.pdf', data: await pdf });
 
   for (const f of files) {
     const target = path.join(dir, ...f.path.split('/'));
@@ -97,7 +103,7 @@ export async function assertExportDir(dir: string): Promise<boolean> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw err;
   }
-  if (entries.length) throw new Error(`${dir} is not empty: choose a new or empty directory, so its manifest describes every file in it`);
+  if (entries.length) throw new InputError(`${dir} is not empty: choose a new or empty directory, so its manifest describes every file in it`, 'conflict');
   return true;
 }
 
@@ -109,9 +115,9 @@ async function prepareDir(dir: string): Promise<void> {
 export function parseFormats(text: string): ExportFormat[] {
   const out: ExportFormat[] = [];
   for (const f of text.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean)) {
-    if (!(EXPORT_FORMATS as readonly string[]).includes(f)) throw new Error(`unknown format "${f}" (known: ${EXPORT_FORMATS.join(', ')})`);
+    if (!(EXPORT_FORMATS as readonly string[]).includes(f)) throw new InputError(`unknown format "${f}" (known: ${EXPORT_FORMATS.join(', ')})`);
     if (!out.includes(f as ExportFormat)) out.push(f as ExportFormat);
   }
-  if (!out.length) throw new Error(`give at least one format (${EXPORT_FORMATS.join(', ')})`);
+  if (!out.length) throw new InputError(`give at least one format (${EXPORT_FORMATS.join(', ')})`);
   return out;
 }

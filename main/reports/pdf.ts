@@ -1,9 +1,28 @@
+import { availableParallelism } from 'node:os';
+import type { Browser } from 'playwright-core';
+import type { ReportModel } from '../../app/reports/model.js';
+import { renderPdfParts } from './html.js';
+import { mergePdfParts } from './pdf-merge.js';
+
 /**
- * Prints a self-contained HTML document to PDF. The CLI and the browser shell use
- * {@link chromiumPrintToPdf}; the Electron shell passes its own, built on a hidden window's
- * `webContents.printToPDF` (no second browser needed there).
+ * Prints self-contained HTML documents to PDF, one PDF per document, in order. Implementations
+ * print them concurrently (each in its own renderer process): a large report is printed as
+ * several parts at once. The CLI and the browser shell use {@link chromiumPrintToPdf}; the
+ * Electron shell passes its own, built on hidden windows' `webContents.printToPDF` (no second
+ * browser needed there).
  */
-export type PrintToPdf = (html: string) => Promise<Buffer>;
+export type PrintToPdf = (documents: readonly string[]) => Promise<Buffer[]>;
+
+/**
+ * A report as one PDF: rendered as up to `parallelism` parts (cut between sections), printed
+ * concurrently, merged with the outline, links and page numbers of one document.
+ */
+export async function printReportPdf(model: ReportModel, printToPdf: PrintToPdf, parallelism = availableParallelism()): Promise<Buffer> {
+  const parts = renderPdfParts(model, parallelism);
+  const pdfs = await printToPdf(parts.documents);
+  if (pdfs.length !== parts.documents.length) throw new Error(`the PDF printer returned ${pdfs.length} PDFs for ${parts.documents.length} documents`);
+  return mergePdfParts(pdfs, { outline: parts.outline, title: model.title, creator: `Fleetdeck ${model.appVersion}`, createdAt: new Date(model.generatedAt) });
+}
 
 /** Flags for a headless Chromium that never phones home while printing. */
 export const CHROMIUM_ARGS: readonly string[] = [
@@ -20,33 +39,47 @@ export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
   return env.FLEETDECK_CHROMIUM ?? '/usr/bin/chromium';
 }
 
+/** The address a report document is served at inside the printing browser (never resolved: routed). */
+const REPORT_URL = 'http://fleetdeck-report.invalid/';
+
 /**
- * Print-to-PDF through a headless Chromium launched for the call and closed after it. The page
- * gets no network: every request is aborted, so the PDF shows exactly the HTML it was given.
+ * Print-to-PDF through one headless Chromium launched for the call and closed after it; each
+ * document gets its own browser context (its own renderer process, so parts print on separate
+ * cores) with JavaScript off. The page gets no network: the document itself is served by a
+ * route and every other request is aborted, so the PDF shows exactly the HTML it was given.
  * A4 landscape with the page size, margins and footer taken from the document's own `@page` CSS.
  * @throws Error naming the binary when Chromium cannot be started.
  */
 export function chromiumPrintToPdf(options: { executablePath?: string; timeoutMs?: number } = {}): PrintToPdf {
   const executablePath = options.executablePath ?? chromiumPath();
   const timeout = options.timeoutMs ?? 60_000;
-  return async (html) => {
+  return async (documents) => {
     // Loaded on first use: every CLI command and the app start would otherwise pay for it.
     const { chromium } = await import('playwright-core');
-    let browser;
+    let browser: Browser;
     try {
       browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS], headless: true, timeout });
     } catch (err) {
       throw new Error(`cannot start Chromium at ${executablePath} to print the PDF (set FLEETDECK_CHROMIUM): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
     }
     try {
-      const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
-      const page = await context.newPage();
-      await page.route('**/*', (route) => route.abort());
-      page.setDefaultTimeout(timeout);
-      await page.setContent(html, { waitUntil: 'load' });
-      // Untagged: a tagged PDF of a large audit pack is about 13 times the size; the HTML export
-      // is the accessible form of the same report.
-      return await page.pdf({ preferCSSPageSize: true, printBackground: true, format: 'A4', landscape: true, tagged: false, outline: true });
+      return await Promise.all(
+        documents.map(async (html) => {
+          const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
+          await context.route('**/*', (route) =>
+            route.request().url() === REPORT_URL ? route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }) : route.abort(),
+          );
+          const page = await context.newPage();
+          page.setDefaultTimeout(timeout);
+          // Navigating to the routed document parses it natively; setContent would pass it through a script.
+          await page.goto(REPORT_URL, { waitUntil: 'load', timeout });
+          // Untagged: a tagged PDF of a large audit pack is about 8 times the size; the HTML export
+          // is the accessible form of the same report. The outline is added when the parts are merged.
+          const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true, format: 'A4', landscape: true, tagged: false, outline: false });
+          await context.close();
+          return pdf;
+        }),
+      );
     } finally {
       await browser.close();
     }

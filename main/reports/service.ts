@@ -1,3 +1,4 @@
+import { InputError } from '../../app/errors.js';
 import type { Site } from '../../app/domain/site.js';
 import { buildReport } from '../../app/reports/build.js';
 import { diffReports, type ReportDiff } from '../../app/reports/diff.js';
@@ -47,13 +48,10 @@ export interface GeneratedReport {
 }
 
 /** A request naming something that does not exist (site, report id: `not-found`) or a bad value (`validation`). */
-export class ReportRequestError extends Error {
+export class ReportRequestError extends InputError {
   override readonly name = 'ReportRequestError';
-  constructor(
-    message: string,
-    readonly code: 'not-found' | 'validation' = 'not-found',
-  ) {
-    super(message);
+  constructor(message: string, code: 'not-found' | 'validation' = 'not-found') {
+    super(message, code);
   }
 }
 

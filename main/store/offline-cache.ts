@@ -1,4 +1,4 @@
-import { REDACTED, isSecretField, redact } from '../../app/redact.js';
+import { REDACTED, isSecretField, redactedJson } from '../../app/redact.js';
 import type { Database } from './database.js';
 
 /** Default bound on the cache's stored values: 256 MiB. */
@@ -94,9 +94,9 @@ export class OfflineCache {
   }
 
   /**
-   * Stores the result of a read, replacing the previous one for the same key. The value is passed
-   * through `redact()` and stored as JSON. If the cache then exceeds `maxBytes`, least-recently-used
-   * entries (by put or get) are evicted down to about 90 % of it; the entry just written is never
+   * Stores the result of a read, replacing the previous one for the same key. The value is stored
+   * as JSON with every secret field masked (as `redact()` does, without copying the value). If the
+   * cache then exceeds `maxBytes`, least-recently-used entries (by put or get) are evicted down to about 90 % of it; the entry just written is never
    * evicted, even when it alone exceeds the bound.
    *
    * @param key from {@link cacheKey}
@@ -107,7 +107,7 @@ export class OfflineCache {
   put(siteId: string, system: string, key: string, value: unknown, at: Date | string = this.clock()): void {
     const readAt = typeof at === 'string' ? new Date(at) : at;
     if (Number.isNaN(readAt.getTime())) throw new TypeError(`cache time for ${key} is not a valid date: ${String(at)}`);
-    const json: unknown = JSON.stringify(redact(value));
+    const json: unknown = redactedJson(value);
     if (typeof json !== 'string') throw new TypeError(`cache value for ${key} is not JSON-serialisable`);
     const bytes = Buffer.byteLength(json, 'utf8');
     const now = this.clock().toISOString();

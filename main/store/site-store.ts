@@ -4,6 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { siteIdFromName, siteNameProblem, type Site, type SitePolling, type SiteTls } from '../../app/domain/site.js';
+import { InputError } from '../../app/errors.js';
 import { isSecretField } from '../../app/redact.js';
 import { isLoopbackHost } from '../net.js';
 
@@ -135,7 +136,7 @@ export class SiteStore {
       let id: string;
       if (input.id !== undefined) {
         id = input.id;
-        if (!/^[a-z0-9][a-z0-9-]*$/.test(id)) throw new Error(`"${id}" is not a valid site id: use lowercase letters, digits and dashes`);
+        if (!/^[a-z0-9][a-z0-9-]*$/.test(id)) throw new InputError(`"${id}" is not a valid site id: use lowercase letters, digits and dashes`);
       } else {
         // A derived id that is taken gets a suffix: the admin chose a distinct name, not the id.
         const base = siteIdFromName(String(input.name));
@@ -168,7 +169,7 @@ export class SiteStore {
    */
   async update(nameOrId: string, patch: SitePatch): Promise<Site> {
     assertNoSecrets(patch, 'site');
-    for (const k of ['id', 'createdAt', 'updatedAt']) if (k in patch) throw new Error(`the ${k} of a site cannot be changed`);
+    for (const k of ['id', 'createdAt', 'updatedAt']) if (k in patch) throw new InputError(`the ${k} of a site cannot be changed`);
     assertKnownFields(patch, PATCH_FIELDS, 'site');
     return this.modify((sites) => {
       const current = mustFind(sites, nameOrId);
@@ -344,7 +345,7 @@ function find(sites: readonly Site[], nameOrId: string): Site | undefined {
 
 function mustFind(sites: readonly Site[], nameOrId: string): Site {
   const site = find(sites, nameOrId);
-  if (!site) throw new Error(`there is no site named "${nameOrId}" (or with that id)`);
+  if (!site) throw new InputError(`there is no site named "${nameOrId}" (or with that id)`, 'not-found');
   return site;
 }
 
@@ -352,25 +353,25 @@ function mustFind(sites: readonly Site[], nameOrId: string): Site {
 function normalise(site: Site, others: readonly Site[]): Site {
   const name = String(site.name);
   const nameProblem = siteNameProblem(name);
-  if (nameProblem) throw new Error(`"${name}": ${nameProblem}`);
+  if (nameProblem) throw new InputError(`"${name}": ${nameProblem}`);
   // Names and ids share one namespace, so `--site X` can never mean two sites.
   for (const o of others) {
-    if (sameKey(o.name, name)) throw new Error(`a site named "${o.name}" already exists`);
-    if (sameKey(o.id, name)) throw new Error(`"${name}" is already the id of site "${o.name}"; choose another name`);
-    if (sameKey(o.id, site.id)) throw new Error(`a site with id "${o.id}" already exists ("${o.name}")`);
-    if (sameKey(o.name, site.id)) throw new Error(`id "${site.id}" is already the name of another site; choose another id`);
+    if (sameKey(o.name, name)) throw new InputError(`a site named "${o.name}" already exists`, 'conflict');
+    if (sameKey(o.id, name)) throw new InputError(`"${name}" is already the id of site "${o.name}"; choose another name`, 'conflict');
+    if (sameKey(o.id, site.id)) throw new InputError(`a site with id "${o.id}" already exists ("${o.name}")`, 'conflict');
+    if (sameKey(o.name, site.id)) throw new InputError(`id "${site.id}" is already the name of another site; choose another id`, 'conflict');
   }
 
   const allowHttp = site.allowHttp;
-  if (typeof allowHttp !== 'boolean') throw new Error(`${name}: allowHttp must be true or false`);
+  if (typeof allowHttp !== 'boolean') throw new InputError(`${name}: allowHttp must be true or false`);
   const baseUrl = checkBaseUrl(name, String(site.baseUrl).trim(), allowHttp);
 
   const username = String(site.username).trim();
-  if (!username) throw new Error(`${name}: a user name is required`);
-  if ([...username].some((c) => c.charCodeAt(0) < 0x20)) throw new Error(`${name}: the user name cannot contain control characters`);
+  if (!username) throw new InputError(`${name}: a user name is required`);
+  if ([...username].some((c) => c.charCodeAt(0) < 0x20)) throw new InputError(`${name}: the user name cannot contain control characters`);
 
   const group = site.group === undefined ? undefined : String(site.group).trim() || undefined;
-  if (!Array.isArray(site.tags) || site.tags.some((t) => typeof t !== 'string')) throw new Error(`${name}: tags must be a list of words`);
+  if (!Array.isArray(site.tags) || site.tags.some((t) => typeof t !== 'string')) throw new InputError(`${name}: tags must be a list of words`);
   const tags = [...new Set(site.tags.map((t) => t.trim()).filter((t) => t.length > 0))];
 
   const polling = checkPolling(name, site.polling);
@@ -385,49 +386,49 @@ function checkBaseUrl(name: string, baseUrl: string, allowHttp: boolean): string
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new Error(`${name}: "${baseUrl}" is not a URL (expected e.g. https://mgmt.example.com)`);
+    throw new InputError(`${name}: "${baseUrl}" is not a URL (expected e.g. https://mgmt.example.com)`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`${name}: the URL must start with https:// (got ${url.protocol}//)`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new InputError(`${name}: the URL must start with https:// (got ${url.protocol}//)`);
   // A password in the URL would be a secret on disk.
-  if (url.username || url.password) throw new Error(`${name}: the URL cannot contain a user name or password; give the user name separately`);
-  if (url.search || url.hash) throw new Error(`${name}: the URL cannot contain a query (?…) or fragment (#…)`);
+  if (url.username || url.password) throw new InputError(`${name}: the URL cannot contain a user name or password; give the user name separately`);
+  if (url.search || url.hash) throw new InputError(`${name}: the URL cannot contain a query (?…) or fragment (#…)`);
   if (url.protocol === 'http:' && !allowHttp && !isLoopbackHost(url.hostname)) {
-    throw new Error(`${name}: plain http to ${url.hostname} would send the password unencrypted; use https, or allow http explicitly for this site`);
+    throw new InputError(`${name}: plain http to ${url.hostname} would send the password unencrypted; use https, or allow http explicitly for this site`);
   }
   return baseUrl;
 }
 
 function checkPolling(name: string, polling: unknown): SitePolling {
-  if (typeof polling !== 'object' || polling === null) throw new Error(`${name}: polling settings are missing`);
+  if (typeof polling !== 'object' || polling === null) throw new InputError(`${name}: polling settings are missing`);
   assertKnownFields(polling, POLLING_FIELDS, 'polling');
   const p = polling as Partial<SitePolling>;
   const { intervalSeconds, paused, maxInFlight } = p;
   if (typeof intervalSeconds !== 'number' || !Number.isInteger(intervalSeconds) || intervalSeconds < 0) {
-    throw new Error(`${name}: the polling interval must be a whole number of seconds, 0 or more (0 = on demand)`);
+    throw new InputError(`${name}: the polling interval must be a whole number of seconds, 0 or more (0 = on demand)`);
   }
-  if (typeof paused !== 'boolean') throw new Error(`${name}: paused must be true or false`);
+  if (typeof paused !== 'boolean') throw new InputError(`${name}: paused must be true or false`);
   if (typeof maxInFlight !== 'number' || !Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > MAX_IN_FLIGHT) {
-    throw new Error(`${name}: requests in flight must be a whole number from 1 to ${MAX_IN_FLIGHT}`);
+    throw new InputError(`${name}: requests in flight must be a whole number from 1 to ${MAX_IN_FLIGHT}`);
   }
   return { intervalSeconds, paused, maxInFlight };
 }
 
 function checkTls(name: string, tls: unknown): SiteTls {
-  if (typeof tls !== 'object' || tls === null) throw new Error(`${name}: TLS settings must be an object`);
+  if (typeof tls !== 'object' || tls === null) throw new InputError(`${name}: TLS settings must be an object`);
   assertKnownFields(tls, TLS_FIELDS, 'tls');
   const t = tls as Record<string, unknown>;
   const out: SiteTls = {};
   if (t.pinSha256 !== undefined) {
     const pin = String(t.pinSha256).replace(/[:\s]/g, '').toLowerCase();
-    if (!/^[0-9a-f]{64}$/.test(pin)) throw new Error(`${name}: the pinned fingerprint must be a SHA-256 (64 hex digits)`);
+    if (!/^[0-9a-f]{64}$/.test(pin)) throw new InputError(`${name}: the pinned fingerprint must be a SHA-256 (64 hex digits)`);
     out.pinSha256 = pin;
   }
   for (const k of ['pinnedCertPem', 'caBundlePem'] as const) {
     const pem = t[k];
     if (pem === undefined) continue;
-    if (typeof pem !== 'string' || !pem.includes('-----BEGIN CERTIFICATE-----')) throw new Error(`${name}: ${k} must be PEM certificate text`);
+    if (typeof pem !== 'string' || !pem.includes('-----BEGIN CERTIFICATE-----')) throw new InputError(`${name}: ${k} must be PEM certificate text`);
     // Certificates are public; a private key pasted along with them is not.
-    if (/PRIVATE KEY/.test(pem)) throw new Error(`${name}: ${k} contains a private key; give only certificates`);
+    if (/PRIVATE KEY/.test(pem)) throw new InputError(`${name}: ${k} contains a private key; give only certificates`);
     out[k] = pem;
   }
   return out;
@@ -439,7 +440,7 @@ function assertNoSecrets(value: unknown, what: string, at = ''): void {
   for (const [k, v] of Object.entries(value)) {
     const where = at ? `${at}.${k}` : k;
     if (isSecretField(k) && v !== undefined && v !== null && v !== '') {
-      throw new Error(`refusing to save ${what}: field "${where}" is a secret, and secrets are kept in the system keychain, never in ${SITES_FILE}`);
+      throw new InputError(`refusing to save ${what}: field "${where}" is a secret, and secrets are kept in the system keychain, never in ${SITES_FILE}`);
     }
     assertNoSecrets(v, what, where);
   }
@@ -447,7 +448,7 @@ function assertNoSecrets(value: unknown, what: string, at = ''): void {
 
 function assertKnownFields(value: object, known: ReadonlySet<string>, what: string): void {
   for (const [k, v] of Object.entries(value)) {
-    if (v !== undefined && !known.has(k)) throw new Error(`unknown ${what} field "${k}" (known: ${[...known].join(', ')})`);
+    if (v !== undefined && !known.has(k)) throw new InputError(`unknown ${what} field "${k}" (known: ${[...known].join(', ')})`);
   }
 }
 

@@ -164,6 +164,8 @@ function scalarValue(type: ScalarType, text: string, format: FormatId | undefine
 interface Ctx {
   op: Operation;
   values: Readonly<FormValues>;
+  /** What an edit form was opened with: an input emptied from a value is sent empty, to clear it. */
+  initial: Readonly<FormValues>;
   counts: Readonly<FormCounts>;
   options: FieldOptionsMap;
   problems: Record<string, string[]>;
@@ -189,7 +191,7 @@ function valueOf(ctx: Ctx, ff: FormField): unknown {
       const r = scalarValue(t as ScalarType, text, formatFor(ctx, ff));
       if ('problem' in r) complain(ctx, ff.id, r.problem);
       else out = r.value;
-    }
+    } else if (t === 'string' && wasFilled(ctx, ff)) out = '';
   } else if (ff.kind === 'list') {
     const itemType = (t as { array: ScalarType }).array;
     const lines = (ctx.values[ff.id] ?? '').split(/\r?\n/).map((l) => (ff.field.secret ? l : l.trim()));
@@ -202,7 +204,7 @@ function valueOf(ctx: Ctx, ff: FormField): unknown {
       if ('problem' in r) complain(ctx, ff.id, filled > 1 ? `line ${i + 1}: ${r.problem}` : r.problem);
       else items.push(r.value);
     });
-    if (items.length > 0) out = items;
+    if (items.length > 0 || (filled === 0 && wasFilled(ctx, ff))) out = items;
   } else if (ff.kind === 'array') {
     const items: unknown[] = [];
     for (let i = 0; i < (ctx.counts[ff.id] ?? 0); i++) {
@@ -222,12 +224,20 @@ function valueOf(ctx: Ctx, ff: FormField): unknown {
   return out;
 }
 
+/** True when the form was opened with text in this input (an edit form's current value). */
+function wasFilled(ctx: Ctx, ff: FormField): boolean {
+  return (ctx.initial[ff.id] ?? '').trim() !== '';
+}
+
 /**
  * Turns the form's text into a request and lists every problem at once. Empty inputs are not sent
- * (every parameter of the interface is optional); an object is sent when any field inside it is.
+ * (every parameter of the interface is optional), except a text or list input that `initial` had
+ * filled: emptied by the admin, it is sent empty ("" or []), which clears the value. A number,
+ * boolean or date has no empty value: emptied, it is left as it is. An object is sent when any
+ * field inside it is.
  */
-export function collect(op: Operation, values: Readonly<FormValues>, counts: Readonly<FormCounts> = {}, options: FieldOptionsMap = {}): Collected {
-  const ctx: Ctx = { op, values, counts, options, problems: {} };
+export function collect(op: Operation, values: Readonly<FormValues>, counts: Readonly<FormCounts> = {}, options: FieldOptionsMap = {}, initial: Readonly<FormValues> = {}): Collected {
+  const ctx: Ctx = { op, values, initial, counts, options, problems: {} };
   const request: OpRequest = { query: {}, headers: {}, body: op.hasBody ? {} : undefined };
   for (const ff of topFields(op)) {
     const v = valueOf(ctx, ff);

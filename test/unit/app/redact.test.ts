@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, isSecretField, redact } from '../../../app/redact.js';
+import { REDACTED, isSecretField, redact, redactedJson } from '../../../app/redact.js';
 import { OPERATIONS } from '../../../app/catalog/index.js';
 
 describe('redact', () => {
@@ -57,5 +57,27 @@ describe('redact on odd shapes', () => {
     expect((out as { polluted?: unknown }).polluted).toBeUndefined();
     expect(Object.keys(out)).toEqual(['__proto__', 'Password']);
     expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":true},"Password":"[redacted]"}');
+  });
+});
+
+describe('redactedJson', () => {
+  it('writes the same JSON as redact then stringify, without copying the value', () => {
+    const value = JSON.parse(
+      '{"__proto__": {"Password": "pw0"}, "Name": "esx01", "Nodes": [{"TargetChap": {"ChapSecret": "c1", "ChapName": "n"}}, ["Password", {"PASSWORD": "pw2"}]], "Empty": "", "None": null, "AccessKeys": ["a1"], "n": 3}',
+    ) as unknown;
+    const before = JSON.stringify(value);
+    const json = redactedJson(value);
+    expect(json).toBe(JSON.stringify(redact(value)));
+    expect(json).not.toMatch(/pw0|pw2|c1|a1/);
+    // A string that merely reads "Password" in an array is a value, not a field name.
+    expect(json).toContain('["Password",{"PASSWORD":"[redacted]"}]');
+    expect(JSON.stringify(value)).toBe(before);
+  });
+
+  it('answers undefined for what JSON cannot hold and throws on a cycle, as JSON.stringify does', () => {
+    expect(redactedJson(undefined)).toBeUndefined();
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => redactedJson(cyclic)).toThrow(TypeError);
   });
 });

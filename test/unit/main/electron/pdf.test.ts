@@ -31,11 +31,14 @@ function fakeWindow(fail: boolean) {
 }
 
 describe('Electron print-to-PDF', () => {
-  it('renders the HTML in a hidden sandboxed window without JavaScript and destroys it', async () => {
+  it('renders each document in its own hidden sandboxed window without JavaScript and destroys it', async () => {
     const { Win, made } = fakeWindow(false);
-    const pdf = await electronPrintToPdf(Win as never)('<h1>Audit — ünïcode</h1>');
-    expect(pdf.toString()).toMatch(/^%PDF .*"landscape":true.*"printBackground":true/);
-    expect(made).toHaveLength(1);
+    const pdfs = await electronPrintToPdf(Win as never)(['<h1>Audit — ünïcode</h1>', '<h2>part two</h2>']);
+    expect(pdfs).toHaveLength(2);
+    for (const pdf of pdfs) expect(pdf.toString()).toMatch(/^%PDF .*"landscape":true.*"printBackground":true/);
+    expect(made).toHaveLength(2);
+    expect(Buffer.from((made[1]?.url ?? '').split('base64,')[1] ?? '', 'base64').toString('utf8')).toBe('<h2>part two</h2>');
+    expect(made[1]?.destroyed).toBe(true);
     const [w] = made;
     expect(w?.options.show).toBe(false);
     expect(w?.options.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false });
@@ -44,9 +47,9 @@ describe('Electron print-to-PDF', () => {
     expect(w?.destroyed).toBe(true);
   });
 
-  it('destroys the window when printing fails', async () => {
+  it('destroys every window when printing fails', async () => {
     const { Win, made } = fakeWindow(true);
-    await expect(electronPrintToPdf(Win as never)('<p>x</p>')).rejects.toThrow(/printing failed/);
-    expect(made[0]?.destroyed).toBe(true);
+    await expect(electronPrintToPdf(Win as never)(['<p>x</p>', '<p>y</p>'])).rejects.toThrow(/printing failed/);
+    expect(made.map((w) => w.destroyed)).toEqual([true, true]);
   });
 });

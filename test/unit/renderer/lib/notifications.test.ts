@@ -31,4 +31,12 @@ describe('notification filters', () => {
     const local = `${from.getFullYear()}-${String(from.getMonth() + 1).padStart(2, '0')}-${String(from.getDate()).padStart(2, '0')}T${String(from.getHours()).padStart(2, '0')}:${String(from.getMinutes()).padStart(2, '0')}`;
     expect(ids({ from: local })).toEqual([3, 2]);
   });
+
+  it('orders by the instant, not the text: offsets converted, ties by id, records without a time oldest', () => {
+    const at = (Id: number, Timestamp?: string): NotificationRecord => ({ Id, Level: 2, Node: 'n1', Module: 'M', Message: `m${Id}`, ...(Timestamp ? { Timestamp } : {}) });
+    const mixed = [at(1, '2025-01-01T10:00:00Z'), at(2, '2025-01-01T11:30:00+02:00'), at(3), at(4, '2025-01-01T10:00:00Z'), at(5, '2025-01-01T09:45:00')];
+    // 11:30+02:00 is 09:30Z, before 09:45Z; ids 1 and 4 share an instant.
+    expect(filterNotifications(mixed, { ...emptyFilter(), descending: false }).map((r) => r.Id)).toEqual([3, 2, 5, 1, 4]);
+    expect(filterNotifications(mixed, emptyFilter()).map((r) => r.Id)).toEqual([4, 1, 5, 2, 3]);
+  });
 });

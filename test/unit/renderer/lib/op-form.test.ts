@@ -81,6 +81,16 @@ describe('collect', () => {
     expect(collect(getOperation('DELETE /hosts/delete'), {}).request.body).toBeUndefined();
   });
 
+  it('clears what an edit form was opened with when the admin empties it, and leaves the rest out', () => {
+    const op = getOperation('PUT /hosts/edit');
+    const initial = { 'query.name': 'esx01', 'body.Name': 'esx01', 'body.Iqn': 'iqn.1998-01.com.vmware:esx01', 'body.Wwns': '10000090fa123456' };
+    const { request, problems } = collect(op, { ...initial, 'body.Iqn': '  ', 'body.Wwns': '' }, {}, {}, initial);
+    expect(problems).toEqual({});
+    expect(request.body).toEqual({ Name: 'esx01', Iqn: '', Wwns: [] });
+    // Without a value to start from, an empty input is still not sent.
+    expect(collect(op, { 'query.name': 'esx01', 'body.Iqn': '' }).request.body).toEqual({});
+  });
+
   it('keeps a secret exactly as typed', () => {
     const { request } = collect(getOperation('POST /users/create'), { 'body.Password': '  pass word ' });
     expect(request.body).toEqual({ Password: '  pass word ' });
