@@ -1,3 +1,4 @@
+import { InputError } from '../errors.js';
 import { fields } from './fields.js';
 import type { Field, Group, HttpMethod, Operation, ResponseSpec } from './types.js';
 
@@ -483,9 +484,9 @@ export function findOperation(method: string, path: string): Operation | undefin
 /** Like `findOperation` but throws a clear error for an unknown operation. */
 export function getOperation(key: string): Operation {
   const m = /^\s*(GET|POST|PUT|DELETE)\s+(\/\S*)\s*$/i.exec(key);
-  if (!m) throw new Error(`"${key}" is not an operation: write it as "METHOD /path", for example "GET /hosts/list"`);
+  if (!m) throw new InputError(`"${key}" is not an operation: write it as "METHOD /path", for example "GET /hosts/list"`);
   const found = findOperation(m[1] as string, m[2] as string);
-  if (!found) throw new Error(`unknown operation "${key}": see "fleetdeck operations" for the list`);
+  if (!found) throw new InputError(`unknown operation "${key}": see "fleetdeck operations" for the list`, 'not-found');
   return found;
 }
 

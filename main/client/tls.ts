@@ -1,6 +1,7 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import tls from 'node:tls';
+import { InputError } from '../../app/errors.js';
 import { CertificateError, UnreachableError } from './errors.js';
 
 /** How a site's certificate is trusted. */
@@ -62,8 +63,13 @@ export function connectOptions(trust: TlsTrust | undefined): tls.ConnectionOptio
  * connection; the result is only shown to the admin for confirmation, never used to trust silently.
  */
 export async function probeCertificate(url: string, timeoutMs = 10_000): Promise<PresentedCertificate> {
-  const u = new URL(url);
-  if (u.protocol !== 'https:') throw new Error(`${url} is not an https URL`);
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new InputError(`"${url}" is not a URL (expected e.g. https://mgmt.example.com)`);
+  }
+  if (u.protocol !== 'https:') throw new InputError(`${url} is not an https URL: only https endpoints present a certificate to trust`);
   const host = u.hostname.replace(/^\[|\]$/g, '');
   const port = Number(u.port || 443);
   return new Promise((resolve, reject) => {

@@ -144,9 +144,17 @@ export class Fleet {
   /** The cached answer of a read, with its time; `stale` when the system is not currently ok. */
   cached(siteId: string, system: string, opKey: string, query: Record<string, unknown> = {}): { value: unknown; at: string; stale: boolean } | undefined {
     const hit = this.o.cache.get(siteId, system, cacheKey(getOperation(opKey).key, query));
-    if (!hit) return undefined;
-    const state = this.statuses.get(statusKey(siteId, system))?.state;
-    return { value: hit.value, at: hit.at, stale: state !== 'ok' };
+    return hit ? { value: hit.value, at: hit.at, stale: this.isStale(siteId, system) } : undefined;
+  }
+
+  /** Like {@link cached}, with the value as its stored JSON text (sent on to the renderer unparsed). */
+  cachedText(siteId: string, system: string, opKey: string, query: Record<string, unknown> = {}): { json: string; at: string; stale: boolean } | undefined {
+    const hit = this.o.cache.getText(siteId, system, cacheKey(getOperation(opKey).key, query));
+    return hit ? { json: hit.json, at: hit.at, stale: this.isStale(siteId, system) } : undefined;
+  }
+
+  private isStale(siteId: string, system: string): boolean {
+    return this.statuses.get(statusKey(siteId, system))?.state !== 'ok';
   }
 
   /** Interactive login for a site (all its known systems), storing the password when given. */

@@ -2,6 +2,7 @@ import { ipcMain as electronIpcMain, type IpcMain, type IpcMainInvokeEvent, type
 import { CHANNEL_NAMES, EVENT_PREFIX, IPC_PREFIX } from '../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../app/ipc/contract.js';
 import { dispatch, type Handlers } from '../ipc/handlers.js';
+import { materialize } from '../ipc/raw-json.js';
 
 /** The app's own origin: the only frame allowed to call main. */
 export const APP_ORIGIN = 'app://fleetdeck';
@@ -32,7 +33,8 @@ export function registerIpc(handlers: Handlers, ipcMain: Pick<IpcMain, 'handle' 
       if (!isTrustedSender(event)) throw new Error(JSON.stringify({ code: 'forbidden', message: 'this frame may not call Fleetdeck' }));
       const result = await dispatch(handlers, channel, payload);
       if (!result.ok) throw new Error(JSON.stringify(result.error));
-      return result.value;
+      // Electron clones values (structured clone): cached JSON text is parsed into data here.
+      return materialize(result.value);
     });
   }
   return () => {

@@ -8,6 +8,7 @@ import { errorCode } from '../core/errors.js';
 import type { Fleet } from '../core/fleet.js';
 import { isAbsolute } from 'node:path';
 import type { ReportService } from '../reports/service.js';
+import { RawJson } from './raw-json.js';
 import type { ActionLog } from '../store/action-log.js';
 import type { SiteStore } from '../store/site-store.js';
 
@@ -124,9 +125,10 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       return { result: redact(result) };
     },
     'cache:read': async (r) => {
-      const hit = fleet.cached(siteOf(r.site).id, r.system, r.operation, r.query ?? {});
-      // The cache redacts every value before it is written (OfflineCache.put), so it is served as stored.
-      return hit ? { value: hit.value, at: hit.at, stale: hit.stale } : null;
+      const hit = fleet.cachedText(siteOf(r.site).id, r.system, r.operation, r.query ?? {});
+      // The cache redacts every value before it is written (OfflineCache.put), so it is served as
+      // stored: as its JSON text, which the browser shell sends without parsing it here.
+      return hit ? { value: new RawJson(hit.json), at: hit.at, stale: hit.stale } : null;
     },
     'log:list': async (r) => {
       const siteId = r.site ? siteOf(r.site).id : ctx.scopedSite;

@@ -165,10 +165,12 @@ thead { display: table-header-group; }
 tr { break-inside: avoid; }
 th, td { border: 1px solid #bbb; padding: 2px 4px; text-align: left; vertical-align: top; overflow-wrap: break-word; }
 th { background: #eee; font-weight: 600; }
-td.num { text-align: right; white-space: nowrap; }
+/* Short values (names, states, times) stay on one line; long text (class wrap) wraps instead of them. */
+td { white-space: nowrap; }
+td.wrap, td.break, table.meta td { white-space: normal; }
+td.num { text-align: right; }
 td.none { color: #888; }
 td.break { word-break: break-all; }
-td.nw { white-space: nowrap; }
 td.critical { background: #f9d6d5; font-weight: 600; }
 td.warning { background: #fcefc7; }
 table.meta { width: auto; }
@@ -247,7 +249,7 @@ const WIDE_COLUMNS = 10;
 /** `site / system` in one cell (either may be missing). */
 function siteSystemCell(site: Cell, system: Cell): string {
   const parts = [site, system].filter((v) => v !== null && v !== '').map(String);
-  return parts.length ? `<td class="nw">${esc(parts.join(' / '))}</td>` : '<td class="none">—</td>';
+  return parts.length ? `<td>${esc(parts.join(' / '))}</td>` : '<td class="none">—</td>';
 }
 
 function td(c: Column, v: Cell): string {
@@ -258,8 +260,8 @@ function td(c: Column, v: Cell): string {
   if (c.id === 'intact' && v === false) cls.push('critical');
   // A long unbroken token (a hash, JSON parameters) would push the table off the printed page.
   if (typeof v === 'string' && /\S{32,}/.test(v)) cls.push('break');
-  // Short values (names, states, times) stay on one line; long text wraps instead of them.
-  else if (typeof v === 'string' && v.length <= 24) cls.push('nw');
+  // Short values stay on one line (the default, so most cells carry no class); long text wraps.
+  else if (typeof v === 'string' && v.length > 24) cls.push('wrap');
   return `<td${cls.length ? ` class="${cls.join(' ')}"` : ''}>${esc(cellText(c, v))}</td>`;
 }
 

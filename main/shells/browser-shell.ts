@@ -7,6 +7,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { EVENT_NAMES } from '../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../app/ipc/contract.js';
 import { dispatch, type Handlers } from '../ipc/handlers.js';
+import { answerJson } from '../ipc/raw-json.js';
 import { CONTENT_SECURITY_POLICY } from './csp.js';
 
 export interface BrowserShellOptions {
@@ -93,7 +94,8 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
       }
       const channel = decodePath(url.pathname.slice('/ipc/'.length));
       if (channel === undefined) return sendJson(res, 200, { ok: false, error: { code: 'unknown-channel', message: 'unknown channel (the name does not decode)' } });
-      return sendJson(res, 200, await dispatch(options.handlers, channel, payload));
+      // answerJson: a cached answer's JSON text goes out as stored, not parsed and re-serialised.
+      return send(res, 200, 'application/json; charset=utf-8', answerJson(await dispatch(options.handlers, channel, payload)));
     }
     if (url.pathname === '/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });

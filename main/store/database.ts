@@ -12,7 +12,7 @@ export const DATABASE_FILE = 'fleetdeck.db';
  * Migrations in order: entry i brings the schema from version i to i + 1. Never edit a shipped
  * entry; append a new one (an installed app has already run the old ones).
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `
   -- Offline cache: the last result of every read, per (site, system, key).
   CREATE TABLE cache_entries (
@@ -91,6 +91,47 @@ const MIGRATIONS: readonly string[] = [
     sha256       TEXT    NOT NULL    -- of model
   );
   CREATE INDEX reports_generated_at ON reports (generated_at);
+  `,
+  `
+  -- The offline cache, rebuilt. Values can be megabytes: they move to a rowid table (SQLite's
+  -- WITHOUT ROWID layout is meant for small rows; a key lookup there walked the whole value), and
+  -- the read bookkeeping moves to its own small table, so recording a read leaves the value alone.
+  CREATE TABLE cache_entries_v2 (
+    id      INTEGER PRIMARY KEY,
+    site_id TEXT    NOT NULL,
+    system  TEXT    NOT NULL,
+    key     TEXT    NOT NULL,
+    value   TEXT    NOT NULL,   -- JSON, already redacted
+    bytes   INTEGER NOT NULL,   -- UTF-8 length of value
+    at      TEXT    NOT NULL,   -- ISO time the value was read from the system
+    UNIQUE (site_id, system, key)
+  );
+  INSERT INTO cache_entries_v2 (site_id, system, key, value, bytes, at)
+    SELECT site_id, system, key, value, bytes, at FROM cache_entries;
+  CREATE TABLE cache_use (
+    site_id      TEXT    NOT NULL,
+    system       TEXT    NOT NULL,
+    key          TEXT    NOT NULL,
+    last_read_at TEXT    NOT NULL,   -- ISO time of the last put or get
+    use_seq      INTEGER NOT NULL,   -- logical clock of the last put or get: LRU order
+    PRIMARY KEY (site_id, system, key)
+  ) WITHOUT ROWID;
+  INSERT INTO cache_use (site_id, system, key, last_read_at, use_seq)
+    SELECT site_id, system, key, last_read_at, use_seq FROM cache_entries;
+  CREATE INDEX cache_use_lru ON cache_use (use_seq);
+  -- Dropping the old table drops its index and triggers (and fires none): cache_size stays right.
+  DROP TABLE cache_entries;
+  ALTER TABLE cache_entries_v2 RENAME TO cache_entries;
+  CREATE TRIGGER cache_size_insert AFTER INSERT ON cache_entries BEGIN
+    UPDATE cache_size SET bytes = bytes + NEW.bytes WHERE id = 1;
+  END;
+  CREATE TRIGGER cache_size_update AFTER UPDATE OF bytes ON cache_entries BEGIN
+    UPDATE cache_size SET bytes = bytes - OLD.bytes + NEW.bytes WHERE id = 1;
+  END;
+  CREATE TRIGGER cache_size_delete AFTER DELETE ON cache_entries BEGIN
+    UPDATE cache_size SET bytes = bytes - OLD.bytes WHERE id = 1;
+    DELETE FROM cache_use WHERE site_id = OLD.site_id AND system = OLD.system AND key = OLD.key;
+  END;
   `,
 ];
 

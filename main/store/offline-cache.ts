@@ -114,7 +114,8 @@ export class OfflineCache {
     // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
     this.db
       .transaction(() => {
-        this.stmts.upsert.run(siteId, system, key, json, bytes, readAt.toISOString(), now);
+        this.stmts.upsert.run(siteId, system, key, json, bytes, readAt.toISOString());
+        this.stmts.use.run(siteId, system, key, now);
         this.evictIfNeeded(siteId, system, key);
       })
       .immediate();
@@ -124,17 +125,37 @@ export class OfflineCache {
    * The stored result of a read, marking it recently used; `undefined` when nothing is cached.
    */
   get(siteId: string, system: string, key: string): CacheEntry | undefined {
-    let row: { value: string; at: string; bytes: number } | undefined;
+    const row = this.stmts.read.get(siteId, system, key);
+    if (!row) return undefined;
+    this.recordUse(siteId, system, key);
+    return { value: JSON.parse(row.value) as unknown, at: row.at, bytes: row.bytes };
+  }
+
+  /**
+   * Like {@link get}, but the value as its stored JSON text, unparsed: what is sent on to the
+   * renderer as it is. SQLite checks the text is well-formed JSON first (`json_valid`).
+   * @throws Error naming the key when the stored text is damaged
+   */
+  getText(siteId: string, system: string, key: string): { json: string; at: string; bytes: number } | undefined {
+    const row = this.stmts.readChecked.get(siteId, system, key);
+    if (!row) return undefined;
+    if (row.valid !== 1) throw new Error(`the cached answer for ${key} is damaged (not JSON); refresh the system to replace it`);
+    this.recordUse(siteId, system, key);
+    return { json: row.value, at: row.at, bytes: row.bytes };
+  }
+
+  /**
+   * Marks an entry used now (LRU order). Should another process delete the entry meanwhile, the
+   * use row it leaves is harmless: eviction only walks uses that have an entry.
+   */
+  private recordUse(siteId: string, system: string, key: string): void {
     try {
-      row = this.stmts.touch.get(this.clock().toISOString(), siteId, system, key);
+      this.stmts.use.run(siteId, system, key, this.clock().toISOString());
     } catch (err) {
       // Another process held the write lock past the busy timeout: serve the value without
       // recording the use rather than fail an offline view over LRU bookkeeping.
       if (!isBusy(err)) throw err;
-      row = this.stmts.read.get(siteId, system, key);
     }
-    if (!row) return undefined;
-    return { value: JSON.parse(row.value) as unknown, at: row.at, bytes: row.bytes };
   }
 
   /** Keys cached for one system, with read time and size, sorted by key. Does not count as use. */
@@ -185,22 +206,22 @@ function isBusy(err: unknown): boolean {
 type Statements = ReturnType<typeof prepareStatements>;
 
 function prepareStatements(db: Database) {
-  const nextUse = '(SELECT COALESCE(MAX(use_seq), 0) + 1 FROM cache_entries)';
+  const nextUse = '(SELECT COALESCE(MAX(use_seq), 0) + 1 FROM cache_use)';
   return {
-    upsert: db.prepare<[string, string, string, string, number, string, string]>(
-      `INSERT INTO cache_entries (site_id, system, key, value, bytes, at, last_read_at, use_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ${nextUse})
-       ON CONFLICT (site_id, system, key) DO UPDATE SET
-         value = excluded.value, bytes = excluded.bytes, at = excluded.at,
-         last_read_at = excluded.last_read_at, use_seq = excluded.use_seq`,
+    upsert: db.prepare<[string, string, string, string, number, string]>(
+      `INSERT INTO cache_entries (site_id, system, key, value, bytes, at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (site_id, system, key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes, at = excluded.at`,
     ),
-    // One statement reads and marks the entry used, so LRU order needs no separate transaction.
-    touch: db.prepare<[string, string, string, string], { value: string; at: string; bytes: number }>(
-      `UPDATE cache_entries SET last_read_at = ?, use_seq = ${nextUse}
-       WHERE site_id = ? AND system = ? AND key = ? RETURNING value, at, bytes`,
+    // Recording a use touches only cache_use: the (possibly large) value is not rewritten.
+    use: db.prepare<[string, string, string, string]>(
+      `INSERT INTO cache_use (site_id, system, key, last_read_at, use_seq) VALUES (?, ?, ?, ?, ${nextUse})
+       ON CONFLICT (site_id, system, key) DO UPDATE SET last_read_at = excluded.last_read_at, use_seq = excluded.use_seq`,
     ),
     read: db.prepare<[string, string, string], { value: string; at: string; bytes: number }>(
       'SELECT value, at, bytes FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?',
+    ),
+    readChecked: db.prepare<[string, string, string], { value: string; at: string; bytes: number; valid: number }>(
+      'SELECT value, at, bytes, json_valid(value) AS valid FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?',
     ),
     entries: db.prepare<[string, string], CacheEntryInfo>(
       'SELECT key, at, bytes FROM cache_entries WHERE site_id = ? AND system = ? ORDER BY key',
@@ -210,7 +231,7 @@ function prepareStatements(db: Database) {
     ),
     size: db.prepare<[], { bytes: number }>('SELECT bytes FROM cache_size WHERE id = 1'),
     lru: db.prepare<[], { site_id: string; system: string; key: string; bytes: number }>(
-      'SELECT site_id, system, key, bytes FROM cache_entries ORDER BY use_seq',
+      'SELECT e.site_id, e.system, e.key, e.bytes FROM cache_use u JOIN cache_entries e USING (site_id, system, key) ORDER BY u.use_seq',
     ),
     delete: db.prepare<[string, string, string]>('DELETE FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?'),
     deleteSite: db.prepare<[string]>('DELETE FROM cache_entries WHERE site_id = ?'),

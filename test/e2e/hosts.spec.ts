@@ -62,3 +62,25 @@ test('a host is created, a volume mapped to it with a LUN id, and the mapping li
   await expect(page.getByTestId('mappings-table')).toHaveAttribute('data-row-count', '1');
   await expect(hosts.getByTestId('host-row-e2e-host01')).toContainText('1');
 });
+
+test('an edit form sends an emptied value as empty, which clears it on the system', async ({ page }) => {
+  const siteId = fleet.siteIds[0] as string;
+  const system = fleet.simulator.manifest.sites[0]?.systems[0] as string;
+  await page.goto(fleet.url);
+  await openSystem(page, siteId, system, 'Hosts & mappings');
+  const row = page.getByTestId('hosts-table').getByTestId('host-row-e2e-host01');
+  await expect(row).toContainText('iqn.2025-01.com.example:e2e-host01');
+
+  await row.getByRole('button', { name: 'Edit e2e-host01' }).click();
+  const dialog = page.getByTestId('op-dialog');
+  await expect(dialog.getByTestId('field-body.Iqn')).toHaveValue('iqn.2025-01.com.example:e2e-host01');
+  await dialog.getByTestId('field-body.Iqn').fill('');
+  await dialog.getByTestId('field-body.Ip').fill('192.0.2.10');
+  await dialog.getByTestId('op-submit').click();
+  await expect(page.getByTestId('op-dialog')).toHaveCount(0);
+  await expect(row).toContainText('192.0.2.10');
+  await expect(row).not.toContainText('iqn.2025-01.com.example:e2e-host01');
+  // The system itself says the IQN is gone, not just the form.
+  const state = fleet.simulator.fleet.sites[0]?.systems.find((s) => s.name === system);
+  expect(state?.hosts.find((h) => h.name === 'e2e-host01')?.iqn).toBe('');
+});

@@ -14,6 +14,7 @@ vi.mock('electron', () => ({
 
 const { windowOptions, hardenContents, hardenSession, windowTitle, isAllowedExternal } = await import('../../../../main/electron/window.js');
 const { registerIpc, isTrustedSender, sendEvent } = await import('../../../../main/electron/ipc-registration.js');
+const { RawJson } = await import('../../../../main/ipc/raw-json.js');
 const { buildApi } = await import('../../../../main/electron/preload.js');
 const { CONTENT_SECURITY_POLICY } = await import('../../../../main/shells/csp.js');
 
@@ -101,6 +102,7 @@ describe('IPC registration', () => {
       c,
       async (r: unknown) => {
         calls.push(c);
+        if (c === 'cache:read') return { value: new RawJson('{"Data":[1]}'), at: 't', stale: false };
         return c === 'app:info' ? { version: '1', simulated: false, keychain: 'memory' } : r;
       },
     ]),
@@ -139,6 +141,12 @@ describe('IPC registration', () => {
     await expect(call?.({ sender: { mainFrame: null }, senderFrame: null }, {})).rejects.toThrow(/forbidden/);
     expect(calls).toEqual(['app:info']);
     expect(isTrustedSender({ sender: { mainFrame: { url: 'app://fleetdeck.evil/x' } }, senderFrame: null } as never)).toBe(false);
+  });
+
+  it('sends a cached answer\'s JSON text as data: Electron clones values', async () => {
+    registerIpc(handlers, ipcMain as never);
+    const call = registered.get(`${IPC_PREFIX}cache:read`);
+    await expect(call?.(trusted, { site: 's', system: 'a', operation: 'GET /Version' })).resolves.toEqual({ value: { Data: [1] }, at: 't', stale: false });
   });
 
   it('refuses bad payloads with a validation error, before the handler runs', async () => {

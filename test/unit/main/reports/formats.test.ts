@@ -89,7 +89,7 @@ describe('HTML', () => {
   it('shows site and system in one cell, so a printed row still says where it is from', () => {
     expect(html).toContain('<th>Site / system</th>');
     expect(html).not.toContain('<tr><th>Site</th><th>System</th>');
-    expect(html).toContain('<td class="nw">West DC / beta</td>');
+    expect(html).toContain('<td>West DC / beta</td>');
   });
 });
 

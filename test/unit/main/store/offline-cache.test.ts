@@ -47,6 +47,17 @@ describe('OfflineCache', () => {
     expect(cache.get('lab', 'sys2', 'GET /volumes/list')).toBeUndefined();
   });
 
+  it('hands out the stored JSON text unparsed, and refuses text that was damaged on disk', () => {
+    const { db, cache } = setup();
+    const value = { Data: [{ Name: 'vol1', Password: 'pw' }] };
+    cache.put('lab', 'sys1', 'GET /volumes/list', value, new Date('2025-03-01T10:00:00Z'));
+    const hit = cache.getText('lab', 'sys1', 'GET /volumes/list');
+    expect(hit).toEqual({ json: JSON.stringify({ Data: [{ Name: 'vol1', Password: REDACTED }] }), at: '2025-03-01T10:00:00.000Z', bytes: hit?.json.length });
+    expect(cache.getText('lab', 'sys2', 'GET /volumes/list')).toBeUndefined();
+    db.prepare("UPDATE cache_entries SET value = '{\"Data\": [' WHERE key = 'GET /volumes/list'").run();
+    expect(() => cache.getText('lab', 'sys1', 'GET /volumes/list')).toThrow(/GET \/volumes\/list is damaged/);
+  });
+
   it('replaces the previous result of the same read and lists entries and systems', () => {
     const { cache } = setup();
     cache.put('lab', 'sys1', 'GET /a', 1, new Date('2025-03-01T10:00:00Z'));
