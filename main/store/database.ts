@@ -8,6 +8,14 @@ export type Database = BetterSqlite3.Database;
 /** File name of the database inside the data directory. */
 export const DATABASE_FILE = 'fleetdeck.db';
 
+/** Keep cache_size.bytes equal to the sum of cache_entries.bytes (both cache schemas). */
+const CACHE_SIZE_TRIGGERS = `CREATE TRIGGER cache_size_insert AFTER INSERT ON cache_entries BEGIN
+    UPDATE cache_size SET bytes = bytes + NEW.bytes WHERE id = 1;
+  END;
+  CREATE TRIGGER cache_size_update AFTER UPDATE OF bytes ON cache_entries BEGIN
+    UPDATE cache_size SET bytes = bytes - OLD.bytes + NEW.bytes WHERE id = 1;
+  END;`;
+
 /**
  * Migrations in order: entry i brings the schema from version i to i + 1. Never edit a shipped
  * entry; append a new one (an installed app has already run the old ones).
@@ -34,12 +42,7 @@ export const MIGRATIONS: readonly string[] = [
     bytes INTEGER NOT NULL
   );
   INSERT INTO cache_size (id, bytes) VALUES (1, 0);
-  CREATE TRIGGER cache_size_insert AFTER INSERT ON cache_entries BEGIN
-    UPDATE cache_size SET bytes = bytes + NEW.bytes WHERE id = 1;
-  END;
-  CREATE TRIGGER cache_size_update AFTER UPDATE OF bytes ON cache_entries BEGIN
-    UPDATE cache_size SET bytes = bytes - OLD.bytes + NEW.bytes WHERE id = 1;
-  END;
+${CACHE_SIZE_TRIGGERS}
   CREATE TRIGGER cache_size_delete AFTER DELETE ON cache_entries BEGIN
     UPDATE cache_size SET bytes = bytes - OLD.bytes WHERE id = 1;
   END;
@@ -122,12 +125,7 @@ export const MIGRATIONS: readonly string[] = [
   -- Dropping the old table drops its index and triggers (and fires none): cache_size stays right.
   DROP TABLE cache_entries;
   ALTER TABLE cache_entries_v2 RENAME TO cache_entries;
-  CREATE TRIGGER cache_size_insert AFTER INSERT ON cache_entries BEGIN
-    UPDATE cache_size SET bytes = bytes + NEW.bytes WHERE id = 1;
-  END;
-  CREATE TRIGGER cache_size_update AFTER UPDATE OF bytes ON cache_entries BEGIN
-    UPDATE cache_size SET bytes = bytes - OLD.bytes + NEW.bytes WHERE id = 1;
-  END;
+${CACHE_SIZE_TRIGGERS}
   CREATE TRIGGER cache_size_delete AFTER DELETE ON cache_entries BEGIN
     UPDATE cache_size SET bytes = bytes - OLD.bytes WHERE id = 1;
     DELETE FROM cache_use WHERE site_id = OLD.site_id AND system = OLD.system AND key = OLD.key;
