@@ -20,7 +20,7 @@ export interface ExportOptions {
   formats: readonly ExportFormat[];
   /** Needed when `formats` includes pdf. */
   printToPdf?: PrintToPdf | undefined;
-  /** How many parts the PDF is printed in at once (default: the CPUs available). */
+  /** How many parts the PDF is printed in at once (default: one per CPU, at most 4). */
   parallelism?: number | undefined;
   /** Id of the report in the history, recorded in the manifest. */
   reportId?: number | null;

@@ -14,10 +14,16 @@ import { mergePdfParts } from './pdf-merge.js';
 export type PrintToPdf = (documents: readonly string[]) => Promise<Buffer[]>;
 
 /**
+ * Parts printed at once by default: one per CPU, at most 4 (each is a Chromium renderer process of
+ * a few hundred MB for a large pack; an audit pack has five sections to cut between anyway).
+ */
+export const DEFAULT_PDF_PARALLELISM = Math.max(1, Math.min(4, availableParallelism()));
+
+/**
  * A report as one PDF: rendered as up to `parallelism` parts (cut between sections), printed
  * concurrently, merged with the outline, links and page numbers of one document.
  */
-export async function printReportPdf(model: ReportModel, printToPdf: PrintToPdf, parallelism = availableParallelism()): Promise<Buffer> {
+export async function printReportPdf(model: ReportModel, printToPdf: PrintToPdf, parallelism = DEFAULT_PDF_PARALLELISM): Promise<Buffer> {
   const parts = renderPdfParts(model, parallelism);
   const pdfs = await printToPdf(parts.documents);
   if (pdfs.length !== parts.documents.length) throw new Error(`the PDF printer returned ${pdfs.length} PDFs for ${parts.documents.length} documents`);
