@@ -1,6 +1,6 @@
-import { InputError } from '../../app/errors.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site, SystemState, SystemStatus } from '../../app/domain/site.js';
+import { InputError } from '../../app/errors.js';
 import { redact } from '../../app/redact.js';
 import { CertificateError, UnreachableError, probeCertificate } from '../client/index.js';
 import type { SecretStore } from '../secrets/secret-store.js';

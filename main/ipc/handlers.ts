@@ -1,5 +1,5 @@
-import { InputError } from '../../app/errors.js';
 import type { z, ZodError } from 'zod';
+import { InputError } from '../../app/errors.js';
 import { CONTRACT, type Channel, type IpcError, type Response, type SiteView } from '../../app/ipc/contract.js';
 import type { Site } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';

@@ -1,6 +1,6 @@
-import { InputError } from '../../app/errors.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { InputError } from '../../app/errors.js';
 import { overallDataAges, type ReportModel } from '../../app/reports/model.js';
 import { redact } from '../../app/redact.js';
 import { csvFiles } from './csv.js';

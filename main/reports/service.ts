@@ -1,5 +1,5 @@
-import { InputError } from '../../app/errors.js';
 import type { Site } from '../../app/domain/site.js';
+import { InputError } from '../../app/errors.js';
 import { buildReport } from '../../app/reports/build.js';
 import { diffReports, type ReportDiff } from '../../app/reports/diff.js';
 import type { ReportKind, ReportModel } from '../../app/reports/model.js';
