@@ -42,3 +42,20 @@ export interface Notice {
   text: string;
   error?: boolean;
 }
+
+/**
+ * The edit form of an application or a template, which the interface edits alike: selected by
+ * `application`, with a new name and a description.
+ */
+export function editNameAndDescription(what: 'application' | 'template', op: 'PUT /applications/edit' | 'PUT /templates/edit', item: { Application?: string | null; Description?: string | null }): FormAction {
+  return {
+    kind: 'form',
+    title: `Edit ${what} ${item.Application ?? ''}`,
+    op,
+    fixed: { 'query.application': item.Application ?? '' },
+    show: ['body.Application', 'body.Description'],
+    initial: { 'body.Application': item.Application ?? '', 'body.Description': item.Description ?? '' },
+    options: { 'body.Application': { label: 'Name (rename)' } },
+    submitLabel: 'Save',
+  };
+}
