@@ -8,7 +8,7 @@ const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
  * `FLEETDECK_SHELL=http://127.0.0.1:PORT npx vite` serves the renderer with hot reload against a
  * running browser shell (`npm run web -- --demo`): /ipc and /events go to the shell, with Host and
  * Origin rewritten to its loopback address, which is all it accepts. Open the dev URL with the
- * shell's `?token=…`.
+ * shell's `?token=…` (the page moves it into memory, as in the shell).
  */
 const shell = process.env.FLEETDECK_SHELL;
 const toShell = (target: string): ProxyOptions => ({
@@ -34,7 +34,9 @@ export default defineConfig({
     // One stylesheet for the whole app, linked from index.html.
     cssCodeSplit: false,
     assetsInlineLimit: 0,
-    sourcemap: true,
+    // No source map in the build: it would be served with the app (2 MB of our sources) and is
+    // excluded from installers anyway; `npm run dev:renderer` has maps for debugging.
+    sourcemap: false,
     // One script read from disk or loopback, never over a network: a single ~0.6 MB file costs less
     // than the extra requests of splitting it, so warn only well above that.
     chunkSizeWarningLimit: 1500,

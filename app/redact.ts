@@ -16,8 +16,51 @@ export function isSecretField(name: string): boolean {
  * `extraSecrets` are literal values (a session token, a typed password) also masked inside strings.
  */
 export function redact<T>(value: T, extraSecrets: readonly string[] = []): T {
-  const literals = extraSecrets.filter((s) => s.length >= 4);
-  return walk(value, literals, new WeakSet()) as T;
+  return walk(value, literalForms(extraSecrets), new WeakSet(), true) as T;
+}
+
+/**
+ * Returns a deep copy in which every occurrence of the given secret values inside strings is
+ * replaced by `[redacted]`; field names are not looked at. For answers that may echo what was sent
+ * (a system that repeats a CHAP secret or the session token in its message) where a secret field
+ * is the point of the answer (the session token of a login). Values shorter than 4 characters are
+ * not masked: they would hide ordinary words and numbers.
+ */
+export function maskSecrets<T>(value: T, secrets: readonly string[]): T {
+  const literals = literalForms(secrets);
+  return literals.length ? (walk(value, literals, new WeakSet(), false) as T) : value;
+}
+
+/**
+ * Every secret value in a request: the non-empty strings (and numbers) under a secret field name at
+ * any depth, so what the app sent can be masked wherever the answer or an error is written.
+ * Iterative, so a hostile nesting depth cannot overflow the stack.
+ */
+export function secretValues(value: unknown): string[] {
+  const out = new Set<string>();
+  const stack: Array<{ v: unknown; secret: boolean }> = [{ v: value, secret: false }];
+  const seen = new WeakSet<object>();
+  while (stack.length) {
+    const { v, secret } = stack.pop() as { v: unknown; secret: boolean };
+    if (secret && (typeof v === 'string' || typeof v === 'number') && String(v) !== '') out.add(String(v));
+    if (typeof v !== 'object' || v === null || seen.has(v)) continue;
+    seen.add(v);
+    if (Array.isArray(v)) for (const item of v) stack.push({ v: item, secret });
+    else for (const [k, child] of Object.entries(v)) stack.push({ v: child, secret: secret || isSecretField(k) });
+  }
+  return [...out];
+}
+
+/** Each secret as written and as it reads inside JSON text (quotes and backslashes escaped), longest first. */
+function literalForms(secrets: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const s of secrets) {
+    if (s.length < 4) continue;
+    forms.add(s);
+    forms.add(JSON.stringify(s).slice(1, -1));
+  }
+  // Longest first: a secret that contains another is masked whole.
+  return [...forms].sort((a, b) => b.length - a.length);
 }
 
 /**
@@ -35,17 +78,17 @@ function secretReplacer(this: unknown, key: string, v: unknown): unknown {
   return key !== '' && !Array.isArray(this) && isSecretField(key) && v !== null && v !== undefined && v !== '' ? REDACTED : v;
 }
 
-function walk(value: unknown, literals: readonly string[], seen: WeakSet<object>): unknown {
+function walk(value: unknown, literals: readonly string[], seen: WeakSet<object>, byField: boolean): unknown {
   if (typeof value === 'string') return maskLiterals(value, literals);
   if (typeof value !== 'object' || value === null) return value;
   // `seen` holds the objects on the current path only: a cycle is cut, a shared object is not.
   if (seen.has(value)) return '[circular]';
   seen.add(value);
   try {
-    if (Array.isArray(value)) return value.map((v) => walk(v, literals, seen));
+    if (Array.isArray(value)) return value.map((v) => walk(v, literals, seen, byField));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      const masked = isSecretField(k) && v !== null && v !== undefined && v !== '' ? REDACTED : walk(v, literals, seen);
+      const masked = byField && isSecretField(k) && v !== null && v !== undefined && v !== '' ? REDACTED : walk(v, literals, seen, byField);
       // defineProperty: a "__proto__" key from parsed JSON stays a plain key, never a prototype.
       Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
     }

@@ -16,3 +16,16 @@ export function isLoopbackUrl(url: string): boolean {
     return false;
   }
 }
+
+/**
+ * The scheme of a URL as `new URL` reads it (always lowercase: `HTTPS://` is `https:`), or
+ * undefined when the text is not a URL. Never compare the text itself: `startsWith('https:')`
+ * misses `HTTPS://` and skips what https means (pinning, refusing plain http).
+ */
+export function urlProtocol(text: string): string | undefined {
+  try {
+    return new URL(text).protocol;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,3 +1,5 @@
+import { hasUnsafeChars } from '../safe-text.js';
+
 /** A site: one management endpoint of the storage interface. Holds no secret. */
 export interface Site {
   /** Stable id (slug of the first name); accounts in the keychain are keyed by it. */
@@ -63,10 +65,14 @@ export function siteIdFromName(name: string): string {
   return id || 'site';
 }
 
-/** Site names: 1–64 printable characters, no leading/trailing space. */
+/**
+ * Site names: 1–64 printable characters, no leading/trailing space. Control and bidirectional
+ * formatting characters are refused: a right-to-left override makes a name read as another in
+ * every list, log line and report.
+ */
 export function siteNameProblem(name: string): string | undefined {
   if (name.trim() !== name || name.length === 0) return 'a site name cannot be empty or start/end with a space';
   if (name.length > 64) return 'a site name has at most 64 characters';
-  if ([...name].some((c) => c.charCodeAt(0) < 0x20)) return 'a site name cannot contain control characters';
+  if (hasUnsafeChars(name)) return 'a site name cannot contain control or text-direction characters';
   return undefined;
 }

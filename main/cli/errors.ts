@@ -1,16 +1,23 @@
 import { ValidationError } from '../../app/catalog/index.js';
+import { InputError } from '../../app/errors.js';
+import { terminalField } from '../../app/safe-text.js';
 import { ApiError, AuthError, CertificateError, ClientError, ProtocolError, UnreachableError } from '../client/index.js';
 import { CliError, EXIT } from './io.js';
 
-/** Maps a client failure to the CLI's message and exit code. */
+/**
+ * Maps a failure to the CLI's message and exit code. Messages that are not the CLI's own may carry
+ * a system's text: they are kept to one line, so they cannot forge another.
+ */
 export function toCliError(err: unknown): CliError {
   if (err instanceof CliError) return err;
-  if (err instanceof ValidationError) return new CliError(err.message, EXIT.usage);
-  if (err instanceof ApiError) return new CliError(`the system refused: ${err.message}`, EXIT.api);
-  if (err instanceof AuthError) return new CliError(`not authorized: ${err.message}`, EXIT.auth);
-  if (err instanceof UnreachableError) return new CliError(err.message, EXIT.unreachable);
-  if (err instanceof CertificateError) return new CliError(err.message, EXIT.certificate);
-  if (err instanceof ProtocolError) return new CliError(err.message, EXIT.protocol);
-  if (err instanceof ClientError) return new CliError(err.message, EXIT.protocol);
-  return new CliError(err instanceof Error ? err.message : String(err), EXIT.protocol);
+  const message = terminalField(err instanceof Error ? err.message : String(err));
+  // Input the user can correct (a bad name or URL, an unknown site) is a usage error: nothing was sent.
+  if (err instanceof ValidationError || err instanceof InputError) return new CliError(message, EXIT.usage);
+  if (err instanceof ApiError) return new CliError(`the system refused: ${message}`, EXIT.api);
+  if (err instanceof AuthError) return new CliError(`not authorized: ${message}`, EXIT.auth);
+  if (err instanceof UnreachableError) return new CliError(message, EXIT.unreachable);
+  if (err instanceof CertificateError) return new CliError(message, EXIT.certificate);
+  if (err instanceof ProtocolError) return new CliError(message, EXIT.protocol);
+  if (err instanceof ClientError) return new CliError(message, EXIT.protocol);
+  return new CliError(message, EXIT.protocol);
 }

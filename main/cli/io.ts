@@ -1,3 +1,5 @@
+import { safeJson, terminalField, terminalText } from '../../app/safe-text.js';
+
 /** Where a command writes, injected so tests can run commands in-process. */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -25,7 +27,7 @@ export function processIo(): CliIo {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
     readStdin: async () => {
-      if (process.stdin.isTTY) throw new CliError('--password-stdin: pipe the password on standard input', EXIT.usage);
+      if (process.stdin.isTTY) throw new CliError('pipe the password or secret on standard input (--password-stdin, --secret-stdin)', EXIT.usage);
       const chunks: Buffer[] = [];
       for await (const c of process.stdin) chunks.push(c as Buffer);
       return Buffer.concat(chunks).toString('utf8');
@@ -37,4 +39,23 @@ export function processIo(): CliIo {
 /** The first line of stdin without its line ending: passwords may contain spaces, never newlines. */
 export function firstLine(text: string): string {
   return text.split(/\r?\n/, 1)[0] ?? '';
+}
+
+/**
+ * The same io, with every write made safe for a terminal: escape sequences, carriage returns,
+ * bells and bidirectional formatting characters from systems' text are dropped, line feeds and
+ * tabs kept. JSON output is unaffected: {@link printJson} escapes those characters inside strings.
+ */
+export function terminalIo(io: CliIo): CliIo {
+  return { ...io, stdout: (t) => io.stdout(terminalText(t)), stderr: (t) => io.stderr(terminalText(t)) };
+}
+
+/** Prints a value as indented JSON: the exact data, with no character a terminal would act on. */
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout(`${safeJson(value, 2)}\n`);
+}
+
+/** Prints one tab-separated line; each field (a name, a system's message) stays one field of one line. */
+export function printRow(io: CliIo, fields: readonly string[], indent = ''): void {
+  io.stdout(`${indent}${fields.map(terminalField).join('\t')}\n`);
 }

@@ -4,8 +4,9 @@ import { operationsCommand } from './commands/operations.js';
 import { logCommand, loginCommand, refreshCommand, siteCallCommand } from './commands/fleet.js';
 import { reportCommand } from './commands/report.js';
 import { siteCommand } from './commands/site.js';
-import { CliError, EXIT, processIo, type CliIo } from './io.js';
+import { CliError, EXIT, processIo, terminalIo, type CliIo } from './io.js';
 import { toCliError } from './errors.js';
+import { SECRET_OPTIONS } from './secret-args.js';
 
 const USAGE = `fleetdeck — manage a fleet of clustered storage systems
 
@@ -14,6 +15,7 @@ Usage:
       Print the operation catalog of the storage management interface.
   fleetdeck call --url URL --user USER --password-stdin [--system NAME] "METHOD /path"
                  [--query name=value]... [--header name=value]... [--body JSON]
+                 [--secret-file FIELD=PATH]... [--secret-env FIELD=VARIABLE]...
                  [--code TOTP] [--trust SHA256] [--ca FILE] [--allow-http] [--timeout MS]
       Log in, select the system if asked, make one call and print its JSON answer.
 
@@ -25,7 +27,9 @@ Usage:
   fleetdeck refresh [--site NAME]... [--json]
       Refresh sites and print each system's state.
   fleetdeck call SITE [--system NAME] "METHOD /path" [--query name=value]... [--body JSON] [--cached]
-      Call an operation on a saved site (writes are recorded in the action log).
+                 [--secret-stdin FIELD] [--secret-file FIELD=PATH]... [--secret-env FIELD=VARIABLE]...
+      Call an operation on a saved site (writes are recorded in the action log). A write's secrets
+      (ChapSecret, Password, …) go in with --secret-*, never in --body, which the process list shows.
   fleetdeck log [--site NAME] [--since ISO] [--until ISO] [--limit N] [--json] | fleetdeck log verify
   fleetdeck report KIND [--site NAME]... [--format pdf,html,csv,json] --out DIR [--offline]
                  [--since ISO] [--until ISO]
@@ -45,7 +49,9 @@ Exit codes: 0 ok, 1 refused by the system (400), 2 usage or invalid parameters (
 `;
 
 /** Runs one CLI invocation; returns the exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
+  // Systems' text (names, messages) reaches the terminal: nothing in it may act on the terminal.
+  const io = terminalIo(rawIo);
   const [command, ...rest] = argv;
   try {
     switch (command) {
@@ -105,6 +111,7 @@ async function runCall(args: readonly string[], io: CliIo): Promise<number> {
       ca: { type: 'string' },
       'allow-http': { type: 'boolean', default: false },
       timeout: { type: 'string' },
+      ...SECRET_OPTIONS,
     },
   });
   if (positionals.length !== 1) throw new CliError(`call takes one operation, like "GET /hosts/list"\n\n${USAGE}`, EXIT.usage);
@@ -125,6 +132,7 @@ async function runCall(args: readonly string[], io: CliIo): Promise<number> {
     caFile: values.ca,
     allowHttp: values['allow-http'] ?? false,
     timeoutMs,
+    secrets: { stdin: values['secret-stdin'], files: values['secret-file'] ?? [], env: values['secret-env'] ?? [] },
   });
 }
 

@@ -10,8 +10,10 @@ import {
   type Operation,
   type ResponseSpec,
 } from '../../app/catalog/index.js';
+import { nestedDeeperThan } from '../../app/nesting.js';
+import { maskSecrets, secretValues } from '../../app/redact.js';
 import { ApiError, AuthError, CancelledError, CertificateError, ProtocolError, UnreachableError } from './errors.js';
-import { connectOptions, type TlsTrust } from './tls.js';
+import { tlsConnector, type TlsTrust } from './tls.js';
 
 export interface ApiClientOptions {
   /** Site base URL; may carry a path prefix (`https://mgmt.example/api`). */
@@ -49,6 +51,12 @@ export interface PreparedRequest {
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+/**
+ * Deepest nesting an answer may have. The interface's answers are a few levels deep; JSON.parse
+ * reads any depth, but everything after it (redaction, the cache's JSON, structured clone) recurses
+ * and would fail on a hostile 100,000 levels with "Maximum call stack size exceeded".
+ */
+export const MAX_ANSWER_DEPTH = 256;
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -95,7 +103,7 @@ export class ApiClient {
       new Pool(url.origin, {
         connections: options.connections ?? 8,
         keepAliveTimeout: 10_000,
-        connect: { ...connectOptions(options.tls), timeout: this.timeoutMs },
+        connect: tlsConnector(options.tls, this.timeoutMs),
       });
   }
 
@@ -105,14 +113,22 @@ export class ApiClient {
    */
   async call<T = unknown>(operation: Operation | string, options: CallOptions = {}): Promise<T> {
     const op = typeof operation === 'string' ? getOperation(operation) : operation;
-    const prepared = this.validate(op, options);
-    const headers: Record<string, string> = { accept: 'application/json', ...prepared.headers };
-    if (op.authenticated) {
-      if (!options.token) throw new AuthError(`${op.key} needs a session: log in first`);
-      headers.authorization = `Bearer ${options.token}`;
+    // Every secret this request carries: a system that echoes one (in its answer or an error)
+    // must not get it written into the log, the cache, a terminal or an IPC error.
+    const sent = [...secretValues(options.body), ...secretValues(options.query), ...secretValues(options.headers), ...(options.token ? [options.token] : [])];
+    try {
+      const prepared = this.validate(op, options);
+      const headers: Record<string, string> = { accept: 'application/json', ...prepared.headers };
+      if (op.authenticated) {
+        if (!options.token) throw new AuthError(`${op.key} needs a session: log in first`);
+        headers.authorization = `Bearer ${options.token}`;
+      }
+      if (prepared.payload !== undefined) headers['content-type'] = 'application/json-patch+json';
+      return (await this.send(op, prepared.path, headers, prepared.payload, options, sent)) as T;
+    } catch (err) {
+      if (err instanceof Error && sent.length) err.message = maskSecrets(err.message, sent);
+      throw err;
     }
-    if (prepared.payload !== undefined) headers['content-type'] = 'application/json-patch+json';
-    return (await this.send(op, prepared.path, headers, prepared.payload, options)) as T;
   }
 
   /**
@@ -161,7 +177,7 @@ export class ApiClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  private async send(op: Operation, path: string, headers: Record<string, string>, payload: string | undefined, options: CallOptions): Promise<unknown> {
+  private async send(op: Operation, path: string, headers: Record<string, string>, payload: string | undefined, options: CallOptions, sent: readonly string[]): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
@@ -188,7 +204,11 @@ export class ApiClient {
       if (err instanceof ProtocolError) throw err;
       throw this.mapNetworkError(err, where, timeoutMs, options.signal, timeout);
     }
-    if (res.statusCode === 200) return this.parseSuccess(op, text, where);
+    if (res.statusCode === 200) {
+      const value = this.parseSuccess(op, text, where);
+      // Walk the answer only when its text may hold a secret: most answers never do.
+      return mayContainSecret(text, sent) ? maskSecrets(value, sent) : value;
+    }
     const message = serverMessage(text) ?? `HTTP ${res.statusCode}`;
     if (res.statusCode === 400) throw new ApiError(message);
     if (res.statusCode === 401) throw new AuthError(message);
@@ -217,6 +237,9 @@ export class ApiClient {
     } catch {
       throw new ProtocolError(`${where}: the answer is not JSON (${text.slice(0, 80) || 'empty body'})`);
     }
+    if (nestedDeeperThan(value, MAX_ANSWER_DEPTH)) {
+      throw new ProtocolError(`${where}: the answer is nested deeper than ${MAX_ANSWER_DEPTH} levels, which no answer of the interface is; it was not read`);
+    }
     const problem = shapeProblem(op.response, value);
     if (problem) throw new ProtocolError(`${where}: ${problem}`);
     return value;
@@ -238,6 +261,14 @@ export class ApiClient {
     }
     return new UnreachableError(`${where}: ${inner.message || e.message || 'request failed'}`, code, { cause: err });
   }
+}
+
+/**
+ * Whether an answer's text may hold one of the secrets sent. A secret JSON could spell otherwise
+ * (escaped quotes or slashes, non-ASCII as \uXXXX) counts as possibly present.
+ */
+function mayContainSecret(text: string, secrets: readonly string[]): boolean {
+  return secrets.some((s) => s.length >= 4 && (text.includes(s) || /[^\x20-\x7e]|["\\/]/.test(s)));
 }
 
 function describeCode(code: string): string {

@@ -1,6 +1,7 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
-import tls from 'node:tls';
+import tls, { type TLSSocket } from 'node:tls';
+import { buildConnector } from 'undici';
 import { InputError } from '../../app/errors.js';
 import { CertificateError, UnreachableError } from './errors.js';
 
@@ -38,24 +39,35 @@ export function displayFingerprint(hex: string): string {
   return (normalizeFingerprint(hex).toUpperCase().match(/../g) ?? []).join(':');
 }
 
-/** undici `connect` options enforcing the trust: pin checked on every new connection. */
-export function connectOptions(trust: TlsTrust | undefined): tls.ConnectionOptions {
-  if (!trust) return {};
-  const pin = trust.pinSha256 ? normalizeFingerprint(trust.pinSha256) : undefined;
-  const options: tls.ConnectionOptions = {};
-  if (trust.ca) options.ca = trust.ca;
-  if (pin) {
-    // The pin replaces the host-name check: the admin confirmed this exact certificate.
-    options.checkServerIdentity = (_host, cert) => {
-      const presented = sha256Hex(cert.raw);
-      if (presented === pin) return undefined;
-      return new CertificateError(
-        `the site's certificate changed: presented ${displayFingerprint(presented)}, pinned ${displayFingerprint(pin)}`,
-        presented,
+/**
+ * How undici connects to a site under this trust. Without a pin: Node's verification (the site's
+ * CA bundle, else the system's roots, and the host name). With a pin, the pin *is* the trust: the
+ * connection succeeds exactly when the server presents the certificate the admin confirmed, whether
+ * or not a chain to some CA also validates (a CA-issued leaf is no trust root of its own, so making
+ * it one would refuse the very certificate that was pinned), and any other certificate is refused,
+ * however well signed. TLS sessions are not resumed, so every connection shows its certificate.
+ */
+export function tlsConnector(trust: TlsTrust | undefined, timeoutMs: number): buildConnector.BuildOptions | buildConnector.connector {
+  if (!trust?.pinSha256) return { ...(trust?.ca ? { ca: trust.ca } : {}), timeout: timeoutMs };
+  const pin = normalizeFingerprint(trust.pinSha256);
+  const connect = buildConnector({ rejectUnauthorized: false, maxCachedSessions: 0, timeout: timeoutMs });
+  return (options, callback) => {
+    connect(options, (err, socket) => {
+      if (err || !socket) return callback(err ?? new Error('no socket'), null);
+      if (options.protocol !== 'https:') return callback(null, socket);
+      const raw = (socket as TLSSocket).getPeerCertificate().raw as Buffer | undefined;
+      const presented = raw ? sha256Hex(raw) : undefined;
+      if (presented === pin) return callback(null, socket);
+      socket.destroy();
+      callback(
+        new CertificateError(
+          `the site's certificate changed: presented ${presented ? displayFingerprint(presented) : 'none'}, pinned ${displayFingerprint(pin)}`,
+          presented,
+        ),
+        null,
       );
-    };
-  }
-  return options;
+    });
+  };
 }
 
 /**

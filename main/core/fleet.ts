@@ -7,8 +7,9 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import { passwordAccount, sitePrefix } from '../secrets/accounts.js';
 import type { ActionLog } from '../store/action-log.js';
 import { cacheKey, type OfflineCache } from '../store/offline-cache.js';
-import type { SiteStore } from '../store/site-store.js';
-import { LoginRequiredError, OutcomeUnknownError, SitePausedError } from './errors.js';
+import { sameBaseUrl, type SitePatch, type SiteStore } from '../store/site-store.js';
+import { isLoopbackUrl, urlProtocol } from '../net.js';
+import { errorCode, LoginRequiredError, OutcomeUnknownError, SitePausedError } from './errors.js';
 import { Limiter } from './limiter.js';
 import { drivesOf, newestTimestamp, refreshPlan } from '../../app/fleet/refresh-plan.js';
 import { SiteConnection, type CallParams } from './site-connection.js';
@@ -60,7 +61,7 @@ export class Fleet {
   private readonly connections = new Map<string, SiteConnection>();
   private readonly statuses = new Map<string, SystemStatus>();
   private readonly backoff = new Map<string, { failures: number; until: number }>();
-  private readonly siteErrors = new Map<string, string>();
+  private readonly siteErrors = new Map<string, { message: string; code: string }>();
   private readonly listeners = new Set<(e: FleetEvent) => void>();
   private readonly globalLimiter: Limiter;
   private readonly clock: () => Date;
@@ -204,7 +205,10 @@ export class Fleet {
   async addSite(input: SiteInput): Promise<Site> {
     const tls: Site['tls'] = {};
     if (input.caBundlePem) tls.caBundlePem = input.caBundlePem;
-    if (/^https:/i.test(input.baseUrl)) {
+    const draft = { name: input.name, baseUrl: input.baseUrl, username: input.username, group: input.group, tags: input.tags ?? [], allowHttp: input.allowHttp ?? false, tls };
+    // A bad name or URL is refused before anything is contacted.
+    this.o.sites.check(draft);
+    if (urlProtocol(input.baseUrl) === 'https:') {
       if (input.trustSha256 || !input.caBundlePem) {
         const presented = await probeCertificate(input.baseUrl, this.o.timeoutMs ?? 15_000);
         const expected = input.trustSha256?.replace(/[:\s]/g, '').toLowerCase();
@@ -221,15 +225,7 @@ export class Fleet {
         tls.pinnedCertPem = presented.pem;
       }
     }
-    const site = await this.o.sites.add({
-      name: input.name,
-      baseUrl: input.baseUrl,
-      username: input.username,
-      group: input.group,
-      tags: input.tags ?? [],
-      allowHttp: input.allowHttp ?? false,
-      tls,
-    });
+    const site = await this.o.sites.add(draft);
     if (input.password !== undefined) {
       try {
         await this.o.secrets.set(passwordAccount(site.id), input.password);
@@ -251,6 +247,39 @@ export class Fleet {
     await this.o.sites.remove(site.id);
     for (const k of [...this.statuses.keys()]) if (k.startsWith(`${site.id}\u0000`)) this.statuses.delete(k);
     this.backoff.delete(site.id);
+  }
+
+  /**
+   * Edits a site. Its password and session tokens belong to the endpoint they were given for, and
+   * its pin to that endpoint's certificate: moving the site to another URL (scheme, host, port or
+   * path) or dropping or changing its pin forgets all of them, so the next contact asks for the
+   * password and, for https, for the certificate to be confirmed again. Nothing stored is ever
+   * sent to the new endpoint.
+   * @throws InputError for an invalid change, and for https → plain http to a non-loopback host
+   *   (remove the site and add it again to mean that).
+   */
+  async editSite(siteId: string, patch: SitePatch): Promise<Site> {
+    const before = this.site(siteId);
+    const moved = patch.baseUrl !== undefined && !sameBaseUrl(patch.baseUrl, before.baseUrl);
+    if (moved && urlProtocol(before.baseUrl) === 'https:' && urlProtocol(patch.baseUrl ?? '') === 'http:' && !isLoopbackUrl(patch.baseUrl ?? '')) {
+      throw new InputError(
+        `${before.name}: moving from https to plain http would send the password unencrypted; remove the site and add it again if plain http is really meant`,
+      );
+    }
+    const repinned = patch.tls !== undefined && patch.tls.pinSha256 !== before.tls.pinSha256;
+    const after = await this.o.sites.update(before.id, patch);
+    if (moved || repinned) {
+      await this.connections.get(after.id)?.close();
+      this.connections.delete(after.id);
+      await this.o.secrets.deleteAll(sitePrefix(after.id));
+      this.backoff.delete(after.id);
+      const why = moved ? `moved to ${after.baseUrl}` : 'its certificate trust changed';
+      const needsTrust = urlProtocol(after.baseUrl) === 'https:' && !after.tls.pinSha256 && !after.tls.caBundlePem;
+      if (!after.polling.paused) this.markSite(after.id, needsTrust ? 'certificate-changed' : 'login-required', `${after.name} ${why}: ${needsTrust ? 'confirm its certificate, then log in again' : 'log in again'}`);
+    } else {
+      await this.connections.get(after.id)?.update(after);
+    }
+    return after;
   }
 
   /** Applies an edited site to its live connection. */
@@ -393,13 +422,18 @@ export class Fleet {
       const delay = Math.min(MAX_BACKOFF_MS, 15_000 * 2 ** (failures - 1));
       this.backoff.set(site.id, { failures, until: this.clock().getTime() + delay });
     }
-    this.siteErrors.set(site.id, redact((err as Error).message));
+    this.siteErrors.set(site.id, { message: redact((err as Error).message), code: errorCode(err) });
     for (const system of systems) this.systemFailed(site, system, err, this.statuses.get(statusKey(site.id, system)));
   }
 
   /** The last error reaching the site itself (listing its systems), if the last attempt failed. */
   siteError(siteId: string): string | undefined {
-    return this.siteErrors.get(siteId);
+    return this.siteErrors.get(siteId)?.message;
+  }
+
+  /** The error code (`unreachable`, `protocol`, `certificate`…) of {@link siteError}, if any. */
+  siteErrorCode(siteId: string): string | undefined {
+    return this.siteErrors.get(siteId)?.code;
   }
 
   private systemFailed(site: Site, system: string, err: unknown, previous: SystemStatus | undefined): void {

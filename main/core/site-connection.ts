@@ -1,7 +1,7 @@
 import { getOperation, type AuthenticationResult, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site } from '../../app/domain/site.js';
-import { ApiClient, AuthError, type CallOptions, type TlsTrust } from '../client/index.js';
-import { isLoopbackUrl } from '../net.js';
+import { ApiClient, AuthError, CertificateError, type CallOptions, type TlsTrust } from '../client/index.js';
+import { isLoopbackUrl, urlProtocol } from '../net.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { discoveryTokenAccount, passwordAccount, tokenAccount } from '../secrets/accounts.js';
 import { LoginRequiredError, SitePausedError } from './errors.js';
@@ -106,16 +106,24 @@ export class SiteConnection {
 
   private makeClient(): ApiClient {
     const site = this.site;
-    if (site.baseUrl.startsWith('http:') && !isLoopbackUrl(site.baseUrl) && !site.allowHttp) {
+    const protocol = urlProtocol(site.baseUrl);
+    if (protocol === 'http:' && !isLoopbackUrl(site.baseUrl) && !site.allowHttp) {
       throw new Error(`${site.name}: plain http is only used for loopback unless the site opts in`);
     }
-    const tls: TlsTrust | undefined = site.baseUrl.startsWith('https:')
-      ? {
-          ca: [site.tls.pinnedCertPem, site.tls.caBundlePem].filter(Boolean).join('\n') || undefined,
-          pinSha256: site.tls.pinSha256,
-        }
-      : undefined;
+    // The pin alone decides (tls.ts); the CA bundle is the trust of a site without one.
+    const tls: TlsTrust | undefined = protocol === 'https:' ? { ca: site.tls.caBundlePem, pinSha256: site.tls.pinSha256 } : undefined;
     return new ApiClient({ baseUrl: site.baseUrl, timeoutMs: this.deps.timeoutMs, tls, connections: site.polling.maxInFlight });
+  }
+
+  /**
+   * Refuses to send anything to an https site whose certificate nobody confirmed: neither pinned
+   * nor covered by the site's own CA bundle (a site just moved to another URL). The system's roots
+   * alone are not trust here: the admin confirms each endpoint once, as when adding it.
+   */
+  private assertTrusted(): void {
+    const { baseUrl, tls, name } = this.site;
+    if (urlProtocol(baseUrl) !== 'https:' || tls.pinSha256 || tls.caBundlePem) return;
+    throw new CertificateError(`${name}: the certificate of ${baseUrl} is not confirmed yet; compare its fingerprint with the system's and trust it`);
   }
 
   /** Keychain account of a system's session token, or of the discovery session. */
@@ -134,6 +142,7 @@ export class SiteConnection {
 
   private async withSession<T>(system: string | undefined, task: (token: string) => Promise<T>): Promise<T> {
     if (this.site.polling.paused) throw new SitePausedError(`${this.site.name} is paused`);
+    this.assertTrusted();
     const token = await this.sessionToken(system, false);
     try {
       return await task(token);
@@ -171,6 +180,7 @@ export class SiteConnection {
   }
 
   private async newSession(system: string | undefined): Promise<string> {
+    this.assertTrusted();
     const password = await this.deps.secrets.get(passwordAccount(this.site.id));
     if (password === null) throw new LoginRequiredError(`${this.site.name}: no password stored; log in to this site`);
     const code = this.recentCode && this.now() - this.recentCode.at < CODE_REUSE_MS ? this.recentCode.code : undefined;

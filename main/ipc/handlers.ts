@@ -2,7 +2,8 @@ import type { z, ZodError } from 'zod';
 import { InputError } from '../../app/errors.js';
 import { CONTRACT, type Channel, type IpcError, type Response, type SiteView } from '../../app/ipc/contract.js';
 import type { Site } from '../../app/domain/site.js';
-import { redact } from '../../app/redact.js';
+import { nestedDeeperThan } from '../../app/nesting.js';
+import { maskSecrets, redact, secretValues } from '../../app/redact.js';
 import { probeCertificate } from '../client/tls.js';
 import { errorCode } from '../core/errors.js';
 import type { Fleet } from '../core/fleet.js';
@@ -79,11 +80,11 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     'sites:edit': async (r) => {
       const site = siteOf(r.site);
       const { intervalSeconds, maxInFlight, ...rest } = r.patch;
-      const updated = await sites.update(site.id, {
+      // Through the fleet: a new URL forgets the site's password, sessions and pin (Fleet.editSite).
+      const updated = await fleet.editSite(site.id, {
         ...rest,
         polling: { ...site.polling, ...(intervalSeconds !== undefined ? { intervalSeconds } : {}), ...(maxInFlight !== undefined ? { maxInFlight } : {}) },
       });
-      await fleet.siteChanged(updated.id);
       return view(updated);
     },
     'sites:remove': async (r) => {
@@ -121,8 +122,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
         ...(r.body !== undefined ? { body: r.body } : {}),
         ...(r.headers ? { headers: r.headers } : {}),
       });
-      // Secrets never reach the renderer, even if a system echoes one.
-      return { result: redact(result) };
+      // Secrets never reach the renderer, even if a system echoes one (by field or by value).
+      return { result: redact(result, secretValues(r.body)) };
     },
     'cache:read': async (r) => {
       const hit = fleet.cachedText(siteOf(r.site).id, r.system, r.operation, r.query ?? {});
@@ -209,7 +210,8 @@ export async function dispatch(
     const value = await handler(parsed.data);
     return { ok: true, value };
   } catch (err) {
-    return { ok: false, error: toIpcError(err) };
+    // Whatever the failure says, the secrets of this very request (a password, a CHAP secret) stay out.
+    return { ok: false, error: toIpcError(err, secretValues(parsed.data)) };
   }
 }
 
@@ -220,22 +222,11 @@ export async function dispatch(
  */
 const MAX_DEPTH = 64;
 
-/** Iterative, so the check itself cannot overflow; a cycle counts as too deep. */
-function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop() as [unknown, number];
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
-export function toIpcError(err: unknown): IpcError {
+/** `{ code, message }` of a failure, with `secrets` (values sent in the request) masked in the message. */
+export function toIpcError(err: unknown, secrets: readonly string[] = []): IpcError {
   const code = errorCode(err);
   const message = err instanceof Error ? err.message : String(err);
-  return { code, message: redact(message).slice(0, 2000) };
+  return { code, message: maskSecrets(message, secrets).slice(0, 2000) };
 }
 
 function describeZod(err: ZodError): string {

@@ -29,7 +29,6 @@ export interface BrowserShell {
 }
 
 const TOKEN_HEADER = 'x-fleetdeck-token';
-const TOKEN_COOKIE = 'fleetdeck_token';
 const MAX_BODY = 2 * 1024 * 1024;
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -44,7 +43,10 @@ const MIME: Record<string, string> = {
 
 /**
  * The same handlers as the Electron window, served to the same renderer bundle on loopback only.
- * Every request needs the random access token (URL, header or the strict cookie the page gets);
+ * The random access token opens the page once (`/?token=…`, which the page then removes from its
+ * address) and from then on lives only in that page's memory, sent as a header on every call and
+ * on the event stream. It is never a cookie: cookies ignore ports, so any other web server on
+ * 127.0.0.1 would receive it. The bundle's scripts and styles are public (they hold no secret);
  * Host and Origin must be this loopback address (no DNS rebinding, no cross-site calls).
  */
 export async function startBrowserShell(options: BrowserShellOptions): Promise<BrowserShell> {
@@ -78,8 +80,9 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedOrigins().has(origin)) return send(res, 403, 'text/plain', 'forbidden origin');
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const presented = url.searchParams.get('token') ?? headerValue(req, TOKEN_HEADER) ?? cookie(req, TOKEN_COOKIE);
-    if (!validToken(presented ?? undefined)) return send(res, 401, 'text/plain', 'a valid access token is required');
+    const api = url.pathname.startsWith('/ipc/') || url.pathname === '/events';
+    // Calls and events: the header only, never the URL (logs, history) nor a cookie (other ports).
+    if (api && !validToken(headerValue(req, TOKEN_HEADER))) return send(res, 401, 'text/plain', 'a valid access token is required');
 
     if (url.pathname.startsWith('/ipc/')) {
       if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
@@ -98,6 +101,7 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
       return send(res, 200, 'application/json; charset=utf-8', answerJson(await dispatch(options.handlers, channel, payload)));
     }
     if (url.pathname === '/events') {
+      if (req.method !== 'GET') return send(res, 405, 'text/plain', 'GET only');
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
       res.write(': connected\n\n');
       sseClients.add(res);
@@ -105,23 +109,29 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed');
-    return serveStatic(url.pathname, res, url.searchParams.has('token'));
+    if (url.pathname === '/' || url.pathname === '/index.html') {
+      // The page opens only with the token; without one (a reload, a bookmark) it says how to reopen.
+      const presented = url.searchParams.get('token');
+      if (presented === null) return sendHtml(res, 401, REOPEN_PAGE);
+      if (!validToken(presented)) return send(res, 401, 'text/plain', 'this access token is not valid: open the address Fleetdeck printed when it started');
+    }
+    return serveStatic(url.pathname, res);
   }
 
-  async function serveStatic(pathname: string, res: ServerResponse, setCookie: boolean): Promise<void> {
+  async function serveStatic(pathname: string, res: ServerResponse): Promise<void> {
     const root = resolve(options.rendererDir);
     const decoded = decodePath(pathname);
     if (decoded === undefined) return send(res, 400, 'text/plain', 'bad path');
     const rel = pathname === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
     const file = normalize(join(root, rel));
     if (!file.startsWith(root + sep) && file !== root) return send(res, 403, 'text/plain', 'forbidden path');
+    // Source maps are for developers with the sources, not for whoever can reach this port.
+    if (extname(file) === '.map') return send(res, 404, 'text/plain', 'not found');
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) return send(res, 404, 'text/plain', 'not found');
     const type = MIME[extname(file)] ?? 'application/octet-stream';
     const headers: Record<string, string | string[]> = { 'content-type': type, 'content-length': String(info.size), 'cache-control': 'no-store' };
     if (type.startsWith('text/html')) headers['content-security-policy'] = CONTENT_SECURITY_POLICY;
-    // The page's assets and event stream carry the token in a strict, HTTP-only cookie.
-    if (setCookie) headers['set-cookie'] = `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     res.writeHead(200, headers);
     createReadStream(file).pipe(res);
   }
@@ -164,18 +174,9 @@ function decodePath(path: string): string | undefined {
   }
 }
 
-/** True when arrays/objects nest deeper than `max`; iterative, so the check itself cannot overflow. */
 function headerValue(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-function cookie(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === name) return v.join('=');
-  }
-  return undefined;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -198,6 +199,23 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** What a reload (or any visit without the token) shows: the token lived only in the page that was opened. */
+const REOPEN_PAGE = `<!doctype html>
+<html lang="en"><meta charset="utf-8"><title>Fleetdeck: open the address again</title>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; line-height: 1.5">
+<h1>Open Fleetdeck from its address</h1>
+<p>This window's access token is kept only in the page that was opened, never in a cookie or the
+address bar, so a reload, a bookmark or a new tab cannot use it.</p>
+<p>Open the address Fleetdeck printed when it started (<code>http://127.0.0.1:…/?token=…</code>,
+on the line after "Open Fleetdeck in your browser") again.</p>
+</body></html>
+`;
+
+function sendHtml(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(body), 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'", 'cache-control': 'no-store' });
   res.end(body);
 }
 

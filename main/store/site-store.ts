@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { siteIdFromName, siteNameProblem, type Site, type SitePolling, type SiteTls } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
 import { isSecretField } from '../../app/redact.js';
+import { hasUnsafeChars } from '../../app/safe-text.js';
 import { isLoopbackHost } from '../net.js';
 
 /** File name of the site list inside the data directory. */
@@ -132,35 +133,51 @@ export class SiteStore {
     assertNoSecrets(input, 'site');
     assertKnownFields(input, NEW_SITE_FIELDS, 'site');
     return this.modify((sites) => {
-      const now = this.clock().toISOString();
-      let id: string;
-      if (input.id !== undefined) {
-        id = input.id;
-        if (!/^[a-z0-9][a-z0-9-]*$/.test(id)) throw new InputError(`"${id}" is not a valid site id: use lowercase letters, digits and dashes`);
-      } else {
-        // A derived id that is taken gets a suffix: the admin chose a distinct name, not the id.
-        const base = siteIdFromName(String(input.name));
-        id = base;
-        for (let n = 2; sites.some((s) => sameKey(s.id, id) || sameKey(s.name, id)); n++) id = `${base}-${n}`;
-      }
-      const site = normalise(
-        {
-          id,
-          name: input.name,
-          baseUrl: input.baseUrl,
-          username: input.username,
-          group: input.group,
-          tags: input.tags ?? [],
-          tls: input.tls ?? {},
-          allowHttp: input.allowHttp ?? false,
-          polling: { ...DEFAULT_POLLING, ...input.polling },
-          createdAt: now,
-          updatedAt: now,
-        },
-        sites,
-      );
+      const site = this.build(input, sites);
       return { sites: [...sites, site], result: site };
     });
+  }
+
+  /**
+   * Checks a site as {@link add} would, without saving it: lets a caller refuse a bad name or URL
+   * before contacting anything. Returns the site as it would be stored.
+   * @throws InputError for the same problems as {@link add}.
+   */
+  check(input: NewSite): Site {
+    assertNoSecrets(input, 'site');
+    assertKnownFields(input, NEW_SITE_FIELDS, 'site');
+    return this.build(input, this.read());
+  }
+
+  private build(input: NewSite, sites: readonly Site[]): Site {
+    const now = this.clock().toISOString();
+    let id: string;
+    if (input.id !== undefined) {
+      id = input.id;
+      if (!/^[a-z0-9][a-z0-9-]*$/.test(id)) throw new InputError(`"${id}" is not a valid site id: use lowercase letters, digits and dashes`);
+    } else {
+      // A derived id that is taken gets a suffix: the admin chose a distinct name, not the id.
+      const base = siteIdFromName(String(input.name));
+      id = base;
+      for (let n = 2; sites.some((s) => sameKey(s.id, id) || sameKey(s.name, id)); n++) id = `${base}-${n}`;
+    }
+    const site = normalise(
+      {
+        id,
+        name: input.name,
+        baseUrl: input.baseUrl,
+        username: input.username,
+        group: input.group,
+        tags: input.tags ?? [],
+        tls: input.tls ?? {},
+        allowHttp: input.allowHttp ?? false,
+        polling: { ...DEFAULT_POLLING, ...input.polling },
+        createdAt: now,
+        updatedAt: now,
+      },
+      sites,
+    );
+    return site;
   }
 
   /**
@@ -175,6 +192,9 @@ export class SiteStore {
       const current = mustFind(sites, nameOrId);
       const others = sites.filter((s) => s !== current);
       const group = patch.group === null ? undefined : (patch.group ?? current.group);
+      // A pin names the certificate of one endpoint: it never carries over to another URL.
+      const moved = patch.baseUrl !== undefined && !sameBaseUrl(patch.baseUrl, current.baseUrl);
+      const tls = patch.tls ?? (moved ? withoutPin(current.tls) : current.tls);
       const site = normalise(
         {
           ...current,
@@ -183,7 +203,7 @@ export class SiteStore {
           username: patch.username ?? current.username,
           group,
           tags: patch.tags ?? current.tags,
-          tls: patch.tls ?? current.tls,
+          tls,
           allowHttp: patch.allowHttp ?? current.allowHttp,
           polling: { ...current.polling, ...patch.polling },
           updatedAt: this.clock().toISOString(),
@@ -368,11 +388,13 @@ function normalise(site: Site, others: readonly Site[]): Site {
 
   const username = String(site.username).trim();
   if (!username) throw new InputError(`${name}: a user name is required`);
-  if ([...username].some((c) => c.charCodeAt(0) < 0x20)) throw new InputError(`${name}: the user name cannot contain control characters`);
+  if (hasUnsafeChars(username)) throw new InputError(`${name}: the user name cannot contain control or text-direction characters`);
 
   const group = site.group === undefined ? undefined : String(site.group).trim() || undefined;
   if (!Array.isArray(site.tags) || site.tags.some((t) => typeof t !== 'string')) throw new InputError(`${name}: tags must be a list of words`);
   const tags = [...new Set(site.tags.map((t) => t.trim()).filter((t) => t.length > 0))];
+  // Shown in every list and report, like the name.
+  if ([group ?? '', ...tags].some(hasUnsafeChars)) throw new InputError(`${name}: groups and tags cannot contain control or text-direction characters`);
 
   const polling = checkPolling(name, site.polling);
   const tls = checkTls(name, site.tls);
@@ -395,7 +417,30 @@ function checkBaseUrl(name: string, baseUrl: string, allowHttp: boolean): string
   if (url.protocol === 'http:' && !allowHttp && !isLoopbackHost(url.hostname)) {
     throw new InputError(`${name}: plain http to ${url.hostname} would send the password unencrypted; use https, or allow http explicitly for this site`);
   }
-  return baseUrl;
+  return normaliseBaseUrl(url);
+}
+
+/**
+ * The stored form of a base URL: scheme and host as `new URL` writes them (lowercase, default port
+ * dropped), path prefix without trailing slash. `HTTPS://Mgmt.Example:443/api/` is
+ * `https://mgmt.example/api`, so every later check reads one spelling.
+ */
+export function normaliseBaseUrl(url: URL): string {
+  const path = url.pathname.replace(/\/+$/, '');
+  return `${url.protocol}//${url.host}${path}`;
+}
+
+/** True when two base URLs name the same endpoint once normalised (an unparsable one never does). */
+export function sameBaseUrl(a: string, b: string): boolean {
+  try {
+    return normaliseBaseUrl(new URL(a.trim())) === normaliseBaseUrl(new URL(b.trim()));
+  } catch {
+    return false;
+  }
+}
+
+function withoutPin(tls: SiteTls): SiteTls {
+  return tls.caBundlePem ? { caBundlePem: tls.caBundlePem } : {};
 }
 
 function checkPolling(name: string, polling: unknown): SitePolling {

@@ -22,13 +22,57 @@ declare global {
 export const TOKEN_HEADER = 'x-fleetdeck-token';
 
 /**
- * The browser shell's transport: the same contract over loopback HTTP (calls) and SSE (events).
- * The access token comes from the page URL and is sent on every request.
+ * Takes the browser shell's access token from the page address and removes it from the address bar
+ * (and so from the history entry) at once. From then on the token lives only in this page's
+ * memory: never a cookie, which every other server on 127.0.0.1 would receive, and never storage.
+ * Undefined when the address carries none (the Electron window, a test).
  */
-export function httpApi(base: URL, fetchImpl: typeof fetch = fetch.bind(globalThis)): FleetdeckApi {
-  const token = base.searchParams.get('token') ?? '';
-  let source: EventSource | undefined;
+export function takeShellToken(win: Pick<Window, 'location' | 'history'>): string | undefined {
+  const url = new URL(win.location.href);
+  const token = url.searchParams.get('token');
+  if (token === null) return undefined;
+  url.searchParams.delete('token');
+  win.history.replaceState(win.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  return token;
+}
+
+/** How long the event stream waits before reconnecting, doubled after each failure up to the cap (ms). */
+const RECONNECT_MS = { first: 1_000, max: 30_000 };
+
+/**
+ * The browser shell's transport: the same contract over loopback HTTP. Calls are POSTs and events a
+ * streamed GET of server-sent events, both carrying the token in a header (EventSource cannot set
+ * one, so the stream is read with fetch). A refused token (the shell restarted) is said plainly.
+ */
+export function httpApi(base: URL, token: string, fetchImpl: typeof fetch = fetch.bind(globalThis)): FleetdeckApi {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  /** The open stream's cancel switch; undefined while nobody listens. */
+  let stream: AbortController | undefined;
+  const listening = (): boolean => [...listeners.values()].some((set) => set.size > 0);
+  const deliver = (event: string, data: string): void => {
+    const set = listeners.get(event);
+    if (!set?.size) return;
+    const payload: unknown = JSON.parse(data);
+    for (const l of set) l(payload);
+  };
+  const run = async (stop: AbortSignal): Promise<void> => {
+    let wait = RECONNECT_MS.first;
+    while (!stop.aborted) {
+      try {
+        const res = await fetchImpl(new URL('/events', base), { headers: { [TOKEN_HEADER]: token, accept: 'text/event-stream' }, cache: 'no-store', signal: stop });
+        // A refused token stays refused: retrying would only fill the shell's log.
+        if (res.status === 401) return;
+        if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+        wait = RECONNECT_MS.first;
+        await readEvents(res.body, deliver);
+      } catch {
+        // Connection lost (the shell stopped, a network blip) or closed by us: reconnect unless stopped.
+      }
+      if (stop.aborted) return;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = Math.min(wait * 2, RECONNECT_MS.max);
+    }
+  };
   return {
     async invoke<C extends Channel>(channel: C, request: Request<C>): Promise<Response<C>> {
       const res = await fetchImpl(new URL(`/ipc/${channel}`, base), {
@@ -36,6 +80,7 @@ export function httpApi(base: URL, fetchImpl: typeof fetch = fetch.bind(globalTh
         headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
         body: JSON.stringify(request),
       });
+      if (res.status === 401) throw new IpcCallError('access-token', 'this page\'s access token was refused (Fleetdeck may have restarted): open the address Fleetdeck printed again');
       const payload = (await res.json().catch(() => ({ ok: false, error: { code: 'protocol', message: `HTTP ${res.status}` } }))) as
         | { ok: true; value: Response<C> }
         | { ok: false; error: IpcError };
@@ -43,23 +88,55 @@ export function httpApi(base: URL, fetchImpl: typeof fetch = fetch.bind(globalTh
       return payload.value;
     },
     on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
-      if (!source) {
-        source = new EventSource(new URL(`/events?token=${encodeURIComponent(token)}`, base));
-      }
       let set = listeners.get(event);
       if (!set) {
         set = new Set();
         listeners.set(event, set);
-        source.addEventListener(event, (e) => {
-          const data: unknown = JSON.parse((e as MessageEvent<string>).data);
-          for (const l of listeners.get(event) ?? []) l(data);
-        });
       }
       const l = listener as (payload: unknown) => void;
       set.add(l);
-      return () => set.delete(l);
+      if (!stream) {
+        stream = new AbortController();
+        void run(stream.signal);
+      }
+      return () => {
+        set.delete(l);
+        // The last listener gone: close the stream rather than hold a connection nobody reads.
+        if (!listening()) {
+          stream?.abort();
+          stream = undefined;
+        }
+      };
     },
   };
+}
+
+/**
+ * Reads a text/event-stream body until it ends, handing each event (`event:` and `data:` lines,
+ * ended by a blank line) to `deliver`; comments (`: keep-alive`) are skipped.
+ */
+export async function readEvents(body: ReadableStream<Uint8Array>, deliver: (event: string, data: string) => void): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    // The shell writes LF line ends only.
+    buffer += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of frame.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (data.length) deliver(event, data.join('\n'));
+    }
+  }
 }
 
 /** Wraps an API so rejections are IpcCallErrors with a code, whatever the transport. */
@@ -87,9 +164,19 @@ function normalize(api: FleetdeckApi): FleetdeckApi {
 
 let current: FleetdeckApi | undefined;
 
+let shellToken: string | undefined;
+
+/**
+ * Called once at start-up, before anything renders: in the browser shell, moves the access token
+ * from the address bar into memory (see {@link takeShellToken}).
+ */
+export function claimShellToken(win: Window = window): void {
+  if (!win.fleetdeck) shellToken = takeShellToken(win) ?? shellToken;
+}
+
 /** The API of this window: the preload's in Electron, the HTTP transport in the browser shell. */
 export function api(): FleetdeckApi {
-  current ??= normalize(window.fleetdeck ?? httpApi(new URL(window.location.href)));
+  current ??= normalize(window.fleetdeck ?? httpApi(new URL(window.location.href), shellToken ?? takeShellToken(window) ?? ''));
   return current;
 }
 

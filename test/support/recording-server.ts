@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface Recorded {
@@ -10,15 +11,23 @@ export interface Recorded {
 
 export type Responder = (req: Recorded, res: ServerResponse) => void;
 
-/** An HTTP server that records every request and answers with a scripted responder. */
+/** A certificate and its key, PEM. */
+export interface ServerCert {
+  key: string;
+  cert: string;
+}
+
+/** An HTTP (or, given a certificate, HTTPS) server that records every request and answers with a scripted responder. */
 export class RecordingServer {
   readonly requests: Recorded[] = [];
   responder: Responder = (_req, res) => json(res, 200, 'ok');
-  private server: Server;
+  private server: Server | HttpsServer;
   private readonly sockets = new Set<Socket>();
+  private readonly scheme: 'http' | 'https';
 
-  constructor() {
-    this.server = createServer((req, res) => {
+  constructor(options: { tls?: ServerCert } = {}) {
+    this.scheme = options.tls ? 'https' : 'http';
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -26,8 +35,9 @@ export class RecordingServer {
         this.requests.push(rec);
         this.responder(rec, res);
       });
-    });
-    this.server.on('connection', (s) => {
+    };
+    this.server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler) : createServer(handler);
+    this.server.on(options.tls ? 'secureConnection' : 'connection', (s: Socket) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
@@ -35,7 +45,17 @@ export class RecordingServer {
 
   async start(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return `${this.scheme}://127.0.0.1:${this.port}`;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** Presents another certificate from now on (HTTPS only); open connections are dropped. */
+  setCertificate(tls: ServerCert): void {
+    (this.server as HttpsServer).setSecureContext({ key: tls.key, cert: tls.cert });
+    for (const s of this.sockets) s.destroy();
   }
 
   get last(): Recorded {

@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { getOperation, ValidationError, type Operation } from '../../../app/catalog/index.js';
-import { redact } from '../../../app/redact.js';
-import { ApiClient, probeCertificate, normalizeFingerprint, displayFingerprint, type TlsTrust } from '../../client/index.js';
-import { CliError, EXIT, firstLine, type CliIo } from '../io.js';
+import { redact, secretValues } from '../../../app/redact.js';
+import { terminalField } from '../../../app/safe-text.js';
+import { ApiClient, normalizeFingerprint, type TlsTrust } from '../../client/index.js';
+import { CliError, EXIT, firstLine, printJson, type CliIo } from '../io.js';
 import { toCliError } from '../errors.js';
-import { isLoopbackUrl } from '../../net.js';
+import { applySecretArgs, type SecretArgs } from '../secret-args.js';
+import { isLoopbackUrl, urlProtocol } from '../../net.js';
 
 export interface CallArgs {
   url: string;
@@ -20,6 +22,8 @@ export interface CallArgs {
   caFile?: string | undefined;
   allowHttp: boolean;
   timeoutMs?: number | undefined;
+  /** Secrets of the body given outside `--body`. */
+  secrets: SecretArgs;
 }
 
 /** Parses repeated `name=value` options into a map; a repeated name becomes an array. */
@@ -56,12 +60,15 @@ export async function callCommand(io: CliIo, args: CallArgs): Promise<number> {
   if (!args.passwordStdin) throw new CliError('give the password with --password-stdin (never on the command line)', EXIT.usage);
   const query = pairsToParams(args.query, '--query');
   const headers = pairsToParams(args.headers, '--header');
-  const body = parseBody(args.body);
   const url = args.url;
-  if (url.startsWith('http:') && !isLoopbackUrl(url) && !args.allowHttp) {
+  // Parsed, never compared as text: `HTTP://` is plain http too.
+  const protocol = urlProtocol(url);
+  if (protocol !== 'http:' && protocol !== 'https:') throw new CliError(`--url ${url}: expected an http(s) URL such as https://mgmt.example`, EXIT.usage);
+  if (protocol === 'http:' && !isLoopbackUrl(url) && !args.allowHttp) {
     throw new CliError(`${url}: plain http is only used for loopback; pass --allow-http to send credentials unencrypted`, EXIT.usage);
   }
-  const trust = await resolveTrust(url, args);
+  const body = await applySecretArgs(io, op, parseBody(args.body), args.secrets, 'the password (--password-stdin)');
+  const trust = await resolveTrust(url, protocol, args);
   const password = firstLine(await io.readStdin());
   const client = new ApiClient({ baseUrl: url, tls: trust, ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}) });
   try {
@@ -74,14 +81,14 @@ export async function callCommand(io: CliIo, args: CallArgs): Promise<number> {
     });
     if (login.Status !== 'Ok' || !login.SessionToken) {
       throw new CliError(
-        `login did not complete (status ${login.Status ?? 'unknown'}${login.Details ? `: ${login.Details}` : ''})${args.code ? '' : '; if two-factor authentication is on, pass --code'}`,
+        terminalField(`login did not complete (status ${login.Status ?? 'unknown'}${login.Details ? `: ${login.Details}` : ''})${args.code ? '' : '; if two-factor authentication is on, pass --code'}`),
         EXIT.auth,
       );
     }
     const token = login.SessionToken;
     if (args.system) await client.selectSystem(token, args.system);
     const result = await client.call(op, { query, body, headers, token });
-    if (result !== undefined) io.stdout(`${JSON.stringify(redact(result, [token, password]), null, 2)}\n`);
+    if (result !== undefined) printJson(io, redact(result, [token, password, ...secretValues(body)]));
     return EXIT.ok;
   } catch (err) {
     if (err instanceof CliError) throw err;
@@ -92,9 +99,12 @@ export async function callCommand(io: CliIo, args: CallArgs): Promise<number> {
   }
 }
 
-async function resolveTrust(url: string, args: CallArgs): Promise<TlsTrust | undefined> {
-  if (!url.startsWith('https:')) return undefined;
-  const ca = args.caFile ? await readFile(args.caFile, 'utf8') : undefined;
+async function resolveTrust(url: string, protocol: string, args: CallArgs): Promise<TlsTrust | undefined> {
+  if (protocol !== 'https:') {
+    if (args.trust || args.caFile) throw new CliError(`--trust and --ca are for https URLs; ${url} is plain http`, EXIT.usage);
+    return undefined;
+  }
+  const ca = args.caFile ? await readLocalFile(args.caFile, '--ca') : undefined;
   if (!args.trust) return ca ? { ca } : undefined;
   let pin: string;
   try {
@@ -102,16 +112,15 @@ async function resolveTrust(url: string, args: CallArgs): Promise<TlsTrust | und
   } catch (err) {
     throw new CliError(`--trust: ${(err as Error).message}`, EXIT.usage);
   }
-  if (ca) return { ca, pinSha256: pin };
-  // A pinned self-signed certificate is its own trust root once its fingerprint matches.
-  const presented = await probeCertificate(url).catch((err: unknown) => {
-    throw toCliError(err);
-  });
-  if (presented.sha256 !== pin) {
-    throw new CliError(
-      `certificate mismatch: ${url} presents ${displayFingerprint(presented.sha256)}, expected ${displayFingerprint(pin)}`,
-      EXIT.certificate,
-    );
+  // The pin alone decides which certificate is accepted (main/client/tls.ts), CA-issued or not.
+  return { ...(ca ? { ca } : {}), pinSha256: pin };
+}
+
+/** A file the user named on the command line; unreadable is a usage error, with the reason. */
+export async function readLocalFile(path: string, option: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    throw new CliError(`${option}: cannot read ${path}: ${(err as Error).message}`, EXIT.usage);
   }
-  return { ca: presented.pem, pinSha256: pin };
 }

@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import { getOperation, ValidationError } from '../../../app/catalog/index.js';
-import { redact } from '../../../app/redact.js';
+import { redact, secretValues } from '../../../app/redact.js';
+import { terminalField } from '../../../app/safe-text.js';
 import { withRuntime } from '../context.js';
-import { CliError, EXIT, firstLine, type CliIo } from '../io.js';
+import { CliError, EXIT, firstLine, printJson, printRow, type CliIo } from '../io.js';
+import { applySecretArgs, SECRET_OPTIONS } from '../secret-args.js';
 import { pairsToParams, parseBody } from './call.js';
 
 const DATA_DIR = { 'data-dir': { type: 'string' } } as const;
@@ -24,13 +26,14 @@ export async function refreshCommand(io: CliIo, args: readonly string[]): Promis
     const rows = sites.flatMap((site): Array<{ site: string; system: string; state: string; lastSuccessAt?: string | undefined; lastError?: string | undefined }> => {
       const systems = rt.fleet.status(site.id);
       const siteError = rt.fleet.siteError(site.id);
-      if (!systems.length) return [{ site: site.name, system: '-', state: siteError ? 'unreachable' : 'unknown', lastSuccessAt: undefined, lastError: siteError }];
+      if (!systems.length) return [{ site: site.name, system: '-', state: siteError ? siteErrorState(rt.fleet.siteErrorCode(site.id)) : 'unknown', lastSuccessAt: undefined, lastError: siteError }];
       return systems.map((s) => ({ site: site.name, system: s.system, state: s.state, lastSuccessAt: s.lastSuccessAt, lastError: s.lastError }));
     });
-    if (values.json) io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+    if (values.json) printJson(io, rows);
     else {
       for (const r of rows) {
-        io.stdout(`${r.site}\t${r.system}\t${r.state}\t${r.lastSuccessAt ? `as of ${r.lastSuccessAt}` : 'never refreshed'}${r.lastError ? `\t${r.lastError}` : ''}\n`);
+        const fields = [r.site, r.system, r.state, r.lastSuccessAt ? `as of ${r.lastSuccessAt}` : 'never refreshed', ...(r.lastError ? [r.lastError] : [])];
+        printRow(io, fields);
       }
     }
     return rows.every((r) => r.state === 'ok' || r.state === 'paused') ? EXIT.ok : EXIT.unreachable;
@@ -73,6 +76,7 @@ export async function siteCallCommand(io: CliIo, args: readonly string[]): Promi
       query: { type: 'string', multiple: true, default: [] },
       header: { type: 'string', multiple: true, default: [] },
       body: { type: 'string' },
+      ...SECRET_OPTIONS,
       cached: { type: 'boolean', default: false },
     },
   });
@@ -86,7 +90,7 @@ export async function siteCallCommand(io: CliIo, args: readonly string[]): Promi
   }
   const query = pairsToParams(values.query ?? [], '--query');
   const headers = pairsToParams(values.header ?? [], '--header');
-  const body = parseBody(values.body);
+  const body = await applySecretArgs(io, op, parseBody(values.body), { stdin: values['secret-stdin'], files: values['secret-file'] ?? [], env: values['secret-env'] ?? [] });
   return withRuntime(io, values['data-dir'], async (rt) => {
     const site = rt.sites.get(ref);
     if (!site) throw new CliError(`no site named "${ref}"`, EXIT.usage);
@@ -95,13 +99,13 @@ export async function siteCallCommand(io: CliIo, args: readonly string[]): Promi
       if (!system) throw new CliError('--cached needs --system', EXIT.usage);
       const hit = rt.fleet.cached(site.id, system, op.key, query);
       if (!hit) throw new CliError(`nothing cached for ${op.key} on ${site.name}/${system}`, EXIT.unreachable);
-      io.stderr(`fleetdeck: cached answer as of ${hit.at}${hit.stale ? ' (stale)' : ''}\n`);
-      io.stdout(`${JSON.stringify(hit.value, null, 2)}\n`);
+      io.stderr(`fleetdeck: cached answer as of ${terminalField(hit.at)}${hit.stale ? ' (stale)' : ''}\n`);
+      printJson(io, hit.value);
       return EXIT.ok;
     }
     try {
       const result = await rt.fleet.call(site.id, system, op, { query, body, headers });
-      if (result !== undefined) io.stdout(`${JSON.stringify(redact(result), null, 2)}\n`);
+      if (result !== undefined) printJson(io, redact(result, secretValues(body)));
       return EXIT.ok;
     } catch (err) {
       if (err instanceof ValidationError) throw new CliError(err.message, EXIT.usage);
@@ -124,19 +128,48 @@ export async function logCommand(io: CliIo, args: readonly string[]): Promise<nu
         io.stdout(`action log intact: ${result.count} record(s), hash chain verified\n`);
         return EXIT.ok;
       }
-      for (const p of result.problems) io.stderr(`record ${p.seq}: ${p.reason}\n`);
+      for (const p of result.problems) io.stderr(`record ${p.seq}: ${terminalField(p.reason)}\n`);
       throw new CliError(`action log verification FAILED: ${result.problems.length} problem(s) in ${result.count} record(s)`, EXIT.api);
     }
     const site = values.site ? rt.sites.get(values.site) : undefined;
     if (values.site && !site) throw new CliError(`no site named "${values.site}"`, EXIT.usage);
     const rows = rt.actionLog.list({
       ...(site ? { siteId: site.id } : {}),
-      ...(values.since ? { since: new Date(values.since) } : {}),
-      ...(values.until ? { until: new Date(values.until) } : {}),
-      ...(values.limit ? { limit: Number(values.limit) } : {}),
+      ...(values.since ? { since: timeOption(values.since, '--since') } : {}),
+      ...(values.until ? { until: timeOption(values.until, '--until') } : {}),
+      ...(values.limit ? { limit: limitOption(values.limit) } : {}),
     });
-    if (values.json) io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
-    else for (const r of rows) io.stdout(`${r.seq}\t${r.at}\t${r.user}\t${r.siteId}/${r.system}\t${r.operation}\t${r.result}\t${r.message}\n`);
+    if (values.json) printJson(io, rows);
+    else for (const r of rows) printRow(io, [String(r.seq), r.at, r.user, `${r.siteId}/${r.system}`, r.operation, r.result, r.message]);
     return EXIT.ok;
   });
+}
+
+/** The state shown for a site none of whose systems is known yet, from why it could not be listed. */
+function siteErrorState(code: string | undefined): string {
+  switch (code) {
+    case 'unreachable':
+      return 'unreachable';
+    case 'certificate':
+      return 'certificate-changed';
+    case 'login-required':
+    case 'auth':
+      return 'login-required';
+    case 'protocol':
+      return 'protocol-error';
+    default:
+      return 'error';
+  }
+}
+
+function timeOption(text: string, option: string): Date {
+  const at = new Date(text);
+  if (Number.isNaN(at.getTime())) throw new CliError(`${option} takes a time like 2026-01-31T13:45:00Z, not "${text}"`, EXIT.usage);
+  return at;
+}
+
+function limitOption(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`--limit takes a whole number of records, 1 or more, not "${text}"`, EXIT.usage);
+  return n;
 }

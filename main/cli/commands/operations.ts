@@ -1,10 +1,10 @@
 import { OPERATIONS, typeName, type Operation, type ResponseSpec } from '../../../app/catalog/index.js';
-import type { CliIo } from '../io.js';
+import { printJson, type CliIo } from '../io.js';
 
 /** `fleetdeck operations [--json]`: the catalog, as a table or as JSON. */
 export function operationsCommand(io: CliIo, json: boolean): number {
   if (json) {
-    io.stdout(`${JSON.stringify(OPERATIONS.map(describeOperation), null, 2)}\n`);
+    printJson(io, OPERATIONS.map(describeOperation));
     return 0;
   }
   let group = '';

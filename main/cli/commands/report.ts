@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { ReportDiff } from '../../../app/reports/diff.js';
 import { formatAge } from '../../../app/reports/format.js';
+import { terminalField } from '../../../app/safe-text.js';
 import { REPORT_KINDS, isReportKind, overallDataAges, type Cell } from '../../../app/reports/model.js';
 import { EXPORT_FORMATS, assertExportDir, parseFormats, type ExportFormat, type ExportResult } from '../../reports/export.js';
 import { verifyExport } from '../../reports/manifest.js';
@@ -9,7 +10,7 @@ import { ReportRequestError, ReportService } from '../../reports/service.js';
 import { ReportStore } from '../../reports/store.js';
 import { APP_VERSION, osUser, type Runtime } from '../../runtime.js';
 import { withRuntime } from '../context.js';
-import { CliError, EXIT, type CliIo } from '../io.js';
+import { CliError, EXIT, printJson, printRow, type CliIo } from '../io.js';
 
 const USAGE = `usage:
   fleetdeck report KIND [--site NAME]... [--format ${EXPORT_FORMATS.join(',')}] --out DIR [--offline] [--since ISO] [--until ISO] [--json]
@@ -97,16 +98,16 @@ async function generateCommand(io: CliIo, kind: (typeof REPORT_KINDS)[number], a
     const generated = await asUsage(() => reports.generate({ kind, sites: values.site, offline: values.offline ?? false, since: values.since, until: values.until }));
     const written = await asUsage(() => reports.export(generated.id, out, formats));
     if (values.json) {
-      io.stdout(`${JSON.stringify({ id: generated.id, kind, dir: written.dir, manifestSha256: written.manifestSha256, files: written.manifest.files, dataAges: written.manifest.dataAges, notes: generated.model.notes }, null, 2)}\n`);
+      printJson(io, { id: generated.id, kind, dir: written.dir, manifestSha256: written.manifestSha256, files: written.manifest.files, dataAges: written.manifest.dataAges, notes: generated.model.notes });
       return EXIT.ok;
     }
-    io.stdout(`report ${generated.id}: ${generated.model.title} (${generated.model.source === 'fresh' ? 'refreshed first' : 'offline cache only'})\n`);
+    io.stdout(`report ${generated.id}: ${terminalField(generated.model.title)} (${generated.model.source === 'fresh' ? 'refreshed first' : 'offline cache only'})\n`);
     printWritten(io, written);
     io.stdout('data ages (oldest data per system):\n');
     const ages = overallDataAges(generated.model);
     if (!ages.length) io.stdout('  no systems in scope\n');
-    for (const a of ages) io.stdout(`  ${a.siteName} / ${a.system}\t${a.state}\t${a.at ? `as of ${a.at} (${formatAge(a.ageSeconds ?? 0)} old)` : 'no data cached'}\n`);
-    for (const n of generated.model.notes) io.stderr(`note: ${n}\n`);
+    for (const a of ages) printRow(io, [`${a.siteName} / ${a.system}`, a.state, a.at ? `as of ${a.at} (${formatAge(a.ageSeconds ?? 0)} old)` : 'no data cached'], '  ');
+    for (const n of generated.model.notes) io.stderr(`note: ${terminalField(n)}\n`);
     return EXIT.ok;
   });
 }
@@ -152,9 +153,9 @@ async function listCommand(io: CliIo, args: readonly string[]): Promise<number> 
   const { values } = parseArgs({ args: [...args], options: { ...DATA_DIR, json: { type: 'boolean', default: false } } });
   return withRuntime(io, values['data-dir'], async (rt) => {
     const rows = service(rt).list();
-    if (values.json) io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+    if (values.json) printJson(io, rows);
     else if (!rows.length) io.stdout('no reports yet: "fleetdeck report KIND --out DIR" makes one\n');
-    else for (const r of rows) io.stdout(`${r.id}\t${r.generatedAt}\t${r.kind}\t${r.source}\t${r.sites.join(',') || '-'}\t${r.systems} system(s)\t${r.generatedBy}\n`);
+    else for (const r of rows) printRow(io, [String(r.id), r.generatedAt, r.kind, r.source, r.sites.join(',') || '-', `${r.systems} system(s)`, r.generatedBy]);
     return EXIT.ok;
   });
 }
@@ -172,7 +173,7 @@ async function diffCommand(io: CliIo, args: readonly string[]): Promise<number> 
   const to = reportId(positionals[1]);
   return withRuntime(io, values['data-dir'], async (rt) => {
     const diff = await asUsage(async () => service(rt).diff(from, to));
-    if (values.json) io.stdout(`${JSON.stringify(diff, null, 2)}\n`);
+    if (values.json) printJson(io, diff);
     else io.stdout(diffText(diff));
     return EXIT.ok;
   });
@@ -182,9 +183,10 @@ async function diffCommand(io: CliIo, args: readonly string[]): Promise<number> 
 export function diffText(d: ReportDiff): string {
   const lines = [`configuration changes from report ${d.from.id} (${d.from.generatedAt}) to report ${d.to.id} (${d.to.generatedAt}):`];
   if (!d.tables.length) lines.push('  no changes');
-  const show = (v: Cell): string => (v === null ? '—' : String(v));
+  // Values are systems' text: one line each, whatever they hold.
+  const show = (v: Cell): string => (v === null ? '—' : terminalField(String(v)));
   for (const t of d.tables) {
-    lines.push(`${t.title}:`);
+    lines.push(`${terminalField(t.title)}:`);
     for (const r of t.added) lines.push(`  + ${r.map(show).join(' | ')}`);
     for (const r of t.removed) lines.push(`  - ${r.map(show).join(' | ')}`);
     for (const c of t.changed) lines.push(`  ~ ${c.key.map(show).join(' / ')}: ${c.changes.map((x) => `${x.label} ${show(x.before)} → ${show(x.after)}`).join('; ')}`);

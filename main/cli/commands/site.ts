@@ -1,8 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { CertificateError, displayFingerprint, normalizeFingerprint, probeCertificate } from '../../client/index.js';
+import { terminalField } from '../../../app/safe-text.js';
+import { urlProtocol } from '../../net.js';
+import { sameBaseUrl } from '../../store/site-store.js';
 import { withRuntime } from '../context.js';
-import { CliError, EXIT, firstLine, type CliIo } from '../io.js';
+import { readLocalFile } from './call.js';
+import { CliError, EXIT, firstLine, printJson, printRow, type CliIo } from '../io.js';
 
 const DATA_DIR = { 'data-dir': { type: 'string' } } as const;
 
@@ -58,7 +61,7 @@ async function siteAdd(io: CliIo, args: readonly string[]): Promise<number> {
   }
   const trustSha256 = values.trust ? parseFingerprint(values.trust) : undefined;
   const password = values['password-stdin'] ? firstLine(await io.readStdin()) : undefined;
-  const caBundlePem = values.ca ? await readFile(values.ca, 'utf8') : undefined;
+  const caBundlePem = values.ca ? await readLocalFile(values.ca, '--ca') : undefined;
   return withRuntime(io, values['data-dir'], async (rt) => {
     try {
       const site = await rt.fleet.addSite({
@@ -72,7 +75,7 @@ async function siteAdd(io: CliIo, args: readonly string[]): Promise<number> {
         trustSha256,
         caBundlePem,
       });
-      io.stdout(`added site ${site.name} (${site.baseUrl})${site.tls.pinSha256 ? `, certificate pinned ${displayFingerprint(site.tls.pinSha256)}` : ''}\n`);
+      io.stdout(`added site ${terminalField(site.name)} (${site.baseUrl})${site.tls.pinSha256 ? `, certificate pinned ${displayFingerprint(site.tls.pinSha256)}` : ''}\n`);
       if (password === undefined) io.stdout(`no password stored: run "fleetdeck login ${site.name} --password-stdin"\n`);
       return EXIT.ok;
     } catch (err) {
@@ -93,13 +96,15 @@ async function siteList(io: CliIo, args: readonly string[]): Promise<number> {
   return withRuntime(io, values['data-dir'], async (rt) => {
     const sites = rt.sites.list();
     if (values.json) {
-      io.stdout(`${JSON.stringify(sites.map((s) => ({ ...s, tls: { pinSha256: s.tls.pinSha256, hasCaBundle: Boolean(s.tls.caBundlePem) } })), null, 2)}\n`);
+      printJson(io, sites.map((s) => ({ ...s, tls: { pinSha256: s.tls.pinSha256, hasCaBundle: Boolean(s.tls.caBundlePem) } })));
       return EXIT.ok;
     }
     if (!sites.length) io.stdout('no sites: add one with "fleetdeck site add NAME --url URL --user USER --password-stdin"\n');
     for (const s of sites) {
       const flags = [s.polling.paused ? 'paused' : '', s.group ? `group ${s.group}` : '', s.tags.length ? `tags ${s.tags.join(',')}` : ''].filter(Boolean).join(', ');
-      io.stdout(`${s.name}\t${s.baseUrl}\t${s.username}${s.tls.pinSha256 ? `\tpinned ${s.tls.pinSha256.slice(0, 16)}…` : ''}${flags ? `\t(${flags})` : ''}\n`);
+      // sites.json may have been edited by hand: its text is printed as fields, like a system's.
+      const fields = [s.name, s.baseUrl, s.username, ...(s.tls.pinSha256 ? [`pinned ${s.tls.pinSha256.slice(0, 16)}…`] : []), ...(flags ? [`(${flags})`] : [])];
+      printRow(io, fields);
     }
     return EXIT.ok;
   });
@@ -134,7 +139,7 @@ async function siteEdit(io: CliIo, args: readonly string[]): Promise<number> {
   return withRuntime(io, values['data-dir'], async (rt) => {
     const site = rt.sites.get(ref);
     if (!site) throw new CliError(`no site named "${ref}"`, EXIT.usage);
-    const updated = await rt.sites.update(site.id, {
+    const updated = await rt.fleet.editSite(site.id, {
       ...(values.name ? { name: values.name } : {}),
       ...(values.url ? { baseUrl: values.url } : {}),
       ...(values.user ? { username: values.user } : {}),
@@ -143,7 +148,12 @@ async function siteEdit(io: CliIo, args: readonly string[]): Promise<number> {
       ...(values['allow-http'] !== undefined ? { allowHttp: values['allow-http'] } : {}),
       polling: { ...site.polling, ...(maxInFlight ? { maxInFlight } : {}), ...(intervalSeconds !== undefined ? { intervalSeconds } : {}) },
     });
-    io.stdout(`updated site ${updated.name}\n`);
+    io.stdout(`updated site ${terminalField(updated.name)}\n`);
+    if (!sameBaseUrl(site.baseUrl, updated.baseUrl)) {
+      // Fleet.editSite forgot them: they belonged to the old endpoint.
+      const trust = urlProtocol(updated.baseUrl) === 'https:' && !updated.tls.caBundlePem ? `"fleetdeck site trust ${updated.name}", then ` : '';
+      io.stdout(`it moved to ${updated.baseUrl}: its password, sessions and pinned certificate were forgotten; run ${trust}"fleetdeck login ${updated.name} --password-stdin"\n`);
+    }
     return EXIT.ok;
   });
 }

@@ -7,6 +7,7 @@ import { CHANNEL_NAMES } from '../../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../../app/ipc/contract.js';
 import type { Handlers } from '../../../main/ipc/handlers.js';
 import { startBrowserShell, type BrowserShell } from '../../../main/shells/browser-shell.js';
+import { httpApi } from '../../../renderer/lib/api.js';
 
 interface Reply {
   status: number;
@@ -38,6 +39,7 @@ describe('browser shell', () => {
     mkdirSync(join(dir, 'assets'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Fleetdeck</title><script type="module" src="./assets/app.js"></script>');
     writeFileSync(join(dir, 'assets', 'app.js'), 'console.log(1)');
+    writeFileSync(join(dir, 'assets', 'app.js.map'), '{"version":3,"sourcesContent":["secret sources"]}');
     writeFileSync(join(tmpdir(), 'fd-outside.txt'), 'outside');
     shell = await startBrowserShell({ handlers, rendererDir: dir, token, subscribe: (e) => ((emit = e), () => (emit = undefined)) });
   });
@@ -53,33 +55,49 @@ describe('browser shell', () => {
     expect(shell.url).toBe(`http://127.0.0.1:${shell.port}/?token=${token}`);
   });
 
-  it('refuses every request without the token, or with a wrong one', async () => {
-    for (const path of ['/', '/index.html', '/assets/app.js', '/events']) expect((await raw(shell.port, path)).status, path).toBe(401);
-    expect((await raw(shell.port, '/?token=wrong')).status).toBe(401);
+  it('refuses calls and events without the token in its header, or with a wrong one', async () => {
     const noToken = await raw(shell.port, '/ipc/app:info', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(noToken.status).toBe(401);
     expect((await ipc('app:info', {}, { 'x-fleetdeck-token': 'x'.repeat(32) })).status).toBe(401);
+    expect((await raw(shell.port, '/events')).status).toBe(401);
+    expect((await raw(shell.port, '/events', { headers: { 'x-fleetdeck-token': 'x'.repeat(32) } })).status).toBe(401);
   });
 
-  it('refuses a foreign Origin and a foreign Host even with the token', async () => {
-    const foreign = await ipc('app:info', {}, { origin: 'https://evil.example' });
-    expect(foreign.status).toBe(403);
-    const rebinding = await raw(shell.port, `/?token=${token}`, { headers: { host: 'evil.example' } });
-    expect(rebinding.status).toBe(403);
-    const sameOrigin = await ipc('app:info', {}, { origin: `http://127.0.0.1:${shell.port}` });
-    expect(sameOrigin.status).toBe(200);
+  it('accepts the token for calls and events only as a header: not in the URL, not as a cookie', async () => {
+    const body = '{}';
+    const inUrl = await raw(shell.port, `/ipc/app:info?token=${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(inUrl.status).toBe(401);
+    const asCookie = await raw(shell.port, '/ipc/app:info', { method: 'POST', headers: { 'content-type': 'application/json', cookie: `fleetdeck_token=${token}` }, body });
+    expect(asCookie.status).toBe(401);
+    expect((await raw(shell.port, `/events?token=${token}`)).status).toBe(401);
+    expect((await raw(shell.port, '/events', { headers: { cookie: `fleetdeck_token=${token}` } })).status).toBe(401);
   });
 
-  it('serves the page with the CSP and a strict HTTP-only cookie for its assets', async () => {
+  it('opens the page only with the token, sets no cookie, and tells a reload how to reopen', async () => {
     const page = await raw(shell.port, `/?token=${token}`);
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toMatch(/default-src 'self'; script-src 'self'/);
-    const cookie = String(page.headers['set-cookie']);
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Strict/);
-    const asset = await raw(shell.port, '/assets/app.js', { headers: { cookie: cookie.split(';')[0] as string } });
+    // A cookie is sent to every port of 127.0.0.1: any other local server would receive the token.
+    expect(page.headers['set-cookie']).toBeUndefined();
+    expect((await raw(shell.port, '/?token=wrong')).status).toBe(401);
+    for (const path of ['/', '/index.html']) {
+      const reload = await raw(shell.port, path);
+      expect(reload.status, path).toBe(401);
+      expect(reload.headers['content-type']).toMatch(/text\/html/);
+      expect(reload.body).toMatch(/Open the address Fleetdeck printed when it started/);
+      expect(reload.body).not.toContain(token);
+    }
+    // The bundle's assets hold no secret and load without it (scripts cannot send a header).
+    const asset = await raw(shell.port, '/assets/app.js');
     expect(asset.status).toBe(200);
     expect(asset.headers['content-type']).toMatch(/javascript/);
+    expect(asset.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('never serves a source map', async () => {
+    const map = await raw(shell.port, '/assets/app.js.map');
+    expect(map.status).toBe(404);
+    expect(map.body).not.toContain('sourcesContent');
   });
 
   it('never serves files outside the renderer folder', async () => {
@@ -101,9 +119,9 @@ describe('browser shell', () => {
     expect(form.status).toBe(415);
   });
 
-  it('streams events over SSE', async () => {
+  it('streams events to a client that sends the token as a header', async () => {
     const received = await new Promise<string>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: shell.port, path: `/events?token=${token}`, headers: { host: `127.0.0.1:${shell.port}` } }, (res) => {
+      const req = request({ host: '127.0.0.1', port: shell.port, path: '/events', headers: { host: `127.0.0.1:${shell.port}`, 'x-fleetdeck-token': token } }, (res) => {
         let text = '';
         res.on('data', (c: Buffer) => {
           text += c.toString();
@@ -118,5 +136,25 @@ describe('browser shell', () => {
       req.end();
     });
     expect(received).toContain('data: {"siteId":"paris","system":"a","count":3}');
+  });
+
+  it("serves the renderer's own HTTP transport: calls and the event stream with the token in memory", async () => {
+    const client = httpApi(new URL(`http://127.0.0.1:${shell.port}/`), token);
+    expect(await client.invoke('fleet:status', { site: 'lyon' })).toEqual({ echo: { site: 'lyon' } });
+    const got = new Promise<unknown>((resolve) => {
+      const off = client.on('fleet:notifications', (payload) => {
+        off();
+        resolve(payload);
+      });
+    });
+    // Emitted until the stream is connected (it opens on the first subscription, in the background).
+    const timer = setInterval(() => emit?.('fleet:notifications', { siteId: 'lyon', system: 'b', count: 1 }), 50);
+    try {
+      expect(await got).toEqual({ siteId: 'lyon', system: 'b', count: 1 });
+    } finally {
+      clearInterval(timer);
+    }
+    const stale = httpApi(new URL(`http://127.0.0.1:${shell.port}/`), 'x'.repeat(32));
+    await expect(stale.invoke('app:info', {})).rejects.toMatchObject({ code: 'access-token', message: expect.stringMatching(/open the address Fleetdeck printed/) });
   });
 });
