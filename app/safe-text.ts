@@ -4,12 +4,11 @@
  * separators and the bidirectional formatting characters (embeddings, overrides, isolates and the
  * direction marks), with which a name can read as another (`"abc\u202Efdp.exe"`).
  */
-// Matching control characters is the point of these expressions.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu');
 /** As UNSAFE, without tab and line feed: what multi-line terminal text may not carry. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- as above
 const UNSAFE_IN_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 /** The unsafe characters JSON.stringify leaves raw (it escapes C0 controls itself). */
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;

@@ -33,6 +33,33 @@ describe('client error mapping', () => {
     expect((err as ApiError).message).toBe('Host esx01 already exists');
   });
 
+  it('refuses an answer nested 100,000 deep as a protocol error, not a stack overflow', async () => {
+    const body = `{"Data":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}`;
+    server.responder = (_r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    };
+    const err = await client.call('GET /hosts/list', { token: 't' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProtocolError);
+    expect((err as Error).message).toMatch(/GET \/hosts\/list: the answer is nested deeper than 256 levels/);
+    // A deep but sane answer still reads.
+    const fine = { Data: [{ Name: 'h', A: [[[[{ B: [1] }]]]] }] };
+    server.responder = (_r, res) => json(res, 200, fine);
+    expect(await client.call('GET /hosts/list', { token: 't' })).toEqual(fine);
+  });
+
+  it('masks the secrets a request sent when the answer or an error echoes them, whatever the field', async () => {
+    server.responder = (req, res) => json(res, 400, `bad host ${req.body} for ${req.headers.authorization ?? ''}`);
+    const err = await client.call('POST /hosts/create', { token: 'tok-echoed-123', body: { Name: 'esx01', ChapSecret: 'chap-echoed-456' } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as Error).message).toBe('bad host {"Name":"esx01","ChapSecret":"[redacted]"} for Bearer [redacted]');
+    server.responder = (req, res) => json(res, 200, { Data: [{ Name: 'esx01', Note: `seen ${req.headers.authorization ?? ''}` }] });
+    expect(await client.call('GET /hosts/list', { token: 'tok-echoed-123' })).toEqual({ Data: [{ Name: 'esx01', Note: 'seen Bearer [redacted]' }] });
+    // A login answer keeps the session token it hands out; an echoed password is masked.
+    server.responder = (req, res) => json(res, 200, { SessionToken: 'tok-new-789', Status: 'Ok', Details: `welcome ${req.body}` });
+    expect(await client.login({ Username: 'a', Password: 'pw-echoed-000' })).toEqual({ SessionToken: 'tok-new-789', Status: 'Ok', Details: 'welcome {"Username":"a","Password":"[redacted]"}' });
+  });
+
   it('maps 401 to AuthError for calls and for a failed login', async () => {
     server.responder = (_r, res) => json(res, 401, 'Session expired');
     await expect(client.call('GET /hosts/list', { token: 't' })).rejects.toThrow(AuthError);

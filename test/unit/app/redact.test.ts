@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, isSecretField, redact, redactedJson } from '../../../app/redact.js';
+import { REDACTED, isSecretField, maskSecrets, redact, redactedJson, secretValues } from '../../../app/redact.js';
 import { OPERATIONS } from '../../../app/catalog/index.js';
 
 describe('redact', () => {
@@ -79,5 +79,33 @@ describe('redactedJson', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(() => redactedJson(cyclic)).toThrow(TypeError);
+  });
+});
+
+describe('secrets by value', () => {
+  it('collects every value sent under a secret field, at any depth, in any case', () => {
+    const body = { Name: 'h1', chapsecret: 'chap-1234567', volume: { EncryptionKey: 'k'.repeat(64), Object: { AccessKeys: ['ak-one', 'ak-two'] } }, Password: '', Count: 4 };
+    expect(secretValues(body).sort()).toEqual(['ak-one', 'ak-two', 'chap-1234567', 'k'.repeat(64)].sort());
+    expect(secretValues(undefined)).toEqual([]);
+    // As deep as a hostile payload may be: iterative, so no stack overflow.
+    let deep: unknown = { Password: 'deep-secret' };
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(secretValues(deep)).toEqual(['deep-secret']);
+  });
+
+  it('masks values echoed anywhere in an answer, raw or as JSON text, without touching field names', () => {
+    const answer = {
+      Message: 'User bob updated with password p"w\\secret',
+      SessionToken: 'tok-login-answer',
+      Details: ['raw {"Password":"p\\"w\\\\secret"} echoed'],
+    };
+    const masked = maskSecrets(answer, ['p"w\\secret']);
+    expect(masked).toEqual({ Message: `User bob updated with password ${REDACTED}`, SessionToken: 'tok-login-answer', Details: [`raw {"Password":"${REDACTED}"} echoed`] });
+    expect(maskSecrets('token abc in text', ['abc'])).toBe('token abc in text');
+    expect(maskSecrets('a tok-12345678 b', ['tok-12345678'])).toBe(`a ${REDACTED} b`);
+  });
+
+  it('redact masks both secret fields and the given values', () => {
+    expect(redact({ ChapSecret: 'c', note: 'echo of chap-98765' }, ['chap-98765'])).toEqual({ ChapSecret: REDACTED, note: `echo of ${REDACTED}` });
   });
 });

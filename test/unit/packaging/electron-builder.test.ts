@@ -106,6 +106,11 @@ describe('electron-builder.yml', () => {
     expect(packaged('out/x.js', ['!out/**', 'out/**'])).toBe(true);
   });
 
+  it('builds the renderer without a source map, so none is served or shipped', async () => {
+    const { default: config } = (await import('../../../vite.config.js')) as { default: { build?: { sourcemap?: unknown } } };
+    expect(config.build?.sourcemap).toBe(false);
+  });
+
   it('targets AppImage and deb on Linux, NSIS on Windows, dmg on macOS, each with an icon', () => {
     expect(config.linux?.target).toEqual(expect.arrayContaining(['AppImage', 'deb']));
     expect(config.win?.target).toEqual(['nsis']);

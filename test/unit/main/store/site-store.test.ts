@@ -118,6 +118,33 @@ describe('SiteStore', () => {
     await expect(sites.update('missing', { name: 'x' })).rejects.toThrow('there is no site named "missing"');
   });
 
+  it('stores a URL in one spelling: lowercase scheme and host, no default port, no trailing slash', async () => {
+    const sites = store();
+    expect((await sites.add({ ...lab, baseUrl: 'HTTPS://MGMT.Lab.Example:443/api/' })).baseUrl).toBe('https://mgmt.lab.example/api');
+    expect((await sites.add({ ...lab, name: 'Local', baseUrl: 'HTTP://127.0.0.1:8080/' })).baseUrl).toBe('http://127.0.0.1:8080');
+    // An upper-case scheme is plain http all the same.
+    await expect(sites.add({ ...lab, name: 'Remote', baseUrl: 'HTTP://mgmt.lab.example' })).rejects.toThrow(/plain http to mgmt.lab.example/);
+  });
+
+  it('checks a new site without saving it, so nothing is contacted for a bad one', async () => {
+    const dir = tempDir();
+    const sites = store(dir);
+    expect(sites.check(lab)).toMatchObject({ id: 'lab-a', baseUrl: lab.baseUrl });
+    expect(fs.existsSync(path.join(dir, 'sites.json'))).toBe(false);
+    expect(() => sites.check({ ...lab, name: 'rtl\u202Eevil' })).toThrow(/control or text-direction/);
+    expect(() => sites.check({ ...lab, username: 'ad\u202Emin' })).toThrow(/control or text-direction/);
+    expect(() => sites.check({ ...lab, tags: ['ok', 'b\u2066ad'] })).toThrow(/control or text-direction/);
+  });
+
+  it('drops the pin when the URL moves to another endpoint, keeps it for the same one spelt otherwise', async () => {
+    const sites = store();
+    await sites.add({ ...lab, tls: { pinSha256: PIN, caBundlePem: '-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----' } });
+    const same = await sites.update('lab-a', { baseUrl: 'HTTPS://mgmt.lab.example:8443/api/' });
+    expect(same.tls.pinSha256).toBe('ab'.repeat(32));
+    const moved = await sites.update('lab-a', { baseUrl: 'https://other.lab.example:8443/api' });
+    expect(moved.tls).toEqual({ caBundlePem: '-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----' });
+  });
+
   it('removes a site', async () => {
     const sites = store();
     await sites.add(lab);
