@@ -62,15 +62,16 @@ describe('moving a site or changing its trust', () => {
 
   it('a pinned https site moved to a local http listener sends that listener nothing it stored: no token, no password', async () => {
     const moved = await ipc('sites:edit', { site: siteId, patch: { baseUrl: `${listenerUrl}/x` } });
-    expect(moved).toMatchObject({ ok: true, value: { baseUrl: `${listenerUrl}/x`, tls: { hasCaBundle: false } } });
-    expect((moved as { value: { tls: { pinSha256?: string } } }).value.tls.pinSha256).toBeUndefined();
-    for (const st of rt.fleet.status(siteId)) expect(st).toMatchObject({ state: 'login-required', lastError: expect.stringMatching(/moved to .*log in again/) });
-
+    const afterEdit = rt.fleet.status(siteId);
     await ipc('fleet:refresh', { force: true });
-    const sent = JSON.stringify(listener.requests);
-    expect(sent).not.toContain(PASSWORD);
+    // The attack: the stored token, then the stored password, went to whoever listened there.
+    expect(JSON.stringify(listener.requests)).not.toContain(PASSWORD);
     expect(listener.requests.filter((r) => r.headers.authorization !== undefined)).toEqual([]);
     expect(listener.requests).toEqual([]);
+
+    expect(moved).toMatchObject({ ok: true, value: { baseUrl: `${listenerUrl}/x`, tls: { hasCaBundle: false } } });
+    expect((moved as { value: { tls: { pinSha256?: string } } }).value.tls.pinSha256).toBeUndefined();
+    for (const st of afterEdit) expect(st).toMatchObject({ state: 'login-required', lastError: expect.stringMatching(/moved to .*log in again/) });
     expect(await rt.secrets.get(passwordAccount(siteId))).toBeNull();
     for (const st of rt.fleet.status(siteId)) expect(st).toMatchObject({ state: 'login-required', lastError: expect.stringMatching(/no password stored/) });
   });
