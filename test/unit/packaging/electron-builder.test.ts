@@ -120,16 +120,17 @@ describe('electron-builder.yml', () => {
     expect(config.mac?.icon).toBe('build/icon.png');
   });
 
-  it('packs into asar with native modules unpacked and rebuilt for Electron', () => {
+  it('packs into asar with native modules unpacked and not rebuilt (they are N-API: one build serves Node and Electron)', () => {
     expect(config.asar).toBe(true);
-    expect(config.npmRebuild).toBe(true);
-    for (const native of ['node_modules/keytar/build/Release/keytar.node', 'node_modules/better-sqlite3/build/Release/better_sqlite3.node']) {
+    expect(config.npmRebuild).toBe(false);
+    for (const native of ['node_modules/keytar/build/Release/keytar.node', 'node_modules/@libsql/linux-x64-gnu/index.node', 'node_modules/@libsql/win32-x64-msvc/index.node']) {
       expect((config.asarUnpack ?? []).some((p) => new Minimatch(p, { dot: true }).match(native)), native).toBe(true);
     }
   });
 
-  it('ships keytar and better-sqlite3 as runtime dependencies, Electron and the builder as dev tools', () => {
-    for (const runtime of ['keytar', 'better-sqlite3']) {
+  it('ships keytar and libsql as runtime dependencies, Electron and the builder as dev tools', () => {
+    expect(pkg.dependencies?.['better-sqlite3']).toBeUndefined();
+    for (const runtime of ['keytar', 'libsql']) {
       expect(pkg.dependencies?.[runtime], runtime).toBeDefined();
       expect(pkg.devDependencies?.[runtime], runtime).toBeUndefined();
     }
