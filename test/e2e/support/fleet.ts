@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openRuntime, type Runtime } from '../../../main/runtime.js';
+import { launchCore, parseLaunchArgs } from '../../../main/shells/launch.js';
 import { startBrowserShell, type BrowserShell } from '../../../main/shells/browser-shell.js';
 import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../../simulator/index.js';
 
@@ -27,6 +28,12 @@ export interface FleetOptions {
   addSites?: boolean;
   /** Request timeout of the runtime, ms (main's default otherwise). */
   timeoutMs?: number;
+  /**
+   * Launch as `--site NAME` does, NAME being the simulator's site at this index: through the
+   * shells' own launch code, scoped to that saved site (its refresh, events and handlers),
+   * instead of a runtime for the whole fleet.
+   */
+  scopeToSite?: number;
 }
 
 /**
@@ -50,6 +57,28 @@ export async function startFleet(options: FleetOptions = {}): Promise<E2EFleet> 
       passwords.set(site.id, s.password);
     }
     await setup.close();
+  }
+  if (options.scopeToSite !== undefined) {
+    const name = simulator.manifest.sites[options.scopeToSite]?.name ?? '';
+    // The launched runtime asks the keychain as an installed app does; this test keeps secrets in memory.
+    process.env.FLEETDECK_KEYCHAIN = 'memory';
+    const core = await launchCore(parseLaunchArgs(['--site', name, '--data-dir', dataDir], {}), () => undefined);
+    for (const [id, password] of passwords) if (id === core.scopedSiteId) await core.runtime.fleet.login(id, { password });
+    await core.refresh();
+    const shell = await startBrowserShell({ handlers: core.runtime.handlers, rendererDir, subscribe: (emit) => core.subscribe(emit) });
+    return {
+      url: shell.url,
+      simulator,
+      runtime: core.runtime,
+      shell,
+      siteIds,
+      close: async () => {
+        await shell.close();
+        await core.close();
+        await simulator.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
   }
   const runtime = await openRuntime({ dataDir, memorySecrets: true, simulatedSiteIds: new Set(siteIds), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
   for (const [id, password] of passwords) await runtime.fleet.login(id, { password });
