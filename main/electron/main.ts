@@ -6,6 +6,7 @@ import { launchCore, parseLaunchArgs, rendererDir, resolveScope, type Launched }
 import { CONTENT_SECURITY_POLICY } from '../shells/csp.js';
 import { registerIpc, sendEvent } from './ipc-registration.js';
 import { electronPrintToPdf } from './pdf.js';
+import { printWorkerDir, runPrintWorker } from './print-worker.js';
 import { hardenContents, hardenSession, windowOptions, windowTitle } from './window.js';
 
 /**
@@ -82,12 +83,18 @@ function serveRenderer(): void {
   });
 }
 
-start().catch(async (err: unknown) => {
-  const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`fleetdeck: ${message}\n`);
-  // Launched from a desktop menu there is no terminal: the reason must be seen. (Before ready,
-  // Linux only prints the dialog's text to stderr.)
-  await app.whenReady().catch(() => undefined);
-  dialog.showErrorBox('Fleetdeck could not start', message);
-  app.exit(1);
-});
+const printDir = printWorkerDir(process.argv);
+if (printDir !== undefined) {
+  // Started by the CLI (run on this runtime as Node) to print a PDF with the app's own Chromium.
+  void runPrintWorker(printDir, app, BrowserWindow);
+} else {
+  start().catch(async (err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`fleetdeck: ${message}\n`);
+    // Launched from a desktop menu there is no terminal: the reason must be seen. (Before ready,
+    // Linux only prints the dialog's text to stderr.)
+    await app.whenReady().catch(() => undefined);
+    dialog.showErrorBox('Fleetdeck could not start', message);
+    app.exit(1);
+  });
+}

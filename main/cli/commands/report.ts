@@ -5,7 +5,7 @@ import { terminalField } from '../../../app/safe-text.js';
 import { REPORT_KINDS, isReportKind, overallDataAges, type Cell } from '../../../app/reports/model.js';
 import { EXPORT_FORMATS, assertExportDir, parseFormats, type ExportFormat, type ExportResult } from '../../reports/export.js';
 import { verifyExport } from '../../reports/manifest.js';
-import { chromiumPrintToPdf } from '../../reports/pdf.js';
+import { choosePdfPrinter, type PdfPrinter } from '../../reports/printer.js';
 import { ReportRequestError, ReportService } from '../../reports/service.js';
 import { ReportStore } from '../../reports/store.js';
 import { APP_VERSION, osUser, type Runtime } from '../../runtime.js';
@@ -42,8 +42,8 @@ export async function reportCommand(io: CliIo, args: readonly string[]): Promise
   }
 }
 
-/** The report service on an open runtime; PDF through headless Chromium, started only when needed. */
-function service(rt: Runtime): ReportService {
+/** The report service on an open runtime; PDF through the chosen Chromium, started only when needed. */
+function service(rt: Runtime, printer: PdfPrinter = choosePdfPrinter()): ReportService {
   return new ReportService({
     fleet: rt.fleet,
     sites: rt.sites,
@@ -51,7 +51,7 @@ function service(rt: Runtime): ReportService {
     store: new ReportStore(rt.db),
     user: osUser(),
     appVersion: APP_VERSION,
-    defaultPrinter: () => chromiumPrintToPdf(),
+    defaultPrinter: () => printer.print,
   });
 }
 
@@ -94,9 +94,12 @@ async function generateCommand(io: CliIo, kind: (typeof REPORT_KINDS)[number], a
   const formats = formatsOf(values.format);
   await asUsage(() => assertExportDir(out));
   return withRuntime(io, values['data-dir'], async (rt) => {
-    const reports = service(rt);
+    const printer = choosePdfPrinter();
+    const reports = service(rt, printer);
     const generated = await asUsage(() => reports.generate({ kind, sites: values.site, offline: values.offline ?? false, since: values.since, until: values.until }));
     const written = await asUsage(() => reports.export(generated.id, out, formats));
+    // Said on stderr: --json keeps stdout to the JSON alone.
+    if (formats.includes('pdf')) io.stderr(`PDF printed with ${printer.description}\n`);
     if (values.json) {
       printJson(io, { id: generated.id, kind, dir: written.dir, manifestSha256: written.manifestSha256, files: written.manifest.files, dataAges: written.manifest.dataAges, notes: generated.model.notes });
       return EXIT.ok;
@@ -202,7 +205,9 @@ async function exportCommand(io: CliIo, args: readonly string[]): Promise<number
   const out = values.out;
   const formats = formatsOf(values.format);
   return withRuntime(io, values['data-dir'], async (rt) => {
-    const written = await asUsage(() => service(rt).export(id, out, formats));
+    const printer = choosePdfPrinter();
+    const written = await asUsage(() => service(rt, printer).export(id, out, formats));
+    if (formats.includes('pdf')) io.stderr(`PDF printed with ${printer.description}\n`);
     io.stdout(`report ${id}\n`);
     printWritten(io, written);
     return EXIT.ok;
