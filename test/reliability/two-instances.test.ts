@@ -123,5 +123,6 @@ describe('two instances for two sites on one data directory', () => {
     } finally {
       await rt.close();
     }
-  });
+    // Two processes, each with its own TypeScript loader, on a shared 2-core machine.
+  }, 180_000);
 });
