@@ -17,9 +17,12 @@ export function printWorkerDir(argv: readonly string[]): string | undefined {
  * hidden windows, then exits 0; on failure prints the reason to stderr and exits 1. No window is
  * shown, no lock taken; its Chromium profile lives in that folder and goes with it.
  */
-export async function runPrintWorker(dir: string, app: Pick<App, 'setPath' | 'enableSandbox' | 'whenReady' | 'exit'>, Window: typeof BrowserWindow): Promise<void> {
+export async function runPrintWorker(dir: string, app: Pick<App, 'setPath' | 'enableSandbox' | 'whenReady' | 'exit' | 'on'>, Window: typeof BrowserWindow): Promise<void> {
   try {
     app.setPath('userData', join(dir, 'profile'));
+    // Electron quits by default once its last window closes: here that is each print window, before
+    // the PDFs are written. The worker exits by itself when done.
+    app.on('window-all-closed', () => undefined);
     app.enableSandbox();
     await app.whenReady();
     const count = readdirSync(dir).filter((n) => /^part-\d+\.html$/.test(n)).length;

@@ -84,7 +84,7 @@ test.describe('the demo fleet in the Electron window', () => {
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdfText(join(out, 'report.pdf'))).toMatch(/Audit/);
     // Every hidden print window is gone again.
-    expect(app.windows()).toHaveLength(1);
+    await expect.poll(() => app.windows().length).toBe(1);
   });
 
   test('runs sandboxed and isolated, with no Node in the page and a frozen two-function bridge', async () => {

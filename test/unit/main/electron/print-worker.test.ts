@@ -30,6 +30,7 @@ const app = {
   enableSandbox: () => void calls.push('enableSandbox'),
   whenReady: async () => void calls.push('whenReady'),
   exit: (code?: number) => void calls.push(`exit ${code}`),
+  on: (event: string) => void calls.push(`on ${event}`),
 };
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'fd-worker-'));
@@ -48,15 +49,16 @@ describe('the print worker (the app runtime printing for the CLI)', () => {
     for (const n of [1, 2, 10]) writeFileSync(join(dir, `part-${n}.html`), `<p>${n}</p>`);
     writeFileSync(join(dir, 'part-3.html'), '<p>3</p>');
     for (const n of [4, 5, 6, 7, 8, 9]) writeFileSync(join(dir, `part-${n}.html`), `<p>${n}</p>`);
-    await runPrintWorker(dir, app, Win as never);
-    expect(calls).toEqual([`setPath userData ${join(dir, 'profile')}`, 'enableSandbox', 'whenReady', 'exit 0']);
+    await runPrintWorker(dir, app as never, Win as never);
+    // Closing the last print window must not quit before the PDFs are written.
+    expect(calls).toEqual([`setPath userData ${join(dir, 'profile')}`, 'on window-all-closed', 'enableSandbox', 'whenReady', 'exit 0']);
     for (let n = 1; n <= 10; n++) expect(readFileSync(join(dir, `part-${n}.pdf`), 'utf8')).toBe(`%PDF <p>${n}</p>`);
     if (process.platform !== 'win32') expect(statSync(join(dir, 'part-1.pdf')).mode & 0o777).toBe(0o600);
   });
 
   it('says why on stderr and exits 1 when there is nothing to print', async () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    await runPrintWorker(dir, app, Win as never);
+    await runPrintWorker(dir, app as never, Win as never);
     expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toMatch(/printing the PDF failed: no part-N\.html to print/);
     stderr.mockRestore();
     expect(calls.at(-1)).toBe('exit 1');
