@@ -86,6 +86,14 @@ describe('HTML', () => {
     expect(html).toMatch(/<td class="critical[^"]*">critical<\/td>/);
   });
 
+  it('marks a drive whose SMART text could not be read unknown, unlike an ok one', () => {
+    const input = fixtureInput();
+    const nvme = input.systems[0]?.smart[1];
+    if (nvme) nvme.value = 'Smartctl open device: /dev/nvme0 failed: No such device';
+    const smart = renderHtml(buildReport('smart', input));
+    expect(smart).toMatch(/<td>nvme0n1<\/td>(<td[^>]*>[^<]*<\/td>)*<td class="unknown[^"]*">unknown<\/td>/);
+  });
+
   it('shows site and system in one cell, so a printed row still says where it is from', () => {
     expect(html).toContain('<th>Site / system</th>');
     expect(html).not.toContain('<tr><th>Site</th><th>System</th>');
