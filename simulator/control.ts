@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { SimClock } from './clock.js';
+import { DIALECTS, DIALECT_NAMES, parseDialects, type Dialect } from './dialects.js';
 import type { FaultSettings, SiteFaults } from './faults.js';
 import type { SiteServer } from './http-site.js';
 import { allDrives, findSystem } from './state/lookup.js';
@@ -168,6 +169,17 @@ export class SimulatorControl {
     return cert.sha256;
   }
 
+  /** The dialects switched on, in the order they are listed in `DIALECTS`. */
+  dialects(): Dialect[] {
+    return DIALECT_NAMES.filter((d) => this.fleet.dialects.has(d));
+  }
+
+  /** Switches exactly these dialects on (the others off); throws on an unknown name. Returns the set now on. */
+  setDialects(names: string | readonly unknown[]): Dialect[] {
+    this.fleet.dialects = new Set(parseDialects(names));
+    return this.dialects();
+  }
+
   /** Moves simulated time forward; returns the new time in milliseconds. */
   advanceClock(seconds: number): number {
     this.clock.advance(seconds);
@@ -233,6 +245,14 @@ export async function startControlServer(control: SimulatorControl, port: number
     if (method === 'GET' && a === 'manifest' && parts.length === 1) return manifest();
     if (method === 'POST' && a === 'clock' && b === 'advance') return { nowMs: control.advanceClock(num(body['seconds'], 'seconds') ?? 0) };
     if (method === 'POST' && a === 'expire-tokens' && parts.length === 1) return { expired: control.expireTokens() };
+    if (a === 'dialects' && parts.length === 1) {
+      if (method === 'PUT') {
+        const list = body['dialects'];
+        if (!Array.isArray(list)) throw new RangeError('dialects must be an array of names');
+        control.setDialects(list);
+      } else if (method !== 'GET') return undefined;
+      return { dialects: control.dialects(), known: DIALECTS };
+    }
     if (a !== 'sites' || b === undefined) return undefined;
     const site = decodeURIComponent(b);
     if (method === 'POST' && c === 'faults') {
