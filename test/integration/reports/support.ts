@@ -9,7 +9,7 @@ import { ReportService } from '../../../main/reports/service.js';
 import { ReportStore } from '../../../main/reports/store.js';
 import { openSecretStore } from '../../../main/secrets/secret-store.js';
 import { ActionLog, OfflineCache, SiteStore, openDatabase, type Database } from '../../../main/store/index.js';
-import { SimClock, startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import { SimClock, startSimulator, type Dialect, type SimulatorHandle } from '../../../simulator/index.js';
 
 /** The simulator's start time: fixed, so its generated state is the same on every run. */
 export const T0 = Date.UTC(2025, 0, 15, 12, 0, 0);
@@ -52,10 +52,10 @@ export interface ReportHarness {
  * in memory only, as with FLEETDECK_KEYCHAIN=memory) and the report service over them, as the CLI
  * and the app wire it (openRuntime is not used: it reads package.json relative to the build).
  */
-export async function reportHarness(o: { sites: number; systems: number; realTime?: boolean }): Promise<ReportHarness> {
+export async function reportHarness(o: { sites: number; systems: number; realTime?: boolean; dialects?: Dialect[] }): Promise<ReportHarness> {
   // Frozen by default (reproducible state); in real time when another process (the CLI) reads the wall clock.
   const simClock = o.realTime ? new SimClock() : SimClock.frozen(T0);
-  const sim = await startSimulator({ sites: o.sites, systems: o.systems, password: MARKERS.sitePassword, controlServer: false, clock: simClock });
+  const sim = await startSimulator({ sites: o.sites, systems: o.systems, password: MARKERS.sitePassword, controlServer: false, clock: simClock, dialects: o.dialects ?? [] });
   const temps: string[] = [];
   const tempDir = (): string => {
     const d = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-reports-'));
