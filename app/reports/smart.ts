@@ -28,7 +28,8 @@ export function smartSection(input: ReportInput): ReportSection {
     for (const n of dataList<Node>(s, 'GET /resources/list')) {
       for (const d of arr<Drive>(n.Drives)) {
         const cached = typeof d.Id === 'number' && n.Name ? smartOf.get(`${n.Name}\u0000${d.Id}`) : undefined;
-        const report = typeof cached?.value === 'string' ? parseSmart(cached.value) : undefined;
+        // An answer that is not text (the interface says string) is still an answer: parsed, it is unknown, not "no data".
+        const report = cached ? parseSmart(typeof cached.value === 'string' ? cached.value : JSON.stringify(cached.value, null, 2) ?? '') : undefined;
         // A drive the system itself calls failed is critical whatever its SMART text says.
         const statusRisk: SmartRisk = d.ResourceStatus === 'Failed' || d.ResourceStatus === 'Missing' ? 'critical' : 'ok';
         const risk: DriveRisk = report ? (RANK[statusRisk] < RANK[report.risk] ? statusRisk : report.risk) : statusRisk === 'critical' ? 'critical' : 'noData';

@@ -307,6 +307,8 @@ const SCSI_RATED: ReadonlySet<ScsiNumber> = new Set<ScsiNumber>(['grownDefects',
 // read:  fast  delayed  rereads/rewrites  total-corrected  invocations  gigabytes  uncorrected
 const SCSI_COUNTER_ROW = /^\s*(read|write|verify):\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+(?:[.,]\d+)?)\s+(\d+)\s*$/i;
 const SCSI_COUNTER_START = /^\s*(read|write|verify):/i;
+/** smartctl prints OK; PASSED is ATA's word, which a system's own wrapper may carry over. Anything else names a failure. */
+const SCSI_HEALTHY = /^(OK|PASSED)$/i;
 // smartctl prints this line (no colon between label and value) when the start-stop page has it.
 const SCSI_POWER_ON = /^\s*Accumulated power on time, hours:minutes\s+(\d+):(\d+)\s*$/i;
 
@@ -453,7 +455,7 @@ function scsiFindings(scan: ScsiScan, h: ScsiHealth): SmartFinding[] {
     if (t.risk !== 'ok') findings.push({ risk: t.risk, subject, message: t.reason ?? '' });
   };
   if (scan.health === '') findings.push({ risk: 'unknown', subject: 'SMART Health Status', message: 'printed without a value' });
-  else if (scan.health !== undefined && !/^OK$/i.test(scan.health)) findings.push({ risk: 'critical', subject: 'SMART Health Status', message: `the drive reports ${scan.health}` });
+  else if (scan.health !== undefined && !SCSI_HEALTHY.test(scan.health)) findings.push({ risk: 'critical', subject: 'SMART Health Status', message: `the drive reports ${scan.health}` });
   for (const f of h.fields) finding(f, f.label);
   for (const c of h.errorCounters) finding(c, `${c.operation}: Total uncorrected errors`);
   findings.push(...scan.problems);

@@ -141,6 +141,15 @@ describe('hardware and SMART risk', () => {
     expect(rowsOf(model, 'smart.summary')[0]).toMatchObject({ drives: 5, critical: 3, ok: 1, unknown: 1, noData: 0 });
     expect(rowsOf(model, 'smart.findings').filter((r) => r.drive === 'sdc').map((r) => `${r.risk} ${r.subject}`)).toEqual(['unknown format']);
   });
+
+  it('counts a SMART answer that is not text (smartctl --json, say) as unknown, not as no data', () => {
+    const input = fixtureInput();
+    const nvme = input.systems[0]?.smart[1];
+    if (nvme) nvme.value = { smart_status: { passed: true }, nvme_smart_health_information_log: { percentage_used: 3 } };
+    const model = buildReport('smart', input);
+    expect(rowsOf(model, 'smart.drives').find((r) => r.drive === 'nvme0n1')).toMatchObject({ risk: 'unknown' });
+    expect(rowsOf(model, 'smart.summary')[0]).toMatchObject({ ok: 0, unknown: 1, noData: 0 });
+  });
 });
 
 describe('configuration snapshot', () => {

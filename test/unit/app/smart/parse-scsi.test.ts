@@ -61,6 +61,10 @@ describe('parseSmart: SCSI (SAS) as smartctl prints it', () => {
     expect(counter(grew, 'write')).toMatchObject({ risk: 'critical', reason: 'uncorrected write errors grew from 1 to 2' });
   });
 
+  it('takes PASSED, the ATA word a system\'s wrapper may print, as healthy too', () => {
+    expect(parseSmart(sasHdd({ health: 'PASSED' })).risk).toBe('ok');
+  });
+
   it('is critical when the health status is anything but OK', () => {
     const r = parseSmart(sasHdd({ health: 'HARDWARE IMPENDING FAILURE GENERAL HARD DRIVE FAILURE [asc=5d, ascq=10]' }));
     expect(r.overallHealth).toBe('HARDWARE IMPENDING FAILURE GENERAL HARD DRIVE FAILURE [asc=5d, ascq=10]');
