@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { sasRole } from '../../simulator/state/sas-smart.js';
 import { startFleet, type E2EFleet } from './support/fleet.js';
 import { openSystem } from './support/ui.js';
@@ -24,7 +24,7 @@ function driveWith(role: 'grown-defects' | 'unreadable'): { system: string; seri
   return { system: system.name, serial: drive.serial };
 }
 
-async function openDrive(page: import('@playwright/test').Page, serial: string): Promise<void> {
+async function openDrive(page: Page, serial: string): Promise<void> {
   const { system } = driveWith('grown-defects');
   await page.goto(fleet.url);
   await openSystem(page, fleet.siteIds[0] as string, system, 'Hardware');

@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cell, ReportModel } from '../../../app/reports/model.js';
 import type { GeneratedReport } from '../../../main/reports/service.js';
 import { sasRole } from '../../../simulator/state/sas-smart.js';
+import { rowsOf as rows } from '../../unit/app/reports/helpers.js';
 import { reportHarness, type ReportHarness } from './support.js';
-
-function rows(model: ReportModel, tableId: string): Array<Record<string, Cell>> {
-  for (const s of model.sections) {
-    for (const t of s.tables) if (t.id === tableId) return t.rows.map((r) => Object.fromEntries(t.columns.map((c, i) => [c.id, r[i] ?? null])));
-  }
-  throw new Error(`no table ${tableId}`);
-}
 
 /**
  * Issue 13's finding against the simulator in the sas-smart dialect: a SAS drive with 2,500 grown
