@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,10 +8,11 @@ import { chromiumPrintToPdf, type PrintToPdf } from './reports/pdf.js';
 import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
 import { openSecretStore, type SecretStore } from './secrets/secret-store.js';
-import { ActionLog } from './store/action-log.js';
-import { openDatabase, type Database } from './store/database.js';
-import { OfflineCache } from './store/offline-cache.js';
+import type { ActionLog } from './store/action-log.js';
+import type { Database } from './store/database.js';
+import type { OfflineCache } from './store/offline-cache.js';
 import { SiteStore } from './store/site-store.js';
+import { openStores } from './store/stores.js';
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -20,7 +21,7 @@ export interface RuntimeOptions {
   /** Keychain call timeout, ms. */
   keychainTimeoutMs?: number;
   timeoutMs?: number;
-  /** Printed once when no keychain is usable. */
+  /** Printed once when no keychain is usable, and for each data file that was rebuilt, kept in memory or is unusable. */
   warn?: (message: string) => void;
   scopedSite?: string | undefined;
   simulatedSiteIds?: ReadonlySet<string>;
@@ -31,6 +32,7 @@ export interface RuntimeOptions {
 /** Everything main runs on: stores, secrets, the fleet and the IPC handlers, for one data dir. */
 export interface Runtime {
   dataDir: string;
+  /** The offline cache's connection. */
   db: Database;
   sites: SiteStore;
   cache: OfflineCache;
@@ -40,6 +42,8 @@ export interface Runtime {
   reports: ReportService;
   handlers: Handlers;
   keychainWarning?: string | undefined;
+  /** What happened to the data files on opening (see `openStores`). */
+  storeWarnings: string[];
   close(): Promise<void>;
 }
 
@@ -56,7 +60,9 @@ function findPackageVersion(): string {
 
 /** Opens the core on a data directory (created 0700 if missing). */
 export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
-  mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
+  // The data files first: a data directory that cannot even be created stops here, before the keychain is asked.
+  const stores = openStores(o.dataDir);
+  for (const w of stores.warnings) o.warn?.(w);
   let keychainWarning: string | undefined;
   const secrets = await openSecretStore({
     ...(o.memorySecrets ? { disable: true } : {}),
@@ -68,16 +74,14 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
       o.warn?.(keychainWarning);
     },
   });
-  const db = openDatabase(o.dataDir);
+  const { cache, actionLog } = stores;
   const sites = new SiteStore({ dataDir: o.dataDir });
-  const cache = new OfflineCache({ db });
-  const actionLog = new ActionLog({ db });
   const fleet = new Fleet({ sites, secrets, cache, actionLog, user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
   const reports = new ReportService({
     fleet,
     sites,
     actionLog,
-    store: new ReportStore(db),
+    store: new ReportStore(stores.reportsDb),
     user: osUser(),
     appVersion: APP_VERSION,
     printToPdf: o.printToPdf,
@@ -90,13 +94,14 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     version: APP_VERSION,
     keychain: secrets.kind,
     keychainWarning,
+    storeWarnings: stores.warnings,
     simulatedSiteIds: o.simulatedSiteIds ?? new Set(),
     scopedSite: o.scopedSite,
     reports,
   });
   return {
     dataDir: o.dataDir,
-    db,
+    db: stores.cacheDb,
     sites,
     cache,
     actionLog,
@@ -105,9 +110,10 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     reports,
     handlers,
     keychainWarning,
+    storeWarnings: stores.warnings,
     close: async () => {
       await fleet.close();
-      db.close();
+      stores.close();
     },
   };
 }

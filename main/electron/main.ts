@@ -1,9 +1,9 @@
 import { app, BrowserWindow, net, protocol, session, shell } from 'electron';
-import { mkdirSync } from 'node:fs';
 import { join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launchCore, parseLaunchArgs, rendererDir, type Launched } from '../shells/launch.js';
 import { CONTENT_SECURITY_POLICY } from '../shells/csp.js';
+import { ensureDataDir } from '../store/data-dir.js';
 import { registerIpc, sendEvent } from './ipc-registration.js';
 import { electronPrintToPdf } from './pdf.js';
 import { hardenContents, hardenSession, windowOptions, windowTitle } from './window.js';
@@ -18,7 +18,9 @@ protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: t
 async function start(): Promise<void> {
   const args = parseLaunchArgs(process.argv.slice(app.isPackaged ? 1 : 2));
   const instanceDir = join(args.dataDir, 'instances', args.site ? encodeURIComponent(args.site) : '_fleet');
-  mkdirSync(instanceDir, { recursive: true });
+  // Both private (0700): a plain recursive mkdir would create the data directory 0755 first.
+  ensureDataDir(args.dataDir);
+  ensureDataDir(instanceDir);
   app.setPath('userData', instanceDir);
   if (!app.requestSingleInstanceLock({ site: args.site ?? null })) {
     app.quit();

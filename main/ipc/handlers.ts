@@ -20,6 +20,8 @@ export interface HandlerContext {
   version: string;
   keychain: 'keychain' | 'memory';
   keychainWarning?: string | undefined;
+  /** What happened to the data files on opening (rebuilt, in memory, log unusable). */
+  storeWarnings?: readonly string[] | undefined;
   /** Ids of sites served by the embedded simulator (labelled as simulated). */
   simulatedSiteIds: ReadonlySet<string>;
   /** When launched with `--site NAME`: every channel is limited to that site. */
@@ -67,6 +69,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       simulated: ctx.simulatedSiteIds.size > 0,
       keychain: ctx.keychain,
       ...(ctx.keychainWarning ? { keychainWarning: ctx.keychainWarning } : {}),
+      ...(ctx.storeWarnings?.length ? { storeWarnings: [...ctx.storeWarnings] } : {}),
     }),
     'sites:list': async () => sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite).map(view),
     'sites:probe': async (r) => {

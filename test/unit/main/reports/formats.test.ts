@@ -9,7 +9,7 @@ import { exportReport, parseFormats } from '../../../../main/reports/export.js';
 import { balancedGroups, renderHtml, renderPdfParts } from '../../../../main/reports/html.js';
 import { manifestSelfHash, verifyExport, type Manifest } from '../../../../main/reports/manifest.js';
 import { ReportStore } from '../../../../main/reports/store.js';
-import { openDatabase } from '../../../../main/store/database.js';
+import { openReportsDatabase } from '../../../../main/store/database.js';
 import { fixtureInput } from '../../app/reports/fixtures.js';
 
 const dirs: string[] = [];
@@ -209,7 +209,7 @@ describe('export and verify', () => {
 
 describe('report history', () => {
   it('keeps every report with its model, lists newest first and reopens it', () => {
-    const db = openDatabase(tempDir());
+    const db = openReportsDatabase(tempDir());
     try {
       const store = new ReportStore(db);
       const first = store.save(model);
