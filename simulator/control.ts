@@ -96,7 +96,13 @@ export class SimulatorControl {
   setFaults(ref: SiteRef, change: Partial<FaultSettings>): FaultSettings {
     const s = this.site(ref);
     const next = s.faults.configure(change);
-    this.#notifyFirst(s.state, LEVEL.warning, 'Management', `Simulated faults set: latency ${next.latencyMs} ms, jitter ${next.jitterMs} ms, error rate ${next.errorRate} (${next.errorMode}).`);
+    const hang = [...(next.hangReads ? ['reads'] : []), ...next.hangPaths].join(', ');
+    this.#notifyFirst(
+      s.state,
+      LEVEL.warning,
+      'Management',
+      `Simulated faults set: latency ${next.latencyMs} ms, jitter ${next.jitterMs} ms, error rate ${next.errorRate} (${next.errorMode})${hang ? `, no answer to ${hang}` : ''}${next.padBytes ? `, answers padded by ${next.padBytes} bytes` : ''}.`,
+    );
     return next;
   }
 
@@ -264,6 +270,10 @@ export async function startControlServer(control: SimulatorControl, port: number
       if (jitter !== undefined) change.jitterMs = jitter;
       if (rate !== undefined) change.errorRate = rate;
       if (body['errorMode'] !== undefined) change.errorMode = body['errorMode'] as FaultSettings['errorMode'];
+      if (body['hangReads'] !== undefined) change.hangReads = body['hangReads'] as boolean;
+      if (body['hangPaths'] !== undefined) change.hangPaths = body['hangPaths'] as string[];
+      const pad = num(body['padBytes'], 'padBytes');
+      if (pad !== undefined) change.padBytes = pad;
       return control.setFaults(site, change);
     }
     if (method === 'POST' && c === 'reset-connections') {
