@@ -295,7 +295,8 @@ function mayContainSecret(text: string, secrets: readonly string[]): boolean {
 }
 
 function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MiB` : `${n} bytes`;
+  if (n >= 1024 * 1024) return `${Math.round(n / (1024 * 1024))} MiB`;
+  return n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} bytes`;
 }
 
 function describeCode(code: string): string {

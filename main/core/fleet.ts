@@ -482,7 +482,7 @@ export class Fleet {
       await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d)));
       failures.splice(before);
       const now = this.clock().toISOString();
-      const cut = truncated.length ? `not read in full: ${truncated.join('; ')}` : undefined;
+      const cut = truncated.length ? truncated.join('; ') : undefined;
       this.setStatus(
         failures.length
           ? { siteId: site.id, system, state: 'stale', lastSuccessAt: previous?.lastSuccessAt, lastErrorAt: now, lastError: redact(`${failures.length} read(s) failed: ${failures.slice(0, 3).join('; ')}`), truncated: cut }

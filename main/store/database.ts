@@ -303,6 +303,8 @@ export function openSqlite(file: string, spec: DatabaseSpec, options: { create?:
   let db: Database | undefined;
   try {
     tightenFile(file);
+    // SQLite would open a file it cannot write read-only, without a word, and fail at the first write.
+    fs.accessSync(file, fs.constants.R_OK | fs.constants.W_OK);
     db = connect(file);
     // busy_timeout first: switching to WAL and migrating take locks another process may hold.
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

@@ -26,16 +26,17 @@ export async function refreshCommand(io: CliIo, args: readonly string[]): Promis
     });
     if (!sites.length) throw new CliError('no sites: add one with "fleetdeck site add"', EXIT.usage);
     await rt.fleet.refresh({ siteIds: sites.map((s) => s.id), force: values.force ?? true });
-    const rows = sites.flatMap((site): Array<{ site: string; system: string; state: string; lastSuccessAt?: string | undefined; lastError?: string | undefined }> => {
+    type Row = { site: string; system: string; state: string; lastSuccessAt?: string | undefined; lastError?: string | undefined; truncated?: string | undefined };
+    const rows = sites.flatMap((site): Row[] => {
       const systems = rt.fleet.status(site.id);
       const siteError = rt.fleet.siteError(site.id);
       if (!systems.length) return [{ site: site.name, system: '-', state: siteError ? siteErrorState(rt.fleet.siteErrorCode(site.id)) : 'unknown', lastSuccessAt: undefined, lastError: siteError }];
-      return systems.map((s) => ({ site: site.name, system: s.system, state: s.state, lastSuccessAt: s.lastSuccessAt, lastError: s.lastError }));
+      return systems.map((s) => ({ site: site.name, system: s.system, state: s.state, lastSuccessAt: s.lastSuccessAt, lastError: s.lastError, truncated: s.truncated }));
     });
     if (values.json) printJson(io, rows);
     else {
       for (const r of rows) {
-        const fields = [r.site, r.system, r.state, r.lastSuccessAt ? `as of ${r.lastSuccessAt}` : 'never refreshed', ...(r.lastError ? [r.lastError] : [])];
+        const fields = [r.site, r.system, r.state, r.lastSuccessAt ? `as of ${r.lastSuccessAt}` : 'never refreshed', ...(r.lastError ? [r.lastError] : []), ...(r.truncated ? [`truncated: ${r.truncated}`] : [])];
         printRow(io, fields);
       }
     }
