@@ -417,7 +417,10 @@ export class Fleet {
       if (s && s.siteId === site.id && !systems.includes(s.system)) this.statuses.delete(k);
     }
     const targets = systems.filter((s) => !onlySystems || onlySystems.includes(s));
-    await Promise.all(targets.map((system) => this.refreshSystem(site, conn, system)));
+    // A few systems at a time (enough to keep the site's request slots busy): a system's deadline,
+    // and its keychain lookups, start when its own refresh does, not while thousands queue behind.
+    const slots = new Limiter(2 * Math.max(1, site.polling.maxInFlight));
+    await Promise.all(targets.map((system) => slots.run(() => this.refreshSystem(site, conn, system))));
   }
 
   /**

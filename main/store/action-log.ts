@@ -51,21 +51,6 @@ export interface ActionInput extends WriteIntent {
   message: string;
 }
 
-/** A write whose intent is recorded: what {@link ActionLog.complete} needs to record its outcome. */
-export interface PendingWrite {
-  /** Seq of the intent record. */
-  seq: number;
-  at: string;
-  user: string;
-  siteId: string;
-  system: string;
-  operation: string;
-  /** Redacted parameters, as recorded. */
-  params: unknown;
-  hash: string;
-  prevHash: string;
-}
-
 /** One write as the log lists it: its intent joined with its outcome. */
 export interface ActionRecord {
   /** Seq of the write's intent (or of the imported record), 1-based. */
@@ -88,6 +73,9 @@ export interface ActionRecord {
   /** SHA-256 (lowercase hex) of the intent record, see {@link hashAction}. */
   hash: string;
 }
+
+/** A write whose intent is recorded: what {@link ActionLog.complete} needs to record its outcome (`seq`, `hash` of the intent). */
+export type PendingWrite = Omit<ActionRecord, 'result' | 'message' | 'completedAt'>;
 
 /** The fields a record's hash covers, exactly as stored. */
 export interface HashedFields {

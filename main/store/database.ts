@@ -23,6 +23,37 @@ const CACHE_SIZE_TRIGGERS = `CREATE TRIGGER cache_size_insert AFTER INSERT ON ca
     UPDATE cache_size SET bytes = bytes - OLD.bytes + NEW.bytes WHERE id = 1;
   END;`;
 
+/** Triggers keeping the action log append-only, and the head of its chain (both log schemas). */
+const ACTION_LOG_APPEND_ONLY = `CREATE TRIGGER action_log_no_update BEFORE UPDATE ON action_log BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only: rows cannot be changed');
+  END;
+  CREATE TRIGGER action_log_no_delete BEFORE DELETE ON action_log BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only: rows cannot be deleted');
+  END;
+
+  -- Head of the chain (last seq and hash), written in the same transaction as each append. Appends
+  -- continue from here rather than from the last row, so a truncated tail shows up as a gap.
+  CREATE TABLE action_log_head (
+    id   INTEGER PRIMARY KEY CHECK (id = 1),
+    seq  INTEGER NOT NULL,
+    hash TEXT    NOT NULL
+  );`;
+
+/** The report history's table (both places it has lived). */
+const REPORTS_TABLE = `CREATE TABLE reports (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind         TEXT    NOT NULL,
+    title        TEXT    NOT NULL,
+    generated_at TEXT    NOT NULL,   -- ISO time the report was built
+    generated_by TEXT    NOT NULL,   -- OS user
+    source       TEXT    NOT NULL CHECK (source IN ('cache', 'fresh')),
+    sites        TEXT    NOT NULL,   -- JSON [{id, name}] of the sites in scope
+    systems      INTEGER NOT NULL,   -- number of systems in scope
+    model        TEXT    NOT NULL,   -- the report model as JSON, already redacted
+    sha256       TEXT    NOT NULL    -- of model
+  );
+  CREATE INDEX reports_generated_at ON reports (generated_at);`;
+
 /**
  * Migrations of the offline cache (fleetdeck.db) in order: entry i brings the schema from version
  * i to i + 1. Never edit a shipped entry; append a new one (an installed app has already run the
@@ -72,37 +103,12 @@ ${CACHE_SIZE_TRIGGERS}
   );
   CREATE INDEX action_log_site_at ON action_log (site_id, at);
   CREATE INDEX action_log_at ON action_log (at);
-  CREATE TRIGGER action_log_no_update BEFORE UPDATE ON action_log BEGIN
-    SELECT RAISE(ABORT, 'the action log is append-only: rows cannot be changed');
-  END;
-  CREATE TRIGGER action_log_no_delete BEFORE DELETE ON action_log BEGIN
-    SELECT RAISE(ABORT, 'the action log is append-only: rows cannot be deleted');
-  END;
-
-  -- Head of the chain (last seq and hash), written in the same transaction as each append. Appends
-  -- continue from here rather than from the last row, so a truncated tail shows up as a gap.
-  CREATE TABLE action_log_head (
-    id   INTEGER PRIMARY KEY CHECK (id = 1),
-    seq  INTEGER NOT NULL,
-    hash TEXT    NOT NULL
-  );
+  ${ACTION_LOG_APPEND_ONLY}
   `,
   `
   -- Report history: every generated report with its model, so it can be reopened, exported again
   -- and compared with another one.
-  CREATE TABLE reports (
-    id           INTEGER PRIMARY KEY AUTOINCREMENT,
-    kind         TEXT    NOT NULL,
-    title        TEXT    NOT NULL,
-    generated_at TEXT    NOT NULL,   -- ISO time the report was built
-    generated_by TEXT    NOT NULL,   -- OS user
-    source       TEXT    NOT NULL CHECK (source IN ('cache', 'fresh')),
-    sites        TEXT    NOT NULL,   -- JSON [{id, name}] of the sites in scope
-    systems      INTEGER NOT NULL,   -- number of systems in scope
-    model        TEXT    NOT NULL,   -- the report model as JSON, already redacted
-    sha256       TEXT    NOT NULL    -- of model
-  );
-  CREATE INDEX reports_generated_at ON reports (generated_at);
+  ${REPORTS_TABLE}
   `,
   `
   -- The offline cache, rebuilt. Values can be megabytes: they move to a rowid table (SQLite's
@@ -183,20 +189,7 @@ export const LOG_MIGRATIONS: readonly string[] = [
   CREATE INDEX action_log_at ON action_log (at);
   -- One outcome per intent; also what the listing joins on.
   CREATE UNIQUE INDEX action_log_outcome ON action_log (intent_seq) WHERE intent_seq IS NOT NULL;
-  CREATE TRIGGER action_log_no_update BEFORE UPDATE ON action_log BEGIN
-    SELECT RAISE(ABORT, 'the action log is append-only: rows cannot be changed');
-  END;
-  CREATE TRIGGER action_log_no_delete BEFORE DELETE ON action_log BEGIN
-    SELECT RAISE(ABORT, 'the action log is append-only: rows cannot be deleted');
-  END;
-
-  -- Head of the chain (last seq and hash), written in the same transaction as each append. Appends
-  -- continue from here rather than from the last row, so a truncated tail shows up as a gap.
-  CREATE TABLE action_log_head (
-    id   INTEGER PRIMARY KEY CHECK (id = 1),
-    seq  INTEGER NOT NULL,
-    hash TEXT    NOT NULL
-  );
+  ${ACTION_LOG_APPEND_ONLY}
 
   -- Facts about the file itself: where its first records came from.
   CREATE TABLE log_meta (
@@ -214,19 +207,7 @@ export const LOG_MIGRATIONS: readonly string[] = [
 export const REPORT_MIGRATIONS: readonly string[] = [
   `
   -- Every generated report with its model, so it can be reopened, exported again and compared.
-  CREATE TABLE reports (
-    id           INTEGER PRIMARY KEY AUTOINCREMENT,
-    kind         TEXT    NOT NULL,
-    title        TEXT    NOT NULL,
-    generated_at TEXT    NOT NULL,   -- ISO time the report was built
-    generated_by TEXT    NOT NULL,   -- OS user
-    source       TEXT    NOT NULL CHECK (source IN ('cache', 'fresh')),
-    sites        TEXT    NOT NULL,   -- JSON [{id, name}] of the sites in scope
-    systems      INTEGER NOT NULL,   -- number of systems in scope
-    model        TEXT    NOT NULL,   -- the report model as JSON, already redacted
-    sha256       TEXT    NOT NULL    -- of model
-  );
-  CREATE INDEX reports_generated_at ON reports (generated_at);
+  ${REPORTS_TABLE}
   CREATE TABLE report_meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL

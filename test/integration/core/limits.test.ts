@@ -135,4 +135,31 @@ describe('limits of a refresh', () => {
       expect(kept).toBeLessThanOrEqual(256 * 1024);
     }
   });
+
+  it('starts a system\'s deadline when its own refresh starts: a site with many systems is not failed by its queue', async () => {
+    // Scaled down from 3,000 systems: one request at a time to the site, so the whole site takes
+    // longer than one system's deadline, while each system alone takes far less.
+    const big = await startSimulator({ sites: 1, systems: 12, seed: 'limits-big', controlServer: false, latencyMs: 15 });
+    const dir = mkdtempSync(join(tmpdir(), 'fd-limits-big-'));
+    dirs.push(dir);
+    const stores = openStores(dir);
+    const sites = new SiteStore({ dataDir: dir });
+    const fleet = new Fleet({ sites, secrets: await openSecretStore({ disable: true }), cache: stores.cache, actionLog: stores.actionLog, user: 'tester', refreshDeadlineMs: 2000, maxSmartDrives: 1 });
+    try {
+      const s = big.manifest.sites[0]!;
+      const site = await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
+      await sites.update(site.id, { polling: { ...site.polling, maxInFlight: 1 } });
+      await fleet.siteChanged(site.id);
+      const started = performance.now();
+      const statuses = await fleet.refresh({ force: true });
+      const ms = performance.now() - started;
+      expect(statuses).toHaveLength(12);
+      for (const st of statuses) expect(st.state, `${st.system}: ${st.lastError}`).toBe('ok');
+      console.info(`12 systems, one request at a time: ${Math.round(ms)} ms for the site, deadline 2000 ms per system`);
+    } finally {
+      await fleet.close();
+      stores.close();
+      await big.close();
+    }
+  }, 60_000);
 });
