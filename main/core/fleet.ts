@@ -1,7 +1,7 @@
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site, SystemState, SystemStatus } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
-import { redact } from '../../app/redact.js';
+import { redact, secretValues } from '../../app/redact.js';
 import { AnswerTooLargeError, ApiError, AuthError, CertificateError, UnreachableError, probeCertificate, type ByteBudget } from '../client/index.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { passwordAccount, sitePrefix } from '../secrets/accounts.js';
@@ -162,6 +162,8 @@ export class Fleet {
   private async write(site: Site, conn: SiteConnection, system: string | undefined, op: Operation, params: CallParams): Promise<unknown> {
     // Invalid parameters are refused before anything is recorded or sent.
     conn.validate(op, params);
+    // Masked by value too, wherever an echo of them could land in the record.
+    const secrets = [...secretValues(params.body), ...secretValues(params.query), ...secretValues(params.headers)];
     const pending = this.o.actionLog.begin({
       user: `${this.o.user} as ${site.username}`,
       siteId: site.id,
@@ -169,6 +171,7 @@ export class Fleet {
       operation: op.key,
       params: { query: params.query ?? {}, body: params.body ?? null },
       at: this.clock(),
+      extraSecrets: secrets,
     });
     let sent = false;
     let result: unknown;
@@ -176,10 +179,10 @@ export class Fleet {
       result = await conn.write(system, op, { ...params, onSend: () => (sent = true) });
     } catch (err) {
       const outcome = await this.failedWrite(conn, system, op, params, err, sent);
-      this.recordOutcome(pending, outcome.result, outcome.message);
+      this.recordOutcome(pending, outcome.result, outcome.message, secrets);
       throw outcome.error;
     }
-    this.recordOutcome(pending, 'ok', typeof result === 'string' ? result : '');
+    this.recordOutcome(pending, 'ok', typeof result === 'string' ? result : '', secrets);
     return result;
   }
 
@@ -213,9 +216,9 @@ export class Fleet {
   }
 
   /** Records a write's outcome. The write already happened: a log that fails now leaves it listed as unknown. */
-  private recordOutcome(pending: PendingWrite, result: WriteResult, message: string): void {
+  private recordOutcome(pending: PendingWrite, result: WriteResult, message: string, secrets: readonly string[]): void {
     try {
-      this.o.actionLog.complete(pending, { at: this.clock(), result, message });
+      this.o.actionLog.complete(pending, { at: this.clock(), result, message, extraSecrets: secrets });
     } catch {
       // The intent stays in the log with no outcome, which lists it as "outcome unknown"; the
       // next write will be refused with the log's error if the file is the problem.
