@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,10 +9,11 @@ import { choosePdfPrinter } from './reports/printer.js';
 import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
 import { openSecretStore, type SecretStore } from './secrets/secret-store.js';
-import { ActionLog } from './store/action-log.js';
-import { openDatabase, type Database } from './store/database.js';
-import { OfflineCache } from './store/offline-cache.js';
+import type { ActionLog } from './store/action-log.js';
+import type { Database } from './store/database.js';
+import type { OfflineCache } from './store/offline-cache.js';
 import { SiteStore } from './store/site-store.js';
+import { openStores } from './store/stores.js';
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -21,7 +22,7 @@ export interface RuntimeOptions {
   /** Keychain call timeout, ms. */
   keychainTimeoutMs?: number;
   timeoutMs?: number;
-  /** Printed once when no keychain is usable. */
+  /** Printed once when no keychain is usable, and for each data file that was rebuilt, kept in memory or is unusable. */
   warn?: (message: string) => void;
   scopedSite?: string | undefined;
   simulatedSiteIds?: ReadonlySet<string>;
@@ -32,6 +33,7 @@ export interface RuntimeOptions {
 /** Everything main runs on: stores, secrets, the fleet and the IPC handlers, for one data dir. */
 export interface Runtime {
   dataDir: string;
+  /** The offline cache's connection. */
   db: Database;
   sites: SiteStore;
   cache: OfflineCache;
@@ -41,6 +43,8 @@ export interface Runtime {
   reports: ReportService;
   handlers: Handlers;
   keychainWarning?: string | undefined;
+  /** What happened to the data files on opening (see `openStores`). */
+  storeWarnings: string[];
   close(): Promise<void>;
 }
 
@@ -57,7 +61,9 @@ function findPackageVersion(): string {
 
 /** Opens the core on a data directory (created 0700 if missing). */
 export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
-  mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
+  // The data files first: a data directory that cannot even be created stops here, before the keychain is asked.
+  const stores = openStores(o.dataDir);
+  for (const w of stores.warnings) o.warn?.(w);
   let keychainWarning: string | undefined;
   const secrets = await openSecretStore({
     ...(o.memorySecrets ? { disable: true } : {}),
@@ -69,16 +75,14 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
       o.warn?.(keychainWarning);
     },
   });
-  const db = openDatabase(o.dataDir);
+  const { cache, actionLog } = stores;
   const sites = new SiteStore({ dataDir: o.dataDir });
-  const cache = new OfflineCache({ db });
-  const actionLog = new ActionLog({ db });
   const fleet = new Fleet({ sites, secrets, cache, actionLog, user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
   const reports = new ReportService({
     fleet,
     sites,
     actionLog,
-    store: new ReportStore(db),
+    store: new ReportStore(stores.reportsDb),
     user: osUser(),
     appVersion: APP_VERSION,
     printToPdf: o.printToPdf,
@@ -91,13 +95,14 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     version: APP_VERSION,
     keychain: secrets.kind,
     keychainWarning,
+    storeWarnings: stores.warnings,
     simulatedSiteIds: o.simulatedSiteIds ?? new Set(),
     scopedSite: o.scopedSite,
     reports,
   });
   return {
     dataDir: o.dataDir,
-    db,
+    db: stores.cacheDb,
     sites,
     cache,
     actionLog,
@@ -106,9 +111,10 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     reports,
     handlers,
     keychainWarning,
+    storeWarnings: stores.warnings,
     close: async () => {
       await fleet.close();
-      db.close();
+      stores.close();
     },
   };
 }

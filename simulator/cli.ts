@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { rename, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { DEFAULTS, SimClock, startSimulator } from './index.js';
+import { DEFAULTS, DIALECT_NAMES, SimClock, parseDialects, startSimulator } from './index.js';
 import type { SimulatorOptions } from './index.js';
 
 const USAGE = `Usage: fleetdeck-simulator [options]
@@ -18,6 +18,8 @@ const USAGE = `Usage: fleetdeck-simulator [options]
   --control-port C  control server port (default: P+N when --port is given, else free)
   --start-time T    simulated time starts at this ISO 8601 instant (default: now)
   --demo            3 sites x 3 systems with one degrading drive and one replication pair
+  --dialect A,B     answer like real systems that differ from our reading of the document
+                    (${DIALECT_NAMES.join(', ')}; see simulator/README.md, "Dialects")
   --help`;
 
 function int(name: string, text: string | undefined): number | undefined {
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
       'control-port': { type: 'string' },
       'start-time': { type: 'string' },
       demo: { type: 'boolean' },
+      dialect: { type: 'string', multiple: true },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -71,6 +74,7 @@ async function main(): Promise<void> {
     if (Number.isNaN(at)) throw new RangeError('--start-time must be an ISO 8601 date-time');
     options.clock = SimClock.startingAt(at);
   }
+  if (values.dialect !== undefined) options.dialects = parseDialects(values.dialect.join(','));
   if (options.demo && (sites !== undefined || systems !== undefined)) process.stderr.write('--demo always runs 3 sites x 3 systems; --sites/--systems ignored\n');
 
   const handle = await startSimulator(options);

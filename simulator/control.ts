@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { SimClock } from './clock.js';
+import { DIALECTS, DIALECT_NAMES, parseDialects, type Dialect } from './dialects.js';
 import type { FaultSettings, SiteFaults } from './faults.js';
 import type { SiteServer } from './http-site.js';
 import { allDrives, findSystem } from './state/lookup.js';
@@ -95,7 +96,13 @@ export class SimulatorControl {
   setFaults(ref: SiteRef, change: Partial<FaultSettings>): FaultSettings {
     const s = this.site(ref);
     const next = s.faults.configure(change);
-    this.#notifyFirst(s.state, LEVEL.warning, 'Management', `Simulated faults set: latency ${next.latencyMs} ms, jitter ${next.jitterMs} ms, error rate ${next.errorRate} (${next.errorMode}).`);
+    const hang = [...(next.hangReads ? ['reads'] : []), ...next.hangPaths].join(', ');
+    this.#notifyFirst(
+      s.state,
+      LEVEL.warning,
+      'Management',
+      `Simulated faults set: latency ${next.latencyMs} ms, jitter ${next.jitterMs} ms, error rate ${next.errorRate} (${next.errorMode})${hang ? `, no answer to ${hang}` : ''}${next.padBytes ? `, answers padded by ${next.padBytes} bytes` : ''}.`,
+    );
     return next;
   }
 
@@ -168,6 +175,17 @@ export class SimulatorControl {
     return cert.sha256;
   }
 
+  /** The dialects switched on, in the order they are listed in `DIALECTS`. */
+  dialects(): Dialect[] {
+    return DIALECT_NAMES.filter((d) => this.fleet.dialects.has(d));
+  }
+
+  /** Switches exactly these dialects on (the others off); throws on an unknown name. Returns the set now on. */
+  setDialects(names: string | readonly unknown[]): Dialect[] {
+    this.fleet.dialects = new Set(parseDialects(names));
+    return this.dialects();
+  }
+
   /** Moves simulated time forward; returns the new time in milliseconds. */
   advanceClock(seconds: number): number {
     this.clock.advance(seconds);
@@ -233,6 +251,14 @@ export async function startControlServer(control: SimulatorControl, port: number
     if (method === 'GET' && a === 'manifest' && parts.length === 1) return manifest();
     if (method === 'POST' && a === 'clock' && b === 'advance') return { nowMs: control.advanceClock(num(body['seconds'], 'seconds') ?? 0) };
     if (method === 'POST' && a === 'expire-tokens' && parts.length === 1) return { expired: control.expireTokens() };
+    if (a === 'dialects' && parts.length === 1) {
+      if (method === 'PUT') {
+        const list = body['dialects'];
+        if (!Array.isArray(list)) throw new RangeError('dialects must be an array of names');
+        control.setDialects(list);
+      } else if (method !== 'GET') return undefined;
+      return { dialects: control.dialects(), known: DIALECTS };
+    }
     if (a !== 'sites' || b === undefined) return undefined;
     const site = decodeURIComponent(b);
     if (method === 'POST' && c === 'faults') {
@@ -244,6 +270,10 @@ export async function startControlServer(control: SimulatorControl, port: number
       if (jitter !== undefined) change.jitterMs = jitter;
       if (rate !== undefined) change.errorRate = rate;
       if (body['errorMode'] !== undefined) change.errorMode = body['errorMode'] as FaultSettings['errorMode'];
+      if (body['hangReads'] !== undefined) change.hangReads = body['hangReads'] as boolean;
+      if (body['hangPaths'] !== undefined) change.hangPaths = body['hangPaths'] as string[];
+      const pad = num(body['padBytes'], 'padBytes');
+      if (pad !== undefined) change.padBytes = pad;
       return control.setFaults(site, change);
     }
     if (method === 'POST' && c === 'reset-connections') {

@@ -10,11 +10,27 @@ export interface FaultSettings {
   errorRate: number;
   /** How a failing request fails: `status` answers 400 with a string, `reset` drops the connection. */
   errorMode: 'status' | 'reset';
+  /**
+   * Every GET except `/systems/list` and `/systems/select` is handled but never answered: logins
+   * and the system list work, reads hang until the client gives up.
+   */
+  hangReads: boolean;
+  /** Catalog paths (any method, case-insensitive) handled but never answered: a write still takes effect. */
+  hangPaths: string[];
+  /** Spaces appended to every successful answer of a GET (still valid JSON), in bytes: answer-size limits. */
+  padBytes: number;
 }
+
+/** Paths that still answer while `hangReads` is on: what a client needs to log in and list systems. */
+const STILL_ANSWERED = new Set(['/systems/list', '/systems/select']);
 
 export interface FaultDecision {
   action: 'pass' | 'error' | 'reset';
   delayMs: number;
+  /** Handle the request but never answer it. */
+  hang: boolean;
+  /** Spaces to append to a successful answer. */
+  padBytes: number;
 }
 
 export const INJECTED_ERROR = 'Simulated fault: the service is temporarily unavailable.';
@@ -30,11 +46,11 @@ export class SiteFaults {
 
   constructor(seed: number, latencyMs = 0) {
     this.#rng = new Rng(seed);
-    this.#settings = { latencyMs, jitterMs: 0, errorRate: 0, errorMode: 'status' };
+    this.#settings = { latencyMs, jitterMs: 0, errorRate: 0, errorMode: 'status', hangReads: false, hangPaths: [], padBytes: 0 };
   }
 
   get settings(): Readonly<FaultSettings> {
-    return { ...this.#settings };
+    return { ...this.#settings, hangPaths: [...this.#settings.hangPaths] };
   }
 
   get pendingResets(): number {
@@ -48,8 +64,11 @@ export class SiteFaults {
     if (!Number.isFinite(next.jitterMs) || next.jitterMs < 0 || next.jitterMs > 600_000) throw new RangeError('jitterMs must be 0 to 600000');
     if (!Number.isFinite(next.errorRate) || next.errorRate < 0 || next.errorRate > 1) throw new RangeError('errorRate must be 0 to 1');
     if (next.errorMode !== 'status' && next.errorMode !== 'reset') throw new RangeError('errorMode must be "status" or "reset"');
-    this.#settings = next;
-    return { ...next };
+    if (typeof next.hangReads !== 'boolean') throw new RangeError('hangReads must be true or false');
+    if (!Array.isArray(next.hangPaths) || next.hangPaths.some((p) => typeof p !== 'string' || !p.startsWith('/'))) throw new RangeError('hangPaths must be a list of paths starting with /');
+    if (!Number.isInteger(next.padBytes) || next.padBytes < 0 || next.padBytes > 1024 ** 3) throw new RangeError('padBytes must be 0 to 1073741824');
+    this.#settings = { ...next, hangPaths: next.hangPaths.map(normalisePath) };
+    return this.settings;
   }
 
   /** The next `count` requests have their connection reset. */
@@ -58,15 +77,25 @@ export class SiteFaults {
     this.#resetNext = count;
   }
 
-  /** Decides the fate of one request. */
-  next(): FaultDecision {
+  /** Decides the fate of one request (`method`, `url` as received). */
+  next(method = 'GET', url = '/'): FaultDecision {
     const s = this.#settings;
     const delayMs = s.latencyMs + (s.jitterMs > 0 ? this.#rng.next() * s.jitterMs : 0);
+    const path = normalisePath(url.split('?')[0] ?? '/');
+    const isRead = method.toUpperCase() === 'GET';
+    const hang = s.hangPaths.includes(path) || (s.hangReads && isRead && !STILL_ANSWERED.has(path));
+    const padBytes = isRead ? s.padBytes : 0;
     if (this.#resetNext > 0) {
       this.#resetNext--;
-      return { action: 'reset', delayMs: 0 };
+      return { action: 'reset', delayMs: 0, hang: false, padBytes: 0 };
     }
-    if (s.errorRate > 0 && this.#rng.next() < s.errorRate) return { action: s.errorMode === 'reset' ? 'reset' : 'error', delayMs };
-    return { action: 'pass', delayMs };
+    if (s.errorRate > 0 && this.#rng.next() < s.errorRate) return { action: s.errorMode === 'reset' ? 'reset' : 'error', delayMs, hang: false, padBytes: 0 };
+    return { action: 'pass', delayMs, hang, padBytes };
   }
+}
+
+/** Lower case, no trailing slash: how the service matches paths. */
+function normalisePath(path: string): string {
+  const p = path.toLowerCase().replace(/\/+$/, '');
+  return p === '' ? '/' : p;
 }

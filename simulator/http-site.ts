@@ -3,7 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { INJECTED_ERROR } from './faults.js';
-import type { SiteFaults } from './faults.js';
+import type { FaultDecision, SiteFaults } from './faults.js';
 import type { SiteService } from './service.js';
 import type { ServerCertificate } from './tls.js';
 
@@ -18,6 +18,9 @@ export interface SiteServerOptions {
   readonly maxBodyBytes: number;
 }
 
+/** One MiB of spaces: padding (see FaultSettings.padBytes) is streamed from it, never built whole. */
+const PADDING = Buffer.alloc(1024 * 1024, 0x20);
+
 /** Bodies are drained up to this size before the 400 is sent; larger uploads are cut off. */
 const MAX_DRAIN_BYTES = 32 * 1024 * 1024;
 
@@ -27,6 +30,26 @@ function send(res: ServerResponse, status: number, body: string | undefined): vo
   if (body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
   res.writeHead(status, headers);
   res.end(body);
+}
+
+/** A 200 answer followed by `padBytes` spaces, streamed with backpressure. */
+function sendPadded(res: ServerResponse, body: string, padBytes: number): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(200, { 'Content-Length': Buffer.byteLength(body) + padBytes, 'Content-Type': 'application/json; charset=utf-8' });
+  res.write(body);
+  let left = padBytes;
+  const pump = (): void => {
+    while (left > 0 && !res.destroyed) {
+      const n = Math.min(left, PADDING.length);
+      left -= n;
+      if (!res.write(n === PADDING.length ? PADDING : PADDING.subarray(0, n))) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    if (!res.destroyed) res.end();
+  };
+  pump();
 }
 
 /** Literal host for URLs: IPv6 in brackets; wildcard binds are reached through loopback. */
@@ -141,7 +164,7 @@ export class SiteServer {
     this.#inFlight++;
     this.#peakInFlight = Math.max(this.#peakInFlight, this.#inFlight);
     res.once('close', () => this.#inFlight--);
-    const decision = this.options.faults.next();
+    const decision = this.options.faults.next(req.method, req.url);
     if (decision.action === 'reset') {
       req.socket.destroy();
       return;
@@ -160,16 +183,19 @@ export class SiteServer {
     });
     req.on('error', () => req.socket.destroy());
     req.on('end', () => {
-      void this.#respond(req, res, action, decision.delayMs, size > max ? undefined : Buffer.concat(chunks).toString('utf8'));
+      void this.#respond(req, res, decision, action, size > max ? undefined : Buffer.concat(chunks).toString('utf8'));
     });
   }
 
-  async #respond(req: IncomingMessage, res: ServerResponse, action: 'pass' | 'error', delayMs: number, body: string | undefined): Promise<void> {
+  async #respond(req: IncomingMessage, res: ServerResponse, decision: FaultDecision, action: 'pass' | 'error', body: string | undefined): Promise<void> {
     try {
-      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      if (decision.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
       if (action === 'error') return send(res, 400, JSON.stringify(INJECTED_ERROR));
       if (body === undefined) return send(res, 400, JSON.stringify(`Request body too large: at most ${this.options.maxBodyBytes} bytes.`));
       const out = await this.options.service.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
+      // Handled (a write took effect), but the answer never leaves: the client waits until it gives up.
+      if (decision.hang) return;
+      if (decision.padBytes > 0 && out.status === 200 && out.body !== undefined) return sendPadded(res, out.body, decision.padBytes);
       send(res, out.status, out.body);
     } catch (e) {
       send(res, 400, JSON.stringify(`Internal error: ${e instanceof Error ? e.message : String(e)}`));

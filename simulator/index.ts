@@ -1,5 +1,6 @@
 import { SimClock } from './clock.js';
 import { SimulatorControl, startControlServer } from './control.js';
+import { parseDialects, type Dialect } from './dialects.js';
 import type { SiteRuntime } from './control.js';
 import { SiteFaults } from './faults.js';
 import { buildHandlers } from './handlers/index.js';
@@ -14,6 +15,7 @@ export { SimClock } from './clock.js';
 export { SimulatorControl } from './control.js';
 export type { FailDriveRequest, FailedDrive, SiteRef, SiteStatus } from './control.js';
 export type { FaultSettings } from './faults.js';
+export { DIALECTS, DIALECT_NAMES, parseDialects, type Dialect } from './dialects.js';
 export { totp, verifyTotp, base32Encode, base32Decode } from './totp.js';
 
 export interface SimulatorOptions {
@@ -40,6 +42,8 @@ export interface SimulatorOptions {
   controlPort?: number;
   /** Request bodies above this are refused with 400. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** Dialects on from the start (`simulator/dialects.ts`); none by default. */
+  dialects?: readonly Dialect[];
 }
 
 export interface ManifestSite {
@@ -102,6 +106,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const password = options.password ?? DEFAULTS.password;
   const clock = options.clock ?? new SimClock();
   const fleet = generateFleet({ seed, sites, systems, demo, username, password, nowMs: clock.now() });
+  fleet.dialects = new Set(parseDialects(options.dialects ?? []));
   const handlers = buildHandlers();
 
   const runtimes: SiteRuntime[] = [];

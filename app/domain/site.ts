@@ -53,6 +53,8 @@ export interface SystemStatus {
   lastError?: string | undefined;
   /** Refresh progress while refreshing: reads done / planned. */
   progress?: { done: number; total: number } | undefined;
+  /** What the last refresh left out to stay within its limits (drives over the SMART cap, answers over the byte budget). */
+  truncated?: string | undefined;
 }
 
 /** Lowercase, dash-separated id from a name. */

@@ -81,6 +81,23 @@ export function drivesOf(resources: unknown): Array<{ node: string; driveid: num
   return out;
 }
 
+/**
+ * The drives whose SMART a refresh reads: at most `max`, those whose status is not OK first (they
+ * are the ones an admin needs), then in the order listed. `total` counts every drive that has SMART.
+ */
+export function smartDrivesToRead(resources: unknown, max: number): { drives: Array<{ node: string; driveid: number }>; total: number } {
+  const all = drivesOf(resources);
+  if (all.length <= max) return { drives: all, total: all.length };
+  const status = new Map<string, string>();
+  const nodes = (resources as { Data?: unknown } | null)?.Data as Array<{ Name?: unknown; Drives?: unknown }>;
+  for (const node of nodes) {
+    if (typeof node?.Name !== 'string' || !Array.isArray(node.Drives)) continue;
+    for (const d of node.Drives as Array<{ Id?: unknown; ResourceStatus?: unknown }>) status.set(`${node.Name}\u0000${String(d?.Id)}`, String(d?.ResourceStatus ?? ''));
+  }
+  const failing = (d: { node: string; driveid: number }): boolean => !/^ok$/i.test(status.get(`${d.node}\u0000${d.driveid}`) ?? '');
+  return { drives: [...all.filter(failing), ...all.filter((d) => !failing(d))].slice(0, Math.max(0, max)), total: all.length };
+}
+
 /** Newest notification timestamp in a query answer, for the next incremental read. */
 export function newestTimestamp(records: unknown): string | undefined {
   const data = (records as { Data?: unknown } | null)?.Data;

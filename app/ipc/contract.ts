@@ -36,6 +36,8 @@ export const systemStatusSchema = z.object({
   lastErrorAt: isoTime.optional(),
   lastError: z.string().optional(),
   progress: z.object({ done: z.number(), total: z.number() }).optional(),
+  /** What the last refresh left out to stay within its limits; the views show it. */
+  truncated: z.string().optional(),
 });
 export type SystemStatusView = z.infer<typeof systemStatusSchema>;
 
@@ -69,8 +71,14 @@ const actionLogEntry = z.object({
   system: z.string(),
   operation: z.string(),
   params: z.unknown(),
-  result: z.enum(['ok', 'error']),
+  /**
+   * `ok` applied; `refused` not applied (the system said no, or it was never sent); `unknown` no
+   * answer, or no outcome recorded (the app stopped mid-write); `error` records from before outcomes.
+   */
+  result: z.enum(['ok', 'refused', 'unknown', 'error']),
   message: z.string(),
+  /** When the outcome was recorded; absent when none was. */
+  completedAt: z.string().optional(),
   hash: z.string(),
 });
 
@@ -90,6 +98,8 @@ export const CONTRACT = {
       simulated: z.boolean(),
       keychain: z.enum(['keychain', 'memory']),
       keychainWarning: z.string().optional(),
+      /** Data files moved aside and rebuilt, kept in memory, or unusable (an action log that refuses writes), one sentence each. */
+      storeWarnings: z.array(z.string()).optional(),
     }),
   },
   'sites:list': { request: z.object({}), response: z.array(siteSchema) },

@@ -17,7 +17,7 @@ export function actionsSection(input: ReportInput): ReportSection {
     siteName.get(r.siteId) ?? r.siteId,
     r.system === '' ? null : r.system,
     r.operation,
-    r.result,
+    r.result === 'unknown' ? 'outcome unknown' : r.result,
     r.message === '' ? null : r.message,
     paramsText(r.params),
     r.hash,

@@ -5,27 +5,34 @@ import { dataList, type ReportInput } from './snapshot.js';
 import { SITE_SYSTEM, arr, dataAgesFor, makeTable, text, where } from './table.js';
 
 const OPS = ['GET /resources/list'] as const;
-const RANK: Record<SmartRisk | 'unknown', number> = { critical: 0, warning: 1, unknown: 2, ok: 3 };
+/** A drive's risk in the report: the parser's, or `noData` when no SMART text is cached for it. */
+type DriveRisk = SmartRisk | 'noData';
+/** Worst first; a text that could not be read ranks above a drive with none and above ok. */
+const RANK: Record<DriveRisk, number> = { critical: 0, warning: 1, unknown: 2, noData: 3, ok: 4 };
+/** The word in the Risk column: `unknown` says the text was read and not understood. */
+const RISK_WORD: Record<DriveRisk, string> = { critical: 'critical', warning: 'warning', unknown: 'unknown', noData: 'no SMART data', ok: 'ok' };
 
 /**
  * Hardware and SMART risk: every drive with its status and the risk its cached SMART text shows
- * (`app/smart/parse.ts`: watched ATA counters, thresholds, NVMe critical warning, spare and wear),
- * worst first, and every finding behind a risk.
+ * (`app/smart/parse.ts`: watched ATA counters, thresholds, NVMe critical warning, spare and wear,
+ * SCSI health status, grown defects, uncorrected errors, temperature and cycles), worst first, and
+ * every finding behind a risk. A text the parser could not read counts as unknown, never ok.
  */
 export function smartSection(input: ReportInput): ReportSection {
   const summary: Cell[][] = [];
   const drives: Array<{ rank: number; row: Cell[] }> = [];
   const findings: Cell[][] = [];
   for (const s of input.systems) {
-    const counts = { ok: 0, warning: 0, critical: 0, unknown: 0 };
+    const counts: Record<DriveRisk, number> = { ok: 0, warning: 0, critical: 0, unknown: 0, noData: 0 };
     const smartOf = new Map(s.smart.map((a) => [`${a.node}\u0000${a.driveId}`, a]));
     for (const n of dataList<Node>(s, 'GET /resources/list')) {
       for (const d of arr<Drive>(n.Drives)) {
         const cached = typeof d.Id === 'number' && n.Name ? smartOf.get(`${n.Name}\u0000${d.Id}`) : undefined;
-        const report = typeof cached?.value === 'string' ? parseSmart(cached.value) : undefined;
+        // An answer that is not text (the interface says string) is still an answer: parsed, it is unknown, not "no data".
+        const report = cached ? parseSmart(typeof cached.value === 'string' ? cached.value : JSON.stringify(cached.value, null, 2) ?? '') : undefined;
         // A drive the system itself calls failed is critical whatever its SMART text says.
         const statusRisk: SmartRisk = d.ResourceStatus === 'Failed' || d.ResourceStatus === 'Missing' ? 'critical' : 'ok';
-        const risk = report ? (RANK[statusRisk] < RANK[report.risk] ? statusRisk : report.risk) : statusRisk === 'critical' ? 'critical' : 'unknown';
+        const risk: DriveRisk = report ? (RANK[statusRisk] < RANK[report.risk] ? statusRisk : report.risk) : statusRisk === 'critical' ? 'critical' : 'noData';
         counts[risk]++;
         const found = report?.findings ?? [];
         drives.push({
@@ -40,7 +47,7 @@ export function smartSection(input: ReportInput): ReportSection {
             text(d.Version) ?? text(report?.firmware),
             text(d.ResourceStatus),
             text(report?.overallHealth),
-            risk === 'unknown' ? 'no SMART data' : risk,
+            RISK_WORD[risk],
             found.length ? found.map((f) => `${f.subject}: ${f.message}`).join('; ') : null,
             cached?.at ?? null,
           ],
@@ -49,7 +56,7 @@ export function smartSection(input: ReportInput): ReportSection {
         for (const f of found) findings.push([...where(s), text(n.Name), text(d.Name), text(d.ResourceSerial), f.risk, f.subject, f.message]);
       }
     }
-    summary.push([...where(s), counts.ok + counts.warning + counts.critical + counts.unknown, counts.critical, counts.warning, counts.ok, counts.unknown]);
+    summary.push([...where(s), counts.ok + counts.warning + counts.critical + counts.unknown + counts.noData, counts.critical, counts.warning, counts.ok, counts.unknown, counts.noData]);
   }
   drives.sort((a, b) => a.rank - b.rank);
   return {
@@ -59,12 +66,24 @@ export function smartSection(input: ReportInput): ReportSection {
     description:
       'Every drive with its status and the risk read from its cached SMART text: a watched ATA counter (reallocated, pending, uncorrectable sectors, ' +
       'reported uncorrectable errors, command timeouts) above 0 is a warning and at or above its limit critical; a value at or below its threshold, ' +
-      'a failed self-assessment, an NVMe critical warning or spare below threshold is critical; NVMe wear ≥ 90 % or media errors are a warning.',
+      'a failed self-assessment, an NVMe critical warning or spare below threshold is critical; NVMe wear ≥ 90 % or media errors are a warning. ' +
+      'SAS (SCSI): a health status other than OK is critical; grown defects, pending defects and uncorrected read/write/verify errors are a warning, ' +
+      'critical from 100 defects, 10 pending or 10 errors or when they grew; at or over the trip temperature, or at the specified start-stop or load-unload cycles, critical ' +
+      '(within 5 °C or at 90 % a warning); SSD endurance used ≥ 90 % a warning, 100 % critical. ' +
+      'SMART text the app could not read (another layout, cut short, a value that is not a number) is counted unknown, never ok.',
     tables: [
       makeTable(
         'smart.summary',
         'Drives by risk',
-        [...SITE_SYSTEM, ['drives', 'Drives', 'number'], ['critical', 'Critical', 'number'], ['warning', 'Warning', 'number'], ['ok', 'OK', 'number'], ['noData', 'No SMART data', 'number']],
+        [
+          ...SITE_SYSTEM,
+          ['drives', 'Drives', 'number'],
+          ['critical', 'Critical', 'number'],
+          ['warning', 'Warning', 'number'],
+          ['ok', 'OK', 'number'],
+          ['unknown', 'Unknown (SMART not understood)', 'number'],
+          ['noData', 'No SMART data', 'number'],
+        ],
         ['site', 'system'],
         summary,
       ),

@@ -1,11 +1,19 @@
 /**
- * SMART text as a drive's `GET /resources/drives/smart` returns it (smartctl-like): the ATA
- * attribute table for HDD/SSD, the NVMe SMART/Health log for NVMe. Parsing is line by line and
- * forgiving: unknown lines are skipped, so a newer smartctl or a vendor banner never breaks it.
+ * SMART text as a drive's `GET /resources/drives/smart` returns it (the interface says only
+ * "string"; we read smartctl's layouts): the ATA attribute table (SATA HDD/SSD), the NVMe
+ * SMART/Health log, and the SCSI log pages smartctl prints for SAS drives (health status, grown
+ * defect list, error counter log, temperature, start-stop and load cycles, SSD endurance).
+ * Parsing is line by line and forgiving: unknown lines are skipped, so a newer smartctl or a vendor
+ * banner never breaks it. What it cannot read is never "ok": text in none of these layouts, a known
+ * line whose value is not a number, or SCSI output without the sections its risk is read from is
+ * "unknown".
  */
 
-/** Risk of one finding or of a whole drive, in increasing severity. */
-export type SmartRisk = 'ok' | 'warning' | 'critical';
+/**
+ * Risk of one finding or of a whole drive, in increasing severity. `unknown`: the text (or a line
+ * of it) could not be read, so nothing can be said; it ranks above ok and below any known risk.
+ */
+export type SmartRisk = 'ok' | 'unknown' | 'warning' | 'critical';
 
 /** The ATA attributes that predict failure best: any non-zero raw count deserves attention. */
 export const WATCHED_ATA_IDS: readonly number[] = [5, 187, 188, 197, 198];
@@ -19,6 +27,17 @@ export const ATA_CRITICAL_RAW: Readonly<Record<number, number>> = { 5: 100, 187:
 
 /** NVMe "Percentage Used" (of rated endurance) at which the drive deserves a warning. */
 export const NVME_WEAR_WARNING_PERCENT = 90;
+
+/**
+ * SCSI (SAS) limits. The grown defect list is the SAS counterpart of ATA's reallocated sectors and
+ * the uncorrected errors of ATA's uncorrectable counts, so they share ATA's limits: any is a
+ * warning, this many (or any growth since the last reading) critical.
+ */
+export const SCSI_CRITICAL_COUNT = { grownDefects: 100, pendingDefects: 10, uncorrected: 10 } as const;
+/** Degrees below the drive's trip temperature at which a SCSI drive is already a warning. */
+export const SCSI_TEMPERATURE_MARGIN_C = 5;
+/** Share of the specified start-stop or load-unload cycles at which a drive deserves a warning. */
+export const SCSI_CYCLES_WARNING_SHARE = 0.9;
 
 export interface AtaAttribute {
   id: number;
@@ -45,14 +64,16 @@ export interface AtaAttribute {
   reason?: string;
 }
 
-/** One `Name: value` line of the NVMe SMART/Health log. */
-export interface NvmeField {
+/** One `Name: value` line of the NVMe SMART/Health log or of smartctl's SCSI pages. */
+export interface SmartField {
   label: string;
   text: string;
   value: number | undefined;
   risk: SmartRisk;
   reason?: string;
 }
+
+export type NvmeField = SmartField;
 
 export interface NvmeHealth {
   criticalWarning?: number;
@@ -69,6 +90,43 @@ export interface NvmeHealth {
   fields: NvmeField[];
 }
 
+/**
+ * One row of smartctl's SCSI "Error counter log" (read, write, verify): errors corrected by ECC
+ * (fast, delayed), by rereads/rewrites, in total, correction algorithm invocations, gigabytes
+ * processed and total uncorrected errors.
+ */
+export interface ScsiErrorCounter {
+  operation: string;
+  correctedFast: number;
+  correctedDelayed: number;
+  rereadsRewrites: number;
+  totalCorrected: number;
+  algorithmInvocations: number;
+  gigabytesProcessed: number;
+  uncorrected: number;
+  risk: SmartRisk;
+  reason?: string;
+}
+
+/** What smartctl prints for a SCSI (SAS) device, as numbers where it printed numbers. */
+export interface ScsiHealth {
+  temperatureC?: number;
+  tripTemperatureC?: number;
+  grownDefects?: number;
+  pendingDefects?: number;
+  nonMediumErrors?: number;
+  startStopCycles?: number;
+  startStopLimit?: number;
+  loadUnloadCycles?: number;
+  loadUnloadLimit?: number;
+  /** SAS SSD: percentage of the rated endurance used. */
+  enduranceUsedPercent?: number;
+  powerOnHours?: number;
+  /** Every known line in printed order, with its own risk. */
+  fields: SmartField[];
+  errorCounters: ScsiErrorCounter[];
+}
+
 export interface SmartFinding {
   risk: Exclude<SmartRisk, 'ok'>;
   /** What the finding is about: `5 Reallocated_Sector_Ct`, `Critical Warning`, `overall health`. */
@@ -77,20 +135,22 @@ export interface SmartFinding {
 }
 
 export interface SmartReport {
-  kind: 'ata' | 'nvme' | 'unknown';
+  /** The layout recognised; `unknown` when none was, and then `risk` is `unknown` too. */
+  kind: 'ata' | 'nvme' | 'scsi' | 'unknown';
   model?: string;
   serial?: string;
   firmware?: string;
-  /** The self-assessment as printed (`PASSED`, `FAILED!`), when present. */
+  /** The self-assessment as printed (`PASSED`, `FAILED!`; SCSI: `OK` or the failure it predicts), when present. */
   overallHealth?: string;
   attributes: AtaAttribute[];
   nvme?: NvmeHealth;
+  scsi?: ScsiHealth;
   /** The worst risk of any finding. */
   risk: SmartRisk;
   findings: SmartFinding[];
 }
 
-const RANK: Record<SmartRisk, number> = { ok: 0, warning: 1, critical: 2 };
+const RANK: Record<SmartRisk, number> = { ok: 0, unknown: 1, warning: 2, critical: 3 };
 
 /** The more severe of two risks. */
 export function worstRisk(a: SmartRisk, b: SmartRisk): SmartRisk {
@@ -192,11 +252,21 @@ function classifyAta(a: AtaAttribute, previousRaw: number | undefined): void {
   else rate('warning', `raw count ${a.rawNumber} is above 0`);
 }
 
+/** Rates a field `unknown` because its value could not be read as a number. */
+function unreadable(f: SmartField): void {
+  f.risk = 'unknown';
+  f.reason = `value "${f.text}" not understood`;
+}
+
 /** Sets the risk of each NVMe field from the log's rules. */
 function classifyNvme(h: NvmeHealth): void {
   for (const f of h.fields) {
     const k = NVME_KEYS[keyOf(f.label)];
-    if (f.value === undefined) continue;
+    if (f.value === undefined) {
+      // Only the fields a risk is read from matter; an unreadable one cannot be called ok.
+      if (k === 'criticalWarning' || k === 'availableSpare' || k === 'percentageUsed' || k === 'mediaErrors') unreadable(f);
+      continue;
+    }
     if (k === 'criticalWarning' && f.value !== 0) {
       f.risk = 'critical';
       f.reason = `critical warning bits 0x${f.value.toString(16).padStart(2, '0')} are set`;
@@ -213,6 +283,192 @@ function classifyNvme(h: NvmeHealth): void {
   }
 }
 
+type ScsiNumber = Exclude<keyof ScsiHealth, 'fields' | 'errorCounters'>;
+
+/** smartctl's SCSI labels (and older spellings), normalised by `keyOf`. */
+const SCSI_KEYS: Readonly<Record<string, ScsiNumber>> = {
+  currentdrivetemperature: 'temperatureC',
+  drivetriptemperature: 'tripTemperatureC',
+  elementsingrowndefectlist: 'grownDefects',
+  pendingdefectcount: 'pendingDefects',
+  nonmediumerrorcount: 'nonMediumErrors',
+  accumulatedstartstopcycles: 'startStopCycles',
+  specifiedcyclecountoverdevicelifetime: 'startStopLimit',
+  accumulatedloadunloadcycles: 'loadUnloadCycles',
+  specifiedloadunloadcountoverdevicelifetime: 'loadUnloadLimit',
+  specifiedloadcountoverdevicelifetime: 'loadUnloadLimit',
+  percentageusedenduranceindicator: 'enduranceUsedPercent',
+  ssmediausedenduranceindicator: 'enduranceUsedPercent',
+};
+
+/** The SCSI values a risk is read from: an unreadable value makes the field unknown. */
+const SCSI_RATED: ReadonlySet<ScsiNumber> = new Set<ScsiNumber>(['grownDefects', 'pendingDefects', 'nonMediumErrors', 'startStopCycles', 'loadUnloadCycles', 'enduranceUsedPercent', 'temperatureC']);
+
+// read:  fast  delayed  rereads/rewrites  total-corrected  invocations  gigabytes  uncorrected
+const SCSI_COUNTER_ROW = /^\s*(read|write|verify):\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+(?:[.,]\d+)?)\s+(\d+)\s*$/i;
+const SCSI_COUNTER_START = /^\s*(read|write|verify):/i;
+/** smartctl prints OK; PASSED is ATA's word, which a system's own wrapper may carry over. Anything else names a failure. */
+const SCSI_HEALTHY = /^(OK|PASSED)$/i;
+// smartctl prints this line (no colon between label and value) when the start-stop page has it.
+const SCSI_POWER_ON = /^\s*Accumulated power on time, hours:minutes\s+(\d+):(\d+)\s*$/i;
+
+/** SCSI text as smartctl prints it, collected line by line before it is rated. */
+interface ScsiScan {
+  seen: boolean;
+  health?: string;
+  fields: SmartField[];
+  counters: ScsiErrorCounter[];
+  /** The error counter log was printed (as a table, or as "not supported"). */
+  countersSeen: boolean;
+  /** Lines inside a known section that could not be read, as findings. */
+  problems: SmartFinding[];
+}
+
+/** Reads one line of SCSI output into `scan`; returns whether the line was SCSI's. */
+function scanScsiLine(line: string, scan: ScsiScan, table: { open: boolean; rows: number }): boolean {
+  if (/^\s*Error counter log:?\s*$/i.test(line)) {
+    scan.seen = true;
+    scan.countersSeen = true;
+    table.open = true;
+    table.rows = 0;
+    return true;
+  }
+  if (table.open) {
+    if (SCSI_COUNTER_START.test(line)) {
+      table.rows++;
+      const m = SCSI_COUNTER_ROW.exec(line);
+      if (!m) {
+        scan.problems.push({ risk: 'unknown', subject: 'Error counter log', message: `row not understood: "${line.trim()}"` });
+        return true;
+      }
+      const n = (i: number): number => Number((m[i] as string).replace(',', '.'));
+      scan.counters.push({
+        operation: (m[1] as string).toLowerCase(),
+        correctedFast: n(2),
+        correctedDelayed: n(3),
+        rereadsRewrites: n(4),
+        totalCorrected: n(5),
+        algorithmInvocations: n(6),
+        gigabytesProcessed: n(7),
+        uncorrected: n(8),
+        risk: 'ok',
+      });
+      return true;
+    }
+    // The three header lines of the table; the table ends at the first other line after its rows.
+    if (table.rows === 0 && (line.trim() === '' || /errors|ECC|fast|rewrites|uncorrected|processed/i.test(line))) return true;
+    table.open = false;
+    if (table.rows === 0) scan.problems.push({ risk: 'unknown', subject: 'Error counter log', message: 'printed without any read, write or verify row' });
+  }
+  if (/^\s*Error Counter logging not supported/i.test(line)) {
+    scan.seen = true;
+    scan.countersSeen = true;
+    return true;
+  }
+  const health = /^\s*SMART Health Status:\s*(.*?)\s*$/i.exec(line);
+  if (health) {
+    scan.seen = true;
+    scan.health = health[1] as string;
+    return true;
+  }
+  const powerOn = SCSI_POWER_ON.exec(line);
+  if (powerOn) {
+    scan.seen = true;
+    scan.fields.push({ label: 'Accumulated power on time', text: `${powerOn[1]}:${powerOn[2]}`, value: Number(powerOn[1]), risk: 'ok' });
+    return true;
+  }
+  if (/^\s*(Transport protocol:\s*SAS|Read defect list\b)/i.test(line)) scan.seen = true;
+  if (/^\s*Read defect list\b/i.test(line)) {
+    scan.problems.push({ risk: 'unknown', subject: 'Elements in grown defect list', message: `not read: "${line.trim()}"` });
+    return true;
+  }
+  const kv = KEY_VALUE.exec(line);
+  if (!kv || SCSI_KEYS[keyOf(kv[1] as string)] === undefined) return false;
+  scan.seen = true;
+  const text = kv[2] as string;
+  // smartctl prints "<not available>" for a sensor the drive lacks: absent, not unreadable.
+  scan.fields.push({ label: kv[1] as string, text, value: /not available/i.test(text) ? undefined : firstNumber(text), risk: 'ok' });
+  return true;
+}
+
+/** Rates a SCSI field or counter row, keeping the most severe reason. */
+function rateOn(target: { risk: SmartRisk; reason?: string }, risk: SmartRisk, reason: string): void {
+  if (RANK[risk] > RANK[target.risk]) {
+    target.risk = risk;
+    target.reason = reason;
+  }
+}
+
+/** Risk of a count where any is a warning, `critical` or more (or growth since `previous`) critical. */
+function rateCount(target: { risk: SmartRisk; reason?: string }, count: number, critical: number, what: string, previous: number | undefined): void {
+  if (count <= 0) return;
+  if (previous !== undefined && count > previous) rateOn(target, 'critical', `${what} grew from ${previous} to ${count}`);
+  else if (count >= critical) rateOn(target, 'critical', `${count} ${what}, at or above ${critical}`);
+  else rateOn(target, 'warning', `${count} ${what}`);
+}
+
+/** Builds the SCSI health from a scan and rates it against smartctl's own limits and `previous`. */
+function classifyScsi(scan: ScsiScan, previous: ScsiHealth | undefined): ScsiHealth {
+  const h: ScsiHealth = { fields: scan.fields, errorCounters: scan.counters };
+  for (const f of scan.fields) {
+    const k = SCSI_KEYS[keyOf(f.label)];
+    if (k !== undefined && f.value !== undefined && h[k] === undefined) h[k] = f.value;
+  }
+  for (const f of scan.fields) {
+    const k = SCSI_KEYS[keyOf(f.label)];
+    if (k === undefined) continue;
+    if (f.value === undefined) {
+      if (SCSI_RATED.has(k) && !/not available/i.test(f.text)) unreadable(f);
+      continue;
+    }
+    if (k === 'grownDefects') rateCount(f, f.value, SCSI_CRITICAL_COUNT.grownDefects, 'elements in the grown defect list', previous?.grownDefects);
+    else if (k === 'pendingDefects') rateCount(f, f.value, SCSI_CRITICAL_COUNT.pendingDefects, 'pending defects', previous?.pendingDefects);
+    else if (k === 'nonMediumErrors') {
+      // Non-medium errors (transport, resets) accumulate on healthy drives; only new ones matter.
+      if (previous?.nonMediumErrors !== undefined && f.value > previous.nonMediumErrors) rateOn(f, 'warning', `non-medium errors grew from ${previous.nonMediumErrors} to ${f.value}`);
+    } else if (k === 'temperatureC' && h.tripTemperatureC !== undefined && h.tripTemperatureC > 0) {
+      if (f.value >= h.tripTemperatureC) rateOn(f, 'critical', `${f.value} C is at or above the trip temperature ${h.tripTemperatureC} C`);
+      else if (f.value >= h.tripTemperatureC - SCSI_TEMPERATURE_MARGIN_C) rateOn(f, 'warning', `${f.value} C is within ${SCSI_TEMPERATURE_MARGIN_C} C of the trip temperature ${h.tripTemperatureC} C`);
+    } else if (k === 'startStopCycles' || k === 'loadUnloadCycles') {
+      const limit = k === 'startStopCycles' ? h.startStopLimit : h.loadUnloadLimit;
+      const what = k === 'startStopCycles' ? 'start-stop cycles' : 'load-unload cycles';
+      // smartctl prints a specified count of 0 when the drive does not specify one.
+      if (limit === undefined || limit <= 0) continue;
+      if (f.value >= limit) rateOn(f, 'critical', `${f.value} ${what} reached the ${limit} specified over the drive's lifetime`);
+      else if (f.value >= limit * SCSI_CYCLES_WARNING_SHARE) rateOn(f, 'warning', `${f.value} ${what} of the ${limit} specified over the drive's lifetime`);
+    } else if (k === 'enduranceUsedPercent') {
+      if (f.value >= 100) rateOn(f, 'critical', `${f.value}% of the rated endurance is used`);
+      else if (f.value >= NVME_WEAR_WARNING_PERCENT) rateOn(f, 'warning', `${f.value}% of the rated endurance is used`);
+    }
+  }
+  for (const c of scan.counters) {
+    const before = previous?.errorCounters.find((p) => p.operation === c.operation)?.uncorrected;
+    rateCount(c, c.uncorrected, SCSI_CRITICAL_COUNT.uncorrected, `uncorrected ${c.operation} errors`, before);
+  }
+  return h;
+}
+
+/** The findings of a SCSI report: a health status other than OK, rated fields and rows, and what is missing. */
+function scsiFindings(scan: ScsiScan, h: ScsiHealth): SmartFinding[] {
+  const findings: SmartFinding[] = [];
+  const finding = (t: { risk: SmartRisk; reason?: string }, subject: string): void => {
+    if (t.risk !== 'ok') findings.push({ risk: t.risk, subject, message: t.reason ?? '' });
+  };
+  if (scan.health === '') findings.push({ risk: 'unknown', subject: 'SMART Health Status', message: 'printed without a value' });
+  else if (scan.health !== undefined && !SCSI_HEALTHY.test(scan.health)) findings.push({ risk: 'critical', subject: 'SMART Health Status', message: `the drive reports ${scan.health}` });
+  for (const f of h.fields) finding(f, f.label);
+  for (const c of h.errorCounters) finding(c, `${c.operation}: Total uncorrected errors`);
+  findings.push(...scan.problems);
+  // Without these the output was cut short or came from another command: nothing can be called ok.
+  const missing = [
+    ...(scan.health === undefined ? ['SMART Health Status'] : []),
+    ...([...h.fields.map((f) => f.label), ...scan.problems.map((p) => p.subject)].some((l) => keyOf(l) === 'elementsingrowndefectlist') ? [] : ['Elements in grown defect list']),
+    ...(!scan.countersSeen ? ['Error counter log'] : []),
+  ];
+  for (const subject of missing) findings.push({ risk: 'unknown', subject, message: 'not in the output (cut short, or another command\'s output?)' });
+  return findings;
+}
+
 /**
  * Parses SMART text and classifies its risk.
  *
@@ -220,7 +476,14 @@ function classifyNvme(h: NvmeHealth): void {
  * or above `ATA_CRITICAL_RAW`, or one that grew since `previous`, is critical; any attribute at or
  * below its threshold (or `FAILING_NOW`) is critical. NVMe: a critical warning other than 0x00 or an
  * available spare below its threshold is critical; percentage used ≥ 90 or media errors > 0 is a
- * warning. A FAILED self-assessment is critical for both.
+ * warning. A FAILED self-assessment is critical for both. SCSI (SAS): a health status other than OK
+ * is critical; grown defects, pending defects and uncorrected read/write/verify errors above 0 are a
+ * warning, at or above `SCSI_CRITICAL_COUNT` or grown since `previous` critical; temperature at or
+ * above the trip temperature is critical, within `SCSI_TEMPERATURE_MARGIN_C` a warning; start-stop
+ * or load-unload cycles at the specified lifetime count are critical, at 90 % a warning; SSD
+ * endurance used ≥ 90 % a warning, ≥ 100 % critical; non-medium errors that grew a warning.
+ * Unknown: text in none of the three layouts; a rated value that is not a number; SCSI output
+ * missing its health status, grown defect list or error counter log.
  *
  * @param text the SMART output; never throws, whatever it holds.
  * @param previous an earlier report of the same drive, to tell a growing counter from a stable one.
@@ -229,6 +492,9 @@ export function parseSmart(text: string, previous?: SmartReport): SmartReport {
   const attributes: AtaAttribute[] = [];
   const nvmeFields: NvmeField[] = [];
   const info: { model?: string; serial?: string; firmware?: string; overallHealth?: string } = {};
+  let vendor: string | undefined;
+  const scan: ScsiScan = { seen: false, fields: [], counters: [], countersSeen: false, problems: [] };
+  const counterTable = { open: false, rows: 0 };
   let inAtaTable = false;
   let inNvmeLog = false;
 
@@ -252,7 +518,8 @@ export function parseSmart(text: string, previous?: SmartReport): SmartReport {
     }
     // The log ends at the first blank line; error and self-test logs may follow.
     if (line.trim() === '') inNvmeLog = false;
-    const overall = /self-assessment test result:\s*(.+?)\s*$/i.exec(line) ?? /^SMART Health Status:\s*(.+?)\s*$/i.exec(line);
+    if (scanScsiLine(line, scan, counterTable)) continue;
+    const overall = /self-assessment test result:\s*(.+?)\s*$/i.exec(line);
     if (overall) {
       info.overallHealth = overall[1] as string;
       continue;
@@ -263,19 +530,33 @@ export function parseSmart(text: string, previous?: SmartReport): SmartReport {
     const value = kv[2] as string;
     const key = keyOf(label);
     if (key === 'devicemodel' || key === 'modelnumber' || key === 'product') info.model ??= value;
+    else if (key === 'vendor') vendor ??= value;
     else if (key === 'serialnumber') info.serial ??= value;
     else if (key === 'firmwareversion' || key === 'revision') info.firmware ??= value;
     // Inside the log every line is kept; outside it only fields known by name (nvme-cli's smart-log).
     else if (inNvmeLog || NVME_KEYS[key] !== undefined) nvmeFields.push({ label, text: value, value: firstNumber(value), risk: 'ok' });
   }
+  // A table still open at the end of the text was cut before any row.
+  if (counterTable.open && counterTable.rows === 0) scan.problems.push({ risk: 'unknown', subject: 'Error counter log', message: 'printed without any read, write or verify row' });
 
   const previousRaw = new Map<number, number>();
   for (const a of previous?.attributes ?? []) if (a.rawNumber !== undefined) previousRaw.set(a.id, a.rawNumber);
   for (const a of attributes) classifyAta(a, previousRaw.get(a.id));
 
+  let kind: SmartReport['kind'] = 'unknown';
   let nvme: NvmeHealth | undefined;
-  const hasNvmeKeys = nvmeFields.some((f) => NVME_KEYS[keyOf(f.label)] !== undefined);
-  if (attributes.length === 0 && hasNvmeKeys) {
+  let scsi: ScsiHealth | undefined;
+  const findings: SmartFinding[] = [];
+  if (attributes.length > 0) {
+    kind = 'ata';
+  } else if (scan.seen) {
+    kind = 'scsi';
+    scsi = classifyScsi(scan, previous?.scsi);
+    if (scan.health !== undefined) info.overallHealth = scan.health;
+    // SCSI names the maker apart from the product; the product alone is ambiguous across vendors.
+    if (vendor !== undefined && info.model !== undefined) info.model = `${vendor} ${info.model}`;
+  } else if (nvmeFields.some((f) => NVME_KEYS[keyOf(f.label)] !== undefined)) {
+    kind = 'nvme';
     nvme = { fields: nvmeFields };
     for (const f of nvmeFields) {
       const k = NVME_KEYS[keyOf(f.label)];
@@ -285,18 +566,22 @@ export function parseSmart(text: string, previous?: SmartReport): SmartReport {
     classifyNvme(nvme);
   }
 
-  const findings: SmartFinding[] = [];
-  if (info.overallHealth !== undefined && /FAIL/i.test(info.overallHealth)) {
+  if (kind !== 'scsi' && info.overallHealth !== undefined && /FAIL/i.test(info.overallHealth)) {
     findings.push({ risk: 'critical', subject: 'overall health', message: `self-assessment ${info.overallHealth}` });
   }
   for (const a of attributes) if (a.risk !== 'ok') findings.push({ risk: a.risk, subject: `${a.id} ${a.name}`, message: a.reason ?? '' });
   for (const f of nvme?.fields ?? []) if (f.risk !== 'ok') findings.push({ risk: f.risk, subject: f.label, message: f.reason ?? '' });
+  if (scsi) findings.push(...scsiFindings(scan, scsi));
+  if (kind === 'unknown') {
+    findings.push({ risk: 'unknown', subject: 'format', message: 'no ATA attribute table, NVMe health log or SCSI health status, defect list or error counter log in this text' });
+  }
 
   return {
-    kind: attributes.length > 0 ? 'ata' : nvme ? 'nvme' : 'unknown',
+    kind,
     ...info,
     attributes,
     ...(nvme ? { nvme } : {}),
+    ...(scsi ? { scsi } : {}),
     risk: findings.reduce<SmartRisk>((r, f) => worstRisk(r, f.risk), 'ok'),
     findings,
   };

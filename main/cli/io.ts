@@ -20,7 +20,7 @@ export class CliError extends Error {
 }
 
 /** Exit codes, documented in the README. */
-export const EXIT = { ok: 0, api: 1, usage: 2, unreachable: 3, protocol: 4, certificate: 5, auth: 6 } as const;
+export const EXIT = { ok: 0, api: 1, usage: 2, unreachable: 3, protocol: 4, certificate: 5, auth: 6, store: 7 } as const;
 
 export function processIo(): CliIo {
   return {

@@ -31,6 +31,10 @@ Usage:
       Call an operation on a saved site (writes are recorded in the action log). A write's secrets
       (ChapSecret, Password, …) go in with --secret-*, never in --body, which the process list shows.
   fleetdeck log [--site NAME] [--since ISO] [--until ISO] [--limit N] [--json] | fleetdeck log verify
+      Every write: intended (recorded before it is sent), then ok, refused or outcome unknown.
+  fleetdeck log start-new
+      Only after the action log file was damaged or lost (writes are refused until then): keeps the
+      file aside and starts a new log whose first record names it.
   fleetdeck report KIND [--site NAME]... [--format pdf,html,csv,json] --out DIR [--offline]
                  [--since ISO] [--until ISO]
       KIND: inventory, health, smart, config, actions or audit (all of them). Refreshes first
@@ -45,7 +49,8 @@ Every command that uses saved sites takes --data-dir DIR (default: $FLEETDECK_DA
 platform's app-data folder). FLEETDECK_KEYCHAIN=memory keeps secrets in memory only.
 
 Exit codes: 0 ok, 1 refused by the system (400), 2 usage or invalid parameters (nothing sent),
-3 unreachable, 4 protocol error, 5 certificate not trusted, 6 not authorized (401).
+3 unreachable, 4 protocol error, 5 certificate not trusted, 6 not authorized (401),
+7 a data file cannot be used (the message names it and what to do; a write is not sent).
 `;
 
 /** Runs one CLI invocation; returns the exit code. */

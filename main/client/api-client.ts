@@ -12,7 +12,7 @@ import {
 } from '../../app/catalog/index.js';
 import { nestedDeeperThan } from '../../app/nesting.js';
 import { maskSecrets, secretValues } from '../../app/redact.js';
-import { ApiError, AuthError, CancelledError, CertificateError, ProtocolError, UnreachableError } from './errors.js';
+import { AnswerTooLargeError, ApiError, AuthError, CancelledError, CertificateError, ClientError, ProtocolError, UnreachableError } from './errors.js';
 import { tlsConnector, type TlsTrust } from './tls.js';
 
 export interface ApiClientOptions {
@@ -39,7 +39,19 @@ export interface CallOptions {
   /** Session token; required by every operation except login and password reset. */
   token?: string;
   timeoutMs?: number;
+  /** Cancels the call; when its reason is a client error (a deadline), the call fails with that error. */
   signal?: AbortSignal;
+  /** Called right before the request is handed to the network (after validation): from then on it may reach the system. */
+  onSend?: () => void;
+  /** Shared byte budget (a system's refresh): each answer's bytes are taken from it as they arrive; an answer that would overdraw it is cut off with AnswerTooLargeError and its bytes given back. */
+  budget?: ByteBudget;
+}
+
+/** Bytes of answers a group of calls may still read. */
+export interface ByteBudget {
+  remaining: number;
+  /** The budget's size, for messages. */
+  readonly total: number;
 }
 
 /** A validated request, ready for the wire. */
@@ -183,6 +195,8 @@ export class ApiClient {
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const where = `${this.baseUrl.host} ${op.key}`;
     let res: Dispatcher.ResponseData;
+    if (options.signal?.aborted) throw this.mapNetworkError(options.signal.reason, where, timeoutMs, options.signal, timeout);
+    options.onSend?.();
     try {
       res = await this.dispatcher.request({
         origin: this.baseUrl.origin,
@@ -199,7 +213,7 @@ export class ApiClient {
     }
     let text: string;
     try {
-      text = await this.readBody(res.body, where);
+      text = await this.readBody(res.body, where, options.budget);
     } catch (err) {
       if (err instanceof ProtocolError) throw err;
       throw this.mapNetworkError(err, where, timeoutMs, options.signal, timeout);
@@ -215,16 +229,25 @@ export class ApiClient {
     throw new ProtocolError(`${where}: unexpected HTTP ${res.statusCode} (${message.slice(0, 200)}): is this a storage management endpoint?`);
   }
 
-  private async readBody(body: Dispatcher.ResponseData['body'], where: string): Promise<string> {
+  private async readBody(body: Dispatcher.ResponseData['body'], where: string, budget: ByteBudget | undefined): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of body) {
-      size += (chunk as Buffer).length;
-      if (size > this.maxResponseBytes) {
-        body.destroy();
-        throw new ProtocolError(`${where}: response larger than ${this.maxResponseBytes} bytes`);
+    try {
+      for await (const chunk of body) {
+        const n = (chunk as Buffer).length;
+        size += n;
+        if (budget) budget.remaining -= n;
+        if (size > this.maxResponseBytes) throw new AnswerTooLargeError(`${where}: answer larger than ${formatBytes(this.maxResponseBytes)}, not read`, this.maxResponseBytes);
+        if (budget && budget.remaining < 0) {
+          throw new AnswerTooLargeError(`${where}: answer larger than what is left of the ${formatBytes(budget.total)} a system's answers may take per refresh, not read`, budget.total);
+        }
+        chunks.push(chunk as Buffer);
       }
-      chunks.push(chunk as Buffer);
+    } catch (err) {
+      // The bytes of an answer not kept go back to the budget: only answers read count against it.
+      if (budget) budget.remaining += size;
+      if (err instanceof AnswerTooLargeError) body.destroy();
+      throw err;
     }
     return Buffer.concat(chunks).toString('utf8');
   }
@@ -246,7 +269,7 @@ export class ApiClient {
   }
 
   private mapNetworkError(err: unknown, where: string, timeoutMs: number, callerSignal: AbortSignal | undefined, timeout: AbortSignal): Error {
-    if (callerSignal?.aborted) return new CancelledError(`${where}: cancelled`);
+    if (callerSignal?.aborted) return callerSignal.reason instanceof ClientError ? callerSignal.reason : new CancelledError(`${where}: cancelled`);
     if (timeout.aborted) return new UnreachableError(`${where}: no answer within ${timeoutMs} ms`, 'timeout', { cause: err });
     if (err instanceof CertificateError) return err;
     const e = err as NodeJS.ErrnoException & { cause?: unknown };
@@ -269,6 +292,11 @@ export class ApiClient {
  */
 function mayContainSecret(text: string, secrets: readonly string[]): boolean {
   return secrets.some((s) => s.length >= 4 && (text.includes(s) || /[^\x20-\x7e]|["\\/]/.test(s)));
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${Math.round(n / (1024 * 1024))} MiB`;
+  return n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} bytes`;
 }
 
 function describeCode(code: string): string {

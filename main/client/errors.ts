@@ -42,9 +42,21 @@ export class UnreachableError extends ClientError {
 
 /** An answer that is not the documented shape (wrong status, not JSON, wrong body kind). */
 export class ProtocolError extends ClientError {
-  override readonly name = 'ProtocolError';
+  override readonly name: string = 'ProtocolError';
   constructor(message: string, options?: { cause?: unknown }) {
     super('protocol', message, options);
+  }
+}
+
+/** An answer larger than the caller allows (per answer, or what is left of a per-system budget): it was cut off, not read. */
+export class AnswerTooLargeError extends ProtocolError {
+  override readonly name = 'AnswerTooLargeError';
+  constructor(
+    message: string,
+    /** The limit that was exceeded, in bytes. */
+    readonly limitBytes: number,
+  ) {
+    super(message);
   }
 }
 

@@ -1,5 +1,6 @@
 import { InputError } from '../../app/errors.js';
 import { ClientError } from '../client/index.js';
+import { StoreError } from '../store/store-error.js';
 
 /** The system needs an interactive login: no stored password, a rejected password, or a second factor. */
 export class LoginRequiredError extends Error {
@@ -29,7 +30,7 @@ export class OutcomeUnknownError extends Error {
 /** Stable code of any error the core or client raises, for IPC and the CLI. */
 export function errorCode(err: unknown): string {
   if (err instanceof ClientError || err instanceof InputError) return err.code;
-  if (err instanceof LoginRequiredError || err instanceof SitePausedError || err instanceof OutcomeUnknownError) return err.code;
+  if (err instanceof LoginRequiredError || err instanceof SitePausedError || err instanceof OutcomeUnknownError || err instanceof StoreError) return err.code;
   if (err instanceof Error && err.name === 'ValidationError') return 'validation';
   return 'internal';
 }

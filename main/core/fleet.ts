@@ -1,17 +1,18 @@
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site, SystemState, SystemStatus } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
-import { redact } from '../../app/redact.js';
-import { CertificateError, UnreachableError, probeCertificate } from '../client/index.js';
+import { redact, secretValues } from '../../app/redact.js';
+import { AnswerTooLargeError, ApiError, AuthError, CertificateError, UnreachableError, probeCertificate, type ByteBudget } from '../client/index.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { passwordAccount, sitePrefix } from '../secrets/accounts.js';
-import type { ActionLog } from '../store/action-log.js';
+import type { ActionLog, PendingWrite, WriteResult } from '../store/action-log.js';
 import { cacheKey, type OfflineCache } from '../store/offline-cache.js';
 import { sameBaseUrl, type SitePatch, type SiteStore } from '../store/site-store.js';
 import { isLoopbackUrl, urlProtocol } from '../net.js';
+import { Deadline, SYSTEM_TIMERS, formatMs, type Timers } from './deadline.js';
 import { errorCode, LoginRequiredError, OutcomeUnknownError, SitePausedError } from './errors.js';
 import { Limiter } from './limiter.js';
-import { drivesOf, newestTimestamp, refreshPlan } from '../../app/fleet/refresh-plan.js';
+import { newestTimestamp, refreshPlan, smartDrivesToRead } from '../../app/fleet/refresh-plan.js';
 import { SiteConnection, type CallParams } from './site-connection.js';
 import type { RetryPolicy } from './retry.js';
 
@@ -22,13 +23,29 @@ export interface FleetOptions {
   actionLog: ActionLog;
   /** Who performs writes, for the action log (OS user). */
   user: string;
-  /** Per-request timeout, ms. */
+  /** Per-request timeout, ms (default 15 s). */
   timeoutMs?: number;
+  /** Limit of one call, whatever its retries (default twice the request timeout, so a read can retry once after a timeout). */
+  callDeadlineMs?: number;
+  /** Limit of one system's refresh, all its reads and retries included (default 60 s). */
+  refreshDeadlineMs?: number;
+  /** Drives whose SMART is read per system and refresh (default 256); failing drives first. */
+  maxSmartDrives?: number;
+  /** Bytes of answers one system's refresh may read (default 32 MiB); a larger answer is dropped. */
+  maxSystemBytes?: number;
   /** Requests in flight across the whole fleet. */
   globalMaxInFlight?: number;
   retry?: RetryPolicy;
   clock?: () => Date;
+  /** Clock and timers of deadlines; injected so tests use a fake clock. */
+  timers?: Timers;
 }
+
+/** Defaults of the bounds above. */
+export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024 } as const;
+
+/** Connection failures that happen before a request leaves: the write was not sent. */
+const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** What an admin gives to add a site. */
 export interface SiteInput {
@@ -65,10 +82,14 @@ export class Fleet {
   private readonly listeners = new Set<(e: FleetEvent) => void>();
   private readonly globalLimiter: Limiter;
   private readonly clock: () => Date;
+  private readonly timers: Timers;
+  private readonly timeoutMs: number;
 
   constructor(private readonly o: FleetOptions) {
     this.globalLimiter = new Limiter(o.globalMaxInFlight ?? 32);
     this.clock = o.clock ?? (() => new Date());
+    this.timers = o.timers ?? SYSTEM_TIMERS;
+    this.timeoutMs = o.timeoutMs ?? FLEET_LIMITS.timeoutMs;
     // Systems known from the cache start as stale until refreshed.
     for (const s of o.cache.systems()) {
       if (s.system === '') continue;
@@ -108,37 +129,99 @@ export class Fleet {
   }
 
   /**
-   * Calls one catalog operation on a system. Reads are cached; writes are recorded in the action
-   * log and never resent after a timeout (the outcome is checked by listing instead).
+   * Calls one catalog operation on a system, within one deadline (`callDeadlineMs`, or twice the
+   * call's own `timeoutMs`) covering the wait for a slot, the login and every retry. Reads are
+   * cached. A write is validated, then recorded in the action log as intended (redacted) before
+   * it is sent, and its outcome after: `ok`, `refused` (the system said no, or it was never
+   * sent) or `unknown`. It is never resent after a timeout (a list checks the outcome instead,
+   * under its own deadline).
+   * @throws StoreError when the intent cannot be recorded: the write is then not sent.
    */
   async call(siteId: string, system: string | undefined, opKey: string | Operation, params: CallParams = {}): Promise<unknown> {
     const op = typeof opKey === 'string' ? getOperation(opKey) : opKey;
     const site = this.site(siteId);
     const conn = this.connection(site);
-    if (!op.writes) {
-      const result = await conn.read(system, op, params);
-      if (system !== undefined) this.o.cache.put(site.id, system, cacheKey(op.key, params.query ?? {}), result, this.clock());
-      return result;
-    }
-    const entry = { user: `${this.o.user} as ${site.username}`, siteId: site.id, system: system ?? '', operation: op.key, params: { query: params.query ?? {}, body: params.body ?? null } };
+    const deadline = this.callDeadline(site, system, op, params.timeoutMs);
     try {
-      const result = await conn.write(system, op, params);
-      this.o.actionLog.append({ ...entry, at: this.clock(), result: 'ok', message: typeof result === 'string' ? result : '' });
-      return result;
-    } catch (err) {
-      let failure = err;
-      if (err instanceof UnreachableError && err.reason === 'timeout') {
-        const outcome = await this.checkOutcome(conn, system, op, params).catch(() => 'unknown' as const);
-        failure = new OutcomeUnknownError(
-          outcome === 'applied'
-            ? `${op.key} timed out but a list shows it was applied`
-            : outcome === 'absent'
-              ? `${op.key} timed out and a list shows it was not applied; it was not resent`
-              : `${op.key} timed out; it may or may not have happened and was not resent: check before retrying`,
-        );
+      if (!op.writes) {
+        const result = await conn.read(system, op, { ...params, deadline });
+        if (system !== undefined) this.o.cache.put(site.id, system, cacheKey(op.key, params.query ?? {}), result, this.clock());
+        return result;
       }
-      this.o.actionLog.append({ ...entry, at: this.clock(), result: 'error', message: (failure as Error).message });
-      throw failure;
+      return await this.write(site, conn, system, op, { ...params, deadline });
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  private callDeadline(site: Site, system: string | undefined, op: Operation, timeoutMs: number | undefined): Deadline {
+    const ms = this.o.callDeadlineMs ?? 2 * (timeoutMs ?? this.timeoutMs);
+    return new Deadline(ms, `${op.key} on ${site.name}${system ? `/${system}` : ''}`, this.timers);
+  }
+
+  private async write(site: Site, conn: SiteConnection, system: string | undefined, op: Operation, params: CallParams): Promise<unknown> {
+    // Invalid parameters are refused before anything is recorded or sent.
+    conn.validate(op, params);
+    // Masked by value too, wherever an echo of them could land in the record.
+    const secrets = [...secretValues(params.body), ...secretValues(params.query), ...secretValues(params.headers)];
+    const pending = this.o.actionLog.begin({
+      user: `${this.o.user} as ${site.username}`,
+      siteId: site.id,
+      system: system ?? '',
+      operation: op.key,
+      params: { query: params.query ?? {}, body: params.body ?? null },
+      at: this.clock(),
+      extraSecrets: secrets,
+    });
+    let sent = false;
+    let result: unknown;
+    try {
+      result = await conn.write(system, op, { ...params, onSend: () => (sent = true) });
+    } catch (err) {
+      const outcome = await this.failedWrite(conn, system, op, params, err, sent);
+      this.recordOutcome(pending, outcome.result, outcome.message, secrets);
+      throw outcome.error;
+    }
+    this.recordOutcome(pending, 'ok', typeof result === 'string' ? result : '', secrets);
+    return result;
+  }
+
+  /** How a write that threw ended, and the error the caller gets. */
+  private async failedWrite(
+    conn: SiteConnection,
+    system: string | undefined,
+    op: Operation,
+    params: CallParams,
+    err: unknown,
+    sent: boolean,
+  ): Promise<{ result: WriteResult; message: string; error: unknown }> {
+    const message = err instanceof Error ? err.message : String(err);
+    const notDelivered = !sent || err instanceof CertificateError || (err instanceof UnreachableError && NOT_DELIVERED.has(err.reason));
+    if (notDelivered) return { result: 'refused', message: `not sent: ${message}`, error: err };
+    if (err instanceof ApiError || err instanceof AuthError || err instanceof LoginRequiredError) return { result: 'refused', message, error: err };
+    if (!(err instanceof UnreachableError)) return { result: 'unknown', message: `sent, but its answer could not be used: ${message}`, error: err };
+    const what = err.reason === 'timeout' ? 'timed out' : 'lost its connection after it was sent';
+    const check = new Deadline(this.timeoutMs, `checking the outcome of ${op.key}`, this.timers);
+    const outcome = await this.checkOutcome(conn, system, op, params, check)
+      .catch(() => 'unknown' as const)
+      .finally(() => check.dispose());
+    const error = new OutcomeUnknownError(
+      outcome === 'applied'
+        ? `${op.key} ${what} but a list shows it was applied`
+        : outcome === 'absent'
+          ? `${op.key} ${what} and a list shows it was not applied; it was not resent`
+          : `${op.key} ${what}; it may or may not have happened and was not resent: check before retrying`,
+    );
+    return { result: 'unknown', message: error.message, error };
+  }
+
+  /** Records a write's outcome. The write already happened: a log that fails now leaves it listed as unknown. */
+  private recordOutcome(pending: PendingWrite, result: WriteResult, message: string, secrets: readonly string[]): void {
+    try {
+      this.o.actionLog.complete(pending, { at: this.clock(), result, message, extraSecrets: secrets });
+    } catch {
+      // The intent stays in the log with no outcome, which lists it as "outcome unknown"; the
+      // next write will be refused with the log's error if the file is the problem.
     }
   }
 
@@ -305,7 +388,7 @@ export class Fleet {
       conn = new SiteConnection(site, {
         secrets: this.o.secrets,
         globalLimiter: this.globalLimiter,
-        timeoutMs: this.o.timeoutMs ?? 15_000,
+        timeoutMs: this.timeoutMs,
         ...(this.o.retry ? { retry: this.o.retry } : {}),
       });
       this.connections.set(site.id, conn);
@@ -319,8 +402,9 @@ export class Fleet {
     if (wait && !force && wait.until > this.clock().getTime()) return;
     const conn = this.connection(site);
     let systems: string[];
+    const deadline = this.callDeadline(site, undefined, getOperation('GET /systems/list'), undefined);
     try {
-      const list = await conn.listSystems();
+      const list = await conn.listSystems({ deadline });
       this.o.cache.put(site.id, '', SYSTEMS_KEY, list, this.clock());
       systems = (list.Systems ?? []).map((s) => s.Name).filter((n): n is string => typeof n === 'string' && n.length > 0);
       this.backoff.delete(site.id);
@@ -328,39 +412,58 @@ export class Fleet {
     } catch (err) {
       this.siteFailed(site, err);
       return;
+    } finally {
+      deadline.dispose();
     }
     for (const k of [...this.statuses.keys()]) {
       const s = this.statuses.get(k);
       if (s && s.siteId === site.id && !systems.includes(s.system)) this.statuses.delete(k);
     }
     const targets = systems.filter((s) => !onlySystems || onlySystems.includes(s));
-    await Promise.all(targets.map((system) => this.refreshSystem(site, conn, system)));
+    // A few systems at a time (enough to keep the site's request slots busy): a system's deadline,
+    // and its keychain lookups, start when its own refresh does, not while thousands queue behind.
+    const slots = new Limiter(2 * Math.max(1, site.polling.maxInFlight));
+    await Promise.all(targets.map((system) => slots.run(() => this.refreshSystem(site, conn, system))));
   }
 
+  /**
+   * Reads everything the views need for one system, within one deadline (`refreshDeadlineMs`) for
+   * all its reads, logins and retries, and a byte budget (`maxSystemBytes`) for all its answers.
+   * SMART is read for at most `maxSmartDrives` drives (failing ones first). What was left out
+   * shows as `truncated` in the system's status.
+   */
   private async refreshSystem(site: Site, conn: SiteConnection, system: string): Promise<void> {
     const previous = this.statuses.get(statusKey(site.id, system));
     const sinceHit = this.o.cache.get(site.id, system, cacheKey(NOTIFICATIONS_OP, {}));
     const since = newestTimestamp(sinceHit?.value);
     const plan = refreshPlan(this.clock(), since);
     let done = 0;
+    let answered = 0;
     let total = plan.length;
+    const deadline = new Deadline(this.o.refreshDeadlineMs ?? FLEET_LIMITS.refreshDeadlineMs, `refresh of ${site.name}/${system}`, this.timers);
     // Once the system has failed, its other reads are cancelled and their late answers ignored: they
     // must neither flip its state back to 'refreshing' nor overwrite the cache after the verdict.
     const abandon = new AbortController();
+    const signal = AbortSignal.any([abandon.signal, deadline.signal]);
+    const maxBytes = this.o.maxSystemBytes ?? FLEET_LIMITS.maxSystemBytes;
+    const budget: ByteBudget = { remaining: maxBytes, total: maxBytes };
     const progress = (): void => {
-      if (abandon.signal.aborted) return;
+      if (signal.aborted) return;
       this.setStatus({ ...(previous ?? { siteId: site.id, system }), siteId: site.id, system, state: 'refreshing', progress: { done, total } });
     };
     progress();
     const failures: string[] = [];
+    const truncated: string[] = [];
     const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
       try {
-        const value = await conn.read(system, getOperation(opKey), { query, signal: abandon.signal });
-        if (abandon.signal.aborted) return undefined;
+        const value = await conn.read(system, getOperation(opKey), { query, signal, deadline, budget });
+        if (signal.aborted) return undefined;
+        answered++;
         this.o.cache.put(site.id, system, storeKey, value, this.clock());
         return value;
       } catch (err) {
         if (err instanceof UnreachableError || err instanceof CertificateError || err instanceof LoginRequiredError || err instanceof SitePausedError) throw err;
+        if (err instanceof AnswerTooLargeError) truncated.push(`${opKey} (answer over the limit, not read)`);
         failures.push(`${opKey}: ${(err as Error).message}`);
         return undefined;
       } finally {
@@ -377,21 +480,31 @@ export class Fleet {
         ),
       );
       const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
-      const drives = drivesOf(resources);
-      total += drives.length;
+      const smart = smartDrivesToRead(resources, this.o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives);
+      if (smart.drives.length < smart.total) truncated.push(`SMART read for ${smart.drives.length} of ${smart.total} drives (failing drives first)`);
+      total += smart.drives.length;
       // A drive that cannot report SMART is a fact about that drive, not a failed refresh.
       const before = failures.length;
-      await Promise.all(drives.map((d) => read('GET /resources/drives/smart', d)));
+      await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d)));
       failures.splice(before);
       const now = this.clock().toISOString();
+      const cut = truncated.length ? truncated.join('; ') : undefined;
       this.setStatus(
         failures.length
-          ? { siteId: site.id, system, state: 'stale', lastSuccessAt: previous?.lastSuccessAt, lastErrorAt: now, lastError: redact(`${failures.length} read(s) failed: ${failures.slice(0, 3).join('; ')}`) }
-          : { siteId: site.id, system, state: 'ok', lastSuccessAt: now },
+          ? { siteId: site.id, system, state: 'stale', lastSuccessAt: previous?.lastSuccessAt, lastErrorAt: now, lastError: redact(`${failures.length} read(s) failed: ${failures.slice(0, 3).join('; ')}`), truncated: cut }
+          : { siteId: site.id, system, state: 'ok', lastSuccessAt: now, truncated: cut },
       );
     } catch (err) {
       abandon.abort();
-      this.systemFailed(site, system, err, previous);
+      const why = deadline.expired
+        ? new UnreachableError(
+            `refresh of ${site.name}/${system} did not finish within ${formatMs(deadline.ms)} (${answered} of ${total} reads answered); stopped there, it is tried again at the next refresh`,
+            'timeout',
+          )
+        : err;
+      this.systemFailed(site, system, why, previous);
+    } finally {
+      deadline.dispose();
     }
   }
 
@@ -479,7 +592,7 @@ export class Fleet {
   }
 
   /** After a write timed out: list to see whether a create/add happened, without resending it. */
-  private async checkOutcome(conn: SiteConnection, system: string | undefined, op: Operation, params: CallParams): Promise<'applied' | 'absent' | 'unknown'> {
+  private async checkOutcome(conn: SiteConnection, system: string | undefined, op: Operation, params: CallParams, deadline: Deadline): Promise<'applied' | 'absent' | 'unknown'> {
     if (!/\/(create|add)$/.test(op.path)) return 'unknown';
     const body = (params.body ?? {}) as Record<string, unknown>;
     const name = body.Name ?? body.Application;
@@ -491,7 +604,7 @@ export class Fleet {
     } catch {
       return 'unknown';
     }
-    const result = (await conn.read(system, listOp, {})) as { Data?: Array<Record<string, unknown>> };
+    const result = (await conn.read(system, listOp, { deadline })) as { Data?: Array<Record<string, unknown>> };
     const found = (result.Data ?? []).some((item) => item.Name === name || item.Application === name);
     return found ? 'applied' : 'absent';
   }

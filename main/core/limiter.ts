@@ -20,9 +20,12 @@ export class Limiter {
     this.drain();
   }
 
-  /** Runs `task` once a slot is free; the slot is released however the task ends. */
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    await this.acquire();
+  /**
+   * Runs `task` once a slot is free; the slot is released however the task ends. When `signal`
+   * aborts while the task is still waiting, it leaves the queue and rejects with the signal's reason.
+   */
+  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.acquire(signal);
     try {
       return await task();
     } finally {
@@ -31,12 +34,25 @@ export class Limiter {
     }
   }
 
-  private acquire(): Promise<void> {
+  private acquire(signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     if (this.active < this.max) {
       this.active++;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        const at = this.waiting.indexOf(granted);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(signal?.reason as Error);
+      };
+      const granted = (): void => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      this.waiting.push(granted);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   private drain(): void {
@@ -47,9 +63,9 @@ export class Limiter {
   }
 }
 
-/** Runs a task under several limiters (per-endpoint, then global), releasing all however it ends. */
-export function runLimited<T>(limiters: readonly Limiter[], task: () => Promise<T>): Promise<T> {
+/** Runs a task under several limiters (per-endpoint, then global), releasing all however it ends; `signal` as in {@link Limiter.run}. */
+export function runLimited<T>(limiters: readonly Limiter[], task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   const [first, ...rest] = limiters;
   if (!first) return task();
-  return first.run(() => runLimited(rest, task));
+  return first.run(() => runLimited(rest, task, signal), signal);
 }

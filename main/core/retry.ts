@@ -16,21 +16,36 @@ export function backoffDelay(policy: RetryPolicy, attempt: number, random: () =>
   return Math.round(cap / 2 + (random() * cap) / 2);
 }
 
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
 /**
  * Retries a READ when the site did not answer. Writes must never come here: a write that timed out
- * may have happened, so it is checked by listing, not repeated.
+ * may have happened, so it is checked by listing, not repeated. Once `signal` aborted (the call's
+ * or the refresh's deadline passed), nothing is retried and the wait between attempts ends at once.
  */
-export async function retryRead<T>(task: () => Promise<T>, policy: RetryPolicy = READ_RETRY, sleep = defaultSleep): Promise<T> {
+export async function retryRead<T>(task: () => Promise<T>, policy: RetryPolicy = READ_RETRY, sleep: Sleep = defaultSleep, signal?: AbortSignal): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await task();
     } catch (err) {
-      if (!(err instanceof UnreachableError) || attempt >= policy.retries) throw err;
-      await sleep(backoffDelay(policy, attempt + 1));
+      if (!(err instanceof UnreachableError) || attempt >= policy.retries || signal?.aborted) throw err;
+      await sleep(backoffDelay(policy, attempt + 1), signal);
     }
   }
 }
 
-function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

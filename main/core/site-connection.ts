@@ -1,9 +1,10 @@
 import { getOperation, type AuthenticationResult, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site } from '../../app/domain/site.js';
-import { ApiClient, AuthError, CertificateError, type CallOptions, type TlsTrust } from '../client/index.js';
+import { ApiClient, AuthError, CertificateError, type CallOptions, type PreparedRequest, type TlsTrust } from '../client/index.js';
 import { isLoopbackUrl, urlProtocol } from '../net.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { discoveryTokenAccount, passwordAccount, tokenAccount } from '../secrets/accounts.js';
+import { raceSignal, type Deadline } from './deadline.js';
 import { LoginRequiredError, SitePausedError } from './errors.js';
 import { Limiter, runLimited } from './limiter.js';
 import { retryRead, type RetryPolicy, READ_RETRY } from './retry.js';
@@ -20,8 +21,11 @@ export interface ConnectionDeps {
 /** How long a typed two-factor code is reused for the other systems of the site (one TOTP step). */
 const CODE_REUSE_MS = 30_000;
 
-/** Parameters of one call, as the catalog names them. */
-export type CallParams = Pick<CallOptions, 'query' | 'body' | 'headers' | 'timeoutMs' | 'signal'>;
+/**
+ * Parameters of one call, as the catalog names them, and how it is bounded: `deadline` limits the
+ * whole call (slot, login, every attempt); `timeoutMs` each request, never past the deadline.
+ */
+export type CallParams = Pick<CallOptions, 'query' | 'body' | 'headers' | 'timeoutMs' | 'signal' | 'onSend' | 'budget'> & { deadline?: Deadline | undefined };
 
 /**
  * One site: its HTTP client, its in-flight cap, and one session per system (login, then
@@ -33,6 +37,8 @@ export class SiteConnection {
   private client: ApiClient;
   private readonly tokens = new Map<string, string>();
   private readonly logins = new Map<string, Promise<string>>();
+  /** The password read in flight: sessions logging in together share one keychain lookup. */
+  private passwordRead: Promise<string | null> | undefined;
   private recentCode: { code: string; at: number } | undefined;
 
   constructor(
@@ -71,12 +77,22 @@ export class SiteConnection {
    * site does not answer; a 401 re-logs in once, then the system needs an interactive login.
    */
   async read(system: string | undefined, op: Operation, params: CallParams = {}): Promise<unknown> {
-    return this.withSession(system, (token) => retryRead(() => this.send(op, token, params), this.deps.retry ?? READ_RETRY));
+    const signal = signalOf(params);
+    return this.withSession(system, signal, (token) => retryRead(() => this.send(op, token, params, signal), this.deps.retry ?? READ_RETRY, undefined, signal));
   }
 
   /** A write: never retried after a timeout (it may have happened); a 401 is safe to redo once. */
   async write(system: string | undefined, op: Operation, params: CallParams = {}): Promise<unknown> {
-    return this.withSession(system, (token) => this.send(op, token, params));
+    const signal = signalOf(params);
+    return this.withSession(system, signal, (token) => this.send(op, token, params, signal));
+  }
+
+  /**
+   * Checks parameters against the catalog and builds the request, sending nothing.
+   * @throws ValidationError naming every problem
+   */
+  validate(op: Operation, params: CallParams): PreparedRequest {
+    return this.client.validate(op, params);
   }
 
   /**
@@ -88,7 +104,7 @@ export class SiteConnection {
     if (credentials.code) this.recentCode = { code: credentials.code, at: this.now() };
     for (const system of [undefined, ...systems]) {
       this.tokens.delete(key(system));
-      await this.sessionToken(system, true);
+      await this.sessionToken(system, true, undefined);
     }
   }
 
@@ -135,23 +151,30 @@ export class SiteConnection {
     return (this.deps.now ?? Date.now)();
   }
 
-  private send(op: Operation, token: string, params: CallParams): Promise<unknown> {
+  private send(op: Operation, token: string, params: CallParams, signal: AbortSignal | undefined): Promise<unknown> {
     if (this.site.polling.paused) return Promise.reject(new SitePausedError(`${this.site.name} is paused`));
-    return runLimited([this.limiter, this.deps.globalLimiter], () => this.client.call(op, { ...params, token }));
+    const { deadline: _deadline, ...options } = params;
+    return runLimited([this.limiter, this.deps.globalLimiter], () => this.client.call(op, { ...options, token, signal, timeoutMs: this.requestTimeout(params) }), signal);
   }
 
-  private async withSession<T>(system: string | undefined, task: (token: string) => Promise<T>): Promise<T> {
+  /** The per-request timeout, cut to what is left of the call's deadline. */
+  private requestTimeout(params: Pick<CallParams, 'timeoutMs' | 'deadline'>): number {
+    const own = params.timeoutMs ?? this.deps.timeoutMs;
+    return params.deadline ? Math.max(1, Math.min(own, params.deadline.remaining())) : own;
+  }
+
+  private async withSession<T>(system: string | undefined, signal: AbortSignal | undefined, task: (token: string) => Promise<T>): Promise<T> {
     if (this.site.polling.paused) throw new SitePausedError(`${this.site.name} is paused`);
     this.assertTrusted();
-    const token = await this.sessionToken(system, false);
+    const token = await this.sessionToken(system, false, signal);
     try {
       return await task(token);
     } catch (err) {
       if (!(err instanceof AuthError)) throw err;
       // The token expired or was revoked: one silent re-login with the stored password.
       this.tokens.delete(key(system));
-      await this.deps.secrets.delete(this.account(system));
-      const fresh = await this.sessionToken(system, true);
+      await raceSignal(this.deps.secrets.delete(this.account(system)), signal);
+      const fresh = await this.sessionToken(system, true, signal);
       try {
         return await task(fresh);
       } catch (again) {
@@ -161,11 +184,14 @@ export class SiteConnection {
     }
   }
 
-  /** The token for a system: memory, then keychain, then a new login (deduplicated). */
-  private async sessionToken(system: string | undefined, forceLogin: boolean): Promise<string> {
+  /**
+   * The token for a system: memory, then keychain, then a new login (deduplicated). A caller whose
+   * signal aborts stops waiting at once (the shared login goes on for the others).
+   */
+  private async sessionToken(system: string | undefined, forceLogin: boolean, signal: AbortSignal | undefined): Promise<string> {
     const k = key(system);
     if (!forceLogin) {
-      const known = this.tokens.get(k) ?? (await this.deps.secrets.get(this.account(system)));
+      const known = this.tokens.get(k) ?? (await raceSignal(this.deps.secrets.get(this.account(system)), signal));
       if (known) {
         this.tokens.set(k, known);
         return known;
@@ -176,12 +202,19 @@ export class SiteConnection {
       pending = this.newSession(system).finally(() => this.logins.delete(k));
       this.logins.set(k, pending);
     }
-    return pending;
+    return raceSignal(pending, signal);
+  }
+
+  private readPassword(): Promise<string | null> {
+    this.passwordRead ??= this.deps.secrets.get(passwordAccount(this.site.id)).finally(() => {
+      this.passwordRead = undefined;
+    });
+    return this.passwordRead;
   }
 
   private async newSession(system: string | undefined): Promise<string> {
     this.assertTrusted();
-    const password = await this.deps.secrets.get(passwordAccount(this.site.id));
+    const password = await this.readPassword();
     if (password === null) throw new LoginRequiredError(`${this.site.name}: no password stored; log in to this site`);
     const code = this.recentCode && this.now() - this.recentCode.at < CODE_REUSE_MS ? this.recentCode.code : undefined;
     let result: AuthenticationResult;
@@ -220,6 +253,12 @@ export class SiteConnection {
     await this.deps.secrets.set(this.account(system), token);
     return token;
   }
+}
+
+/** The call's own signal and its deadline's, as one. */
+function signalOf(params: CallParams): AbortSignal | undefined {
+  const signals = [params.signal, params.deadline?.signal].filter((x): x is AbortSignal => x !== undefined);
+  return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
 }
 
 /** Session key: a system name, or '' for the site's discovery session. */

@@ -1,9 +1,9 @@
 import { app, BrowserWindow, dialog, net, protocol, session, shell } from 'electron';
-import { mkdirSync } from 'node:fs';
 import { join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launchCore, parseLaunchArgs, rendererDir, resolveScope, type Launched } from '../shells/launch.js';
 import { CONTENT_SECURITY_POLICY } from '../shells/csp.js';
+import { ensureDataDir } from '../store/data-dir.js';
 import { registerIpc, sendEvent } from './ipc-registration.js';
 import { electronPrintToPdf } from './pdf.js';
 import { printWorkerDir, runPrintWorker } from './print-worker.js';
@@ -20,10 +20,10 @@ protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: t
 async function start(): Promise<void> {
   const args = parseLaunchArgs(process.argv.slice(app.isPackaged ? 1 : 2));
   const scope = resolveScope(args);
-  // The data dir itself first and private: creating the instance folder inside would make it 0755.
-  mkdirSync(args.dataDir, { recursive: true, mode: 0o700 });
   const instanceDir = join(args.dataDir, 'instances', scope.instanceKey);
-  mkdirSync(instanceDir, { recursive: true, mode: 0o700 });
+  // Both private (0700): a plain recursive mkdir would create the data directory 0755 first.
+  ensureDataDir(args.dataDir);
+  ensureDataDir(instanceDir);
   app.setPath('userData', instanceDir);
   if (!app.requestSingleInstanceLock({ instance: scope.instanceKey })) {
     app.quit();

@@ -20,6 +20,8 @@ export interface HandlerContext {
   version: string;
   keychain: 'keychain' | 'memory';
   keychainWarning?: string | undefined;
+  /** What happened to the data files on opening (rebuilt, in memory, log unusable). */
+  storeWarnings?: readonly string[] | undefined;
   /** Ids of sites served by the embedded simulator (labelled as simulated). */
   simulatedSiteIds: ReadonlySet<string>;
   /** When launched with `--site NAME`: every channel is limited to that site. */
@@ -68,6 +70,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       simulated: ctx.simulatedSiteIds.size > 0,
       keychain: ctx.keychain,
       ...(ctx.keychainWarning ? { keychainWarning: ctx.keychainWarning } : {}),
+      ...(ctx.storeWarnings?.length ? { storeWarnings: [...ctx.storeWarnings] } : {}),
     }),
     'sites:list': async () => inScopeSites().map(view),
     'sites:probe': async (r) => {

@@ -43,12 +43,15 @@ export function collectSystems(fleet: Fleet, sites: readonly Site[]): { systems:
 
 /**
  * Action log records in a period (since inclusive, until exclusive), limited to `siteIds` when
- * given, with the result of checking the whole chain.
+ * given (a log restart is always shown), with the result of checking the whole chain. A log that
+ * cannot be read gives no records and a failed check that says why.
  */
 export function collectActions(log: ActionLog, period: { since: string | null; until: string | null }, siteIds: readonly string[] | undefined): ActionLogInput {
+  const verification = log.verify();
+  if (log.unusable) return { records: [], verification };
   const records = log
     .list({ ...(period.since ? { since: period.since } : {}), ...(period.until ? { until: period.until } : {}) })
-    .filter((r) => !siteIds || siteIds.includes(r.siteId))
+    .filter((r) => !siteIds || siteIds.includes(r.siteId) || r.siteId === '')
     .map((r) => ({ seq: r.seq, at: r.at, user: r.user, siteId: r.siteId, system: r.system, operation: r.operation, params: r.params, result: r.result, message: r.message, hash: r.hash }));
-  return { records, verification: log.verify() };
+  return { records, verification };
 }

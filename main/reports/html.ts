@@ -173,6 +173,8 @@ td.none { color: #888; }
 td.break { word-break: break-all; }
 td.critical { background: #f9d6d5; font-weight: 600; }
 td.warning { background: #fcefc7; }
+/* Unknown: SMART text the app could not read; marked so it is not taken for ok. */
+td.unknown { background: #e4e4e4; font-style: italic; }
 table.meta { width: auto; }
 table.wide { font-size: 7pt; }
 table.wide th, table.wide td { padding: 1px 3px; }
@@ -256,7 +258,7 @@ function td(c: Column, v: Cell): string {
   if (v === null || v === '') return '<td class="none">—</td>';
   const cls: string[] = [];
   if (typeof v === 'number') cls.push('num');
-  if (c.id === 'risk' && (v === 'critical' || v === 'warning')) cls.push(v);
+  if (c.id === 'risk' && (v === 'critical' || v === 'warning' || v === 'unknown')) cls.push(v);
   if (c.id === 'intact' && v === false) cls.push('critical');
   // A long unbroken token (a hash, JSON parameters) would push the table off the printed page.
   if (typeof v === 'string' && /\S{32,}/.test(v)) cls.push('break');

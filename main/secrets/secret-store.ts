@@ -4,6 +4,8 @@
  * one, or puts one in an error message.
  */
 
+import { Limiter } from '../core/limiter.js';
+
 /** A place for secrets, addressed by account name (see `accounts.ts`). */
 export interface SecretStore {
   readonly kind: 'keychain' | 'memory';
@@ -51,6 +53,12 @@ export type KeytarSource = KeytarLike | (() => Promise<KeytarLike>);
 export const DEFAULT_SERVICE = 'Fleetdeck';
 /** How long one keychain call may take before it counts as hung, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 3000;
+/**
+ * Keychain calls running at once. keytar runs each on one of libuv's four worker threads (shared
+ * with the file system and DNS): thousands of systems starting together would otherwise queue
+ * thousands of calls there, each one's timeout running while it waits.
+ */
+export const DEFAULT_MAX_CONCURRENT = 2;
 
 /**
  * Why a keychain call failed: `timeout` (no answer in time, typically a locked keyring waiting on
@@ -129,6 +137,8 @@ export interface KeychainSecretStoreOptions {
   service?: string;
   /** Milliseconds one keychain call may take; default 3000. */
   timeoutMs?: number;
+  /** Keychain calls running at once; the others wait their turn (default {@link DEFAULT_MAX_CONCURRENT}). */
+  maxConcurrent?: number;
 }
 
 /**
@@ -150,6 +160,8 @@ export class KeychainSecretStore implements SecretStore {
    * at once instead of blocking more of the four threads Node's file system and DNS also need.
    */
   #unanswered = 0;
+  /** Calls running at once; a call's timeout starts when it gets its turn, not while it waits for it. */
+  readonly #slots: Limiter;
 
   /** @throws RangeError for a non-positive timeout or an empty service name. */
   constructor(options: KeychainSecretStoreOptions = {}) {
@@ -157,6 +169,7 @@ export class KeychainSecretStore implements SecretStore {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (this.service === '') throw new RangeError('keychain service name must not be empty');
     if (!Number.isFinite(this.timeoutMs) || this.timeoutMs <= 0) throw new RangeError(`keychain timeout must be a positive number of milliseconds, not ${this.timeoutMs}`);
+    this.#slots = new Limiter(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
     const source = options.keytar;
     this.#load = typeof source === 'function' ? source : source ? () => Promise.resolve(source) : loadKeytar;
   }
@@ -244,8 +257,14 @@ export class KeychainSecretStore implements SecretStore {
    * that never answers is abandoned.
    */
   #call<T>(what: string, operation: (keytar: KeytarLike) => Promise<T>, secret?: string): Promise<T> {
+    return this.#slots.run(() => this.#attempt(what, operation, secret));
+  }
+
+  #attempt<T>(what: string, operation: (keytar: KeytarLike) => Promise<T>, secret?: string): Promise<T> {
     if (this.#unanswered > 0) {
-      return Promise.reject(new KeychainError(`keychain has not answered an earlier request yet (is it locked?); cannot ${what}`, 'timeout'));
+      return Promise.reject(
+        new KeychainError(`keychain has not answered an earlier request within ${this.timeoutMs} ms (it may be locked, waiting for an unlock prompt, or busy), so it was not asked to ${what}; unlock it, then try again`, 'timeout'),
+      );
     }
     // Inside `then`, a fake or keytar throwing synchronously becomes a rejection like any other.
     const attempt = this.#keytarModule().then((keytar) => operation(keytar));
@@ -256,7 +275,7 @@ export class KeychainSecretStore implements SecretStore {
           this.#unanswered -= 1;
         };
         attempt.then(settled, settled);
-        reject(new KeychainError(`keychain did not answer within ${this.timeoutMs} ms (is it locked?)`, 'timeout'));
+        reject(new KeychainError(`keychain did not answer within ${this.timeoutMs} ms: it may be locked (waiting for an unlock prompt) or busy; unlock it, then try again`, 'timeout'));
       }, this.timeoutMs);
       attempt.then(
         (value) => {

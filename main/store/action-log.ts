@@ -1,39 +1,61 @@
 import { createHash } from 'node:crypto';
 import { redact } from '../../app/redact.js';
 import type { Database } from './database.js';
+import { StoreError, failureOf, remedy, storeError } from './store-error.js';
 
 /** `prevHash` of the first record. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** Names the serialization inside every hash, so a future format cannot be confused with this one. */
-const HASH_FORMAT = 'fleetdeck-action-log/1';
+/** Names the serialization inside every hash, so formats cannot be confused with one another. */
+const HASH_FORMAT_1 = 'fleetdeck-action-log/1';
+const HASH_FORMAT_2 = 'fleetdeck-action-log/2';
 
-export type ActionResult = 'ok' | 'error';
+/** How a write ended: applied, refused (by the system, or not sent at all), or unknown (no answer). */
+export type WriteResult = 'ok' | 'refused' | 'unknown';
+const WRITE_RESULTS: ReadonlySet<string> = new Set<WriteResult>(['ok', 'refused', 'unknown']);
 
-/** One write the app performed, as handed to {@link ActionLog.append}. */
-export interface ActionInput {
-  /** When the write happened, a Date or an ISO string (default: now). */
+/** The result a listed write shows; `error` only on records imported from before intents were kept. */
+export type ActionResult = WriteResult | 'error';
+
+/** What a write without a recorded outcome says in the log. */
+export const NO_OUTCOME_MESSAGE = 'no outcome was recorded: Fleetdeck stopped or lost the answer while this write was in flight, so it may or may not have happened; check the system before retrying';
+
+/** A write about to be sent, as handed to {@link ActionLog.begin}. */
+export interface WriteIntent {
+  /** When the write is sent, a Date or an ISO string (default: now). */
   at?: Date | string | undefined;
-  /** The site account that performed it. */
+  /** The site account that performs it. */
   user: string;
   siteId: string;
   system: string;
   /** Operation key, `METHOD /path`. */
   operation: string;
-  /** Parameters sent (query and body); redacted before they are stored. */
+  /** Parameters to send (query and body); redacted before they are stored. */
   params: unknown;
-  result: ActionResult;
-  /** Server answer or error text; redacted before it is stored. */
-  message: string;
-  /** Literal secret values (a typed password, a token) to mask wherever they appear in params or message. */
+  /** Literal secret values (a typed password, a token) to mask wherever they appear. */
   extraSecrets?: readonly string[] | undefined;
 }
 
-/** A stored record of the action log. */
+/** How a write ended, as handed to {@link ActionLog.complete}. */
+export interface WriteOutcome {
+  at?: Date | string | undefined;
+  result: WriteResult;
+  /** Server answer or error text; redacted before it is stored. */
+  message: string;
+  extraSecrets?: readonly string[] | undefined;
+}
+
+/** A whole write in one call ({@link ActionLog.append}): its intent and its outcome. */
+export interface ActionInput extends WriteIntent {
+  result: WriteResult;
+  message: string;
+}
+
+/** One write as the log lists it: its intent joined with its outcome. */
 export interface ActionRecord {
-  /** Position in the chain, 1-based, without gaps. */
+  /** Seq of the write's intent (or of the imported record), 1-based. */
   seq: number;
-  /** ISO time. */
+  /** ISO time the write was sent. */
   at: string;
   user: string;
   siteId: string;
@@ -41,17 +63,27 @@ export interface ActionRecord {
   operation: string;
   /** Redacted parameters (the raw text if the stored JSON no longer parses). */
   params: unknown;
+  /** `unknown` also when no outcome was recorded (see {@link NO_OUTCOME_MESSAGE}). */
   result: ActionResult;
   message: string;
-  /** Hash of the previous record; {@link GENESIS_HASH} for the first. */
+  /** ISO time the outcome was recorded; absent when none was (and on imported records). */
+  completedAt?: string | undefined;
+  /** Hash of the record before the intent; {@link GENESIS_HASH} for the first. */
   prevHash: string;
-  /** SHA-256 (lowercase hex) of this record's canonical serialization, see {@link hashAction}. */
+  /** SHA-256 (lowercase hex) of the intent record, see {@link hashAction}. */
   hash: string;
 }
 
+/** A write whose intent is recorded: what {@link ActionLog.complete} needs to record its outcome (`seq`, `hash` of the intent). */
+export type PendingWrite = Omit<ActionRecord, 'result' | 'message' | 'completedAt'>;
+
 /** The fields a record's hash covers, exactly as stored. */
 export interface HashedFields {
+  /** 1: a write recorded after the fact (earlier Fleetdecks); 2: intents, outcomes, restarts. Default 1. */
+  format?: 1 | 2 | undefined;
   seq: number;
+  /** Format 2: `intent`, `outcome` or `restart`. */
+  kind?: string | undefined;
   at: string;
   user: string;
   siteId: string;
@@ -61,18 +93,24 @@ export interface HashedFields {
   paramsJson: string;
   result: string;
   message: string;
+  /** Format 2 outcomes: the intent they complete. */
+  intentSeq?: number | null | undefined;
   prevHash: string;
 }
 
 /**
- * SHA-256 (lowercase hex) over the canonical serialization of a record: the JSON array
- * `["fleetdeck-action-log/1", seq, at, user, siteId, system, operation, paramsJson, result, message, prevHash]`.
- * A JSON array keeps field boundaries unambiguous whatever the fields contain. Exported so the
- * chain can be checked by tools outside the app.
+ * SHA-256 (lowercase hex) over the canonical serialization of a record, a JSON array (which keeps
+ * field boundaries unambiguous whatever the fields contain). Format 1:
+ * `["fleetdeck-action-log/1", seq, at, user, siteId, system, operation, paramsJson, result, message, prevHash]`;
+ * format 2: `["fleetdeck-action-log/2", seq, kind, at, user, siteId, system, operation, paramsJson,
+ * result, message, intentSeq or null, prevHash]`. Exported so tools outside the app can check the chain.
  */
 export function hashAction(f: HashedFields): string {
-  const text = JSON.stringify([HASH_FORMAT, f.seq, f.at, f.user, f.siteId, f.system, f.operation, f.paramsJson, f.result, f.message, f.prevHash]);
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  const fields =
+    f.format === 2
+      ? [HASH_FORMAT_2, f.seq, f.kind ?? '', f.at, f.user, f.siteId, f.system, f.operation, f.paramsJson, f.result, f.message, f.intentSeq ?? null, f.prevHash]
+      : [HASH_FORMAT_1, f.seq, f.at, f.user, f.siteId, f.system, f.operation, f.paramsJson, f.result, f.message, f.prevHash];
+  return createHash('sha256').update(JSON.stringify(fields), 'utf8').digest('hex');
 }
 
 export interface ActionLogQuery {
@@ -81,7 +119,7 @@ export interface ActionLogQuery {
   since?: Date | string | undefined;
   /** Exclusive upper bound on `at`. */
   until?: Date | string | undefined;
-  /** At most this many records: the newest ones matching. */
+  /** At most this many writes: the newest ones matching. */
   limit?: number | undefined;
   /** Order by seq descending (default ascending, oldest first). */
   newestFirst?: boolean | undefined;
@@ -95,20 +133,26 @@ export interface VerifyProblem {
 
 export interface VerifyResult {
   ok: boolean;
-  /** Records read. */
+  /** Records read (intents and outcomes count one each). */
   count: number;
   problems: VerifyProblem[];
 }
 
 export interface ActionLogOptions {
-  /** Connection from `openDatabase`. */
-  db: Database;
+  /** Connection from `openLogDatabase`; omitted when `problem` says why there is none. */
+  db?: Database | undefined;
+  /** Why the log cannot be used in this run: every write is refused with it, `verify` reports it. */
+  problem?: StoreError | undefined;
+  /** The log's file, for messages. */
+  file?: string | undefined;
   /** Source of "now"; injected so tests control times. */
   clock?: () => Date;
 }
 
 interface Row {
   seq: number;
+  format: number;
+  kind: string;
   at: string;
   user: string;
   site_id: string;
@@ -117,126 +161,202 @@ interface Row {
   params: string;
   result: string;
   message: string;
+  intent_seq: number | null;
   prev_hash: string;
   hash: string;
 }
 
+interface ListedRow extends Row {
+  done_at: string | null;
+  done_result: string | null;
+  done_message: string | null;
+}
+
+type NewRow = Omit<Row, 'seq' | 'format' | 'prev_hash' | 'hash'>;
+
 const SYNCHRONOUS_FULL = 2;
+
+/**
+ * The message of a log that cannot be used, by cause: named, with what to do. Writes stay refused
+ * until the admin acts; reading commands keep working.
+ */
+export function unusableLog(err: unknown, file: string): StoreError {
+  const failure = failureOf(err);
+  const detail = err instanceof Error ? err.message : String(err);
+  const startNew = `restore it from a backup, or run "fleetdeck log start-new" to keep the damaged file aside and start a new log whose first record names it`;
+  const message =
+    failure === 'damaged'
+      ? `${file} (the action log) is damaged: ${detail}. Writes to systems are refused until this is resolved: ${startNew}`
+      : failure === 'missing'
+        ? `${file} (the action log) is missing although this data directory was used before: it was moved or deleted. Writes to systems are refused until this is resolved: ${startNew.replace('keep the damaged file aside and ', '')}`
+        : `cannot use ${file} (the action log): ${detail}. Writes to systems are refused until it can be written: ${remedy(failure, file)}`;
+  return new StoreError(message, file, failure, { cause: err });
+}
 
 /**
  * Every write the app performs, append-only and hash-chained: each record carries the SHA-256 of
  * the previous one, so an edited, deleted, inserted or reordered record breaks the chain that
- * {@link verify} walks. SQL triggers refuse UPDATE and DELETE; the chain still catches edits made
- * after dropping them or by editing the file's bytes. It cannot catch a forger who rewrites every
- * later record and the head consistently (that needs a key held outside the data directory).
+ * {@link verify} walks. A write is recorded twice: its intent before it is sent ({@link begin};
+ * if that fails, the write must not be sent) and its outcome after ({@link complete}). SQL
+ * triggers refuse UPDATE and DELETE; the chain still catches edits made after dropping them or by
+ * editing the file's bytes. It cannot catch a forger who rewrites every later record and the head
+ * consistently (that needs a key held outside the data directory).
  */
 export class ActionLog {
-  private readonly db: Database;
+  /** The log's file ('' when not known). */
+  readonly file: string;
+  private readonly db: Database | undefined;
   private readonly clock: () => Date;
-  private readonly stmts: Statements;
+  private readonly stmts: Statements | undefined;
+  private problem: StoreError | undefined;
+  private closed = false;
 
   constructor(options: ActionLogOptions) {
-    this.db = options.db;
+    this.file = options.file ?? options.problem?.file ?? '';
     this.clock = options.clock ?? (() => new Date());
-    this.stmts = prepareStatements(this.db);
+    this.db = options.db;
+    this.problem = options.problem;
+    if (!this.db && !this.problem) throw new TypeError('an ActionLog needs a database or the problem that prevents one');
+    this.stmts = this.db && !this.problem ? prepareStatements(this.db) : undefined;
+  }
+
+  /** Closes the log's connection (if it has one). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db?.close();
+  }
+
+  /** Why writes are refused in this run (the log file is damaged, missing or not writable), if they are. */
+  get unusable(): StoreError | undefined {
+    return this.problem;
   }
 
   /**
-   * Appends a record and returns it as stored. Params and message are passed through `redact()`.
-   * Durable on return: the commit runs with `synchronous = FULL` (the WAL is fsynced), whatever the
-   * connection's setting for cache writes. Safe with other processes appending to the same file:
-   * reading the head and inserting happen in one IMMEDIATE transaction, so the chain cannot fork.
-   *
-   * @throws TypeError for a result other than 'ok'/'error' or an invalid `at`; SQLITE_BUSY when
-   *   another process holds the write lock longer than the busy timeout.
+   * Records that a write is about to be sent, durably (committed with `synchronous = FULL`), and
+   * returns the intent to complete. Params are redacted. Safe with other processes appending to the
+   * same file: reading the head and inserting happen in one IMMEDIATE transaction.
+   * @throws StoreError naming the file and what to do when the record cannot be written (then the
+   *   write must not be sent); TypeError for an invalid `at`.
    */
-  append(input: ActionInput): ActionRecord {
-    if (input.result !== 'ok' && input.result !== 'error') throw new TypeError(`action result must be 'ok' or 'error', got ${String(input.result)}`);
-    const secrets = input.extraSecrets ?? [];
-    const paramsJson = canonicalJson(redact(input.params, secrets));
-    const message = redact(String(input.message), secrets);
-    const at = isoTime(input.at ?? this.clock());
-
-    const insert = this.db.transaction((): ActionRecord => {
-      // Chain from the head, not the last row: a truncated tail then leaves a visible gap. Number
-      // past both, so rows added behind the app's back never block logging (verify flags them).
-      const head = this.stmts.head.get();
-      const last = this.stmts.lastRow.get();
-      const seq = Math.max(head?.seq ?? 0, last?.seq ?? 0) + 1;
-      const prevHash = (head ?? last)?.hash ?? GENESIS_HASH;
-      const fields: HashedFields = { seq, at, user: input.user, siteId: input.siteId, system: input.system, operation: input.operation, paramsJson, result: input.result, message, prevHash };
-      const hash = hashAction(fields);
-      this.stmts.insert.run(seq, at, input.user, input.siteId, input.system, input.operation, paramsJson, input.result, message, prevHash, hash);
-      this.stmts.setHead.run(seq, hash);
-      return toRecord({ seq, at, user: input.user, site_id: input.siteId, system: input.system, operation: input.operation, params: paramsJson, result: input.result, message, prev_hash: prevHash, hash });
-    });
-
-    const previous = Number(this.db.pragma('synchronous', { simple: true }));
-    if (previous !== SYNCHRONOUS_FULL) this.db.pragma('synchronous = FULL');
-    try {
-      return insert.immediate();
-    } finally {
-      if (previous !== SYNCHRONOUS_FULL) this.db.pragma(`synchronous = ${previous}`);
-    }
+  begin(intent: WriteIntent): PendingWrite {
+    const secrets = intent.extraSecrets ?? [];
+    const params = redact(intent.params, secrets);
+    const at = isoTime(intent.at ?? this.clock());
+    const row = this.appendRow(
+      { kind: 'intent', at, user: intent.user, site_id: intent.siteId, system: intent.system, operation: intent.operation, params: canonicalJson(params), result: 'pending', message: '', intent_seq: null },
+      'record the write in',
+    );
+    return { seq: row.seq, at, user: intent.user, siteId: intent.siteId, system: intent.system, operation: intent.operation, params: parseParams(row.params), hash: row.hash, prevHash: row.prev_hash };
   }
 
-  /** Records matching a filter, oldest first unless `newestFirst`. `limit` keeps the newest matching ones. */
+  /**
+   * Records how a begun write ended and returns the write as listed. The message is redacted.
+   * @throws TypeError for a result other than ok/refused/unknown; StoreError when it cannot be
+   *   written (the write then stays listed with an unknown outcome).
+   */
+  complete(pending: PendingWrite, outcome: WriteOutcome): ActionRecord {
+    if (!WRITE_RESULTS.has(outcome.result)) throw new TypeError(`write result must be 'ok', 'refused' or 'unknown', got ${String(outcome.result)}`);
+    const message = redact(String(outcome.message), outcome.extraSecrets ?? []);
+    const at = isoTime(outcome.at ?? this.clock());
+    this.appendRow(
+      { kind: 'outcome', at, user: pending.user, site_id: pending.siteId, system: pending.system, operation: pending.operation, params: 'null', result: outcome.result, message, intent_seq: pending.seq },
+      'record the outcome of the write in',
+    );
+    const { seq, at: sentAt, user, siteId, system, operation, params, hash, prevHash } = pending;
+    return { seq, at: sentAt, user, siteId, system, operation, params, result: outcome.result, message, completedAt: at, prevHash, hash };
+  }
+
+  /** Records a whole write (intent, then outcome) and returns it as listed. @throws as {@link begin} and {@link complete}. */
+  append(input: ActionInput): ActionRecord {
+    if (!WRITE_RESULTS.has(input.result)) throw new TypeError(`write result must be 'ok', 'refused' or 'unknown', got ${String(input.result)}`);
+    const pending = this.begin(input);
+    return this.complete(pending, { at: pending.at, result: input.result, message: input.message, extraSecrets: input.extraSecrets });
+  }
+
+  /**
+   * Opens a new log after the previous file was damaged or lost: its first record names the file
+   * kept aside (and its SHA-256), so the break is part of the chain.
+   * @throws StoreError as {@link begin}
+   */
+  recordRestart(input: { user: string; reason: string; previousFile?: string | undefined; previousSha256?: string | undefined }): ActionRecord {
+    const params = canonicalJson({ previousFile: input.previousFile ?? null, previousSha256: input.previousSha256 ?? null });
+    const at = isoTime(this.clock());
+    const row = this.appendRow({ kind: 'restart', at, user: input.user, site_id: '', system: '', operation: 'fleetdeck log start-new', params, result: 'ok', message: input.reason, intent_seq: null }, 'write the first record of');
+    return toRecord({ ...row, done_at: null, done_result: null, done_message: null });
+  }
+
+  /**
+   * Writes matching a filter, oldest first unless `newestFirst`, each with its outcome; `limit`
+   * keeps the newest matching ones. A log restart is listed whatever the site filter.
+   * @throws StoreError when the log cannot be read
+   */
   list(query: ActionLogQuery = {}): ActionRecord[] {
-    const where: string[] = [];
+    const where: string[] = ["i.kind <> 'outcome'"];
     const args: Array<string | number> = [];
     if (query.siteId !== undefined) {
-      where.push('site_id = ?');
+      where.push("(i.site_id = ? OR i.kind = 'restart')");
       args.push(query.siteId);
     }
     if (query.since !== undefined) {
-      where.push('at >= ?');
+      where.push('i.at >= ?');
       args.push(isoTime(query.since));
     }
     if (query.until !== undefined) {
-      where.push('at < ?');
+      where.push('i.at < ?');
       args.push(isoTime(query.until));
     }
-    let sql = `SELECT * FROM action_log${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC`;
+    let sql = `SELECT i.*, o.at AS done_at, o.result AS done_result, o.message AS done_message
+      FROM action_log i LEFT JOIN action_log o ON o.intent_seq = i.seq
+      WHERE ${where.join(' AND ')} ORDER BY i.seq DESC`;
     if (query.limit !== undefined) {
       if (!Number.isInteger(query.limit) || query.limit < 0) throw new RangeError(`limit must be a non-negative integer, got ${query.limit}`);
       sql += ' LIMIT ?';
       args.push(query.limit);
     }
-    const rows = this.db.prepare<Array<string | number>, Row>(sql).all(...args).map(toRecord);
+    const rows = this.read('read', (db) => db.prepare<Array<string | number>, ListedRow>(sql).all(...args)).map(toRecord);
     return query.newestFirst ? rows : rows.reverse();
   }
 
-  /** Number of records stored. */
+  /** Number of writes recorded (an intent and its outcome count once). @throws StoreError as {@link list} */
   count(): number {
-    return this.stmts.count.get()?.n ?? 0;
+    return this.read('read', () => this.stmts?.count.get()?.n ?? 0);
   }
 
   /**
    * Walks the whole chain and reports every record whose content no longer matches its hash
    * (edited), whose `prevHash` is not the previous record's hash (reordered or inserted), every gap
-   * in seq (deleted), and a head that disagrees with the last record (truncated or appended
-   * outside the app). A database too damaged to read is reported as a problem, not thrown.
+   * in seq (deleted), an outcome that completes no earlier intent, and a head that disagrees with the
+   * last record (truncated or appended outside the app). A log too damaged to read, missing or not
+   * openable is reported as a problem naming the file and what to do, not thrown.
    */
   verify(): VerifyResult {
+    if (this.problem || !this.db || !this.stmts) return { ok: false, count: 0, problems: [{ seq: 0, reason: this.problem?.message ?? 'the action log is not open' }] };
+    const stmts = this.stmts;
     const problems: VerifyProblem[] = [];
     let count = 0;
     let expectedSeq = 1;
     let prevHash = GENESIS_HASH;
+    const intents = new Map<number, string>();
     try {
       // One read transaction: a consistent snapshot even while other processes append.
       this.db.transaction(() => {
-        for (const row of this.stmts.all.iterate()) {
+        for (const row of stmts.all.iterate()) {
           count++;
           const gap = row.seq !== expectedSeq;
           if (gap) problems.push({ seq: expectedSeq, reason: missingText(expectedSeq, row.seq - 1) });
-          const expected = hashAction({ seq: row.seq, at: String(row.at), user: String(row.user), siteId: String(row.site_id), system: String(row.system), operation: String(row.operation), paramsJson: String(row.params), result: String(row.result), message: String(row.message), prevHash: String(row.prev_hash) });
-          if (expected !== row.hash) problems.push({ seq: row.seq, reason: 'record content does not match its hash: it was edited' });
+          if (hashOfRow(row) !== row.hash) problems.push({ seq: row.seq, reason: 'record content does not match its hash: it was edited' });
           // After a gap the broken link is already explained by the missing records.
           else if (!gap && row.prev_hash !== prevHash) problems.push({ seq: row.seq, reason: 'prevHash does not match the previous record: records were inserted, reordered or replaced' });
+          const identity = JSON.stringify([row.user, row.site_id, row.system, row.operation]);
+          if (row.kind === 'intent') intents.set(row.seq, identity);
+          else if (row.kind === 'outcome' && (row.intent_seq === null || intents.get(row.intent_seq) !== identity)) {
+            problems.push({ seq: row.seq, reason: `outcome of a write that has no intent (seq ${String(row.intent_seq)}) before it` });
+          }
           expectedSeq = row.seq + 1;
           prevHash = row.hash;
         }
-        const head = this.stmts.head.get();
+        const head = stmts.head.get();
         const lastSeq = expectedSeq - 1;
         if (!head) {
           if (lastSeq > 0) problems.push({ seq: 0, reason: 'the head record of the chain is missing' });
@@ -249,10 +369,79 @@ export class ActionLog {
         }
       })();
     } catch (err) {
-      problems.push({ seq: 0, reason: `the log could not be read: ${err instanceof Error ? err.message : String(err)}` });
+      problems.push({ seq: 0, reason: this.failed(err, 'read').message });
     }
     return { ok: problems.length === 0, count, problems };
   }
+
+  private appendRow(row: NewRow, what: string): Row {
+    const db = this.db;
+    const stmts = this.stmts;
+    if (this.problem || !db || !stmts) throw this.problem ?? new StoreError('the action log is not open', this.file, 'io');
+    const insert = db.transaction((): Row => {
+      // Chain from the head, not the last row: a truncated tail then leaves a visible gap. Number
+      // past both, so rows added behind the app's back never block logging (verify flags them).
+      const head = stmts.head.get();
+      const last = stmts.lastRow.get();
+      const seq = Math.max(head?.seq ?? 0, last?.seq ?? 0) + 1;
+      const prevHash = (head ?? last)?.hash ?? GENESIS_HASH;
+      const full: Row = { ...row, seq, format: 2, prev_hash: prevHash, hash: '' };
+      full.hash = hashOfRow(full);
+      stmts.insert.run(full.seq, full.format, full.kind, full.at, full.user, full.site_id, full.system, full.operation, full.params, full.result, full.message, full.intent_seq, full.prev_hash, full.hash);
+      stmts.setHead.run(seq, full.hash);
+      return full;
+    });
+    try {
+      const previous = Number(db.pragma('synchronous', { simple: true }));
+      if (previous !== SYNCHRONOUS_FULL) db.pragma('synchronous = FULL');
+      try {
+        return insert.immediate();
+      } finally {
+        if (previous !== SYNCHRONOUS_FULL) db.pragma(`synchronous = ${previous}`);
+      }
+    } catch (err) {
+      if (err instanceof TypeError || err instanceof RangeError) throw err;
+      const e = this.failed(err, what);
+      throw row.kind === 'intent' ? new StoreError(`${e.message} (the write was not sent)`, e.file, e.reason, { cause: err }) : e;
+    }
+  }
+
+  private read<T>(what: string, task: (db: Database) => T): T {
+    if (this.problem || !this.db) throw this.problem ?? new StoreError('the action log is not open', this.file, 'io');
+    try {
+      return task(this.db);
+    } catch (err) {
+      if (err instanceof RangeError || err instanceof TypeError) throw err;
+      throw this.failed(err, what);
+    }
+  }
+
+  /** The StoreError for a failure; damage found while running refuses writes for the rest of the run. */
+  private failed(err: unknown, what: string): StoreError {
+    if (failureOf(err) === 'damaged') {
+      this.problem ??= unusableLog(err, this.file);
+      return this.problem;
+    }
+    return storeError(err, this.file, what, 'the action log');
+  }
+}
+
+function hashOfRow(row: Row): string {
+  return hashAction({
+    format: row.format === 2 ? 2 : 1,
+    seq: row.seq,
+    kind: String(row.kind),
+    at: String(row.at),
+    user: String(row.user),
+    siteId: String(row.site_id),
+    system: String(row.system),
+    operation: String(row.operation),
+    paramsJson: String(row.params),
+    result: String(row.result),
+    message: String(row.message),
+    intentSeq: row.intent_seq,
+    prevHash: String(row.prev_hash),
+  });
 }
 
 function missingText(from: number, to: number): string {
@@ -275,26 +464,21 @@ function canonicalJson(value: unknown): string {
   return typeof text === 'string' ? text : 'null';
 }
 
-function toRecord(row: Row): ActionRecord {
-  let params: unknown;
+function parseParams(text: string): unknown {
   try {
-    params = JSON.parse(row.params) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
-    params = row.params;
+    return text;
   }
-  return {
-    seq: row.seq,
-    at: row.at,
-    user: row.user,
-    siteId: row.site_id,
-    system: row.system,
-    operation: row.operation,
-    params,
-    result: row.result as ActionResult,
-    message: row.message,
-    prevHash: row.prev_hash,
-    hash: row.hash,
-  };
+}
+
+function toRecord(row: ListedRow): ActionRecord {
+  const base = { seq: row.seq, at: row.at, user: row.user, siteId: row.site_id, system: row.system, operation: row.operation, params: parseParams(row.params), prevHash: row.prev_hash, hash: row.hash };
+  if (row.kind === 'intent') {
+    if (row.done_result === null) return { ...base, result: 'unknown', message: NO_OUTCOME_MESSAGE };
+    return { ...base, result: row.done_result as ActionResult, message: row.done_message ?? '', completedAt: row.done_at ?? undefined };
+  }
+  return { ...base, result: (row.result === 'error' ? 'error' : 'ok') as ActionResult, message: row.message };
 }
 
 type Statements = ReturnType<typeof prepareStatements>;
@@ -304,10 +488,10 @@ function prepareStatements(db: Database) {
     head: db.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM action_log_head WHERE id = 1'),
     lastRow: db.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM action_log ORDER BY seq DESC LIMIT 1'),
     setHead: db.prepare<[number, string]>('INSERT INTO action_log_head (id, seq, hash) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash'),
-    insert: db.prepare<[number, string, string, string, string, string, string, string, string, string, string]>(
-      'INSERT INTO action_log (seq, at, user, site_id, system, operation, params, result, message, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    insert: db.prepare<[number, number, string, string, string, string, string, string, string, string, string, number | null, string, string]>(
+      'INSERT INTO action_log (seq, format, kind, at, user, site_id, system, operation, params, result, message, intent_seq, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     all: db.prepare<[], Row>('SELECT * FROM action_log ORDER BY seq'),
-    count: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM action_log'),
+    count: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM action_log WHERE kind <> 'outcome'"),
   };
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -53,4 +54,54 @@ export function resolveDataDir(sources: DataDirSources = {}): string {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value.trim() !== '' ? value : undefined;
+}
+
+/**
+ * Creates the data directory (and missing parents) private to this user, mode 0700, and narrows
+ * an existing one that others can read or enter (an earlier Fleetdeck or another tool may have
+ * created it with the default 0755). Modes are not applied on Windows, where the profile folder's
+ * ACL already keeps other users out.
+ */
+export function ensureDataDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform === 'win32') return;
+  const mode = fs.statSync(dir).mode & 0o777;
+  if (mode & 0o077) fs.chmodSync(dir, mode & 0o700);
+}
+
+/** Narrows an existing data file to 0600 (owner only); a missing file is left alone. */
+export function tightenFile(file: string): void {
+  if (process.platform === 'win32') return;
+  let mode: number;
+  try {
+    mode = fs.statSync(file).mode & 0o777;
+  } catch {
+    return;
+  }
+  if (mode & 0o077) fs.chmodSync(file, mode & 0o600);
+}
+
+/** Makes a rename or link inside `dir` durable; a no-op where directories cannot be opened (Windows). */
+export function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // Windows cannot open a directory; its renames are durable once they return.
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** Suffix of the marker next to a rebuildable file whose damage showed while running: the next start moves it aside. */
+export const DAMAGED_SUFFIX = '.damaged';
+
+/** Leaves the marker that makes the next start move `file` aside and rebuild it. */
+export function markDamaged(file: string): void {
+  try {
+    fs.writeFileSync(`${file}${DAMAGED_SUFFIX}`, '', { mode: 0o600 });
+  } catch {
+    // Read-only or full: the error the caller reports already names the file and what to do.
+  }
 }

@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Libsql from 'libsql';
+import { ensureDataDir, fsyncDir, tightenFile } from './data-dir.js';
+import { StoreError, errorCodeOf, remedy, storeError } from './store-error.js';
 
 /** A prepared statement: `P` its parameters, `R` one result row. */
 export interface Statement<P extends unknown[] = unknown[], R = unknown> {
@@ -16,7 +19,7 @@ export interface Transaction<F extends (...args: never[]) => unknown> {
   immediate(...args: Parameters<F>): ReturnType<F>;
 }
 
-/** An open connection to the data directory's SQLite database (the part of the driver's API the app uses). */
+/** An open connection to one of the data directory's SQLite files (the part of the driver's API the app uses). */
 export interface Database {
   prepare<P extends unknown[] = unknown[], R = unknown>(sql: string): Statement<P, R>;
   exec(sql: string): void;
@@ -59,6 +62,7 @@ export function connect(file: string): Database {
     const row: unknown = prepare(`PRAGMA ${source}`).raw().get();
     return Array.isArray(row) ? (row[0] as unknown) : undefined;
   };
+  db.transaction = ((fn: (...args: never[]) => unknown) => transactionOf(db, fn)) as typeof db.transaction;
   const close = db.close.bind(db);
   db.close = () => {
     // A reader in another process can hold the WAL back; the checkpoint then does what it can.
@@ -68,8 +72,50 @@ export function connect(file: string): Database {
   return db as unknown as Database;
 }
 
-/** File name of the database inside the data directory. */
+let savepoints = 0;
+
+/**
+ * better-sqlite3's transaction semantics on libsql, whose own wrapper differs in two ways that
+ * matter: it rolls back unconditionally, so when SQLite has already ended the transaction itself
+ * (SQLITE_FULL, SQLITE_IOERR) the caller gets "cannot rollback - no transaction is active" instead
+ * of the error that happened; and it cannot nest. Here a nested call is a savepoint, and ROLLBACK
+ * runs only while a transaction is still open, so the original error reaches the caller.
+ */
+function transactionOf(db: Libsql.Database, fn: (...args: never[]) => unknown): Transaction<(...args: never[]) => unknown> {
+  const run =
+    (mode: string) =>
+    (...args: never[]): unknown => {
+      if (db.inTransaction) {
+        const name = `fleetdeck_sp_${++savepoints}`;
+        db.exec(`SAVEPOINT ${name}`);
+        try {
+          const result = fn(...args);
+          db.exec(`RELEASE ${name}`);
+          return result;
+        } catch (err) {
+          if (db.inTransaction) db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+          throw err;
+        }
+      }
+      db.exec(`BEGIN ${mode}`);
+      try {
+        const result = fn(...args);
+        db.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw err;
+      }
+    };
+  return Object.assign(run(''), { immediate: run('IMMEDIATE') }) as Transaction<(...args: never[]) => unknown>;
+}
+
+/** File name of the offline cache inside the data directory. */
 export const DATABASE_FILE = 'fleetdeck.db';
+/** File name of the action log inside the data directory. */
+export const ACTION_LOG_FILE = 'actions.db';
+/** File name of the report history inside the data directory. */
+export const REPORTS_FILE = 'reports.db';
 
 /** Keep cache_size.bytes equal to the sum of cache_entries.bytes (both cache schemas). */
 const CACHE_SIZE_TRIGGERS = `CREATE TRIGGER cache_size_insert AFTER INSERT ON cache_entries BEGIN
@@ -79,9 +125,42 @@ const CACHE_SIZE_TRIGGERS = `CREATE TRIGGER cache_size_insert AFTER INSERT ON ca
     UPDATE cache_size SET bytes = bytes - OLD.bytes + NEW.bytes WHERE id = 1;
   END;`;
 
+/** Triggers keeping the action log append-only, and the head of its chain (both log schemas). */
+const ACTION_LOG_APPEND_ONLY = `CREATE TRIGGER action_log_no_update BEFORE UPDATE ON action_log BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only: rows cannot be changed');
+  END;
+  CREATE TRIGGER action_log_no_delete BEFORE DELETE ON action_log BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only: rows cannot be deleted');
+  END;
+
+  -- Head of the chain (last seq and hash), written in the same transaction as each append. Appends
+  -- continue from here rather than from the last row, so a truncated tail shows up as a gap.
+  CREATE TABLE action_log_head (
+    id   INTEGER PRIMARY KEY CHECK (id = 1),
+    seq  INTEGER NOT NULL,
+    hash TEXT    NOT NULL
+  );`;
+
+/** The report history's table (both places it has lived). */
+const REPORTS_TABLE = `CREATE TABLE reports (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind         TEXT    NOT NULL,
+    title        TEXT    NOT NULL,
+    generated_at TEXT    NOT NULL,   -- ISO time the report was built
+    generated_by TEXT    NOT NULL,   -- OS user
+    source       TEXT    NOT NULL CHECK (source IN ('cache', 'fresh')),
+    sites        TEXT    NOT NULL,   -- JSON [{id, name}] of the sites in scope
+    systems      INTEGER NOT NULL,   -- number of systems in scope
+    model        TEXT    NOT NULL,   -- the report model as JSON, already redacted
+    sha256       TEXT    NOT NULL    -- of model
+  );
+  CREATE INDEX reports_generated_at ON reports (generated_at);`;
+
 /**
- * Migrations in order: entry i brings the schema from version i to i + 1. Never edit a shipped
- * entry; append a new one (an installed app has already run the old ones).
+ * Migrations of the offline cache (fleetdeck.db) in order: entry i brings the schema from version
+ * i to i + 1. Never edit a shipped entry; append a new one (an installed app has already run the
+ * old ones). Versions 1–3 also held the action log and the report history; version 4 moved them
+ * to their own files ({@link ACTION_LOG_FILE}, {@link REPORTS_FILE}), see {@link splitLegacyTables}.
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -126,37 +205,12 @@ ${CACHE_SIZE_TRIGGERS}
   );
   CREATE INDEX action_log_site_at ON action_log (site_id, at);
   CREATE INDEX action_log_at ON action_log (at);
-  CREATE TRIGGER action_log_no_update BEFORE UPDATE ON action_log BEGIN
-    SELECT RAISE(ABORT, 'the action log is append-only: rows cannot be changed');
-  END;
-  CREATE TRIGGER action_log_no_delete BEFORE DELETE ON action_log BEGIN
-    SELECT RAISE(ABORT, 'the action log is append-only: rows cannot be deleted');
-  END;
-
-  -- Head of the chain (last seq and hash), written in the same transaction as each append. Appends
-  -- continue from here rather than from the last row, so a truncated tail shows up as a gap.
-  CREATE TABLE action_log_head (
-    id   INTEGER PRIMARY KEY CHECK (id = 1),
-    seq  INTEGER NOT NULL,
-    hash TEXT    NOT NULL
-  );
+  ${ACTION_LOG_APPEND_ONLY}
   `,
   `
   -- Report history: every generated report with its model, so it can be reopened, exported again
   -- and compared with another one.
-  CREATE TABLE reports (
-    id           INTEGER PRIMARY KEY AUTOINCREMENT,
-    kind         TEXT    NOT NULL,
-    title        TEXT    NOT NULL,
-    generated_at TEXT    NOT NULL,   -- ISO time the report was built
-    generated_by TEXT    NOT NULL,   -- OS user
-    source       TEXT    NOT NULL CHECK (source IN ('cache', 'fresh')),
-    sites        TEXT    NOT NULL,   -- JSON [{id, name}] of the sites in scope
-    systems      INTEGER NOT NULL,   -- number of systems in scope
-    model        TEXT    NOT NULL,   -- the report model as JSON, already redacted
-    sha256       TEXT    NOT NULL    -- of model
-  );
-  CREATE INDEX reports_generated_at ON reports (generated_at);
+  ${REPORTS_TABLE}
   `,
   `
   -- The offline cache, rebuilt. Values can be megabytes: they move to a rowid table (SQLite's
@@ -194,44 +248,224 @@ ${CACHE_SIZE_TRIGGERS}
     DELETE FROM cache_use WHERE site_id = OLD.site_id AND system = OLD.system AND key = OLD.key;
   END;
   `,
+  `
+  -- The action log and the report history now live in their own files (actions.db, reports.db):
+  -- their rows were copied there, in the same transaction, just before this migration ran.
+  DROP TABLE IF EXISTS action_log_head;
+  DROP TABLE IF EXISTS action_log;
+  DROP TABLE IF EXISTS reports;
+  `,
 ];
 
-/** Schema version this build writes (SQLite `user_version`). */
+/**
+ * Migrations of the action log ({@link ACTION_LOG_FILE}), same rules as {@link MIGRATIONS}.
+ *
+ * Records are hash-chained in `seq` order. `format` 1 is a write recorded after the fact, as
+ * Fleetdeck stored them in fleetdeck.db before the log had its own file (imported unchanged, hashes
+ * included). `format` 2 records each write twice: an `intent` (with its parameters) committed
+ * before the request is sent, and an `outcome` (`ok`, `refused`, `unknown`) pointing at its intent
+ * once the answer is known; an intent without an outcome is a write whose outcome is unknown.
+ * `restart` opens a new log after the previous file was damaged or lost, naming it.
+ */
+export const LOG_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE action_log (
+    seq        INTEGER PRIMARY KEY,
+    format     INTEGER NOT NULL CHECK (format IN (1, 2)),
+    kind       TEXT    NOT NULL CHECK (kind IN ('write', 'intent', 'outcome', 'restart')),
+    at         TEXT    NOT NULL,   -- ISO time
+    user       TEXT    NOT NULL,
+    site_id    TEXT    NOT NULL,
+    system     TEXT    NOT NULL,
+    operation  TEXT    NOT NULL,
+    params     TEXT    NOT NULL,   -- canonical JSON, already redacted ('null' on outcomes)
+    result     TEXT    NOT NULL CHECK (result IN ('ok', 'error', 'pending', 'refused', 'unknown')),
+    message    TEXT    NOT NULL,   -- already redacted
+    intent_seq INTEGER,            -- outcome: the intent it completes
+    prev_hash  TEXT    NOT NULL,
+    hash       TEXT    NOT NULL,
+    CHECK ((format = 1) = (kind = 'write')),
+    CHECK ((kind = 'outcome') = (intent_seq IS NOT NULL))
+  );
+  CREATE INDEX action_log_site_at ON action_log (site_id, at);
+  CREATE INDEX action_log_at ON action_log (at);
+  -- One outcome per intent; also what the listing joins on.
+  CREATE UNIQUE INDEX action_log_outcome ON action_log (intent_seq) WHERE intent_seq IS NOT NULL;
+  ${ACTION_LOG_APPEND_ONLY}
+
+  -- Facts about the file itself: where its first records came from.
+  CREATE TABLE log_meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
+];
+
+/**
+ * Migrations of the report history ({@link REPORTS_FILE}), same rules as {@link MIGRATIONS}. The
+ * history has its own file rather than living in the cache: a cache is rebuilt when damaged, and
+ * generated reports are records an admin kept, not answers the next refresh can fetch again.
+ */
+export const REPORT_MIGRATIONS: readonly string[] = [
+  `
+  -- Every generated report with its model, so it can be reopened, exported again and compared.
+  ${REPORTS_TABLE}
+  CREATE TABLE report_meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
+];
+
+/** One kind of SQLite file in the data directory. */
+export interface DatabaseSpec {
+  /** What the file holds, for messages ("the offline cache"). */
+  label: string;
+  migrations: readonly string[];
+  /**
+   * Migrate an existing file that has no schema version. Only the cache: earlier Fleetdecks
+   * created it in place, so a crash before its first commit left such a file. Files of the other
+   * kinds are created complete (see {@link createDatabaseFile}): unversioned, they are foreign.
+   */
+  adoptUnversioned?: boolean;
+  /** Runs inside the migration transaction, before migrating an existing schema from `from` (≥ 1). */
+  beforeMigrate?: (db: Database, from: number, file: string) => void;
+}
+
+/** The offline cache: `fleetdeck.db`. */
+export const CACHE_DATABASE: DatabaseSpec = { label: 'the offline cache', migrations: MIGRATIONS, adoptUnversioned: true, beforeMigrate: (db, from, file) => splitLegacyTables(db, from, path.dirname(file)) };
+/** The action log: `actions.db`. */
+export const LOG_DATABASE: DatabaseSpec = { label: 'the action log', migrations: LOG_MIGRATIONS };
+/** The report history: `reports.db`. */
+export const REPORTS_DATABASE: DatabaseSpec = { label: 'the report history', migrations: REPORT_MIGRATIONS };
+
+/** Schema version of the cache this build writes (SQLite `user_version`). */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Milliseconds a connection waits for another process's write lock before failing with SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;
 
 /**
- * Opens (creating if needed) `<dataDir>/fleetdeck.db` and brings its schema to {@link SCHEMA_VERSION}.
- * Creates `dataDir` with mode 0700 when missing.
+ * Opens `file` as a database of kind `spec`, bringing its schema to the latest version; creates it
+ * (complete, mode 0600) when missing unless `create` is false. Existing files and their WAL/SHM are
+ * tightened to 0600.
  *
- * Durability: the connection runs WAL with `synchronous = NORMAL`, which survives an application
- * crash but may lose the last commits on power loss: right for the cache, which is refilled by the
- * next refresh. The action log must not lose an acknowledged write even then, so `ActionLog.append`
- * raises the connection to `synchronous = FULL` around its own transaction (the WAL is fsynced at
- * that commit) and restores NORMAL afterwards. One database file keeps the cache and log in one
- * place to back up; the per-append switch keeps cache writes cheap.
+ * Durability: WAL with `synchronous = NORMAL`, which survives an application crash but may lose the
+ * last commits on power loss: right for the cache and the report history. The action log must not
+ * lose an acknowledged record even then, so `ActionLog` raises its connection to `synchronous =
+ * FULL` for each append. `busy_timeout` is {@link BUSY_TIMEOUT_MS}: one app instance per site
+ * shares the data directory.
  *
- * `busy_timeout` is {@link BUSY_TIMEOUT_MS}: one app instance per site shares the data directory.
- *
- * @throws Error when the database was written by a newer Fleetdeck (schema version above ours), or
- *   SQLite errors when the file is not a database or is locked longer than the busy timeout.
+ * @throws StoreError naming the file and what to do: `missing` (and not created), `damaged` (empty,
+ *   not a database, malformed, or not of this kind), `newer` (schema from a newer Fleetdeck),
+ *   `read-only`, `full`, `busy`, `io`.
  */
-export function openDatabase(dataDir: string): Database {
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = connect(path.join(dataDir, DATABASE_FILE));
+export function openSqlite(file: string, spec: DatabaseSpec, options: { create?: boolean } = {}): Database {
+  let size: number | undefined;
   try {
+    size = fs.statSync(file).size;
+  } catch (err) {
+    if (errorCodeOf(err) !== 'ENOENT') throw storeError(err, file, 'open', spec.label);
+  }
+  if (size === undefined) {
+    if (options.create === false) throw new StoreError(`${file} (${spec.label}) is missing; ${remedy('missing', file)}`, file, 'missing');
+    try {
+      createDatabaseFile(file, spec);
+    } catch (err) {
+      throw storeError(err, file, 'create', spec.label);
+    }
+  } else if (size === 0) {
+    // Never a state Fleetdeck leaves a file in: files are created complete, then linked into place.
+    throw new StoreError(`${file} (${spec.label}) is empty (0 bytes): it was emptied or truncated; ${remedy('damaged', file)}`, file, 'damaged');
+  }
+  let db: Database | undefined;
+  try {
+    tightenFile(file);
+    // SQLite would open a file it cannot write read-only, without a word, and fail at the first write.
+    fs.accessSync(file, fs.constants.R_OK | fs.constants.W_OK);
+    db = connect(file);
     // busy_timeout first: switching to WAL and migrating take locks another process may hold.
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    migrate(db);
+    migrate(db, spec, file);
+    tightenFile(`${file}-wal`);
+    tightenFile(`${file}-shm`);
     return db;
   } catch (err) {
-    db.close();
-    throw err;
+    db?.close();
+    throw storeError(err, file, 'open', spec.label);
+  }
+}
+
+/** A database of kind `spec` in memory only: what a run uses when its file cannot be opened. */
+export function openMemoryDatabase(spec: DatabaseSpec): Database {
+  const db = connect(':memory:');
+  db.transaction(() => {
+    for (const m of spec.migrations) db.exec(m);
+    db.pragma(`user_version = ${spec.migrations.length}`);
+  })();
+  return db;
+}
+
+/**
+ * Opens (creating if needed) the offline cache `<dataDir>/fleetdeck.db`; creates `dataDir` 0700.
+ * A cache from before the split hands its action log and report history over to their own files
+ * first (see {@link splitLegacyTables}).
+ * @throws StoreError as {@link openSqlite}
+ */
+export function openDatabase(dataDir: string): Database {
+  ensureDataDir(dataDir);
+  return openSqlite(path.join(dataDir, DATABASE_FILE), CACHE_DATABASE);
+}
+
+/**
+ * Opens the action log `<dataDir>/actions.db`. `create: false` refuses to start a new one in place
+ * of a missing file (a missing log is reported, never silently replaced).
+ * @throws StoreError as {@link openSqlite}
+ */
+export function openLogDatabase(dataDir: string, options: { create?: boolean } = {}): Database {
+  ensureDataDir(dataDir);
+  return openSqlite(path.join(dataDir, ACTION_LOG_FILE), LOG_DATABASE, options);
+}
+
+/** Opens (creating if needed) the report history `<dataDir>/reports.db`. @throws StoreError as {@link openSqlite} */
+export function openReportsDatabase(dataDir: string): Database {
+  ensureDataDir(dataDir);
+  return openSqlite(path.join(dataDir, REPORTS_FILE), REPORTS_DATABASE);
+}
+
+/**
+ * Creates `file` complete or not at all: built under a temporary name (mode 0600, rollback journal),
+ * schema and `fill` committed, then hard-linked into place, which fails rather than replace a file
+ * another process created meanwhile (theirs is kept). So an empty or half-made file at the final
+ * name always means damage.
+ */
+export function createDatabaseFile(file: string, spec: DatabaseSpec, fill?: (db: Database) => void): void {
+  const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  fs.closeSync(fs.openSync(tmp, 'wx', 0o600));
+  try {
+    const db = connect(tmp);
+    try {
+      db.pragma('synchronous = FULL');
+      db.transaction(() => {
+        for (const m of spec.migrations) db.exec(m);
+        db.pragma(`user_version = ${spec.migrations.length}`);
+        fill?.(db);
+      })();
+    } finally {
+      db.close();
+    }
+    try {
+      fs.linkSync(tmp, file);
+    } catch (err) {
+      if (errorCodeOf(err) !== 'EEXIST') throw err;
+    }
+    fsyncDir(path.dirname(file));
+  } finally {
+    fs.rmSync(tmp, { force: true });
+    fs.rmSync(`${tmp}-journal`, { force: true });
   }
 }
 
@@ -239,17 +473,89 @@ function userVersion(db: Database): number {
   return Number(db.pragma('user_version', { simple: true }));
 }
 
-function migrate(db: Database): void {
-  if (userVersion(db) === SCHEMA_VERSION) return;
+function migrate(db: Database, spec: DatabaseSpec, file: string): void {
+  const target = spec.migrations.length;
+  if (userVersion(db) === target) return;
   // IMMEDIATE, and the version re-read inside: two processes starting together migrate once.
   db.transaction(() => {
     const from = userVersion(db);
-    if (from > SCHEMA_VERSION) {
-      throw new Error(
-        `${DATABASE_FILE} has schema version ${from}, written by a newer Fleetdeck than this one (${SCHEMA_VERSION}); update Fleetdeck or use another data directory`,
+    if (from === target) return;
+    if (from > target) {
+      throw new StoreError(
+        `${file} (${spec.label}) has schema version ${from}, written by a newer Fleetdeck than this one (${target}); ${remedy('newer', file)}`,
+        file,
+        'newer',
       );
     }
-    for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v] as string);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    if (from === 0 && !spec.adoptUnversioned) {
+      throw new StoreError(`${file} is not ${spec.label} of Fleetdeck (it has no schema version); ${remedy('damaged', file)}`, file, 'damaged');
+    }
+    if (from > 0) spec.beforeMigrate?.(db, from, file);
+    for (let v = from; v < target; v++) db.exec(spec.migrations[v] as string);
+    db.pragma(`user_version = ${target}`);
   }).immediate();
+}
+
+function hasTable(db: Database, name: string): boolean {
+  return db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?").get(name)?.n === 1;
+}
+
+/**
+ * Before the cache reaches version 4: copies the action log (rows, hashes and head unchanged) and
+ * the report history out of a fleetdeck.db of versions 1–3 into new `actions.db` / `reports.db`.
+ * Runs inside the cache's migration transaction, which holds its write lock: processes starting
+ * together copy once, and the tables are dropped from the cache only in the commit that follows a
+ * complete copy. A copy left by a start that stopped before that commit is recognised by its
+ * marker and kept.
+ * @throws StoreError when the target file exists without the marker of this very copy.
+ */
+function splitLegacyTables(cache: Database, from: number, dataDir: string): void {
+  if (from >= 4) return;
+  if (hasTable(cache, 'action_log')) {
+    const count = cache.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM action_log').get()?.n ?? 0;
+    const head = hasTable(cache, 'action_log_head') ? cache.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM action_log_head WHERE id = 1').get() : undefined;
+    const marker = JSON.stringify({ from: DATABASE_FILE, records: count, headSeq: head?.seq ?? null, headHash: head?.hash ?? null });
+    copyOnce(path.join(dataDir, ACTION_LOG_FILE), LOG_DATABASE, 'log_meta', marker, (dst) => {
+      const insert = dst.prepare(
+        "INSERT INTO action_log (seq, format, kind, at, user, site_id, system, operation, params, result, message, intent_seq, prev_hash, hash) VALUES (?, 1, 'write', ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)",
+      );
+      type Row = { seq: number; at: string; user: string; site_id: string; system: string; operation: string; params: string; result: string; message: string; prev_hash: string; hash: string };
+      for (const r of cache.prepare<[], Row>('SELECT * FROM action_log ORDER BY seq').iterate()) {
+        insert.run(r.seq, r.at, r.user, r.site_id, r.system, r.operation, r.params, r.result, r.message, r.prev_hash, r.hash);
+      }
+      if (head) dst.prepare('INSERT INTO action_log_head (id, seq, hash) VALUES (1, ?, ?)').run(head.seq, head.hash);
+    });
+  }
+  if (hasTable(cache, 'reports')) {
+    const count = cache.prepare<[], { n: number; last: number | null }>('SELECT COUNT(*) AS n, MAX(id) AS last FROM reports').get();
+    const marker = JSON.stringify({ from: DATABASE_FILE, reports: count?.n ?? 0, lastId: count?.last ?? null });
+    copyOnce(path.join(dataDir, REPORTS_FILE), REPORTS_DATABASE, 'report_meta', marker, (dst) => {
+      const cols = 'id, kind, title, generated_at, generated_by, source, sites, systems, model, sha256';
+      const insert = dst.prepare(`INSERT INTO reports (${cols}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      for (const r of cache.prepare<[], Record<string, unknown>>(`SELECT ${cols} FROM reports ORDER BY id`).iterate()) insert.run(...cols.split(', ').map((c) => r[c]));
+    });
+  }
+}
+
+const LEGACY_MARKER = 'legacy-import';
+
+function copyOnce(file: string, spec: DatabaseSpec, metaTable: string, marker: string, copy: (dst: Database) => void): void {
+  if (fs.existsSync(file)) {
+    const existing = openSqlite(file, spec, { create: false });
+    try {
+      const found = existing.prepare<[string], { value: string }>(`SELECT value FROM ${metaTable} WHERE key = ?`).get(LEGACY_MARKER)?.value;
+      if (found === marker) return;
+    } finally {
+      existing.close();
+    }
+    throw new StoreError(
+      `${path.join(path.dirname(file), DATABASE_FILE)} still holds ${spec.label} of an earlier Fleetdeck, and ${file} exists without it: nothing was changed. Move ${file} away (keep it), then start Fleetdeck again to copy the earlier records into a new one`,
+      file,
+      'io',
+    );
+  }
+  createDatabaseFile(file, spec, (dst) => {
+    copy(dst);
+    dst.prepare(`INSERT INTO ${metaTable} (key, value) VALUES (?, ?)`).run(LEGACY_MARKER, marker);
+  });
 }

@@ -1,4 +1,15 @@
-export { openDatabase, SCHEMA_VERSION, DATABASE_FILE, BUSY_TIMEOUT_MS, type Database } from './database.js';
+export {
+  openDatabase,
+  openLogDatabase,
+  openReportsDatabase,
+  openSqlite,
+  SCHEMA_VERSION,
+  DATABASE_FILE,
+  ACTION_LOG_FILE,
+  REPORTS_FILE,
+  BUSY_TIMEOUT_MS,
+  type Database,
+} from './database.js';
 export {
   OfflineCache,
   cacheKey,
@@ -12,15 +23,23 @@ export {
 export {
   ActionLog,
   hashAction,
+  unusableLog,
   GENESIS_HASH,
+  NO_OUTCOME_MESSAGE,
   type ActionInput,
   type ActionRecord,
   type ActionResult,
   type ActionLogQuery,
   type ActionLogOptions,
   type HashedFields,
+  type PendingWrite,
   type VerifyProblem,
   type VerifyResult,
+  type WriteIntent,
+  type WriteOutcome,
+  type WriteResult,
 } from './action-log.js';
+export { openStores, startNewLog, moveAside, type DataStores, type OpenStoresOptions } from './stores.js';
+export { StoreError, type StoreFailure } from './store-error.js';
 export { SiteStore, SITES_FILE, SITES_FILE_VERSION, DEFAULT_POLLING, type NewSite, type SitePatch, type SiteStoreOptions } from './site-store.js';
-export { resolveDataDir, APP_FOLDER, type DataDirSources } from './data-dir.js';
+export { resolveDataDir, ensureDataDir, APP_FOLDER, type DataDirSources } from './data-dir.js';

@@ -1,5 +1,7 @@
 import { REDACTED, isSecretField, redactedJson } from '../../app/redact.js';
 import type { Database } from './database.js';
+import { markDamaged } from './data-dir.js';
+import { StoreError, failureOf, storeError } from './store-error.js';
 
 /** Default bound on the cache's stored values: 256 MiB. */
 export const DEFAULT_CACHE_MAX_BYTES = 256 * 1024 * 1024;
@@ -68,6 +70,8 @@ export interface CachedSystem {
 export interface OfflineCacheOptions {
   /** Connection from `openDatabase`. */
   db: Database;
+  /** The cache's file, for messages ('' for a cache in memory). */
+  file?: string | undefined;
   /** Source of "now"; injected so tests control times. */
   clock?: () => Date;
   /** Bound on the sum of stored value sizes, in bytes (UTF-8 JSON). Default 256 MiB. */
@@ -81,12 +85,15 @@ export interface OfflineCacheOptions {
  */
 export class OfflineCache {
   readonly maxBytes: number;
+  /** The cache's file ('' in memory). */
+  readonly file: string;
   private readonly db: Database;
   private readonly clock: () => Date;
   private readonly stmts: Statements;
 
   constructor(options: OfflineCacheOptions) {
     this.db = options.db;
+    this.file = options.file ?? '';
     this.clock = options.clock ?? (() => new Date());
     this.maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
     if (!Number.isFinite(this.maxBytes) || this.maxBytes <= 0) throw new RangeError(`cache maxBytes must be a positive number of bytes, got ${this.maxBytes}`);
@@ -112,20 +119,22 @@ export class OfflineCache {
     const bytes = Buffer.byteLength(json, 'utf8');
     const now = this.clock().toISOString();
     // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
-    this.db
-      .transaction(() => {
-        this.stmts.upsert.run(siteId, system, key, json, bytes, readAt.toISOString());
-        this.stmts.use.run(siteId, system, key, now);
-        this.evictIfNeeded(siteId, system, key);
-      })
-      .immediate();
+    this.guard('store an answer in', () =>
+      this.db
+        .transaction(() => {
+          this.stmts.upsert.run(siteId, system, key, json, bytes, readAt.toISOString());
+          this.stmts.use.run(siteId, system, key, now);
+          this.evictIfNeeded(siteId, system, key);
+        })
+        .immediate(),
+    );
   }
 
   /**
    * The stored result of a read, marking it recently used; `undefined` when nothing is cached.
    */
   get(siteId: string, system: string, key: string): CacheEntry | undefined {
-    const row = this.stmts.read.get(siteId, system, key);
+    const row = this.guard('read', () => this.stmts.read.get(siteId, system, key));
     if (!row) return undefined;
     this.recordUse(siteId, system, key);
     return { value: JSON.parse(row.value) as unknown, at: row.at, bytes: row.bytes };
@@ -137,7 +146,7 @@ export class OfflineCache {
    * @throws Error naming the key when the stored text is damaged
    */
   getText(siteId: string, system: string, key: string): { json: string; at: string; bytes: number } | undefined {
-    const row = this.stmts.readChecked.get(siteId, system, key);
+    const row = this.guard('read', () => this.stmts.readChecked.get(siteId, system, key));
     if (!row) return undefined;
     if (row.valid !== 1) throw new Error(`the cached answer for ${key} is damaged (not JSON); refresh the system to replace it`);
     this.recordUse(siteId, system, key);
@@ -154,33 +163,58 @@ export class OfflineCache {
     } catch (err) {
       // Another process held the write lock past the busy timeout: serve the value without
       // recording the use rather than fail an offline view over LRU bookkeeping.
-      if (!isBusy(err)) throw err;
+      if (!isBusy(err)) throw this.failed(err, 'update');
     }
   }
 
   /** Keys cached for one system, with read time and size, sorted by key. Does not count as use. */
   entries(siteId: string, system: string): CacheEntryInfo[] {
-    return this.stmts.entries.all(siteId, system);
+    return this.guard('read', () => this.stmts.entries.all(siteId, system));
   }
 
   /** Every (site, system) with something cached and the time of its newest read. */
   systems(): CachedSystem[] {
-    return this.stmts.systems.all();
+    return this.guard('read', () => this.stmts.systems.all());
   }
 
   /** Forgets everything cached for a site (the site was removed). Returns the number of entries deleted. */
   deleteSite(siteId: string): number {
-    return this.stmts.deleteSite.run(siteId).changes;
+    return this.guard('delete from', () => this.stmts.deleteSite.run(siteId).changes);
   }
 
   /** Forgets everything cached for one system of a site. Returns the number of entries deleted. */
   deleteSystem(siteId: string, system: string): number {
-    return this.stmts.deleteSystem.run(siteId, system).changes;
+    return this.guard('delete from', () => this.stmts.deleteSystem.run(siteId, system).changes);
   }
 
   /** Sum of stored value sizes in bytes (UTF-8 JSON; SQLite's own overhead not counted). */
   sizeBytes(): number {
     return this.stmts.size.get()?.bytes ?? 0;
+  }
+
+  /** Runs a statement; its failure becomes a StoreError naming the file and what to do. */
+  private guard<T>(what: string, task: () => T): T {
+    try {
+      return task();
+    } catch (err) {
+      throw this.failed(err, what);
+    }
+  }
+
+  private failed(err: unknown, what: string): Error {
+    if (err instanceof TypeError || err instanceof RangeError || err instanceof StoreError) return err;
+    const where = this.file || 'the offline cache in memory';
+    if (failureOf(err) === 'damaged' && this.file) {
+      // Found while running: the next start moves the file aside and rebuilds it.
+      markDamaged(this.file);
+      return new StoreError(
+        `cannot ${what} ${where} (the offline cache): ${(err as Error).message}; it is moved aside and rebuilt when Fleetdeck next starts (quit and start it again)`,
+        this.file,
+        'damaged',
+        { cause: err },
+      );
+    }
+    return storeError(err, where, what, 'the offline cache');
   }
 
   private evictIfNeeded(siteId: string, system: string, key: string): void {

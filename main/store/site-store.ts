@@ -8,6 +8,7 @@ import { InputError } from '../../app/errors.js';
 import { isSecretField } from '../../app/redact.js';
 import { hasUnsafeChars } from '../../app/safe-text.js';
 import { isLoopbackHost } from '../net.js';
+import { ensureDataDir } from './data-dir.js';
 
 /** File name of the site list inside the data directory. */
 export const SITES_FILE = 'sites.json';
@@ -243,7 +244,7 @@ export class SiteStore {
 
   private modify<T>(change: (sites: Site[]) => { sites: Site[]; result: T }): Promise<T> {
     const run = async (): Promise<T> => {
-      await fsp.mkdir(this.dataDir, { recursive: true, mode: 0o700 });
+      ensureDataDir(this.dataDir);
       const token = await this.lock();
       try {
         this.snapshot = undefined;

@@ -4,6 +4,7 @@ import { findPool } from '../state/capacity.js';
 import { allDrives, managementNode, requireNode } from '../state/lookup.js';
 import type { ComponentBase, DriveState, NicIpState, NicState, NodeState, SystemState } from '../state/model.js';
 import { noise } from '../random.js';
+import { sasRole, sasSmartText } from '../state/sas-smart.js';
 import { smartText } from '../state/smart.js';
 import { chassisView, cpuView, driveView, hbaView, memoryView, nicView, nodeSummary } from '../state/views.js';
 import type { ComponentOptions } from '../state/views.js';
@@ -28,6 +29,9 @@ function componentFilter(ctx: Ctx): (c: ComponentBase) => boolean {
   const idSet = ids && ids.length > 0 ? new Set(ids) : undefined;
   return (c) => (!errors || c.status !== 'OK') && (!idSet || idSet.has(c.id));
 }
+
+/** Drive views follow the `sas-smart` dialect when it is on. */
+const sasDrives = (ctx: Ctx): { sas: boolean } => ({ sas: ctx.fleet.dialects.has('sas-smart') });
 
 function options(ctx: Ctx): ComponentOptions {
   return { details: ctx.query.flag('details'), sensors: ctx.query.flag('sensors'), seed: ctx.system.seriesSeed, nowMs: ctx.nowMs };
@@ -145,7 +149,7 @@ export const resourceHandlers: HandlerMap = {
     const want = (t: ResourceType): boolean => type === undefined || type === t;
     const data = nodes.map((n): Node => {
       const out: Node = nodeSummary(ctx.system, n, ctx.nowMs);
-      if (want('Drive')) out.Drives = n.drives.filter(keep).map((d) => driveView(ctx.system, d, { ...o, led: o.details }));
+      if (want('Drive')) out.Drives = n.drives.filter(keep).map((d) => driveView(ctx.system, d, { ...o, led: o.details, ...sasDrives(ctx) }));
       if (want('Cpu')) out.CPU = n.cpus.filter(keep).map((c) => cpuView(c, o));
       if (want('Memory')) out.Memory = n.memory.filter(keep).map((m) => memoryView(m, o));
       if (want('Nic')) out.NetworkInterfaceCards = n.nics.filter(keep).map((x) => nicView(x, o));
@@ -201,7 +205,7 @@ export const resourceHandlers: HandlerMap = {
     const node = nodeName ? requireNode(ctx.system, nodeName) : (ctx.system.nodes.find((n) => n.state === 'Running') ?? managementNode(ctx.system));
     const keep = componentFilter(ctx);
     const patterns = compilePatterns(ctx.query.strs('patterns'));
-    const o = { ...options(ctx), led: ctx.query.flag('led') };
+    const o = { ...options(ctx), led: ctx.query.flag('led'), ...sasDrives(ctx) };
     return { Data: node.drives.filter((d) => keep(d) && driveMatches(d, patterns)).map((d) => driveView(ctx.system, d, o)) };
   },
 
@@ -231,7 +235,7 @@ export const resourceHandlers: HandlerMap = {
     const drive = nodes.flatMap((n) => n.drives).find((d) => d.id === id);
     if (!drive) fail(`Drive ${id} does not exist${nodeName ? ` on node '${nodeName}'` : ''}.`);
     if (drive.status === 'Missing') fail(`Drive ${id} is missing: no SMART data.`);
-    return smartText(drive, ctx.nowMs);
+    return (ctx.fleet.dialects.has('sas-smart') ? sasSmartText(drive, ctx.nowMs, sasRole(ctx.system, drive)) : undefined) ?? smartText(drive, ctx.nowMs);
   },
 
   'PUT /resources/drives/sed/supply_password': (ctx) => {

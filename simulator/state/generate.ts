@@ -397,7 +397,7 @@ export function generateFleet(o: GenerateOptions): FleetState {
     for (const system of site.systems) renumberHistory(system);
     sites.push(site);
   }
-  return { seed: o.seed, sites };
+  return { seed: o.seed, sites, dialects: new Set() };
 }
 
 /** Seeded records were written out of time order; sort them and number Ids in time order. */

@@ -1,4 +1,5 @@
 import type { ComponentVersion, NotificationRecord, Tiers } from '../../app/catalog/resources.js';
+import type { Dialect } from '../dialects.js';
 
 /**
  * Internal state of the simulated fleet. It differs from the wire records: secrets are kept here
@@ -440,4 +441,6 @@ export interface SiteState {
 export interface FleetState {
   seed: string;
   sites: SiteState[];
+  /** Dialects switched on (simulator/dialects.ts); answers follow the document's reading without any. */
+  dialects: Set<Dialect>;
 }

@@ -11,6 +11,7 @@ import type {
 import { TARGET_TYPES } from './model.js';
 import { isoSeconds } from './notifications.js';
 import { linksOfVolume, replicationView } from './replication.js';
+import { sasIdentity } from './sas-smart.js';
 import { round2, sensorReading, volumeLoad } from './series.js';
 
 /**
@@ -53,7 +54,12 @@ export function driveUsedBytes(system: SystemState, d: DriveState): number {
   return usable > 0 ? Math.floor((d.capacityBytes * poolAllocatedBytes(system, pool)) / usable) : 0;
 }
 
-export function driveView(system: SystemState, d: DriveState, o: ComponentOptions & { led: boolean }): Drive {
+/**
+ * A drive on the wire. `sas` (the `sas-smart` dialect) shows HDDs and SSDs as the SAS drives of
+ * the same maker and size, as a system with a SAS backplane lists them.
+ */
+export function driveView(system: SystemState, d: DriveState, o: ComponentOptions & { led: boolean; sas?: boolean }): Drive {
+  const sas = o.sas ? sasIdentity(d) : undefined;
   const brief: Drive = {
     Name: d.name,
     Id: d.id,
@@ -67,15 +73,15 @@ export function driveView(system: SystemState, d: DriveState, o: ComponentOption
     ? {
         ...brief,
         Device: d.device,
-        DeviceName: `/dev/disk/by-id/${d.type === 'NVMe' ? 'nvme' : 'ata'}-${d.model}_${d.serial}`,
+        DeviceName: sas ? `/dev/disk/by-id/scsi-S${sas.vendor}_${sas.model}_${d.serial}` : `/dev/disk/by-id/${d.type === 'NVMe' ? 'nvme' : 'ata'}-${d.model}_${d.serial}`,
         PhysicalSector: String(d.physicalSector),
         LogicalSector: String(d.logicalSector),
-        Vendor: d.vendor,
-        Model: d.model,
+        Vendor: sas?.vendor ?? d.vendor,
+        Model: sas?.model ?? d.model,
         RotationRate: d.rotationRate,
         EnclosureIndex: `${d.enclosureIndex}:${d.slot}`,
         OSName: d.name,
-        Version: d.firmware,
+        Version: sas?.firmware ?? d.firmware,
         UsedCapacityInBytes: driveUsedBytes(system, d),
         SelfEncryptingDrive: d.sed,
       }

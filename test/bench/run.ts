@@ -22,7 +22,7 @@ import { dispatch } from '../../main/ipc/handlers.js';
 import { openRuntime, type Runtime } from '../../main/runtime.js';
 import { openSecretStore } from '../../main/secrets/secret-store.js';
 import { startBrowserShell } from '../../main/shells/browser-shell.js';
-import { ActionLog, OfflineCache, SiteStore, openDatabase } from '../../main/store/index.js';
+import { SiteStore, openStores } from '../../main/store/index.js';
 import { cacheKey } from '../../main/store/offline-cache.js';
 import { startSimulator } from '../../simulator/index.js';
 import { ROOT, mb, median, ms, quantile, startChildSimulator, verdict, type ChildSimulator, type Figure, type SiteLoad } from './support.js';
@@ -77,12 +77,12 @@ async function addSites(fleet: Fleet, sim: ChildSimulator, count = sim.sites.len
 
 /** A Fleet on a fresh data directory with explicit caps (the runtime's defaults unless given). */
 async function fleetOn(dir: string, globalMaxInFlight: number): Promise<{ fleet: Fleet; close: () => Promise<void> }> {
-  const db = openDatabase(dir);
+  const stores = openStores(dir);
   const fleet = new Fleet({
     sites: new SiteStore({ dataDir: dir }),
     secrets: await openSecretStore({ disable: true }),
-    cache: new OfflineCache({ db }),
-    actionLog: new ActionLog({ db }),
+    cache: stores.cache,
+    actionLog: stores.actionLog,
     user: 'bench',
     timeoutMs: 30_000,
     globalMaxInFlight,
@@ -91,7 +91,7 @@ async function fleetOn(dir: string, globalMaxInFlight: number): Promise<{ fleet:
     fleet,
     close: async () => {
       await fleet.close();
-      db.close();
+      stores.close();
     },
   };
 }

@@ -3,7 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../main/cli/main.js';
 import { openRuntime } from '../../main/runtime.js';
+import { NO_OUTCOME_MESSAGE } from '../../main/store/action-log.js';
 import { cacheKey } from '../../main/store/offline-cache.js';
 import { startSimulator, type SimulatorHandle } from '../../simulator/index.js';
 import { tempDir, until } from './support.js';
@@ -45,6 +47,19 @@ for (let i = 0; ; i++) {
   await rt.fleet.call(site.id, system, 'GET /hosts/list', { query: { name } });
   process.stdout.write('read ' + name + '\\n');
 }
+`;
+
+/** Adds the site, refreshes, then makes one write that the system will never answer. */
+const HANG_WORKER = `
+import { openRuntime } from ${JSON.stringify(runtimeModule)};
+const [dataDir, baseUrl, password] = process.argv.slice(2);
+const rt = await openRuntime({ dataDir, memorySecrets: true, timeoutMs: 60000 });
+const site = await rt.fleet.addSite({ name: 'hang-site', baseUrl, username: 'admin', password });
+await rt.fleet.refresh({ force: true });
+const system = rt.fleet.systemsOf(site.id)[0];
+process.stdout.write('system ' + system + '\\n');
+await rt.fleet.call(site.id, system, 'POST /hosts/create', { body: { Name: 'held-1', Iqn: 'iqn.2026-01.io.fleetdeck:held-1' } });
+process.stdout.write('write held-1\\n');
 `;
 
 interface Worker {
@@ -135,6 +150,17 @@ describe('crash safety of the runtime (SIGKILL during cache writes and action-lo
       const reads = rounds.flatMap((w) => acked(w, 'read'));
       expect(writes.length).toBeGreaterThanOrEqual(80);
       for (const name of writes) expect(logged.has(name), `acknowledged write ${name} is in the action log`).toBe(true);
+      // Every write that reached the system, acknowledged or not (the last one of each round was
+      // killed in flight), was recorded before it was sent.
+      const intended = new Set(
+        rt.actionLog
+          .list({ siteId })
+          .filter((r) => r.operation === 'POST /hosts/create')
+          .map((r) => (r.params as { body?: { Name?: string } }).body?.Name),
+      );
+      const reached = sim.fleet.sites[0]!.systems.flatMap((s) => s.hosts.map((h) => h.name)).filter((n) => /^r\d-h\d+$/.test(n));
+      expect(reached.length).toBeGreaterThanOrEqual(writes.length);
+      for (const name of reached) expect(intended.has(name), `write ${name} reached the system and is in the action log`).toBe(true);
       for (const name of reads) {
         const hit = rt.cache.get(siteId, system, cacheKey('GET /hosts/list', { name }));
         expect((hit?.value as { Data?: Array<{ Name?: string }> } | undefined)?.Data?.[0]?.Name, `acknowledged read ${name} is cached`).toBe(name);
@@ -145,4 +171,42 @@ describe('crash safety of the runtime (SIGKILL during cache writes and action-lo
       await rt.close();
     }
   }, 200_000);
+
+  it('records a write before it is sent: killed while the system holds its answer, the write is listed as "outcome unknown"', async () => {
+    const script = join(data.dir, 'hang-worker.mjs');
+    writeFileSync(script, HANG_WORKER);
+    const dataDir = join(data.dir, 'hang-data');
+    const site = sim.manifest.sites[0]!;
+    // The system applies the create but never answers it: the write is in flight for as long as we like.
+    sim.control.setFaults(0, { hangPaths: ['/hosts/create'] });
+    try {
+      const w = startWorker(script, [dataDir, site.baseUrl, site.password]);
+      const applied = (): boolean => sim.fleet.sites[0]!.systems.some((s) => s.hosts.some((h) => h.name === 'held-1'));
+      await until(applied, () => `held-1 not on the system yet; ${w.lines.join(' | ')} ${w.stderr.join('')}`, 40_000);
+      await kill9(w.child);
+      expect(w.lines).not.toContain('write held-1');
+    } finally {
+      sim.control.setFaults(0, { hangPaths: [] });
+    }
+    const rt = await openRuntime({ dataDir, memorySecrets: true });
+    try {
+      const held = rt.actionLog.list().filter((r) => (r.params as { body?: { Name?: string } }).body?.Name === 'held-1');
+      expect(held).toEqual([expect.objectContaining({ operation: 'POST /hosts/create', result: 'unknown', message: NO_OUTCOME_MESSAGE })]);
+      expect(rt.actionLog.verify()).toMatchObject({ ok: true, problems: [] });
+    } finally {
+      await rt.close();
+    }
+    // The CLI and the IPC answer the UI reads say the same.
+    const out: string[] = [];
+    const code = await runCli(['log', '--data-dir', dataDir], { stdout: (t) => out.push(t), stderr: () => undefined, readStdin: async () => '', env: { FLEETDECK_KEYCHAIN: 'memory' } });
+    expect(code).toBe(0);
+    expect(out.join('').split('\n').find((l) => l.includes('POST /hosts/create'))).toMatch(/\toutcome unknown\tno outcome was recorded/);
+    const ui = await openRuntime({ dataDir, memorySecrets: true });
+    try {
+      const listed = (await ui.handlers['log:list']({})) as Array<{ result: string; message: string }>;
+      expect(listed.at(-1)).toMatchObject({ result: 'unknown', message: NO_OUTCOME_MESSAGE });
+    } finally {
+      await ui.close();
+    }
+  }, 90_000);
 });

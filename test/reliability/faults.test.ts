@@ -121,16 +121,18 @@ describe('fault matrix: each system ends in the right state, bounded in time, ot
   it('sustained latency past the timeout: unreachable after bounded retries, and a call gives up in time', async () => {
     sim.control.setFaults(0, { latencyMs: 1500 });
     const o = await refreshUnderFault();
+    // Each request gives up after 1000 ms; the call as a whole (retries included) after 2000 ms.
+    const gaveUp = /no answer within (1000 ms|2000 ms, the limit for the whole of it)/;
     for (const s of o.victim) {
       expect(s.state).toBe('unreachable');
-      expect(s.lastError).toMatch(/no answer within 1000 ms/);
+      expect(s.lastError).toMatch(gaveUp);
       expect(s.lastSuccessAt, 'the last good data stays available').toBeDefined();
     }
     // Listing the site's systems is one read: three attempts at most, then the whole site is marked.
     expect(o.elapsedMs).toBeLessThan(READ_BUDGET_MS + SLACK_MS * 3);
     const [system] = rt.fleet.systemsOf(victimId());
     const t = performance.now();
-    await expect(rt.fleet.call(victimId(), system, 'GET /hosts/list')).rejects.toThrow(/no answer within 1000 ms/);
+    await expect(rt.fleet.call(victimId(), system, 'GET /hosts/list')).rejects.toThrow(gaveUp);
     expect(performance.now() - t).toBeLessThan(READ_BUDGET_MS + SLACK_MS * 3);
     const cached = rt.fleet.cached(victimId(), system!, 'GET /Version');
     expect(cached?.stale).toBe(true);

@@ -4,7 +4,7 @@ import { request, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../main/store/database.js';
+import { openStores } from '../../main/store/stores.js';
 import { SiteStore } from '../../main/store/site-store.js';
 import { startSimulator, type SimulatorHandle } from '../../simulator/index.js';
 import { filesUnder, tempDir, until } from './support.js';
@@ -175,9 +175,10 @@ describe('secret scan of a scripted session through the browser shell', () => {
     const exited = new Promise<number | null>((resolve) => shell.child.once('exit', (code) => resolve(code)));
     shell.child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    const db = openDatabase(dataDir);
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    db.close();
+    // Every data file: the cache, the action log and the report history.
+    const stores = openStores(dataDir);
+    for (const db of [stores.cacheDb, stores.reportsDb]) db.pragma('wal_checkpoint(TRUNCATE)');
+    stores.close();
 
     const markers = [...Object.values(MARKERS), ...sessionTokens];
     expect(sessionTokens.size, 'session tokens seen on the simulator').toBeGreaterThanOrEqual(4);

@@ -2,6 +2,9 @@ import { parseArgs } from 'node:util';
 import { getOperation, ValidationError } from '../../../app/catalog/index.js';
 import { redact, secretValues } from '../../../app/redact.js';
 import { terminalField } from '../../../app/safe-text.js';
+import { osUser } from '../../runtime.js';
+import { resolveDataDir } from '../../store/data-dir.js';
+import { startNewLog } from '../../store/stores.js';
 import { withRuntime } from '../context.js';
 import { CliError, EXIT, firstLine, printJson, printRow, type CliIo } from '../io.js';
 import { applySecretArgs, SECRET_OPTIONS } from '../secret-args.js';
@@ -23,16 +26,17 @@ export async function refreshCommand(io: CliIo, args: readonly string[]): Promis
     });
     if (!sites.length) throw new CliError('no sites: add one with "fleetdeck site add"', EXIT.usage);
     await rt.fleet.refresh({ siteIds: sites.map((s) => s.id), force: values.force ?? true });
-    const rows = sites.flatMap((site): Array<{ site: string; system: string; state: string; lastSuccessAt?: string | undefined; lastError?: string | undefined }> => {
+    type Row = { site: string; system: string; state: string; lastSuccessAt?: string | undefined; lastError?: string | undefined; truncated?: string | undefined };
+    const rows = sites.flatMap((site): Row[] => {
       const systems = rt.fleet.status(site.id);
       const siteError = rt.fleet.siteError(site.id);
       if (!systems.length) return [{ site: site.name, system: '-', state: siteError ? siteErrorState(rt.fleet.siteErrorCode(site.id)) : 'unknown', lastSuccessAt: undefined, lastError: siteError }];
-      return systems.map((s) => ({ site: site.name, system: s.system, state: s.state, lastSuccessAt: s.lastSuccessAt, lastError: s.lastError }));
+      return systems.map((s) => ({ site: site.name, system: s.system, state: s.state, lastSuccessAt: s.lastSuccessAt, lastError: s.lastError, truncated: s.truncated }));
     });
     if (values.json) printJson(io, rows);
     else {
       for (const r of rows) {
-        const fields = [r.site, r.system, r.state, r.lastSuccessAt ? `as of ${r.lastSuccessAt}` : 'never refreshed', ...(r.lastError ? [r.lastError] : [])];
+        const fields = [r.site, r.system, r.state, r.lastSuccessAt ? `as of ${r.lastSuccessAt}` : 'never refreshed', ...(r.lastError ? [r.lastError] : []), ...(r.truncated ? [`truncated: ${r.truncated}`] : [])];
         printRow(io, fields);
       }
     }
@@ -114,22 +118,39 @@ export async function siteCallCommand(io: CliIo, args: readonly string[]): Promi
   });
 }
 
-/** `fleetdeck log [--site NAME] [--since ISO] [--until ISO] [--limit N] [--json]` and `fleetdeck log verify`. */
+/** How a write's result reads in `fleetdeck log`. */
+const RESULT_TEXT: Readonly<Record<string, string>> = { ok: 'ok', refused: 'refused', unknown: 'outcome unknown', error: 'error' };
+
+/**
+ * `fleetdeck log [--site NAME] [--since ISO] [--until ISO] [--limit N] [--json]`, `fleetdeck log
+ * verify` and `fleetdeck log start-new` (after the log file was damaged or lost).
+ */
 export async function logCommand(io: CliIo, args: readonly string[]): Promise<number> {
-  const verify = args[0] === 'verify';
+  const sub = args[0] === 'verify' || args[0] === 'start-new' ? args[0] : undefined;
   const { values } = parseArgs({
-    args: verify ? args.slice(1) : [...args],
+    args: sub ? args.slice(1) : [...args],
     options: { ...DATA_DIR, site: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean', default: false } },
   });
+  if (sub === 'start-new') {
+    // Not through the runtime: it is what to run when the runtime refuses writes over the log.
+    const dataDir = resolveDataDir({ flag: values['data-dir'], env: io.env });
+    const started = startNewLog(dataDir, osUser());
+    io.stdout(
+      started.keptAs
+        ? `the damaged action log was kept as ${started.keptAs} (SHA-256 ${started.sha256 ?? '?'}); a new log started, its first record names it\n`
+        : 'the action log was missing; a new log started, its first record says so\n',
+    );
+    return EXIT.ok;
+  }
   return withRuntime(io, values['data-dir'], async (rt) => {
-    if (verify) {
+    if (sub === 'verify') {
       const result = rt.actionLog.verify();
       if (result.ok) {
         io.stdout(`action log intact: ${result.count} record(s), hash chain verified\n`);
         return EXIT.ok;
       }
       for (const p of result.problems) io.stderr(`record ${p.seq}: ${terminalField(p.reason)}\n`);
-      throw new CliError(`action log verification FAILED: ${result.problems.length} problem(s) in ${result.count} record(s)`, EXIT.api);
+      throw new CliError(`action log verification FAILED: ${result.problems.length} problem(s) in ${result.count} record(s)`, rt.actionLog.unusable ? EXIT.store : EXIT.api);
     }
     const site = values.site ? rt.sites.get(values.site) : undefined;
     if (values.site && !site) throw new CliError(`no site named "${values.site}"`, EXIT.usage);
@@ -140,7 +161,7 @@ export async function logCommand(io: CliIo, args: readonly string[]): Promise<nu
       ...(values.limit ? { limit: limitOption(values.limit) } : {}),
     });
     if (values.json) printJson(io, rows);
-    else for (const r of rows) printRow(io, [String(r.seq), r.at, r.user, `${r.siteId}/${r.system}`, r.operation, r.result, r.message]);
+    else for (const r of rows) printRow(io, [String(r.seq), r.at, r.user, `${r.siteId}/${r.system}`, r.operation, RESULT_TEXT[r.result] ?? r.result, r.message]);
     return EXIT.ok;
   });
 }

@@ -5,10 +5,8 @@ import { terminalField } from '../../../app/safe-text.js';
 import { REPORT_KINDS, isReportKind, overallDataAges, type Cell } from '../../../app/reports/model.js';
 import { EXPORT_FORMATS, assertExportDir, parseFormats, type ExportFormat, type ExportResult } from '../../reports/export.js';
 import { verifyExport } from '../../reports/manifest.js';
-import { choosePdfPrinter, type PdfPrinter } from '../../reports/printer.js';
-import { ReportRequestError, ReportService } from '../../reports/service.js';
-import { ReportStore } from '../../reports/store.js';
-import { APP_VERSION, osUser, type Runtime } from '../../runtime.js';
+import { choosePdfPrinter } from '../../reports/printer.js';
+import { ReportRequestError } from '../../reports/service.js';
 import { withRuntime } from '../context.js';
 import { CliError, EXIT, printJson, printRow, type CliIo } from '../io.js';
 
@@ -40,19 +38,6 @@ export async function reportCommand(io: CliIo, args: readonly string[]): Promise
       if (!isReportKind(sub)) throw new CliError(`unknown report kind "${sub}"\n${USAGE}`, EXIT.usage);
       return generateCommand(io, sub, rest);
   }
-}
-
-/** The report service on an open runtime; PDF through the chosen Chromium, started only when needed. */
-function service(rt: Runtime, printer: PdfPrinter = choosePdfPrinter()): ReportService {
-  return new ReportService({
-    fleet: rt.fleet,
-    sites: rt.sites,
-    actionLog: rt.actionLog,
-    store: new ReportStore(rt.db),
-    user: osUser(),
-    appVersion: APP_VERSION,
-    defaultPrinter: () => printer.print,
-  });
 }
 
 /** Request mistakes (unknown site, bad time, non-empty directory) are usage errors, exit 2. */
@@ -94,12 +79,11 @@ async function generateCommand(io: CliIo, kind: (typeof REPORT_KINDS)[number], a
   const formats = formatsOf(values.format);
   await asUsage(() => assertExportDir(out));
   return withRuntime(io, values['data-dir'], async (rt) => {
-    const printer = choosePdfPrinter();
-    const reports = service(rt, printer);
+    const reports = rt.reports;
     const generated = await asUsage(() => reports.generate({ kind, sites: values.site, offline: values.offline ?? false, since: values.since, until: values.until }));
     const written = await asUsage(() => reports.export(generated.id, out, formats));
     // Said on stderr: --json keeps stdout to the JSON alone.
-    if (formats.includes('pdf')) io.stderr(`PDF printed with ${printer.description}\n`);
+    if (formats.includes('pdf')) io.stderr(`PDF printed with ${choosePdfPrinter().description}\n`);
     if (values.json) {
       printJson(io, { id: generated.id, kind, dir: written.dir, manifestSha256: written.manifestSha256, files: written.manifest.files, dataAges: written.manifest.dataAges, notes: generated.model.notes });
       return EXIT.ok;
@@ -155,7 +139,7 @@ async function verifyCommand(io: CliIo, args: readonly string[]): Promise<number
 async function listCommand(io: CliIo, args: readonly string[]): Promise<number> {
   const { values } = parseArgs({ args: [...args], options: { ...DATA_DIR, json: { type: 'boolean', default: false } } });
   return withRuntime(io, values['data-dir'], async (rt) => {
-    const rows = service(rt).list();
+    const rows = rt.reports.list();
     if (values.json) printJson(io, rows);
     else if (!rows.length) io.stdout('no reports yet: "fleetdeck report KIND --out DIR" makes one\n');
     else for (const r of rows) printRow(io, [String(r.id), r.generatedAt, r.kind, r.source, r.sites.join(',') || '-', `${r.systems} system(s)`, r.generatedBy]);
@@ -175,7 +159,7 @@ async function diffCommand(io: CliIo, args: readonly string[]): Promise<number> 
   const from = reportId(positionals[0]);
   const to = reportId(positionals[1]);
   return withRuntime(io, values['data-dir'], async (rt) => {
-    const diff = await asUsage(async () => service(rt).diff(from, to));
+    const diff = await asUsage(async () => rt.reports.diff(from, to));
     if (values.json) printJson(io, diff);
     else io.stdout(diffText(diff));
     return EXIT.ok;
@@ -205,9 +189,8 @@ async function exportCommand(io: CliIo, args: readonly string[]): Promise<number
   const out = values.out;
   const formats = formatsOf(values.format);
   return withRuntime(io, values['data-dir'], async (rt) => {
-    const printer = choosePdfPrinter();
-    const written = await asUsage(() => service(rt, printer).export(id, out, formats));
-    if (formats.includes('pdf')) io.stderr(`PDF printed with ${printer.description}\n`);
+    const written = await asUsage(() => rt.reports.export(id, out, formats));
+    if (formats.includes('pdf')) io.stderr(`PDF printed with ${choosePdfPrinter().description}\n`);
     io.stdout(`report ${id}\n`);
     printWritten(io, written);
     return EXIT.ok;

@@ -91,7 +91,7 @@ describe.runIf(haveKeyring)('fleetdeck site, refresh, call, log (real keychain)'
   });
 
   it('detects one edited byte of an action-log row', async () => {
-    const db = connect(join(dir, 'fleetdeck.db'));
+    const db = connect(join(dir, 'actions.db'));
     for (const t of db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all() as Array<{ name: string }>) db.exec(`DROP TRIGGER ${t.name}`);
     const row = db.prepare('SELECT seq, params FROM action_log ORDER BY seq LIMIT 1').get() as { seq: number; params: string };
     const edited = row.params.replace('cli-host', 'cli-hosT');

@@ -8,8 +8,8 @@ import { chromiumPrintToPdf } from '../../../main/reports/pdf.js';
 import { ReportService } from '../../../main/reports/service.js';
 import { ReportStore } from '../../../main/reports/store.js';
 import { openSecretStore } from '../../../main/secrets/secret-store.js';
-import { ActionLog, OfflineCache, SiteStore, openDatabase, type Database } from '../../../main/store/index.js';
-import { SimClock, startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import { SiteStore, openStores, type ActionLog, type Database } from '../../../main/store/index.js';
+import { SimClock, startSimulator, type Dialect, type SimulatorHandle } from '../../../simulator/index.js';
 
 /** The simulator's start time: fixed, so its generated state is the same on every run. */
 export const T0 = Date.UTC(2025, 0, 15, 12, 0, 0);
@@ -52,10 +52,10 @@ export interface ReportHarness {
  * in memory only, as with FLEETDECK_KEYCHAIN=memory) and the report service over them, as the CLI
  * and the app wire it (openRuntime is not used: it reads package.json relative to the build).
  */
-export async function reportHarness(o: { sites: number; systems: number; realTime?: boolean }): Promise<ReportHarness> {
+export async function reportHarness(o: { sites: number; systems: number; realTime?: boolean; dialects?: Dialect[] }): Promise<ReportHarness> {
   // Frozen by default (reproducible state); in real time when another process (the CLI) reads the wall clock.
   const simClock = o.realTime ? new SimClock() : SimClock.frozen(T0);
-  const sim = await startSimulator({ sites: o.sites, systems: o.systems, password: MARKERS.sitePassword, controlServer: false, clock: simClock });
+  const sim = await startSimulator({ sites: o.sites, systems: o.systems, password: MARKERS.sitePassword, controlServer: false, clock: simClock, dialects: o.dialects ?? [] });
   const temps: string[] = [];
   const tempDir = (): string => {
     const d = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-reports-'));
@@ -63,22 +63,23 @@ export async function reportHarness(o: { sites: number; systems: number; realTim
     return d;
   };
   const dataDir = tempDir();
-  const db = openDatabase(dataDir);
-  const sites = new SiteStore({ dataDir });
   // The app's clock follows the simulator's: a history range ending past the system's own "now"
   // is refused by the system (it would show predicted values).
   const clock = (): Date => new Date(sim.clock.now());
-  const actionLog = new ActionLog({ db, clock });
-  const fleet = new Fleet({ sites, secrets: await openSecretStore({ disable: true }), cache: new OfflineCache({ db, clock }), actionLog, user: 'report-tester', timeoutMs: 5000, clock });
+  const stores = openStores(dataDir, { clock });
+  const db = stores.cacheDb;
+  const sites = new SiteStore({ dataDir });
+  const { actionLog, cache } = stores;
+  const fleet = new Fleet({ sites, secrets: await openSecretStore({ disable: true }), cache, actionLog, user: 'report-tester', timeoutMs: 5000, clock });
   const saved: Site[] = [];
   for (const s of sim.manifest.sites) saved.push(await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password }));
-  const reports = new ReportService({ fleet, sites, actionLog, store: new ReportStore(db), user: 'report-tester', appVersion: '0.0.0-test', defaultPrinter: () => chromiumPrintToPdf(), clock });
+  const reports = new ReportService({ fleet, sites, actionLog, store: new ReportStore(stores.reportsDb), user: 'report-tester', appVersion: '0.0.0-test', defaultPrinter: () => chromiumPrintToPdf(), clock });
   let released = false;
   const release = async (): Promise<void> => {
     if (released) return;
     released = true;
     await fleet.close();
-    db.close();
+    stores.close();
   };
   return {
     sim,

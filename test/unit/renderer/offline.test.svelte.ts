@@ -5,6 +5,7 @@ import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { Nav, type SystemRoute } from '../../../renderer/lib/nav.svelte.js';
 import { READS } from '../../../renderer/lib/reads.js';
 import SystemPage from '../../../renderer/views/SystemPage.svelte';
+import type { SystemStatusView } from '../../../app/ipc/contract.js';
 import { cacheKey, fakeApi, settle, site, status, type CachedAnswer } from './support/fake-api.js';
 
 const AT = '2025-02-03T04:05:06Z';
@@ -40,8 +41,8 @@ afterEach(() => {
   target?.remove();
 });
 
-async function render(state: 'ok' | 'unreachable' | 'paused' | 'login-required', area = 'hardware') {
-  const fake = fakeApi({ sites: [site('s1', 'Site one')], statuses: [status('s1', 'prod-a', state, { lastSuccessAt: AT })], cache: cached(), call: () => 'Node node-2 took over node node-1.' });
+async function render(state: 'ok' | 'unreachable' | 'paused' | 'login-required', area = 'hardware', extra: Partial<SystemStatusView> = {}) {
+  const fake = fakeApi({ sites: [site('s1', 'Site one')], statuses: [status('s1', 'prod-a', state, { lastSuccessAt: AT, ...extra })], cache: cached(), call: () => 'Node node-2 took over node node-1.' });
   setApi(fake.api);
   const fleet = new FleetStore();
   await fleet.load();
@@ -54,6 +55,18 @@ async function render(state: 'ok' | 'unreachable' | 'paused' | 'login-required',
 }
 
 const byTestId = (el: HTMLElement, id: string) => el.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+
+describe('a system whose refresh was truncated', () => {
+  it('says what the refresh left out, and nothing when it left nothing out', async () => {
+    const { el } = await render('ok', 'hardware', { truncated: 'SMART read for 256 of 20000 drives (failing drives first)' });
+    expect(byTestId(el, 'truncated-notice')?.textContent).toMatch(/Not read in full.*SMART read for 256 of 20000 drives/s);
+    unmount(app!);
+    app = undefined;
+    target?.remove();
+    const { el: whole } = await render('ok');
+    expect(byTestId(whole, 'truncated-notice')).toBeNull();
+  });
+});
 
 describe('a system that is not reachable', () => {
   it.each([

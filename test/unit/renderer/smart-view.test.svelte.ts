@@ -5,6 +5,7 @@ import { setApi } from '../../../renderer/lib/api.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { SystemContext } from '../../../renderer/lib/system.svelte.js';
 import { cacheKey, fakeApi, settle, site, status, type CachedAnswer } from './support/fake-api.js';
+import { sasHdd } from '../../support/smart-scsi.js';
 import { ataSmart, nvmeSmart } from './support/smart-text.js';
 
 const AT = '2025-03-04T05:06:07Z';
@@ -72,6 +73,31 @@ describe('SMART view', () => {
     const { el } = await render(nvmeSmart({ critical: '0x04', media: 3 }));
     expect(field(el, 'Critical Warning')?.dataset.risk).toBe('critical');
     expect(field(el, 'Media and Data Integrity Errors')?.dataset.risk).toBe('warning');
+  });
+
+  it('shows a SAS drive\'s SCSI fields and error counter log, its grown defects and uncorrected reads critical', async () => {
+    const { el } = await render(sasHdd({ grownDefects: 2500, uncorrected: { read: 57 } }));
+    expect(el.querySelector('[data-testid="smart-table"]')?.getAttribute('data-kind')).toBe('scsi');
+    expect(el.querySelector('[data-testid="smart-risk"]')?.textContent).toBe('Critical');
+    expect(field(el, 'Elements in grown defect list')?.dataset.risk).toBe('critical');
+    expect(field(el, 'Elements in grown defect list')?.textContent).toContain('2500');
+    expect(field(el, 'Current Drive Temperature')?.dataset.risk).toBe('ok');
+    const read = el.querySelector<HTMLTableRowElement>('[data-testid="smart-error-counters"] tr[data-operation="read"]');
+    expect(read?.dataset.risk).toBe('critical');
+    expect(read?.textContent).toContain('57');
+    expect(read?.querySelector('.pill')?.getAttribute('title')).toBe('57 uncorrected read errors, at or above 10');
+    expect(el.querySelector('[data-testid="smart-error-counters"] tr[data-operation="write"]')?.getAttribute('data-risk')).toBe('ok');
+    expect(el.querySelector('[aria-label="SMART findings"]')?.textContent).toContain('Elements in grown defect list');
+  });
+
+  it('says Unknown, never OK, for text it cannot read, and opens the raw output', async () => {
+    const { el } = await render("Smartctl open device: /dev/sdc failed: DELL or MegaRaid controller, please try adding '-d megaraid,N'");
+    expect(el.querySelector('[data-testid="smart-view"]')?.getAttribute('data-risk')).toBe('unknown');
+    expect(el.querySelector('[data-testid="smart-risk"]')?.textContent).toBe('Unknown');
+    expect(el.querySelector('[data-testid="smart-risk"]')?.className).toContain('tone-muted');
+    expect(el.querySelector('[data-testid="smart-unknown"]')?.textContent).toContain('not called OK');
+    expect(el.querySelector('details')?.open).toBe(true);
+    expect(el.querySelector('[data-testid="smart-raw"]')?.textContent).toContain('MegaRaid');
   });
 
   it('reads SMART now through op:call and calls a counter that grew since the cache critical', async () => {

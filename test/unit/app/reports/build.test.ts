@@ -3,6 +3,7 @@ import { buildReport } from '../../../../app/reports/build.js';
 import { AUDIT_PARTS, REPORT_KINDS, overallDataAges } from '../../../../app/reports/model.js';
 import { reportModelSchema } from '../../../../app/reports/schema.js';
 import { ALPHA_AT, BETA_AT, GENERATED_AT, fixtureInput } from './fixtures.js';
+import { sasHdd } from '../../../support/smart-scsi.js';
 import { rowsOf, tableOf } from './helpers.js';
 
 const TIB = 1024 ** 4;
@@ -110,11 +111,44 @@ describe('hardware and SMART risk', () => {
 
   it('counts drives by risk per system and lists every finding', () => {
     expect(rowsOf(model, 'smart.summary')).toEqual([
-      { site: 'East DC', system: 'alpha', drives: 3, critical: 2, warning: 0, ok: 1, noData: 0 },
-      { site: 'West DC', system: 'beta', drives: 0, critical: 0, warning: 0, ok: 0, noData: 0 },
-      { site: 'West DC', system: 'gamma', drives: 0, critical: 0, warning: 0, ok: 0, noData: 0 },
+      { site: 'East DC', system: 'alpha', drives: 3, critical: 2, warning: 0, ok: 1, unknown: 0, noData: 0 },
+      { site: 'West DC', system: 'beta', drives: 0, critical: 0, warning: 0, ok: 0, unknown: 0, noData: 0 },
+      { site: 'West DC', system: 'gamma', drives: 0, critical: 0, warning: 0, ok: 0, unknown: 0, noData: 0 },
     ]);
     expect(rowsOf(model, 'smart.findings').map((r) => `${r.drive} ${r.risk} ${r.subject}`)).toEqual(['sda critical 5 Reallocated_Sector_Ct', 'sdz critical drive status']);
+  });
+
+  it('rates a SAS drive from its SCSI text and counts text it cannot read as unknown, never ok', () => {
+    const input = fixtureInput();
+    const alpha = input.systems[0] as (typeof input.systems)[number];
+    const [sas, unread] = [101, 102];
+    const resources = alpha.answers['GET /resources/list']?.value as { Data: Array<{ Name: string; Drives: object[] }> };
+    resources.Data[0]?.Drives.push(
+      { Name: 'sdb', Id: sas, Type: 'HDD', Vendor: 'HGST', Model: 'HUH721212AL5200', ResourceSerial: 'SER-SAS-1', ResourceStatus: 'OK' },
+      { Name: 'sdc', Id: unread, Type: 'HDD', Vendor: 'HGST', Model: 'HUH721212AL5200', ResourceSerial: 'SER-SAS-2', ResourceStatus: 'OK' },
+    );
+    alpha.smart.push(
+      { node: 'alpha-n1', driveId: sas, value: sasHdd({ grownDefects: 2500, uncorrected: { read: 57 } }), at: ALPHA_AT },
+      { node: 'alpha-n1', driveId: unread, value: 'Smartctl open device: /dev/sdc failed: DELL or MegaRaid controller', at: ALPHA_AT },
+    );
+    const model = buildReport('smart', input);
+    const drives = rowsOf(model, 'smart.drives');
+    expect(drives.find((r) => r.drive === 'sdb')).toMatchObject({ risk: 'critical', selfAssessment: 'OK' });
+    expect(String(drives.find((r) => r.drive === 'sdb')?.findings)).toMatch(/Elements in grown defect list: 2500 .*read: Total uncorrected errors: 57 uncorrected read errors/);
+    expect(drives.find((r) => r.drive === 'sdc')).toMatchObject({ risk: 'unknown' });
+    // Worst first: the unknown drive after every warning and critical one, before the ok one.
+    expect(drives.map((r) => r.risk)).toEqual(['critical', 'critical', 'critical', 'unknown', 'ok']);
+    expect(rowsOf(model, 'smart.summary')[0]).toMatchObject({ drives: 5, critical: 3, ok: 1, unknown: 1, noData: 0 });
+    expect(rowsOf(model, 'smart.findings').filter((r) => r.drive === 'sdc').map((r) => `${r.risk} ${r.subject}`)).toEqual(['unknown format']);
+  });
+
+  it('counts a SMART answer that is not text (smartctl --json, say) as unknown, not as no data', () => {
+    const input = fixtureInput();
+    const nvme = input.systems[0]?.smart[1];
+    if (nvme) nvme.value = { smart_status: { passed: true }, nvme_smart_health_information_log: { percentage_used: 3 } };
+    const model = buildReport('smart', input);
+    expect(rowsOf(model, 'smart.drives').find((r) => r.drive === 'nvme0n1')).toMatchObject({ risk: 'unknown' });
+    expect(rowsOf(model, 'smart.summary')[0]).toMatchObject({ ok: 0, unknown: 1, noData: 0 });
   });
 });
 

@@ -197,11 +197,11 @@ describe('parseSmart: NVMe', () => {
 });
 
 describe('parseSmart: robustness', () => {
-  it('ignores unknown lines and returns an empty report for text that is not SMART', () => {
-    expect(parseSmart('')).toMatchObject({ kind: 'unknown', attributes: [], risk: 'ok', findings: [] });
+  it('calls text that is not SMART unknown, never ok, and says why', () => {
+    expect(parseSmart('')).toMatchObject({ kind: 'unknown', attributes: [], risk: 'unknown', findings: [{ risk: 'unknown', subject: 'format' }] });
     const r = parseSmart('garbage: yes\n\u0000\u0001 binary\nID# ATTRIBUTE_NAME\n  x y z\n');
     expect(r.kind).toBe('unknown');
-    expect(r.risk).toBe('ok');
+    expect(r.risk).toBe('unknown');
   });
 
   it('keeps parsing rows after a line it does not understand ends nothing else', () => {

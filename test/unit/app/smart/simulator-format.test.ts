@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSmart } from '../../../../app/smart/parse.js';
 import type { DriveState } from '../../../../simulator/state/model.js';
+import { sasSmartText } from '../../../../simulator/state/sas-smart.js';
 import { smartText } from '../../../../simulator/state/smart.js';
 
 /** The parser against the text the simulator really prints (its layout is the contract). */
@@ -45,5 +46,31 @@ describe('parseSmart on simulator output', () => {
     const worn = parseSmart(smartText(drive('NVMe', { availableSpare: 6, mediaErrors: 12 }), 0));
     expect(worn.risk).toBe('critical');
     expect(worn.findings.map((f) => f.subject).sort()).toEqual(['Available Spare', 'Critical Warning', 'Media and Data Integrity Errors', 'overall health']);
+  });
+});
+
+describe('parseSmart on the simulator\'s sas-smart dialect', () => {
+  it('reads a healthy SAS HDD and SAS SSD as ok SCSI reports', () => {
+    const hdd = parseSmart(sasSmartText(drive('HDD'), 0, undefined) ?? '');
+    expect(hdd).toMatchObject({ kind: 'scsi', serial: 'SER7', overallHealth: 'OK', risk: 'ok', findings: [] });
+    expect(hdd.scsi?.errorCounters.map((c) => c.operation)).toEqual(['read', 'write', 'verify']);
+    const ssd = parseSmart(sasSmartText(drive('SSD'), 0, undefined) ?? '');
+    expect(ssd).toMatchObject({ kind: 'scsi', risk: 'ok', scsi: { enduranceUsedPercent: 2 } });
+  });
+
+  it('rates the drive with grown defects critical, the unreadable one unknown, a failed one critical', () => {
+    const bad = parseSmart(sasSmartText(drive('HDD'), 0, 'grown-defects') ?? '');
+    expect(bad.risk).toBe('critical');
+    expect(bad.scsi).toMatchObject({ grownDefects: 2500 });
+    expect(bad.scsi?.errorCounters[0]).toMatchObject({ operation: 'read', uncorrected: 57, risk: 'critical' });
+    expect(parseSmart(sasSmartText(drive('HDD'), 0, 'unreadable') ?? '')).toMatchObject({ kind: 'unknown', risk: 'unknown' });
+    const failed = parseSmart(sasSmartText(drive('HDD', {}, 'Failed'), 0, undefined) ?? '');
+    expect(failed.findings.map((f) => `${f.risk} ${f.subject}`)).toEqual(
+      expect.arrayContaining(['critical SMART Health Status', 'critical Elements in grown defect list', 'critical read: Total uncorrected errors']),
+    );
+  });
+
+  it('keeps NVMe drives out of the dialect', () => {
+    expect(sasSmartText(drive('NVMe'), 0, undefined)).toBeUndefined();
   });
 });

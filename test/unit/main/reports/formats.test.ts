@@ -9,7 +9,7 @@ import { exportReport, parseFormats } from '../../../../main/reports/export.js';
 import { balancedGroups, renderHtml, renderPdfParts } from '../../../../main/reports/html.js';
 import { manifestSelfHash, verifyExport, type Manifest } from '../../../../main/reports/manifest.js';
 import { ReportStore } from '../../../../main/reports/store.js';
-import { openDatabase } from '../../../../main/store/database.js';
+import { openReportsDatabase } from '../../../../main/store/database.js';
 import { fixtureInput } from '../../app/reports/fixtures.js';
 
 const dirs: string[] = [];
@@ -84,6 +84,14 @@ describe('HTML', () => {
     expect(html).toContain('West DC / beta was unreachable');
     expect(html).toContain('<td class="num">10.0 TiB</td>');
     expect(html).toMatch(/<td class="critical[^"]*">critical<\/td>/);
+  });
+
+  it('marks a drive whose SMART text could not be read unknown, unlike an ok one', () => {
+    const input = fixtureInput();
+    const nvme = input.systems[0]?.smart[1];
+    if (nvme) nvme.value = 'Smartctl open device: /dev/nvme0 failed: No such device';
+    const smart = renderHtml(buildReport('smart', input));
+    expect(smart).toMatch(/<td>nvme0n1<\/td>(<td[^>]*>[^<]*<\/td>)*<td class="unknown[^"]*">unknown<\/td>/);
   });
 
   it('shows site and system in one cell, so a printed row still says where it is from', () => {
@@ -201,7 +209,7 @@ describe('export and verify', () => {
 
 describe('report history', () => {
   it('keeps every report with its model, lists newest first and reopens it', () => {
-    const db = openDatabase(tempDir());
+    const db = openReportsDatabase(tempDir());
     try {
       const store = new ReportStore(db);
       const first = store.save(model);

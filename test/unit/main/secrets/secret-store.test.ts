@@ -238,7 +238,7 @@ describe('KeychainSecretStore', () => {
       const { ms, result } = await elapsed(() => call(store));
       const error = rejection(result);
       expect(error.failure).toBe('timeout');
-      expect(error.message).toBe('keychain did not answer within 100 ms (is it locked?)');
+      expect(error.message).toBe('keychain did not answer within 100 ms: it may be locked (waiting for an unlock prompt) or busy; unlock it, then try again');
       expect(error.message).not.toContain(SECRET);
       expect(ms).toBeGreaterThanOrEqual(95);
       expect(ms).toBeLessThan(100 + MARGIN_MS);
@@ -260,6 +260,67 @@ describe('KeychainSecretStore', () => {
   });
 });
 
+describe('KeychainSecretStore: many lookups at once', () => {
+  /** A keytar counting the calls running at once; each answers when `release` is called. */
+  function countingKeytar(): { keytar: KeytarLike; running: () => number; peak: () => number; release: () => void; started: () => number } {
+    let running = 0;
+    let peak = 0;
+    let started = 0;
+    const waiting: Array<() => void> = [];
+    const call = <T>(value: T) => (): Promise<T> => {
+      running++;
+      started++;
+      peak = Math.max(peak, running);
+      return new Promise<T>((resolve) =>
+        waiting.push(() => {
+          running--;
+          resolve(value);
+        }),
+      );
+    };
+    return {
+      keytar: { getPassword: call('token'), setPassword: call(undefined), deletePassword: call(true), findCredentials: call([]) },
+      running: () => running,
+      peak: () => peak,
+      started: () => started,
+      release: () => waiting.splice(0).forEach((answer) => answer()),
+    };
+  }
+
+  it('runs at most a few keychain calls at once, however many are asked for, and answers them all', async () => {
+    const fake = countingKeytar();
+    const store = new KeychainSecretStore({ keytar: fake.keytar, timeoutMs: 60_000 });
+    // 3,000 systems of one site looking up their session tokens together.
+    const lookups = Array.from({ length: 3000 }, (_, i) => store.get(tokenAccount('big-site', `sys-${i}`)));
+    while (fake.started() < 3000) {
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(fake.running()).toBeLessThanOrEqual(2);
+      fake.release();
+    }
+    await expect(Promise.all(lookups)).resolves.toEqual(Array.from({ length: 3000 }, () => 'token'));
+    expect(fake.peak()).toBe(2);
+  });
+
+  it('says what happened when the keychain stops answering: the calls running time out, the waiting ones are not started', async () => {
+    vi.useFakeTimers();
+    try {
+      const fake = countingKeytar();
+      const store = new KeychainSecretStore({ keytar: fake.keytar, timeoutMs: 3000 });
+      const lookups = Array.from({ length: 50 }, (_, i) => store.get(tokenAccount('big-site', `sys-${i}`)).catch((e: unknown) => e));
+      await vi.advanceTimersByTimeAsync(3000);
+      const errors = (await Promise.all(lookups)) as KeychainError[];
+      expect(fake.started()).toBe(2);
+      expect(errors.every((e) => e instanceof KeychainError && e.failure === 'timeout')).toBe(true);
+      expect(errors.slice(0, 2).map((e) => e.message)).toEqual(Array.from({ length: 2 }, () => 'keychain did not answer within 3000 ms: it may be locked (waiting for an unlock prompt) or busy; unlock it, then try again'));
+      expect(errors[2]?.message).toBe(
+        'keychain has not answered an earlier request within 3000 ms (it may be locked, waiting for an unlock prompt, or busy), so it was not asked to read site/big-site/system/sys-2/token; unlock it, then try again',
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('openSecretStore', () => {
   afterEach(() => {
     vi.unstubAllEnvs();
@@ -278,7 +339,7 @@ describe('openSecretStore', () => {
   });
 
   const broken: Array<[string, KeytarLike | (() => Promise<KeytarLike>), RegExp]> = [
-    ['keytar hangs', hangingKeytar, /^keychain did not answer within 150 ms \(is it locked\?\)$/],
+    ['keytar hangs', hangingKeytar, /^keychain did not answer within 150 ms: it may be locked \(waiting for an unlock prompt\) or busy; unlock it, then try again$/],
     ['loading keytar hangs', () => never<KeytarLike>(), /^keychain did not answer within 150 ms/],
     ['keytar cannot be loaded', () => Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file')), /^keytar could not be loaded: libsecret-1\.so\.0/],
     [

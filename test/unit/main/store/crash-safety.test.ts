@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ActionLog, OfflineCache, openDatabase } from '../../../../main/store/index.js';
+import { OfflineCache, openStores } from '../../../../main/store/index.js';
 import { useTempDirs } from './temp-dir.js';
 
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -16,11 +16,12 @@ afterEach(() => {
 
 /** Appends and caches in a loop; prints `seq hash` after each append returns (= acknowledged). */
 const WRITER = `
-import { ActionLog, OfflineCache, openDatabase } from ${JSON.stringify(storeModule)};
+import { openStores } from ${JSON.stringify(storeModule)};
 const [dataDir, name] = process.argv.slice(2);
-const db = openDatabase(dataDir);
-const log = new ActionLog({ db });
-const cache = new OfflineCache({ db, maxBytes: 200_000 });
+const stores = openStores(dataDir, { cacheMaxBytes: 200_000 });
+if (stores.warnings.length) throw new Error(stores.warnings.join('; '));
+const log = stores.actionLog;
+const cache = stores.cache;
 for (let i = 0; ; i++) {
   cache.put('lab', name, 'GET /volumes/list?page=' + (i % 40), { Data: [{ Name: name + '-' + i, ChapSecret: 'MARKER-CHAP-1', Pad: 'x'.repeat(3000) }] });
   const rec = log.append({ user: 'admin', siteId: 'lab', system: name, operation: 'POST /volumes/create', params: { Name: name + '-' + i }, result: 'ok', message: '' });
@@ -83,9 +84,11 @@ describe('crash safety', () => {
     await Promise.all(writers.map((w) => killed(w.child)));
     expect(writers.map((w) => w.child.signalCode)).toEqual(['SIGKILL', 'SIGKILL']);
 
-    const db = openDatabase(dataDir);
+    const stores = openStores(dataDir);
+    const db = stores.cacheDb;
     try {
-      const log = new ActionLog({ db });
+      expect(stores.warnings).toEqual([]);
+      const log = stores.actionLog;
       const result = log.verify();
       expect(result.problems).toEqual([]);
       expect(result.ok).toBe(true);
@@ -99,7 +102,7 @@ describe('crash safety', () => {
       expect(cache.sizeBytes()).toBeLessThanOrEqual(200_000);
       expect(cache.entries('lab', 'sys1').length).toBeGreaterThan(0);
     } finally {
-      db.close();
+      stores.close();
     }
   });
 });

@@ -1,0 +1,90 @@
+import { UnreachableError } from '../client/index.js';
+
+/** A time source with timers; injected so tests run deadlines on a fake clock. */
+export interface Timers {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  setTimeout(fire: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** The process's own clock and timers. A deadline's timer never keeps the process alive by itself. */
+export const SYSTEM_TIMERS: Timers = {
+  now: () => Date.now(),
+  setTimeout: (fire, ms) => setTimeout(fire, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/**
+ * One wall-clock limit for a whole piece of work (a call, a system's refresh) whatever it does
+ * inside: queueing for a connection slot, logging in, every request and every retry. When it
+ * passes, `signal` aborts with an {@link UnreachableError} (reason `timeout`) that names the work
+ * and the limit; requests in flight are cancelled and nothing new starts.
+ */
+export class Deadline {
+  /** When it passes, ms since the epoch. */
+  readonly at: number;
+  readonly signal: AbortSignal;
+  readonly #controller = new AbortController();
+  readonly #handle: unknown;
+
+  /**
+   * @param ms length from now, in milliseconds
+   * @param what the work it bounds, for the message ("refresh of paris/prod-a")
+   */
+  constructor(
+    readonly ms: number,
+    readonly what: string,
+    private readonly timers: Timers = SYSTEM_TIMERS,
+  ) {
+    this.at = timers.now() + ms;
+    this.signal = this.#controller.signal;
+    this.#handle = timers.setTimeout(() => this.#controller.abort(this.error()), ms);
+  }
+
+  get expired(): boolean {
+    return this.signal.aborted;
+  }
+
+  /** Milliseconds left, never negative. */
+  remaining(): number {
+    return this.expired ? 0 : Math.max(0, this.at - this.timers.now());
+  }
+
+  /** The error the work fails with once the deadline passed. */
+  error(): UnreachableError {
+    return new UnreachableError(`${this.what}: no answer within ${formatMs(this.ms)}, the limit for the whole of it (retries included)`, 'timeout');
+  }
+
+  /** Stops the timer (the work ended). */
+  dispose(): void {
+    this.timers.clearTimeout(this.#handle);
+  }
+}
+
+/** `1500 ms`, `15 s`, `2 min`. */
+export function formatMs(ms: number): string {
+  if (ms < 10_000) return `${ms} ms`;
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+  return `${Math.round(ms / 60_000)} min`;
+}
+
+/** Settles like `promise`, or rejects with the signal's reason as soon as it aborts. */
+export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e as Error);
+      },
+    );
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * Dialects: ways a real system may answer where `docs/interface.md` is silent. The simulator's
+ * default answers are our own reading of the document; a client tested only against them proves
+ * that both read it the same way. Each dialect is off unless switched on (`--dialect a,b`, the
+ * `dialects` start option, or the control API), and the set can change while the simulator runs.
+ *
+ * To add one: a name and a sentence here, then read `fleet.dialects.has(name)` where the answer
+ * changes, and a row in simulator/README.md under "Dialects".
+ */
+export const DIALECTS = {
+  'sas-smart':
+    'HDD and SSD drives are SAS drives (SAS models in the hardware lists) whose SMART is smartctl\'s SCSI output; on the first node of every system the first HDD has 2,500 grown defects and 57 uncorrected read errors, the second answers text smartctl prints when it cannot open a drive behind a RAID controller.',
+} as const satisfies Readonly<Record<string, string>>;
+
+export type Dialect = keyof typeof DIALECTS;
+
+export const DIALECT_NAMES: readonly Dialect[] = Object.keys(DIALECTS) as Dialect[];
+
+function isDialect(name: string): name is Dialect {
+  return Object.hasOwn(DIALECTS, name);
+}
+
+/**
+ * Reads dialect names from a comma-separated list or an array of them (case-insensitive, blanks
+ * ignored). Throws a RangeError naming the unknown one and the known ones.
+ */
+export function parseDialects(input: string | readonly unknown[]): Dialect[] {
+  const items = typeof input === 'string' ? input.split(',') : input;
+  const out: Dialect[] = [];
+  for (const item of items) {
+    if (typeof item !== 'string') throw new RangeError(`a dialect is a name, got ${JSON.stringify(item)}`);
+    const name = item.trim().toLowerCase();
+    if (name === '') continue;
+    if (!isDialect(name)) throw new RangeError(`unknown dialect ${JSON.stringify(item.trim())}: known dialects are ${DIALECT_NAMES.join(', ')}`);
+    if (!out.includes(name)) out.push(name);
+  }
+  return out;
+}

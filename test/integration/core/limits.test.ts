@@ -1,0 +1,180 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Fleet, type FleetOptions } from '../../../main/core/fleet.js';
+import { ReportService } from '../../../main/reports/service.js';
+import { ReportStore } from '../../../main/reports/store.js';
+import { openSecretStore } from '../../../main/secrets/secret-store.js';
+import { SiteStore, cacheKey, openStores, type DataStores } from '../../../main/store/index.js';
+import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import { FakeTimers } from '../../unit/main/core/fake-timers.js';
+
+/**
+ * Bounds of a refresh against the simulator's fault injection: one deadline per system whatever
+ * the retries (a site that answers the login and the system list but never a read), a cap on the
+ * drives whose SMART is read, and a byte budget for one system's answers.
+ */
+
+interface Harness {
+  fleet: Fleet;
+  stores: DataStores;
+  sites: SiteStore;
+  siteIds: string[];
+  close(): Promise<void>;
+}
+
+const until = async (condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('limits of a refresh', () => {
+  let sim: SimulatorHandle;
+  const dirs: string[] = [];
+  const harnesses: Harness[] = [];
+
+  beforeAll(async () => {
+    sim = await startSimulator({ sites: 2, systems: 2, seed: 'limits', controlServer: false });
+  });
+  afterEach(async () => {
+    for (const h of harnesses.splice(0)) await h.close();
+    for (const s of sim.sites) sim.control.setFaults(s.index, { hangReads: false, hangPaths: [], padBytes: 0, latencyMs: 0 });
+  });
+  afterAll(async () => {
+    await sim.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  async function harness(options: Partial<FleetOptions>, siteCount = 2): Promise<Harness> {
+    const dir = mkdtempSync(join(tmpdir(), 'fd-limits-'));
+    dirs.push(dir);
+    const stores = openStores(dir);
+    const sites = new SiteStore({ dataDir: dir });
+    const fleet = new Fleet({ sites, secrets: await openSecretStore({ disable: true }), cache: stores.cache, actionLog: stores.actionLog, user: 'tester', ...options });
+    const siteIds: string[] = [];
+    for (const s of sim.manifest.sites.slice(0, siteCount)) siteIds.push((await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password })).id);
+    const h: Harness = {
+      fleet,
+      stores,
+      sites,
+      siteIds,
+      close: async () => {
+        await fleet.close();
+        stores.close();
+      },
+    };
+    harnesses.push(h);
+    return h;
+  }
+
+  it('ends the refresh of a system whose reads never answer at its deadline (fake clock), other sites unaffected', async () => {
+    const timers = new FakeTimers();
+    const h = await harness({ timers, refreshDeadlineMs: 60_000 });
+    await h.fleet.refresh({ force: true });
+    sim.control.setFaults(0, { hangReads: true });
+    const refreshed = h.fleet.refresh({ force: true });
+    // The healthy site finishes on its own; the other holds reads that will never be answered.
+    await until(() => h.fleet.status(h.siteIds[1]).every((s) => s.state === 'ok') && sim.control.status()[0]!.inFlight > 0, 'site 2 refreshed, site 1 hanging');
+    timers.advance(60_000);
+    const statuses = await refreshed;
+    const hung = statuses.filter((s) => s.siteId === h.siteIds[0]);
+    expect(hung).toHaveLength(2);
+    for (const s of hung) {
+      expect(s.state).toBe('unreachable');
+      expect(s.lastError).toMatch(new RegExp(`^refresh of ${sim.manifest.sites[0]!.name}/${s.system} did not finish within 60 s \\(\\d+ of \\d+ reads answered\\)`));
+      // The data read before stays, with its time.
+      expect(h.fleet.cached(s.siteId, s.system, 'GET /Version')).toMatchObject({ stale: true });
+    }
+    for (const s of statuses.filter((x) => x.siteId === h.siteIds[1])) expect(s.state).toBe('ok');
+    expect(timers.pending).toBe(0);
+  });
+
+  it('bounds the refresh and the report by the deadline on the wall clock, whatever the retries', async () => {
+    const h = await harness({ timeoutMs: 1000, refreshDeadlineMs: 3000 });
+    await h.fleet.refresh({ force: true });
+    sim.control.setFaults(0, { hangReads: true });
+    const reports = new ReportService({ fleet: h.fleet, sites: h.sites, actionLog: h.stores.actionLog, store: new ReportStore(h.stores.reportsDb), user: 'tester', appVersion: '0.0.0-test' });
+    const started = performance.now();
+    const report = await reports.generate({ kind: 'health' });
+    const ms = performance.now() - started;
+    // Without one deadline, every read waited for a slot behind the hung ones, then timed out three
+    // times: a minute and more here. With it, the report is out shortly after 3 s.
+    console.info(`report with a site that never answers reads: ${Math.round(ms)} ms (deadline 3000 ms per system, request timeout 1000 ms)`);
+    expect(ms).toBeLessThan(20_000);
+    for (const s of h.fleet.status(h.siteIds[0])) expect(s.lastError).toMatch(/did not finish within 3000 ms/);
+    for (const s of h.fleet.status(h.siteIds[1])) expect(s.state).toBe('ok');
+    expect(report.summary.systems).toBe(4);
+  }, 60_000);
+
+  it('reads SMART for at most the capped number of drives per system, failing drives first, and says so', async () => {
+    const failed = sim.control.failDrive({ site: 0, system: sim.manifest.sites[0]!.systems[1] });
+    const h = await harness({ maxSmartDrives: 3 }, 1);
+    await h.fleet.refresh({ force: true });
+    for (const s of h.fleet.status(h.siteIds[0])) {
+      expect(s.state, s.lastError).toBe('ok');
+      expect(s.truncated).toMatch(/^SMART read for 3 of \d+ drives \(failing drives first\)$/);
+      const smart = h.stores.cache.entries(s.siteId, s.system).filter((e) => e.key.startsWith('GET /resources/drives/smart'));
+      expect(smart).toHaveLength(3);
+      if (s.system === failed.system) expect(smart.map((e) => e.key)).toContain(cacheKey('GET /resources/drives/smart', { node: failed.node, driveid: failed.driveId }));
+    }
+  });
+
+  it('drops answers past a system\'s byte budget and marks the system truncated, instead of holding them all', async () => {
+    const h = await harness({ maxSystemBytes: 256 * 1024 }, 1);
+    sim.control.setFaults(0, { padBytes: 100 * 1024 });
+    await h.fleet.refresh({ force: true });
+    for (const s of h.fleet.status(h.siteIds[0])) {
+      expect(s.state).toBe('stale');
+      expect(s.truncated).toMatch(/^GET \/\S+ \(answer over the limit, not read\)/);
+      expect(s.lastError).toMatch(/answer larger than what is left of the 256 KiB a system's answers may take per refresh, not read/);
+      const kept = h.stores.cache.entries(s.siteId, s.system).reduce((n, e) => n + e.bytes, 0);
+      expect(kept).toBeLessThanOrEqual(256 * 1024);
+    }
+  });
+
+  it('starts a system\'s deadline when its own refresh starts: a site with many systems is not failed by its queue', async () => {
+    // Scaled down from 3,000 systems on one site: one request at a time to the site. Deadlines run
+    // on a fake clock, so the count of those running says which systems have started their refresh.
+    const big = await startSimulator({ sites: 1, systems: 12, seed: 'limits-big', controlServer: false, latencyMs: 5 });
+    const dir = mkdtempSync(join(tmpdir(), 'fd-limits-big-'));
+    dirs.push(dir);
+    const stores = openStores(dir);
+    const sites = new SiteStore({ dataDir: dir });
+    const timers = new FakeTimers();
+    const fleet = new Fleet({ sites, secrets: await openSecretStore({ disable: true }), cache: stores.cache, actionLog: stores.actionLog, user: 'tester', timers, refreshDeadlineMs: 2000, maxSmartDrives: 1 });
+    try {
+      const s = big.manifest.sites[0]!;
+      const site = await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
+      await sites.update(site.id, { polling: { ...site.polling, maxInFlight: 1 } });
+      await fleet.siteChanged(site.id);
+      let most = 0;
+      let done = false;
+      const refreshed = fleet.refresh({ force: true }).finally(() => (done = true));
+      // One deadline passes while the first systems refresh and the others wait their turn.
+      await until(() => fleet.status(site.id).some((st) => st.state === 'refreshing'), 'a system refreshing');
+      most = timers.pending;
+      timers.advance(2000);
+      while (!done) {
+        most = Math.max(most, timers.pending);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const statuses = await refreshed;
+      expect(statuses).toHaveLength(12);
+      // Two systems at a time (twice the site's one request slot), never all twelve: only those
+      // refreshing when the deadline passed failed by it; waiting in the queue did not count.
+      expect(most).toBeLessThanOrEqual(2);
+      const failed = statuses.filter((st) => st.state !== 'ok');
+      expect(failed.length).toBeLessThanOrEqual(2);
+      for (const st of failed) expect(st.lastError).toMatch(/did not finish within 2000 ms/);
+      expect(statuses.filter((st) => st.state === 'ok').length).toBeGreaterThanOrEqual(10);
+    } finally {
+      await fleet.close();
+      stores.close();
+      await big.close();
+    }
+  }, 60_000);
+});
