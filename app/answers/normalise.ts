@@ -1,0 +1,299 @@
+import { ANSWER_TYPES, isIdentifierField, type AnswerValueType } from '../catalog/answer-types.js';
+import { findOperation } from '../catalog/operations.js';
+import type { ResponseSpec } from '../catalog/types.js';
+import { terminalField } from '../safe-text.js';
+
+/**
+ * The one reading of a 200 answer: every answer the client returns (and so everything the cache,
+ * the views, the reports and the CLI see) has passed through here. The document's shape is
+ * `{Data:[...]}` for lists and the resource object for the rest; real systems and the proxies in
+ * front of them differ in ways the document does not rule out, and those are tolerated here, once,
+ * so nothing downstream guesses a shape again (docs/assumptions.md, "Answers"):
+ *
+ * - lists as `{Data:[...]}` with `Data` in any case, `{Data:null}` and `{}` (an empty list), a bare
+ *   array, and any of these inside a `Result` envelope (`{"Result":{"Data":[...]}}`); objects and
+ *   strings inside a `Result` envelope too;
+ * - field names in any case (camelCase serialisers) take the catalog's spelling; unknown fields
+ *   are kept as sent;
+ * - `null` is absent (a null field is removed, a null array item dropped);
+ * - numbers sent as strings become numbers where the catalog says integer or number, `"true"` and
+ *   `"false"` booleans, numbers and booleans sent for a string field their text; a value of
+ *   another kind (`"n/a"` for a number, an object for a string) is absent rather than misread;
+ * - enumeration values matching a known spelling in another case take that spelling;
+ * - identifiers beyond 2^53 arrive as their exact decimal text (see `json-text.ts`) and stay so.
+ *
+ * Anything else (a list answer without a recognisable list, an object answer none of whose fields
+ * the catalog knows, a string answer that is no string) is refused: the caller turns it into a
+ * protocol error naming the operation and a sketch of what came back, never an empty list.
+ *
+ * The answer is normalised in place: it was just parsed and belongs to the caller.
+ */
+
+export type NormaliseResult =
+  | { ok: true; value: unknown }
+  | {
+      ok: false;
+      /** A sketch of what came back: keys and kinds, no string values (terminal-safe, no secrets). */
+      answered: string;
+      /** What was expected, in the document's terms. */
+      expected: string;
+    };
+
+/** Normalises a parsed 200 answer of an operation with this response spec. */
+export function normaliseAnswer(spec: ResponseSpec, value: unknown): NormaliseResult {
+  switch (spec.kind) {
+    case 'empty':
+    case 'unknown':
+      return { ok: true, value };
+    case 'string': {
+      const text = typeof value === 'string' ? value : isObject(value) ? envelope(value, 'result') : undefined;
+      return typeof text === 'string' ? { ok: true, value: text } : refused(value, 'a JSON string');
+    }
+    case 'list': {
+      const list = listOf(value, true);
+      if (!list) return refused(value, `{"Data":[${spec.item}, …]}`);
+      const t = compiled(spec.item);
+      let j = 0;
+      for (const item of list.data) {
+        if (item === null || item === undefined) continue;
+        if (!isObject(item)) return refused(value, `{"Data":[${spec.item}, …]} with ${spec.item} objects`);
+        normaliseObject(item, t);
+        list.data[j++] = item;
+      }
+      list.data.length = j;
+      return { ok: true, value: list.answer };
+    }
+    case 'object': {
+      const t = compiled(spec.type);
+      const obj = objectOf(value, t);
+      if (!obj) return refused(value, `a ${spec.type} object`);
+      normaliseObject(obj, t);
+      return { ok: true, value: obj };
+    }
+  }
+}
+
+function refused(value: unknown, expected: string): NormaliseResult {
+  return { ok: false, answered: sketchAnswer(value), expected };
+}
+
+/** The list of a list answer and the answer object that now holds it as `Data`, or undefined. */
+function listOf(value: unknown, outer: boolean): { answer: Record<string, unknown>; data: unknown[] } | undefined {
+  if (Array.isArray(value)) return { answer: { Data: value }, data: value };
+  if (!isObject(value)) return undefined;
+  const dataKey = keyOf(value, 'data');
+  if (dataKey !== undefined) {
+    const data = value[dataKey];
+    if (data !== null && data !== undefined && !Array.isArray(data)) return undefined;
+    const list = Array.isArray(data) ? data : [];
+    if (dataKey !== 'Data') delete value[dataKey];
+    value.Data = list;
+    for (const k of Object.keys(value)) if (value[k] === null) delete value[k];
+    return { answer: value, data: list };
+  }
+  // An empty object is an empty list whose serialiser left out a null Data.
+  if (Object.keys(value).length === 0) return { answer: { Data: [] }, data: [] };
+  // One envelope level: `{"Result": {...}}` holds the answer itself (its siblings are the envelope's).
+  const result = outer ? envelope(value, 'result') : undefined;
+  return result === undefined ? undefined : listOf(result, false);
+}
+
+/** The object of an object answer, unwrapped from a `Result` or `Data` envelope; undefined when it is not one. */
+function objectOf(value: unknown, t: CompiledType): Record<string, unknown> | undefined {
+  if (!isObject(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length === 0 || keys.some((k) => fieldOf(t, k))) return value;
+  for (const name of ['result', 'data']) {
+    const inner = envelope(value, name);
+    if (isObject(inner) && (Object.keys(inner).length === 0 || Object.keys(inner).some((k) => fieldOf(t, k)))) return inner;
+  }
+  // Keys, but none the type knows: not this object in any envelope we know.
+  return undefined;
+}
+
+/** The value under `name` (any case) of an envelope object, or undefined. */
+function envelope(value: Record<string, unknown>, name: string): unknown {
+  const key = keyOf(value, name);
+  return key === undefined ? undefined : (value[key] ?? undefined);
+}
+
+function keyOf(value: Record<string, unknown>, lower: string): string | undefined {
+  for (const k in value) if (Object.hasOwn(value, k) && k.length === lower.length && k.toLowerCase() === lower) return k;
+  return undefined;
+}
+
+interface CompiledField {
+  readonly name: string;
+  readonly type: CompiledValue;
+  readonly id: boolean;
+  /** Lowercase → known spelling, for enumerations. */
+  readonly values: ReadonlyMap<string, string> | undefined;
+}
+
+type CompiledValue = AnswerValueType;
+
+interface CompiledType {
+  readonly exact: ReadonlyMap<string, CompiledField>;
+  readonly lower: ReadonlyMap<string, CompiledField>;
+}
+
+const COMPILED = new Map<string, CompiledType>();
+
+function compiled(name: string): CompiledType {
+  let t = COMPILED.get(name);
+  if (t) return t;
+  const spec = ANSWER_TYPES.get(name);
+  const exact = new Map<string, CompiledField>();
+  const lower = new Map<string, CompiledField>();
+  for (const f of spec?.fields ?? []) {
+    const field: CompiledField = {
+      name: f.name,
+      type: f.type,
+      id: isIdentifierField(f.name),
+      values: f.values ? new Map(f.values.map((v) => [v.toLowerCase(), v])) : undefined,
+    };
+    exact.set(f.name, field);
+    lower.set(f.name.toLowerCase(), field);
+  }
+  t = { exact, lower };
+  COMPILED.set(name, t);
+  return t;
+}
+
+function fieldOf(t: CompiledType, key: string): CompiledField | undefined {
+  return t.exact.get(key) ?? t.lower.get(key.toLowerCase());
+}
+
+function normaliseObject(obj: Record<string, unknown>, t: CompiledType): void {
+  for (const key of Object.keys(obj)) {
+    const raw = obj[key];
+    if (raw === null || raw === undefined) {
+      delete obj[key];
+      continue;
+    }
+    const f = fieldOf(t, key);
+    // Unknown fields are kept as sent.
+    if (!f) continue;
+    const v = normaliseValue(raw, f.type, f);
+    if (f.name !== key) {
+      delete obj[key];
+      // Both spellings sent: the catalog's own wins, the other is dropped.
+      if (v !== undefined && !Object.hasOwn(obj, f.name)) obj[f.name] = v;
+    } else if (v === undefined) delete obj[key];
+    else if (v !== raw) obj[key] = v;
+  }
+}
+
+/** The value as its catalog type, or undefined when it is of another kind (then it is absent). */
+function normaliseValue(raw: unknown, type: CompiledValue, f: CompiledField): unknown {
+  if (typeof type === 'string') {
+    switch (type) {
+      case 'string':
+        return enumSpelling(typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined, f);
+      case 'date-time':
+        return typeof raw === 'string' ? raw : undefined;
+      case 'integer':
+      case 'number':
+        return numberOf(raw, type === 'integer' && f.id);
+      case 'boolean':
+        if (typeof raw === 'boolean') return raw;
+        if (typeof raw === 'string') {
+          const s = raw.trim().toLowerCase();
+          if (s === 'true') return true;
+          if (s === 'false') return false;
+        }
+        return undefined;
+    }
+  }
+  if ('array' in type) {
+    if (!Array.isArray(raw)) return undefined;
+    let j = 0;
+    for (const item of raw) {
+      if (item === null || item === undefined) continue;
+      const v = normaliseValue(item, type.array, f);
+      if (v !== undefined) raw[j++] = v;
+    }
+    raw.length = j;
+    return raw;
+  }
+  if ('map' in type) {
+    if (!isObject(raw)) return undefined;
+    for (const k of Object.keys(raw)) {
+      const item = raw[k];
+      const v = item === null || item === undefined ? undefined : normaliseValue(item, type.map, f);
+      if (v === undefined) delete raw[k];
+      else if (v !== item) raw[k] = v;
+    }
+    return raw;
+  }
+  if (!isObject(raw)) return undefined;
+  normaliseObject(raw, compiled(type.ref));
+  return raw;
+}
+
+const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+
+function numberOf(raw: unknown, identifier: boolean): number | string | undefined {
+  if (typeof raw === 'number') return raw;
+  if (typeof raw !== 'string' || !NUMERIC.test(raw)) return undefined;
+  const n = Number(raw);
+  // An identifier beyond 2^53 stays its exact text: rounded, it would name another object.
+  if (identifier && !Number.isSafeInteger(n) && INTEGER_TEXT.test(raw)) return raw.trim().replace(/^\+/, '');
+  return n;
+}
+
+function enumSpelling(text: string | undefined, f: CompiledField): string | undefined {
+  if (text === undefined || !f.values) return text;
+  return f.values.get(text.toLowerCase()) ?? text;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const SKETCH_MAX = 160;
+
+/**
+ * A short sketch of an answer for a protocol error: its keys and the kind of each value, numbers
+ * and booleans as they are, strings only as `"…"` (they may hold anything, secrets included), at
+ * most two levels deep and {@link SKETCH_MAX} characters, with no control or text-direction
+ * character. For example `{"items": [3 objects], "total": 3}`.
+ */
+export function sketchAnswer(value: unknown): string {
+  const text = sketch(value, 0);
+  return text.length > SKETCH_MAX ? `${text.slice(0, SKETCH_MAX - 1)}…` : text;
+}
+
+function sketch(v: unknown, depth: number): string {
+  if (v === null) return 'null';
+  if (typeof v === 'string') return depth === 0 ? `a string of ${v.length} characters` : '"…"';
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[]';
+    const kinds = new Set(v.map((x) => (x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x === 'object' ? 'object' : typeof x)));
+    const kind = kinds.size === 1 ? [...kinds][0] : 'item';
+    if (depth < 1 && kind === 'object') return `[${v.length} × ${sketch(v[0], depth + 1)}]`;
+    return `[${v.length} ${kind}${v.length === 1 ? '' : 's'}]`;
+  }
+  if (typeof v !== 'object') return typeof v;
+  const keys = Object.keys(v);
+  if (keys.length === 0) return '{}';
+  if (depth >= 2) return '{…}';
+  const shown = keys.slice(0, 6).map((k) => `"${terminalField(k).slice(0, 40)}": ${sketch((v as Record<string, unknown>)[k], depth + 1)}`);
+  return `{${shown.join(', ')}${keys.length > 6 ? ', …' : ''}}`;
+}
+
+/**
+ * An answer stored by a version of Fleetdeck that cached answers as they came (before this
+ * normaliser), read again: normalised now, or `undefined` when its shape is not recognised (it must
+ * then not be shown as anything). `key` is its cache key, `METHOD /path` with an optional query or
+ * suffix; a key that names no operation keeps its value.
+ */
+export function normaliseStoredAnswer(key: string, value: unknown): unknown {
+  const m = /^(GET|POST|PUT|DELETE) (\/[^?#]*)/.exec(key);
+  const op = m ? findOperation(m[1] as string, m[2] as string) : undefined;
+  if (!op) return value;
+  const r = normaliseAnswer(op.response, value);
+  return r.ok ? r.value : undefined;
+}
