@@ -8,10 +8,11 @@ import {
   type AuthenticateElement,
   type AuthenticationResult,
   type Operation,
-  type ResponseSpec,
 } from '../../app/catalog/index.js';
+import { parseAnswerJson } from '../../app/answers/json-text.js';
 import { nestedDeeperThan } from '../../app/nesting.js';
 import { maskSecrets, secretValues } from '../../app/redact.js';
+import { normalisedAnswer } from './answer.js';
 import { AnswerTooLargeError, ApiError, AuthError, CancelledError, CertificateError, ClientError, ProtocolError, UnreachableError } from './errors.js';
 import { tlsConnector, type TlsTrust } from './tls.js';
 
@@ -256,16 +257,14 @@ export class ApiClient {
     if (op.response.kind === 'empty') return undefined;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseAnswerJson(text);
     } catch {
       throw new ProtocolError(`${where}: the answer is not JSON (${text.slice(0, 80) || 'empty body'})`);
     }
     if (nestedDeeperThan(value, MAX_ANSWER_DEPTH)) {
       throw new ProtocolError(`${where}: the answer is nested deeper than ${MAX_ANSWER_DEPTH} levels, which no answer of the interface is; it was not read`);
     }
-    const problem = shapeProblem(op.response, value);
-    if (problem) throw new ProtocolError(`${where}: ${problem}`);
-    return value;
+    return normalisedAnswer(op, value, where);
   }
 
   private mapNetworkError(err: unknown, where: string, timeoutMs: number, callerSignal: AbortSignal | undefined, timeout: AbortSignal): Error {
@@ -331,33 +330,4 @@ function serverMessage(text: string): string | undefined {
   } catch {
     return text;
   }
-}
-
-/** Why a 200 body is not the documented shape, or undefined when it is. */
-export function shapeProblem(spec: ResponseSpec, value: unknown): string | undefined {
-  switch (spec.kind) {
-    case 'string':
-      return typeof value === 'string' ? undefined : `expected a JSON string, got ${kindOf(value)}`;
-    case 'list': {
-      if (!isObject(value)) return `expected {Data:[${spec.item}]}, got ${kindOf(value)}`;
-      const data = Object.entries(value).find(([k]) => k.toLowerCase() === 'data')?.[1];
-      if (data === undefined || data === null || Array.isArray(data)) return undefined;
-      return `expected Data to be an array of ${spec.item}, got ${kindOf(data)}`;
-    }
-    case 'object':
-      return isObject(value) ? undefined : `expected a ${spec.type} object, got ${kindOf(value)}`;
-    case 'empty':
-    case 'unknown':
-      return undefined;
-  }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function kindOf(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }

@@ -73,12 +73,12 @@ describe('client error mapping', () => {
   });
 
   it('maps bodies that are not the documented shape to ProtocolError', async () => {
-    server.responder = (_r, res) => json(res, 200, ['not', 'wrapped']);
-    await expect(client.call('GET /hosts/list', { token: 't' })).rejects.toThrow(/expected \{Data:\[Host\]\}, got an array/);
+    server.responder = (_r, res) => json(res, 200, ['not', 'hosts']);
+    await expect(client.call('GET /hosts/list', { token: 't' })).rejects.toThrow(/GET \/hosts\/list answered \[2 strings\], not \{"Data":\[Host, …\]\} with Host objects/);
     server.responder = (_r, res) => json(res, 200, { Data: 'x' });
     await expect(client.call('GET /hosts/list', { token: 't' })).rejects.toThrow(ProtocolError);
     server.responder = (_r, res) => json(res, 200, { Data: [] });
-    await expect(client.call('POST /hosts/create', { token: 't', body: {} })).rejects.toThrow(/expected a JSON string, got an object/);
+    await expect(client.call('POST /hosts/create', { token: 't', body: {} })).rejects.toThrow(/POST \/hosts\/create answered \{"Data": \[\]\}, not a JSON string/);
     server.responder = (_r, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>proxy login</html>');
@@ -88,9 +88,9 @@ describe('client error mapping', () => {
     await expect(client.call('GET /Version', { token: 't' })).rejects.toThrow(/unexpected HTTP 404/);
   });
 
-  it('accepts a list without Data as empty (every field is optional)', async () => {
+  it('reads an empty object as an empty list (a serialiser that leaves out a null Data)', async () => {
     server.responder = (_r, res) => json(res, 200, {});
-    await expect(client.call('GET /hosts/list', { token: 't' })).resolves.toEqual({});
+    await expect(client.call('GET /hosts/list', { token: 't' })).resolves.toEqual({ Data: [] });
   });
 
   it('maps a timeout to UnreachableError without waiting past it', async () => {
