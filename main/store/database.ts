@@ -255,6 +255,12 @@ ${CACHE_SIZE_TRIGGERS}
   DROP TABLE IF EXISTS action_log;
   DROP TABLE IF EXISTS reports;
   `,
+  `
+  -- Answers are stored normalised (app/answers/normalise.ts) from format 2 on. Format 1 rows were
+  -- stored as the system sent them: they are normalised when next read, and dropped when their
+  -- shape is not one the app recognises (the upgrade option of OfflineCache).
+  ALTER TABLE cache_entries ADD COLUMN format INTEGER NOT NULL DEFAULT 1;
+  `,
 ];
 
 /**

@@ -76,7 +76,16 @@ export interface OfflineCacheOptions {
   clock?: () => Date;
   /** Bound on the sum of stored value sizes, in bytes (UTF-8 JSON). Default 256 MiB. */
   maxBytes?: number;
+  /**
+   * Turns a value an earlier version stored as the system sent it (format 1) into what this version
+   * stores (normalised answers, format 2), or `undefined` to drop it. Runs once per such entry, when
+   * it is first read; without it, old entries are served as they are.
+   */
+  upgrade?: (key: string, value: unknown) => unknown;
 }
+
+/** Format of the values this version stores: normalised answers. */
+const FORMAT = 2;
 
 /**
  * The last result of every read, per site and system, with the time it was read: what views show
@@ -90,9 +99,11 @@ export class OfflineCache {
   private readonly db: Database;
   private readonly clock: () => Date;
   private readonly stmts: Statements;
+  private readonly upgrade: ((key: string, value: unknown) => unknown) | undefined;
 
   constructor(options: OfflineCacheOptions) {
     this.db = options.db;
+    this.upgrade = options.upgrade;
     this.file = options.file ?? '';
     this.clock = options.clock ?? (() => new Date());
     this.maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
@@ -122,7 +133,7 @@ export class OfflineCache {
     this.guard('store an answer in', () =>
       this.db
         .transaction(() => {
-          this.stmts.upsert.run(siteId, system, key, json, bytes, readAt.toISOString());
+          this.stmts.upsert.run(siteId, system, key, json, bytes, readAt.toISOString(), FORMAT);
           this.stmts.use.run(siteId, system, key, now);
           this.evictIfNeeded(siteId, system, key);
         })
@@ -136,8 +147,21 @@ export class OfflineCache {
   get(siteId: string, system: string, key: string): CacheEntry | undefined {
     const row = this.guard('read', () => this.stmts.read.get(siteId, system, key));
     if (!row) return undefined;
+    const stored = row.format < FORMAT && this.upgrade ? this.upgraded(siteId, system, key, row.value, row.at, this.upgrade) : row;
+    if (!stored) return undefined;
     this.recordUse(siteId, system, key);
-    return { value: JSON.parse(row.value) as unknown, at: row.at, bytes: row.bytes };
+    return { value: JSON.parse(stored.value) as unknown, at: stored.at, bytes: stored.bytes };
+  }
+
+  /** An entry of an earlier format, upgraded and stored again with its read time, or dropped (undefined). */
+  private upgraded(siteId: string, system: string, key: string, json: string, at: string, upgrade: (key: string, value: unknown) => unknown): { value: string; at: string; bytes: number } | undefined {
+    const value = upgrade(key, JSON.parse(json) as unknown);
+    if (value === undefined) {
+      this.guard('delete from', () => this.stmts.delete.run(siteId, system, key));
+      return undefined;
+    }
+    this.put(siteId, system, key, value, at);
+    return this.guard('read', () => this.stmts.read.get(siteId, system, key));
   }
 
   /**
@@ -149,8 +173,10 @@ export class OfflineCache {
     const row = this.guard('read', () => this.stmts.readChecked.get(siteId, system, key));
     if (!row) return undefined;
     if (row.valid !== 1) throw new Error(`the cached answer for ${key} is damaged (not JSON); refresh the system to replace it`);
+    const stored = row.format < FORMAT && this.upgrade ? this.upgraded(siteId, system, key, row.value, row.at, this.upgrade) : row;
+    if (!stored) return undefined;
     this.recordUse(siteId, system, key);
-    return { json: row.value, at: row.at, bytes: row.bytes };
+    return { json: stored.value, at: stored.at, bytes: stored.bytes };
   }
 
   /**
@@ -242,20 +268,20 @@ type Statements = ReturnType<typeof prepareStatements>;
 function prepareStatements(db: Database) {
   const nextUse = '(SELECT COALESCE(MAX(use_seq), 0) + 1 FROM cache_use)';
   return {
-    upsert: db.prepare<[string, string, string, string, number, string]>(
-      `INSERT INTO cache_entries (site_id, system, key, value, bytes, at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (site_id, system, key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes, at = excluded.at`,
+    upsert: db.prepare<[string, string, string, string, number, string, number]>(
+      `INSERT INTO cache_entries (site_id, system, key, value, bytes, at, format) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (site_id, system, key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes, at = excluded.at, format = excluded.format`,
     ),
     // Recording a use touches only cache_use: the (possibly large) value is not rewritten.
     use: db.prepare<[string, string, string, string]>(
       `INSERT INTO cache_use (site_id, system, key, last_read_at, use_seq) VALUES (?, ?, ?, ?, ${nextUse})
        ON CONFLICT (site_id, system, key) DO UPDATE SET last_read_at = excluded.last_read_at, use_seq = excluded.use_seq`,
     ),
-    read: db.prepare<[string, string, string], { value: string; at: string; bytes: number }>(
-      'SELECT value, at, bytes FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?',
+    read: db.prepare<[string, string, string], { value: string; at: string; bytes: number; format: number }>(
+      'SELECT value, at, bytes, format FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?',
     ),
-    readChecked: db.prepare<[string, string, string], { value: string; at: string; bytes: number; valid: number }>(
-      'SELECT value, at, bytes, json_valid(value) AS valid FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?',
+    readChecked: db.prepare<[string, string, string], { value: string; at: string; bytes: number; valid: number; format: number }>(
+      'SELECT value, at, bytes, json_valid(value) AS valid, format FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?',
     ),
     entries: db.prepare<[string, string], CacheEntryInfo>(
       'SELECT key, at, bytes FROM cache_entries WHERE site_id = ? AND system = ? ORDER BY key',

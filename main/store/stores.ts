@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { normaliseStoredAnswer } from '../../app/answers/normalise.js';
 import { ActionLog, unusableLog } from './action-log.js';
 import {
   ACTION_LOG_FILE,
@@ -102,7 +103,13 @@ export function openStores(dataDir: string, options: OpenStoresOptions = {}): Da
   const reportsFile = path.join(dataDir, REPORTS_FILE);
   const reportsOpen = openRebuildable(reportsFile, REPORTS_DATABASE, () => openReportsDatabase(dataDir), 'reports generated from now on are kept in it', warnings);
   let closed = false;
-  const cache = new OfflineCache({ db: cacheOpen.db, file: cacheOpen.inMemory ? '' : cacheFile, ...(options.clock ? { clock: options.clock } : {}), ...(options.cacheMaxBytes ? { maxBytes: options.cacheMaxBytes } : {}) });
+  const cache = new OfflineCache({
+    db: cacheOpen.db,
+    file: cacheOpen.inMemory ? '' : cacheFile,
+    upgrade: normaliseStoredAnswer,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.cacheMaxBytes ? { maxBytes: options.cacheMaxBytes } : {}),
+  });
   return {
     dataDir,
     cacheDb: cacheOpen.db,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { normaliseStoredAnswer } from '../../../../app/answers/normalise.js';
 import { REDACTED } from '../../../../app/redact.js';
 import { OfflineCache, cacheKey, openDatabase, type Database } from '../../../../main/store/index.js';
 import { steppingClock, useTempDirs } from './temp-dir.js';
@@ -142,5 +143,52 @@ describe('OfflineCache', () => {
 describe('cacheKey with text that is not well-formed', () => {
   it('keys a lone surrogate instead of throwing', () => {
     expect(cacheKey('GET /hosts/list', { name: 'a\uD800b' })).toBe('GET /hosts/list?name=a%EF%BF%BDb');
+  });
+});
+
+describe('OfflineCache: answers stored by an earlier version', () => {
+  /** An entry as versions before the normaliser stored it: the answer as the system sent it (format 1). */
+  function storeOld(db: Database, key: string, value: unknown): void {
+    const json = JSON.stringify(value);
+    db.prepare("INSERT INTO cache_entries (site_id, system, key, value, bytes, at, format) VALUES ('s', 'a', ?, ?, ?, '2025-01-01T00:00:00.000Z', 1)").run(key, json, Buffer.byteLength(json));
+  }
+
+  it('normalises them on first read, keeps their read time, and stores them normalised', () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    open.push(db);
+    const cache = new OfflineCache({ db, clock: steppingClock(), upgrade: normaliseStoredAnswer });
+    storeOld(db, 'GET /hosts/list?mapping=true', { Result: { Data: [{ name: 'esx01', Mappings: null }] } });
+    storeOld(db, 'GET /monitoring/health/current', { Volumes: { VolumesHealthInPercentage: null, HealthyVolumes: '4' } });
+    expect(cache.get('s', 'a', 'GET /hosts/list?mapping=true')).toMatchObject({ value: { Data: [{ Name: 'esx01' }] }, at: '2025-01-01T00:00:00.000Z' });
+    expect(JSON.parse(cache.getText('s', 'a', 'GET /monitoring/health/current')?.json ?? 'null')).toEqual({ Volumes: { HealthyVolumes: 4 } });
+    const rows = db.prepare('SELECT key, format, value FROM cache_entries ORDER BY key').all() as Array<{ key: string; format: number; value: string }>;
+    expect(rows.map((r) => [r.key, r.format])).toEqual([
+      ['GET /hosts/list?mapping=true', 2],
+      ['GET /monitoring/health/current', 2],
+    ]);
+    expect(cache.sizeBytes()).toBe(rows.reduce((n, r) => n + Buffer.byteLength(r.value), 0));
+  });
+
+  it('drops one whose shape is not recognised rather than serve it as an empty list', () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    open.push(db);
+    const cache = new OfflineCache({ db, clock: steppingClock(), upgrade: normaliseStoredAnswer });
+    storeOld(db, 'GET /hosts/list', { items: [{ Name: 'esx01' }], total: 1 });
+    expect(cache.getText('s', 'a', 'GET /hosts/list')).toBeUndefined();
+    expect(cache.entries('s', 'a')).toEqual([]);
+    expect(cache.sizeBytes()).toBe(0);
+  });
+
+  it('leaves what this version stored alone', () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    open.push(db);
+    const upgrade = vi.fn(normaliseStoredAnswer);
+    const cache = new OfflineCache({ db, clock: steppingClock(), upgrade });
+    cache.put('s', 'a', 'GET /hosts/list', { Data: [{ Name: 'h', Extra: 'kept' }] });
+    expect(cache.get('s', 'a', 'GET /hosts/list')?.value).toEqual({ Data: [{ Name: 'h', Extra: 'kept' }] });
+    expect(upgrade).not.toHaveBeenCalled();
   });
 });

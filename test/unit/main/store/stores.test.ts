@@ -37,7 +37,9 @@ function legacyDataDir(records = 3): { dir: string; hashes: string[] } {
     prevHash = hash;
   }
   db.prepare("INSERT INTO reports (id, kind, title, generated_at, generated_by, source, sites, systems, model, sha256) VALUES (7, 'audit', 'Audit', '2025-01-04T00:00:00.000Z', 'admin', 'cache', '[]', 0, '{}', 'x')").run();
-  db.prepare("INSERT INTO cache_entries (site_id, system, key, value, bytes, at) VALUES ('lab', 'sys1', 'GET /Version', '{\"v\":1}', 7, '2025-01-01T00:00:00.000Z')").run();
+  // Stored as the system sent it (before answers were normalised): an envelope and camelCase names.
+  const sent = '{"result":{"versions":[{"component":"Management","version":"1.0"}]}}';
+  db.prepare("INSERT INTO cache_entries (site_id, system, key, value, bytes, at) VALUES ('lab', 'sys1', 'GET /Version', ?, ?, '2025-01-01T00:00:00.000Z')").run(sent, sent.length);
   db.close();
   return { dir, hashes };
 }
@@ -81,7 +83,8 @@ describe('openStores: three files, private', () => {
     const tables = stores.cacheDb.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => (r as { name: string }).name);
     expect(tables).not.toContain('action_log');
     expect(tables).not.toContain('reports');
-    expect(stores.cache.get('lab', 'sys1', 'GET /Version')?.value).toEqual({ v: 1 });
+    // Read as this version stores answers: normalised, with the time it was read.
+    expect(stores.cache.get('lab', 'sys1', 'GET /Version')).toMatchObject({ value: { Versions: [{ Component: 'Management', Version: '1.0' }] }, at: '2025-01-01T00:00:00.000Z' });
     stores.close();
 
     // A start that copied the rows and stopped before the cache's migration committed: the copy is recognised.
