@@ -10,6 +10,17 @@
 export const DIALECTS = {
   'sas-smart':
     'HDD and SSD drives are SAS drives (SAS models in the hardware lists) whose SMART is smartctl\'s SCSI output; on the first node of every system the first HDD has 2,500 grown defects and 57 uncorrected read errors, the second answers text smartctl prints when it cannot open a drive behind a RAID controller.',
+  'envelope-result':
+    'Every JSON answer comes inside a Result envelope, as gateways that wrap a service answer: lists as {"Result":{"Data":[...]}}, objects as {"Result":{...}}, messages as {"Result":"..."}.',
+  'envelope-lower':
+    'Property names in camelCase, as ASP.NET Core writes them by default: lists as {"data":[...]}, every field name with a lower-case first word ({"name":…, "haState":…, "cpuInPercentage":…}); map keys (pool names, modules) unchanged.',
+  nulls:
+    'Optional fields are sent as null, as a .NET serialiser writes unset values: every empty string, empty list and empty Data list is null, and each system sends a null VolumesHealthInPercentage (it cannot compute it).',
+  'numeric-strings': 'Every number in an answer is sent as a string ("Id":"3", "CapacityInBytes":"4000787030016", "VolumesHealthInPercentage":"100").',
+  'enum-case':
+    'Enumeration values in another case: all-capital ones in lower case, the others in capitals ("OK" → "ok", "Running" → "RUNNING", "Failed" → "FAILED"), the login Status included.',
+  'unknown-envelope': 'List answers come as {"items":[...],"total":N}, an envelope the document does not describe; other answers are unchanged.',
+  'big-ids': 'Notification record ids and system ids are past 2^53 (2^53 plus the id), written as JSON integers, as int64 ids of a long-running system can be.',
 } as const satisfies Readonly<Record<string, string>>;
 
 export type Dialect = keyof typeof DIALECTS;

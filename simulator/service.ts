@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { OPERATIONS } from '../app/catalog/index.js';
 import type { Group, Operation } from '../app/catalog/index.js';
+import { answerText } from './answer-dialects.js';
 import { parseBody, parseHeaders, parseQuery } from './args.js';
 import type { Clock } from './clock.js';
 import { ApiFailure, AuthFailure, fail, unauthorized } from './errors.js';
@@ -133,7 +134,7 @@ export class SiteService {
       ctx.notify({ level: LEVEL.info, module: moduleOf(op), message });
     }
     if (result === EMPTY || op.response.kind === 'empty') return { status: 200, body: undefined };
-    return json(200, result);
+    return { status: 200, body: answerText(this.fleet.dialects, op, result) };
   }
 
   #authenticate(headers: IncomingHttpHeaders, nowMs: number): Session {

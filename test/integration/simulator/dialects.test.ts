@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Drive, Node } from '../../../app/catalog/resources.js';
-import { harness, type Harness } from './support.js';
+import { DIALECT_NAMES } from '../../../simulator/dialects.js';
+import { harness, raw, type Harness } from './support.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
@@ -68,7 +69,7 @@ describe('simulator dialects: sas-smart', () => {
 
   it('switches off again, and refuses a dialect it does not know', async () => {
     const refused = await control(h.sim.manifest.control, 'PUT', '/dialects', { dialects: ['sas-smart', 'klingon'] });
-    expect(refused).toEqual({ status: 400, json: { error: 'unknown dialect "klingon": known dialects are sas-smart' } });
+    expect(refused).toEqual({ status: 400, json: { error: `unknown dialect "klingon": known dialects are ${DIALECT_NAMES.join(', ')}` } });
     expect(h.sim.control.dialects()).toEqual(['sas-smart']);
     expect(await control(h.sim.manifest.control, 'PUT', '/dialects', { dialects: [] })).toMatchObject({ status: 200, json: { dialects: [] } });
     const hdd = (await firstNodeDrives(h)).find((d) => d.Type === 'HDD') as Drive;
@@ -81,6 +82,42 @@ describe('simulator dialects: sas-smart', () => {
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(1);
-    expect(err).toContain('simulator: unknown dialect "nope": known dialects are sas-smart');
+    expect(err).toContain(`simulator: unknown dialect "nope": known dialects are ${DIALECT_NAMES.join(', ')}`);
+  });
+});
+
+describe('simulator dialects: how answers are written', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness({ sites: 1, systems: 1, controlServer: true });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const hosts = async (): Promise<unknown> => JSON.parse((await raw(h.baseUrl, 'GET', '/hosts/list', { token: h.token })).text) as unknown;
+
+  it('switch at run time through the control API, one or several at once, and off again', async () => {
+    const plain = (await hosts()) as { Data: Array<Record<string, unknown>> };
+    expect(plain.Data.length).toBeGreaterThan(0);
+    await control(h.sim.manifest.control, 'PUT', '/dialects', { dialects: ['envelope-result'] });
+    expect(await hosts()).toEqual({ Result: plain });
+    await control(h.sim.manifest.control, 'PUT', '/dialects', { dialects: ['unknown-envelope'] });
+    expect(await hosts()).toEqual({ items: plain.Data, total: plain.Data.length });
+    await control(h.sim.manifest.control, 'PUT', '/dialects', { dialects: ['envelope-lower', 'envelope-result', 'numeric-strings'] });
+    const both = (await hosts()) as { Result: { data: Array<Record<string, unknown>> } };
+    expect(both.Result.data[0]?.name).toBe(plain.Data[0]?.Name);
+    const numbers: unknown[] = [];
+    JSON.stringify(both, (_k, v: unknown) => (typeof v === 'number' ? void numbers.push(v) : v));
+    expect(numbers).toEqual([]);
+    expect(both.Result.data.some((x) => Array.isArray(x.mappings) && (x.mappings as Array<{ lunId?: unknown }>).some((m) => typeof m.lunId === 'string'))).toBe(true);
+    await control(h.sim.manifest.control, 'PUT', '/dialects', { dialects: [] });
+    expect(await hosts()).toEqual(plain);
+    // Errors keep their plain string body in every dialect.
+    await control(h.sim.manifest.control, 'PUT', '/dialects', { dialects: ['envelope-result'] });
+    const refused = await raw(h.baseUrl, 'DELETE', '/hosts/delete?name=no-such-host', { token: h.token });
+    expect(refused.status).toBe(400);
+    expect(typeof JSON.parse(refused.text)).toBe('string');
+    await control(h.sim.manifest.control, 'PUT', '/dialects', { dialects: [] });
   });
 });

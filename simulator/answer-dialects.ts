@@ -1,0 +1,113 @@
+import { ANSWER_TYPES, type AnswerField, type AnswerValueType, type Operation } from '../app/catalog/index.js';
+import type { Dialect } from './dialects.js';
+
+/**
+ * The dialects that change how a 200 answer is written rather than what it says: envelopes, name
+ * case, nulls, numbers as strings, enumeration case, ids past 2^53 (`dialects.ts`). Handlers answer
+ * in the document's shape; this rewrites the answer on its way out, walking it with the answer
+ * types of the catalog so that only fields are renamed (never the keys of a map, such as pool names)
+ * and only enumerations change case.
+ */
+
+const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids'];
+const TWO_POW_53 = 2n ** 53n;
+/** Stands in for an id past 2^53 until the text is written (JSON.stringify cannot write a BigInt). */
+const BIG_ID = '\u0000big-id:';
+
+/** The JSON text of a 200 answer of `op`, written in the dialects that are on. */
+export function answerText(dialects: ReadonlySet<Dialect>, op: Operation, value: unknown): string {
+  if (!ANSWER_DIALECTS.some((d) => dialects.has(d))) return JSON.stringify(value);
+  const spec = op.response;
+  const typeName = spec.kind === 'list' ? spec.item : spec.kind === 'object' ? spec.type : undefined;
+  let out: unknown = value;
+  if (typeName !== undefined) {
+    if (spec.kind === 'list' && isObject(value) && Array.isArray(value.Data)) {
+      const data = value.Data.map((item) => rewrite(item, { ref: typeName }, undefined, dialects));
+      out = { ...value, Data: dialects.has('nulls') && data.length === 0 ? null : data };
+    } else {
+      out = rewrite(value, { ref: typeName }, undefined, dialects);
+    }
+  }
+  if (spec.kind === 'list' && isObject(out)) {
+    if (dialects.has('unknown-envelope')) out = { items: out.Data ?? [], total: Array.isArray(out.Data) ? out.Data.length : 0 };
+    else if (dialects.has('envelope-lower')) out = camelKeys(out);
+  } else if (spec.kind === 'object' && dialects.has('envelope-lower') && isObject(out)) {
+    out = camelKeys(out);
+  }
+  if (dialects.has('envelope-result') && spec.kind !== 'empty') out = { Result: out };
+  const text = JSON.stringify(out);
+  return dialects.has('big-ids') ? text.replace(/"\\u0000big-id:(\d+)"/g, (_m, id: string) => String(TWO_POW_53 + BigInt(id))) : text;
+}
+
+/** A value of `type` (in field `f`) as the dialects write it. */
+function rewrite(v: unknown, type: AnswerValueType, f: AnswerField | undefined, dialects: ReadonlySet<Dialect>): unknown {
+  if (v === null || v === undefined) return v;
+  if (typeof type === 'string') {
+    if (typeof v === 'number') {
+      if (dialects.has('big-ids') && f && BIG_ID_FIELDS.has(f) && Number.isSafeInteger(v) && v >= 0) return `${BIG_ID}${v}`;
+      return dialects.has('numeric-strings') ? String(v) : v;
+    }
+    if (typeof v === 'string') {
+      if (dialects.has('nulls') && v === '') return null;
+      if (dialects.has('enum-case') && f?.values?.includes(v)) return v === v.toUpperCase() ? v.toLowerCase() : v.toUpperCase();
+    }
+    return v;
+  }
+  if ('array' in type) {
+    if (!Array.isArray(v)) return v;
+    if (dialects.has('nulls') && v.length === 0) return null;
+    return v.map((item) => rewrite(item, type.array, f, dialects));
+  }
+  if ('map' in type) {
+    if (!isObject(v)) return v;
+    return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, rewrite(item, type.map, f, dialects)]));
+  }
+  if (!isObject(v)) return v;
+  const t = ANSWER_TYPES.get(type.ref);
+  const out: Record<string, unknown> = {};
+  for (const [k, item] of Object.entries(v)) {
+    const sub = t?.fields.find((x) => x.name === k);
+    out[k] = sub ? rewrite(item, sub.type, sub, dialects) : item;
+  }
+  if (dialects.has('nulls') && type.ref === 'HealthVolumes') out.VolumesHealthInPercentage = null;
+  return out;
+}
+
+/** The fields whose ids the big-ids dialect moves past 2^53. */
+const BIG_ID_FIELDS: ReadonlySet<AnswerField> = new Set(
+  [
+    ['NotificationRecord', 'Id'],
+    ['System', 'Id'],
+  ].map(([t, name]) => ANSWER_TYPES.get(t as string)?.fields.find((f) => f.name === name) as AnswerField),
+);
+
+/**
+ * camelCase field names as ASP.NET Core's default policy writes them: the leading capitals become
+ * lower case, up to the last one before a lower-case letter (`HAState` → `haState`, `CPU` → `cpu`).
+ * Map keys are not field names; the walk above leaves them, so this one renames only fields it
+ * can tell apart: every key of an object that is not the value of a map field.
+ */
+function camelKeys(v: unknown, map = false): unknown {
+  if (Array.isArray(v)) return v.map((x) => camelKeys(x));
+  if (!isObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, item] of Object.entries(v)) out[map ? k : camel(k)] = camelKeys(item, !map && MAP_FIELDS.has(k));
+  return out;
+}
+
+/** Names of map-typed fields (their values' keys are data, not names). */
+const MAP_FIELDS: ReadonlySet<string> = new Set(
+  [...ANSWER_TYPES.values()].flatMap((t) => t.fields.filter((f) => typeof f.type !== 'string' && 'map' in f.type).map((f) => f.name)),
+);
+
+export function camel(name: string): string {
+  const m = /^[A-Z]+/.exec(name);
+  if (!m) return name;
+  const run = m[0];
+  const cut = run.length > 1 && run.length < name.length && /[a-z]/.test(name[run.length] ?? '') ? run.length - 1 : run.length;
+  return name.slice(0, cut).toLowerCase() + name.slice(cut);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
