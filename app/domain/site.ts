@@ -37,10 +37,14 @@ export interface SitePolling {
   maxInFlight: number;
 }
 
-/** What a system's session and data look like to every view. */
-export type SystemState = 'ok' | 'refreshing' | 'stale' | 'unreachable' | 'login-required' | 'certificate-changed' | 'paused';
+/**
+ * What a system's session and data look like to every view. `protocol-error`: the system answers,
+ * but some answer of its last refresh had a shape the app does not recognise; what it could not
+ * read is named in `lastError` and was neither shown nor cached (views keep older data, with its age).
+ */
+export type SystemState = 'ok' | 'refreshing' | 'stale' | 'unreachable' | 'login-required' | 'certificate-changed' | 'paused' | 'protocol-error';
 
-export const SYSTEM_STATES: readonly SystemState[] = ['ok', 'refreshing', 'stale', 'unreachable', 'login-required', 'certificate-changed', 'paused'];
+export const SYSTEM_STATES: readonly SystemState[] = ['ok', 'refreshing', 'stale', 'unreachable', 'login-required', 'certificate-changed', 'paused', 'protocol-error'];
 
 export interface SystemStatus {
   siteId: string;

@@ -28,6 +28,8 @@ export interface SystemSnapshot {
   system: string;
   /** The system's state (ok, unreachable, stale, …) when the snapshot was taken. */
   state: string;
+  /** Why the system is not ok, as its status says (already redacted), when it says. */
+  problem?: string | undefined;
   /** The system's own record from its site's cached system list (Id, connectivity, targets). */
   info?: System | undefined;
   /** Answers by operation key (`GET /nodes/list`), each read with the query of {@link REPORT_READS}. */

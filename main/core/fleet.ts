@@ -2,7 +2,7 @@ import { getOperation, type Operation, type SystemsList } from '../../app/catalo
 import type { Site, SystemState, SystemStatus } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
 import { redact, secretValues } from '../../app/redact.js';
-import { AnswerTooLargeError, ApiError, AuthError, CertificateError, UnreachableError, probeCertificate, type ByteBudget } from '../client/index.js';
+import { AnswerTooLargeError, ApiError, AuthError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, probeCertificate, type ByteBudget } from '../client/index.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { passwordAccount, sitePrefix } from '../secrets/accounts.js';
 import type { ActionLog, PendingWrite, WriteResult } from '../store/action-log.js';
@@ -453,6 +453,8 @@ export class Fleet {
     };
     progress();
     const failures: string[] = [];
+    // Answers in a shape the client does not recognise: the system answers, we cannot read it.
+    const notUnderstood: string[] = [];
     const truncated: string[] = [];
     const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
       try {
@@ -464,6 +466,10 @@ export class Fleet {
       } catch (err) {
         if (err instanceof UnreachableError || err instanceof CertificateError || err instanceof LoginRequiredError || err instanceof SitePausedError) throw err;
         if (err instanceof AnswerTooLargeError) truncated.push(`${opKey} (answer over the limit, not read)`);
+        else if (err instanceof ProtocolError) {
+          notUnderstood.push(err instanceof UnrecognisedAnswerError ? err.summary : `${opKey}: ${err.message}`);
+          return undefined;
+        }
         failures.push(`${opKey}: ${(err as Error).message}`);
         return undefined;
       } finally {
@@ -480,6 +486,8 @@ export class Fleet {
         ),
       );
       const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
+      // No drive list, no SMART reads: said, so that zero reads are not taken for zero drives.
+      const smartSkipped = resources === undefined ? 'SMART not read: the drive list (GET /resources/list) could not be read' : undefined;
       const smart = smartDrivesToRead(resources, this.o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives);
       if (smart.drives.length < smart.total) truncated.push(`SMART read for ${smart.drives.length} of ${smart.total} drives (failing drives first)`);
       total += smart.drives.length;
@@ -489,9 +497,22 @@ export class Fleet {
       failures.splice(before);
       const now = this.clock().toISOString();
       const cut = truncated.length ? truncated.join('; ') : undefined;
+      const problems = [
+        ...(notUnderstood.length ? [`protocol error: ${notUnderstood[0]}${notUnderstood.length > 1 ? ` (and ${notUnderstood.length - 1} more answer(s) not understood)` : ''}`] : []),
+        ...(failures.length ? [`${failures.length} read(s) failed: ${failures.slice(0, 3).join('; ')}`] : []),
+        ...(smartSkipped ? [smartSkipped] : []),
+      ];
       this.setStatus(
-        failures.length
-          ? { siteId: site.id, system, state: 'stale', lastSuccessAt: previous?.lastSuccessAt, lastErrorAt: now, lastError: redact(`${failures.length} read(s) failed: ${failures.slice(0, 3).join('; ')}`), truncated: cut }
+        problems.length
+          ? {
+              siteId: site.id,
+              system,
+              state: notUnderstood.length ? 'protocol-error' : 'stale',
+              lastSuccessAt: previous?.lastSuccessAt,
+              lastErrorAt: now,
+              lastError: redact(problems.join('; ')),
+              truncated: cut,
+            }
           : { siteId: site.id, system, state: 'ok', lastSuccessAt: now, truncated: cut },
       );
     } catch (err) {
@@ -559,11 +580,15 @@ export class Fleet {
             ? 'paused'
             : err instanceof UnreachableError
               ? 'unreachable'
-              : 'stale';
+              : err instanceof ProtocolError && !(err instanceof AnswerTooLargeError)
+                ? 'protocol-error'
+                : 'stale';
     const message =
       err instanceof CertificateError && site.tls.pinSha256
         ? `${err.message}${err.presentedSha256 ? '' : ': the certificate no longer matches the pinned fingerprint'}; confirm the new fingerprint to continue`
-        : (err as Error).message;
+        : err instanceof UnrecognisedAnswerError
+          ? `protocol error: ${err.summary}`
+          : (err as Error).message;
     this.setStatus({
       siteId: site.id,
       system,

@@ -32,6 +32,7 @@ export function collectSystems(fleet: Fleet, sites: readonly Site[]): { systems:
         system,
         // Known only from the cache (no status this run): the data is as old as it says, not live.
         state: statuses.get(system)?.state ?? 'stale',
+        problem: statuses.get(system)?.lastError,
         info: systemRecord(list, system),
         answers,
         smart,

@@ -40,7 +40,9 @@ export async function refreshCommand(io: CliIo, args: readonly string[]): Promis
         printRow(io, fields);
       }
     }
-    return rows.every((r) => r.state === 'ok' || r.state === 'paused') ? EXIT.ok : EXIT.unreachable;
+    if (rows.every((r) => r.state === 'ok' || r.state === 'paused')) return EXIT.ok;
+    // Answers the app cannot read are not a network problem: a script should be able to tell.
+    return rows.some((r) => r.state === 'protocol-error') ? EXIT.protocol : EXIT.unreachable;
   });
 }
 
