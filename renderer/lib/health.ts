@@ -81,9 +81,13 @@ export function rollupHealth(health: Health | undefined): Rollup {
   };
 }
 
-/** A connection problem counts at least as a warning: the data shown may be old. */
+/**
+ * A connection problem counts at least as a warning: the data shown may be old. Answers the app
+ * cannot read count as unknown: part of the system's data is missing, which is worse than a warning.
+ */
 export function connectionLevel(state: string | undefined): Level {
   if (state === 'certificate-changed') return 'critical';
+  if (state === 'protocol-error') return 'unknown';
   return readOnlyReason(state) ? 'warning' : 'ok';
 }
 

@@ -6,7 +6,7 @@ export interface StateLook {
   /** Longer explanation for tooltips and the read-only banner. */
   description: string;
   tone: 'ok' | 'info' | 'warning' | 'critical' | 'muted';
-  icon: 'check' | 'sync' | 'clock' | 'cross' | 'lock' | 'shield' | 'pause';
+  icon: 'check' | 'sync' | 'clock' | 'cross' | 'lock' | 'shield' | 'pause' | 'question';
 }
 
 export const STATE_LOOK: Readonly<Record<SystemState, StateLook>> = {
@@ -17,6 +17,12 @@ export const STATE_LOOK: Readonly<Record<SystemState, StateLook>> = {
   'login-required': { label: 'login required', description: 'The session ended; log in to the site again.', tone: 'warning', icon: 'lock' },
   'certificate-changed': { label: 'certificate changed', description: 'The site presents a different certificate than the one trusted.', tone: 'critical', icon: 'shield' },
   paused: { label: 'paused', description: 'Polling of this site is paused; it is not contacted.', tone: 'muted', icon: 'pause' },
+  'protocol-error': {
+    label: 'answers not understood',
+    description: 'The system answers, but not in a shape Fleetdeck understands; what it could not read is not shown, and the views keep older data with its time.',
+    tone: 'critical',
+    icon: 'question',
+  },
 };
 
 /** Look of a state string from main; unknown strings get a neutral look with their own text. */

@@ -41,7 +41,7 @@ afterEach(() => {
   target?.remove();
 });
 
-async function render(state: 'ok' | 'unreachable' | 'paused' | 'login-required', area = 'hardware', extra: Partial<SystemStatusView> = {}) {
+async function render(state: SystemStatusView['state'], area = 'hardware', extra: Partial<SystemStatusView> = {}) {
   const fake = fakeApi({ sites: [site('s1', 'Site one')], statuses: [status('s1', 'prod-a', state, { lastSuccessAt: AT, ...extra })], cache: cached(), call: () => 'Node node-2 took over node node-1.' });
   setApi(fake.api);
   const fleet = new FleetStore();
@@ -55,6 +55,28 @@ async function render(state: 'ok' | 'unreachable' | 'paused' | 'login-required',
 }
 
 const byTestId = (el: HTMLElement, id: string) => el.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+
+describe('a system whose answers were not understood', () => {
+  const problem = 'protocol error: GET /hosts/list answered {"items": [3 objects], "total": 3}';
+
+  it('says so, naming the read and what came back, and still shows what was read before with its time', async () => {
+    const { el } = await render('protocol-error', 'hardware', { lastError: problem });
+    const banner = byTestId(el, 'protocol-error-banner');
+    expect(banner?.getAttribute('role')).toBe('alert');
+    expect(banner?.textContent).toContain(`Answers not understood: ${problem}`);
+    expect(el.querySelector('[data-state="protocol-error"]')?.textContent).toContain('answers not understood');
+    expect(byTestId(el, 'drives-table')?.dataset.rowCount).toBe('1');
+    expect(byTestId(el, 'read-only-banner')).toBeNull();
+  });
+
+  it('presents a list it could not read as not cached, never as an empty table', async () => {
+    const { el } = await render('protocol-error', 'hosts', { lastError: problem });
+    expect(el.textContent).toContain('No cached hosts yet');
+    expect(el.textContent).not.toContain('No hosts on this system');
+    const table = byTestId(el, 'hosts-table') as HTMLElement;
+    expect(table.classList.contains('unread')).toBe(true);
+  });
+});
 
 describe('a system whose refresh was truncated', () => {
   it('says what the refresh left out, and nothing when it left nothing out', async () => {

@@ -30,6 +30,8 @@ describe('health roll-up', () => {
     expect(connectionLevel('stale')).toBe('ok');
     expect(connectionLevel('unreachable')).toBe('warning');
     expect(connectionLevel('certificate-changed')).toBe('critical');
+    // Part of the system's data could not be read: not knowing is worse than a warning.
+    expect(connectionLevel('protocol-error')).toBe('unknown');
   });
 });
 
