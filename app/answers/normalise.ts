@@ -57,8 +57,7 @@ export function normaliseAnswer(spec: ResponseSpec, value: unknown): NormaliseRe
       for (const item of list.data) {
         if (item === null || item === undefined) continue;
         if (!isObject(item)) return refused(value, `{"Data":[${spec.item}, …]} with ${spec.item} objects`);
-        normaliseObject(item, t);
-        list.data[j++] = item;
+        list.data[j++] = normaliseObject(item, t);
       }
       list.data.length = j;
       return { ok: true, value: list.answer };
@@ -67,8 +66,7 @@ export function normaliseAnswer(spec: ResponseSpec, value: unknown): NormaliseRe
       const t = compiled(spec.type);
       const obj = objectOf(value, t);
       if (!obj) return refused(value, `a ${spec.type} object`);
-      normaliseObject(obj, t);
-      return { ok: true, value: obj };
+      return { ok: true, value: normaliseObject(obj, t) };
     }
   }
 }
@@ -126,7 +124,7 @@ interface CompiledField {
   readonly name: string;
   readonly type: CompiledValue;
   readonly id: boolean;
-  /** Lowercase → known spelling, for enumerations. */
+  /** Lower case (and each known spelling itself) → known spelling, for enumerations. */
   readonly values: ReadonlyMap<string, string> | undefined;
 }
 
@@ -135,7 +133,12 @@ type CompiledValue = AnswerValueType;
 interface CompiledType {
   readonly exact: ReadonlyMap<string, CompiledField>;
   readonly lower: ReadonlyMap<string, CompiledField>;
+  /** Keys seen in another spelling (camelCase answers repeat them on every item), and what they name. */
+  readonly variants: Map<string, CompiledField | null>;
 }
+
+/** Bound on remembered variant spellings per type: a hostile answer's endless new keys are looked up, not kept. */
+const MAX_VARIANTS = 512;
 
 const COMPILED = new Map<string, CompiledType>();
 
@@ -150,38 +153,60 @@ function compiled(name: string): CompiledType {
       name: f.name,
       type: f.type,
       id: isIdentifierField(f.name),
-      values: f.values ? new Map(f.values.map((v) => [v.toLowerCase(), v])) : undefined,
+      // Lower case → spelling, and each spelling to itself (the common case, found without lower-casing).
+      values: f.values ? new Map(f.values.flatMap((v) => [[v.toLowerCase(), v] as const, [v, v] as const])) : undefined,
     };
     exact.set(f.name, field);
     lower.set(f.name.toLowerCase(), field);
   }
-  t = { exact, lower };
+  t = { exact, lower, variants: new Map() };
   COMPILED.set(name, t);
   return t;
 }
 
 function fieldOf(t: CompiledType, key: string): CompiledField | undefined {
-  return t.exact.get(key) ?? t.lower.get(key.toLowerCase());
+  const exact = t.exact.get(key);
+  if (exact) return exact;
+  const seen = t.variants.get(key);
+  if (seen !== undefined) return seen ?? undefined;
+  const found = t.lower.get(key.toLowerCase());
+  if (t.variants.size < MAX_VARIANTS) t.variants.set(key, found ?? null);
+  return found;
 }
 
-function normaliseObject(obj: Record<string, unknown>, t: CompiledType): void {
-  for (const key of Object.keys(obj)) {
+/**
+ * The object with its fields normalised. Values are replaced in place; when a key must go (a null,
+ * a value of another kind) or take another spelling, a new object is built instead, since deleting
+ * properties turns a V8 object into a slow dictionary for everyone who reads it afterwards.
+ */
+function normaliseObject(obj: Record<string, unknown>, t: CompiledType): Record<string, unknown> {
+  let rebuild = false;
+  for (const key in obj) {
     const raw = obj[key];
     if (raw === null || raw === undefined) {
-      delete obj[key];
+      rebuild = true;
       continue;
     }
     const f = fieldOf(t, key);
     // Unknown fields are kept as sent.
     if (!f) continue;
     const v = normaliseValue(raw, f.type, f);
-    if (f.name !== key) {
-      delete obj[key];
-      // Both spellings sent: the catalog's own wins, the other is dropped.
-      if (v !== undefined && !Object.hasOwn(obj, f.name)) obj[f.name] = v;
-    } else if (v === undefined) delete obj[key];
-    else if (v !== raw) obj[key] = v;
+    if (v === undefined || f.name !== key) rebuild = true;
+    if (v !== undefined && v !== raw) obj[key] = v;
+    else if (v === undefined) obj[key] = undefined;
   }
+  if (!rebuild) return obj;
+  const out: Record<string, unknown> = {};
+  for (const key in obj) {
+    const v = obj[key];
+    if (v === null || v === undefined) continue;
+    const f = fieldOf(t, key);
+    const name = f ? f.name : key;
+    // Both spellings sent: the catalog's own wins, the other is dropped.
+    if (f && name !== key && Object.hasOwn(obj, name) && obj[name] !== undefined && obj[name] !== null) continue;
+    out[name] = v;
+  }
+  return out;
 }
 
 /** The value as its catalog type, or undefined when it is of another kind (then it is absent). */
@@ -227,8 +252,7 @@ function normaliseValue(raw: unknown, type: CompiledValue, f: CompiledField): un
     return raw;
   }
   if (!isObject(raw)) return undefined;
-  normaliseObject(raw, compiled(type.ref));
-  return raw;
+  return normaliseObject(raw, compiled(type.ref));
 }
 
 const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
@@ -245,6 +269,8 @@ function numberOf(raw: unknown, identifier: boolean): number | string | undefine
 
 function enumSpelling(text: string | undefined, f: CompiledField): string | undefined {
   if (text === undefined || !f.values) return text;
+  // Most values come in the known spelling: no lower-casing for them.
+  if (f.values.get(text) === text) return text;
   return f.values.get(text.toLowerCase()) ?? text;
 }
 

@@ -2,7 +2,7 @@
  * `npm run bench`: measured speed of Fleetdeck, each figure beside a baseline measured in the same
  * run. Prints figures and goals; asserts nothing (BENCHMARKS.md explains each and keeps the latest).
  *
- *   npx tsx test/bench/run.ts [--only refresh,simulator,ipc,rss,renderer,audit] [--json FILE]
+ *   npx tsx test/bench/run.ts [--only refresh,simulator,ipc,rss,renderer,audit,normalise] [--json FILE]
  *
  * Builds out/ first when a source is newer (the RSS and renderer parts run the compiled app); needs
  * Debian's Chromium.
@@ -16,6 +16,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { buildIfNeeded } from '../../bin/build-if-needed.js';
+import { parseAnswerJson } from '../../app/answers/json-text.js';
+import { normaliseAnswer } from '../../app/answers/normalise.js';
+import { getOperation } from '../../app/catalog/index.js';
 import { NOTIFICATIONS_CACHE, REFRESH_READS } from '../../app/fleet/refresh-plan.js';
 import { Fleet } from '../../main/core/fleet.js';
 import { dispatch } from '../../main/ipc/handlers.js';
@@ -24,11 +27,12 @@ import { openSecretStore } from '../../main/secrets/secret-store.js';
 import { startBrowserShell } from '../../main/shells/browser-shell.js';
 import { SiteStore, openStores } from '../../main/store/index.js';
 import { cacheKey } from '../../main/store/offline-cache.js';
-import { startSimulator } from '../../simulator/index.js';
+import { answerText } from '../../simulator/answer-dialects.js';
+import { startSimulator, type Dialect } from '../../simulator/index.js';
 import { ROOT, mb, median, ms, quantile, startChildSimulator, verdict, type ChildSimulator, type Figure, type SiteLoad } from './support.js';
 
 const { values: flags } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' } } });
-const only = new Set((flags.only ?? 'refresh,simulator,ipc,rss,renderer,audit').split(','));
+const only = new Set((flags.only ?? 'refresh,simulator,ipc,rss,renderer,audit,normalise').split(','));
 const figures: Figure[] = [];
 const LATENCY_MS = 25;
 /** Tries of the first-paint and audit-pack figures; the median is reported with the range. */
@@ -567,6 +571,53 @@ async function benchAudit(rt: Runtime): Promise<void> {
   report({ name: `audit pack for ${systems} systems: export time per format`, value: '', baseline: perFormat.join(', ') });
 }
 
+/**
+ * The response normaliser on the largest answers the views read: the 10,000-drive hardware list
+ * and 100,000 notification records, as the document writes them and as a camelCase, numbers-as-
+ * strings system does. Baseline: JSON.parse alone of the same text (what the client did before).
+ */
+async function benchNormalise(): Promise<void> {
+  const sim = await startSimulator({ sites: 1, systems: 1, seed: 'bench-normalise', controlServer: false });
+  const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-normalise-'));
+  const rt = await openRuntime({ dataDir: dir, memorySecrets: true });
+  try {
+    const m = sim.manifest.sites[0]!;
+    const site = await rt.fleet.addSite({ name: m.name, baseUrl: m.baseUrl, username: m.username, password: m.password });
+    await rt.fleet.refresh({ force: true });
+    const [system] = rt.fleet.systemsOf(site.id) as [string];
+    const resourcesRead = REFRESH_READS.find((r) => r.op === 'GET /resources/list')!;
+    const drives = manyDrives(rt.cache.get(site.id, system, cacheKey(resourcesRead.op, resourcesRead.query))!.value as { Data: NodeLike[] }, system, 10_000);
+    const notes = manyNotifications(rt.cache.get(site.id, system, cacheKey(NOTIFICATIONS_CACHE.op, NOTIFICATIONS_CACHE.query))!.value as { Data: Array<Record<string, unknown>> }, 100_000);
+    const cases: Array<[string, string, unknown, Dialect[]]> = [
+      ['10,000 drives', 'GET /resources/list', drives, []],
+      ['10,000 drives, camelCase, numbers as strings', 'GET /resources/list', drives, ['envelope-lower', 'numeric-strings']],
+      ['100,000 notifications', 'GET /notifications/query', notes, []],
+    ];
+    for (const [what, opKey, value, dialects] of cases) {
+      const op = getOperation(opKey);
+      const text = answerText(new Set(dialects), op, value);
+      const parse: number[] = [];
+      const normalise: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        let t = performance.now();
+        JSON.parse(text);
+        parse.push(performance.now() - t);
+        t = performance.now();
+        const r = normaliseAnswer(op.response, parseAnswerJson(text));
+        normalise.push(performance.now() - t);
+        if (!r.ok) throw new Error(`${what}: not understood`);
+      }
+      const p = median(parse);
+      const n = median(normalise);
+      report({ name: `normaliser: ${what} (${mb(text.length)})`, value: ms(n), baseline: `JSON.parse alone ${ms(p)} (${(n / p).toFixed(2)}×)` });
+    }
+  } finally {
+    await rt.close();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   if (!buildIfNeeded(log)) throw new Error('npm run build failed');
   process.stdout.write(`Fleetdeck bench — ${new Date().toISOString()} — node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})\n`);
@@ -580,6 +631,7 @@ async function main(): Promise<void> {
   if (only.has('ipc')) await benchIpc();
   if (only.has('rss')) await benchRss();
   if (only.has('renderer')) await benchRenderer();
+  if (only.has('normalise')) await benchNormalise();
   if (only.has('audit') && sim) {
     if (!refreshed) {
       const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-audit-data-'));
