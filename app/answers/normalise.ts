@@ -122,13 +122,11 @@ function keyOf(value: Record<string, unknown>, lower: string): string | undefine
 
 interface CompiledField {
   readonly name: string;
-  readonly type: CompiledValue;
+  readonly type: AnswerValueType;
   readonly id: boolean;
   /** Lower case (and each known spelling itself) → known spelling, for enumerations. */
   readonly values: ReadonlyMap<string, string> | undefined;
 }
-
-type CompiledValue = AnswerValueType;
 
 interface CompiledType {
   readonly exact: ReadonlyMap<string, CompiledField>;
@@ -210,7 +208,7 @@ function normaliseObject(obj: Record<string, unknown>, t: CompiledType): Record<
 }
 
 /** The value as its catalog type, or undefined when it is of another kind (then it is absent). */
-function normaliseValue(raw: unknown, type: CompiledValue, f: CompiledField): unknown {
+function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField): unknown {
   if (typeof type === 'string') {
     switch (type) {
       case 'string':

@@ -350,12 +350,12 @@ async function benchRenderer(): Promise<void> {
       }).observe({ type: 'longtask', buffered: true });
     });
     await page.goto(shell.url);
-    await page.waitForLoadState('networkidle');
+    // Not 'networkidle': the event stream is a fetch that stays open, so the network never idles.
+    await page.waitForSelector(`[data-testid="tree-system-${site.id}-${drivesSystem}"]`);
 
     const openSystem = async (system: string): Promise<void> => {
       await page.click(`[data-testid="tree-system-${site.id}-${system}"] > .row`);
       await page.waitForSelector(`[data-testid="system-page"][data-system="${system}"]`);
-      await page.waitForLoadState('networkidle');
       await page.waitForTimeout(300);
     };
 
