@@ -1,3 +1,4 @@
+import { scalarOf } from './fields.js';
 import type { ScalarType } from './types.js';
 
 /**
@@ -37,18 +38,8 @@ type Enums = Readonly<Record<string, readonly string[]>>;
 function parseType(text: string): AnswerValueType {
   if (text.startsWith('[') && text.endsWith(']')) return { array: parseType(text.slice(1, -1)) };
   if (text.startsWith('{') && text.endsWith('}')) return { map: parseType(text.slice(1, -1)) };
-  switch (text) {
-    case 'S':
-      return 'string';
-    case 'I':
-      return 'integer';
-    case 'N':
-      return 'number';
-    case 'B':
-      return 'boolean';
-    case 'dt':
-      return 'date-time';
-  }
+  const scalar = scalarOf(text);
+  if (scalar) return scalar;
   if (!/^[A-Z]\w*$/.test(text)) throw new Error(`answer types: bad type "${text}"`);
   return { ref: text };
 }

@@ -1,4 +1,4 @@
-import type { Field, ValueType } from './types.js';
+import type { Field, ScalarType, ValueType } from './types.js';
 
 /**
  * A compact field notation that mirrors the document's tables, so the catalog reads like them:
@@ -16,8 +16,8 @@ export function fields(spec: string, objects: Readonly<Record<string, readonly F
   });
 }
 
-function parseType(text: string, objects: Readonly<Record<string, readonly Field[]>>): ValueType {
-  if (text.startsWith('[') && text.endsWith(']')) return { array: parseType(text.slice(1, -1), objects) };
+/** The scalar a letter of the notation names (`S`, `I`, `N`, `B`, `dt`), or undefined. */
+export function scalarOf(text: string): ScalarType | undefined {
   switch (text) {
     case 'S':
       return 'string';
@@ -30,6 +30,13 @@ function parseType(text: string, objects: Readonly<Record<string, readonly Field
     case 'dt':
       return 'date-time';
   }
+  return undefined;
+}
+
+function parseType(text: string, objects: Readonly<Record<string, readonly Field[]>>): ValueType {
+  if (text.startsWith('[') && text.endsWith(']')) return { array: parseType(text.slice(1, -1), objects) };
+  const scalar = scalarOf(text);
+  if (scalar) return scalar;
   const nested = objects[text];
   if (!nested) throw new Error(`catalog: unknown type "${text}"`);
   return { object: text, fields: nested };

@@ -44,148 +44,140 @@ function tables(model: ReportModel): Record<string, unknown> {
   return out;
 }
 
-let base: Run;
 const runs: Run[] = [];
-beforeAll(async () => {
-  base = await run([]);
-  runs.push(base);
-}, 120_000);
+
+/** Starts a run in these dialects before the tests of the enclosing describe; the run, once started. */
+function runBefore(dialects: Dialect[]): () => Run {
+  let r: Run | undefined;
+  beforeAll(async () => {
+    r = await run(dialects);
+    runs.push(r);
+  }, 120_000);
+  return () => r as Run;
+}
+
+/** The default dialect: what every other run is compared with. */
+const base = runBefore([]);
 afterAll(async () => {
   for (const r of runs) await r.h.close();
 });
 
 describe.each<Dialect>(['envelope-result', 'envelope-lower', 'numeric-strings', 'enum-case'])('the %s dialect', (dialect) => {
-  let r: Run;
-  beforeAll(async () => {
-    r = await run([dialect]);
-    runs.push(r);
-  }, 120_000);
+  const r = runBefore([dialect]);
 
   it('refreshes every system to ok, as in the default dialect', () => {
-    expect(base.statuses.map((s) => [s.system, s.state])).toEqual([
+    expect(base().statuses.map((s) => [s.system, s.state])).toEqual([
       [expect.any(String), 'ok'],
       [expect.any(String), 'ok'],
     ]);
-    expect(r.statuses.map((s) => [s.system, s.state, s.lastError])).toEqual(base.statuses.map((s) => [s.system, 'ok', undefined]));
+    expect(r().statuses.map((s) => [s.system, s.state, s.lastError])).toEqual(base().statuses.map((s) => [s.system, 'ok', undefined]));
   });
 
   it('caches exactly what the default dialect caches: the views read the same lists, figures and states', () => {
-    expect([...r.cache.keys()]).toEqual([...base.cache.keys()]);
+    expect([...r().cache.keys()]).toEqual([...base().cache.keys()]);
     // SMART text of every drive was read: the drive list was understood.
-    expect([...r.cache.keys()].filter((k) => k.includes('/resources/drives/smart')).length).toBeGreaterThan(4);
-    for (const [key, json] of base.cache) expect(r.cache.get(key), key).toBe(json);
+    expect([...r().cache.keys()].filter((k) => k.includes('/resources/drives/smart')).length).toBeGreaterThan(4);
+    for (const [key, json] of base().cache) expect(r().cache.get(key), key).toBe(json);
   });
 
   it('rolls each system up to the same health as the default dialect', () => {
-    expect(rollups(r)).toHaveLength(2);
-    expect(rollups(r)).toEqual(rollups(base));
+    expect(rollups(r())).toHaveLength(2);
+    expect(rollups(r())).toEqual(rollups(base()));
   });
 
   it('reaches the same verdicts in every report table (health, capacity forecast, SMART, inventory, configuration)', () => {
-    expect(tables(r.report)).toEqual(tables(base.report));
-    expect(rowsOf(r.report, 'health.pools').some((p) => typeof p.daysUntilFull === 'number')).toBe(true);
+    expect(tables(r().report)).toEqual(tables(base().report));
+    expect(rowsOf(r().report, 'health.pools').some((p) => typeof p.daysUntilFull === 'number')).toBe(true);
   });
 });
 
 describe('the nulls dialect', () => {
-  let r: Run;
-  beforeAll(async () => {
-    r = await run(['nulls']);
-    runs.push(r);
-  }, 120_000);
+  const r = runBefore(['nulls']);
 
   it('refreshes every system to ok and reads every list', () => {
-    expect(r.statuses.map((s) => s.state)).toEqual(['ok', 'ok']);
-    expect([...r.cache.keys()]).toEqual([...base.cache.keys()]);
+    expect(r().statuses.map((s) => s.state)).toEqual(['ok', 'ok']);
+    expect([...r().cache.keys()]).toEqual([...base().cache.keys()]);
   });
 
   it('keeps no null: a null field is absent, and every list has as many items as in the default dialect', () => {
-    for (const [key, json] of r.cache) expect(json, key).not.toMatch(/:null|\[null|,null/);
+    for (const [key, json] of r().cache) expect(json, key).not.toMatch(/:null|\[null|,null/);
     // Every list holds as many items as in the default dialect, the empty ones included.
     const lengths = (run: Run): Array<[string, number]> =>
       [...run.cache].flatMap(([k, json]) => {
         const data = (JSON.parse(json) as { Data?: unknown }).Data;
         return Array.isArray(data) ? [[k, data.length] as [string, number]] : [];
       });
-    expect(lengths(r)).toEqual(lengths(base));
+    expect(lengths(r())).toEqual(lengths(base()));
   });
 
   it('reports a null health percentage as not reported, never as 0 % (critical)', () => {
-    const systems = rowsOf(r.report, 'health.systems');
+    const systems = rowsOf(r().report, 'health.systems');
     expect(systems.map((s) => s.volumesHealth)).toEqual([null, null]);
-    const reference = rowsOf(base.report, 'health.systems');
+    const reference = rowsOf(base().report, 'health.systems');
     expect(reference.map((s) => typeof s.volumesHealth)).toEqual(['number', 'number']);
     // Everything else in the row is as in the default dialect.
     expect(systems.map((s) => ({ ...s, volumesHealth: 'x' }))).toEqual(reference.map((s) => ({ ...s, volumesHealth: 'x' })));
   });
 
   it('rolls a null volumes health up as not reported (unknown), not as "critical, 0 % healthy"; the rest as in the default dialect', () => {
-    const mine = rollups(r);
+    const mine = rollups(r());
     expect(mine.map((x) => x.dimensions.find((d) => d.name === 'volumes'))).toEqual([
       { name: 'volumes', level: 'unknown', percent: undefined },
       { name: 'volumes', level: 'unknown', percent: undefined },
     ]);
     const others = (x: ReturnType<typeof rollups>): unknown => x.map((y) => y.dimensions.filter((d) => d.name !== 'volumes'));
-    expect(others(mine)).toEqual(others(rollups(base)));
+    expect(others(mine)).toEqual(others(rollups(base())));
   });
 
   it('reaches the same SMART, capacity forecast and hardware verdicts', () => {
     for (const id of ['smart.summary', 'smart.drives', 'smart.findings', 'health.pools', 'health.hardwareProblems', 'health.unhealthyVolumes', 'health.notifications']) {
-      expect(rowsOf(r.report, id), id).toEqual(rowsOf(base.report, id));
+      expect(rowsOf(r().report, id), id).toEqual(rowsOf(base().report, id));
     }
   });
 });
 
 describe('the unknown-envelope dialect', () => {
-  let r: Run;
-  beforeAll(async () => {
-    r = await run(['unknown-envelope']);
-    runs.push(r);
-  }, 120_000);
+  const r = runBefore(['unknown-envelope']);
 
   it('marks every system protocol-error, naming the operation and a sketch of what came back', () => {
-    expect(r.statuses.map((s) => s.state)).toEqual(['protocol-error', 'protocol-error']);
-    for (const s of r.statuses) {
+    expect(r().statuses.map((s) => s.state)).toEqual(['protocol-error', 'protocol-error']);
+    for (const s of r().statuses) {
       expect(s.lastError).toMatch(/^protocol error: GET \/\S+ answered \{"items": \[(\d+ objects?|)\], "total": \d+\} \(and \d+ more answer\(s\) not understood\)/);
       expect(s.lastError).toContain('SMART not read: the drive list (GET /resources/list) could not be read');
     }
   });
 
   it('caches no list answer (nothing to show as an empty list), and the object answers as in the default dialect', () => {
-    const keys = [...r.cache.keys()];
+    const keys = [...r().cache.keys()];
     for (const k of keys) expect(k).not.toMatch(/(?<!systems)\/list|notifications\/query|\/live|reserve\/current|provisioning|capacity\/volumes|support\/tunnel/);
     expect(keys.filter((k) => k.includes('/resources/drives/smart'))).toEqual([]);
-    for (const k of keys) expect(r.cache.get(k), k).toBe(base.cache.get(k));
+    for (const k of keys) expect(r().cache.get(k), k).toBe(base().cache.get(k));
     expect(keys.some((k) => k.endsWith('GET /monitoring/health/current?capacityUtilization=true&details=true&hardwareResources=true&hardwareUtilization=true&volumes=true'))).toBe(true);
   });
 
   it('reports say what was not understood and list nothing as data from it', () => {
-    for (const s of r.statuses) expect(r.report.notes.some((n) => n.startsWith(`${r.h.saved[0]?.name} / ${s.system}: its answers were not understood (protocol error: GET /`))).toBe(true);
-    expect(rowsOf(r.report, 'inventory.nodes')).toEqual([]);
-    expect(rowsOf(r.report, 'smart.drives')).toEqual([]);
-    expect(rowsOf(r.report, 'inventory.systems').map((s) => s.state)).toEqual(['protocol-error', 'protocol-error']);
+    for (const s of r().statuses) expect(r().report.notes.some((n) => n.startsWith(`${r().h.saved[0]?.name} / ${s.system}: its answers were not understood (protocol error: GET /`))).toBe(true);
+    expect(rowsOf(r().report, 'inventory.nodes')).toEqual([]);
+    expect(rowsOf(r().report, 'smart.drives')).toEqual([]);
+    expect(rowsOf(r().report, 'inventory.systems').map((s) => s.state)).toEqual(['protocol-error', 'protocol-error']);
   });
 
   it('refuses a live read of a list as a protocol error, not an empty list', async () => {
-    const site = r.h.saved[0]?.id as string;
-    const err = await r.h.fleet.call(site, r.statuses[0]?.system as string, 'GET /hosts/list').catch((e: unknown) => e);
+    const site = r().h.saved[0]?.id as string;
+    const err = await r().h.fleet.call(site, r().statuses[0]?.system as string, 'GET /hosts/list').catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'protocol', operation: 'GET /hosts/list' });
     expect((err as Error).message).toMatch(/GET \/hosts\/list answered \{"items": \[\d+ objects?\], "total": \d+\}, not \{"Data":\[Host, …\]\}/);
   });
 });
 
 describe('the big-ids dialect', () => {
-  let r: Run;
-  beforeAll(async () => {
-    r = await run(['big-ids']);
-    runs.push(r);
-  }, 120_000);
+  const r = runBefore(['big-ids']);
 
   it('keeps notification ids past 2^53 exact, each record once', () => {
-    expect(r.statuses.map((s) => s.state)).toEqual(['ok', 'ok']);
-    const key = [...r.cache.keys()].find((k) => k.endsWith('GET /notifications/query'));
-    const records = (JSON.parse(r.cache.get(key as string) ?? '{}') as { Data: Array<{ Id: unknown }> }).Data;
-    const reference = (JSON.parse(base.cache.get(key as string) ?? '{}') as { Data: Array<{ Id: number }> }).Data;
+    expect(r().statuses.map((s) => s.state)).toEqual(['ok', 'ok']);
+    const key = [...r().cache.keys()].find((k) => k.endsWith('GET /notifications/query'));
+    const records = (JSON.parse(r().cache.get(key as string) ?? '{}') as { Data: Array<{ Id: unknown }> }).Data;
+    const reference = (JSON.parse(base().cache.get(key as string) ?? '{}') as { Data: Array<{ Id: number }> }).Data;
     expect(records.length).toBe(reference.length);
     expect(records.map((x) => x.Id)).toEqual(reference.map((x) => String(2n ** 53n + BigInt(x.Id))));
   });
