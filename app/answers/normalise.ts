@@ -96,17 +96,36 @@ function listOf(value: unknown, outer: boolean): { answer: Record<string, unknow
   return result === undefined ? undefined : listOf(result, false);
 }
 
-/** The object of an object answer, unwrapped from a `Result` or `Data` envelope; undefined when it is not one. */
-function objectOf(value: unknown, t: CompiledType): Record<string, unknown> | undefined {
+/**
+ * The object of an object answer, unwrapped from a `Result` or `Data` envelope; undefined when it is
+ * not one. An object that is only a list (`SystemsList`: its systems and a message) may also come as
+ * a list answer does, `{"Data":[…]}` or a bare array, as on systems that wrap every list alike.
+ */
+function objectOf(value: unknown, t: CompiledType, outer = true): Record<string, unknown> | undefined {
+  if (Array.isArray(value)) return t.listField ? listObject(value, t.listField, {}) : undefined;
   if (!isObject(value)) return undefined;
   const keys = Object.keys(value);
+  const dataKey = t.listField ? keyOf(value, 'data') : undefined;
+  if (t.listField && dataKey !== undefined && Array.isArray(value[dataKey]) && !keys.some((k) => fieldOf(t, k)?.name === t.listField)) {
+    const { [dataKey]: list, ...rest } = value;
+    return listObject(list as unknown[], t.listField, rest);
+  }
   if (keys.length === 0 || keys.some((k) => fieldOf(t, k))) return value;
-  for (const name of ['result', 'data']) {
-    const inner = envelope(value, name);
-    if (isObject(inner) && (Object.keys(inner).length === 0 || Object.keys(inner).some((k) => fieldOf(t, k)))) return inner;
+  if (outer) {
+    for (const name of ['result', 'data']) {
+      const inner = envelope(value, name);
+      const found = inner === undefined ? undefined : objectOf(inner, t, false);
+      if (found) return found;
+    }
   }
   // Keys, but none the type knows: not this object in any envelope we know.
   return undefined;
+}
+
+/** A list-only object built from a list (its items must be objects, or it is no such list). */
+function listObject(list: unknown[], field: string, rest: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!list.every((item) => item === null || isObject(item))) return undefined;
+  return { ...rest, [field]: list };
 }
 
 /** The value under `name` (any case) of an envelope object, or undefined. */
@@ -133,6 +152,8 @@ interface CompiledType {
   readonly lower: ReadonlyMap<string, CompiledField>;
   /** Keys seen in another spelling (camelCase answers repeat them on every item), and what they name. */
   readonly variants: Map<string, CompiledField | null>;
+  /** The one list field of a type that is only a list of objects plus scalars (`SystemsList.Systems`). */
+  readonly listField: string | undefined;
 }
 
 /** Bound on remembered variant spellings per type: a hostile answer's endless new keys are looked up, not kept. */
@@ -157,7 +178,10 @@ function compiled(name: string): CompiledType {
     exact.set(f.name, field);
     lower.set(f.name.toLowerCase(), field);
   }
-  t = { exact, lower, variants: new Map() };
+  const lists = (spec?.fields ?? []).filter((f) => typeof f.type !== 'string' && 'array' in f.type && typeof f.type.array !== 'string' && 'ref' in f.type.array);
+  const scalars = (spec?.fields ?? []).filter((f) => typeof f.type === 'string');
+  const listField = lists.length === 1 && lists.length + scalars.length === spec?.fields.length ? lists[0]?.name : undefined;
+  t = { exact, lower, variants: new Map(), listField };
   COMPILED.set(name, t);
   return t;
 }

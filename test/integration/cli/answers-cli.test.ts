@@ -35,7 +35,7 @@ describe('fleetdeck call --url', () => {
     const hosts = JSON.parse(r.stdout) as { Data: Array<{ Name?: string }> };
     expect(hosts.Data.length).toBeGreaterThan(0);
     expect(hosts.Data.every((h) => typeof h.Name === 'string')).toBe(true);
-  });
+  }, 60_000);
 
   it('exits 4 on a list in an envelope it does not know, naming the read and what came back, printing no list', async () => {
     sim.control.setDialects(['unknown-envelope']);
@@ -43,7 +43,7 @@ describe('fleetdeck call --url', () => {
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/GET \/hosts\/list answered \{"items": \[\d+ objects?\], "total": \d+\}, not \{"Data":\[Host, …\]\}/);
-  });
+  }, 60_000);
 });
 
 describe.runIf(haveKeyring)('fleetdeck refresh (real keychain)', () => {
@@ -70,5 +70,6 @@ describe.runIf(haveKeyring)('fleetdeck refresh (real keychain)', () => {
     expect(cached.code, cached.stderr).toBe(0);
     expect(cached.stderr).toMatch(/cached answer as of .* \(stale\)/);
     expect((JSON.parse(cached.stdout) as { Data: unknown[] }).Data.length).toBeGreaterThan(0);
-  });
+    // Five processes, two of them refreshing a site: generous on a loaded machine.
+  }, 240_000);
 });

@@ -152,7 +152,7 @@ describe('a pinned certificate issued by a CA', () => {
     const pinned = await rt.fleet.addSite({ name: 'ca-pinned', baseUrl: url, username: 'admin', password: PASSWORD, trustSha256: sha256Of(leafA.cert) });
     const withBundle = await rt.fleet.addSite({ name: 'ca-bundle', baseUrl: url.replace('127.0.0.1', 'localhost'), username: 'admin', password: PASSWORD, trustSha256: sha256Of(leafA.cert), caBundlePem: ca.caCert });
     for (const site of [pinned, withBundle]) {
-      expect(await rt.fleet.call(site.id, undefined, 'GET /systems/list'), site.name).toEqual({ Data: [{ Name: 'alpha' }] });
+      expect(await rt.fleet.call(site.id, undefined, 'GET /systems/list'), site.name).toEqual({ Systems: [{ Name: 'alpha' }] });
     }
 
     server.setCertificate(leafB);

@@ -68,7 +68,17 @@ describe('normaliseAnswer: objects and strings', () => {
   it('refuses an object none of whose fields its type knows (a system list that lists nothing we can read)', () => {
     const r = normaliseAnswer(spec('GET /systems/list'), { items: [{ name: 'a' }] });
     expect(r).toMatchObject({ ok: false, answered: '{"items": [1 object]}', expected: 'a SystemsList object' });
-    expect(normaliseAnswer(spec('GET /systems/list'), [{ Name: 'a' }])).toMatchObject({ ok: false, answered: '[1 × {"Name": "…"}]' });
+    expect(normaliseAnswer(spec('GET /systems/list'), ['a', 'b'])).toMatchObject({ ok: false, answered: '[2 strings]' });
+    expect(normaliseAnswer(spec('GET /monitoring/health/current'), [{ Volumes: {} }])).toMatchObject({ ok: false });
+  });
+
+  it('reads a list-only object (the system list) sent the way lists are: {Data:[…]}, a bare array, in a Result envelope', () => {
+    const systems = { Systems: [{ Name: 'alpha', Id: 1 }] };
+    for (const answer of [{ Data: [{ Name: 'alpha', Id: 1 }] }, [{ name: 'alpha', id: '1' }], { Result: { data: [{ Name: 'alpha', Id: 1 }] } }]) {
+      expect(read('GET /systems/list', JSON.stringify(answer))).toEqual(systems);
+    }
+    expect(read('GET /systems/list', '{"Data":[{"Name":"alpha"}],"Message":"2 systems"}')).toEqual({ Systems: [{ Name: 'alpha' }], Message: '2 systems' });
+    expect(read('GET /Version', '{"Data":[{"Component":"Management","Version":"1"}]}')).toEqual({ Versions: [{ Component: 'Management', Version: '1' }] });
   });
 
   it('reads a message string, also in a Result envelope; refuses anything else', () => {
