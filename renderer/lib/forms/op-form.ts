@@ -144,7 +144,8 @@ function scalarValue(type: ScalarType, text: string, format: FormatId | undefine
       return { problem: 'choose true or false' };
     case 'integer': {
       const p = format ? checkFormat(format, text) : checkInteger(text);
-      return p ? { problem: p } : { value: Number(text.trim()) };
+      const toNumber = format ? FORMATS[format].toNumber : undefined;
+      return p ? { problem: p } : { value: toNumber ? toNumber(text) : Number(text.trim()) };
     }
     case 'number': {
       const p = checkNumber(text);
