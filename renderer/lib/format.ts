@@ -32,6 +32,12 @@ export function formatTime(iso: string | number | undefined, now = Date.now()): 
   return new Date(now).toDateString() === d.toDateString() ? timeOnly.format(d) : dateTime.format(d);
 }
 
+/** Local date and time, always both (lists sorted by time must not drop the date or AM/PM). */
+export function formatTimeFull(iso: string | number | undefined): string {
+  const t = typeof iso === 'number' ? iso : parseTime(iso);
+  return t === undefined ? '—' : dateTime.format(new Date(t));
+}
+
 /** `just now`, `5 min ago`, `3 h ago`, `2 d ago`. */
 export function formatAgo(iso: string | number | undefined, now = Date.now()): string {
   const t = typeof iso === 'number' ? iso : parseTime(iso);
