@@ -17,7 +17,8 @@ export interface HaSummary {
 }
 
 const isRunning = (n: Node): boolean => n.State === undefined || /^(running|up|online|ok)$/i.test(n.State);
-const isTakenOver = (n: Node): boolean => /^taken\s*-?over$/i.test(n.HAState ?? '');
+/** The node's services run on its partner. */
+export const isTakenOver = (n: Node): boolean => /^taken\s*-?over$/i.test(n.HAState ?? '');
 const isTakingOver = (n: Node): boolean => /^takeover\s*-?active$/i.test(n.HAState ?? '');
 const isNormal = (n: Node): boolean => n.HAState === undefined || /^(normal|unknown|)$/i.test(n.HAState);
 
