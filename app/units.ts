@@ -89,3 +89,23 @@ export function describeSize(bytes: number): string {
 function groupDigits(n: number): string {
   return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
 }
+
+const DECIMAL = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+
+/**
+ * A size as an input's text: a whole number of binary units when exact (`2 TiB`, `500 GiB`), else
+ * of decimal units (`2 TB`), else bytes, so an edit form shows what the admin would have typed and
+ * sends the same bytes back.
+ */
+export function sizeInput(bytes: number): string {
+  for (const [units, base] of [
+    [BINARY, 1024],
+    [DECIMAL, 1000],
+  ] as const) {
+    for (let u = 5; u > 0; u--) {
+      const n = bytes / base ** u;
+      if (Number.isInteger(n) && n > 0 && n < 10_000) return `${n} ${units[u]}`;
+    }
+  }
+  return String(bytes);
+}

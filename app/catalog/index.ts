@@ -2,3 +2,4 @@ export * from './types.js';
 export * from './operations.js';
 export * from './validate.js';
 export type * from './resources.js';
+export * from './values.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSize, formatBytes, parseSize } from '../../../app/units.js';
+import { describeSize, formatBytes, parseSize, sizeInput } from '../../../app/units.js';
 
 describe('sizes', () => {
   it('reads sizes as admins type them, binary and decimal, exactly', () => {
@@ -24,5 +24,13 @@ describe('sizes', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(describeSize(2 * 1024 ** 4)).toBe('2.00 TiB');
     expect(describeSize(2e12)).toBe('1.82 TiB (2\u2009000\u2009000\u2009000\u2009000 bytes)');
+  });
+
+  it('puts a size back into an input as typed, so an edit sends the same bytes', () => {
+    expect(sizeInput(2 * 1024 ** 4)).toBe('2 TiB');
+    expect(sizeInput(500 * 1024 ** 3)).toBe('500 GiB');
+    expect(sizeInput(2e12)).toBe('2 TB');
+    expect(sizeInput(123457)).toBe('123457');
+    for (const b of [2 * 1024 ** 4, 2e12, 4096, 1536 * 1024 ** 3, 123457]) expect(parseSize(sizeInput(b))).toEqual({ bytes: b });
   });
 });
