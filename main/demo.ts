@@ -4,6 +4,13 @@ import { join } from 'node:path';
 import { startSimulator, type SimulatorHandle } from '../simulator/index.js';
 import { openRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 
+/**
+ * Polling interval of the demo's sites, seconds. The simulated systems change by themselves (drives
+ * degrade, notifications arrive), so the demo is set to poll like a monitored site rather than
+ * "on demand"; real sites keep the store's default until the admin sets one.
+ */
+export const DEMO_POLLING_SECONDS = 60;
+
 export interface DemoFleet {
   runtime: Runtime;
   simulator: SimulatorHandle;
@@ -25,6 +32,7 @@ export async function startDemoFleet(options: { scopedSite?: string | undefined 
   const passwords = new Map<string, string>();
   for (const s of simulator.manifest.sites) {
     const site = await setup.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, tags: ['simulated'], group: 'Demo fleet' });
+    await setup.sites.update(site.id, { polling: { intervalSeconds: DEMO_POLLING_SECONDS } });
     ids.add(site.id);
     passwords.set(site.id, s.password);
   }

@@ -7,6 +7,8 @@ export interface Column<T> {
   /** The sort key (and the cell text when there is neither `text` nor `cell`). */
   value: (row: T) => string | number | boolean | null | undefined;
   text?: (row: T) => string;
+  /** The cell's tooltip when it should say more than its text (a full name behind a short one). */
+  tip?: (row: T) => string;
   cell?: Snippet<[T]>;
   /** A CSS grid track: `8rem`, `minmax(12rem, 2fr)`. Default `minmax(6rem, 1fr)`. */
   width?: string;
