@@ -75,11 +75,14 @@ test('a refusal from the system goes away once the field it is about changes', a
   await page.goto(fleet.url);
   await openSystem(page, siteId(), system(), 'Templates');
   await page.getByTestId('template-create').click();
+  await dialog(page).getByTestId('field-body.Application').fill('e2e-taken');
+  await submitDialog(page);
+  await page.getByTestId('template-create').click();
   const name = dialog(page).getByTestId('field-body.Application');
-  await name.fill('e2e-sizes');
+  await name.fill('e2e-taken');
   await dialog(page).getByTestId('op-submit').click();
   await expect(dialog(page).getByTestId('op-error')).toContainText('already exists');
-  await name.fill('e2e-sizes-2');
+  await name.fill('e2e-taken-2');
   await expect(dialog(page).getByTestId('op-error')).toHaveCount(0);
   await submitDialog(page);
 });
