@@ -22,8 +22,7 @@ export class FormState {
 
   /** True when the admin has typed or chosen anything the form did not open with. */
   get dirty(): boolean {
-    const keys = new Set([...Object.keys(this.values), ...Object.keys(this.#initial)]);
-    for (const k of keys) if ((this.values[k] ?? '') !== (this.#initial[k] ?? '')) return true;
+    for (const k of [...Object.keys(this.values), ...Object.keys(this.#initial)]) if ((this.values[k] ?? '') !== (this.#initial[k] ?? '')) return true;
     return Object.values(this.counts).some((n) => n > 0);
   }
 
