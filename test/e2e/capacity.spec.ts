@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { poolFreeBytes, poolUsableBytes } from '../../simulator/state/capacity.js';
-import { dialog, sizeToFill, submitDialog, systemState } from './support/admin.js';
-import { startFleet, type E2EFleet } from './support/fleet.js';
+import { dialog, fleetSuite, sizeToFill, submitDialog, systemState } from './support/admin.js';
 import { openSystem } from './support/ui.js';
 
 /**
@@ -9,21 +8,14 @@ import { openSystem } from './support/ui.js';
  * system reports it Full is shown full — in the summary, the overview's attention list, the totals
  * and the tree — however slowly its data grows, and each figure has one word with a definition.
  */
-let fleet: E2EFleet;
-test.describe.configure({ mode: 'serial' });
-test.beforeAll(async () => {
-  fleet = await startFleet({ simulator: { sites: 1, systems: 1, seed: 'e2e-capacity' } });
-});
-test.afterAll(async () => {
-  await fleet?.close();
-});
+const fleet = fleetSuite({ simulator: { sites: 1, systems: 1, seed: 'e2e-capacity' } });
 
 test('a pool provisioned until the system reports it Full is shown full everywhere', async ({ page }) => {
-  const siteId = fleet.siteIds[0] as string;
-  const system = fleet.simulator.manifest.sites[0]?.systems[0] as string;
-  const state = systemState(fleet, 0, system);
+  const siteId = fleet().siteIds[0] as string;
+  const system = fleet().simulator.manifest.sites[0]?.systems[0] as string;
+  const state = systemState(fleet(), 0, system);
   const { pool, gib } = sizeToFill(state);
-  await page.goto(fleet.url);
+  await page.goto(fleet().url);
 
   // Before: the pool is fine, and the overview has nothing critical.
   await expect(page.getByTestId('total-critical')).toContainText('0');

@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { NOTIFICATION_MODULES } from '../../app/catalog/values.js';
-import { dialog, submitDialog, systemState } from './support/admin.js';
-import { startFleet, type E2EFleet } from './support/fleet.js';
+import { dialog, fleetSuite, submitDialog, systemState } from './support/admin.js';
 import { openSystem } from './support/ui.js';
 
 /**
@@ -9,17 +8,10 @@ import { openSystem } from './support/ui.js';
  * choices, labels in words, no type words, a refusal that goes once its field changes, and a
  * prompt before a filled form is thrown away.
  */
-let fleet: E2EFleet;
-test.describe.configure({ mode: 'serial' });
-test.beforeAll(async () => {
-  fleet = await startFleet({ simulator: { sites: 1, systems: 1, seed: 'e2e-forms' } });
-});
-test.afterAll(async () => {
-  await fleet?.close();
-});
+const fleet = fleetSuite({ simulator: { sites: 1, systems: 1, seed: 'e2e-forms' } });
 
-const siteId = (): string => fleet.siteIds[0] as string;
-const system = (): string => fleet.simulator.manifest.sites[0]?.systems[0] as string;
+const siteId = (): string => fleet().siteIds[0] as string;
+const system = (): string => fleet().simulator.manifest.sites[0]?.systems[0] as string;
 
 async function openTemplate(page: Page, name: string): Promise<void> {
   await openSystem(page, siteId(), system(), 'Templates');
@@ -27,7 +19,7 @@ async function openTemplate(page: Page, name: string): Promise<void> {
 }
 
 test('a volume size typed as "2 TiB" is accepted and sent as 2 TiB; pools, layouts and sector sizes are choices', async ({ page }) => {
-  await page.goto(fleet.url);
+  await page.goto(fleet().url);
   await openSystem(page, siteId(), system(), 'Templates');
   await page.getByTestId('template-create').click();
   await dialog(page).getByTestId('field-body.Application').fill('e2e-sizes');
@@ -48,7 +40,7 @@ test('a volume size typed as "2 TiB" is accepted and sent as 2 TiB; pools, layou
   await size.fill('2 TiB');
   await expect(d.getByTestId('echo-body.CapacityInBytes')).toHaveText('= 2.00 TiB');
 
-  const state = systemState(fleet, 0, system());
+  const state = systemState(fleet(), 0, system());
   const pool = state.pools[0];
   if (!pool) throw new Error('no pool');
   // The pool is a choice showing its free space; N and K then offer the system's layouts for it.
@@ -72,7 +64,7 @@ test('a volume size typed as "2 TiB" is accepted and sent as 2 TiB; pools, layou
 });
 
 test('a refusal from the system goes away once the field it is about changes', async ({ page }) => {
-  await page.goto(fleet.url);
+  await page.goto(fleet().url);
   await openSystem(page, siteId(), system(), 'Templates');
   await page.getByTestId('template-create').click();
   await dialog(page).getByTestId('field-body.Application').fill('e2e-taken');
@@ -88,7 +80,7 @@ test('a refusal from the system goes away once the field it is about changes', a
 });
 
 test('Escape, the backdrop and Cancel ask before discarding a filled form', async ({ page }) => {
-  await page.goto(fleet.url);
+  await page.goto(fleet().url);
   await openSystem(page, siteId(), system(), 'Hosts & mappings');
   await page.getByTestId('host-create').click();
   const name = dialog(page).getByTestId('field-body.Name');
@@ -116,7 +108,7 @@ test('Escape, the backdrop and Cancel ask before discarding a filled form', asyn
 });
 
 test('labels speak the admin’s words, and Modules offers every module the system accepts', async ({ page }) => {
-  await page.goto(fleet.url);
+  await page.goto(fleet().url);
   await openSystem(page, siteId(), system(), 'Notification targets');
   await page.getByTestId('target-kind').selectOption('syslog');
   await page.getByTestId('target-add').click();

@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { systemState } from './support/admin.js';
-import { startFleet, type E2EFleet } from './support/fleet.js';
+import { fleetSuite, systemState } from './support/admin.js';
 import { confirmByName, openSystem } from './support/ui.js';
 
 /**
@@ -8,28 +7,21 @@ import { confirmByName, openSystem } from './support/ui.js';
  * give-back are offered only when they make sense, and the takeover warning names what the app
  * knows (a failing drive on the partner, the services that move).
  */
-let fleet: E2EFleet;
-test.describe.configure({ mode: 'serial' });
-test.beforeAll(async () => {
-  fleet = await startFleet({ simulator: { demo: true } });
-});
-test.afterAll(async () => {
-  await fleet?.close();
-});
+const fleet = fleetSuite({ simulator: { demo: true } });
 
 test('a taken-over node shows everywhere, and only the actions that make sense are offered', async ({ page }) => {
   // A system whose first node carries a drive not OK: taking over the second puts everything on it.
-  const found = fleet.simulator.manifest.sites
+  const found = fleet().simulator.manifest.sites
     .flatMap((s, i) => s.systems.map((system) => ({ i, system })))
-    .find(({ i, system }) => systemState(fleet, i, system).nodes[0]?.drives.some((d) => d.status !== 'OK'));
+    .find(({ i, system }) => systemState(fleet(), i, system).nodes[0]?.drives.some((d) => d.status !== 'OK'));
   if (!found) throw new Error('the demo has no system with a drive not OK on its first node');
   const { i, system } = found;
-  const siteId = fleet.siteIds[i] as string;
+  const siteId = fleet().siteIds[i] as string;
   const n1 = `${system}-n1`;
   const n2 = `${system}-n2`;
-  const bad = systemState(fleet, i, system).nodes[0]?.drives.find((d) => d.status !== 'OK');
+  const bad = systemState(fleet(), i, system).nodes[0]?.drives.find((d) => d.status !== 'OK');
 
-  await page.goto(fleet.url);
+  await page.goto(fleet().url);
   await openSystem(page, siteId, system, 'Hardware');
   // Normal: either node may be taken over, nothing to give back.
   await expect(page.getByTestId(`takeover-${n2}`)).not.toHaveAttribute('aria-disabled', 'true');

@@ -1,25 +1,17 @@
 import { expect, test } from '@playwright/test';
-import { systemState } from './support/admin.js';
-import { startFleet, type E2EFleet } from './support/fleet.js';
+import { fleetSuite, systemState } from './support/admin.js';
 import { confirmByName, openSystem } from './support/ui.js';
 
 /**
  * Issue 19, point 4: switching iSCSI (or NVMe-oF) off on a data address cuts I/O, so it asks the way
  * unmapping does — the address typed — and names the hosts the cache knows log in that way.
  */
-let fleet: E2EFleet;
-test.describe.configure({ mode: 'serial' });
-test.beforeAll(async () => {
-  fleet = await startFleet({ simulator: { demo: true } });
-});
-test.afterAll(async () => {
-  await fleet?.close();
-});
+const fleet = fleetSuite({ simulator: { demo: true } });
 
 test('disabling iSCSI on a live data IP asks for the address and names the iSCSI hosts', async ({ page }) => {
-  const siteId = fleet.siteIds[0] as string;
-  const system = fleet.simulator.manifest.sites[0]?.systems[0] as string;
-  const state = systemState(fleet, 0, system);
+  const siteId = fleet().siteIds[0] as string;
+  const system = fleet().simulator.manifest.sites[0]?.systems[0] as string;
+  const state = systemState(fleet(), 0, system);
   const node = state.nodes[0];
   const nic = node?.nics.find((n) => n.ips.some((ip) => ip.iscsi));
   const ip = nic?.ips.find((x) => x.iscsi);
@@ -28,7 +20,7 @@ test('disabling iSCSI on a live data IP asks for the address and names the iSCSI
   const iscsiHost = state.hosts.find((h) => h.iqn && mapped.has(h.name));
   if (!iscsiHost) throw new Error('the demo has no mapped iSCSI host on this system');
 
-  await page.goto(fleet.url);
+  await page.goto(fleet().url);
   await openSystem(page, siteId, system, 'Hardware');
   await page.getByTestId('hw-kind-nics').click();
   await page.getByTestId('nics-table').getByRole('row').filter({ hasText: nic.name }).filter({ hasText: ip.ip }).first().click();

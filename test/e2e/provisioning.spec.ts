@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { dialog, submitDialog, systemState } from './support/admin.js';
-import { startFleet, type E2EFleet } from './support/fleet.js';
+import { dialog, fleetSuite, submitDialog, systemState } from './support/admin.js';
 import { openSystem } from './support/ui.js';
 
 /**
@@ -8,19 +7,12 @@ import { openSystem } from './support/ui.js';
  * template, volume, application, host, mapping — each prefilled with what the step before created;
  * the host's panel then lists its LUNs and filters the mappings to it.
  */
-let fleet: E2EFleet;
-test.describe.configure({ mode: 'serial' });
-test.beforeAll(async () => {
-  fleet = await startFleet({ simulator: { sites: 1, systems: 1, seed: 'e2e-provision' } });
-});
-test.afterAll(async () => {
-  await fleet?.close();
-});
+const fleet = fleetSuite({ simulator: { sites: 1, systems: 1, seed: 'e2e-provision' } });
 
 test('the block workflow walks template → volume → application → host → mapping through the real dialogs', async ({ page }) => {
-  const siteId = fleet.siteIds[0] as string;
-  const system = fleet.simulator.manifest.sites[0]?.systems[0] as string;
-  await page.goto(fleet.url);
+  const siteId = fleet().siteIds[0] as string;
+  const system = fleet().simulator.manifest.sites[0]?.systems[0] as string;
+  await page.goto(fleet().url);
   await openSystem(page, siteId, system, 'Workflows');
   const flow = page.getByTestId('provision-flow');
 
@@ -64,7 +56,7 @@ test('the block workflow walks template → volume → application → host → 
   await dialog(page).getByTestId('field-body.Volumes').getByLabel('data').check();
   await submitDialog(page);
   for (const step of [1, 2, 3, 4, 5]) await expect(flow.getByTestId(`step-${step}`)).toHaveAttribute('data-done', 'true');
-  const state = systemState(fleet, 0, system);
+  const state = systemState(fleet(), 0, system);
   expect(state.mappings.some((m) => m.host === 'wf-host')).toBe(true);
 
   // The host's panel lists its own LUNs, and the mappings table is filtered to it.

@@ -1,7 +1,26 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { poolFreeBytes, poolUsableBytes } from '../../../simulator/state/capacity.js';
 import type { PoolState, SystemState } from '../../../simulator/state/model.js';
-import type { E2EFleet } from './fleet.js';
+import { startFleet, type E2EFleet, type FleetOptions } from './fleet.js';
+
+/**
+ * One simulated fleet for every test of a spec file, run in order: started before the first test,
+ * closed after the last. Returns its getter (the fleet exists only once the suite has started).
+ */
+export function fleetSuite(options: FleetOptions): () => E2EFleet {
+  let fleet: E2EFleet | undefined;
+  test.describe.configure({ mode: 'serial' });
+  test.beforeAll(async () => {
+    fleet = await startFleet(options);
+  });
+  test.afterAll(async () => {
+    await fleet?.close();
+  });
+  return () => {
+    if (!fleet) throw new Error('the fleet has not started');
+    return fleet;
+  };
+}
 
 /** The simulator's own state of one system, to pick what a test acts on and to check the outcome. */
 export function systemState(fleet: E2EFleet, site: number, system: string): SystemState {
