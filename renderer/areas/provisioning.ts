@@ -36,12 +36,13 @@ export function createTemplateAction(): FormAction {
   };
 }
 
-/** N+K choices of the chosen pool, from the layouts the system offers in it. */
+/** N+K choices of the chosen pool (of every pool while none is chosen), from the layouts the system offers. */
 function layoutOptions(data: ProvisioningData, pool: string | undefined, n: string | undefined): FieldOptionsMap {
-  const layouts = data.capacity?.pools.find((p) => p.name === pool)?.layouts ?? [];
+  const pools = data.capacity?.pools ?? [];
+  const layouts = pool ? (pools.find((p) => p.name === pool)?.layouts ?? []) : pools.flatMap((p) => p.layouts);
   if (layouts.length === 0) return {};
-  const ns = [...new Set(layouts.map((l) => l.n))];
-  const ks = [...new Set(layouts.filter((l) => !n || String(l.n) === n).map((l) => l.k))];
+  const ns = [...new Set(layouts.map((l) => l.n))].sort((a, b) => a - b);
+  const ks = [...new Set(layouts.filter((l) => !n || String(l.n) === n).map((l) => l.k))].sort((a, b) => a - b);
   return {
     'body.N': { choices: ns.map((v) => ({ value: String(v), label: `${v} data` })) },
     'body.K': { choices: ks.map((v) => ({ value: String(v), label: `${v} parity` })) },
