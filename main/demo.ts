@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type SimulatorHandle } from '../simulator/index.js';
 import { openRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+import { SiteStore } from './store/site-store.js';
 
 /**
  * Polling interval of the demo's sites, seconds. The simulated systems change by themselves (drives
@@ -14,47 +15,97 @@ export const DEMO_POLLING_SECONDS = 60;
 export interface DemoFleet {
   runtime: Runtime;
   simulator: SimulatorHandle;
+  /** The demo site a `--site NAME` window serves. */
+  scopedSiteId?: string | undefined;
   close(): Promise<void>;
 }
+
+/** Prefix of the demo fleet's throwaway data directories in the OS temp folder. */
+export const DEMO_DIR_PREFIX = 'fleetdeck-demo-';
+/** The file in a demo data directory naming the process that uses it. */
+const OWNER_FILE = 'owner.pid';
 
 /**
  * The embedded demo fleet: the simulator's demo state (3 sites × 3 systems, a degrading drive, a
  * replication pair) served on loopback, with its own throwaway data directory and in-memory
  * secrets, so nothing simulated mixes with the admin's real sites or keychain.
+ * @throws Error when `scopedSite` names no demo site.
  */
-export async function startDemoFleet(options: { scopedSite?: string | undefined } & Pick<RuntimeOptions, 'printToPdf'> = {}): Promise<DemoFleet> {
+export async function startDemoFleet(options: { scopedSite?: string | undefined; tmp?: string } & Pick<RuntimeOptions, 'printToPdf'> = {}): Promise<DemoFleet> {
+  const tmp = options.tmp ?? tmpdir();
+  removeAbandonedDemoDirs(tmp);
   const simulator = await startSimulator({ demo: true, controlServer: false });
   // Its own throwaway data dir: apart from real sites and from other instances' demos.
-  const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-demo-'));
-  // Sites are added first, then the runtime that serves them is opened knowing which are simulated.
-  const setup = await openRuntime({ dataDir: dir, memorySecrets: true });
-  const ids = new Set<string>();
-  const passwords = new Map<string, string>();
-  for (const s of simulator.manifest.sites) {
-    const site = await setup.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, tags: ['simulated'], group: 'Demo fleet' });
-    await setup.sites.update(site.id, { polling: { intervalSeconds: DEMO_POLLING_SECONDS } });
-    ids.add(site.id);
-    passwords.set(site.id, s.password);
+  const dir = mkdtempSync(join(tmp, DEMO_DIR_PREFIX));
+  writeFileSync(join(dir, OWNER_FILE), String(process.pid));
+  const remove = (): void => rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  try {
+    // The sites are saved before the one runtime opens, so it knows which are simulated.
+    const sites = new SiteStore({ dataDir: dir });
+    const ids = new Set<string>();
+    const passwords = new Map<string, string>();
+    for (const s of simulator.manifest.sites) {
+      const site = await sites.add({ name: s.name, baseUrl: s.baseUrl, username: s.username, tags: ['simulated'], group: 'Demo fleet', polling: { intervalSeconds: DEMO_POLLING_SECONDS } });
+      ids.add(site.id);
+      passwords.set(site.id, s.password);
+    }
+    const scopedSiteId = options.scopedSite !== undefined ? sites.get(options.scopedSite)?.id : undefined;
+    if (options.scopedSite !== undefined && !scopedSiteId) throw new Error(`the demo fleet has no site named "${options.scopedSite}"`);
+    // Simulated passwords stay in memory by design: no keychain is asked, no warning given.
+    const runtime = await openRuntime({
+      dataDir: dir,
+      memorySecrets: true,
+      simulatedSiteIds: ids,
+      scopedSite: scopedSiteId,
+      ...(options.printToPdf ? { printToPdf: options.printToPdf } : {}),
+    });
+    for (const [id, password] of passwords) await runtime.fleet.login(id, { password }).catch(() => undefined);
+    return {
+      runtime,
+      simulator,
+      scopedSiteId,
+      close: async () => {
+        await runtime.close();
+        await simulator.close();
+        remove();
+      },
+    };
+  } catch (err) {
+    await simulator.close();
+    remove();
+    throw err;
   }
-  await setup.close();
-  const scoped = options.scopedSite ? setup.sites.get(options.scopedSite)?.id : undefined;
-  if (options.scopedSite && !scoped) throw new Error(`the demo fleet has no site named "${options.scopedSite}"`);
-  // Simulated passwords stay in memory by design: no keychain warning for the demo fleet.
-  const runtime = await openRuntime({
-    dataDir: dir,
-    memorySecrets: true,
-    simulatedSiteIds: ids,
-    scopedSite: scoped,
-    ...(options.printToPdf ? { printToPdf: options.printToPdf } : {}),
-  });
-  for (const [id, password] of passwords) await runtime.fleet.login(id, { password }).catch(() => undefined);
-  return {
-    runtime,
-    simulator,
-    close: async () => {
-      await runtime.close();
-      await simulator.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+}
+
+/**
+ * Removes demo data directories whose process is gone: one killed mid-run, or on Windows one
+ * whose database files were still open when it tried (libsql frees its handles at exit).
+ */
+export function removeAbandonedDemoDirs(tmp: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmp).filter((n) => n.startsWith(DEMO_DIR_PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const dir = join(tmp, name);
+    let pid: number;
+    try {
+      pid = Number(readFileSync(join(dir, OWNER_FILE), 'utf8'));
+    } catch {
+      continue; // not ours, or being created right now
+    }
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it runs, as another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Fleet } from './core/fleet.js';
 import { createHandlers, type Handlers } from './ipc/handlers.js';
-import { chromiumPrintToPdf, type PrintToPdf } from './reports/pdf.js';
+import type { PrintToPdf } from './reports/pdf.js';
+import { choosePdfPrinter } from './reports/printer.js';
 import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
 import { openSecretStore, type SecretStore } from './secrets/secret-store.js';
@@ -25,7 +26,7 @@ export interface RuntimeOptions {
   warn?: (message: string) => void;
   scopedSite?: string | undefined;
   simulatedSiteIds?: ReadonlySet<string>;
-  /** PDF printer for report exports (the Electron shell passes one on webContents.printToPDF); headless Chromium otherwise. */
+  /** PDF printer for report exports (the Electron shell passes one on webContents.printToPDF); otherwise {@link choosePdfPrinter}'s. */
   printToPdf?: PrintToPdf;
 }
 
@@ -85,7 +86,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     user: osUser(),
     appVersion: APP_VERSION,
     printToPdf: o.printToPdf,
-    defaultPrinter: () => chromiumPrintToPdf(),
+    defaultPrinter: () => choosePdfPrinter().print,
   });
   const handlers = createHandlers({
     fleet,

@@ -215,7 +215,23 @@ export type EventPayload<E extends EventName> = z.output<(typeof EVENTS)[E]>;
 export const ipcErrorSchema = z.object({ code: z.string(), message: z.string() });
 export type IpcError = z.infer<typeof ipcErrorSchema>;
 
-/** The one API the preload exposes (and the browser shell's client implements). */
+/**
+ * Every answer from main, on both transports (Electron IPC and the browser shell's HTTP), as JSON
+ * text: a value, or an error with a stable code and a message without secrets.
+ */
+export type IpcEnvelope<T = unknown> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+/**
+ * What the preload exposes and the browser shell's HTTP client implements: each call answers the
+ * {@link IpcEnvelope} as JSON text, a cached answer spliced in as it was stored. The renderer
+ * decodes that text in one place (`renderer/lib/api.ts`) whichever transport carried it.
+ */
+export interface FleetdeckTransport {
+  call(channel: string, request: unknown): Promise<string>;
+  on(event: string, listener: (payload: unknown) => void): () => void;
+}
+
+/** The typed API the renderer calls (built on a transport; tests hand the renderer a fake). */
 export interface FleetdeckApi {
   invoke<C extends Channel>(channel: C, request: Request<C>): Promise<Response<C>>;
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;

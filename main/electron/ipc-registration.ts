@@ -2,7 +2,7 @@ import { ipcMain as electronIpcMain, type IpcMain, type IpcMainInvokeEvent, type
 import { CHANNEL_NAMES, EVENT_PREFIX, IPC_PREFIX } from '../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../app/ipc/contract.js';
 import { dispatch, type Handlers } from '../ipc/handlers.js';
-import { materialize } from '../ipc/raw-json.js';
+import { answerJson } from '../ipc/raw-json.js';
 
 /** The app's own origin: the only frame allowed to call main. */
 export const APP_ORIGIN = 'app://fleetdeck';
@@ -24,17 +24,16 @@ export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame' | 
 
 /**
  * Registers exactly one `ipcMain.handle` per contract channel. Each checks the sender, parses the
- * request with its schema (in `dispatch`) and rejects with a JSON `{ code, message }`.
+ * request with its schema (in `dispatch`) and answers the envelope `{ ok, value }` or
+ * `{ ok: false, error: { code, message } }` as JSON text, exactly as the browser shell's HTTP body
+ * (a cached answer spliced in as stored, not parsed here and cloned).
  * @returns a function removing the handlers.
  */
 export function registerIpc(handlers: Handlers, ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'> = electronIpcMain): () => void {
   for (const channel of CHANNEL_NAMES) {
-    ipcMain.handle(IPC_PREFIX + channel, async (event, payload: unknown) => {
-      if (!isTrustedSender(event)) throw new Error(JSON.stringify({ code: 'forbidden', message: 'this frame may not call Fleetdeck' }));
-      const result = await dispatch(handlers, channel, payload);
-      if (!result.ok) throw new Error(JSON.stringify(result.error));
-      // Electron clones values (structured clone): cached JSON text is parsed into data here.
-      return materialize(result.value);
+    ipcMain.handle(IPC_PREFIX + channel, async (event, payload: unknown): Promise<string> => {
+      if (!isTrustedSender(event)) return answerJson({ ok: false, error: { code: 'forbidden', message: 'this frame may not call Fleetdeck' } });
+      return answerJson(await dispatch(handlers, channel, payload));
     });
   }
   return () => {

@@ -1,34 +1,37 @@
-import { app, BrowserWindow, net, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, net, protocol, session, shell } from 'electron';
 import { join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { launchCore, parseLaunchArgs, rendererDir, type Launched } from '../shells/launch.js';
+import { launchCore, parseLaunchArgs, rendererDir, resolveScope, type Launched } from '../shells/launch.js';
 import { CONTENT_SECURITY_POLICY } from '../shells/csp.js';
 import { ensureDataDir } from '../store/data-dir.js';
 import { registerIpc, sendEvent } from './ipc-registration.js';
 import { electronPrintToPdf } from './pdf.js';
+import { printWorkerDir, runPrintWorker } from './print-worker.js';
 import { hardenContents, hardenSession, windowOptions, windowTitle } from './window.js';
 
 /**
  * The Electron shell: one hardened window on the app's own protocol, the core in this process,
  * IPC registered once. Launched per site with `--site NAME`: each site has its own single-instance
- * lock (Electron's lock follows the userData folder, so it is set per site before asking).
+ * lock, keyed on the site's id (Electron's lock follows the userData folder, so it is set per
+ * site before asking).
  */
 protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
 async function start(): Promise<void> {
   const args = parseLaunchArgs(process.argv.slice(app.isPackaged ? 1 : 2));
-  const instanceDir = join(args.dataDir, 'instances', args.site ? encodeURIComponent(args.site) : '_fleet');
+  const scope = resolveScope(args);
+  const instanceDir = join(args.dataDir, 'instances', scope.instanceKey);
   // Both private (0700): a plain recursive mkdir would create the data directory 0755 first.
   ensureDataDir(args.dataDir);
   ensureDataDir(instanceDir);
   app.setPath('userData', instanceDir);
-  if (!app.requestSingleInstanceLock({ site: args.site ?? null })) {
+  if (!app.requestSingleInstanceLock({ instance: scope.instanceKey })) {
     app.quit();
     return;
   }
   app.enableSandbox();
   await app.whenReady();
-  const core: Launched = await launchCore(args, (m) => process.stderr.write(`fleetdeck: ${m}\n`), { printToPdf: electronPrintToPdf(BrowserWindow) });
+  const core: Launched = await launchCore(args, (m) => process.stderr.write(`fleetdeck: ${m}\n`), { printToPdf: electronPrintToPdf(BrowserWindow) }, scope);
   hardenSession(session.defaultSession);
   serveRenderer();
   const unregister = registerIpc(core.runtime.handlers);
@@ -37,22 +40,32 @@ async function start(): Promise<void> {
   const preload = fileURLToPath(new URL('../../preload/preload.cjs', import.meta.url));
   const win = new BrowserWindow(windowOptions(preload, windowTitle(args.site, Boolean(core.demo))));
   win.once('ready-to-show', () => win.show());
-  const stopEvents = core.runtime.fleet.on((e) => {
-    if (e.type === 'status') sendEvent(win.webContents, 'fleet:status', e.status);
-    else sendEvent(win.webContents, 'fleet:notifications', { siteId: e.siteId, system: e.system, count: e.count });
-  });
+  const stopEvents = core.subscribe((event, payload) => sendEvent(win.webContents, event, payload));
+  // A hidden PDF window can keep the app running after this one is gone: stop sending to it.
+  win.on('closed', stopEvents);
   app.on('second-instance', () => {
+    if (win.isDestroyed()) return;
     if (win.isMinimized()) win.restore();
     win.focus();
   });
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => {
+  // Quit only once the core has closed: the database is closed and a demo's data dir removed.
+  let coreClosed = false;
+  app.on('will-quit', (event) => {
+    if (coreClosed) return;
+    event.preventDefault();
     stopEvents();
     unregister();
-    void core.close();
+    core
+      .close()
+      .catch((err: unknown) => process.stderr.write(`fleetdeck: closing: ${err instanceof Error ? err.message : String(err)}\n`))
+      .finally(() => {
+        coreClosed = true;
+        app.quit();
+      });
   });
   await win.loadURL('app://fleetdeck/index.html');
-  void core.runtime.fleet.refresh({ force: true }).catch(() => undefined);
+  void core.refresh().catch(() => undefined);
 }
 
 /** Serves out/renderer on app://fleetdeck/ with the CSP; nothing outside that folder. */
@@ -70,7 +83,18 @@ function serveRenderer(): void {
   });
 }
 
-start().catch((err: unknown) => {
-  process.stderr.write(`fleetdeck: ${(err as Error).message}\n`);
-  app.exit(1);
-});
+const printDir = printWorkerDir(process.argv);
+if (printDir !== undefined) {
+  // Started by the CLI (run on this runtime as Node) to print a PDF with the app's own Chromium.
+  void runPrintWorker(printDir, app, BrowserWindow);
+} else {
+  start().catch(async (err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`fleetdeck: ${message}\n`);
+    // Launched from a desktop menu there is no terminal: the reason must be seen. (Before ready,
+    // Linux only prints the dialog's text to stderr.)
+    await app.whenReady().catch(() => undefined);
+    dialog.showErrorBox('Fleetdeck could not start', message);
+    app.exit(1);
+  });
+}

@@ -1,17 +1,24 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { CHANNEL_NAMES, EVENT_NAMES, EVENT_PREFIX, IPC_PREFIX } from '../../app/ipc/channels.js';
+import type { FleetdeckTransport, IpcEnvelope } from '../../app/ipc/contract.js';
 
 /**
- * The preload: exposes one frozen API built from the contract's channel names and nothing else.
+ * The preload: exposes one frozen transport built from the contract's channel names and nothing
+ * else; each call answers main's envelope as JSON text, as the browser shell does over HTTP.
  * Bundled on its own (sandboxed preloads cannot load modules), see vite.preload.config.ts.
  */
-export function buildApi(renderer: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'removeListener'>) {
+export function buildApi(renderer: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'removeListener'>): Readonly<FleetdeckTransport> {
   const channels = new Set<string>(CHANNEL_NAMES);
   const events = new Set<string>(EVENT_NAMES);
   return Object.freeze({
-    invoke(channel: string, request: unknown): Promise<unknown> {
-      if (!channels.has(channel)) return Promise.reject(new Error(JSON.stringify({ code: 'unknown-channel', message: `unknown channel "${String(channel)}"` })));
-      return renderer.invoke(IPC_PREFIX + channel, request);
+    async call(channel: string, request: unknown): Promise<string> {
+      if (!channels.has(channel)) {
+        const refused: IpcEnvelope = { ok: false, error: { code: 'unknown-channel', message: `unknown channel "${String(channel).slice(0, 80)}"` } };
+        return JSON.stringify(refused);
+      }
+      const answer: unknown = await renderer.invoke(IPC_PREFIX + channel, request);
+      if (typeof answer !== 'string') throw new Error(`main answered ${channel} with ${typeof answer}, not the envelope text`);
+      return answer;
     },
     on(event: string, listener: (payload: unknown) => void): () => void {
       if (!events.has(event)) throw new Error(`unknown event "${String(event)}"`);

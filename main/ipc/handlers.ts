@@ -60,6 +60,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     if (ctx.scopedSite && site.id !== ctx.scopedSite) throw new ScopeError(`this window is scoped to site "${ctx.scopedSite}"`);
     return site;
   };
+  const inScopeSites = (): Site[] => sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite);
   const view = (site: Site): SiteView => toSiteView(site, ctx.simulatedSiteIds.has(site.id));
   const ok = { ok: true as const };
   return {
@@ -71,7 +72,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       ...(ctx.keychainWarning ? { keychainWarning: ctx.keychainWarning } : {}),
       ...(ctx.storeWarnings?.length ? { storeWarnings: [...ctx.storeWarnings] } : {}),
     }),
-    'sites:list': async () => sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite).map(view),
+    'sites:list': async () => inScopeSites().map(view),
     'sites:probe': async (r) => {
       const c = await probeCertificate(r.baseUrl);
       return { sha256: c.sha256, subject: c.subject, issuer: c.issuer, validFrom: c.validFrom, validTo: c.validTo };
@@ -108,14 +109,15 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       return ok;
     },
     'fleet:status': async (r) => {
-      const list = r.site ? [siteOf(r.site)] : sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite);
+      const list = r.site ? [siteOf(r.site)] : inScopeSites();
       return list.map((s) => {
         const error = fleet.siteError(s.id);
         return { siteId: s.id, ...(error ? { error } : {}), systems: fleet.status(s.id) };
       });
     },
     'fleet:refresh': async (r) => {
-      const ids = (r.sites ?? sites.list().map((s) => s.id)).map((ref) => siteOf(ref).id);
+      // No sites named: every site this window shows (a scoped window's own), never another's.
+      const ids = r.sites ? r.sites.map((ref) => siteOf(ref).id) : inScopeSites().map((s) => s.id);
       return fleet.refresh({ siteIds: ids, ...(r.systems ? { systems: r.systems } : {}), ...(r.force !== undefined ? { force: r.force } : {}) });
     },
     'op:call': async (r) => {

@@ -30,6 +30,9 @@ export async function printReportPdf(model: ReportModel, printToPdf: PrintToPdf,
   return mergePdfParts(pdfs, { outline: parts.outline, title: model.title, creator: `Fleetdeck ${model.appVersion}`, createdAt: new Date(model.generatedAt) });
 }
 
+/** How long one printing step (starting the printer, loading a part, printing it) may take, ms. */
+export const PDF_TIMEOUT_MS = 60_000;
+
 /** Flags for a headless Chromium that never phones home while printing. */
 export const CHROMIUM_ARGS: readonly string[] = [
   '--no-sandbox',
@@ -58,7 +61,7 @@ const REPORT_URL = 'http://fleetdeck-report.invalid/';
  */
 export function chromiumPrintToPdf(options: { executablePath?: string; timeoutMs?: number } = {}): PrintToPdf {
   const executablePath = options.executablePath ?? chromiumPath();
-  const timeout = options.timeoutMs ?? 60_000;
+  const timeout = options.timeoutMs ?? PDF_TIMEOUT_MS;
   return async (documents) => {
     // Loaded on first use: every CLI command and the app start would otherwise pay for it.
     const { chromium } = await import('playwright-core');

@@ -1,8 +1,11 @@
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { siteIdFromName, type SystemStatus } from '../../app/domain/site.js';
+import type { EventName, EventPayload } from '../../app/ipc/contract.js';
 import { startDemoFleet, type DemoFleet } from '../demo.js';
 import { openRuntime, type Runtime, type RuntimeOptions } from '../runtime.js';
 import { resolveDataDir } from '../store/data-dir.js';
+import { SiteStore } from '../store/site-store.js';
 
 export interface LaunchArgs {
   site?: string | undefined;
@@ -28,32 +31,81 @@ export function parseLaunchArgs(argv: readonly string[], env: NodeJS.ProcessEnv 
   };
 }
 
+/** What a launch serves, decided from sites.json alone (no database, no keychain). */
+export interface LaunchScope {
+  /** The embedded demo fleet: `--demo`, or no site saved yet. */
+  demo: boolean;
+  /** The saved site a `--site NAME` window serves (its id, whatever case or name was typed). */
+  siteId?: string | undefined;
+  /**
+   * Names this launch's single-instance lock and Electron profile folder: one per site id (so
+   * `--site Paris` and `--site paris` are one instance), one for the whole fleet, one per demo
+   * site. Only lowercase letters, digits and dashes: a valid folder name on every platform.
+   */
+  instanceKey: string;
+}
+
+/**
+ * Resolves `--site` against the saved sites without opening the database or the keychain.
+ * @throws Error when `--site` names no saved site, or sites.json cannot be read.
+ */
+export function resolveScope(args: LaunchArgs): LaunchScope {
+  if (!args.demo) {
+    const sites = new SiteStore({ dataDir: args.dataDir });
+    if (sites.list().length > 0) {
+      if (args.site === undefined) return { demo: false, instanceKey: 'fleet' };
+      const site = sites.get(args.site);
+      if (!site) throw new Error(`no site named "${args.site}" (see "fleetdeck site list")`);
+      return { demo: false, siteId: site.id, instanceKey: `site-${site.id}` };
+    }
+  }
+  return { demo: true, instanceKey: args.site === undefined ? 'demo' : `demo-${siteIdFromName(args.site)}` };
+}
+
+/** Sends an event to a window. */
+export type EventSink = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
+
 /** The core a window serves: the admin's sites, or the embedded demo fleet when there are none. */
 export interface Launched {
   runtime: Runtime;
   demo?: DemoFleet | undefined;
+  /** The one site a `--site` window serves; undefined for the whole fleet. */
+  scopedSiteId?: string | undefined;
+  /** Reads every system this window shows now: its own site alone when scoped, else the fleet. */
+  refresh(): Promise<SystemStatus[]>;
+  /** Forwards the fleet's events within this window's scope; returns the unsubscribe. */
+  subscribe(emit: EventSink): () => void;
   close(): Promise<void>;
 }
 
-/** Opens the admin's sites, or the demo fleet with `--demo` or when no site is configured yet. */
-export async function launchCore(args: LaunchArgs, warn: (m: string) => void, extra: Pick<RuntimeOptions, 'printToPdf'> = {}): Promise<Launched> {
-  if (!args.demo) {
-    const runtime = await openRuntime({ dataDir: args.dataDir, warn, ...extra });
-    if (runtime.sites.list().length > 0) {
-      const scoped = args.site ? runtime.sites.get(args.site) : undefined;
-      if (args.site && !scoped) {
-        await runtime.close();
-        throw new Error(`no site named "${args.site}" (see "fleetdeck site list")`);
-      }
-      if (!scoped) return { runtime, close: () => runtime.close() };
-      await runtime.close();
-      const scopedRuntime = await openRuntime({ dataDir: args.dataDir, warn, scopedSite: scoped.id, ...extra });
-      return { runtime: scopedRuntime, close: () => scopedRuntime.close() };
-    }
-    await runtime.close();
+/**
+ * Opens the admin's sites, or the demo fleet with `--demo` or when no site is saved yet. The
+ * runtime is opened once; the keychain is not touched for the demo fleet.
+ */
+export async function launchCore(args: LaunchArgs, warn: (m: string) => void, extra: Pick<RuntimeOptions, 'printToPdf'> = {}, scope: LaunchScope = resolveScope(args)): Promise<Launched> {
+  if (!scope.demo) {
+    const runtime = await openRuntime({ dataDir: args.dataDir, warn, scopedSite: scope.siteId, ...extra });
+    return launched(runtime, scope.siteId, undefined, () => runtime.close());
   }
   const demo = await startDemoFleet({ scopedSite: args.site, ...extra });
-  return { runtime: demo.runtime, demo, close: () => demo.close() };
+  return launched(demo.runtime, demo.scopedSiteId, demo, () => demo.close());
+}
+
+function launched(runtime: Runtime, scopedSiteId: string | undefined, demo: DemoFleet | undefined, close: () => Promise<void>): Launched {
+  const inScope = (siteId: string): boolean => scopedSiteId === undefined || siteId === scopedSiteId;
+  return {
+    runtime,
+    demo,
+    scopedSiteId,
+    refresh: () => runtime.fleet.refresh({ force: true, ...(scopedSiteId ? { siteIds: [scopedSiteId] } : {}) }),
+    subscribe: (emit) =>
+      runtime.fleet.on((e) => {
+        if (e.type === 'status') {
+          if (inScope(e.status.siteId)) emit('fleet:status', e.status);
+        } else if (inScope(e.siteId)) emit('fleet:notifications', { siteId: e.siteId, system: e.system, count: e.count });
+      }),
+    close,
+  };
 }
 
 /** Where the built renderer is (out/renderer), next to the compiled main process. */

@@ -13,17 +13,13 @@ export async function runWeb(argv: readonly string[]): Promise<void> {
     handlers: runtime.handlers,
     rendererDir: rendererDir(),
     port: args.port ?? 0,
-    subscribe: (emit) =>
-      runtime.fleet.on((e) => {
-        if (e.type === 'status') emit('fleet:status', e.status);
-        else emit('fleet:notifications', { siteId: e.siteId, system: e.system, count: e.count });
-      }),
+    subscribe: (emit) => core.subscribe(emit),
   });
   if (core.demo) process.stdout.write(`Fleetdeck: SIMULATED demo fleet (${core.demo.simulator.manifest.sites.length} sites) served by the embedded simulator\n`);
   if (args.site) process.stdout.write(`Fleetdeck: scoped to site ${args.site}\n`);
   process.stdout.write(`Open Fleetdeck in your browser:\n${shell.url}\n`);
   // First contact in the background: the window opens at once and fills in as systems answer.
-  void runtime.fleet.refresh({ force: true }).catch(() => undefined);
+  void core.refresh().catch(() => undefined);
   const stop = async (): Promise<void> => {
     await shell.close();
     await core.close();

@@ -1,4 +1,4 @@
-import type { Channel, EventName, EventPayload, FleetdeckApi, IpcError, Request, Response } from '../../app/ipc/contract.js';
+import type { Channel, EventName, EventPayload, FleetdeckApi, FleetdeckTransport, Request, Response } from '../../app/ipc/contract.js';
 
 /** An error returned by main: a stable code and a message without secrets. */
 export class IpcCallError extends Error {
@@ -13,13 +13,57 @@ export class IpcCallError extends Error {
 
 declare global {
   interface Window {
-    /** Exposed by the Electron preload: the frozen API built from the contract. */
-    fleetdeck?: FleetdeckApi;
+    /** Exposed by the Electron preload: the frozen transport built from the contract. */
+    fleetdeck?: FleetdeckTransport;
   }
 }
 
 /** The header carrying the browser shell's access token. */
 export const TOKEN_HEADER = 'x-fleetdeck-token';
+
+/**
+ * The one decoder of main's answers, whichever transport carried them: the envelope's value, or
+ * an {@link IpcCallError} with its code. Text that is not an envelope is a `protocol` error.
+ */
+export function decodeAnswer(text: string): unknown {
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(text);
+  } catch {
+    throw new IpcCallError('protocol', `main sent an answer that is not JSON: ${text.slice(0, 80)}`);
+  }
+  if (typeof envelope === 'object' && envelope !== null && 'ok' in envelope) {
+    if (envelope.ok === true && 'value' in envelope) return envelope.value;
+    if (envelope.ok === false && 'error' in envelope) {
+      const error = envelope.error as { code?: unknown; message?: unknown } | null;
+      if (typeof error?.code === 'string' && typeof error.message === 'string') throw new IpcCallError(error.code, error.message);
+    }
+  }
+  throw new IpcCallError('protocol', 'main sent an answer this window cannot read');
+}
+
+/** A failure with no answer from main (the transport itself failed), as an IpcCallError. */
+function callError(err: unknown): IpcCallError {
+  if (err instanceof IpcCallError) return err;
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return new IpcCallError(typeof e?.code === 'string' ? e.code : 'internal', typeof e?.message === 'string' ? e.message : String(err));
+}
+
+/** The typed API over a transport: every answer goes through {@link decodeAnswer}. */
+export function fromTransport(transport: FleetdeckTransport): FleetdeckApi {
+  return {
+    async invoke<C extends Channel>(channel: C, request: Request<C>): Promise<Response<C>> {
+      let text: string;
+      try {
+        text = await transport.call(channel, request);
+      } catch (err) {
+        throw callError(err);
+      }
+      return decodeAnswer(text) as Response<C>;
+    },
+    on: <E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void) => transport.on(event, listener as (payload: unknown) => void),
+  };
+}
 
 /**
  * Takes the browser shell's access token from the page address and removes it from the address bar
@@ -39,12 +83,18 @@ export function takeShellToken(win: Pick<Window, 'location' | 'history'>): strin
 /** How long the event stream waits before reconnecting, doubled after each failure up to the cap (ms). */
 const RECONNECT_MS = { first: 1_000, max: 30_000 };
 
-/**
- * The browser shell's transport: the same contract over loopback HTTP. Calls are POSTs and events a
- * streamed GET of server-sent events, both carrying the token in a header (EventSource cannot set
- * one, so the stream is read with fetch). A refused token (the shell restarted) is said plainly.
- */
+/** The browser shell's typed API: {@link httpTransport} through the one decoder. */
 export function httpApi(base: URL, token: string, fetchImpl: typeof fetch = fetch.bind(globalThis)): FleetdeckApi {
+  return fromTransport(httpTransport(base, token, fetchImpl));
+}
+
+/**
+ * The browser shell's transport: the same envelope text over loopback HTTP. Calls are POSTs and
+ * events a streamed GET of server-sent events, both carrying the token in a header (EventSource
+ * cannot set one, so the stream is read with fetch). A refused token (the shell restarted) is
+ * said plainly.
+ */
+export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch = fetch.bind(globalThis)): FleetdeckTransport {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   /** The open stream's cancel switch; undefined while nobody listens. */
   let stream: AbortController | undefined;
@@ -74,26 +124,24 @@ export function httpApi(base: URL, token: string, fetchImpl: typeof fetch = fetc
     }
   };
   return {
-    async invoke<C extends Channel>(channel: C, request: Request<C>): Promise<Response<C>> {
+    async call(channel, request) {
       const res = await fetchImpl(new URL(`/ipc/${channel}`, base), {
         method: 'POST',
         headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
         body: JSON.stringify(request),
       });
       if (res.status === 401) throw new IpcCallError('access-token', 'this page\'s access token was refused (Fleetdeck may have restarted): open the address Fleetdeck printed again');
-      const payload = (await res.json().catch(() => ({ ok: false, error: { code: 'protocol', message: `HTTP ${res.status}` } }))) as
-        | { ok: true; value: Response<C> }
-        | { ok: false; error: IpcError };
-      if (!payload.ok) throw new IpcCallError(payload.error.code, payload.error.message);
-      return payload.value;
+      // The shell answers every call it dispatches 200 with an envelope; anything else was refused before.
+      if (!res.ok) throw new IpcCallError('protocol', `HTTP ${res.status}: ${(await res.text().catch(() => '')).slice(0, 200)}`);
+      return res.text();
     },
-    on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
+    on(event, listener) {
       let set = listeners.get(event);
       if (!set) {
         set = new Set();
         listeners.set(event, set);
       }
-      const l = listener as (payload: unknown) => void;
+      const l = listener;
       set.add(l);
       if (!stream) {
         stream = new AbortController();
@@ -139,23 +187,14 @@ export async function readEvents(body: ReadableStream<Uint8Array>, deliver: (eve
   }
 }
 
-/** Wraps an API so rejections are IpcCallErrors with a code, whatever the transport. */
+/** Fakes that throw plain errors still reject with IpcCallErrors, as the real transports do. */
 function normalize(api: FleetdeckApi): FleetdeckApi {
   return {
     invoke: async (channel, request) => {
       try {
         return await api.invoke(channel, request);
       } catch (err) {
-        if (err instanceof IpcCallError) throw err;
-        const e = err as { code?: unknown; message?: unknown };
-        // Electron prefixes rejected invoke messages; main encodes { code, message } as JSON.
-        const text = typeof e.message === 'string' ? e.message : String(err);
-        const m = /\{"code":.*\}$/.exec(text);
-        if (m) {
-          const parsed = JSON.parse(m[0]) as IpcError;
-          throw new IpcCallError(parsed.code, parsed.message);
-        }
-        throw new IpcCallError(typeof e.code === 'string' ? e.code : 'internal', text);
+        throw callError(err);
       }
     },
     on: (event, listener) => api.on(event, listener),
@@ -174,9 +213,9 @@ export function claimShellToken(win: Window = window): void {
   if (!win.fleetdeck) shellToken = takeShellToken(win) ?? shellToken;
 }
 
-/** The API of this window: the preload's in Electron, the HTTP transport in the browser shell. */
+/** The API of this window: over the preload's transport in Electron, over HTTP in the browser shell. */
 export function api(): FleetdeckApi {
-  current ??= normalize(window.fleetdeck ?? httpApi(new URL(window.location.href), shellToken ?? takeShellToken(window) ?? ''));
+  current ??= fromTransport(window.fleetdeck ?? httpTransport(new URL(window.location.href), shellToken ?? takeShellToken(window) ?? ''));
   return current;
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openRuntime, type Runtime } from '../../../main/runtime.js';
+import { launchCore, parseLaunchArgs, type Launched } from '../../../main/shells/launch.js';
 import { startBrowserShell, type BrowserShell } from '../../../main/shells/browser-shell.js';
 import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../../simulator/index.js';
 
@@ -27,6 +28,12 @@ export interface FleetOptions {
   addSites?: boolean;
   /** Request timeout of the runtime, ms (main's default otherwise). */
   timeoutMs?: number;
+  /**
+   * Launch as `--site NAME` does, NAME being the simulator's site at this index: through the
+   * shells' own launch code, scoped to that saved site (its refresh, events and handlers),
+   * instead of a runtime for the whole fleet.
+   */
+  scopeToSite?: number;
 }
 
 /**
@@ -51,27 +58,43 @@ export async function startFleet(options: FleetOptions = {}): Promise<E2EFleet> 
     }
     await setup.close();
   }
-  const runtime = await openRuntime({ dataDir, memorySecrets: true, simulatedSiteIds: new Set(siteIds), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
-  for (const [id, password] of passwords) await runtime.fleet.login(id, { password });
-  if (siteIds.length) await runtime.fleet.refresh({ force: true });
-  const shell = await startBrowserShell({
-    handlers: runtime.handlers,
-    rendererDir,
-    subscribe: (emit) =>
-      runtime.fleet.on((e) => {
-        if (e.type === 'status') emit('fleet:status', e.status);
-        else emit('fleet:notifications', { siteId: e.siteId, system: e.system, count: e.count });
-      }),
-  });
+  let core: Pick<Launched, 'runtime' | 'subscribe' | 'close'>;
+  if (options.scopeToSite !== undefined) {
+    const name = simulator.manifest.sites[options.scopeToSite]?.name ?? '';
+    // The launched runtime asks the keychain as an installed app does; this test keeps secrets in memory.
+    const keychain = process.env.FLEETDECK_KEYCHAIN;
+    process.env.FLEETDECK_KEYCHAIN = 'memory';
+    const launched = await launchCore(parseLaunchArgs(['--site', name, '--data-dir', dataDir], {}), () => undefined).finally(() => {
+      if (keychain === undefined) delete process.env.FLEETDECK_KEYCHAIN;
+      else process.env.FLEETDECK_KEYCHAIN = keychain;
+    });
+    for (const [id, password] of passwords) if (id === launched.scopedSiteId) await launched.runtime.fleet.login(id, { password });
+    await launched.refresh();
+    core = launched;
+  } else {
+    const runtime = await openRuntime({ dataDir, memorySecrets: true, simulatedSiteIds: new Set(siteIds), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+    for (const [id, password] of passwords) await runtime.fleet.login(id, { password });
+    if (siteIds.length) await runtime.fleet.refresh({ force: true });
+    core = {
+      runtime,
+      subscribe: (emit) =>
+        runtime.fleet.on((e) => {
+          if (e.type === 'status') emit('fleet:status', e.status);
+          else emit('fleet:notifications', { siteId: e.siteId, system: e.system, count: e.count });
+        }),
+      close: () => runtime.close(),
+    };
+  }
+  const shell = await startBrowserShell({ handlers: core.runtime.handlers, rendererDir, subscribe: (emit) => core.subscribe(emit) });
   return {
     url: shell.url,
     simulator,
-    runtime,
+    runtime: core.runtime,
     shell,
     siteIds,
     close: async () => {
       await shell.close();
-      await runtime.close();
+      await core.close();
       await simulator.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

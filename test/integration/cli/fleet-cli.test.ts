@@ -3,7 +3,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { connect } from '../../../main/store/database.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
 import { runFleetdeck } from '../../support/run-cli.js';
@@ -91,7 +91,7 @@ describe.runIf(haveKeyring)('fleetdeck site, refresh, call, log (real keychain)'
   });
 
   it('detects one edited byte of an action-log row', async () => {
-    const db = new Database(join(dir, 'actions.db'));
+    const db = connect(join(dir, 'actions.db'));
     for (const t of db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all() as Array<{ name: string }>) db.exec(`DROP TRIGGER ${t.name}`);
     const row = db.prepare('SELECT seq, params FROM action_log ORDER BY seq LIMIT 1').get() as { seq: number; params: string };
     const edited = row.params.replace('cli-host', 'cli-hosT');

@@ -72,4 +72,17 @@ describe('reports:* IPC channels', () => {
     expect(await call(scoped, 'reports:open', { id: 1 })).toMatchObject({ ok: false, error: { code: 'not-found' } });
     expect(await call(scoped, 'reports:generate', { kind: 'config', sites: [h.saved[1]!.name], offline: true })).toMatchObject({ ok: false, error: { code: 'not-found' } });
   });
+
+  it('in a window scoped to one site, Refresh (fleet:refresh with no sites) reads its own site only, and naming another is refused', async () => {
+    const [own, other] = h.saved;
+    const r = await call(scoped, 'fleet:refresh', { force: true });
+    if (!r.ok) throw new Error(`refresh failed: ${r.error.message}`);
+    const statuses = r.value as Array<{ siteId: string; state: string }>;
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(new Set(statuses.map((s) => s.siteId))).toEqual(new Set([own!.id]));
+    const status = await call(scoped, 'fleet:status', {});
+    expect(status.ok && (status.value as Array<{ siteId: string }>).map((s) => s.siteId)).toEqual([own!.id]);
+    const refused = await call(scoped, 'fleet:refresh', { sites: [other!.name] });
+    expect(refused.ok).toBe(false);
+  });
 });

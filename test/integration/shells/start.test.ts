@@ -68,7 +68,8 @@ describe('npm start without the Electron runtime', () => {
       if (systems < 9) await new Promise((r) => setTimeout(r, 200));
     }
     expect(systems).toBe(9);
-  });
+    // Starts a process that builds nothing but starts the simulator and refreshes nine systems.
+  }, 90_000);
 
   it('opens scoped to one site with --site', async () => {
     const { child, output, url } = await launch(['--data-dir', dir, '--site', 'dc-boston', '--port', '0'], { FLEETDECK_KEYCHAIN: 'memory' });
@@ -76,7 +77,7 @@ describe('npm start without the Electron runtime', () => {
     expect(output).toMatch(/scoped to site dc-boston/);
     const sites = (await ipc(url, 'sites:list', {})) as Array<{ name: string }>;
     expect(sites.map((s) => s.name)).toEqual(['dc-boston']);
-  });
+  }, 90_000);
 });
 
 describe('instances side by side', () => {
@@ -97,5 +98,5 @@ describe('instances side by side', () => {
     expect(((await ipc(a.url, 'sites:list', {})) as Array<{ name: string }>).map((s) => s.name)).toEqual(['dc-boston']);
     expect(((await ipc(b.url, 'sites:list', {})) as Array<{ name: string }>).map((s) => s.name)).toEqual(['dc-prague']);
     expect(await ipc(a.url, 'log:verify', {})).toMatchObject({ ok: true });
-  });
+  }, 90_000);
 });

@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,10 +26,15 @@ interface BuilderConfig {
   npmRebuild?: boolean;
   extraMetadata?: { main?: string };
   publish?: unknown;
-  linux?: { target?: string[]; icon?: string };
-  win?: { target?: string[]; icon?: string };
-  mac?: { target?: string[]; icon?: string };
-  deb?: { depends?: string[] };
+  linux?: { target?: string[]; icon?: string; executableName?: string; extraResources?: Resource[] };
+  win?: { target?: string[]; icon?: string; extraResources?: Resource[] };
+  mac?: { target?: string[]; icon?: string; extraResources?: Resource[] };
+  deb?: { depends?: string[]; afterInstall?: string; afterRemove?: string };
+}
+
+interface Resource {
+  from: string;
+  to: string;
 }
 
 interface PackageJson {
@@ -120,16 +127,17 @@ describe('electron-builder.yml', () => {
     expect(config.mac?.icon).toBe('build/icon.png');
   });
 
-  it('packs into asar with native modules unpacked and rebuilt for Electron', () => {
+  it('packs into asar with native modules unpacked and not rebuilt (they are N-API: one build serves Node and Electron)', () => {
     expect(config.asar).toBe(true);
-    expect(config.npmRebuild).toBe(true);
-    for (const native of ['node_modules/keytar/build/Release/keytar.node', 'node_modules/better-sqlite3/build/Release/better_sqlite3.node']) {
+    expect(config.npmRebuild).toBe(false);
+    for (const native of ['node_modules/keytar/build/Release/keytar.node', 'node_modules/@libsql/linux-x64-gnu/index.node', 'node_modules/@libsql/win32-x64-msvc/index.node']) {
       expect((config.asarUnpack ?? []).some((p) => new Minimatch(p, { dot: true }).match(native)), native).toBe(true);
     }
   });
 
-  it('ships keytar and better-sqlite3 as runtime dependencies, Electron and the builder as dev tools', () => {
-    for (const runtime of ['keytar', 'better-sqlite3']) {
+  it('ships keytar and libsql as runtime dependencies, Electron and the builder as dev tools', () => {
+    expect(pkg.dependencies?.['better-sqlite3']).toBeUndefined();
+    for (const runtime of ['keytar', 'libsql']) {
       expect(pkg.dependencies?.[runtime], runtime).toBeDefined();
       expect(pkg.devDependencies?.[runtime], runtime).toBeUndefined();
     }
@@ -178,5 +186,62 @@ describe('electron-builder.yml', () => {
     });
     expect(entries.map((e) => e.size)).toContain(256);
     for (const e of entries) expect(e.image).toEqual({ width: e.size, height: e.size });
+  });
+
+  it('ships the fleetdeck CLI launcher in the Linux packages (AppImage and deb), macOS and Windows, beside the app', () => {
+    const launcher = { from: 'build/bin/fleetdeck', to: 'bin/fleetdeck' };
+    expect(config.linux?.extraResources).toContainEqual(launcher);
+    expect(config.mac?.extraResources).toContainEqual(launcher);
+    expect(config.win?.extraResources).toContainEqual({ from: 'build/bin/fleetdeck.cmd', to: 'bin/fleetdeck.cmd' });
+    if (process.platform !== 'win32') expect(statSync(join(repo, 'build/bin/fleetdeck')).mode & 0o111).not.toBe(0);
+    // Both run the CLI entry inside the packaged app on the app's runtime as Node.
+    expect(packaged('bin/fleetdeck.js')).toBe(true);
+    for (const file of ['build/bin/fleetdeck', 'build/bin/fleetdeck.cmd']) {
+      expect(read(file), file).toMatch(/ELECTRON_RUN_AS_NODE=1/);
+      expect(read(file), file).toMatch(/app\.asar[\\/]bin[\\/]fleetdeck\.js/);
+    }
+    expect(read('build/bin/fleetdeck.cmd')).toMatch(/"%~dp0\.\.\\\.\.\\Fleetdeck\.exe"/);
+  });
+
+  it('the deb puts the launcher on the PATH as /usr/bin/fleetdeck, and takes it away on removal', () => {
+    expect(config.linux?.executableName).toBe('fleetdeck');
+    expect(config.deb?.afterInstall).toBe('build/linux/after-install.sh');
+    expect(config.deb?.afterRemove).toBe('build/linux/after-remove.sh');
+    const install = read('build/linux/after-install.sh');
+    expect(install).toMatch(/app='\/opt\/\$\{sanitizedProductName\}'/);
+    expect(install).toContain(`ln -sf "$app/resources/bin/fleetdeck" '/usr/bin/\${executable}'`);
+    // The deb's AppArmor profile (written by electron-builder to resources/) is still installed.
+    expect(install).toContain('/etc/apparmor.d/${executable}');
+    expect(read('build/linux/after-remove.sh')).toContain("rm -f '/usr/bin/${executable}'");
+    // electron-builder fills ${name} macros and refuses unknown ones: only its own are used.
+    for (const file of ['build/linux/after-install.sh', 'build/linux/after-remove.sh']) {
+      expect([...read(file).matchAll(/\$\{([a-zA-Z]+)\}/g)].map((m) => m[1]).filter((n) => !['executable', 'sanitizedProductName'].includes(n!)), file).toEqual([]);
+    }
+  });
+
+  it('ships an AppArmor profile with the AppImage (Ubuntu 23.10+ refuses the sandbox without one)', () => {
+    expect(config.linux?.extraResources).toContainEqual({ from: 'build/linux/apparmor-appimage', to: 'apparmor-appimage' });
+    const profile = read('build/linux/apparmor-appimage');
+    expect(profile).toMatch(/^profile fleetdeck-appimage \S*Fleetdeck\.AppImage\S* flags=\(unconfined\) \{\n\s+userns,/m);
+  });
+
+  it.runIf(process.platform !== 'win32')('the launcher, reached through a /usr/bin-style link, runs the CLI on the runtime beside it with ELECTRON_RUN_AS_NODE=1', () => {
+    // An installed layout: <app>/fleetdeck (the runtime; here Node, which runs a script as Electron
+    // does as Node, behind a check that it was asked to), <app>/resources/app.asar (here the
+    // project itself), the launcher.
+    const root = mkdtempSync(join(tmpdir(), 'fd-launcher-'));
+    try {
+      const app = join(root, 'opt', 'Fleetdeck');
+      mkdirSync(join(app, 'resources', 'bin'), { recursive: true });
+      writeFileSync(join(app, 'fleetdeck'), `#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] || { echo 'would open a window' >&2; exit 99; }\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
+      symlinkSync(repo, join(app, 'resources', 'app.asar'));
+      writeFileSync(join(app, 'resources', 'bin', 'fleetdeck'), read('build/bin/fleetdeck'), { mode: 0o755 });
+      mkdirSync(join(root, 'usr', 'bin'), { recursive: true });
+      symlinkSync(join(app, 'resources', 'bin', 'fleetdeck'), join(root, 'usr', 'bin', 'fleetdeck'));
+      const out = execFileSync(join(root, 'usr', 'bin', 'fleetdeck'), ['operations', '--json'], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '' } });
+      expect((JSON.parse(out) as unknown[]).length).toBe(129);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -133,27 +133,31 @@ describe('IPC registration', () => {
   it('answers the app frame and refuses foreign senders and sub-frames', async () => {
     registerIpc(handlers, ipcMain as never);
     const call = registered.get(`${IPC_PREFIX}app:info`);
-    await expect(call?.(trusted, {})).resolves.toMatchObject({ version: '1' });
+    expect(JSON.parse((await call?.(trusted, {})) as string)).toMatchObject({ ok: true, value: { version: '1' } });
+    const forbidden = { ok: false, error: { code: 'forbidden', message: 'this frame may not call Fleetdeck' } };
     const remote = { url: 'https://evil.example/' };
-    await expect(call?.({ sender: { mainFrame: remote }, senderFrame: remote }, {})).rejects.toThrow(/"code":"forbidden"/);
+    expect(JSON.parse((await call?.({ sender: { mainFrame: remote }, senderFrame: remote }, {})) as string)).toEqual(forbidden);
     const sub = { url: 'app://fleetdeck/index.html' };
-    await expect(call?.({ sender: { mainFrame }, senderFrame: sub }, {})).rejects.toThrow(/forbidden/);
-    await expect(call?.({ sender: { mainFrame: null }, senderFrame: null }, {})).rejects.toThrow(/forbidden/);
+    expect(JSON.parse((await call?.({ sender: { mainFrame }, senderFrame: sub }, {})) as string)).toEqual(forbidden);
+    expect(JSON.parse((await call?.({ sender: { mainFrame: null }, senderFrame: null }, {})) as string)).toEqual(forbidden);
     expect(calls).toEqual(['app:info']);
     expect(isTrustedSender({ sender: { mainFrame: { url: 'app://fleetdeck.evil/x' } }, senderFrame: null } as never)).toBe(false);
   });
 
-  it('sends a cached answer\'s JSON text as data: Electron clones values', async () => {
+  it('answers the envelope as JSON text, a cached answer spliced in as stored (one string to clone, not a tree)', async () => {
     registerIpc(handlers, ipcMain as never);
     const call = registered.get(`${IPC_PREFIX}cache:read`);
-    await expect(call?.(trusted, { site: 's', system: 'a', operation: 'GET /Version' })).resolves.toEqual({ value: { Data: [1] }, at: 't', stale: false });
+    const text = await call?.(trusted, { site: 's', system: 'a', operation: 'GET /Version' });
+    expect(typeof text).toBe('string');
+    expect(text).toContain('"value":{"Data":[1]}');
+    expect(JSON.parse(text as string)).toEqual({ ok: true, value: { value: { Data: [1] }, at: 't', stale: false } });
   });
 
   it('refuses bad payloads with a validation error, before the handler runs', async () => {
     registerIpc(handlers, ipcMain as never);
     const call = registered.get(`${IPC_PREFIX}op:call`);
-    await expect(call?.(trusted, { site: 42 })).rejects.toThrow(/"code":"validation"/);
-    await expect(call?.(trusted, 'not an object')).rejects.toThrow(/validation/);
+    expect(JSON.parse((await call?.(trusted, { site: 42 })) as string)).toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect(JSON.parse((await call?.(trusted, 'not an object')) as string)).toMatchObject({ ok: false, error: { code: 'validation' } });
     expect(calls).toEqual([]);
   });
 
@@ -168,14 +172,16 @@ describe('IPC registration', () => {
 });
 
 describe('preload', () => {
-  it('exposes one frozen API with a binding for every contract channel and nothing else', async () => {
-    const renderer = { invoke: vi.fn(async () => 'ok'), on: vi.fn(), removeListener: vi.fn() };
+  it('exposes one frozen transport with a binding for every contract channel and nothing else', async () => {
+    const renderer = { invoke: vi.fn(async () => '{"ok":true,"value":1}'), on: vi.fn(), removeListener: vi.fn() };
     const api = buildApi(renderer as never);
     expect(Object.isFrozen(api)).toBe(true);
-    expect(Object.keys(api).sort()).toEqual(['invoke', 'on']);
-    for (const c of CHANNEL_NAMES) await api.invoke(c, {});
+    expect(Object.keys(api).sort()).toEqual(['call', 'on']);
+    for (const c of CHANNEL_NAMES) expect(await api.call(c, {})).toBe('{"ok":true,"value":1}');
     expect(renderer.invoke.mock.calls.map((c) => (c as unknown[])[0])).toEqual(CHANNEL_NAMES.map((c) => IPC_PREFIX + c));
-    await expect(api.invoke('fs:read', {})).rejects.toThrow(/unknown channel/);
+    // Refused in the envelope, as main refuses: nothing is sent for an unknown channel.
+    expect(JSON.parse(await api.call('fs:read', {}))).toEqual({ ok: false, error: { code: 'unknown-channel', message: 'unknown channel "fs:read"' } });
+    expect(renderer.invoke).toHaveBeenCalledTimes(CHANNEL_NAMES.length);
     expect(() => api.on('anything', () => undefined)).toThrow(/unknown event/);
     const listener = vi.fn();
     const off = api.on('fleet:status', listener);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,13 +20,22 @@ const rendererRoot = join(work, 'renderer');
 /** Everything the entry asked of Electron, in order. */
 const calls: string[] = [];
 const appListeners = new Map<string, (...args: unknown[]) => void>();
-const windows: Array<{ options: { webPreferences?: Record<string, unknown> }; loadURL: ReturnType<typeof vi.fn>; loadFile: ReturnType<typeof vi.fn> }> = [];
+const windows: Array<{
+  options: { webPreferences?: Record<string, unknown> };
+  loadURL: ReturnType<typeof vi.fn>;
+  loadFile: ReturnType<typeof vi.fn>;
+  webContents: { send: ReturnType<typeof vi.fn> };
+  listeners: Map<string, () => void>;
+}> = [];
+/** The core the mocked launch hands the entry: its event sink, whether it was closed. */
+const core = { sink: undefined as ((event: string, payload: unknown) => void) | undefined, subscribed: 0, unsubscribed: 0, closeStarted: 0, finishClose: (): void => undefined, refreshed: 0 };
 let appHandler: ((request: Request) => Promise<Response>) | undefined;
 const fetched: string[] = [];
 
 vi.mock('electron', () => {
   class BrowserWindow {
     readonly webContents = { send: vi.fn(), isDestroyed: () => false };
+    readonly listeners = new Map<string, () => void>();
     readonly loadURL = vi.fn(async (url: string) => void calls.push(`loadURL ${url}`));
     readonly loadFile = vi.fn(async (file: string) => void calls.push(`loadFile ${file}`));
     constructor(readonly options: { webPreferences?: Record<string, unknown> }) {
@@ -34,6 +43,12 @@ vi.mock('electron', () => {
       windows.push(this);
     }
     once(): void {}
+    on(event: string, listener: () => void): void {
+      this.listeners.set(event, listener);
+    }
+    isDestroyed(): boolean {
+      return false;
+    }
     show(): void {}
     isMinimized(): boolean {
       return false;
@@ -44,8 +59,8 @@ vi.mock('electron', () => {
   return {
     app: {
       isPackaged: false,
-      setPath: (name: string) => void calls.push(`setPath ${name}`),
-      requestSingleInstanceLock: () => (calls.push('requestSingleInstanceLock'), true),
+      setPath: (name: string, path: string) => void calls.push(`setPath ${name} ${path}`),
+      requestSingleInstanceLock: (data: unknown) => (calls.push(`requestSingleInstanceLock ${JSON.stringify(data)}`), true),
       enableSandbox: () => void calls.push('enableSandbox'),
       whenReady: async () => void calls.push('whenReady'),
       quit: () => void calls.push('quit'),
@@ -77,15 +92,31 @@ vi.mock('electron', () => {
       },
     },
     shell: { openExternal: vi.fn() },
+    dialog: { showErrorBox: (title: string) => void calls.push(`showErrorBox ${title}`) },
     ipcMain: { handle: (channel: string) => void calls.push(`ipcMain.handle ${channel}`), removeHandler: vi.fn() },
   };
 });
 
 vi.mock('../../../../main/shells/launch.js', () => ({
-  parseLaunchArgs: () => ({ demo: false, dataDir: join(work, 'data'), site: undefined }),
+  parseLaunchArgs: () => ({ demo: false, dataDir: join(work, 'data'), site: 'Paris' }),
+  resolveScope: () => ({ demo: false, siteId: 'paris', instanceKey: 'site-paris' }),
   launchCore: async () => {
     calls.push('launchCore');
-    return { runtime: { handlers: {}, fleet: { on: () => () => undefined, refresh: async () => [] } }, demo: undefined, close: async () => undefined };
+    return {
+      runtime: { handlers: {} },
+      demo: undefined,
+      scopedSiteId: 'paris',
+      subscribe: (emit: (event: string, payload: unknown) => void) => {
+        core.sink = emit;
+        core.subscribed++;
+        return () => void core.unsubscribed++;
+      },
+      refresh: async () => void core.refreshed++,
+      close: () => {
+        core.closeStarted++;
+        return new Promise<void>((resolve) => (core.finishClose = resolve));
+      },
+    };
   },
   rendererDir: () => rendererRoot,
 }));
@@ -140,6 +171,44 @@ describe('Electron main process entry', () => {
     expect(contents.on.mock.calls.map((c) => c[0])).toEqual(expect.arrayContaining(['will-navigate', 'will-redirect', 'will-attach-webview']));
   });
 
+  it('keys the single-instance lock and profile folder on the site id, inside a private data dir', () => {
+    const dataDir = join(work, 'data');
+    expect(calls).toContain(`setPath userData ${join(dataDir, 'instances', 'site-paris')}`);
+    expect(calls).toContain('requestSingleInstanceLock {"instance":"site-paris"}');
+    expect(indexOf('setPath userData')).toBeLessThan(indexOf('requestSingleInstanceLock'));
+    // Created here first: the instance folder inside must not leave the data dir 0755.
+    if (process.platform !== 'win32') expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+  });
+
+  it("refreshes the window's own scope once loaded, and sends its events to the window until it is closed", () => {
+    expect(core.refreshed).toBe(1);
+    expect(indexOf('loadURL')).toBeLessThan(calls.length);
+    const win = windows[0]!;
+    core.sink?.('fleet:status', { siteId: 'paris', system: 'a', state: 'ok' });
+    expect(win.webContents.send).toHaveBeenCalledTimes(1);
+    // A hidden PDF window can keep the app alive after the main window closed: no more sends.
+    win.listeners.get('closed')?.();
+    expect(core.unsubscribed).toBe(1);
+  });
+
+  it('quits only after the core has closed (database closed, demo data dir removed)', async () => {
+    const willQuit = appListeners.get('will-quit')!;
+    let prevented = false;
+    willQuit({ preventDefault: () => (prevented = true) });
+    expect(prevented).toBe(true);
+    expect(core.closeStarted).toBe(1);
+    const quitsBefore = calls.filter((c) => c === 'quit').length;
+    await Promise.resolve();
+    expect(calls.filter((c) => c === 'quit').length).toBe(quitsBefore);
+    core.finishClose();
+    await vi.waitFor(() => expect(calls.filter((c) => c === 'quit').length).toBe(quitsBefore + 1));
+    // The quit that follows goes through: the core is not closed twice.
+    let preventedAgain = false;
+    willQuit({ preventDefault: () => (preventedAgain = true) });
+    expect(preventedAgain).toBe(false);
+    expect(core.closeStarted).toBe(1);
+  });
+
   it('serves only the renderer folder on app://fleetdeck, with the CSP on every answer', async () => {
     const get = (url: string): Promise<Response> => appHandler!(new Request(url));
     const page = await get('app://fleetdeck/index.html');
@@ -162,13 +231,11 @@ describe('Electron sources (static)', () => {
     .filter((f) => f.endsWith('.ts'))
     .map((f) => ({ file: f, text: readFileSync(join(dir, f), 'utf8') }));
 
-  it('never loads a remote origin: the window loads app://fleetdeck, the PDF printer a data: URL, no loadFile, no remote URL but the allow-listed links', () => {
-    const loads = sources.flatMap((s) => [...s.text.matchAll(/\.(loadURL|loadFile)\(\s*(['"`])([^'"`]*)/g)].map((m) => ({ file: s.file, method: m[1], target: m[3] ?? '' })));
-    expect(loads.map((l) => l.file).sort()).toEqual(['main.ts', 'pdf.ts']);
-    for (const l of loads) {
-      expect(l.method, `${l.file}`).toBe('loadURL');
-      expect(l.target, `${l.file} loads ${l.target}`).toMatch(/^(app:\/\/fleetdeck\/|data:text\/html;)/);
-    }
+  it('never loads a remote origin: the window loads app://fleetdeck, the PDF printer its parts from local files (no data: URL), no remote URL but the allow-listed links', () => {
+    const loads = sources.flatMap((s) => [...s.text.matchAll(/\.(loadURL|loadFile)\(([^)]*)\)/g)].map((m) => ({ file: s.file, call: `${m[1]}(${m[2]})` })));
+    expect(loads.map((l) => `${l.file}: ${l.call}`).sort()).toEqual(["main.ts: loadURL('app://fleetdeck/index.html')", 'pdf.ts: loadFile(file)']);
+    // Chromium refuses URLs over 2 MiB: a large report must never travel as a data: URL.
+    for (const s of sources) expect(s.text, s.file).not.toMatch(/data:text\/html/);
     const remote = sources.flatMap((s) => [...s.text.matchAll(/\b(?:https?|wss?|ftp):\/\/[^\s'"`]*/g)].map((m) => m[0]));
     for (const url of remote) expect(EXTERNAL_LINK_ALLOW_LIST, `remote URL ${url} in main/electron`).toContain(url);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RawJson, answerJson, materialize } from '../../../../main/ipc/raw-json.js';
+import { RawJson, answerJson } from '../../../../main/ipc/raw-json.js';
 
 describe('raw JSON answers', () => {
   const stored = '{"Data":[{"Name":"vol \\"1\\" $& $1","Size":10}],"Note":"fleetdeck-raw-0"}';
@@ -17,13 +17,5 @@ describe('raw JSON answers', () => {
     const answer = { ok: true, value: { names: lookalikes, value: new RawJson('null') } };
     expect(JSON.parse(answerJson(answer))).toEqual({ ok: true, value: { names: lookalikes, value: null } });
     expect(answerJson({ ok: true, value: { plain: 'text' } })).toBe(JSON.stringify({ ok: true, value: { plain: 'text' } }));
-  });
-
-  it('parses raw values for transports that clone, keeping other answers as they are', () => {
-    const plain = { a: 1 };
-    expect(materialize(plain)).toBe(plain);
-    expect(materialize(new RawJson(stored))).toEqual(JSON.parse(stored));
-    expect(materialize({ value: new RawJson(stored), at: 'x', stale: true })).toEqual({ value: JSON.parse(stored), at: 'x', stale: true });
-    expect(materialize(null)).toBeNull();
   });
 });

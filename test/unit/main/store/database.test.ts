@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import BetterSqlite3 from 'better-sqlite3';
-import { MIGRATIONS } from '../../../../main/store/database.js';
-import { OfflineCache, openDatabase, SCHEMA_VERSION, type Database } from '../../../../main/store/index.js';
+import { connect, MIGRATIONS } from '../../../../main/store/database.js';
+import { OfflineCache, openDatabase, openReportsDatabase, openStores, SCHEMA_VERSION, type Database } from '../../../../main/store/index.js';
 import { useTempDirs } from './temp-dir.js';
 
 const tempDir = useTempDirs();
@@ -41,7 +43,7 @@ describe('openDatabase', () => {
 
   it('brings a version-1 cache forward: entries, sizes and LRU order kept, reads recorded apart from the values', () => {
     const dir = tempDir();
-    const v1 = new BetterSqlite3(path.join(dir, 'fleetdeck.db'));
+    const v1 = connect(path.join(dir, 'fleetdeck.db'));
     v1.exec(MIGRATIONS[0] as string);
     v1.pragma('user_version = 1');
     const insert = v1.prepare('INSERT INTO cache_entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
@@ -62,6 +64,99 @@ describe('openDatabase', () => {
     // Deleting an entry takes its read bookkeeping with it.
     cache.deleteSystem('s', 'y');
     expect(db.prepare('SELECT COUNT(*) AS n FROM cache_use').get()).toEqual({ n: 0 });
+  });
+
+  it('opens a data dir written by the better-sqlite3 build (SQLite 3.53) and keeps its cache and action log', () => {
+    // test/fixtures/better-sqlite3-data-dir: made by Fleetdeck's store on better-sqlite3 12.11 at
+    // schema version 3 (three cached answers, three action-log records), the driver before libsql.
+    const dir = tempDir();
+    fs.copyFileSync(fileURLToPath(new URL('../../../fixtures/better-sqlite3-data-dir/fleetdeck.db', import.meta.url)), path.join(dir, 'fleetdeck.db'));
+    const stores = openStores(dir);
+    try {
+      expect(stores.warnings).toEqual([]);
+      const db = stores.cacheDb;
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      const cache = stores.cache;
+      expect(cache.get('site-alpha', 'prod-a', 'GET /Version|[]')?.value).toEqual({ Version: '9.1.0' });
+      expect(cache.getText('site-beta', 'dr-b', 'GET /pools/list|[]')?.json).toBe('[{"Name":"pool-1","Size":1099511627776}]');
+      // The log moved to actions.db with its chain intact.
+      const log = stores.actionLog;
+      expect(log.verify()).toEqual({ ok: true, count: 3, problems: [] });
+      // The cache-size triggers written by the old build still hold; the moved log stays append-only.
+      const before = cache.sizeBytes();
+      cache.deleteSystem('site-alpha', 'prod-a');
+      expect(cache.sizeBytes()).toBeLessThan(before);
+      const logDb = connect(path.join(dir, 'actions.db'));
+      try {
+        expect(() => logDb.exec('DELETE FROM action_log')).toThrow(/append-only/);
+      } finally {
+        logDb.close();
+      }
+      log.append({ user: 'admin', siteId: 'site-beta', system: 'dr-b', operation: 'POST /hosts/create', params: { Name: 'h' }, result: 'ok', message: 'created' });
+      expect(log.verify()).toMatchObject({ ok: true, count: 5 });
+    } finally {
+      stores.close();
+    }
+  });
+
+  it('runs transactions as better-sqlite3 did: the original error reaches the caller, nested calls are savepoints', () => {
+    const db = connect(':memory:');
+    open.push(db);
+    db.exec('CREATE TABLE t (x TEXT)');
+    const pages = Number(db.pragma('page_count', { simple: true }));
+    db.pragma(`max_page_count = ${pages + 1}`);
+    // SQLite ends the transaction itself on SQLITE_FULL; a blind ROLLBACK would hide that error.
+    const fill = db.transaction(() => db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(1 << 20)));
+    expect(() => fill.immediate()).toThrow(/full/i);
+    db.pragma('max_page_count = 1000000');
+    const inner = db.transaction((v: string) => {
+      db.prepare('INSERT INTO t VALUES (?)').run(v);
+      if (v === 'bad') throw new Error('refused');
+    });
+    const outer = db.transaction(() => {
+      inner('kept');
+      expect(() => inner('bad')).toThrow('refused');
+    });
+    outer();
+    expect(db.prepare('SELECT x FROM t').all()).toEqual([{ x: 'kept' }]);
+  });
+
+  it('checks stored JSON with json_valid and keeps the cache size by triggers', () => {
+    const db = openDb(tempDir());
+    const cache = new OfflineCache({ db });
+    cache.put('s', 'y', 'k', { a: [1, 2] });
+    expect(cache.sizeBytes()).toBe('{"a":[1,2]}'.length);
+    db.prepare("UPDATE cache_entries SET value = '{\"a\":' WHERE key = 'k'").run();
+    expect(() => cache.getText('s', 'y', 'k')).toThrow(/damaged/);
+  });
+
+  it('waits for another process\'s write lock (busy timeout) instead of failing at once', async () => {
+    const dir = tempDir();
+    openReportsDatabase(dir).close();
+    // Another process takes the write lock and holds it a moment.
+    const libsql = createRequire(import.meta.url).resolve('libsql');
+    const holder = spawn(process.execPath, [
+      '-e',
+      `const db = new (require(${JSON.stringify(libsql)}))(${JSON.stringify(path.join(dir, 'reports.db'))});
+       db.exec('BEGIN IMMEDIATE'); db.exec("INSERT INTO reports (kind, title, generated_at, generated_by, source, sites, systems, model, sha256) VALUES ('audit', 'other process', 'a', 'b', 'cache', '[]', 0, '{}', 'x')");
+       process.stdout.write('locked\\n');
+       setTimeout(() => { db.exec('COMMIT'); db.close(); }, 300);`,
+    ]);
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
+      holder.once('exit', (code) => reject(new Error(`the lock holder exited (${code})`)));
+    });
+    const impatient = connect(path.join(dir, 'reports.db'));
+    open.push(impatient);
+    impatient.pragma('busy_timeout = 0');
+    expect(() => impatient.exec('BEGIN IMMEDIATE')).toThrow(/locked|busy/i);
+    // The app's connection waits for the other process to commit, then writes.
+    const db = openReportsDatabase(dir);
+    open.push(db);
+    db.transaction(() => db.prepare("INSERT INTO reports (kind, title, generated_at, generated_by, source, sites, systems, model, sha256) VALUES ('audit', 'this process', 'a', 'b', 'cache', '[]', 0, '{}', 'y')").run()).immediate();
+    expect(db.prepare('SELECT title FROM reports ORDER BY id').all()).toEqual([{ title: 'other process' }, { title: 'this process' }]);
   });
 
   it('refuses a database written by a newer Fleetdeck', () => {

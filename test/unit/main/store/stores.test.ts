@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../../../main/store/database.js';
+import { MIGRATIONS, connect } from '../../../../main/store/database.js';
 import { GENESIS_HASH, StoreError, hashAction, openStores, startNewLog, type DataStores } from '../../../../main/store/index.js';
 import { useTempDirs } from './temp-dir.js';
 
@@ -24,7 +23,7 @@ const write = { user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /
 /** A fleetdeck.db as Fleetdeck 0.1 left it (schema 3): cache, action log (chain format 1) and report history in one file. */
 function legacyDataDir(records = 3): { dir: string; hashes: string[] } {
   const dir = tempDir();
-  const db = new BetterSqlite3(path.join(dir, 'fleetdeck.db'));
+  const db = connect(path.join(dir, 'fleetdeck.db'));
   for (const m of MIGRATIONS.slice(0, 3)) db.exec(m);
   db.pragma('user_version = 3');
   const hashes: string[] = [];
@@ -89,7 +88,10 @@ describe('openStores: three files, private', () => {
     const { dir: again } = legacyDataDir();
     open(again).close();
     const copied = fs.readFileSync(path.join(again, 'actions.db'));
-    fs.writeFileSync(path.join(again, 'fleetdeck.db'), backup);
+    // Put back as a new file (rename), as a crashed process leaves it: the closed connection's file
+    // is not written over in place (libsql 0.5 may keep a closed handle on it until collected).
+    fs.writeFileSync(path.join(again, 'fleetdeck.db.restore'), backup);
+    fs.renameSync(path.join(again, 'fleetdeck.db.restore'), path.join(again, 'fleetdeck.db'));
     for (const f of ['fleetdeck.db-wal', 'fleetdeck.db-shm']) fs.rmSync(path.join(again, f), { force: true });
     const reopened = open(again);
     expect(reopened.warnings).toEqual([]);

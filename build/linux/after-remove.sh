@@ -1,0 +1,10 @@
+#!/bin/bash
+# deb post-remove (electron-builder `deb.afterRemove`): undoes after-install.sh.
+if [ -L '/usr/bin/${executable}' ]; then rm -f '/usr/bin/${executable}'; fi
+if [ -f '/etc/apparmor.d/${executable}' ]; then
+  if ! { [ -x /usr/bin/ischroot ] && /usr/bin/ischroot; } && command -v apparmor_parser >/dev/null; then
+    apparmor_parser --remove '/etc/apparmor.d/${executable}' 2>/dev/null || true
+  fi
+  rm -f '/etc/apparmor.d/${executable}'
+fi
+exit 0

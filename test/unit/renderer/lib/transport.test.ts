@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CHANNEL_NAMES } from '../../../../app/ipc/channels.js';
+import type { Channel, FleetdeckApi } from '../../../../app/ipc/contract.js';
+import { InputError } from '../../../../app/errors.js';
+import type { Handlers } from '../../../../main/ipc/handlers.js';
+import { RawJson } from '../../../../main/ipc/raw-json.js';
+import { startBrowserShell, type BrowserShell } from '../../../../main/shells/browser-shell.js';
+import { decodeAnswer, fromTransport, httpTransport, IpcCallError } from '../../../../renderer/lib/api.js';
+
+// The preload and IPC registration import `electron`, which cannot run here: only the surface they use.
+vi.mock('electron', () => ({ contextBridge: { exposeInMainWorld: () => undefined }, ipcRenderer: {}, ipcMain: {} }));
+const { registerIpc } = await import('../../../../main/electron/ipc-registration.js');
+const { buildApi } = await import('../../../../main/electron/preload.js');
+
+/**
+ * One transport: the Electron path (IPC registration → structured clone → preload) and the browser
+ * shell's path (HTTP) carry the same envelope text, and the renderer decodes both with one decoder.
+ * Each case runs on both and must come out the same.
+ */
+
+const CACHED = '{"Data":[{"Name":"vol \\"1\\"","Size":10}],"Nested":{"a":[1,2,{"b":null}]}}';
+const handlers = Object.fromEntries(
+  CHANNEL_NAMES.map((c) => [
+    c,
+    async (): Promise<unknown> => {
+      if (c === 'app:info') return { version: '1.2.3', simulated: false, keychain: 'memory' };
+      if (c === 'cache:read') return { value: new RawJson(CACHED), at: '2026-11-01T10:00:00.000Z', stale: true };
+      if (c === 'sites:remove') throw new InputError('site "paris" has unsaved changes');
+      throw new Error(`unexpected ${c}`);
+    },
+  ]),
+) as unknown as Handlers;
+
+/** The Electron path in-process: main's registered handler, Electron's structured clone, the preload. */
+function electronApi(): FleetdeckApi {
+  const registered = new Map<string, (event: unknown, payload: unknown) => Promise<unknown>>();
+  registerIpc(handlers, { handle: (channel: string, fn: (event: unknown, payload: unknown) => Promise<unknown>) => void registered.set(channel, fn), removeHandler: () => undefined } as never);
+  const frame = { url: 'app://fleetdeck/index.html' };
+  const ipcRenderer = {
+    invoke: async (channel: string, payload: unknown) => structuredClone(await registered.get(channel)!({ sender: { mainFrame: frame }, senderFrame: frame }, structuredClone(payload))),
+    on: () => undefined,
+    removeListener: () => undefined,
+  };
+  return fromTransport(buildApi(ipcRenderer as never));
+}
+
+let shell: BrowserShell;
+const rendererDir = mkdtempSync(join(tmpdir(), 'fd-transport-'));
+beforeAll(async () => {
+  shell = await startBrowserShell({ handlers, rendererDir, subscribe: () => () => undefined });
+});
+afterAll(async () => {
+  await shell.close();
+  rmSync(rendererDir, { recursive: true, force: true });
+});
+
+const paths: Array<[string, () => FleetdeckApi]> = [
+  ['Electron IPC', electronApi],
+  ['browser shell HTTP', () => fromTransport(httpTransport(new URL(shell.url), new URL(shell.url).searchParams.get('token') ?? ''))],
+];
+
+/** What a call gives the renderer: its value, or the error's class, code and message. */
+async function outcome(api: FleetdeckApi, channel: string, request: unknown): Promise<unknown> {
+  try {
+    return { value: await api.invoke(channel as Channel, request as never) };
+  } catch (err) {
+    return { error: err instanceof IpcCallError ? { code: err.code, message: err.message } : String(err) };
+  }
+}
+
+const cases: Array<[string, string, unknown, unknown]> = [
+  ['an answer', 'app:info', {}, { value: { version: '1.2.3', simulated: false, keychain: 'memory' } }],
+  ['a cached answer sent as its stored text', 'cache:read', { site: 's', system: 'a', operation: 'GET /Version' }, { value: { value: JSON.parse(CACHED) as unknown, at: '2026-11-01T10:00:00.000Z', stale: true } }],
+  ['a refusal with its code', 'sites:remove', { site: 'paris' }, { error: { code: 'validation', message: 'site "paris" has unsaved changes' } }],
+  ['an invalid request, refused before the handler', 'op:call', { site: 42 }, { error: { code: 'validation', message: expect.stringContaining('site') as unknown } }],
+  ['an unknown channel', 'fs:read', {}, { error: { code: 'unknown-channel', message: expect.stringContaining('fs:read') as unknown } }],
+];
+
+describe.each(paths)('over %s', (_name, make) => {
+  it.each(cases)('decodes %s', async (_what, channel, request, expected) => {
+    expect(await outcome(make(), channel, request)).toEqual(expected);
+  });
+});
+
+describe('both paths', () => {
+  it('give the renderer exactly the same for every case', async () => {
+    for (const [, channel, request] of cases) {
+      const [electron, browser] = await Promise.all(paths.map(([, make]) => outcome(make(), channel, request)));
+      expect(electron, channel).toEqual(browser);
+    }
+  });
+});
+
+describe('decodeAnswer', () => {
+  it('calls anything but an envelope a protocol error, never a value', () => {
+    expect(decodeAnswer('{"ok":true,"value":null}')).toBeNull();
+    for (const text of ['not json', '{"value":1}', '{"ok":false}', '{"ok":false,"error":{"code":1,"message":"m"}}', '[]', 'null']) {
+      expect(() => decodeAnswer(text), text).toThrow(expect.objectContaining({ name: 'IpcCallError', code: 'protocol' }) as Error);
+    }
+  });
+
+  it('rejects with an IpcCallError when the transport itself fails', async () => {
+    const api = fromTransport({ call: () => Promise.reject(new Error("Error invoking remote method 'fleetdeck:app:info': reply was never sent")), on: () => () => undefined });
+    await expect(api.invoke('app:info', {})).rejects.toMatchObject({ name: 'IpcCallError', code: 'internal', message: expect.stringContaining('reply was never sent') as unknown });
+  });
+});
