@@ -5,6 +5,13 @@ import { startSimulator, type SimulatorHandle } from '../simulator/index.js';
 import { openRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 import { SiteStore } from './store/site-store.js';
 
+/**
+ * Polling interval of the demo's sites, seconds. The simulated systems change by themselves (drives
+ * degrade, notifications arrive), so the demo is set to poll like a monitored site rather than
+ * "on demand"; real sites keep the store's default until the admin sets one.
+ */
+export const DEMO_POLLING_SECONDS = 60;
+
 export interface DemoFleet {
   runtime: Runtime;
   simulator: SimulatorHandle;
@@ -38,7 +45,7 @@ export async function startDemoFleet(options: { scopedSite?: string | undefined;
     const ids = new Set<string>();
     const passwords = new Map<string, string>();
     for (const s of simulator.manifest.sites) {
-      const site = await sites.add({ name: s.name, baseUrl: s.baseUrl, username: s.username, tags: ['simulated'], group: 'Demo fleet' });
+      const site = await sites.add({ name: s.name, baseUrl: s.baseUrl, username: s.username, tags: ['simulated'], group: 'Demo fleet', polling: { intervalSeconds: DEMO_POLLING_SECONDS } });
       ids.add(site.id);
       passwords.set(site.id, s.password);
     }

@@ -1,4 +1,4 @@
-import { forecastFull, historyByPool, type Forecast } from '../capacity/forecast.js';
+import { assessCapacity, type PoolCapacity, type SystemCapacity } from '../capacity/pools.js';
 import type { Health, Node, NotificationRecord, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../catalog/resources.js';
 import type { Cell, ReportSection } from './model.js';
 import { answer, dataList, type ReportInput, type SystemSnapshot } from './snapshot.js';
@@ -25,7 +25,6 @@ export function healthSection(input: ReportInput): ReportSection {
   const now = Date.parse(input.generatedAt);
   const summary: Cell[][] = [];
   const pools: Cell[][] = [];
-  const provisioning: Cell[][] = [];
   const unhealthyVolumes: Cell[][] = [];
   const hardwareProblems: Cell[][] = [];
   const notifications: Cell[][] = [];
@@ -33,7 +32,8 @@ export function healthSection(input: ReportInput): ReportSection {
     const h = answer<Health>(s, 'GET /monitoring/health/current');
     const cap = h?.CapacityUtilization;
     const total = num(cap?.CapacityInBytes);
-    const used = num(cap?.CapacityUsageInBytes);
+    const allocated = num(cap?.CapacityUsageInBytes);
+    const capacity = capacityOf(s, now);
     summary.push([
       ...where(s),
       s.state,
@@ -44,14 +44,13 @@ export function healthSection(input: ReportInput): ReportSection {
       num(h?.HardwareUtilization?.CPUInPercentage),
       num(h?.HardwareUtilization?.MemoryInPercentage),
       total,
-      used,
-      percentOf(used, total),
+      allocated,
+      percentOf(allocated, total),
+      capacity.level,
     ]);
     for (const [name, state] of Object.entries(h?.Volumes?.UnhealthyStates ?? {})) unhealthyVolumes.push([...where(s), name, text(state)]);
-    pools.push(...poolRows(s, now));
-    for (const p of dataList<PoolProvisioning>(s, 'GET /monitoring/capacity/provisioning')) {
-      provisioning.push([...where(s), text(p.PoolName), text(p.State), text(p.Reason), num(p.FreeSpaceInPercentage)]);
-    }
+    for (const p of capacity.pools) pools.push(poolRow(s, p));
+    if (capacity.total) pools.push(poolRow(s, capacity.total));
     for (const n of dataList<Node>(s, 'GET /resources/list')) {
       const groups: Array<[string, Array<{ Name?: string; ResourceSerial?: string; ResourceStatus?: string; ErrMsg?: string }> | undefined]> = [
         ['Drive', n.Drives],
@@ -79,8 +78,8 @@ export function healthSection(input: ReportInput): ReportSection {
     kind: 'health',
     title: 'Health and capacity',
     description:
-      'Health and utilization as each system reports them; pool capacity with days until full, from a least-squares line through the cached 30-day pool history ' +
-      '(95 % range from the slope’s standard error), counted from the time this report was generated; open hardware problems; the newest warnings and errors.',
+      'Health and utilization as each system reports them; pool capacity with the system’s own provisioning state and days until full, from a least-squares line through the cached 30-day pool history ' +
+      '(95 % range from the slope’s standard error), counted from the time this report was generated; the outlook is the worse of the two. Then open hardware problems and the newest warnings and errors.',
     tables: [
       makeTable(
         'health.systems',
@@ -94,9 +93,10 @@ export function healthSection(input: ReportInput): ReportSection {
           ['unhealthyResources', 'Unhealthy resources'],
           ['cpu', 'CPU', 'percent'],
           ['memory', 'Memory', 'percent'],
-          ['capacity', 'Capacity', 'bytes'],
-          ['used', 'Used', 'bytes'],
-          ['usedPercent', 'Used', 'percent'],
+          ['capacity', 'Usable', 'bytes'],
+          ['allocated', 'Allocated', 'bytes'],
+          ['allocatedPercent', 'Allocated', 'percent'],
+          ['capacityLevel', 'Capacity outlook'],
         ],
         ['site', 'system'],
         summary,
@@ -107,10 +107,14 @@ export function healthSection(input: ReportInput): ReportSection {
         [
           ...SITE_SYSTEM,
           ['pool', 'Pool'],
-          ['capacity', 'Capacity', 'bytes'],
+          ['state', 'State (system)'],
+          ['reason', 'Reason'],
+          ['capacity', 'Usable', 'bytes'],
+          ['allocated', 'Allocated', 'bytes'],
           ['consumed', 'Consumed', 'bytes'],
-          ['usedPercent', 'Used', 'percent'],
-          ['growthPerDay', 'Growth per day', 'bytes'],
+          ['free', 'Free', 'bytes'],
+          ['freePercent', 'Free', 'percent'],
+          ['growthPerDay', 'Consumed growth per day', 'bytes'],
           ['daysUntilFull', 'Days until full', 'number'],
           ['range', '95 % range (days)'],
           ['fullBy', 'Full by', 'time'],
@@ -119,14 +123,6 @@ export function healthSection(input: ReportInput): ReportSection {
         ['site', 'system', 'pool'],
         pools,
         'No pool capacity cached.',
-      ),
-      makeTable(
-        'health.provisioning',
-        'Pool provisioning',
-        [...SITE_SYSTEM, ['pool', 'Pool'], ['state', 'State'], ['reason', 'Reason'], ['free', 'Free', 'percent']],
-        ['site', 'system', 'pool'],
-        provisioning,
-        'No provisioning record cached.',
       ),
       makeTable('health.unhealthyVolumes', 'Unhealthy volumes', [...SITE_SYSTEM, ['volume', 'Volume'], ['state', 'State']], ['site', 'system', 'volume'], unhealthyVolumes, 'No unhealthy volumes reported.'),
       makeTable(
@@ -150,66 +146,55 @@ export function healthSection(input: ReportInput): ReportSection {
   };
 }
 
-/** Capacity, consumption and forecast per pool, plus "All pools" when there are several. */
-function poolRows(s: SystemSnapshot, now: number): Cell[][] {
-  const current = answer<PoolCapacityUsage>(s, 'GET /monitoring/capacity/pools/current');
-  const health = answer<Health>(s, 'GET /monitoring/health/current');
-  const history = answer<PoolCapacityHistory>(s, 'GET /monitoring/capacity/pools/history');
-  // Usable bytes: the health record's pool capacity, else allocated + free (as the monitoring view).
-  const capacity = new Map<string, number>();
-  const consumed = new Map<string, number>();
-  for (const r of arr(current?.CapacityUsage)) {
-    if (!r.Name || r.Name === 'Total') continue;
-    if (typeof r.TotalAllocatedSizeInBytes === 'number' && typeof r.FreeCapacityInBytes === 'number') capacity.set(r.Name, r.TotalAllocatedSizeInBytes + r.FreeCapacityInBytes);
-    if (typeof r.TotalConsumedSizeInBytes === 'number') consumed.set(r.Name, r.TotalConsumedSizeInBytes);
-  }
-  for (const p of arr(health?.CapacityUtilization?.PoolCapacity)) if (p.PoolName && typeof p.CapacityInBytes === 'number' && p.CapacityInBytes > 0) capacity.set(p.PoolName, p.CapacityInBytes);
-  const { pools: byPool, system } = historyByPool(arr(history?.PerformanceStatstics));
-  const names = [...new Set([...capacity.keys(), ...byPool.keys()])].sort();
-  const rows: Cell[][] = [];
-  let total = 0;
-  for (const name of names) {
-    const cap = capacity.get(name) ?? 0;
-    total += cap;
-    const samples = byPool.get(name) ?? [];
-    const used = consumed.get(name) ?? samples[samples.length - 1]?.consumed;
-    rows.push(poolRow(s, name, cap, used, forecastFull(samples, cap, now)));
-  }
-  if (names.length > 1) {
-    const used = names.reduce<number | undefined>((sum, n) => (sum === undefined || !consumed.has(n) ? undefined : sum + (consumed.get(n) as number)), 0);
-    rows.push(poolRow(s, 'All pools', total, used ?? system[system.length - 1]?.consumed, forecastFull(system, total, now)));
-  }
-  return rows;
+/** The system's pools as every view assesses them (app/capacity/pools.ts). */
+function capacityOf(s: SystemSnapshot, now: number): SystemCapacity {
+  return assessCapacity({
+    health: answer<Health>(s, 'GET /monitoring/health/current'),
+    pools: answer<PoolCapacityUsage>(s, 'GET /monitoring/capacity/pools/current'),
+    provisioning: dataList<PoolProvisioning>(s, 'GET /monitoring/capacity/provisioning'),
+    history: arr(answer<PoolCapacityHistory>(s, 'GET /monitoring/capacity/pools/history')?.PerformanceStatstics),
+    now,
+  });
 }
 
-function poolRow(s: SystemSnapshot, pool: string, capacity: number, consumed: number | undefined, f: Forecast): Cell[] {
+function poolRow(s: SystemSnapshot, p: PoolCapacity): Cell[] {
+  const f = p.forecast;
   const days = f.status === 'growing' || f.status === 'full' ? (f.days ?? null) : null;
   const range = f.range && f.status === 'growing' ? `${Math.round(f.range.low)} – ${Number.isFinite(f.range.high) ? Math.round(f.range.high) : '∞'}` : null;
   return [
     ...where(s),
-    pool,
-    capacity > 0 ? capacity : null,
-    consumed ?? null,
-    percentOf(consumed, capacity),
+    p.name,
+    text(p.state),
+    text(p.reason),
+    num(p.usable),
+    num(p.allocated),
+    num(p.consumed),
+    num(p.free),
+    num(p.freePercent),
     f.status === 'insufficient-data' ? null : Math.round(f.slopePerDay),
     days === null ? null : Math.round(days * 10) / 10,
     range,
-    f.fullAt ?? null,
-    outlook(f),
+    f.status === 'growing' ? (f.fullAt ?? null) : null,
+    outlook(p),
   ];
 }
 
-function outlook(f: Forecast): string {
-  switch (f.status) {
-    case 'full':
-      return 'full now';
-    case 'not-growing':
-      return 'not growing';
-    case 'insufficient-data':
-      return f.capacity > 0 ? 'not enough history' : 'capacity unknown';
-    case 'growing':
-      return Number.isFinite(f.range?.high ?? Number.POSITIVE_INFINITY) ? 'growing' : 'growing (growth not certain)';
-  }
+/** The pool's verdict with its level, and what the forecast adds when it is not the deciding part. */
+function outlook(p: PoolCapacity): string {
+  const f = p.forecast;
+  const trend =
+    f.status === 'not-growing'
+      ? 'not growing'
+      : f.status === 'insufficient-data'
+        ? f.capacity > 0
+          ? 'not enough history'
+          : 'capacity unknown'
+        : f.status === 'growing' && !Number.isFinite(f.range?.high ?? Number.POSITIVE_INFINITY)
+          ? 'growing (growth not certain)'
+          : f.status === 'full'
+            ? 'full now'
+            : 'growing';
+  return `${p.level}: ${p.verdict === 'ok' ? trend : `${p.verdict}; ${trend}`}`;
 }
 
 function countsText(counts: Record<string, number> | undefined): string | null {

@@ -42,6 +42,7 @@ export function formatOfField(opKey: string, location: FieldLocation, path: stri
   const clean = path.replace(/\[\d+\]/g, '');
   const specific = FORMATS_BY_OPERATION[opKey]?.[`${location}.${clean}`];
   if (specific) return specific;
-  const leaf = clean.split('.').pop() ?? clean;
-  return BY_NAME[leaf.toLowerCase()];
+  const leaf = (clean.split('.').pop() ?? clean).toLowerCase();
+  // Every byte count of the interface ends in "InBytes" (CapacityInBytes, TierSizesInBytes): a size.
+  return BY_NAME[leaf] ?? (leaf.endsWith('inbytes') ? 'size' : undefined);
 }

@@ -5,7 +5,9 @@
  * problem as a sentence the admin can act on, or undefined when the value is fine.
  */
 
-export type FormatId = 'wwn' | 'iqn' | 'nqn' | 'ip' | 'lun' | 'port' | 'email' | 'integer' | 'number';
+import { parseSize, SIZE_EXAMPLE } from '../units.js';
+
+export type FormatId = 'wwn' | 'iqn' | 'nqn' | 'ip' | 'lun' | 'port' | 'email' | 'integer' | 'number' | 'size';
 
 /** Highest LUN id accepted. See `checkLunId` for why. */
 export const MAX_LUN_ID = 16383;
@@ -171,8 +173,28 @@ export function checkNumber(text: string): string | undefined {
   return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) && Number.isFinite(Number(t)) ? undefined : `${quote(t)} is not a number`;
 }
 
+/** A size with a unit (`2 TiB`, `500 GiB`, `2TB`) or in bytes; see `parseSize`. */
+export function checkSize(text: string): string | undefined {
+  const r = parseSize(text);
+  return 'problem' in r ? r.problem : undefined;
+}
+
+function sizeBytes(text: string): number {
+  const r = parseSize(text);
+  return 'bytes' in r ? r.bytes : Number.NaN;
+}
+
+/** One format: a short name and example for hints, its check, and (for sizes) the wire value of valid text. */
+export interface FormatSpec {
+  name: string;
+  example: string;
+  check: (text: string) => string | undefined;
+  /** The number sent for valid text, when it is not the text read as a number. */
+  toNumber?: (text: string) => number;
+}
+
 /** Every known format with a short name for labels and hints. */
-export const FORMATS: Readonly<Record<FormatId, { name: string; example: string; check: (text: string) => string | undefined }>> = {
+export const FORMATS: Readonly<Record<FormatId, FormatSpec>> = {
   wwn: { name: 'WWN', example: '10:00:00:90:fa:12:34:56', check: checkWwn },
   iqn: { name: 'IQN', example: 'iqn.1994-05.com.redhat:host01', check: checkIqn },
   nqn: { name: 'NQN', example: 'nqn.2014-08.org.nvmexpress:uuid:…', check: checkNqn },
@@ -182,6 +204,7 @@ export const FORMATS: Readonly<Record<FormatId, { name: string; example: string;
   email: { name: 'e-mail address', example: 'name@example.com', check: checkEmail },
   integer: { name: 'whole number', example: '42', check: checkInteger },
   number: { name: 'number', example: '1.5', check: checkNumber },
+  size: { name: 'size', example: SIZE_EXAMPLE, check: checkSize, toNumber: sizeBytes },
 };
 
 /** Checks a value against a format; empty text is for the caller to allow or require. */

@@ -18,6 +18,8 @@ export interface AreaDef {
   /** Stable id used in routes. */
   id: string;
   title: string;
+  /** A shorter word for the area tabs (the title stays the accessible name), so they fit a 1024 px window. */
+  short?: string;
   group: AreaGroup;
   component: Component<AreaProps>;
   /** False while the area shows only its cached data (it is still to be built). */

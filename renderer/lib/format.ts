@@ -1,18 +1,9 @@
 /** Display formatting shared by every view. Pure functions; the locale is the user's. */
+import { formatBytes as bytesText } from '../../app/units.js';
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB'];
-
-/** Bytes in decimal units (storage vendors' convention): `1.5 TB`. */
+/** Bytes in binary units, the same figure reports and size inputs use: `1.50 TiB`; `—` when unknown. */
 export function formatBytes(bytes: number | undefined): string {
-  if (bytes === undefined || !Number.isFinite(bytes)) return '—';
-  let v = Math.abs(bytes);
-  let u = 0;
-  while (v >= 1000 && u < UNITS.length - 1) {
-    v /= 1000;
-    u++;
-  }
-  const digits = v >= 100 || u === 0 ? 0 : v >= 10 ? 1 : 2;
-  return `${bytes < 0 ? '-' : ''}${v.toFixed(digits)} ${UNITS[u]}`;
+  return bytes === undefined || !Number.isFinite(bytes) ? '—' : bytesText(bytes);
 }
 
 export function formatPercent(p: number | undefined, digits = 0): string {
@@ -39,6 +30,12 @@ export function formatTime(iso: string | number | undefined, now = Date.now()): 
   if (t === undefined) return '—';
   const d = new Date(t);
   return new Date(now).toDateString() === d.toDateString() ? timeOnly.format(d) : dateTime.format(d);
+}
+
+/** Local date and time, always both (lists sorted by time must not drop the date or AM/PM). */
+export function formatTimeFull(iso: string | number | undefined): string {
+  const t = typeof iso === 'number' ? iso : parseTime(iso);
+  return t === undefined ? '—' : dateTime.format(new Date(t));
 }
 
 /** `just now`, `5 min ago`, `3 h ago`, `2 d ago`. */

@@ -61,3 +61,11 @@ export function findDrive(nodes: readonly Node[], node: string, id: number): Dri
 export function findNic(nodes: readonly Node[], node: string, name: string): Nic | undefined {
   return nodes.find((n) => n.Name === node)?.NetworkInterfaceCards?.find((c) => c.Name === name);
 }
+
+/**
+ * A node's name without its system's prefix, for tables that show the system beside it:
+ * `tundra-01-n1` on tundra-01 is `n1`, so sda on n1 and sda on n2 stay apart however narrow the column.
+ */
+export function shortNode(system: string, node: string): string {
+  return node.startsWith(`${system}-`) && node.length > system.length + 1 ? node.slice(system.length + 1) : node;
+}

@@ -4,9 +4,6 @@
  */
 export const LEVEL_NAMES: readonly string[] = ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Critical'];
 
-/** Error and above: what the fleet overview calls high-level. */
-export const HIGH_LEVEL = 4;
-
 export function levelName(level: number | undefined): string {
   if (level === undefined) return '—';
   return LEVEL_NAMES[level] ?? `Level ${level}`;

@@ -7,11 +7,41 @@ export interface Column<T> {
   /** The sort key (and the cell text when there is neither `text` nor `cell`). */
   value: (row: T) => string | number | boolean | null | undefined;
   text?: (row: T) => string;
+  /** The cell's tooltip when it should say more than its text (a full name behind a short one). */
+  tip?: (row: T) => string;
   cell?: Snippet<[T]>;
   /** A CSS grid track: `8rem`, `minmax(12rem, 2fr)`. Default `minmax(6rem, 1fr)`. */
   width?: string;
   align?: 'start' | 'end';
   sortable?: boolean;
+  /**
+   * Descriptive columns a narrow table may drop, highest first, so identifiers and actions stay in
+   * view; columns without it always show.
+   */
+  drop?: number;
+}
+
+/** The minimum width of a grid track in rem: `8rem` → 8, `minmax(12rem, 2fr)` → 12; 6 when it names none. */
+export function minRem(width: string | undefined): number {
+  const m = /(\d+(?:\.\d+)?)rem/.exec(width ?? '');
+  return m ? Number(m[1]) : 6;
+}
+
+/**
+ * The columns that fit `available` rem: while their minimum widths do not fit, the
+ * droppable column with the highest `drop` goes first. Without a measured width every column stays.
+ */
+export function fittingColumns<T>(columns: readonly Column<T>[], available: number): readonly Column<T>[] {
+  if (!(available > 0)) return columns;
+  let shown = [...columns];
+  const need = (cols: readonly Column<T>[]): number => cols.reduce((sum, c) => sum + minRem(c.width), 0);
+  while (need(shown) > available) {
+    const candidates = shown.filter((c) => c.drop !== undefined);
+    if (candidates.length === 0) break;
+    const top = candidates.reduce((a, b) => ((b.drop as number) >= (a.drop as number) ? b : a));
+    shown = shown.filter((c) => c !== top);
+  }
+  return shown;
 }
 
 export interface SortState {

@@ -1,3 +1,4 @@
+import { NOTIFICATION_MODULES } from '../../app/catalog/values.js';
 import type { NotificationRecord } from '../../app/catalog/resources.js';
 import type { SystemState } from './model.js';
 
@@ -20,10 +21,7 @@ export function parseLevel(text: string): number | undefined {
 }
 
 /** Modules named in notification records and accepted in target Modules lists. */
-export const MODULES = [
-  'Applications', 'Authentication', 'HA', 'Hardware', 'Hosts', 'Hypervisor', 'Management', 'Monitoring', 'NAS',
-  'Network', 'Nodes', 'Notifications', 'Replication', 'Settings', 'Systems', 'Templates', 'Users',
-] as const;
+export const MODULES = NOTIFICATION_MODULES;
 
 /** Cap per system so long benchmark runs stay bounded in memory; the oldest records go first. */
 const MAX_RECORDS = 5000;

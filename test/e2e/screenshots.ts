@@ -15,8 +15,11 @@ const outDir = resolve(process.argv[2] ?? join(ROOT, 'docs', 'screenshots'));
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 async function settle(page: Page): Promise<void> {
-  // Fonts and charts draw after data arrives; wait for the network to go quiet and a frame to pass.
-  await page.waitForLoadState('networkidle');
+  // The event stream is one long-lived fetch, so the network is never idle: wait for no panel to be
+  // loading, the fonts, the charts' short animation, and a frame.
+  await expect(page.getByText(/reading cached data…|Loading…/)).toHaveCount(0);
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await page.waitForTimeout(800);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 

@@ -11,9 +11,19 @@ export class FormState {
   touched = $state<Record<string, boolean>>({});
   /** A submit was tried: every problem shows. */
   attempted = $state(false);
+  /** Moves on every change of a value or an item count, so answers to an older request can be told apart. */
+  revision = $state(0);
+  readonly #initial: Readonly<FormValues>;
 
   constructor(initial: Readonly<FormValues> = {}) {
     this.values = { ...initial };
+    this.#initial = { ...initial };
+  }
+
+  /** True when the admin has typed or chosen anything the form did not open with. */
+  get dirty(): boolean {
+    for (const k of [...Object.keys(this.values), ...Object.keys(this.#initial)]) if ((this.values[k] ?? '') !== (this.#initial[k] ?? '')) return true;
+    return Object.values(this.counts).some((n) => n > 0);
   }
 
   text(id: string): string {
@@ -21,7 +31,9 @@ export class FormState {
   }
 
   set(id: string, text: string): void {
+    if ((this.values[id] ?? '') === text) return;
     this.values[id] = text;
+    this.revision++;
   }
 
   touch(id: string): void {
@@ -34,6 +46,7 @@ export class FormState {
 
   addItem(id: string): void {
     this.counts[id] = this.count(id) + 1;
+    this.revision++;
   }
 
   /** Removes item `index` of an array input, moving the later items (and anything nested in them) up one place. */
@@ -55,6 +68,7 @@ export class FormState {
     };
     this.values = rekey(this.values);
     this.counts = { ...rekey(this.counts), [id]: Math.max(0, n - 1) };
+    this.revision++;
   }
 
   /** Forgets the given inputs' text: secrets after a submit. */

@@ -2,6 +2,8 @@ import { coerceScalar, findOperation, type Field, type Operation, type ScalarTyp
 import { redact, REDACTED } from '../../../app/redact.js';
 import { formatOfField, type FieldLocation } from '../../../app/validation/field-formats.js';
 import { checkFormat, checkInteger, checkNumber, FORMATS, type FormatId } from '../../../app/validation/formats.js';
+import { describeSize } from '../../../app/units.js';
+import { glossaryLabel } from './glossary.js';
 
 /**
  * Forms generated from the operation catalog, as pure data: which inputs an operation has, how their
@@ -144,7 +146,8 @@ function scalarValue(type: ScalarType, text: string, format: FormatId | undefine
       return { problem: 'choose true or false' };
     case 'integer': {
       const p = format ? checkFormat(format, text) : checkInteger(text);
-      return p ? { problem: p } : { value: Number(text.trim()) };
+      const toNumber = format ? FORMATS[format].toNumber : undefined;
+      return p ? { problem: p } : { value: toNumber ? toNumber(text) : Number(text.trim()) };
     }
     case 'number': {
       const p = checkNumber(text);
@@ -248,18 +251,44 @@ export function collect(op: Operation, values: Readonly<FormValues>, counts: Rea
   return { request, problems: ctx.problems };
 }
 
-/** The text a field shows in messages: the area's label, else the catalog name. */
+/** The text a field shows in its label and messages: the area's label, else the glossary's words. */
 export function labelOf(ff: FormField, options: FieldOptionsMap = {}): string {
-  return options[ff.id]?.label ?? ff.field.name;
+  return options[ff.id]?.label ?? glossaryLabel(ff.field.name);
 }
 
-/** A one-line hint of what an input takes: `integer`, `WWN, one per line`. */
+/**
+ * A one-line hint of what an input takes, only where it helps: a format with an example
+ * (`IQN, e.g. iqn.1994-05…`, `e.g. 2 TiB, 500 GiB or 2TB`), a date's form, "one per line". No type
+ * words ("string", "integer"): the admin knows a name is text.
+ */
 export function hintOf(op: Operation, ff: FormField, options: FieldOptionsMap = {}): string {
   const format = options[ff.id]?.format ?? formatOfField(op.key, ff.location, ff.path);
   const t = ff.field.type;
   const scalar = typeof t === 'string' ? t : 'array' in t && typeof t.array === 'string' ? t.array : undefined;
-  const what = format ? `${FORMATS[format].name}, e.g. ${FORMATS[format].example}` : scalar === 'date-time' ? 'date-time, UTC, e.g. 2026-01-31T13:45:00' : (scalar ?? '');
+  const what =
+    format === 'size'
+      ? `e.g. ${FORMATS.size.example}`
+      : format && format !== 'integer' && format !== 'number'
+        ? `${FORMATS[format].name}, e.g. ${FORMATS[format].example}`
+        : scalar === 'date-time'
+          ? 'UTC, e.g. 2026-01-31T13:45:00'
+          : '';
   return ff.kind === 'list' ? `${what}${what ? '; ' : ''}one per line` : what;
+}
+
+/** What a valid size input will send, in words (`= 2.00 TiB`); undefined for other inputs or bad text. */
+export function sizeEcho(op: Operation, ff: FormField, text: string, options: FieldOptionsMap = {}): string | undefined {
+  const format = options[ff.id]?.format ?? formatOfField(op.key, ff.location, ff.path);
+  if (format !== 'size' || ff.kind !== 'scalar' || text.trim() === '' || checkFormat('size', text)) return undefined;
+  const bytes = FORMATS.size.toNumber?.(text);
+  return bytes === undefined ? undefined : `= ${describeSize(bytes)}`;
+}
+
+/** What an empty choice means, in the words of the operation: a change leaves it, a create takes the default. */
+export function unsetText(op: Operation): string {
+  if (op.method === 'PUT') return 'Leave unchanged';
+  if (op.method === 'GET') return 'Not set';
+  return 'System default';
 }
 
 /** Every secret value in the form's text, for clearing after a submit. */

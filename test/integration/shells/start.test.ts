@@ -55,9 +55,11 @@ describe('npm start without the Electron runtime', () => {
     expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
     expect(await page.text()).toMatch(/<div id="app"|<script/);
     expect(await ipc(url, 'app:info', {})).toMatchObject({ simulated: true });
-    const sites = (await ipc(url, 'sites:list', {})) as Array<{ simulated: boolean }>;
+    const sites = (await ipc(url, 'sites:list', {})) as Array<{ simulated: boolean; polling: { intervalSeconds: number } }>;
     expect(sites).toHaveLength(3);
     for (const s of sites) expect(s.simulated).toBe(true);
+    // The demo's systems change by themselves: its sites poll, they are not "on demand".
+    for (const s of sites) expect(s.polling.intervalSeconds).toBe(60);
     // The first refresh runs in the background: wait for the nine systems to come in.
     let systems = 0;
     for (let i = 0; i < 100 && systems < 9; i++) {

@@ -81,6 +81,26 @@ describe('monitoring', () => {
     expect(last?.TotalAllocatedSizeInBytes).toBeGreaterThan(0);
   });
 
+  it('reports a pool Full once provisioning leaves it under 5 % free, and refuses more, naming the free bytes', async () => {
+    const hdd = (await h.call<PoolCapacityUsage>('GET /monitoring/capacity/pools/current')).CapacityUsage?.find((r) => r.Name === 'hdd-pool');
+    const free = hdd?.FreeCapacityInBytes ?? 0;
+    const usable = free + (hdd?.TotalAllocatedSizeInBytes ?? 0);
+    const size = Math.floor((free - usable * 0.01) / 2 ** 30) * 2 ** 30;
+    await h.call('POST /templates/create', { body: { Application: 'fill' } });
+    await h.call('POST /templates/volumes/create', { body: { Application: 'fill', Volume: 'big', CapacityInBytes: size, Pool: 'hdd-pool' } });
+    await h.call('POST /applications/create', { body: { Application: 'fill-app', Template: 'fill' } });
+    const prov = await h.call<{ Data: PoolProvisioning[] }>('GET /monitoring/capacity/provisioning');
+    const state = prov.Data.find((p) => p.PoolName === 'hdd-pool');
+    expect(state).toMatchObject({ State: 'Full', Reason: 'LowFreeSpace' });
+    expect(state?.FreeSpaceInPercentage).toBeLessThan(5);
+    const health = await h.call<{ CapacityUtilization?: { ProvisioningStates?: string[] } }>('GET /monitoring/health/current', { query: { capacityUtilization: true } });
+    expect(health.CapacityUtilization?.ProvisioningStates).toContain('Full');
+    await h.call('POST /applications/create', { body: { Application: 'fill-app-2', Template: 'fill' } }).then(
+      () => expect.unreachable('a second copy does not fit'),
+      (err: Error) => expect(err.message).toMatch(/Not enough free capacity in pool 'hdd-pool': \d+ bytes requested, \d+ bytes free/),
+    );
+  });
+
   it('serves the version record, the provisioning workflow tree and configurations', async () => {
     const v = await h.call<VersionRecord>('GET /Version');
     expect(v.Versions?.map((c) => c.Component)).toContain('Management');

@@ -181,7 +181,7 @@ describe('a reachable system', () => {
 
   it('closes the confirmation with Escape without calling the system', async () => {
     const { el, fake } = await render('ok');
-    (byTestId(el, 'giveback-node-1') as HTMLButtonElement).click();
+    (byTestId(el, 'takeover-node-1') as HTMLButtonElement).click();
     flushSync();
     const dialog = document.querySelector('[data-testid="confirm-dialog"]') as HTMLElement;
     dialog.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));

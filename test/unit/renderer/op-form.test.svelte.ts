@@ -116,7 +116,7 @@ describe('a form generated from the catalog', () => {
     const summary = q(el, 'op-problems');
     expect(summary.getAttribute('role')).toBe('alert');
     expect(summary.textContent).toContain('Application: required');
-    expect(summary.textContent).toContain('LunIds: line 2: LUN id 16384 is above 16383');
+    expect(summary.textContent).toContain('LUN ids: line 2: LUN id 16384 is above 16383');
     expect(document.activeElement).toBe(summary);
     expect(fake.calls()).toEqual([]);
   });

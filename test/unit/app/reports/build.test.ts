@@ -76,20 +76,33 @@ describe('health and capacity', () => {
         site: 'East DC',
         system: 'alpha',
         pool: 'hdd-pool',
+        state: 'Ok',
+        reason: 'None',
         capacity: 10 * TIB,
+        allocated: 6 * TIB,
         consumed: 5 * TIB,
-        usedPercent: 50,
+        free: 4 * TIB,
+        freePercent: 50,
         growthPerDay: 10 * GIB,
         daysUntilFull: 511.5,
         range: '512 – 512',
         fullBy: new Date(Date.parse(GENERATED_AT) + 511.5 * 86_400_000).toISOString(),
-        outlook: 'growing',
+        outlook: 'ok: growing',
       },
     ]);
   });
 
+  it('shows a pool the system reports Full as critical, however slowly it grows', () => {
+    const input = fixtureInput();
+    const alpha = input.systems[0] as (typeof input.systems)[number];
+    alpha.answers['GET /monitoring/capacity/provisioning'] = { value: { Data: [{ PoolName: 'hdd-pool', State: 'Full', Reason: 'LowFreeSpace', FreeSpaceInPercentage: 0.65 }] }, at: ALPHA_AT };
+    const full = buildReport('health', input);
+    expect(rowsOf(full, 'health.pools')[0]).toMatchObject({ state: 'Full', freePercent: 0.65, daysUntilFull: 511.5, outlook: 'critical: full; growing' });
+    expect(rowsOf(full, 'health.systems')[0]).toMatchObject({ capacityLevel: 'critical' });
+  });
+
   it('summarises health per system and lists unhealthy volumes, hardware problems and warnings', () => {
-    expect(rowsOf(model, 'health.systems')[0]).toMatchObject({ volumesHealth: 75, unhealthyVolumes: 1, hardwareHealth: 98.2, unhealthyResources: 'Drive: 2', capacity: 10 * TIB, used: 5 * TIB, usedPercent: 50 });
+    expect(rowsOf(model, 'health.systems')[0]).toMatchObject({ volumesHealth: 75, unhealthyVolumes: 1, hardwareHealth: 98.2, unhealthyResources: 'Drive: 2', capacity: 10 * TIB, allocated: 5 * TIB, allocatedPercent: 50, capacityLevel: 'ok' });
     expect(rowsOf(model, 'health.unhealthyVolumes')).toEqual([{ site: 'East DC', system: 'alpha', volume: 'db/log', state: 'Degraded' }]);
     expect(rowsOf(model, 'health.hardwareProblems').map((r) => `${r.name} ${r.status}`)).toEqual(['sda Warning', 'sdz Failed']);
     expect(rowsOf(model, 'health.notifications').map((r) => `${r.time} ${r.level} ${r.message}`)).toEqual([

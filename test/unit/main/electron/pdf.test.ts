@@ -34,7 +34,7 @@ function fakeWindow(behaviour: Behaviour) {
       once: (event: string, listener: (...args: unknown[]) => void) => void this.listeners.set(event, listener),
       printToPDF: async (o: Record<string, unknown>): Promise<Buffer> => {
         if (behaviour === 'fail') throw new Error('printing failed');
-        return Buffer.from(`%PDF ${JSON.stringify(o)}`);
+        return Buffer.from(`%PDF ${JSON.stringify(o)} ${this.rec.html ?? ''}`);
       },
     };
   }
@@ -56,7 +56,10 @@ describe('Electron print-to-PDF', () => {
     const pdfs = await electronPrintToPdf(Win as never, { tmpDir: tmp })(['<h1>Audit — ünïcode</h1>', '<h2>part two</h2>']);
     expect(pdfs).toHaveLength(2);
     for (const pdf of pdfs) expect(pdf.toString()).toMatch(/^%PDF .*"landscape":true.*"printBackground":true/);
-    expect(made.map((w) => w.html)).toEqual(['<h1>Audit — ünïcode</h1>', '<h2>part two</h2>']);
+    // Each PDF comes back in the order of its document, whichever window finished loading first.
+    expect(pdfs.map((pdf) => pdf.toString().endsWith('<h1>Audit — ünïcode</h1>'))).toEqual([true, false]);
+    expect(pdfs[1]!.toString().endsWith('<h2>part two</h2>')).toBe(true);
+    expect(made.map((w) => w.html).sort()).toEqual(['<h1>Audit — ünïcode</h1>', '<h2>part two</h2>']);
     for (const w of made) {
       expect(w.options.show).toBe(false);
       expect(w.options.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false });

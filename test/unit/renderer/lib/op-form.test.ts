@@ -7,6 +7,8 @@ import {
   createdName,
   hintOf,
   isSecretId,
+  labelOf,
+  sizeEcho,
   itemField,
   listNames,
   previewRequest,
@@ -116,6 +118,33 @@ describe('fields', () => {
     const host = getOperation('POST /hosts/create');
     const wwns = topFields(host).find((f) => f.id === 'body.Wwns')!;
     expect(hintOf(host, wwns)).toBe('WWN, e.g. 10:00:00:90:fa:12:34:56; one per line');
+  });
+
+  it('says no type words, and names fields in words', () => {
+    const op = getOperation('POST /notifications/targets/syslog/add');
+    const field = (id: string) => topFields(op).find((f) => f.id === id) as ReturnType<typeof topFields>[number];
+    expect(hintOf(op, field('body.ServerAddress'))).toBe('');
+    expect(hintOf(op, field('body.BatchPostingLimit'))).toBe('');
+    expect(labelOf(field('body.SslProtocol'))).toBe('TLS version');
+    expect(labelOf(field('body.ServerPort'))).toBe('Server port');
+  });
+});
+
+describe('sizes', () => {
+  const op = getOperation('POST /templates/volumes/create');
+  const size = topFields(op).find((f) => f.id === 'body.CapacityInBytes') as ReturnType<typeof topFields>[number];
+
+  it('sends a size typed with a unit as its bytes, and echoes what is sent', () => {
+    expect(collect(op, { 'body.CapacityInBytes': '2 TiB' }).request.body).toEqual({ CapacityInBytes: 2 * 1024 ** 4 });
+    expect(collect(op, { 'body.CapacityInBytes': '2TB' }).request.body).toEqual({ CapacityInBytes: 2e12 });
+    expect(collect(op, { 'body.CapacityInBytes': '500 GiB' }).request.body).toEqual({ CapacityInBytes: 500 * 1024 ** 3 });
+    expect(hintOf(op, size)).toBe('e.g. 2 TiB, 500 GiB or 2TB');
+    expect(sizeEcho(op, size, '2 TiB')).toBe('= 2.00 TiB');
+    expect(sizeEcho(op, size, '2T')).toBeUndefined();
+  });
+
+  it('refuses an ambiguous or unknown unit before sending', () => {
+    expect(collect(op, { 'body.CapacityInBytes': '2T' }).problems).toEqual({ 'body.CapacityInBytes': ['“2T” is ambiguous: write 2 TiB (1024-based) or TB (1000-based)'] });
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rankItems, type PaletteItem } from '../../../../renderer/lib/palette.js';
 import { rangeQuery } from '../../../../renderer/lib/range.js';
-import { sortRows, visibleWindow, type Column } from '../../../../renderer/lib/table.js';
+import { fittingColumns, sortRows, visibleWindow, type Column } from '../../../../renderer/lib/table.js';
 
 describe('sortRows', () => {
   const cols: Column<{ n?: number; s?: string }>[] = [
@@ -37,6 +37,34 @@ describe('rankItems', () => {
     const items = [item('Refresh prod-a'), item('prod-a', 'Site one'), item('Hardware — prod-a')];
     expect(rankItems(items, 'prod').map((i) => i.label)).toEqual(['prod-a', 'Refresh prod-a', 'Hardware — prod-a']);
     expect(rankItems(items, 'prod site').map((i) => i.label)).toEqual(['prod-a']);
+  });
+
+  it('ranks a word that starts with the query above the query inside a word: "ping" finds the ping operation before "mappings"', () => {
+    const items = [item('Hosts & mappings — prod-a'), { ...item('GET /resources/network/ping', 'Ping an address'), group: 'Operation' as const }];
+    expect(rankItems(items, 'ping').map((i) => i.label)).toEqual(['GET /resources/network/ping', 'Hosts & mappings — prod-a']);
+  });
+
+  it('puts fleet objects found by the search right after labels that start with the query', () => {
+    const found = [{ ...item('iqn.2025-01.com.example:esx01', 'IQN · host esx01'), group: 'Found' as const }];
+    const items = [item('esx-view'), item('Refresh esx-view')];
+    expect(rankItems(items, 'esx', 60, found).map((i) => i.label)).toEqual(['esx-view', 'iqn.2025-01.com.example:esx01', 'Refresh esx-view']);
+  });
+});
+
+describe('fittingColumns', () => {
+  const cols: Column<unknown>[] = [
+    { id: 'name', title: 'Name', value: () => '', width: 'minmax(8rem, 1fr)' },
+    { id: 'desc', title: 'Description', value: () => '', width: 'minmax(14rem, 3fr)', drop: 2 },
+    { id: 'model', title: 'Model', value: () => '', width: '8rem', drop: 1 },
+    { id: 'act', title: 'Actions', value: () => '', width: '9rem' },
+  ];
+  it('drops descriptive columns, highest first, until identifiers and actions fit', () => {
+    expect(fittingColumns(cols, 40).map((c) => c.id)).toEqual(['name', 'desc', 'model', 'act']);
+    expect(fittingColumns(cols, 31).map((c) => c.id)).toEqual(['name', 'model', 'act']);
+    expect(fittingColumns(cols, 20).map((c) => c.id)).toEqual(['name', 'act']);
+    expect(fittingColumns(cols, 10).map((c) => c.id)).toEqual(['name', 'act']);
+    // Not measured (no layout): everything shows.
+    expect(fittingColumns(cols, 0)).toBe(cols);
   });
 });
 

@@ -1,16 +1,18 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import type { Application, Health, Node, NotificationRecord } from '../../app/catalog/index.js';
-import type { FleetStore, FleetSystem } from '../lib/fleet.svelte.js';
-import { connectionLevel, highLevel, laggingReplication, levelRank, rollupHealth, unhealthyDrives, worse, type LaggingPair, type Level, type NodeDrive, type Rollup } from '../lib/health.js';
-import { forEachLimit } from '../lib/limit.js';
-import { dataOf } from '../lib/loader.svelte.js';
-import { READS } from '../lib/reads.js';
-import { SystemContext } from '../lib/system.svelte.js';
+import { assessCapacity, type PoolCapacity } from '../../app/capacity/pools.js';
+import type { Application, Health, Node, NotificationRecord, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../../app/catalog/index.js';
+import type { FleetStore, FleetSystem } from './fleet.svelte.js';
+import { connectionLevel, highLevel, laggingReplication, levelRank, rollupHealth, unhealthyDrives, worse, type LaggingPair, type Level, type NodeDrive, type Rollup } from './health.js';
+import { forEachLimit } from './limit.js';
+import { dataOf } from './loader.svelte.js';
+import { READS } from './reads.js';
+import { SystemContext } from './system.svelte.js';
 
-/** What the overview read for one system from the cache. */
-interface SystemFacts {
+/** What was read for one system from the cache, and its roll-up. */
+export interface SystemFacts {
   version: number;
-  health: Health | undefined;
+  rollup: Rollup;
+  /** When the health record was read from the system. */
   at: string | undefined;
   drives: NodeDrive[];
   lagging: LaggingPair[];
@@ -40,18 +42,26 @@ const CONCURRENCY = 6;
 const key = (s: Tagged): string => `${s.siteId}\u0000${s.system}`;
 
 /**
- * The fleet overview's data: each system's health, unhealthy drives, lagging replication and recent
- * errors from the offline cache, reloaded per system when its data version moves.
+ * Every system's health from the offline cache, reloaded per system when its data version moves:
+ * the roll-up (with capacity and HA), unhealthy drives, lagging replication and recent errors. One
+ * instance serves the overview, the fleet tree and the system header, so they cannot disagree.
  */
-export class OverviewModel {
+export class FleetHealth {
   readonly #facts = new SvelteMap<string, SystemFacts>();
   loading = $state(false);
   readonly #fleet: FleetStore;
   /** Systems being read now, so a second trigger does not read them twice. */
   readonly #inflight = new SvelteSet<string>();
+  readonly #now: () => number;
 
-  constructor(fleet: FleetStore) {
+  constructor(fleet: FleetStore, now: () => number = Date.now) {
     this.#fleet = fleet;
+    this.#now = now;
+  }
+
+  /** A system's facts, once read. */
+  of(siteId: string, system: string): SystemFacts | undefined {
+    return this.#facts.get(key({ siteId, system }));
   }
 
   /** Rows worst first: critical, unknown, warning, ok; then by the lowest health figure. */
@@ -59,7 +69,7 @@ export class OverviewModel {
     const facts = this.#facts;
     const rows = this.#fleet.systems.map((s): OverviewRow => {
       const f = facts.get(key(s));
-      const rollup = rollupHealth(f?.health);
+      const rollup = f?.rollup ?? rollupHealth(undefined);
       return {
         key: key(s),
         siteId: s.siteId,
@@ -73,12 +83,19 @@ export class OverviewModel {
         lagging: f?.lagging.length ?? 0,
       };
     });
-    const lowest = (r: OverviewRow): number => Math.min(...r.rollup.dimensions.map((d) => (d.name === 'volumes' || d.name === 'hardware' ? (d.percent ?? 100) : 100 - (d.percent ?? 0))), 100);
+    const lowest = (r: OverviewRow): number =>
+      Math.min(...r.rollup.dimensions.map((d) => (d.name === 'volumes' || d.name === 'hardware' ? (d.percent ?? 100) : d.name === 'ha' ? 100 : 100 - (d.percent ?? 0))), 100);
     return rows.sort((a, b) => levelRank(a.level) - levelRank(b.level) || lowest(a) - lowest(b) || a.system.localeCompare(b.system));
   });
 
   readonly drives: Array<NodeDrive & Tagged> = $derived([...this.#facts].flatMap(([k, f]) => f.drives.map((d) => ({ ...d, ...split(k) }))));
   readonly lagging: Array<LaggingPair & Tagged> = $derived([...this.#facts].flatMap(([k, f]) => f.lagging.map((p) => ({ ...p, ...split(k) }))));
+  /** Pools full or nearly full (or filling fast), worst first: the overview's attention list. */
+  readonly pools: Array<PoolCapacity & Tagged> = $derived(
+    [...this.#facts]
+      .flatMap(([k, f]) => f.rollup.capacity.pools.filter((p) => p.level !== 'ok' && p.level !== 'unknown').map((p) => ({ ...p, ...split(k) })))
+      .sort((a, b) => levelRank(a.level) - levelRank(b.level) || (a.freePercent ?? 100) - (b.freePercent ?? 100)),
+  );
   readonly errors: Array<NotificationRecord & Tagged> = $derived(
     [...this.#facts]
       .flatMap(([k, f]) => f.errors.map((n) => ({ ...n, ...split(k) })))
@@ -87,17 +104,17 @@ export class OverviewModel {
   );
 
   readonly totals = $derived.by(() => {
-    let total = 0;
-    let used = 0;
+    let usable = 0;
+    let allocated = 0;
     const byLevel: Record<Level, number> = { critical: 0, unknown: 0, warning: 0, ok: 0 };
     for (const r of this.rows) {
       byLevel[r.level]++;
-      if (r.rollup.capacity) {
-        total += r.rollup.capacity.total;
-        used += r.rollup.capacity.used;
+      for (const p of r.rollup.capacity.pools) {
+        usable += p.usable ?? 0;
+        allocated += p.allocated ?? 0;
       }
     }
-    return { total, used, byLevel };
+    return { usable, allocated, byLevel };
   });
 
   /** Loads the systems whose data version moved since they were last read. */
@@ -123,15 +140,26 @@ export class OverviewModel {
     const sys = new SystemContext(this.#fleet, s.siteId, s.system);
     const version = this.#fleet.version(s.siteId, s.system);
     const safe = <T>(p: Promise<T>): Promise<T | null> => p.catch(() => null);
-    const [health, resources, replication, notes] = await Promise.all([
+    const [health, resources, replication, notes, nodes, pools, provisioning, history] = await Promise.all([
       safe(sys.readCache<Health>(READS.health)),
       safe(sys.readCache<unknown>(READS.resources)),
       safe(sys.readCache<unknown>(READS.replication)),
       safe(sys.readCache<unknown>(READS.notifications)),
+      safe(sys.readCache<unknown>(READS.nodes)),
+      safe(sys.readCache<PoolCapacityUsage>(READS.poolsCurrent)),
+      safe(sys.readCache<unknown>(READS.provisioning)),
+      safe(sys.readCache<PoolCapacityHistory>(READS.capacityHistory)),
     ]);
+    const capacity = assessCapacity({
+      health: health?.value,
+      pools: pools?.value,
+      provisioning: dataOf<PoolProvisioning>(provisioning?.value),
+      history: history?.value?.PerformanceStatstics ?? [],
+      now: this.#now(),
+    });
     return {
       version,
-      health: health?.value ?? undefined,
+      rollup: rollupHealth(health?.value, { capacity, ...(nodes ? { nodes: dataOf<Node>(nodes.value) } : {}) }),
       at: health?.at,
       drives: unhealthyDrives(dataOf<Node>(resources?.value)),
       lagging: laggingReplication(dataOf<Application>(replication?.value)),

@@ -1,0 +1,20 @@
+/** Severity, ordered so that sorting by rank puts the worst first. Not knowing sorts before a warning. */
+export type Level = 'critical' | 'unknown' | 'warning' | 'ok';
+
+const RANK: Readonly<Record<Level, number>> = { critical: 0, unknown: 1, warning: 2, ok: 3 };
+
+export function levelRank(level: Level): number {
+  return RANK[level];
+}
+
+/** The worse of two levels. */
+export function worse(a: Level, b: Level): Level {
+  return RANK[a] <= RANK[b] ? a : b;
+}
+
+/** The worst of several levels; `empty` when there are none. */
+export function worst(levels: Iterable<Level>, empty: Level = 'ok'): Level {
+  let out: Level | undefined;
+  for (const l of levels) out = out === undefined ? l : worse(out, l);
+  return out ?? empty;
+}

@@ -1,0 +1,166 @@
+import { assessCapacity, type SystemCapacity } from '../capacity/pools.js';
+import type { Application, Drive, Health, Node, NotificationRecord, ReplicationPair } from '../catalog/resources.js';
+import { haOf, type HaSummary } from './ha.js';
+import { levelRank, worse, type Level } from './level.js';
+
+/**
+ * One system's health as the overview, the tree, the system header and the summary show it: the
+ * worst of volumes, hardware, utilization, capacity and HA. Pure, so every view agrees.
+ */
+
+/** Thresholds of the roll-up. Percentages; "health" is the service's own 0–100 figure. */
+export const THRESHOLDS = {
+  healthWarning: 100,
+  healthCritical: 80,
+  utilizationWarning: 85,
+  utilizationCritical: 95,
+} as const;
+
+export type DimensionName = 'volumes' | 'hardware' | 'utilization' | 'capacity' | 'ha';
+
+export interface Dimension {
+  name: DimensionName;
+  level: Level;
+  /** The figure the level comes from, as a percentage; undefined when not reported or not a percentage. */
+  percent: number | undefined;
+  text: string;
+}
+
+export interface Rollup {
+  level: Level;
+  dimensions: Dimension[];
+  /** Short reasons for a level other than ok, worst first. */
+  reasons: string[];
+  capacity: SystemCapacity;
+  ha: HaSummary | undefined;
+}
+
+/** What a roll-up reads besides the health record; each is optional (a view may not have it cached). */
+export interface RollupInput {
+  capacity?: SystemCapacity | undefined;
+  /** `/nodes/list` nodes: their State and HAState. */
+  nodes?: readonly Node[] | undefined;
+}
+
+function healthDim(name: 'volumes' | 'hardware', pct: number | undefined, detail: string): Dimension {
+  if (pct === undefined) return { name, level: 'unknown', percent: undefined, text: 'not reported' };
+  const level: Level = pct < THRESHOLDS.healthCritical ? 'critical' : pct < THRESHOLDS.healthWarning ? 'warning' : 'ok';
+  return { name, level, percent: pct, text: detail };
+}
+
+/**
+ * Rolls a system up to one level. A system with no health record is 'unknown', which sorts right
+ * after 'critical': not knowing is worse than a warning. Capacity is the pools' assessment (the
+ * system's provisioning state and the forecast), not a share of the whole system, so one full pool
+ * among four is critical, not "25 %".
+ */
+export function rollupHealth(health: Health | null | undefined, input: RollupInput = {}): Rollup {
+  const capacity = input.capacity ?? assessCapacity({ health });
+  const ha = input.nodes ? haOf(input.nodes) : undefined;
+  if (!health) {
+    const dims: Dimension[] = [capacityDim(capacity), ...(ha ? [haDim(ha)] : [])].filter((d) => d.level !== 'unknown');
+    return { level: 'unknown', dimensions: dims, reasons: ['no health data cached', ...reasonsOf(dims)], capacity, ha };
+  }
+  const v = health.Volumes;
+  const hw = health.HardwareResources;
+  const u = health.HardwareUtilization;
+  const unhealthyHw = Object.entries(hw?.UnhealthyResourceCount ?? {}).filter(([, n]) => n > 0);
+  const util = u?.HardwareUtilizationInPercentage;
+  const dimensions: Dimension[] = [
+    healthDim('volumes', v?.VolumesHealthInPercentage, v?.UnhealthyVolumes ? `${v.UnhealthyVolumes} unhealthy of ${(v.HealthyVolumes ?? 0) + v.UnhealthyVolumes}` : `${v?.HealthyVolumes ?? 0} healthy`),
+    healthDim('hardware', hw?.HardwareResourcesHealthInPercentage, unhealthyHw.length ? unhealthyHw.map(([k, n]) => `${n} ${k}`).join(', ') : 'all healthy'),
+    util === undefined
+      ? { name: 'utilization', level: 'unknown', percent: undefined, text: 'not reported' }
+      : {
+          name: 'utilization',
+          level: util >= THRESHOLDS.utilizationCritical ? 'critical' : util >= THRESHOLDS.utilizationWarning ? 'warning' : 'ok',
+          percent: util,
+          text: `CPU ${Math.round(u?.CPUInPercentage ?? 0)} %, memory ${Math.round(u?.MemoryInPercentage ?? 0)} %`,
+        },
+    capacityDim(capacity),
+    ...(ha ? [haDim(ha)] : []),
+  ];
+  return {
+    level: dimensions.reduce<Level>((l, d) => worse(l, d.level), 'ok'),
+    dimensions,
+    reasons: reasonsOf(dimensions),
+    capacity,
+    ha,
+  };
+}
+
+function reasonsOf(dimensions: readonly Dimension[]): string[] {
+  return dimensions
+    .filter((d) => d.level !== 'ok')
+    .sort((a, b) => levelRank(a.level) - levelRank(b.level))
+    .map((d) => {
+      if (d.name === 'capacity' || d.name === 'ha') return `${d.name === 'ha' ? 'HA' : 'capacity'}: ${d.text}`;
+      if (d.percent === undefined) return `${d.name}: ${d.text}`;
+      return `${d.name}: ${Math.round(d.percent)} %${d.name === 'utilization' ? '' : ' healthy'}`;
+    });
+}
+
+/** The capacity dimension: the worst pool's verdict, with the highest allocated share as its figure. */
+function capacityDim(c: SystemCapacity): Dimension {
+  const worstPool = c.pools[0];
+  if (!worstPool) return { name: 'capacity', level: c.level, percent: undefined, text: c.reasons[0] ?? 'not reported' };
+  const highest = Math.max(...c.pools.map((p) => p.allocatedPercent ?? 0));
+  const text = worstPool.level === 'ok' ? `${c.pools.length} pool${c.pools.length === 1 ? '' : 's'} ok` : `${worstPool.name} ${worstPool.verdict}${worstPool.freePercent !== undefined ? ` (${worstPool.freePercent} % free)` : ''}`;
+  return { name: 'capacity', level: c.level, percent: c.pools.some((p) => p.allocatedPercent !== undefined) ? highest : undefined, text };
+}
+
+function haDim(ha: HaSummary): Dimension {
+  return { name: 'ha', level: ha.level, percent: undefined, text: ha.text };
+}
+
+/** A drive with its node, for fleet-wide lists. */
+export interface NodeDrive {
+  node: string;
+  drive: Drive;
+}
+
+/** Drives of a `/resources/list` answer whose status is not OK. */
+export function unhealthyDrives(nodes: readonly Node[]): NodeDrive[] {
+  const out: NodeDrive[] = [];
+  for (const n of nodes) {
+    for (const d of n.Drives ?? []) {
+      if (d.ResourceStatus && d.ResourceStatus.toUpperCase() !== 'OK') out.push({ node: n.Name ?? '', drive: d });
+    }
+  }
+  return out;
+}
+
+/** A replication pair behind its source. */
+export interface LaggingPair {
+  application: string;
+  volume: string;
+  pair: ReplicationPair;
+}
+
+// The interface shows only "Initializing"; these are the states that mean caught up.
+const IN_SYNC = /^(insync|in_sync|synced|synchronized|connected|ok|active)$/i;
+
+/** Replication pairs with sync below 100 % or a connection status that is not in sync. */
+export function laggingReplication(apps: readonly Application[]): LaggingPair[] {
+  const out: LaggingPair[] = [];
+  for (const a of apps) {
+    for (const v of a.Volumes ?? []) {
+      for (const p of v.Replication?.ReplicationPairs ?? []) {
+        const behind = (p.SyncInPercentage !== undefined && p.SyncInPercentage < 100) || (p.ConnectionStatus !== undefined && !IN_SYNC.test(p.ConnectionStatus));
+        if (behind) out.push({ application: a.Application ?? v.Application ?? '', volume: v.Volume ?? '', pair: p });
+      }
+    }
+  }
+  return out;
+}
+
+/** Notification level of Error: what the fleet overview calls high-level. */
+export const HIGH_LEVEL = 4;
+
+/** Notifications at Error level or above, newest first. */
+export function highLevel(records: readonly NotificationRecord[], limit = 50): NotificationRecord[] {
+  return records
+    .filter((r) => (r.Level ?? 0) >= HIGH_LEVEL)
+    .sort((a, b) => (b.Timestamp ?? '').localeCompare(a.Timestamp ?? ''))
+    .slice(0, limit);
+}
