@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Drive, Node } from '../../../app/catalog/resources.js';
+import { DIALECT_NAMES } from '../../../simulator/index.js';
 import { harness, type Harness } from './support.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
@@ -68,7 +69,7 @@ describe('simulator dialects: sas-smart', () => {
 
   it('switches off again, and refuses a dialect it does not know', async () => {
     const refused = await control(h.sim.manifest.control, 'PUT', '/dialects', { dialects: ['sas-smart', 'klingon'] });
-    expect(refused).toEqual({ status: 400, json: { error: 'unknown dialect "klingon": known dialects are sas-smart' } });
+    expect(refused).toEqual({ status: 400, json: { error: `unknown dialect "klingon": known dialects are ${DIALECT_NAMES.join(', ')}` } });
     expect(h.sim.control.dialects()).toEqual(['sas-smart']);
     expect(await control(h.sim.manifest.control, 'PUT', '/dialects', { dialects: [] })).toMatchObject({ status: 200, json: { dialects: [] } });
     const hdd = (await firstNodeDrives(h)).find((d) => d.Type === 'HDD') as Drive;
@@ -81,6 +82,6 @@ describe('simulator dialects: sas-smart', () => {
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(1);
-    expect(err).toContain('simulator: unknown dialect "nope": known dialects are sas-smart');
+    expect(err).toContain(`simulator: unknown dialect "nope": known dialects are ${DIALECT_NAMES.join(', ')}`);
   });
 });
