@@ -3,3 +3,4 @@ export * from './operations.js';
 export * from './validate.js';
 export type * from './resources.js';
 export * from './values.js';
+export * from './durations.js';
