@@ -68,7 +68,7 @@ describe('the login dialog', () => {
     expect(q<HTMLInputElement>('login-password')?.value).toBe('');
     expect((q('login-submit') as HTMLButtonElement).disabled).toBe(true);
 
-    login.resolve({ ok: true });
+    login.resolve({ ok: true, loggedIn: ['e-1'], needCode: [] });
     await settle();
     expect(sent(fake, 'fleet:refresh')).toEqual([{ sites: ['east'] }]);
     expect(q('login-dialog')).toBeNull();
@@ -83,7 +83,7 @@ describe('the login dialog', () => {
 
   it('asks for a 6-digit code when the system says two-factor is on', async () => {
     const { fake, q } = await render([site('east', 'East DC')], [status('east', 'e-1', 'login-required', { lastError: 'East DC: two-factor authentication is on: a code is required' })], {
-      'session:login': () => ({ ok: true }),
+      'session:login': () => ({ ok: true, loggedIn: ['e-1'], needCode: [] }),
     });
     click(q('attention-login-east'));
     const code = q<HTMLInputElement>('login-code') as HTMLInputElement;
@@ -110,7 +110,7 @@ describe('the login dialog', () => {
       'session:login': () => {
         calls++;
         if (calls === 1) throw ipcError('login-required', 'East DC: two-factor authentication is on: a code is required');
-        return { ok: true };
+        return { ok: true, loggedIn: ['e-1'], needCode: [] };
       },
     });
     click(q('attention-login-east'));
