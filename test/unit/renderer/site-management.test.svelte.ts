@@ -148,6 +148,19 @@ describe('the login dialog', () => {
     expect(q('login-code')).toBeNull();
     expect(q<HTMLInputElement>('login-password')?.value).toBe('');
   });
+
+  it('takes a code anyway when the system asks for one in words not recognised', async () => {
+    const { fake, q } = await render([site('east', 'East DC')], [status('east', 'e-1', 'login-required', { lastError: 'East DC: login refused (Token de seguridad requerido)' })], {
+      'session:login': () => ({ ok: true, loggedIn: ['e-1'], needCode: [] }),
+    });
+    click(q('attention-login-east'));
+    expect(q('login-code')).toBeNull();
+    click(q('login-use-code'));
+    type(q('login-code'), '424242');
+    click(q('login-submit'));
+    await settle();
+    expect(sent(fake, 'session:login')).toEqual([{ site: 'east', code: '424242' }]);
+  });
 });
 
 describe('the login dialog with one-time codes', () => {
