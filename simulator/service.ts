@@ -151,6 +151,10 @@ export class SiteService {
     const m = typeof auth === 'string' ? (raw ? /^\s*(.+?)\s*$/ : /^Bearer\s+(\S+)\s*$/i).exec(auth) : null;
     if (!m) unauthorized(raw ? 'Authorization header with the session token is required.' : 'Authorization header with a Bearer session token is required.');
     const token = m[1] as string;
+    if (raw && /^Bearer\s/i.test(token)) {
+      // As such a system's audit log would: a header in the scheme it does not take.
+      notify(this.site.systems[0] as SystemState, this.site.customer, nowMs, { level: LEVEL.warning, module: 'Authentication', message: 'Refused an Authorization header with the Bearer scheme: this system takes the session token alone.' });
+    }
     const session = this.site.sessions.get(token);
     if (!session) unauthorized('Invalid or expired session token.');
     if (nowMs - session.lastSeenMs > session.timeoutMs) {
