@@ -33,7 +33,7 @@ export interface RetryOptions {
   sleep?: Sleep | undefined;
   /** Once aborted (the call's or the refresh's deadline passed, or a cancel), nothing is retried and a wait ends at once. */
   signal?: AbortSignal | undefined;
-  /** The limit the retries must fit in: a wait that would end past it is not started. */
+  /** The limit the retries must fit in: a Retry-After wait that would end past it is not started. */
   deadline?: { remaining(): number } | undefined;
   random?: () => number;
 }
@@ -59,12 +59,14 @@ export async function retryRead<T>(task: () => Promise<T>, options: RetryOptions
           err.message += ` (longer than the ${formatMs(cap)} Fleetdeck waits: not retried; try again later)`;
           throw err;
         }
+        // The site said when: a wait that would outlast the call is not started, and the reason is its answer.
+        if (options.deadline && err.retryAfterMs >= options.deadline.remaining()) {
+          err.message += ` (no time left within the call's limit to wait that long)`;
+          throw err;
+        }
         delay = Math.max(delay, err.retryAfterMs);
       }
-      if (options.deadline && delay >= options.deadline.remaining()) {
-        err.message += ` (no time left within the call's limit to try again after ${formatMs(delay)})`;
-        throw err;
-      }
+      // Otherwise the deadline ends the wait itself, with its own message.
       await sleep(delay, options.signal);
     }
   }

@@ -58,13 +58,13 @@ describe('retryRead and "not now" answers', () => {
     expect(timers.pending).toBe(0);
   });
 
-  it('does not start a wait that would end past the call\'s deadline', async () => {
+  it('does not start a Retry-After wait that would end past the call\'s deadline', async () => {
     const timers = new FakeTimers();
     const deadline = new Deadline(3000, 'a read', timers);
     const { task, attempts } = flaky(1, () => proxyPage(4000));
     const err = await retryRead(task, { policy: POLICY, sleep: sleepOn(timers), deadline, signal: deadline.signal }).catch((e: unknown) => e);
     expect(attempts()).toBe(1);
-    expect((err as Error).message).toContain("no time left within the call's limit");
+    expect((err as Error).message).toContain("no time left within the call's limit to wait that long");
     deadline.dispose();
   });
 
