@@ -134,6 +134,8 @@ describe('transport that survives what sits between the desk and the system', ()
 
   it("problem-details: a refusal shows the problem's title and detail, not its JSON, in the error, the log and over IPC", async () => {
     sim.control.setDialects(['problem-details']);
+    // Reads are untouched by the dialect: a refresh is ok.
+    expect((await rt.fleet.refresh({ force: true })).map((s) => s.state)).toEqual(['ok', 'ok']);
     const body = { Name: hosts()[0], Iqn: 'iqn.2026-01.io.fleetdeck:dup' };
     const err = await rt.fleet.call(siteId, system, 'POST /hosts/create', { body }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
