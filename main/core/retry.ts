@@ -72,16 +72,21 @@ export async function retryRead<T>(task: () => Promise<T>, options: RetryOptions
   }
 }
 
-/** A {@link Sleep} on these timers (a fake clock in tests). */
+/**
+ * A {@link Sleep} on these timers (a fake clock in tests). On the process's own timers the wait is
+ * kept referenced, unlike a deadline's: a CLI whose only pending work is a wait before retrying must
+ * not exit (Node's "unfinished top-level await", exit 13) in the middle of it.
+ */
 export function sleepOn(timers: Timers): Sleep {
+  const t = timers === SYSTEM_TIMERS ? REFERENCED_TIMERS : timers;
   return (ms, signal) =>
     new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason as Error);
       const onAbort = (): void => {
-        timers.clearTimeout(handle);
+        t.clearTimeout(handle);
         reject(signal?.reason as Error);
       };
-      const handle = timers.setTimeout(() => {
+      const handle = t.setTimeout(() => {
         signal?.removeEventListener('abort', onAbort);
         resolve();
       }, ms);
@@ -89,5 +94,7 @@ export function sleepOn(timers: Timers): Sleep {
     });
 }
 
-/** The process's own timers, kept referenced: a CLI waiting to retry must not exit in the meantime. */
-const defaultSleep: Sleep = sleepOn({ ...SYSTEM_TIMERS, setTimeout: (fire, ms) => setTimeout(fire, ms) });
+/** The process's own timers, kept referenced. */
+const REFERENCED_TIMERS: Timers = { ...SYSTEM_TIMERS, setTimeout: (fire, ms) => setTimeout(fire, ms) };
+
+const defaultSleep: Sleep = sleepOn(SYSTEM_TIMERS);
