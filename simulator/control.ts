@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { SimClock } from './clock.js';
 import { DIALECTS, DIALECT_NAMES, parseDialects, type Dialect } from './dialects.js';
-import type { FaultSettings, SiteFaults } from './faults.js';
+import type { FaultSettings, ProxyErrors, SiteFaults } from './faults.js';
 import type { SiteServer } from './http-site.js';
 import { allDrives, findSystem } from './state/lookup.js';
 import type { DriveState, FleetState, NodeState, SiteState, SystemState } from './state/model.js';
@@ -45,6 +45,8 @@ export interface SiteStatus {
   certSha256: string | undefined;
   faults: FaultSettings;
   pendingResets: number;
+  /** Requests still to be answered by a proxy's error page. */
+  pendingProxyErrors: number;
   sessions: number;
   /** Requests received since start. */
   requests: number;
@@ -82,6 +84,7 @@ export class SimulatorControl {
       certSha256: s.server.certificateSha256,
       faults: s.faults.settings,
       pendingResets: s.faults.pendingResets,
+      pendingProxyErrors: s.faults.pendingProxyErrors,
       sessions: s.state.sessions.size,
       ...s.server.load,
     }));
@@ -101,9 +104,19 @@ export class SimulatorControl {
       s.state,
       LEVEL.warning,
       'Management',
-      `Simulated faults set: latency ${next.latencyMs} ms, jitter ${next.jitterMs} ms, error rate ${next.errorRate} (${next.errorMode})${hang ? `, no answer to ${hang}` : ''}${next.padBytes ? `, answers padded by ${next.padBytes} bytes` : ''}.`,
+      `Simulated faults set: latency ${next.latencyMs} ms, jitter ${next.jitterMs} ms, error rate ${next.errorRate} (${next.errorMode})${hang ? `, no answer to ${hang}` : ''}${next.padBytes ? `, answers padded by ${next.padBytes} bytes` : ''}${next.redirectTo ? `, every request redirected to ${next.redirectTo}` : ''}.`,
     );
     return next;
+  }
+
+  /**
+   * The next `count` requests to the site are answered by a proxy in front of it: an HTML error page
+   * with `status` (502 by default) and, when given, Retry-After in seconds or as an HTTP-date.
+   */
+  proxyErrors(ref: SiteRef, count: number, page: Partial<ProxyErrors> = {}): void {
+    const s = this.site(ref);
+    s.faults.proxyErrors(count, { status: page.status ?? 502, retryAfterSeconds: page.retryAfterSeconds, date: page.date });
+    this.#notifyFirst(s.state, LEVEL.warning, 'Management', `The next ${count} request(s) get a proxy's HTTP ${page.status ?? 502} page (simulated).`);
   }
 
   /** Drops every open connection of the site now, and resets the next `nextRequests` requests. */
@@ -166,10 +179,13 @@ export class SimulatorControl {
     return { system: system.name, node: node.name, driveId: drive.id, name: drive.name, pool: drive.pool };
   }
 
-  /** Serves a new self-signed certificate on the same port; returns its SHA-256 (lowercase hex). */
+  /**
+   * Serves a new self-signed certificate on the same port (an expired one while dialect
+   * `expired-cert` is on); returns its SHA-256 (lowercase hex).
+   */
   async rotateCertificate(ref: SiteRef): Promise<string> {
     const s = this.site(ref);
-    const cert = await generateCertificate();
+    const cert = await generateCertificate(new Date(), { expired: this.fleet.dialects.has('expired-cert') });
     s.server.setCertificate(cert);
     this.#notifyFirst(s.state, LEVEL.warning, 'Management', `Management certificate replaced (simulated); new SHA-256 ${cert.sha256}.`);
     return cert.sha256;
@@ -180,11 +196,22 @@ export class SimulatorControl {
     return DIALECT_NAMES.filter((d) => this.fleet.dialects.has(d));
   }
 
-  /** Switches exactly these dialects on (the others off); throws on an unknown name. Returns the set now on. */
+  /**
+   * Switches exactly these dialects on (the others off); throws on an unknown name. Returns the set
+   * now on. Turning `expired-cert` on or off gives every TLS site a new certificate (await
+   * `certificatesReady` before connecting).
+   */
   setDialects(names: string | readonly unknown[]): Dialect[] {
+    const expiredBefore = this.fleet.dialects.has('expired-cert');
     this.fleet.dialects = new Set(parseDialects(names));
+    if (this.fleet.dialects.has('expired-cert') !== expiredBefore) {
+      this.certificatesReady = Promise.all(this.sites.filter((s) => s.server.certificateSha256 !== undefined).map((s) => this.rotateCertificate(s.state.index))).then(() => undefined);
+    }
     return this.dialects();
   }
+
+  /** Settles once the certificates a dialect change asked for are served. */
+  certificatesReady: Promise<void> = Promise.resolve();
 
   /** Moves simulated time forward; returns the new time in milliseconds. */
   advanceClock(seconds: number): number {
@@ -256,6 +283,7 @@ export async function startControlServer(control: SimulatorControl, port: number
         const list = body['dialects'];
         if (!Array.isArray(list)) throw new RangeError('dialects must be an array of names');
         control.setDialects(list);
+        await control.certificatesReady;
       } else if (method !== 'GET') return undefined;
       return { dialects: control.dialects(), known: DIALECTS };
     }
@@ -274,7 +302,14 @@ export async function startControlServer(control: SimulatorControl, port: number
       if (body['hangPaths'] !== undefined) change.hangPaths = body['hangPaths'] as string[];
       const pad = num(body['padBytes'], 'padBytes');
       if (pad !== undefined) change.padBytes = pad;
+      if (body['redirectTo'] !== undefined) change.redirectTo = body['redirectTo'] as string;
       return control.setFaults(site, change);
+    }
+    if (method === 'POST' && c === 'proxy-errors') {
+      const status = num(body['status'], 'status') ?? 502;
+      const retryAfterSeconds = num(body['retryAfterSeconds'], 'retryAfterSeconds');
+      control.proxyErrors(site, num(body['count'], 'count') ?? 1, { status, retryAfterSeconds, date: body['date'] === true });
+      return { ok: true };
     }
     if (method === 'POST' && c === 'reset-connections') {
       control.resetConnections(site, num(body['nextRequests'], 'nextRequests') ?? 0);

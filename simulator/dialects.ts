@@ -21,6 +21,20 @@ export const DIALECTS = {
     'Enumeration values in another case: all-capital ones in lower case, the others in capitals ("OK" → "ok", "Running" → "RUNNING", "Failed" → "FAILED"), the login Status included.',
   'unknown-envelope': 'List answers come as {"items":[...],"total":N}, an envelope the document does not describe; other answers are unchanged.',
   'big-ids': 'Notification record ids and system ids are past 2^53 (2^53 plus the id), written as JSON integers, as int64 ids of a long-running system can be.',
+  'raw-token':
+    'Every authenticated operation takes the session token as the whole Authorization header, without the "Bearer " the document shows; "Bearer <token>" is refused with 401 "Invalid or expired session token.".',
+  'numeric-status':
+    'POST /login answers its Status as a number: 0 for a completed login, 2 when a second factor is needed (Details: "Two-step verification is on: enter the verification code from your authenticator app.").',
+  'mfa-401':
+    'With multi-factor authentication on, a login without a code is refused with 401 "Multifactor authentication required: enter the one-time password (OTP) from your authenticator app."; a wrong code is 401 "Invalid verification code."; and a code is accepted once (RFC 6238 §5.2): another login with the same code is refused.',
+  'expired-cert':
+    'With TLS, every site presents a self-signed certificate that expired a year ago (valid from two years ago to one year ago); switching it on or off replaces the certificates at once.',
+  'problem-details':
+    'A 400 answers an RFC 7807 problem-details object (application/problem+json: type, title, status, detail) instead of a JSON string.',
+  'compressed':
+    'Every answer with a body is compressed whether or not the client asked (Content-Encoding br for the SMART text, deflate for the answers of /list operations, gzip for the others), and its JSON text starts with a UTF-8 byte order mark.',
+  'slow-analyzer':
+    'GET /resources/drives/performance_analyzer takes as long as it says: iterationTimeInSeconds for each of the four tests of each drive, one after another, on the wall clock.',
 } as const satisfies Readonly<Record<string, string>>;
 
 export type Dialect = keyof typeof DIALECTS;

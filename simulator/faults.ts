@@ -19,13 +19,29 @@ export interface FaultSettings {
   hangPaths: string[];
   /** Spaces appended to every successful answer of a GET (still valid JSON), in bytes: answer-size limits. */
   padBytes: number;
+  /** When set, every request is answered `307 Temporary Redirect` to this URL (a moved endpoint, a login portal). */
+  redirectTo: string;
 }
+
+/** What a proxy in front of the site answers instead of it: an HTML error page. */
+export interface ProxyErrors {
+  /** 429, 500, 502, 503 or 504. */
+  status: number;
+  /** `Retry-After` in seconds, or as an HTTP-date that many seconds ahead (`date: true`); none when undefined. */
+  retryAfterSeconds?: number | undefined;
+  date?: boolean | undefined;
+}
+
+/** Statuses a proxy page may carry. */
+export const PROXY_STATUSES = [429, 500, 502, 503, 504] as const;
 
 /** Paths that still answer while `hangReads` is on: what a client needs to log in and list systems. */
 const STILL_ANSWERED = new Set(['/systems/list', '/systems/select']);
 
 export interface FaultDecision {
-  action: 'pass' | 'error' | 'reset';
+  action: 'pass' | 'error' | 'reset' | 'proxy' | 'redirect';
+  /** The proxy page to answer (action `proxy`). */
+  proxy?: ProxyErrors | undefined;
   delayMs: number;
   /** Handle the request but never answer it. */
   hang: boolean;
@@ -42,11 +58,13 @@ export const INJECTED_ERROR = 'Simulated fault: the service is temporarily unava
 export class SiteFaults {
   #settings: FaultSettings;
   #resetNext = 0;
+  #proxyNext = 0;
+  #proxy: ProxyErrors = { status: 502 };
   readonly #rng: Rng;
 
   constructor(seed: number, latencyMs = 0) {
     this.#rng = new Rng(seed);
-    this.#settings = { latencyMs, jitterMs: 0, errorRate: 0, errorMode: 'status', hangReads: false, hangPaths: [], padBytes: 0 };
+    this.#settings = { latencyMs, jitterMs: 0, errorRate: 0, errorMode: 'status', hangReads: false, hangPaths: [], padBytes: 0, redirectTo: '' };
   }
 
   get settings(): Readonly<FaultSettings> {
@@ -55,6 +73,24 @@ export class SiteFaults {
 
   get pendingResets(): number {
     return this.#resetNext;
+  }
+
+  /** Requests still to be answered by the proxy's error page. */
+  get pendingProxyErrors(): number {
+    return this.#proxyNext;
+  }
+
+  /**
+   * The next `count` requests never reach the service: a proxy in front of it answers its HTML
+   * error page with `status` (and Retry-After when given). @throws RangeError on bad values.
+   */
+  proxyErrors(count: number, page: ProxyErrors): void {
+    if (!Number.isInteger(count) || count < 0) throw new RangeError('count must be a non-negative integer');
+    if (!(PROXY_STATUSES as readonly number[]).includes(page.status)) throw new RangeError(`status must be one of ${PROXY_STATUSES.join(', ')}`);
+    const after = page.retryAfterSeconds;
+    if (after !== undefined && (!Number.isInteger(after) || after < 0 || after > 86_400)) throw new RangeError('retryAfterSeconds must be 0 to 86400');
+    this.#proxyNext = count;
+    this.#proxy = { ...page };
   }
 
   /** Changes some settings. @throws RangeError on out-of-range values. */
@@ -67,6 +103,7 @@ export class SiteFaults {
     if (typeof next.hangReads !== 'boolean') throw new RangeError('hangReads must be true or false');
     if (!Array.isArray(next.hangPaths) || next.hangPaths.some((p) => typeof p !== 'string' || !p.startsWith('/'))) throw new RangeError('hangPaths must be a list of paths starting with /');
     if (!Number.isInteger(next.padBytes) || next.padBytes < 0 || next.padBytes > 1024 ** 3) throw new RangeError('padBytes must be 0 to 1073741824');
+    if (typeof next.redirectTo !== 'string' || (next.redirectTo !== '' && !/^https?:\/\/\S+$/i.test(next.redirectTo))) throw new RangeError('redirectTo must be an http(s) URL, or "" for none');
     this.#settings = { ...next, hangPaths: next.hangPaths.map(normalisePath) };
     return this.settings;
   }
@@ -89,6 +126,11 @@ export class SiteFaults {
       this.#resetNext--;
       return { action: 'reset', delayMs: 0, hang: false, padBytes: 0 };
     }
+    if (this.#proxyNext > 0) {
+      this.#proxyNext--;
+      return { action: 'proxy', proxy: { ...this.#proxy }, delayMs, hang: false, padBytes: 0 };
+    }
+    if (s.redirectTo) return { action: 'redirect', delayMs, hang: false, padBytes: 0 };
     if (s.errorRate > 0 && this.#rng.next() < s.errorRate) return { action: s.errorMode === 'reset' ? 'reset' : 'error', delayMs, hang: false, padBytes: 0 };
     return { action: 'pass', delayMs, hang, padBytes };
   }

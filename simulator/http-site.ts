@@ -2,8 +2,10 @@ import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import type { Dialect } from './dialects.js';
 import { INJECTED_ERROR } from './faults.js';
-import type { FaultDecision, SiteFaults } from './faults.js';
+import type { FaultDecision, ProxyErrors, SiteFaults } from './faults.js';
 import type { SiteService } from './service.js';
 import type { ServerCertificate } from './tls.js';
 
@@ -16,6 +18,39 @@ export interface SiteServerOptions {
   readonly faults: SiteFaults;
   /** Bodies above this size are refused with 400. */
   readonly maxBodyBytes: number;
+  /** Whether a dialect is on now (they change at run time). */
+  readonly dialect: (name: Dialect) => boolean;
+}
+
+/** The reason phrases of the statuses a proxy page carries. */
+const REASONS: Readonly<Record<number, string>> = {
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** What a reverse proxy (nginx-like) answers when the service behind it cannot: an HTML page, never JSON. */
+function sendProxyPage(res: ServerResponse, page: ProxyErrors, nowMs: number): void {
+  if (res.headersSent || res.destroyed) return;
+  const reason = REASONS[page.status] ?? 'Error';
+  const body = `<html>\r\n<head><title>${page.status} ${reason}</title></head>\r\n<body>\r\n<center><h1>${page.status} ${reason}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+  const headers: Record<string, string | number> = { 'Content-Type': 'text/html', 'Content-Length': Buffer.byteLength(body), Server: 'nginx' };
+  if (page.retryAfterSeconds !== undefined) {
+    headers['Retry-After'] = page.date ? new Date(nowMs + page.retryAfterSeconds * 1000).toUTCString() : String(page.retryAfterSeconds);
+  }
+  res.writeHead(page.status, headers);
+  res.end(body);
+}
+
+/** The compressed answer of dialect `compressed`: a UTF-8 BOM, then br, deflate or gzip by path. */
+function compressedAnswer(url: string, body: string): { encoding: string; bytes: Buffer } {
+  const path = (url.split('?')[0] ?? '').toLowerCase().replace(/\/+$/, '');
+  const text = Buffer.from(`\uFEFF${body}`, 'utf8');
+  if (path.endsWith('/drives/smart')) return { encoding: 'br', bytes: brotliCompressSync(text) };
+  if (path.endsWith('/list')) return { encoding: 'deflate', bytes: deflateSync(text) };
+  return { encoding: 'gzip', bytes: gzipSync(text) };
 }
 
 /** One MiB of spaces: padding (see FaultSettings.padBytes) is streamed from it, never built whole. */
@@ -24,10 +59,16 @@ const PADDING = Buffer.alloc(1024 * 1024, 0x20);
 /** Bodies are drained up to this size before the 400 is sent; larger uploads are cut off. */
 const MAX_DRAIN_BYTES = 32 * 1024 * 1024;
 
-function send(res: ServerResponse, status: number, body: string | undefined): void {
+function send(res: ServerResponse, status: number, body: string | undefined, contentType = 'application/json; charset=utf-8', compress?: string): void {
   if (res.headersSent || res.destroyed) return;
+  if (body !== undefined && compress !== undefined) {
+    const packed = compressedAnswer(compress, body);
+    res.writeHead(status, { 'Content-Length': packed.bytes.length, 'Content-Type': contentType, 'Content-Encoding': packed.encoding });
+    res.end(packed.bytes);
+    return;
+  }
   const headers: Record<string, string | number> = { 'Content-Length': body === undefined ? 0 : Buffer.byteLength(body) };
-  if (body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
+  if (body !== undefined) headers['Content-Type'] = contentType;
   res.writeHead(status, headers);
   res.end(body);
 }
@@ -187,16 +228,23 @@ export class SiteServer {
     });
   }
 
-  async #respond(req: IncomingMessage, res: ServerResponse, decision: FaultDecision, action: 'pass' | 'error', body: string | undefined): Promise<void> {
+  async #respond(req: IncomingMessage, res: ServerResponse, decision: FaultDecision, action: Exclude<FaultDecision['action'], 'reset'>, body: string | undefined): Promise<void> {
     try {
       if (decision.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
+      if (action === 'proxy' && decision.proxy) return sendProxyPage(res, decision.proxy, Date.now());
+      if (action === 'redirect') {
+        if (res.headersSent || res.destroyed) return;
+        res.writeHead(307, { Location: this.options.faults.settings.redirectTo, 'Content-Length': 0 });
+        res.end();
+        return;
+      }
       if (action === 'error') return send(res, 400, JSON.stringify(INJECTED_ERROR));
       if (body === undefined) return send(res, 400, JSON.stringify(`Request body too large: at most ${this.options.maxBodyBytes} bytes.`));
       const out = await this.options.service.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
       // Handled (a write took effect), but the answer never leaves: the client waits until it gives up.
       if (decision.hang) return;
       if (decision.padBytes > 0 && out.status === 200 && out.body !== undefined) return sendPadded(res, out.body, decision.padBytes);
-      send(res, out.status, out.body);
+      send(res, out.status, out.body, out.contentType, this.options.dialect('compressed') ? (req.url ?? '/') : undefined);
     } catch (e) {
       send(res, 400, JSON.stringify(`Internal error: ${e instanceof Error ? e.message : String(e)}`));
     }

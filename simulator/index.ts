@@ -112,7 +112,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const runtimes: SiteRuntime[] = [];
   for (const site of fleet.sites) {
     // Certificates use wall-clock time: clients check validity against their own clock, not the simulated one.
-    const certificate = options.tls ? await generateCertificate() : undefined;
+    const certificate = options.tls ? await generateCertificate(new Date(), { expired: fleet.dialects.has('expired-cert') }) : undefined;
     const faults = new SiteFaults(hashString(`${seed}/faults/${site.index}`), options.latencyMs ?? 0);
     const server = new SiteServer({
       host,
@@ -121,6 +121,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       service: new SiteService(fleet, site, clock, handlers),
       faults,
       maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+      dialect: (name) => fleet.dialects.has(name),
     });
     runtimes.push({ state: site, server, faults });
   }

@@ -24,6 +24,8 @@ export interface SiteResponse {
   readonly status: 200 | 400 | 401 | 404;
   /** JSON text, or undefined for an empty 200. */
   readonly body: string | undefined;
+  /** Media type of the body when it is not plain `application/json` (a problem-details 400). */
+  readonly contentType?: string;
 }
 
 /** Catalog routes: lower-cased path → method → operation. Built from OPERATIONS, never restated. */
@@ -85,9 +87,8 @@ export class SiteService {
       return await this.#dispatch(req);
     } catch (e) {
       if (e instanceof AuthFailure) return json(401, e.message);
-      if (e instanceof ApiFailure) return json(400, e.message);
       // A bug in a handler must still look like the service's own failure, never a 5xx.
-      return json(400, `Internal error: ${e instanceof Error ? e.message : String(e)}`);
+      return this.#refusal(e instanceof ApiFailure ? e.message : `Internal error: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 
@@ -137,11 +138,24 @@ export class SiteService {
     return { status: 200, body: answerText(this.fleet.dialects, op, result) };
   }
 
+  /** A 400: the document's plain string, or an RFC 7807 problem (dialect problem-details). */
+  #refusal(message: string): SiteResponse {
+    if (!this.fleet.dialects.has('problem-details')) return json(400, message);
+    const problem = { type: 'https://tools.ietf.org/html/rfc7231#section-6.5.1', title: 'The request was refused.', status: 400, detail: message };
+    return { status: 400, body: JSON.stringify(problem), contentType: 'application/problem+json; charset=utf-8' };
+  }
+
   #authenticate(headers: IncomingHttpHeaders, nowMs: number): Session {
     const auth = headers.authorization;
-    const m = typeof auth === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
-    if (!m) unauthorized('Authorization header with a Bearer session token is required.');
+    const raw = this.fleet.dialects.has('raw-token');
+    // Dialect raw-token: the header is the token itself, and a Bearer scheme is an unknown token.
+    const m = typeof auth === 'string' ? (raw ? /^\s*(.+?)\s*$/ : /^Bearer\s+(\S+)\s*$/i).exec(auth) : null;
+    if (!m) unauthorized(raw ? 'Authorization header with the session token is required.' : 'Authorization header with a Bearer session token is required.');
     const token = m[1] as string;
+    if (raw && /^Bearer\s/i.test(token)) {
+      // As such a system's audit log would: a header in the scheme it does not take.
+      notify(this.site.systems[0] as SystemState, this.site.customer, nowMs, { level: LEVEL.warning, module: 'Authentication', message: 'Refused an Authorization header with the Bearer scheme: this system takes the session token alone.' });
+    }
     const session = this.site.sessions.get(token);
     if (!session) unauthorized('Invalid or expired session token.');
     if (nowMs - session.lastSeenMs > session.timeoutMs) {

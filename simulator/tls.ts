@@ -9,14 +9,20 @@ export interface ServerCertificate {
   readonly sha256: string;
 }
 
-/** Generates a self-signed certificate for 127.0.0.1 and localhost (EC P-256: fast to create). */
-export async function generateCertificate(now: Date = new Date()): Promise<ServerCertificate> {
-  const notAfterDate = new Date(now.getTime() + 365 * 24 * 3600 * 1000);
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+/**
+ * Generates a self-signed certificate for 127.0.0.1 and localhost (EC P-256: fast to create), valid
+ * for a year from now, or (`expired`) valid from two years ago until one year ago.
+ */
+export async function generateCertificate(now: Date = new Date(), options: { expired?: boolean } = {}): Promise<ServerCertificate> {
+  const notBeforeDate = new Date(now.getTime() - (options.expired ? 2 * YEAR_MS : 60_000));
+  const notAfterDate = new Date(now.getTime() + (options.expired ? -YEAR_MS : YEAR_MS));
   const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
-    notBeforeDate: new Date(now.getTime() - 60_000),
+    notBeforeDate,
     notAfterDate,
     extensions: [
       { name: 'basicConstraints', cA: false },

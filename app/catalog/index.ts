@@ -4,3 +4,4 @@ export * from './validate.js';
 export type * from './resources.js';
 export * from './answer-types.js';
 export * from './values.js';
+export * from './durations.js';

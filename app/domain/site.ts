@@ -15,6 +15,8 @@ export interface Site {
   /** Explicit opt-in to plain http for a non-loopback host. */
   allowHttp: boolean;
   polling: SitePolling;
+  /** What the site's login taught Fleetdeck (no secret): absent until something differed from the document. */
+  auth?: SiteAuth | undefined;
   createdAt: string;
   updatedAt: string;
 }
@@ -26,6 +28,16 @@ export interface SiteTls {
   pinnedCertPem?: string | undefined;
   /** Optional CA bundle (PEM) trusted for this site only. */
   caBundlePem?: string | undefined;
+}
+
+/**
+ * How a site wants its session token: the document's `Authorization: Bearer <token>`, or the token
+ * alone (`raw`), learned when a fresh session's token was refused as Bearer and accepted bare.
+ */
+export interface SiteAuth {
+  tokenScheme: 'bearer' | 'raw';
+  /** ISO time it was learned. */
+  learnedAt: string;
 }
 
 export interface SitePolling {

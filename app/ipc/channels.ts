@@ -16,6 +16,7 @@ export const CHANNEL_NAMES = [
   'fleet:status',
   'fleet:refresh',
   'op:call',
+  'op:cancel',
   'cache:read',
   'log:list',
   'log:verify',

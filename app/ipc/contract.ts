@@ -21,9 +21,18 @@ export const siteSchema = z.object({
   username: z.string(),
   group: z.string().optional(),
   tags: z.array(z.string()),
-  tls: z.object({ pinSha256: z.string().optional(), hasCaBundle: z.boolean() }),
+  tls: z.object({
+    pinSha256: z.string().optional(),
+    hasCaBundle: z.boolean(),
+    /** End of the pinned certificate's validity (ISO), when known. */
+    validTo: z.string().optional(),
+    /** Set when the pinned certificate has expired: it is still trusted by its pin, and the site says so. */
+    expiredSince: z.string().optional(),
+  }),
   allowHttp: z.boolean(),
   polling: z.object({ intervalSeconds: z.number(), paused: z.boolean(), maxInFlight: z.number() }),
+  /** How the site takes its session token, once it differed from the document's `Bearer <token>`. */
+  auth: z.object({ tokenScheme: z.enum(['bearer', 'raw']), learnedAt: z.string() }).optional(),
   simulated: z.boolean(),
 });
 export type SiteView = z.infer<typeof siteSchema>;
@@ -124,9 +133,14 @@ export const CONTRACT = {
   'sites:remove': { request: z.object({ site: siteRef }), response: ok },
   'sites:trust': { request: z.object({ site: siteRef, sha256: z.string().min(1).max(200) }), response: z.object({ sha256: z.string() }) },
   'sites:pause': { request: z.object({ site: siteRef, paused: z.boolean() }), response: ok },
+  /**
+   * Logs in the site's systems (or only `system`). A code goes with one login only, since one-time
+   * codes are accepted once: the systems that then ask for a code of their own are in `needCode`,
+   * each to be logged in with `system` and the next code.
+   */
   'session:login': {
-    request: z.object({ site: siteRef, password: z.string().max(1000).optional(), code: z.string().regex(/^\d{6,8}$/).optional() }),
-    response: ok,
+    request: z.object({ site: siteRef, password: z.string().max(1000).optional(), code: z.string().regex(/^\d{6,8}$/).optional(), system: name.optional() }),
+    response: z.object({ ok: z.literal(true), loggedIn: z.array(z.string()), needCode: z.array(z.string()) }),
   },
   'session:logout': { request: z.object({ site: siteRef }), response: ok },
   'fleet:status': {
@@ -146,9 +160,16 @@ export const CONTRACT = {
       query: params.optional(),
       body: z.unknown().optional(),
       headers: params.optional(),
+      /** Names the call for `op:cancel` (unique per window, e.g. a random UUID). */
+      callId: z.string().min(1).max(100).optional(),
     }),
     response: z.object({ result: z.unknown() }),
   },
+  /**
+   * Cancels an `op:call` still running. A read stops; a write already sent is recorded as
+   * "outcome unknown" (it may still run on the system), one not yet sent as refused.
+   */
+  'op:cancel': { request: z.object({ callId: z.string().min(1).max(100) }), response: z.object({ cancelled: z.boolean() }) },
   'cache:read': {
     request: z.object({ site: siteRef, system: name, operation: z.string().min(3).max(200), query: params.optional() }),
     response: z.object({ value: z.unknown(), at: z.string(), stale: z.boolean() }).nullable(),

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { callCommand } from './commands/call.js';
+import { callCommand, timeoutOption } from './commands/call.js';
 import { operationsCommand } from './commands/operations.js';
 import { logCommand, loginCommand, refreshCommand, siteCallCommand } from './commands/fleet.js';
 import { reportCommand } from './commands/report.js';
@@ -23,13 +23,19 @@ Usage:
                  [--group G] [--tag T]... [--allow-http]
   fleetdeck site list [--json] | site edit NAME [...] | site remove NAME | site trust NAME [--trust SHA256]
   fleetdeck site pause NAME | site resume NAME
-  fleetdeck login SITE [--password-stdin] [--code TOTP] | fleetdeck logout SITE
+  fleetdeck login SITE [--password-stdin] [--code TOTP] [--system NAME] | fleetdeck logout SITE
+      A two-factor code logs in one system (codes are accepted once); the systems still waiting
+      for a code of their own are named, with the command for each (exit 6 until none waits).
   fleetdeck refresh [--site NAME]... [--json]
       Refresh sites and print each system's state.
   fleetdeck call SITE [--system NAME] "METHOD /path" [--query name=value]... [--body JSON] [--cached]
                  [--secret-stdin FIELD] [--secret-file FIELD=PATH]... [--secret-env FIELD=VARIABLE]...
+                 [--timeout MS]
       Call an operation on a saved site (writes are recorded in the action log). A write's secrets
       (ChapSecret, Password, …) go in with --secret-*, never in --body, which the process list shows.
+      Operations that say how long they run (a node utility's timeoutSeconds, the performance
+      analyzer's iterations) get a timeout derived from it unless --timeout is given.
+      GET /systems/select is refused: choose the system with --system.
   fleetdeck log [--site NAME] [--since ISO] [--until ISO] [--limit N] [--json] | fleetdeck log verify
       Every write: intended (recorded before it is sent), then ok, refused or outcome unknown.
   fleetdeck log start-new
@@ -121,8 +127,7 @@ async function runCall(args: readonly string[], io: CliIo): Promise<number> {
   });
   if (positionals.length !== 1) throw new CliError(`call takes one operation, like "GET /hosts/list"\n\n${USAGE}`, EXIT.usage);
   if (!values.url || !values.user) throw new CliError('call needs --url and --user', EXIT.usage);
-  const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
-  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new CliError('--timeout takes milliseconds', EXIT.usage);
+  const timeoutMs = timeoutOption(values.timeout);
   return callCommand(io, {
     url: values.url,
     user: values.user,

@@ -13,8 +13,32 @@ import { parseAnswerJson } from '../../app/answers/json-text.js';
 import { nestedDeeperThan } from '../../app/nesting.js';
 import { maskSecrets, secretValues } from '../../app/redact.js';
 import { normalisedAnswer } from './answer.js';
-import { AnswerTooLargeError, ApiError, AuthError, CancelledError, CertificateError, ClientError, ProtocolError, UnreachableError } from './errors.js';
+import {
+  AnswerTooLargeError,
+  ApiError,
+  AuthError,
+  CancelledError,
+  CertificateError,
+  ClientError,
+  ProtocolError,
+  RedirectError,
+  TransientHttpError,
+  UnreachableError,
+} from './errors.js';
 import { tlsConnector, type TlsTrust } from './tls.js';
+import { bodyText, decodeContent, isJsonText, pageSummary, parseRetryAfter, serverMessage } from './wire-body.js';
+
+/**
+ * How the session token goes in the Authorization header: `bearer` is the document's
+ * `Bearer <token>`; `raw` the token alone, as some systems want it.
+ */
+export type TokenScheme = 'bearer' | 'raw';
+
+/** Statuses that mean "not now" when their body is not the service's JSON: a proxy or an overloaded front end. */
+const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504]);
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Other refusals a service may answer with its own JSON instead of the document's 400. */
+const REFUSAL_STATUSES = new Set([403, 409, 422]);
 
 export interface ApiClientOptions {
   /** Site base URL; may carry a path prefix (`https://mgmt.example/api`). */
@@ -26,8 +50,10 @@ export interface ApiClientOptions {
   tls?: TlsTrust;
   /** Injected dispatcher (tests); otherwise a keep-alive Pool for this site. */
   dispatcher?: Dispatcher;
-  /** Upper bound on a response body, in bytes. */
+  /** Upper bound on a response body, in bytes (after decompression). */
   maxResponseBytes?: number;
+  /** Clock for Retry-After dates, ms since the epoch. */
+  now?: () => number;
 }
 
 export interface CallOptions {
@@ -39,6 +65,8 @@ export interface CallOptions {
   headers?: Readonly<Record<string, unknown>>;
   /** Session token; required by every operation except login and password reset. */
   token?: string;
+  /** How the token is sent (default `bearer`, the document's form). */
+  tokenScheme?: TokenScheme;
   timeoutMs?: number;
   /** Cancels the call; when its reason is a client error (a deadline), the call fails with that error. */
   signal?: AbortSignal;
@@ -97,6 +125,7 @@ export class ApiClient {
   private readonly ownsDispatcher: boolean;
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
+  private readonly now: () => number;
 
   constructor(options: ApiClientOptions) {
     let url: URL;
@@ -110,6 +139,7 @@ export class ApiClient {
     this.baseUrl = url;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
+    this.now = options.now ?? Date.now;
     this.ownsDispatcher = !options.dispatcher;
     this.dispatcher =
       options.dispatcher ??
@@ -134,7 +164,7 @@ export class ApiClient {
       const headers: Record<string, string> = { accept: 'application/json', ...prepared.headers };
       if (op.authenticated) {
         if (!options.token) throw new AuthError(`${op.key} needs a session: log in first`);
-        headers.authorization = `Bearer ${options.token}`;
+        headers.authorization = options.tokenScheme === 'raw' ? options.token : `Bearer ${options.token}`;
       }
       if (prepared.payload !== undefined) headers['content-type'] = 'application/json-patch+json';
       return (await this.send(op, prepared.path, headers, prepared.payload, options, sent)) as T;
@@ -212,25 +242,49 @@ export class ApiClient {
     } catch (err) {
       throw this.mapNetworkError(err, where, timeoutMs, options.signal, timeout);
     }
+    const status = res.statusCode;
+    if (REDIRECT_STATUSES.has(status)) {
+      // Not followed, whatever the target: the token (and a login's password) go only to the site's own URL.
+      await res.body.dump().catch(() => undefined);
+      const location = headerValue(res.headers, 'location') ?? '(no Location given)';
+      throw new RedirectError(
+        `${where}: the site answered HTTP ${status}, redirecting to ${location}; not followed, since credentials are sent only to the site's own URL. If the endpoint moved, change the site's URL`,
+        location,
+      );
+    }
     let text: string;
     try {
-      text = await this.readBody(res.body, where, options.budget);
+      text = await this.readBody(res.body, where, options.budget, headerValue(res.headers, 'content-encoding'));
     } catch (err) {
       if (err instanceof ProtocolError) throw err;
       throw this.mapNetworkError(err, where, timeoutMs, options.signal, timeout);
     }
-    if (res.statusCode === 200) {
+    if (status === 200) {
       const value = this.parseSuccess(op, text, where);
       // Walk the answer only when its text may hold a secret: most answers never do.
       return mayContainSecret(text, sent) ? maskSecrets(value, sent) : value;
     }
-    const message = serverMessage(text) ?? `HTTP ${res.statusCode}`;
-    if (res.statusCode === 400) throw new ApiError(message);
-    if (res.statusCode === 401) throw new AuthError(message);
-    throw new ProtocolError(`${where}: unexpected HTTP ${res.statusCode} (${message.slice(0, 200)}): is this a storage management endpoint?`);
+    if (TRANSIENT_STATUSES.has(status) && !isJsonText(text)) {
+      const retryAfterMs = parseRetryAfter(headerValue(res.headers, 'retry-after'), this.now());
+      throw new TransientHttpError(
+        `${where}: HTTP ${status} with ${pageSummary(text)}, not the service's answer: something between Fleetdeck and the system (a proxy or load balancer) could not reach it${retryAfterMs !== undefined ? `; it asked to retry after ${Math.ceil(retryAfterMs / 1000)} s` : ''}`,
+        status,
+        retryAfterMs,
+      );
+    }
+    const message = serverMessage(text) ?? `HTTP ${status}`;
+    if (status === 400) throw new ApiError(message);
+    // Not in the document, but unmistakably the service refusing (its JSON, often a problem object).
+    if (REFUSAL_STATUSES.has(status) && isJsonText(text)) throw new ApiError(`${message} (HTTP ${status})`, status);
+    if (status === 401) throw new AuthError(message);
+    throw new ProtocolError(`${where}: unexpected HTTP ${status} (${message.slice(0, 200)}): is this a storage management endpoint?`);
   }
 
-  private async readBody(body: Dispatcher.ResponseData['body'], where: string, budget: ByteBudget | undefined): Promise<string> {
+  /**
+   * Reads an answer within the per-answer limit and the caller's budget, then undoes its
+   * Content-Encoding (the decoded size counts against both) and drops a UTF-8 byte order mark.
+   */
+  private async readBody(body: Dispatcher.ResponseData['body'], where: string, budget: ByteBudget | undefined, encoding: string | undefined): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
     try {
@@ -250,7 +304,22 @@ export class ApiClient {
       if (err instanceof AnswerTooLargeError) body.destroy();
       throw err;
     }
-    return Buffer.concat(chunks).toString('utf8');
+    const wire = Buffer.concat(chunks);
+    if (!encoding) return bodyText(wire);
+    const limit = Math.min(this.maxResponseBytes, budget ? budget.remaining + size : Number.MAX_SAFE_INTEGER);
+    let decoded: Buffer;
+    try {
+      decoded = await decodeContent(wire, encoding, limit, where);
+    } catch (err) {
+      if (budget) budget.remaining += size;
+      if ((err as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') throw err;
+      throw limit < this.maxResponseBytes && budget
+        ? new AnswerTooLargeError(`${where}: answer (decompressed) larger than what is left of the ${formatBytes(budget.total)} a system's answers may take per refresh, not read`, budget.total)
+        : new AnswerTooLargeError(`${where}: answer larger than ${formatBytes(this.maxResponseBytes)} once decompressed, not read`, this.maxResponseBytes);
+    }
+    // The budget counts what the answer takes once read: its decoded bytes.
+    if (budget) budget.remaining -= decoded.length - size;
+    return bodyText(decoded);
   }
 
   private parseSuccess(op: Operation, text: string, where: string): unknown {
@@ -320,14 +389,8 @@ function describeCode(code: string): string {
   }
 }
 
-/** The server's error string: a JSON string body, else the raw text. */
-function serverMessage(text: string): string | undefined {
-  if (!text) return undefined;
-  try {
-    const v: unknown = JSON.parse(text);
-    if (typeof v === 'string') return v;
-    return text;
-  } catch {
-    return text;
-  }
+/** One header's value (the first, when repeated). */
+function headerValue(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
 }

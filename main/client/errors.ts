@@ -30,13 +30,30 @@ export class AuthError extends ClientError {
 
 /** No answer: refused, reset, DNS failure or timed out. Safe to retry for reads only. */
 export class UnreachableError extends ClientError {
-  override readonly name = 'UnreachableError';
+  override readonly name: string = 'UnreachableError';
   constructor(
     message: string,
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
     super('unreachable', message, options);
+  }
+}
+
+/**
+ * The site could not answer now: 429, or 500/502/503/504 with a body that is not JSON (a proxy's or
+ * load balancer's page, not the service's own answer). Reads are retried, after `retryAfterMs` when
+ * the answer said (Retry-After); writes are not resent.
+ */
+export class TransientHttpError extends UnreachableError {
+  override readonly name = 'TransientHttpError';
+  constructor(
+    message: string,
+    readonly status: number,
+    /** How long the answer asked to wait before trying again (its Retry-After), in ms. */
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(message, `http-${status}`);
   }
 }
 
@@ -55,6 +72,20 @@ export class AnswerTooLargeError extends ProtocolError {
     message: string,
     /** The limit that was exceeded, in bytes. */
     readonly limitBytes: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The site answered with a redirect. It is never followed: the session token and password go only
+ * to the URL the admin configured. `location` is where it pointed.
+ */
+export class RedirectError extends ProtocolError {
+  override readonly name = 'RedirectError';
+  constructor(
+    message: string,
+    readonly location: string,
   ) {
     super(message);
   }

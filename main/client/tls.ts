@@ -70,6 +70,30 @@ export function tlsConnector(trust: TlsTrust | undefined, timeoutMs: number): bu
   };
 }
 
+/** A pinned certificate's validity as a site shows it: its end, and since when it expired (both ISO). */
+export interface PinnedValidity {
+  validTo: string;
+  expiredSince?: string | undefined;
+}
+
+/**
+ * The validity of a site's pinned certificate (PEM), for the warning the site shows: a pin is
+ * trusted however old its certificate (self-signed management certificates outlive their dates),
+ * but the admin should know. Undefined when there is no readable certificate.
+ */
+export function pinnedValidity(pem: string | undefined, now: Date = new Date()): PinnedValidity | undefined {
+  if (!pem) return undefined;
+  let cert: X509Certificate;
+  try {
+    cert = new X509Certificate(pem);
+  } catch {
+    return undefined;
+  }
+  const end = new Date(cert.validTo);
+  if (Number.isNaN(end.getTime())) return undefined;
+  return { validTo: end.toISOString(), ...(end.getTime() < now.getTime() ? { expiredSince: end.toISOString() } : {}) };
+}
+
 /**
  * Reads the certificate a TLS server presents, for trust on first use. No HTTP data is sent on this
  * connection; the result is only shown to the admin for confirmation, never used to trust silently.

@@ -1,8 +1,8 @@
-import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
+import { announcedRunTime, getOperation, timeoutForRun, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site, SystemState, SystemStatus } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
 import { redact, secretValues } from '../../app/redact.js';
-import { AnswerTooLargeError, ApiError, AuthError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, probeCertificate, type ByteBudget } from '../client/index.js';
+import { AnswerTooLargeError, ApiError, AuthError, CancelledError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, probeCertificate, type ByteBudget } from '../client/index.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { passwordAccount, sitePrefix } from '../secrets/accounts.js';
 import type { ActionLog, PendingWrite, WriteResult } from '../store/action-log.js';
@@ -12,8 +12,8 @@ import { isLoopbackUrl, urlProtocol } from '../net.js';
 import { Deadline, SYSTEM_TIMERS, formatMs, type Timers } from './deadline.js';
 import { errorCode, LoginRequiredError, OutcomeUnknownError, SitePausedError } from './errors.js';
 import { Limiter } from './limiter.js';
-import { newestTimestamp, refreshPlan, smartDrivesToRead } from '../../app/fleet/refresh-plan.js';
-import { SiteConnection, type CallParams } from './site-connection.js';
+import { drivesOf, newestTimestamp, refreshPlan, smartDrivesToRead } from '../../app/fleet/refresh-plan.js';
+import { SiteConnection, type CallParams, type LoginProgress } from './site-connection.js';
 import type { RetryPolicy } from './retry.js';
 
 export interface FleetOptions {
@@ -46,6 +46,13 @@ export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxS
 
 /** Connection failures that happen before a request leaves: the write was not sent. */
 const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/** Answers that say the request was turned away before any work (429 Too Many Requests). */
+const NOT_APPLIED = new Set(['http-429']);
+/** Selecting a system is the session manager's alone (SiteConnection). */
+const SELECT_OP = 'GET /systems/select';
+const ANALYZER_OP = 'GET /resources/drives/performance_analyzer';
+/** The cached hardware list, whose drives bound the analyzer's run when it tests "all". */
+const RESOURCES_READ = { op: 'GET /resources/list', query: { details: true, sensors: true } } as const;
 
 /** What an admin gives to add a site. */
 export interface SiteInput {
@@ -137,10 +144,16 @@ export class Fleet {
    * under its own deadline).
    * @throws StoreError when the intent cannot be recorded: the write is then not sent.
    */
-  async call(siteId: string, system: string | undefined, opKey: string | Operation, params: CallParams = {}): Promise<unknown> {
+  async call(siteId: string, system: string | undefined, opKey: string | Operation, callParams: CallParams = {}): Promise<unknown> {
     const op = typeof opKey === 'string' ? getOperation(opKey) : opKey;
     const site = this.site(siteId);
+    if (op.key === SELECT_OP) {
+      throw new InputError(
+        `${op.key} is Fleetdeck's own: each system of ${site.name} has a session of its own, selected when it logs in, and a call cannot point it at another system (its reads would be cached, and its writes land, under the wrong system). Choose the system instead (in the fleet tree, or with --system).`,
+      );
+    }
     const conn = this.connection(site);
+    const params = { ...callParams, timeoutMs: callParams.timeoutMs ?? this.derivedTimeout(site.id, system, op, callParams.query) };
     const deadline = this.callDeadline(site, system, op, params.timeoutMs);
     try {
       if (!op.writes) {
@@ -155,8 +168,28 @@ export class Fleet {
   }
 
   private callDeadline(site: Site, system: string | undefined, op: Operation, timeoutMs: number | undefined): Deadline {
-    const ms = this.o.callDeadlineMs ?? 2 * (timeoutMs ?? this.timeoutMs);
+    const own = timeoutMs ?? this.timeoutMs;
+    // A long run's deadline is its own timeout plus one ordinary call's worth (slot, login, select).
+    const ms = this.o.callDeadlineMs ?? (own > this.timeoutMs ? own + 2 * this.timeoutMs : 2 * own);
     return new Deadline(ms, `${op.key} on ${site.name}${system ? `/${system}` : ''}`, this.timers);
+  }
+
+  /**
+   * The request timeout an operation's parameters call for (a node utility's timeoutSeconds, the
+   * analyzer's iterations), or undefined for the ordinary one. The analyzer's drives, when its
+   * parameters do not list them, are counted from the system's cached hardware list.
+   */
+  derivedTimeout(siteId: string, system: string | undefined, op: Operation, query: Readonly<Record<string, unknown>> = {}): number | undefined {
+    const drives = op.key === ANALYZER_OP && system !== undefined ? this.cachedDriveCount(siteId, system) : undefined;
+    const run = announcedRunTime(op.key, query, drives);
+    if (!run) return undefined;
+    return Math.max(this.timeoutMs, timeoutForRun(run));
+  }
+
+  private cachedDriveCount(siteId: string, system: string): number | undefined {
+    const hit = this.o.cache.get(siteId, system, cacheKey(RESOURCES_READ.op, RESOURCES_READ.query));
+    const n = hit ? drivesOf(hit.value).length : 0;
+    return n > 0 ? n : undefined;
   }
 
   private async write(site: Site, conn: SiteConnection, system: string | undefined, op: Operation, params: CallParams): Promise<unknown> {
@@ -175,14 +208,16 @@ export class Fleet {
     });
     let sent = false;
     let result: unknown;
+    const notes: string[] = [];
+    const noted = (message: string): string => [...notes, message].filter(Boolean).join('; ');
     try {
-      result = await conn.write(system, op, { ...params, onSend: () => (sent = true) });
+      result = await conn.write(system, op, { ...params, onSend: () => (sent = true), onReselected: (note) => notes.push(note) });
     } catch (err) {
       const outcome = await this.failedWrite(conn, system, op, params, err, sent);
-      this.recordOutcome(pending, outcome.result, outcome.message, secrets);
+      this.recordOutcome(pending, outcome.result, noted(outcome.message), secrets);
       throw outcome.error;
     }
-    this.recordOutcome(pending, 'ok', typeof result === 'string' ? result : '', secrets);
+    this.recordOutcome(pending, 'ok', noted(typeof result === 'string' ? result : ''), secrets);
     return result;
   }
 
@@ -199,6 +234,11 @@ export class Fleet {
     const notDelivered = !sent || err instanceof CertificateError || (err instanceof UnreachableError && NOT_DELIVERED.has(err.reason));
     if (notDelivered) return { result: 'refused', message: `not sent: ${message}`, error: err };
     if (err instanceof ApiError || err instanceof AuthError || err instanceof LoginRequiredError) return { result: 'refused', message, error: err };
+    if (err instanceof UnreachableError && NOT_APPLIED.has(err.reason)) return { result: 'refused', message: `not applied: ${message}`, error: err };
+    if (err instanceof CancelledError) {
+      const error = new OutcomeUnknownError(`${op.key} was cancelled after it was sent; it may or may not have happened (or may still be running on the system) and was not resent: check before retrying`);
+      return { result: 'unknown', message: error.message, error };
+    }
     if (!(err instanceof UnreachableError)) return { result: 'unknown', message: `sent, but its answer could not be used: ${message}`, error: err };
     const what = err.reason === 'timeout' ? 'timed out' : 'lost its connection after it was sent';
     const check = new Deadline(this.timeoutMs, `checking the outcome of ${op.key}`, this.timers);
@@ -241,11 +281,40 @@ export class Fleet {
     return this.statuses.get(statusKey(siteId, system))?.state !== 'ok';
   }
 
-  /** Interactive login for a site (all its known systems), storing the password when given. */
-  async login(siteId: string, credentials: { password?: string; code?: string }): Promise<void> {
+  /**
+   * Interactive login for a site: every known system (or only `system`), storing the password when
+   * given. A two-factor code goes with one login only (codes are accepted once): the systems that
+   * then ask for a code of their own are returned in `needCode`, to be logged in one by one with
+   * the next codes. A site whose systems are not known yet logs in its own session first, lists
+   * them, then goes on with them.
+   * @throws LoginRequiredError when the password or the code is refused.
+   */
+  async login(siteId: string, credentials: { password?: string; code?: string; system?: string }): Promise<LoginProgress> {
     const site = this.site(siteId);
-    await this.connection(site).login(this.systemsOf(site.id), credentials);
-    for (const s of this.status(site.id)) if (s.state === 'login-required') this.setStatus({ ...s, state: 'stale', lastError: undefined });
+    const conn = this.connection(site);
+    const { system, ...creds } = credentials;
+    let progress: LoginProgress;
+    if (system !== undefined) progress = await conn.login([system], creds);
+    else if (this.systemsOf(site.id).length) progress = await conn.login(this.systemsOf(site.id), creds);
+    else {
+      await conn.login([undefined], creds);
+      const deadline = this.callDeadline(site, undefined, getOperation('GET /systems/list'), undefined);
+      try {
+        this.o.cache.put(site.id, '', SYSTEMS_KEY, await conn.listSystems({ deadline }), this.clock());
+      } finally {
+        deadline.dispose();
+      }
+      progress = await conn.login(this.systemsOf(site.id), {});
+    }
+    const waiting = new Set(progress.needCode);
+    for (const s of this.status(site.id)) {
+      if (waiting.has(s.system)) {
+        this.setStatus({ ...s, state: 'login-required', lastError: `${site.name}/${s.system}: two-factor authentication is on: this system needs a code of its own (a code is accepted once: use the next one)` });
+      } else if (s.state === 'login-required' && (system === undefined || s.system === system)) {
+        this.setStatus({ ...s, state: 'stale', lastError: undefined });
+      }
+    }
+    return progress;
   }
 
   async logout(siteId: string): Promise<void> {
@@ -389,6 +458,11 @@ export class Fleet {
         secrets: this.o.secrets,
         globalLimiter: this.globalLimiter,
         timeoutMs: this.timeoutMs,
+        timers: this.timers,
+        knownSystems: () => this.systemsOf(site.id),
+        onTokenScheme: async (tokenScheme) => {
+          await this.o.sites.update(site.id, { auth: { tokenScheme, learnedAt: this.clock().toISOString() } });
+        },
         ...(this.o.retry ? { retry: this.o.retry } : {}),
       });
       this.connections.set(site.id, conn);

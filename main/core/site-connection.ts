@@ -1,13 +1,14 @@
-import { getOperation, type AuthenticationResult, type Operation, type SystemsList } from '../../app/catalog/index.js';
+import { asksForSecondFactor, interpretLogin } from '../../app/auth/login-result.js';
+import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site } from '../../app/domain/site.js';
-import { ApiClient, AuthError, CertificateError, type CallOptions, type PreparedRequest, type TlsTrust } from '../client/index.js';
+import { ApiClient, AuthError, CertificateError, ProtocolError, type CallOptions, type PreparedRequest, type TlsTrust, type TokenScheme } from '../client/index.js';
 import { isLoopbackUrl, urlProtocol } from '../net.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { discoveryTokenAccount, passwordAccount, tokenAccount } from '../secrets/accounts.js';
-import { raceSignal, type Deadline } from './deadline.js';
+import { raceSignal, SYSTEM_TIMERS, type Deadline, type Timers } from './deadline.js';
 import { LoginRequiredError, SitePausedError } from './errors.js';
 import { Limiter, runLimited } from './limiter.js';
-import { retryRead, type RetryPolicy, READ_RETRY } from './retry.js';
+import { retryRead, sleepOn, type RetryPolicy, type Sleep } from './retry.js';
 
 export interface ConnectionDeps {
   secrets: SecretStore;
@@ -15,31 +16,55 @@ export interface ConnectionDeps {
   globalLimiter: Limiter;
   timeoutMs: number;
   retry?: RetryPolicy;
-  now?: () => number;
+  /** Clock and timers of the waits between retries (a fake clock in tests). */
+  timers?: Timers;
+  /** Systems of the site as last listed: whose stored sessions may list the site when its own has none. */
+  knownSystems?: () => readonly string[];
+  /** Called when the site turned out to want its token another way than it was sent; persists it (no secret). */
+  onTokenScheme?: (scheme: TokenScheme) => Promise<void>;
 }
-
-/** How long a typed two-factor code is reused for the other systems of the site (one TOTP step). */
-const CODE_REUSE_MS = 30_000;
 
 /**
  * Parameters of one call, as the catalog names them, and how it is bounded: `deadline` limits the
  * whole call (slot, login, every attempt); `timeoutMs` each request, never past the deadline.
+ * `onReselected` hears when a write's session had to be pointed at its system again first.
  */
-export type CallParams = Pick<CallOptions, 'query' | 'body' | 'headers' | 'timeoutMs' | 'signal' | 'onSend' | 'budget'> & { deadline?: Deadline | undefined };
+export type CallParams = Pick<CallOptions, 'query' | 'body' | 'headers' | 'timeoutMs' | 'signal' | 'onSend' | 'budget'> & {
+  deadline?: Deadline | undefined;
+  onReselected?: ((note: string) => void) | undefined;
+};
+
+/** What an interactive login did: the systems now logged in, and those waiting for a code of their own. */
+export interface LoginProgress {
+  loggedIn: string[];
+  needCode: string[];
+}
+
+const SELECT = getOperation('GET /systems/select');
+const LIST = getOperation('GET /systems/list');
 
 /**
  * One site: its HTTP client, its in-flight cap, and one session per system (login, then
  * `/systems/select` with that session's own token, so work on two systems never races on the
  * selection). Tokens and the password live in the secret store; a 401 triggers one silent re-login.
+ * The selection belongs to this class alone: before a write, the session is confirmed to work on
+ * the write's system. How the token is sent (Bearer or bare) is learned once per site.
  */
 export class SiteConnection {
   readonly limiter: Limiter;
   private client: ApiClient;
   private readonly tokens = new Map<string, string>();
   private readonly logins = new Map<string, Promise<string>>();
+  /** Tokens whose first authenticated request has not been answered yet: a 401 then may be the scheme. */
+  private readonly fresh = new Set<string>();
+  /** Tokens whose selected system a `/systems/list` answer confirmed since their last select. */
+  private readonly confirmed = new Set<string>();
+  /** Tokens the site refused (401): never read back from the keychain, where a concurrent call may not have deleted them yet. */
+  private readonly refused = new Set<string>();
   /** The password read in flight: sessions logging in together share one keychain lookup. */
   private passwordRead: Promise<string | null> | undefined;
-  private recentCode: { code: string; at: number } | undefined;
+  private scheme: TokenScheme;
+  private readonly sleep: Sleep;
 
   constructor(
     private site: Site,
@@ -47,10 +72,17 @@ export class SiteConnection {
   ) {
     this.limiter = new Limiter(site.polling.maxInFlight);
     this.client = this.makeClient();
+    this.scheme = site.auth?.tokenScheme ?? 'bearer';
+    this.sleep = sleepOn(deps.timers ?? SYSTEM_TIMERS);
   }
 
   get siteId(): string {
     return this.site.id;
+  }
+
+  /** How the site's session token is sent now. */
+  get tokenScheme(): TokenScheme {
+    return this.scheme;
   }
 
   /** Applies an edited site (URL, trust, cap); sessions are kept unless the endpoint changed. */
@@ -58,33 +90,68 @@ export class SiteConnection {
     const endpointChanged = site.baseUrl !== this.site.baseUrl || site.username !== this.site.username;
     const trustChanged = JSON.stringify(site.tls) !== JSON.stringify(this.site.tls);
     this.site = site;
+    this.scheme = site.auth?.tokenScheme ?? this.scheme;
     this.limiter.setMax(site.polling.maxInFlight);
     if (endpointChanged || trustChanged) {
       const old = this.client;
       this.client = this.makeClient();
       await old.close();
     }
-    if (endpointChanged) this.tokens.clear();
+    if (endpointChanged) {
+      this.tokens.clear();
+      this.scheme = site.auth?.tokenScheme ?? 'bearer';
+    }
   }
 
-  /** Lists the site's systems, logging in a discovery session when needed. */
+  /**
+   * Lists the site's systems on the first session that can: a system's session in memory, the
+   * site's discovery session (logging it in when it has no token), then sessions stored for the
+   * first systems last listed. The list does not depend on the selection, so a site whose logins
+   * each take a one-time code needs no extra code for listing, and a discovery session that expired
+   * does not hide systems whose own sessions still work.
+   */
   async listSystems(options: CallParams = {}): Promise<SystemsList> {
-    return this.read(undefined, getOperation('GET /systems/list'), options) as Promise<SystemsList>;
+    const signal = signalOf(options);
+    const inMemory = [...this.tokens.keys()].filter((k) => k !== key(undefined)).slice(0, 3);
+    const stored = (this.deps.knownSystems?.() ?? []).filter((s) => !inMemory.includes(s)).slice(0, 3);
+    let failure: unknown;
+    for (const session of [...inMemory, undefined, ...stored]) {
+      if (session !== undefined && !this.tokens.has(key(session)) && !(await this.storedToken(session, signal))) continue;
+      try {
+        return (await this.read(session, LIST, options)) as SystemsList;
+      } catch (err) {
+        // A session that cannot log in again (it wants a code) leaves the others to try.
+        if (!(err instanceof LoginRequiredError)) throw err;
+        if (session === undefined || failure === undefined) failure = err;
+      }
+    }
+    throw failure;
   }
 
   /**
    * A read on one system (undefined: the site's discovery session). Retried with backoff when the
-   * site does not answer; a 401 re-logs in once, then the system needs an interactive login.
+   * site does not answer or a proxy says "not now"; a 401 re-logs in once, then the system needs
+   * an interactive login.
    */
   async read(system: string | undefined, op: Operation, params: CallParams = {}): Promise<unknown> {
     const signal = signalOf(params);
-    return this.withSession(system, signal, (token) => retryRead(() => this.send(op, token, params, signal), this.deps.retry ?? READ_RETRY, undefined, signal));
+    return this.withSession(system, signal, (token) => this.retrying(() => this.send(op, token, params, signal), signal, params.deadline));
   }
 
-  /** A write: never retried after a timeout (it may have happened); a 401 is safe to redo once. */
+  /**
+   * A write: never retried after a timeout (it may have happened); a 401 is safe to redo once. On a
+   * system's session, the selected system is confirmed first (and selected again if it moved): a
+   * write never lands on another system.
+   */
   async write(system: string | undefined, op: Operation, params: CallParams = {}): Promise<unknown> {
     const signal = signalOf(params);
-    return this.withSession(system, signal, (token) => this.send(op, token, params, signal));
+    return this.withSession(system, signal, async (token) => {
+      if (system !== undefined) {
+        const note = await this.confirmSelection(system, token, params, signal);
+        if (note) params.onReselected?.(note);
+      }
+      return this.send(op, token, params, signal);
+    });
   }
 
   /**
@@ -96,22 +163,39 @@ export class SiteConnection {
   }
 
   /**
-   * Interactive login for every known system of the site (or one): stores a new password in the
-   * secret store when given; a two-factor code is reused for the other systems within its step.
+   * Interactive login of these systems (undefined: the site's discovery session), in order, storing
+   * a new password when given. A code is sent with one login only: one-time codes are accepted
+   * once, so every further system that asks for a second factor waits for a code of its own and is
+   * returned in `needCode`.
+   * @throws LoginRequiredError when a password or the code given is refused.
    */
-  async login(systems: readonly string[], credentials: { password?: string; code?: string }): Promise<void> {
+  async login(systems: readonly (string | undefined)[], credentials: { password?: string; code?: string }): Promise<LoginProgress> {
     if (credentials.password !== undefined) await this.deps.secrets.set(passwordAccount(this.site.id), credentials.password);
-    if (credentials.code) this.recentCode = { code: credentials.code, at: this.now() };
-    for (const system of [undefined, ...systems]) {
-      this.tokens.delete(key(system));
-      await this.sessionToken(system, true, undefined);
+    let code = credentials.code;
+    const progress: LoginProgress = { loggedIn: [], needCode: [] };
+    for (const [i, system] of systems.entries()) {
+      this.forgetToken(system);
+      try {
+        await this.startLogin(system, code);
+      } catch (err) {
+        // No code left for this one: it, and the others after it (same user, same policy), wait for theirs.
+        if (err instanceof LoginRequiredError && err.needsCode && code === undefined) {
+          progress.needCode = systems.slice(i).filter((s): s is string => s !== undefined);
+          if (system === undefined) throw err;
+          return progress;
+        }
+        throw err;
+      }
+      code = undefined;
+      if (system !== undefined) progress.loggedIn.push(system);
     }
+    return progress;
   }
 
   /** Forgets the session tokens (memory and keychain); the password stays. */
   async logout(systems: readonly string[]): Promise<void> {
     for (const system of [undefined, ...systems]) {
-      this.tokens.delete(key(system));
+      this.forgetToken(system);
       await this.deps.secrets.delete(this.account(system));
     }
   }
@@ -128,7 +212,7 @@ export class SiteConnection {
     }
     // The pin alone decides (tls.ts); the CA bundle is the trust of a site without one.
     const tls: TlsTrust | undefined = protocol === 'https:' ? { ca: site.tls.caBundlePem, pinSha256: site.tls.pinSha256 } : undefined;
-    return new ApiClient({ baseUrl: site.baseUrl, timeoutMs: this.deps.timeoutMs, tls, connections: site.polling.maxInFlight });
+    return new ApiClient({ baseUrl: site.baseUrl, timeoutMs: this.deps.timeoutMs, tls, connections: site.polling.maxInFlight, now: () => (this.deps.timers ?? SYSTEM_TIMERS).now() });
   }
 
   /**
@@ -147,20 +231,107 @@ export class SiteConnection {
     return system === undefined ? discoveryTokenAccount(this.site.id) : tokenAccount(this.site.id, system);
   }
 
-  private now(): number {
-    return (this.deps.now ?? Date.now)();
+  private forgetToken(system: string | undefined): void {
+    const token = this.tokens.get(key(system));
+    if (token) this.confirmed.delete(token);
+    this.tokens.delete(key(system));
+  }
+
+  private retrying<T>(task: () => Promise<T>, signal: AbortSignal | undefined, deadline: Deadline | undefined): Promise<T> {
+    return retryRead(task, { policy: this.deps.retry, sleep: this.sleep, signal, deadline });
   }
 
   private send(op: Operation, token: string, params: CallParams, signal: AbortSignal | undefined): Promise<unknown> {
     if (this.site.polling.paused) return Promise.reject(new SitePausedError(`${this.site.name} is paused`));
-    const { deadline: _deadline, ...options } = params;
-    return runLimited([this.limiter, this.deps.globalLimiter], () => this.client.call(op, { ...options, token, signal, timeoutMs: this.requestTimeout(params) }), signal);
+    const { deadline: _deadline, onReselected: _onReselected, ...options } = params;
+    return this.authed(token, (tokenScheme) =>
+      runLimited([this.limiter, this.deps.globalLimiter], () => this.client.call(op, { ...options, token, tokenScheme, signal, timeoutMs: this.requestTimeout(params) }), signal),
+    );
+  }
+
+  /**
+   * Sends an authenticated request with the site's token scheme. When a token fresh from a login is
+   * refused (401) on its very first request, the credentials are fine, so the way the token was sent
+   * is what the site did not take: the request is tried once the other way (bare token instead of
+   * `Bearer <token>`, or back), and a success is remembered for the site. A 401 on a token that
+   * already worked is an expired session, handled by a re-login instead.
+   */
+  private async authed<T>(token: string, request: (scheme: TokenScheme) => Promise<T>): Promise<T> {
+    const scheme = this.scheme;
+    let out: T;
+    try {
+      out = await request(scheme);
+    } catch (err) {
+      if (!(err instanceof AuthError) || !this.fresh.delete(token)) throw err;
+      const other: TokenScheme = scheme === 'bearer' ? 'raw' : 'bearer';
+      try {
+        out = await request(other);
+      } catch (again) {
+        if (again instanceof AuthError) again.message += ` (a new session's token was refused both as "Bearer <token>" and as the bare token)`;
+        throw again;
+      }
+      if (this.scheme === scheme) {
+        this.scheme = other;
+        // Persisting is a convenience for the next start; the call itself has worked.
+        await this.deps.onTokenScheme?.(other).catch(() => undefined);
+      }
+      return out;
+    }
+    this.fresh.delete(token);
+    return out;
   }
 
   /** The per-request timeout, cut to what is left of the call's deadline. */
   private requestTimeout(params: Pick<CallParams, 'timeoutMs' | 'deadline'>): number {
     const own = params.timeoutMs ?? this.deps.timeoutMs;
     return params.deadline ? Math.max(1, Math.min(own, params.deadline.remaining())) : own;
+  }
+
+  /**
+   * Makes sure the session works on `system` before a write: its `/systems/list` answer must flag
+   * `system` as IsCurrentlyConnectedSystem. Confirmed once per session and selection. When another
+   * system is flagged, `system` is selected again and checked; when the site flags none, it is
+   * selected again (cheap and harmless). Returns what was corrected, if anything.
+   * @throws ProtocolError when the session stays on another system: the write is then not sent.
+   */
+  private async confirmSelection(system: string, token: string, params: CallParams, signal: AbortSignal | undefined): Promise<string | undefined> {
+    if (this.confirmed.has(token)) return undefined;
+    const bounds: CallParams = { deadline: params.deadline };
+    const current = await this.currentSystem(token, bounds, signal);
+    if (current !== null && sameName(current, system)) {
+      this.confirmed.add(token);
+      return undefined;
+    }
+    await this.select(token, system, bounds, signal);
+    if (current === null) {
+      this.confirmed.add(token);
+      return `${this.site.name} does not say which system a session works on; ${system} was selected again before the write`;
+    }
+    const after = await this.currentSystem(token, bounds, signal);
+    if (after !== null && !sameName(after, system)) {
+      throw new ProtocolError(`${this.site.name}: the session of ${system} still works on ${after} after selecting ${system} again; the write was not sent`);
+    }
+    this.confirmed.add(token);
+    return `the session of ${system} had been switched to ${current} (not by Fleetdeck); ${system} was selected again before the write`;
+  }
+
+  /** The system a session works on, from `/systems/list`; null when the site does not say. */
+  private async currentSystem(token: string, params: CallParams, signal: AbortSignal | undefined): Promise<string | null> {
+    const list = await this.retrying(() => this.send(LIST, token, params, signal), signal, params.deadline);
+    const systems = fieldOf(list, 'Systems');
+    if (!Array.isArray(systems)) return null;
+    const flagged = systems.find((s) => {
+      const f = fieldOf(s, 'IsCurrentlyConnectedSystem');
+      return f === true || (typeof f === 'string' && f.toLowerCase() === 'true');
+    });
+    const name = fieldOf(flagged, 'Name');
+    return typeof name === 'string' ? name : null;
+  }
+
+  /** Points a session at a system; any earlier confirmation of that session is void. */
+  private async select(token: string, system: string, params: CallParams, signal: AbortSignal | undefined): Promise<void> {
+    this.confirmed.delete(token);
+    await this.retrying(() => this.send(SELECT, token, { ...params, query: { name: system } }, signal), signal, params.deadline);
   }
 
   private async withSession<T>(system: string | undefined, signal: AbortSignal | undefined, task: (token: string) => Promise<T>): Promise<T> {
@@ -172,7 +343,9 @@ export class SiteConnection {
     } catch (err) {
       if (!(err instanceof AuthError)) throw err;
       // The token expired or was revoked: one silent re-login with the stored password.
-      this.tokens.delete(key(system));
+      if (this.refused.size > 1000) this.refused.clear();
+      this.refused.add(token);
+      this.forgetToken(system);
       await raceSignal(this.deps.secrets.delete(this.account(system)), signal);
       const fresh = await this.sessionToken(system, true, signal);
       try {
@@ -189,20 +362,34 @@ export class SiteConnection {
    * signal aborts stops waiting at once (the shared login goes on for the others).
    */
   private async sessionToken(system: string | undefined, forceLogin: boolean, signal: AbortSignal | undefined): Promise<string> {
-    const k = key(system);
     if (!forceLogin) {
-      const known = this.tokens.get(k) ?? (await raceSignal(this.deps.secrets.get(this.account(system)), signal));
-      if (known) {
-        this.tokens.set(k, known);
-        return known;
-      }
+      const known = this.tokens.get(key(system)) ?? (await this.storedToken(system, signal));
+      if (known) return known;
     }
-    let pending = this.logins.get(k);
-    if (!pending) {
-      pending = this.newSession(system).finally(() => this.logins.delete(k));
-      this.logins.set(k, pending);
-    }
-    return raceSignal(pending, signal);
+    return raceSignal(this.loginOnce(system, undefined), signal);
+  }
+
+  /** A token from the keychain, kept in memory once read. */
+  private async storedToken(system: string | undefined, signal: AbortSignal | undefined): Promise<string | null> {
+    const stored = await raceSignal(this.deps.secrets.get(this.account(system)), signal);
+    if (!stored || this.refused.has(stored)) return null;
+    this.tokens.set(key(system), stored);
+    return stored;
+  }
+
+  /** One login of a session at a time: a caller arriving during one waits for it. */
+  private loginOnce(system: string | undefined, code: string | undefined): Promise<string> {
+    return this.logins.get(key(system)) ?? this.startLogin(system, code);
+  }
+
+  /** A new login of a session, whatever is in flight: callers arriving from now on wait for this one. */
+  private startLogin(system: string | undefined, code: string | undefined): Promise<string> {
+    const k = key(system);
+    const pending: Promise<string> = this.newSession(system, code).finally(() => {
+      if (this.logins.get(k) === pending) this.logins.delete(k);
+    });
+    this.logins.set(k, pending);
+    return pending;
   }
 
   private readPassword(): Promise<string | null> {
@@ -212,43 +399,36 @@ export class SiteConnection {
     return this.passwordRead;
   }
 
-  private async newSession(system: string | undefined): Promise<string> {
+  private async newSession(system: string | undefined, code: string | undefined): Promise<string> {
     this.assertTrusted();
     const password = await this.readPassword();
     if (password === null) throw new LoginRequiredError(`${this.site.name}: no password stored; log in to this site`);
-    const code = this.recentCode && this.now() - this.recentCode.at < CODE_REUSE_MS ? this.recentCode.code : undefined;
-    let result: AuthenticationResult;
+    const who = system === undefined ? this.site.name : `${this.site.name}/${system}`;
+    let result: unknown;
     // Login and select are retried like reads when the site did not answer: a connection reset on
     // the first request of a refresh would otherwise mark every system of the site unreachable. A
     // repeated login at worst leaves an unused session on the system, which expires by inactivity.
-    const retry = this.deps.retry ?? READ_RETRY;
     try {
-      result = await retryRead(
+      result = await this.retrying(
         () =>
           runLimited([this.limiter, this.deps.globalLimiter], () =>
             this.client.login({ Username: this.site.username, Password: password, ...(code ? { TwoFactorAuthenticationToken: code } : {}) }),
           ),
-        retry,
+        undefined,
+        undefined,
       );
     } catch (err) {
-      if (err instanceof AuthError) {
-        throw new LoginRequiredError(`${this.site.name}: login refused (${err.message})${code ? '; the two-factor code may be wrong or expired' : ''}`, Boolean(code));
-      }
-      throw err;
+      if (!(err instanceof AuthError)) throw err;
+      if (code) throw new LoginRequiredError(`${who}: the two-factor code was refused (${err.message}); a code is accepted once: use the next one your authenticator shows`, true);
+      if (asksForSecondFactor(err.message)) throw new LoginRequiredError(`${who}: two-factor authentication is on: a code is required (${err.message})`, true);
+      throw new LoginRequiredError(`${who}: login refused (${err.message})`);
     }
-    if (result.Status !== 'Ok' || !result.SessionToken) {
-      const needsCode = /two|factor|2fa|mfa|otp|code/i.test(`${result.Status ?? ''} ${result.Details ?? ''}`);
-      throw new LoginRequiredError(
-        needsCode
-          ? `${this.site.name}: two-factor authentication is on: a code is required`
-          : `${this.site.name}: login did not complete (${result.Status ?? 'no status'})`,
-        needsCode,
-      );
-    }
-    const token = result.SessionToken;
-    if (system !== undefined) {
-      await retryRead(() => runLimited([this.limiter, this.deps.globalLimiter], () => this.client.selectSystem(token, system)), retry);
-    }
+    const outcome = interpretLogin(result);
+    if (outcome.kind === 'second-factor') throw new LoginRequiredError(`${who}: two-factor authentication is on: a code is required (${outcome.message})`, true);
+    if (outcome.kind === 'incomplete') throw new LoginRequiredError(`${who}: login did not complete (${outcome.message})`);
+    const token = outcome.token;
+    this.fresh.add(token);
+    if (system !== undefined) await this.select(token, system, {}, undefined);
     this.tokens.set(key(system), token);
     await this.deps.secrets.set(this.account(system), token);
     return token;
@@ -264,4 +444,15 @@ function signalOf(params: CallParams): AbortSignal | undefined {
 /** Session key: a system name, or '' for the site's discovery session. */
 function key(system: string | undefined): string {
   return system ?? '';
+}
+
+function sameName(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+/** A field of an answer object by name, in any case. */
+function fieldOf(value: unknown, name: string): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const lower = name.toLowerCase();
+  return Object.entries(value).find(([k]) => k.toLowerCase() === lower)?.[1];
 }

@@ -4,7 +4,8 @@ import { CONTRACT, type Channel, type IpcError, type Response, type SiteView } f
 import type { Site } from '../../app/domain/site.js';
 import { nestedDeeperThan } from '../../app/nesting.js';
 import { maskSecrets, redact, secretValues } from '../../app/redact.js';
-import { probeCertificate } from '../client/tls.js';
+import { CancelledError } from '../client/errors.js';
+import { pinnedValidity, probeCertificate } from '../client/tls.js';
 import { errorCode } from '../core/errors.js';
 import type { Fleet } from '../core/fleet.js';
 import { isAbsolute } from 'node:path';
@@ -36,7 +37,8 @@ export type Parsed<C extends Channel> = z.output<(typeof CONTRACT)[C]['request']
 export type Handlers = { [C in Channel]: (request: Parsed<C>) => Promise<Response<C>> };
 
 /** A site as the renderer sees it: no certificate bodies, no secrets. */
-export function toSiteView(site: Site, simulated: boolean): SiteView {
+export function toSiteView(site: Site, simulated: boolean, now: Date = new Date()): SiteView {
+  const validity = site.tls.pinSha256 ? pinnedValidity(site.tls.pinnedCertPem, now) : undefined;
   return {
     id: site.id,
     name: site.name,
@@ -44,9 +46,15 @@ export function toSiteView(site: Site, simulated: boolean): SiteView {
     username: site.username,
     ...(site.group ? { group: site.group } : {}),
     tags: site.tags,
-    tls: { ...(site.tls.pinSha256 ? { pinSha256: site.tls.pinSha256 } : {}), hasCaBundle: Boolean(site.tls.caBundlePem) },
+    tls: {
+      ...(site.tls.pinSha256 ? { pinSha256: site.tls.pinSha256 } : {}),
+      hasCaBundle: Boolean(site.tls.caBundlePem),
+      ...(validity ? { validTo: validity.validTo } : {}),
+      ...(validity?.expiredSince ? { expiredSince: validity.expiredSince } : {}),
+    },
     allowHttp: site.allowHttp,
     polling: site.polling,
+    ...(site.auth ? { auth: { ...site.auth } } : {}),
     simulated,
   };
 }
@@ -63,6 +71,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   const inScopeSites = (): Site[] => sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite);
   const view = (site: Site): SiteView => toSiteView(site, ctx.simulatedSiteIds.has(site.id));
   const ok = { ok: true as const };
+  /** Calls running under a renderer's callId, so `op:cancel` can stop them. */
+  const running = new Map<string, AbortController>();
   return {
     'app:info': async () => ({
       version: ctx.version,
@@ -101,8 +111,12 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       return ok;
     },
     'session:login': async (r) => {
-      await fleet.login(siteOf(r.site).id, { ...(r.password !== undefined ? { password: r.password } : {}), ...(r.code ? { code: r.code } : {}) });
-      return ok;
+      const progress = await fleet.login(siteOf(r.site).id, {
+        ...(r.password !== undefined ? { password: r.password } : {}),
+        ...(r.code ? { code: r.code } : {}),
+        ...(r.system !== undefined ? { system: r.system } : {}),
+      });
+      return { ...ok, loggedIn: progress.loggedIn, needCode: progress.needCode };
     },
     'session:logout': async (r) => {
       await fleet.logout(siteOf(r.site).id);
@@ -122,13 +136,26 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     },
     'op:call': async (r) => {
       const site = siteOf(r.site);
-      const result = await fleet.call(site.id, r.system, r.operation, {
-        ...(r.query ? { query: r.query } : {}),
-        ...(r.body !== undefined ? { body: r.body } : {}),
-        ...(r.headers ? { headers: r.headers } : {}),
-      });
-      // Secrets never reach the renderer, even if a system echoes one (by field or by value).
-      return { result: redact(result, secretValues(r.body)) };
+      if (r.callId !== undefined && running.has(r.callId)) throw new ScopeError(`a call named "${r.callId}" is already running`);
+      const control = new AbortController();
+      if (r.callId !== undefined) running.set(r.callId, control);
+      try {
+        const result = await fleet.call(site.id, r.system, r.operation, {
+          ...(r.query ? { query: r.query } : {}),
+          ...(r.body !== undefined ? { body: r.body } : {}),
+          ...(r.headers ? { headers: r.headers } : {}),
+          signal: control.signal,
+        });
+        // Secrets never reach the renderer, even if a system echoes one (by field or by value).
+        return { result: redact(result, secretValues(r.body)) };
+      } finally {
+        if (r.callId !== undefined && running.get(r.callId) === control) running.delete(r.callId);
+      }
+    },
+    'op:cancel': async (r) => {
+      const control = running.get(r.callId);
+      control?.abort(new CancelledError('cancelled by the user'));
+      return { cancelled: control !== undefined };
     },
     'cache:read': async (r) => {
       const hit = fleet.cachedText(siteOf(r.site).id, r.system, r.operation, r.query ?? {});

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { siteIdFromName, siteNameProblem, type Site, type SitePolling, type SiteTls } from '../../app/domain/site.js';
+import { siteIdFromName, siteNameProblem, type Site, type SiteAuth, type SitePolling, type SiteTls } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
 import { isSecretField } from '../../app/redact.js';
 import { hasUnsafeChars } from '../../app/safe-text.js';
@@ -46,6 +46,8 @@ export interface SitePatch {
   tls?: SiteTls | undefined;
   allowHttp?: boolean | undefined;
   polling?: Partial<SitePolling> | undefined;
+  /** `null` forgets what was learned. */
+  auth?: SiteAuth | null | undefined;
 }
 
 export interface SiteStoreOptions {
@@ -60,7 +62,7 @@ export interface SiteStoreOptions {
 }
 
 const NEW_SITE_FIELDS = new Set(['name', 'baseUrl', 'username', 'id', 'group', 'tags', 'tls', 'allowHttp', 'polling']);
-const PATCH_FIELDS = new Set(['name', 'baseUrl', 'username', 'group', 'tags', 'tls', 'allowHttp', 'polling']);
+const PATCH_FIELDS = new Set(['name', 'baseUrl', 'username', 'group', 'tags', 'tls', 'allowHttp', 'polling', 'auth']);
 const TLS_FIELDS = new Set(['pinSha256', 'pinnedCertPem', 'caBundlePem']);
 const POLLING_FIELDS = new Set(['intervalSeconds', 'paused', 'maxInFlight']);
 
@@ -74,6 +76,7 @@ const siteSchema = z.object({
   tls: z.object({ pinSha256: z.string().optional(), pinnedCertPem: z.string().optional(), caBundlePem: z.string().optional() }),
   allowHttp: z.boolean(),
   polling: z.object({ intervalSeconds: z.number().int().min(0), paused: z.boolean(), maxInFlight: z.number().int().min(1) }),
+  auth: z.object({ tokenScheme: z.enum(['bearer', 'raw']), learnedAt: z.string() }).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -196,6 +199,8 @@ export class SiteStore {
       // A pin names the certificate of one endpoint: it never carries over to another URL.
       const moved = patch.baseUrl !== undefined && !sameBaseUrl(patch.baseUrl, current.baseUrl);
       const tls = patch.tls ?? (moved ? withoutPin(current.tls) : current.tls);
+      // What one endpoint's login taught says nothing about another's.
+      const auth = patch.auth === null ? undefined : (patch.auth ?? (moved ? undefined : current.auth));
       const site = normalise(
         {
           ...current,
@@ -207,6 +212,7 @@ export class SiteStore {
           tls,
           allowHttp: patch.allowHttp ?? current.allowHttp,
           polling: { ...current.polling, ...patch.polling },
+          auth,
           updatedAt: this.clock().toISOString(),
         },
         others,
@@ -401,7 +407,14 @@ function normalise(site: Site, others: readonly Site[]): Site {
   const tls = checkTls(name, site.tls);
   const out: Site = { id: site.id, name, baseUrl, username, tags, tls, allowHttp, polling, createdAt: site.createdAt, updatedAt: site.updatedAt };
   if (group !== undefined) out.group = group;
+  if (site.auth !== undefined) out.auth = checkAuth(name, site.auth);
   return out;
+}
+
+function checkAuth(name: string, auth: SiteAuth): SiteAuth {
+  if (auth.tokenScheme !== 'bearer' && auth.tokenScheme !== 'raw') throw new InputError(`${name}: the token scheme must be bearer or raw`);
+  if (typeof auth.learnedAt !== 'string' || Number.isNaN(Date.parse(auth.learnedAt))) throw new InputError(`${name}: auth.learnedAt must be a time`);
+  return { tokenScheme: auth.tokenScheme, learnedAt: auth.learnedAt };
 }
 
 function checkBaseUrl(name: string, baseUrl: string, allowHttp: boolean): string {

@@ -21,6 +21,8 @@ export interface CallParams {
   body?: unknown;
   /** Header parameters (only the datastore operation's `async`). */
   headers?: Record<string, unknown>;
+  /** Names the call so `op:cancel` can stop it (see LongRun). */
+  callId?: string;
 }
 
 /**
@@ -84,6 +86,7 @@ export class SystemContext {
       ...(params.query ? { query: params.query } : {}),
       ...(params.body !== undefined ? { body: params.body } : {}),
       ...(params.headers && Object.keys(params.headers).length > 0 ? { headers: params.headers } : {}),
+      ...(params.callId ? { callId: params.callId } : {}),
     });
     return res.result as T;
   }

@@ -1,14 +1,15 @@
+import { asksForSecondFactor } from '../../app/auth/login-result.js';
 import type { SiteView, SystemStatusView } from '../../app/ipc/contract.js';
 import { api } from '../lib/api.js';
 import type { FleetStore, FleetSystem } from '../lib/fleet.svelte.js';
 
 /**
  * Whether a login error asks for a two-factor code. Main raises `login-required` both for a missing
- * password and for a missing or wrong code, and only the message tells them apart (it says
- * "two-factor" in the second case).
+ * password and for a missing or wrong code, and only the message tells them apart (main says
+ * "two-factor"; a system's own words may say MFA, OTP, verification code…).
  */
 export function needsTwoFactor(message: string | undefined): boolean {
-  return message !== undefined && /two[- ]?factor|\b2fa\b/i.test(message);
+  return asksForSecondFactor(message);
 }
 
 /** The systems of a site in a state, with their last errors. */

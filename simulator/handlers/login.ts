@@ -11,6 +11,12 @@ import type { HandlerMap } from './context.js';
 /** Sessions kept per site; beyond this the least recently created is dropped (bounds memory under load tests). */
 const MAX_SESSIONS = 20_000;
 
+/** Login Status as a number (dialect numeric-status): 0 for Ok, as an enumeration serialised by value. */
+const NUMERIC_STATUS = { Ok: 0, TwoFactorRequired: 2 } as const;
+
+/** How long an accepted code stays refused (dialect mfa-401): the verifier's whole window of three steps. */
+const CODE_WINDOW_MS = 90_000;
+
 export const loginHandlers: HandlerMap = {
   'POST /login': (ctx) => {
     const name = ctx.body.str('Username');
@@ -22,27 +28,37 @@ export const loginHandlers: HandlerMap = {
     }
     const minutes = ctx.body.int('InactivityTimeoutInMinutes') ?? 30;
     if (minutes < 1 || minutes > 1440) fail('InactivityTimeoutInMinutes must be between 1 and 1440.');
+    const dialects = ctx.fleet.dialects;
+    // Status as the document samples it, or as a number (dialect numeric-status).
+    // The catalog types Status as text; this dialect sends a number in its place.
+    const status = (text: 'Ok' | 'TwoFactorRequired'): string => (dialects.has('numeric-status') ? NUMERIC_STATUS[text] : text) as unknown as string;
     if (ctx.site.multifactor) {
       const code = ctx.body.str('TwoFactorAuthenticationToken');
+      const once = dialects.has('mfa-401');
       if (!code) {
+        if (once) unauthorized('Multifactor authentication required: enter the one-time password (OTP) from your authenticator app.');
         const pending: AuthenticationResult = {
           UserEmailAddress: user.email,
-          Status: 'TwoFactorRequired',
-          Details: 'Two-factor authentication is enabled: send TwoFactorAuthenticationToken with the 6-digit code from your authenticator app.',
+          Status: status('TwoFactorRequired'),
+          Details: dialects.has('numeric-status')
+            ? 'Two-step verification is on: enter the verification code from your authenticator app.'
+            : 'Two-factor authentication is enabled: send TwoFactorAuthenticationToken with the 6-digit code from your authenticator app.',
         };
         return pending;
       }
-      if (!verifyTotp(user.totpSecret, code, ctx.nowMs)) {
-        ctx.notify({ level: LEVEL.warning, module: 'Authentication', message: `Wrong two-factor code for user '${user.name}'.` });
-        unauthorized('Invalid two-factor authentication code.');
+      const reused = once && user.lastCode?.code === code.trim() && ctx.nowMs - user.lastCode.atMs < CODE_WINDOW_MS;
+      if (reused || !verifyTotp(user.totpSecret, code, ctx.nowMs)) {
+        ctx.notify({ level: LEVEL.warning, module: 'Authentication', message: `${reused ? 'Reused' : 'Wrong'} two-factor code for user '${user.name}'.` });
+        unauthorized(once ? 'Invalid verification code.' : 'Invalid two-factor authentication code.');
       }
+      if (once) user.lastCode = { code: code.trim(), atMs: ctx.nowMs };
     }
     const token = randomBytes(32).toString('base64url');
     const sessions = ctx.site.sessions;
     if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
     sessions.set(token, { token, user: user.name, systemId: (ctx.site.systems[0] as SystemState).id, lastSeenMs: ctx.nowMs, timeoutMs: minutes * 60_000 });
     ctx.notify({ level: LEVEL.info, module: 'Authentication', message: `User '${user.name}' logged in.` });
-    const result: AuthenticationResult = { SessionToken: token, UserEmailAddress: user.email, Status: 'Ok', Details: `Logged in as ${user.name} (${user.role}).` };
+    const result: AuthenticationResult = { SessionToken: token, UserEmailAddress: user.email, Status: status('Ok'), Details: `Logged in as ${user.name} (${user.role}).` };
     return result;
   },
 

@@ -209,7 +209,7 @@ export const resourceHandlers: HandlerMap = {
     return { Data: node.drives.filter((d) => keep(d) && driveMatches(d, patterns)).map((d) => driveView(ctx.system, d, o)) };
   },
 
-  'GET /resources/drives/performance_analyzer': (ctx) => {
+  'GET /resources/drives/performance_analyzer': async (ctx) => {
     const q = ctx.query;
     const seconds = q.int('iterationTimeInSeconds') ?? 10;
     if (seconds < 1 || seconds > 600) fail('iterationTimeInSeconds must be between 1 and 600.');
@@ -224,7 +224,10 @@ export const resourceHandlers: HandlerMap = {
       ({ drive }) => q.flag('all') || ids.has(drive.id) || types.has(drive.type) || (poolName !== undefined && drive.pool.toLowerCase() === poolName.toLowerCase()),
     );
     if (chosen.length === 0) fail('No approved, working drives match.');
-    return { Data: chosen.flatMap(({ node, drive }) => analyze(ctx.system, node, drive, seconds)) };
+    const results = chosen.flatMap(({ node, drive }) => analyze(ctx.system, node, drive, seconds));
+    // Dialect slow-analyzer: every test of every drive runs its iteration, one after another.
+    if (ctx.fleet.dialects.has('slow-analyzer')) await new Promise((resolve) => setTimeout(resolve, results.length * seconds * 1000).unref());
+    return { Data: results };
   },
 
   'GET /resources/drives/smart': (ctx) => {

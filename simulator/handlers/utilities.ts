@@ -86,7 +86,8 @@ export async function runUtility(system: SystemState, node: NodeState, utility: 
     case 'sleep': {
       const seconds = Number(args.trim() || 'NaN');
       if (!Number.isFinite(seconds) || seconds < 0 || seconds > 3600) fail('sleep needs args: a number of seconds from 0 to 3600.');
-      await new Promise((resolve) => setTimeout(resolve, Math.min(seconds, timeoutSeconds) * 1000));
+      // Unreferenced: a run its client gave up on must not keep a closed simulator's process alive.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(seconds, timeoutSeconds) * 1000).unref());
       if (seconds > timeoutSeconds) fail(`Utility 'sleep' on node ${node.name} timed out after ${timeoutSeconds} s.`);
       return '';
     }

@@ -413,6 +413,8 @@ export interface UserState {
   role: Role;
   /** Secret: TOTP key, readable only through the control API. */
   totpSecret: Buffer;
+  /** The last code accepted and when (dialect `mfa-401` accepts a code once). */
+  lastCode?: { code: string; atMs: number } | undefined;
 }
 
 export interface Session {

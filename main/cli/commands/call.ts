@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { getOperation, ValidationError, type Operation } from '../../../app/catalog/index.js';
+import { asksForSecondFactor, interpretLogin } from '../../../app/auth/login-result.js';
+import { announcedRunTime, getOperation, timeoutForRun, ValidationError, type Operation } from '../../../app/catalog/index.js';
 import { redact, secretValues } from '../../../app/redact.js';
 import { terminalField } from '../../../app/safe-text.js';
-import { ApiClient, normalizeFingerprint, type TlsTrust } from '../../client/index.js';
+import { ApiClient, AuthError, normalizeFingerprint, type TlsTrust, type TokenScheme } from '../../client/index.js';
 import { CliError, EXIT, firstLine, printJson, type CliIo } from '../io.js';
 import { toCliError } from '../errors.js';
 import { applySecretArgs, type SecretArgs } from '../secret-args.js';
@@ -40,6 +41,14 @@ export function pairsToParams(pairs: readonly string[], what: string): Record<st
   return out;
 }
 
+/** `--timeout MS`: a whole number of milliseconds, or undefined when not given. */
+export function timeoutOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = Number(text);
+  if (!(Number.isInteger(ms) && ms > 0)) throw new CliError(`--timeout takes a whole number of milliseconds, not "${text}"`, EXIT.usage);
+  return ms;
+}
+
 export function parseBody(text: string | undefined): unknown {
   if (text === undefined) return undefined;
   try {
@@ -74,20 +83,34 @@ export async function callCommand(io: CliIo, args: CallArgs): Promise<number> {
   try {
     // Validate before logging in: a wrong parameter type is reported without any request.
     client.validate(op, { query, body, headers });
-    const login = await client.login({
-      Username: args.user,
-      Password: password,
-      ...(args.code ? { TwoFactorAuthenticationToken: args.code } : {}),
-    });
-    if (login.Status !== 'Ok' || !login.SessionToken) {
-      throw new CliError(
-        terminalField(`login did not complete (status ${login.Status ?? 'unknown'}${login.Details ? `: ${login.Details}` : ''})${args.code ? '' : '; if two-factor authentication is on, pass --code'}`),
-        EXIT.auth,
-      );
+    let login: unknown;
+    try {
+      login = await client.login({ Username: args.user, Password: password, ...(args.code ? { TwoFactorAuthenticationToken: args.code } : {}) });
+    } catch (err) {
+      if (err instanceof AuthError && !args.code && asksForSecondFactor(err.message)) throw new CliError(terminalField(`login refused: ${err.message}; pass --code`), EXIT.auth);
+      throw err;
     }
-    const token = login.SessionToken;
-    if (args.system) await client.selectSystem(token, args.system);
-    const result = await client.call(op, { query, body, headers, token });
+    const outcome = interpretLogin(login);
+    if (outcome.kind !== 'ok') {
+      const hint = outcome.kind === 'second-factor' && !args.code ? '; two-factor authentication is on: pass --code' : '';
+      throw new CliError(terminalField(`login did not complete (${outcome.message})${hint}`), EXIT.auth);
+    }
+    const token = outcome.token;
+    // Bearer as documented; a site that refuses a brand-new token that way gets it bare, once.
+    let tokenScheme: TokenScheme = 'bearer';
+    const first = <T>(request: (scheme: TokenScheme) => Promise<T>): Promise<T> =>
+      request(tokenScheme).catch((err: unknown) => {
+        if (!(err instanceof AuthError) || tokenScheme !== 'bearer') throw err;
+        tokenScheme = 'raw';
+        return request(tokenScheme);
+      });
+    const system = args.system;
+    if (system) await first((scheme) => client.call('GET /systems/select', { token, tokenScheme: scheme, query: { name: system } }));
+    // Long runs (a node utility's timeoutSeconds, the analyzer) get their own timeout unless --timeout says.
+    const run = args.timeoutMs ? undefined : announcedRunTime(op.key, query);
+    const timeoutMs = run ? timeoutForRun(run) : args.timeoutMs;
+    const call = (scheme: TokenScheme): Promise<unknown> => client.call(op, { query, body, headers, token, tokenScheme: scheme, ...(timeoutMs ? { timeoutMs } : {}) });
+    const result = system ? await call(tokenScheme) : await first(call);
     if (result !== undefined) printJson(io, redact(result, [token, password, ...secretValues(body)]));
     return EXIT.ok;
   } catch (err) {

@@ -2,13 +2,15 @@ import { parseArgs } from 'node:util';
 import { getOperation, ValidationError } from '../../../app/catalog/index.js';
 import { redact, secretValues } from '../../../app/redact.js';
 import { terminalField } from '../../../app/safe-text.js';
+import { siteNotices } from '../../../app/domain/site-notices.js';
+import { pinnedValidity } from '../../client/index.js';
 import { osUser } from '../../runtime.js';
 import { resolveDataDir } from '../../store/data-dir.js';
 import { startNewLog } from '../../store/stores.js';
 import { withRuntime } from '../context.js';
 import { CliError, EXIT, firstLine, printJson, printRow, type CliIo } from '../io.js';
 import { applySecretArgs, SECRET_OPTIONS } from '../secret-args.js';
-import { pairsToParams, parseBody } from './call.js';
+import { pairsToParams, parseBody, timeoutOption } from './call.js';
 
 const DATA_DIR = { 'data-dir': { type: 'string' } } as const;
 
@@ -26,12 +28,29 @@ export async function refreshCommand(io: CliIo, args: readonly string[]): Promis
     });
     if (!sites.length) throw new CliError('no sites: add one with "fleetdeck site add"', EXIT.usage);
     await rt.fleet.refresh({ siteIds: sites.map((s) => s.id), force: values.force ?? true });
-    type Row = { site: string; system: string; state: string; lastSuccessAt?: string | undefined; lastError?: string | undefined; truncated?: string | undefined };
+    // Read after the refresh: it may have learned how a site takes its token.
+    const notices = new Map(
+      sites.map((site) => {
+        const now = rt.sites.get(site.id) ?? site;
+        const expiredSince = now.tls.pinSha256 ? pinnedValidity(now.tls.pinnedCertPem)?.expiredSince : undefined;
+        return [site.id, siteNotices({ tls: { expiredSince }, auth: now.auth }).map((n) => `${n.tone}: ${n.text}`)] as const;
+      }),
+    );
+    type Row = {
+      site: string;
+      system: string;
+      state: string;
+      lastSuccessAt?: string | undefined;
+      lastError?: string | undefined;
+      truncated?: string | undefined;
+      siteNotices?: string[] | undefined;
+    };
     const rows = sites.flatMap((site): Row[] => {
       const systems = rt.fleet.status(site.id);
       const siteError = rt.fleet.siteError(site.id);
-      if (!systems.length) return [{ site: site.name, system: '-', state: siteError ? siteErrorState(rt.fleet.siteErrorCode(site.id)) : 'unknown', lastSuccessAt: undefined, lastError: siteError }];
-      return systems.map((s) => ({ site: site.name, system: s.system, state: s.state, lastSuccessAt: s.lastSuccessAt, lastError: s.lastError, truncated: s.truncated }));
+      const siteNotes = notices.get(site.id)?.length ? { siteNotices: notices.get(site.id) } : {};
+      if (!systems.length) return [{ site: site.name, system: '-', state: siteError ? siteErrorState(rt.fleet.siteErrorCode(site.id)) : 'unknown', lastSuccessAt: undefined, lastError: siteError, ...siteNotes }];
+      return systems.map((s) => ({ site: site.name, system: s.system, state: s.state, lastSuccessAt: s.lastSuccessAt, lastError: s.lastError, truncated: s.truncated, ...siteNotes }));
     });
     if (values.json) printJson(io, rows);
     else {
@@ -39,6 +58,7 @@ export async function refreshCommand(io: CliIo, args: readonly string[]): Promis
         const fields = [r.site, r.system, r.state, r.lastSuccessAt ? `as of ${r.lastSuccessAt}` : 'never refreshed', ...(r.lastError ? [r.lastError] : []), ...(r.truncated ? [`truncated: ${r.truncated}`] : [])];
         printRow(io, fields);
       }
+      for (const site of sites) for (const note of notices.get(site.id) ?? []) printRow(io, [site.name, note]);
     }
     if (rows.every((r) => r.state === 'ok' || r.state === 'paused')) return EXIT.ok;
     // Answers the app cannot read are not a network problem: a script should be able to tell.
@@ -46,12 +66,16 @@ export async function refreshCommand(io: CliIo, args: readonly string[]): Promis
   });
 }
 
-/** `fleetdeck login SITE [--password-stdin] [--code TOTP]` and `fleetdeck logout SITE`. */
+/**
+ * `fleetdeck login SITE [--password-stdin] [--code TOTP] [--system NAME]` and `fleetdeck logout
+ * SITE`. A code logs in one system (one-time codes are accepted once): the systems still waiting
+ * for theirs are printed with the command that logs each in, and the exit code is 6 until none is.
+ */
 export async function loginCommand(io: CliIo, args: readonly string[], logout: boolean): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...args],
     allowPositionals: true,
-    options: { ...DATA_DIR, 'password-stdin': { type: 'boolean', default: false }, code: { type: 'string' } },
+    options: { ...DATA_DIR, 'password-stdin': { type: 'boolean', default: false }, code: { type: 'string' }, system: { type: 'string' } },
   });
   const ref = positionals[0];
   if (positionals.length !== 1 || !ref) throw new CliError(`usage: fleetdeck ${logout ? 'logout' : 'login'} SITE`, EXIT.usage);
@@ -64,10 +88,18 @@ export async function loginCommand(io: CliIo, args: readonly string[], logout: b
       io.stdout(`logged out of ${site.name}: session tokens forgotten\n`);
       return EXIT.ok;
     }
-    if (!rt.fleet.systemsOf(site.id).length) await rt.fleet.refresh({ siteIds: [site.id], force: true }).catch(() => undefined);
-    await rt.fleet.login(site.id, { ...(password !== undefined ? { password } : {}), ...(values.code ? { code: values.code } : {}) });
-    io.stdout(`logged in to ${site.name}\n`);
-    return EXIT.ok;
+    const system = values.system;
+    if (system !== undefined && !rt.fleet.systemsOf(site.id).some((s) => s.toLowerCase() === system.toLowerCase())) {
+      throw new CliError(`${site.name} has no system "${system}" (as last listed: ${rt.fleet.systemsOf(site.id).join(', ') || 'none yet; log in to the site first'})`, EXIT.usage);
+    }
+    const progress = await rt.fleet.login(site.id, { ...(password !== undefined ? { password } : {}), ...(values.code ? { code: values.code } : {}), ...(system !== undefined ? { system } : {}) });
+    io.stdout(progress.loggedIn.length ? `logged in to ${site.name}: ${progress.loggedIn.join(', ')}\n` : `logged in to ${site.name}\n`);
+    if (!progress.needCode.length) return EXIT.ok;
+    io.stderr(
+      `fleetdeck: ${progress.needCode.join(', ')} ${progress.needCode.length === 1 ? 'needs a two-factor code of its own' : 'each need a two-factor code of their own'} (a code is accepted once). When your authenticator shows the next code, run:\n` +
+        `  fleetdeck login ${site.name} --system ${progress.needCode[0] ?? ''} --code NEXT_CODE\n`,
+    );
+    return EXIT.auth;
   });
 }
 
@@ -84,8 +116,10 @@ export async function siteCallCommand(io: CliIo, args: readonly string[]): Promi
       body: { type: 'string' },
       ...SECRET_OPTIONS,
       cached: { type: 'boolean', default: false },
+      timeout: { type: 'string' },
     },
   });
+  const timeoutMs = timeoutOption(values.timeout);
   const [ref, opText] = positionals;
   if (positionals.length !== 2 || !ref || !opText) throw new CliError('usage: fleetdeck call SITE [--system NAME] "METHOD /path" [--query name=value]... [--body JSON]', EXIT.usage);
   let op;
@@ -110,7 +144,7 @@ export async function siteCallCommand(io: CliIo, args: readonly string[]): Promi
       return EXIT.ok;
     }
     try {
-      const result = await rt.fleet.call(site.id, system, op, { query, body, headers });
+      const result = await rt.fleet.call(site.id, system, op, { query, body, headers, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
       if (result !== undefined) printJson(io, redact(result, secretValues(body)));
       return EXIT.ok;
     } catch (err) {

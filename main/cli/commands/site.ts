@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { CertificateError, displayFingerprint, normalizeFingerprint, probeCertificate } from '../../client/index.js';
+import { CertificateError, displayFingerprint, normalizeFingerprint, pinnedValidity, probeCertificate, type PinnedValidity } from '../../client/index.js';
+import { siteNotices } from '../../../app/domain/site-notices.js';
 import { terminalField } from '../../../app/safe-text.js';
 import { urlProtocol } from '../../net.js';
 import { sameBaseUrl } from '../../store/site-store.js';
@@ -95,8 +96,15 @@ async function siteList(io: CliIo, args: readonly string[]): Promise<number> {
   const { values } = parseArgs({ args: [...args], options: { ...DATA_DIR, json: { type: 'boolean', default: false } } });
   return withRuntime(io, values['data-dir'], async (rt) => {
     const sites = rt.sites.list();
+    const validity = (s: (typeof sites)[number]): PinnedValidity | undefined => (s.tls.pinSha256 ? pinnedValidity(s.tls.pinnedCertPem) : undefined);
     if (values.json) {
-      printJson(io, sites.map((s) => ({ ...s, tls: { pinSha256: s.tls.pinSha256, hasCaBundle: Boolean(s.tls.caBundlePem) } })));
+      printJson(
+        io,
+        sites.map((s) => {
+          const v = validity(s);
+          return { ...s, tls: { pinSha256: s.tls.pinSha256, hasCaBundle: Boolean(s.tls.caBundlePem), validTo: v?.validTo, expiredSince: v?.expiredSince } };
+        }),
+      );
       return EXIT.ok;
     }
     if (!sites.length) io.stdout('no sites: add one with "fleetdeck site add NAME --url URL --user USER --password-stdin"\n');
@@ -105,6 +113,7 @@ async function siteList(io: CliIo, args: readonly string[]): Promise<number> {
       // sites.json may have been edited by hand: its text is printed as fields, like a system's.
       const fields = [s.name, s.baseUrl, s.username, ...(s.tls.pinSha256 ? [`pinned ${s.tls.pinSha256.slice(0, 16)}…`] : []), ...(flags ? [`(${flags})`] : [])];
       printRow(io, fields);
+      for (const n of siteNotices({ tls: { expiredSince: validity(s)?.expiredSince }, auth: s.auth })) printRow(io, [`${n.tone}: ${n.text}`], '  ');
     }
     return EXIT.ok;
   });

@@ -96,7 +96,7 @@ describe('moving a site or changing its trust', () => {
     expect(await ipc('sites:trust', { site: siteId, sha256: s.certSha256 })).toMatchObject({ ok: true });
     await ipc('fleet:refresh', { force: true });
     for (const st of rt.fleet.status(siteId)) expect(st.state).toBe('login-required');
-    expect(await ipc('session:login', { site: siteId, password: PASSWORD })).toEqual({ ok: true, value: { ok: true } });
+    expect(await ipc('session:login', { site: siteId, password: PASSWORD })).toEqual({ ok: true, value: { ok: true, loggedIn: s.systems, needCode: [] } });
     await ipc('fleet:refresh', { force: true });
     for (const st of rt.fleet.status(siteId)) expect(st.state).toBe('ok');
   });

@@ -68,7 +68,7 @@ describe('the login dialog', () => {
     expect(q<HTMLInputElement>('login-password')?.value).toBe('');
     expect((q('login-submit') as HTMLButtonElement).disabled).toBe(true);
 
-    login.resolve({ ok: true });
+    login.resolve({ ok: true, loggedIn: ['e-1'], needCode: [] });
     await settle();
     expect(sent(fake, 'fleet:refresh')).toEqual([{ sites: ['east'] }]);
     expect(q('login-dialog')).toBeNull();
@@ -83,7 +83,7 @@ describe('the login dialog', () => {
 
   it('asks for a 6-digit code when the system says two-factor is on', async () => {
     const { fake, q } = await render([site('east', 'East DC')], [status('east', 'e-1', 'login-required', { lastError: 'East DC: two-factor authentication is on: a code is required' })], {
-      'session:login': () => ({ ok: true }),
+      'session:login': () => ({ ok: true, loggedIn: ['e-1'], needCode: [] }),
     });
     click(q('attention-login-east'));
     const code = q<HTMLInputElement>('login-code') as HTMLInputElement;
@@ -110,7 +110,7 @@ describe('the login dialog', () => {
       'session:login': () => {
         calls++;
         if (calls === 1) throw ipcError('login-required', 'East DC: two-factor authentication is on: a code is required');
-        return { ok: true };
+        return { ok: true, loggedIn: ['e-1'], needCode: [] };
       },
     });
     click(q('attention-login-east'));
@@ -147,6 +147,110 @@ describe('the login dialog', () => {
     expect(q('login-dialog')?.querySelector('[role="alert"]')?.textContent).toContain('Invalid username or password');
     expect(q('login-code')).toBeNull();
     expect(q<HTMLInputElement>('login-password')?.value).toBe('');
+  });
+
+  it('takes a code anyway when the system asks for one in words not recognised', async () => {
+    const { fake, q } = await render([site('east', 'East DC')], [status('east', 'e-1', 'login-required', { lastError: 'East DC: login refused (Token de seguridad requerido)' })], {
+      'session:login': () => ({ ok: true, loggedIn: ['e-1'], needCode: [] }),
+    });
+    click(q('attention-login-east'));
+    expect(q('login-code')).toBeNull();
+    click(q('login-use-code'));
+    type(q('login-code'), '424242');
+    click(q('login-submit'));
+    await settle();
+    expect(sent(fake, 'session:login')).toEqual([{ site: 'east', code: '424242' }]);
+  });
+});
+
+describe('the login dialog with one-time codes', () => {
+  it('asks for a code of its own for each system still waiting, one after the other, then refreshes', async () => {
+    const waiting = ['e-1', 'e-2', 'e-3'].map((system) => status('east', system, 'login-required', { lastError: 'East DC: two-factor authentication is on: a code is required (MFA required)' }));
+    const answers = [
+      { ok: true as const, loggedIn: ['e-1'], needCode: ['e-2', 'e-3'] },
+      { ok: true as const, loggedIn: ['e-2'], needCode: [] },
+      { ok: true as const, loggedIn: ['e-3'], needCode: [] },
+    ];
+    const { fake, q } = await render([site('east', 'East DC')], waiting, {
+      'session:login': () => answers.shift()!,
+      'fleet:refresh': () => ['e-1', 'e-2', 'e-3'].map((system) => status('east', system, 'ok')),
+    });
+    click(q('attention-login-east'));
+    type(q('login-code'), '111111');
+    click(q('login-submit'));
+    await settle();
+    // Still open: e-2 needs a code of its own, and the field is empty for it.
+    expect(q('login-dialog')).not.toBeNull();
+    expect(q('login-next')?.textContent).toMatch(/Logged in: e-1\.\s+e-2 needs a code of its own \(then e-3\): a code is accepted once/);
+    expect(q<HTMLInputElement>('login-code')?.value).toBe('');
+    expect(q('login-password')).toBeNull();
+    expect(document.querySelector('label[for$="-code"]')?.textContent).toBe('Two-factor code for e-2');
+    type(q('login-code'), '222222');
+    click(q('login-submit'));
+    await settle();
+    expect(q('login-next')?.textContent).toContain('e-3 needs a code of its own');
+    type(q('login-code'), '333333');
+    click(q('login-submit'));
+    await settle();
+    expect(sent(fake, 'session:login')).toEqual([
+      { site: 'east', code: '111111' },
+      { site: 'east', code: '222222', system: 'e-2' },
+      { site: 'east', code: '333333', system: 'e-3' },
+    ]);
+    expect(sent(fake, 'fleet:refresh')).toEqual([{ sites: ['east'] }]);
+    expect(q('login-dialog')).toBeNull();
+  });
+
+  it('keeps asking for the same system when its code is refused, and "Later" refreshes what was logged in', async () => {
+    let calls = 0;
+    const { fake, q } = await render([site('east', 'East DC')], [status('east', 'e-1', 'login-required', { lastError: 'East DC: two-factor authentication is on: a code is required' })], {
+      'session:login': () => {
+        calls++;
+        if (calls === 1) return { ok: true, loggedIn: ['e-1'], needCode: ['e-2'] };
+        throw ipcError('login-required', 'East DC/e-2: the two-factor code was refused (Invalid verification code.); a code is accepted once: use the next one your authenticator shows');
+      },
+      'fleet:refresh': () => [status('east', 'e-1', 'ok')],
+    });
+    click(q('attention-login-east'));
+    type(q('login-code'), '111111');
+    click(q('login-submit'));
+    await settle();
+    type(q('login-code'), '111111');
+    click(q('login-submit'));
+    await settle();
+    expect(q('login-dialog')?.querySelector('[role="alert"]')?.textContent).toContain('a code is accepted once');
+    expect(q('login-next')?.textContent).toContain('e-2 needs a code of its own');
+    expect(q('login-cancel')?.textContent).toBe('Later');
+    click(q('login-cancel'));
+    await settle();
+    expect(sent(fake, 'fleet:refresh')).toEqual([{ sites: ['east'] }]);
+    expect(q('login-dialog')).toBeNull();
+  });
+});
+
+describe('what a site says about how it is reached', () => {
+  it('shows an expired pinned certificate in the fleet tree and the site manager, and a bare token scheme', async () => {
+    const expiredSince = '2025-03-01T12:00:00.000Z';
+    const { q } = await render(
+      [site('west', 'West DC', { tls: { pinSha256: PINNED, hasCaBundle: false, validTo: expiredSince, expiredSince }, auth: { tokenScheme: 'raw', learnedAt: '2026-01-15T10:00:00.000Z' } })],
+      [status('west', 'w-1', 'ok')],
+    );
+    const pill = q('tree-cert-expired-west');
+    expect(pill?.textContent).toBe('cert expired');
+    expect(pill?.getAttribute('title')).toBe('Certificate expired since 2025-03-01 12:00 UTC: still trusted by its pinned fingerprint');
+    click(q('open-sites'));
+    expect(q('site-notice-certificate-expired-west')?.textContent).toBe(
+      'West DC: certificate expired since 2025-03-01 12:00 UTC: still trusted by its pinned fingerprint; renew it on the system, then trust the new one.',
+    );
+    expect(q('site-notice-token-scheme-west')?.textContent).toContain('session token sent without "Bearer " since 2026-01-15 10:00 UTC');
+  });
+
+  it('says nothing of the kind for a valid certificate', async () => {
+    const { q } = await render([site('west', 'West DC', { tls: { pinSha256: PINNED, hasCaBundle: false, validTo: '2099-01-01T00:00:00.000Z' } })], [status('west', 'w-1', 'ok')]);
+    expect(q('tree-cert-expired-west')).toBeNull();
+    click(q('open-sites'));
+    expect(q('site-notice-certificate-expired-west')).toBeNull();
+    expect(q('site-west')?.textContent).toContain('valid until 2099-01-01 00:00 UTC');
   });
 });
 

@@ -70,12 +70,14 @@ describe('retryRead with a deadline', () => {
         attempts++;
         throw new UnreachableError('no answer', 'ECONNRESET');
       },
-      { retries: 5, baseDelayMs: 200, maxDelayMs: 2000 },
-      (ms, signal) => {
-        sleeps.push(ms);
-        return raceSignal(never<void>(), signal);
+      {
+        policy: { retries: 5, baseDelayMs: 200, maxDelayMs: 2000 },
+        sleep: (ms, signal) => {
+          sleeps.push(ms);
+          return raceSignal(never<void>(), signal);
+        },
+        signal: d.signal,
       },
-      d.signal,
     ).catch((e: unknown) => e);
     await settle();
     expect(attempts).toBe(1);

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getOperation } from '../../../app/catalog/index.js';
+import { OutcomeUnknownError } from '../../../main/core/errors.js';
+import { dispatch } from '../../../main/ipc/handlers.js';
+import { openRuntime, type Runtime } from '../../../main/runtime.js';
+import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+
+const PASSWORD = 'MARKER-LONG-PASSWORD-61aa';
+
+/**
+ * Operations that say how long they run get a timeout derived from it, not the ordinary request
+ * timeout (1 s here, so the difference shows without waiting long), and can be cancelled.
+ */
+describe('time for long work', () => {
+  let sim: SimulatorHandle;
+  let rt: Runtime;
+  let dir: string;
+  let siteId: string;
+  let system: string;
+  let node: string;
+  let driveId: number;
+  const ipc = (channel: string, payload: unknown) => dispatch(rt.handlers, channel, payload);
+
+  beforeAll(async () => {
+    sim = await startSimulator({ sites: 1, systems: 1, seed: 'long-runs', password: PASSWORD, controlServer: false, dialects: ['slow-analyzer'] });
+    dir = mkdtempSync(join(tmpdir(), 'fd-long-'));
+    rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 1000 });
+    const s = sim.manifest.sites[0]!;
+    siteId = (await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: PASSWORD })).id;
+    system = s.systems[0]!;
+    const state = sim.fleet.sites[0]!.systems[0]!;
+    node = state.nodes[0]!.name;
+    driveId = state.nodes[0]!.drives.find((d) => d.approved === 'Approved' && d.status === 'OK')!.id;
+    // Warm the session and the cache (the analyzer's "all" counts the cached drives).
+    await rt.fleet.refresh({ force: true });
+  });
+  afterAll(async () => {
+    await rt.close();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a node utility runs as long as its timeoutSeconds allows, past the 1 s request timeout", async () => {
+    // Before: "no answer within 1000 ms", recorded as outcome unknown.
+    const out = await rt.fleet.call(siteId, system, 'GET /nodes/utils/run', { query: { node, utility: 'sleep', args: '2', timeoutSeconds: 10 } });
+    // sleep prints nothing, as on Linux.
+    expect(out).toBe('');
+    expect(rt.actionLog.list({ siteId }).at(-1)).toMatchObject({ operation: 'GET /nodes/utils/run', result: 'ok' });
+  });
+
+  it('the performance analyzer runs its iterations (4 tests × 1 s) past the request timeout', async () => {
+    const out = (await rt.fleet.call(siteId, system, 'GET /resources/drives/performance_analyzer', { query: { driveIds: [driveId], iterationTimeInSeconds: 1 } })) as { Data: unknown[] };
+    expect(out.Data).toHaveLength(4);
+  });
+
+  it('derives the analyzer\'s timeout for "all" from the drives the system last listed', () => {
+    const op = getOperation('GET /resources/drives/performance_analyzer');
+    const drives = sim.fleet.sites[0]!.systems[0]!.nodes.flatMap((n) => n.drives).filter((d) => d.status !== 'Missing').length;
+    const ms = rt.fleet.derivedTimeout(siteId, system, op, { all: true, iterationTimeInSeconds: 2 });
+    expect(ms).toBe(2 * 4 * drives * 1000 + Math.max(30_000, Math.round((2 * 4 * drives * 1000) / 10)));
+    expect(rt.fleet.derivedTimeout(siteId, system, getOperation('GET /hosts/list'), {})).toBeUndefined();
+  });
+
+  it('an explicit timeout still wins (the CLI\'s --timeout), and a write that times out is outcome unknown', async () => {
+    const err = await rt.fleet.call(siteId, system, 'GET /nodes/utils/run', { query: { node, utility: 'sleep', args: '3', timeoutSeconds: 10 }, timeoutMs: 500 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    expect((err as Error).message).toMatch(/timed out; it may or may not have happened and was not resent/);
+  });
+
+  it('cancelling a running utility over IPC ends the call at once as outcome unknown, recorded so', async () => {
+    const running = ipc('op:call', { site: siteId, system, operation: 'GET /nodes/utils/run', query: { node, utility: 'sleep', args: '6', timeoutSeconds: 30 }, callId: 'long-1' });
+    // Wait until the request is on its way: the system received it.
+    const before = sim.control.status()[0]!.inFlight;
+    for (let i = 0; i < 200 && sim.control.status()[0]!.inFlight <= before; i++) await new Promise((r) => setTimeout(r, 25));
+    const started = Date.now();
+    expect(await ipc('op:cancel', { callId: 'long-1' })).toEqual({ ok: true, value: { cancelled: true } });
+    const result = await running;
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(result).toMatchObject({ ok: false, error: { code: 'outcome-unknown', message: expect.stringContaining('GET /nodes/utils/run was cancelled after it was sent; it may or may not have happened') } });
+    expect(rt.actionLog.list({ siteId }).at(-1)).toMatchObject({ operation: 'GET /nodes/utils/run', result: 'unknown' });
+    // Nothing left to cancel.
+    expect(await ipc('op:cancel', { callId: 'long-1' })).toEqual({ ok: true, value: { cancelled: false } });
+  });
+});
