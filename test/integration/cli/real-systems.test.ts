@@ -123,5 +123,6 @@ describe.runIf(haveKeyring)('fleetdeck with saved sites against real-system dial
     expect(refresh.code, refresh.stdout + refresh.stderr).toBe(0);
     sim.control.setDialects([]);
     sim.fleet.sites[0]!.multifactor = false;
-  });
+    // Five CLI processes one after another: on a busy 2-core machine each start takes seconds.
+  }, 120_000);
 });
