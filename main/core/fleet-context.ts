@@ -1,0 +1,56 @@
+import type { Operation } from '../../app/catalog/index.js';
+import type { Site } from '../../app/domain/site.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import type { ActionLog } from '../store/action-log.js';
+import type { OfflineCache } from '../store/offline-cache.js';
+import type { SiteStore } from '../store/site-store.js';
+import type { Deadline, Timers } from './deadline.js';
+import type { FleetState } from './fleet-state.js';
+import type { RetryPolicy } from './retry.js';
+import type { SiteConnection } from './site-connection.js';
+
+export interface FleetOptions {
+  sites: SiteStore;
+  secrets: SecretStore;
+  cache: OfflineCache;
+  actionLog: ActionLog;
+  /** Who performs writes, for the action log (OS user). */
+  user: string;
+  /** Per-request timeout, ms (default 15 s). */
+  timeoutMs?: number;
+  /** Limit of one call, whatever its retries (default twice the request timeout, so a read can retry once after a timeout). */
+  callDeadlineMs?: number;
+  /** Limit of one system's refresh, all its reads and retries included (default 60 s). */
+  refreshDeadlineMs?: number;
+  /** Drives whose SMART is read per system and refresh (default 256); failing drives first. */
+  maxSmartDrives?: number;
+  /** Bytes of answers one system's refresh may read (default 32 MiB); a larger answer is dropped. */
+  maxSystemBytes?: number;
+  /** Requests in flight across the whole fleet. */
+  globalMaxInFlight?: number;
+  retry?: RetryPolicy;
+  clock?: () => Date;
+  /** Clock and timers of deadlines; injected so tests use a fake clock. */
+  timers?: Timers;
+}
+
+/** Defaults of the bounds above. */
+export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024 } as const;
+
+/** What the fleet's jobs (calls, refresh, site administration) share. */
+export interface FleetContext {
+  readonly o: FleetOptions;
+  readonly state: FleetState;
+  readonly clock: () => Date;
+  readonly timers: Timers;
+  readonly timeoutMs: number;
+  /** @throws InputError (`not-found`) when no site has this id or name. */
+  site(idOrName: string): Site;
+  /** The site's connection, opened on first use. */
+  connection(site: Site): SiteConnection;
+  /** The site's connection if one is open. */
+  liveConnection(siteId: string): SiteConnection | undefined;
+  /** Closes and forgets the site's connection, if one is open. */
+  dropConnection(siteId: string): Promise<void>;
+  callDeadline(site: Site, system: string | undefined, op: Operation, timeoutMs: number | undefined): Deadline;
+}

@@ -1,0 +1,91 @@
+import type { SystemsList } from '../../app/catalog/index.js';
+import type { SystemState, SystemStatus } from '../../app/domain/site.js';
+import { cacheKey, type OfflineCache } from '../store/offline-cache.js';
+
+export type FleetEvent =
+  | { type: 'status'; status: SystemStatus }
+  | { type: 'notifications'; siteId: string; system: string; count: number };
+
+/** Cache key of the site's system list (kept under the pseudo-system ''). */
+export const SYSTEMS_KEY = cacheKey('GET /systems/list', {});
+
+/**
+ * What the fleet knows of every system between calls: its status, each site's backoff and last
+ * error, and who listens to changes. Shared by the fleet's jobs (calls, refresh, site administration).
+ */
+export class FleetState {
+  readonly statuses = new Map<string, SystemStatus>();
+  readonly backoff = new Map<string, { failures: number; until: number }>();
+  readonly siteErrors = new Map<string, { message: string; code: string }>();
+  private readonly listeners = new Set<(e: FleetEvent) => void>();
+
+  constructor(private readonly cache: OfflineCache) {
+    // Systems known from the cache start as stale until refreshed.
+    for (const s of cache.systems()) {
+      if (s.system === '') continue;
+      this.statuses.set(statusKey(s.siteId, s.system), { siteId: s.siteId, system: s.system, state: 'stale', lastSuccessAt: s.at });
+    }
+  }
+
+  /** Subscribes to status changes and new notifications; returns the unsubscribe function. */
+  on(listener: (e: FleetEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Every known system's status, sorted by site then system. */
+  status(siteId?: string): SystemStatus[] {
+    return [...this.statuses.values()]
+      .filter((s) => !siteId || s.siteId === siteId)
+      .sort((a, b) => a.siteId.localeCompare(b.siteId) || a.system.localeCompare(b.system));
+  }
+
+  /** Systems of a site as last listed (from the cache when offline). */
+  systemsOf(siteId: string): string[] {
+    const cached = this.cache.get(siteId, '', SYSTEMS_KEY)?.value as SystemsList | undefined;
+    return (cached?.Systems ?? []).map((s) => s.Name).filter((n): n is string => typeof n === 'string');
+  }
+
+  get(siteId: string, system: string): SystemStatus | undefined {
+    return this.statuses.get(statusKey(siteId, system));
+  }
+
+  isStale(siteId: string, system: string): boolean {
+    return this.statuses.get(statusKey(siteId, system))?.state !== 'ok';
+  }
+
+  /** Forgets the systems of a site no longer listed. */
+  keepOnly(siteId: string, systems: readonly string[]): void {
+    for (const k of [...this.statuses.keys()]) {
+      const s = this.statuses.get(k);
+      if (s && s.siteId === siteId && !systems.includes(s.system)) this.statuses.delete(k);
+    }
+  }
+
+  /** Forgets every state of a site. */
+  forgetSite(siteId: string): void {
+    for (const k of [...this.statuses.keys()]) if (k.startsWith(`${siteId}\u0000`)) this.statuses.delete(k);
+    this.backoff.delete(siteId);
+  }
+
+  markSite(siteId: string, state: SystemState, message: string | undefined): void {
+    const systems = new Set([...this.systemsOf(siteId), ...this.status(siteId).map((s) => s.system)]);
+    for (const system of systems) {
+      const prev = this.statuses.get(statusKey(siteId, system));
+      this.setStatus({ siteId, system, state, lastSuccessAt: prev?.lastSuccessAt, lastErrorAt: prev?.lastErrorAt, lastError: message ?? prev?.lastError });
+    }
+  }
+
+  setStatus(status: SystemStatus): void {
+    this.statuses.set(statusKey(status.siteId, status.system), status);
+    this.emit({ type: 'status', status });
+  }
+
+  emit(e: FleetEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+}
+
+function statusKey(siteId: string, system: string): string {
+  return `${siteId}\u0000${system}`;
+}

@@ -1,0 +1,208 @@
+import { getOperation } from '../../app/catalog/index.js';
+import type { Site, SystemState, SystemStatus } from '../../app/domain/site.js';
+import { redact } from '../../app/redact.js';
+import { AnswerTooLargeError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget } from '../client/index.js';
+import { cacheKey } from '../store/offline-cache.js';
+import { Deadline, formatMs } from './deadline.js';
+import { errorCode, LoginRequiredError, SitePausedError } from './errors.js';
+import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
+import { SYSTEMS_KEY } from './fleet-state.js';
+import { Limiter } from './limiter.js';
+import { newestTimestamp, refreshPlan, smartDrivesToRead } from '../../app/fleet/refresh-plan.js';
+import { NOTIFICATIONS_OP, readNotifications } from './notifications.js';
+import type { SiteConnection } from './site-connection.js';
+
+const MAX_BACKOFF_MS = 10 * 60_000;
+
+/**
+ * The fleet's refresh: lists each site's systems, then reads everything the views need for each
+ * system under its deadline and byte budget; unreachable sites back off.
+ */
+export class FleetRefresh {
+  constructor(private readonly f: FleetContext) {}
+
+  /**
+   * Refreshes sites (all by default): lists each site's systems, then reads everything the views
+   * need for each system. Unreachable sites back off unless `force`; paused sites are skipped.
+   * @returns the statuses afterwards.
+   */
+  async refresh(options: { siteIds?: readonly string[]; systems?: readonly string[]; force?: boolean } = {}): Promise<SystemStatus[]> {
+    const sites = this.f.o.sites.list().filter((s) => !options.siteIds || options.siteIds.includes(s.id));
+    await Promise.all(sites.map((site) => this.refreshSite(site, options.systems, options.force ?? false)));
+    return this.f.state.status().filter((s) => sites.some((site) => site.id === s.siteId));
+  }
+
+  private async refreshSite(site: Site, onlySystems: readonly string[] | undefined, force: boolean): Promise<void> {
+    const state = this.f.state;
+    if (site.polling.paused) return state.markSite(site.id, 'paused', undefined);
+    const wait = state.backoff.get(site.id);
+    if (wait && !force && wait.until > this.f.clock().getTime()) return;
+    const conn = this.f.connection(site);
+    let systems: string[];
+    const deadline = this.f.callDeadline(site, undefined, getOperation('GET /systems/list'), undefined);
+    try {
+      const list = await conn.listSystems({ deadline });
+      this.f.o.cache.put(site.id, '', SYSTEMS_KEY, list, this.f.clock());
+      systems = (list.Systems ?? []).map((s) => s.Name).filter((n): n is string => typeof n === 'string' && n.length > 0);
+      state.backoff.delete(site.id);
+      state.siteErrors.delete(site.id);
+    } catch (err) {
+      this.siteFailed(site, err);
+      return;
+    } finally {
+      deadline.dispose();
+    }
+    state.keepOnly(site.id, systems);
+    const targets = systems.filter((s) => !onlySystems || onlySystems.includes(s));
+    // A few systems at a time (enough to keep the site's request slots busy): a system's deadline,
+    // and its keychain lookups, start when its own refresh does, not while thousands queue behind.
+    const slots = new Limiter(2 * Math.max(1, site.polling.maxInFlight));
+    await Promise.all(targets.map((system) => slots.run(() => this.refreshSystem(site, conn, system))));
+  }
+
+  /**
+   * Reads everything the views need for one system, within one deadline (`refreshDeadlineMs`) for
+   * all its reads, logins and retries, and a byte budget (`maxSystemBytes`) for all its answers.
+   * SMART is read for at most `maxSmartDrives` drives (failing ones first). What was left out
+   * shows as `truncated` in the system's status.
+   */
+  private async refreshSystem(site: Site, conn: SiteConnection, system: string): Promise<void> {
+    const { o, state } = this.f;
+    const previous = state.get(site.id, system);
+    const sinceHit = o.cache.get(site.id, system, cacheKey(NOTIFICATIONS_OP, {}));
+    const since = newestTimestamp(sinceHit?.value);
+    const plan = refreshPlan(this.f.clock(), since);
+    let done = 0;
+    let answered = 0;
+    let total = plan.length;
+    const deadline = new Deadline(o.refreshDeadlineMs ?? FLEET_LIMITS.refreshDeadlineMs, `refresh of ${site.name}/${system}`, this.f.timers);
+    // Once the system has failed, its other reads are cancelled and their late answers ignored: they
+    // must neither flip its state back to 'refreshing' nor overwrite the cache after the verdict.
+    const abandon = new AbortController();
+    const signal = AbortSignal.any([abandon.signal, deadline.signal]);
+    const maxBytes = o.maxSystemBytes ?? FLEET_LIMITS.maxSystemBytes;
+    const budget: ByteBudget = { remaining: maxBytes, total: maxBytes };
+    const progress = (): void => {
+      if (signal.aborted) return;
+      state.setStatus({ ...(previous ?? { siteId: site.id, system }), siteId: site.id, system, state: 'refreshing', progress: { done, total } });
+    };
+    progress();
+    const failures: string[] = [];
+    // Answers in a shape the client does not recognise: the system answers, we cannot read it.
+    const notUnderstood: string[] = [];
+    const truncated: string[] = [];
+    const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
+      try {
+        const value = await conn.read(system, getOperation(opKey), { query, signal, deadline, budget });
+        if (signal.aborted) return undefined;
+        answered++;
+        o.cache.put(site.id, system, storeKey, value, this.f.clock());
+        return value;
+      } catch (err) {
+        if (err instanceof UnreachableError || err instanceof CertificateError || err instanceof LoginRequiredError || err instanceof SitePausedError) throw err;
+        if (err instanceof AnswerTooLargeError) truncated.push(`${opKey} (answer over the limit, not read)`);
+        else if (err instanceof ProtocolError) {
+          notUnderstood.push(err instanceof UnrecognisedAnswerError ? err.summary : `${opKey}: ${err.message}`);
+          return undefined;
+        }
+        failures.push(`${opKey}: ${(err as Error).message}`);
+        return undefined;
+      } finally {
+        done++;
+        progress();
+      }
+    };
+    const notificationDeps = { cache: o.cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => state.emit(e) };
+    try {
+      const results = await Promise.all(
+        plan.map((p) =>
+          p.op === NOTIFICATIONS_OP
+            ? readNotifications(notificationDeps, site, system, read, p.query, sinceHit?.value)
+            : read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query)),
+        ),
+      );
+      const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
+      // No drive list, no SMART reads: said, so that zero reads are not taken for zero drives.
+      const smartSkipped = resources === undefined ? 'SMART not read: the drive list (GET /resources/list) could not be read' : undefined;
+      const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives);
+      if (smart.drives.length < smart.total) truncated.push(`SMART read for ${smart.drives.length} of ${smart.total} drives (failing drives first)`);
+      total += smart.drives.length;
+      // A drive that cannot report SMART is a fact about that drive, not a failed refresh.
+      const before = failures.length;
+      await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d)));
+      failures.splice(before);
+      const now = this.f.clock().toISOString();
+      const cut = truncated.length ? truncated.join('; ') : undefined;
+      const problems = [
+        ...(notUnderstood.length ? [`protocol error: ${notUnderstood[0]}${notUnderstood.length > 1 ? ` (and ${notUnderstood.length - 1} more answer(s) not understood)` : ''}`] : []),
+        ...(failures.length ? [`${failures.length} read(s) failed: ${failures.slice(0, 3).join('; ')}`] : []),
+        ...(smartSkipped ? [smartSkipped] : []),
+      ];
+      state.setStatus(
+        problems.length
+          ? {
+              siteId: site.id,
+              system,
+              state: notUnderstood.length ? 'protocol-error' : 'stale',
+              lastSuccessAt: previous?.lastSuccessAt,
+              lastErrorAt: now,
+              lastError: redact(problems.join('; ')),
+              truncated: cut,
+            }
+          : { siteId: site.id, system, state: 'ok', lastSuccessAt: now, truncated: cut },
+      );
+    } catch (err) {
+      abandon.abort();
+      const why = deadline.expired
+        ? new UnreachableError(
+            `refresh of ${site.name}/${system} did not finish within ${formatMs(deadline.ms)} (${answered} of ${total} reads answered); stopped there, it is tried again at the next refresh`,
+            'timeout',
+          )
+        : err;
+      this.systemFailed(site, system, why, previous);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  private siteFailed(site: Site, err: unknown): void {
+    const state = this.f.state;
+    const systems = state.systemsOf(site.id);
+    if (err instanceof UnreachableError) {
+      const failures = (state.backoff.get(site.id)?.failures ?? 0) + 1;
+      const delay = Math.min(MAX_BACKOFF_MS, 15_000 * 2 ** (failures - 1));
+      state.backoff.set(site.id, { failures, until: this.f.clock().getTime() + delay });
+    }
+    state.siteErrors.set(site.id, { message: redact((err as Error).message), code: errorCode(err) });
+    for (const system of systems) this.systemFailed(site, system, err, state.get(site.id, system));
+  }
+
+  private systemFailed(site: Site, system: string, err: unknown, previous: SystemStatus | undefined): void {
+    const state: SystemState =
+      err instanceof CertificateError
+        ? 'certificate-changed'
+        : err instanceof LoginRequiredError
+          ? 'login-required'
+          : err instanceof SitePausedError
+            ? 'paused'
+            : err instanceof UnreachableError
+              ? 'unreachable'
+              : err instanceof ProtocolError && !(err instanceof AnswerTooLargeError)
+                ? 'protocol-error'
+                : 'stale';
+    const message =
+      err instanceof CertificateError && site.tls.pinSha256
+        ? `${err.message}${err.presentedSha256 ? '' : ': the certificate no longer matches the pinned fingerprint'}; confirm the new fingerprint to continue`
+        : err instanceof UnrecognisedAnswerError
+          ? `protocol error: ${err.summary}`
+          : (err as Error).message;
+    this.f.state.setStatus({
+      siteId: site.id,
+      system,
+      state,
+      lastSuccessAt: previous?.lastSuccessAt,
+      lastErrorAt: this.f.clock().toISOString(),
+      lastError: redact(message),
+    });
+  }
+}
