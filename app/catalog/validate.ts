@@ -1,14 +1,15 @@
+import { CodedError } from '../errors.js';
 import type { Field, Operation, ScalarType, ValueType } from './types.js';
 import { typeName } from './types.js';
 
 /** Thrown when parameters do not match the catalog; nothing is sent. `problems` names each one. */
-export class ValidationError extends Error {
+export class ValidationError extends CodedError {
   override readonly name = 'ValidationError';
   constructor(
     readonly operation: string,
     readonly problems: readonly string[],
   ) {
-    super(`${operation}: ${problems.join('; ')}`);
+    super('validation', `${operation}: ${problems.join('; ')}`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { EXIT } from '../../app/errors.js';
 import { safeJson, terminalField, terminalText } from '../../app/safe-text.js';
 
 /** Where a command writes, injected so tests can run commands in-process. */
@@ -19,8 +20,8 @@ export class CliError extends Error {
   }
 }
 
-/** Exit codes, documented in the README. */
-export const EXIT = { ok: 0, api: 1, usage: 2, unreachable: 3, protocol: 4, certificate: 5, auth: 6, store: 7 } as const;
+/** Exit statuses: one table in `app/errors.ts`, from which README's is generated. */
+export { EXIT } from '../../app/errors.js';
 
 export function processIo(): CliIo {
   return {

@@ -17,7 +17,7 @@ export class UnrecognisedAnswerError extends ProtocolError {
     readonly expected: string,
     where: string,
   ) {
-    super(`${where} answered ${answered}, not ${expected}: the answer is not understood, so nothing of it is shown or kept`);
+    super(`${where} answered ${answered}, not ${expected}: the answer is not understood, so nothing of it is shown or kept`, undefined, 'unrecognised-answer');
   }
 
   /** One line for a system's status: `GET /hosts/list answered {"items": [3 objects]}`. */

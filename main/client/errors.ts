@@ -1,11 +1,13 @@
-/** Base of every error the client raises; `code` is stable and crosses IPC as `{ code, message }`. */
-export class ClientError extends Error {
-  constructor(
-    readonly code: 'api' | 'auth' | 'unreachable' | 'protocol' | 'certificate' | 'cancelled',
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+import { CodedError } from '../../app/errors.js';
+
+/** Codes of the client's errors (rows of `ERROR_TABLE` in `app/errors.ts`). */
+export type ClientErrorCode = 'api' | 'auth' | 'unreachable' | 'transient' | 'protocol' | 'unrecognised-answer' | 'answer-too-large' | 'redirect' | 'certificate' | 'cancelled';
+
+/** Base of every error the client raises; `code` is stable and reported through `app/errors.ts`'s table. */
+export class ClientError extends CodedError {
+  declare readonly code: ClientErrorCode;
+  constructor(code: ClientErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }
 
@@ -35,8 +37,9 @@ export class UnreachableError extends ClientError {
     message: string,
     readonly reason: string,
     options?: { cause?: unknown },
+    code: 'unreachable' | 'transient' = 'unreachable',
   ) {
-    super('unreachable', message, options);
+    super(code, message, options);
   }
 }
 
@@ -53,15 +56,15 @@ export class TransientHttpError extends UnreachableError {
     /** How long the answer asked to wait before trying again (its Retry-After), in ms. */
     readonly retryAfterMs: number | undefined,
   ) {
-    super(message, `http-${status}`);
+    super(message, `http-${status}`, undefined, 'transient');
   }
 }
 
 /** An answer that is not the documented shape (wrong status, not JSON, wrong body kind). */
 export class ProtocolError extends ClientError {
   override readonly name: string = 'ProtocolError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('protocol', message, options);
+  constructor(message: string, options?: { cause?: unknown }, code: 'protocol' | 'unrecognised-answer' | 'answer-too-large' | 'redirect' = 'protocol') {
+    super(code, message, options);
   }
 }
 
@@ -73,7 +76,7 @@ export class AnswerTooLargeError extends ProtocolError {
     /** The limit that was exceeded, in bytes. */
     readonly limitBytes: number,
   ) {
-    super(message);
+    super(message, undefined, 'answer-too-large');
   }
 }
 
@@ -87,7 +90,7 @@ export class RedirectError extends ProtocolError {
     message: string,
     readonly location: string,
   ) {
-    super(message);
+    super(message, undefined, 'redirect');
   }
 }
 

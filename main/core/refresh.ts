@@ -4,7 +4,8 @@ import { redact } from '../../app/redact.js';
 import { AnswerTooLargeError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget } from '../client/index.js';
 import { cacheKey } from '../store/offline-cache.js';
 import { Deadline, formatMs } from './deadline.js';
-import { errorCode, LoginRequiredError, SitePausedError } from './errors.js';
+import { ipcErrorCode } from '../../app/errors.js';
+import { LoginRequiredError, SitePausedError } from './errors.js';
 import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
 import { Limiter } from './limiter.js';
@@ -173,7 +174,7 @@ export class FleetRefresh {
       const delay = Math.min(MAX_BACKOFF_MS, 15_000 * 2 ** (failures - 1));
       state.backoff.set(site.id, { failures, until: this.f.clock().getTime() + delay });
     }
-    state.siteErrors.set(site.id, { message: redact((err as Error).message), code: errorCode(err) });
+    state.siteErrors.set(site.id, { message: redact((err as Error).message), code: ipcErrorCode(err) });
     for (const system of systems) this.systemFailed(site, system, err, state.get(site.id, system));
   }
 

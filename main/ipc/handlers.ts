@@ -6,7 +6,7 @@ import { nestedDeeperThan } from '../../app/nesting.js';
 import { maskSecrets, redact, secretValues } from '../../app/redact.js';
 import { CancelledError } from '../client/errors.js';
 import { pinnedValidity, probeCertificate } from '../client/tls.js';
-import { errorCode } from '../core/errors.js';
+import { ipcErrorCode } from '../../app/errors.js';
 import type { Fleet } from '../core/fleet.js';
 import { isAbsolute } from 'node:path';
 import type { ReportService } from '../reports/service.js';
@@ -256,7 +256,7 @@ const MAX_DEPTH = 64;
 
 /** `{ code, message }` of a failure, with `secrets` (values sent in the request) masked in the message. */
 export function toIpcError(err: unknown, secrets: readonly string[] = []): IpcError {
-  const code = errorCode(err);
+  const code = ipcErrorCode(err);
   const message = err instanceof Error ? err.message : String(err);
   return { code, message: maskSecrets(message, secrets).slice(0, 2000) };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { CodedError } from '../../app/errors.js';
 import { exportedFileSchema } from '../../app/reports/schema.js';
 
 /** Name of the manifest inside an export directory. */
@@ -54,8 +55,11 @@ export function sha256(data: Buffer | string): string {
 }
 
 /** The manifest itself was edited (its self-hash does not match): every listing in it is suspect. */
-export class ManifestChangedError extends Error {
+export class ManifestChangedError extends CodedError {
   override readonly name = 'ManifestChangedError';
+  constructor(message: string) {
+    super('verification-failed', message);
+  }
 }
 
 /** The outcome of {@link verifyExport}. */

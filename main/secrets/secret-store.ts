@@ -4,6 +4,7 @@
  * one, or puts one in an error message.
  */
 
+import { CodedError } from '../../app/errors.js';
 import { Limiter } from '../core/limiter.js';
 
 /** A place for secrets, addressed by account name (see `accounts.ts`). */
@@ -68,17 +69,16 @@ export const DEFAULT_MAX_CONCURRENT = 2;
 export type KeychainFailure = 'timeout' | 'locked' | 'unavailable' | 'failed';
 
 /** A keychain call failed. Messages name accounts but never contain a secret. */
-export class KeychainError extends Error {
+export class KeychainError extends CodedError {
   override readonly name = 'KeychainError';
-  /** Stable code for the `{ code, message }` shape errors take across IPC. */
-  readonly code = 'keychain';
+  declare readonly code: 'keychain';
   constructor(
     message: string,
     readonly failure: KeychainFailure,
     /** The keychain's own words, when it gave any (secret already scrubbed). */
     readonly detail?: string,
   ) {
-    super(message);
+    super('keychain', message);
   }
 }
 

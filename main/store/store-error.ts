@@ -1,13 +1,14 @@
 import path from 'node:path';
+import { CodedError } from '../../app/errors.js';
 
 /**
  * A data file Fleetdeck cannot use as it is: not writable, full, damaged, locked, missing. The
  * message always names the file and says what the admin can do about it. Crosses IPC as
  * `{ code: 'store', message }`.
  */
-export class StoreError extends Error {
+export class StoreError extends CodedError {
   override readonly name = 'StoreError';
-  readonly code = 'store';
+  declare readonly code: 'store';
   constructor(
     message: string,
     /** The file concerned (absolute path). */
@@ -16,7 +17,7 @@ export class StoreError extends Error {
     readonly reason: StoreFailure,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super('store', message, options);
   }
 }
 
