@@ -1,77 +1,151 @@
+import { z } from 'zod';
 import { hasUnsafeChars } from '../safe-text.js';
 
-/** A site: one management endpoint of the storage interface. Holds no secret. */
-export interface Site {
-  /** Stable id (slug of the first name); accounts in the keychain are keyed by it. */
-  id: string;
-  /** Unique display name, used on the command line (`--site NAME`). */
-  name: string;
-  /** Base URL, may carry a path prefix. */
-  baseUrl: string;
-  username: string;
-  group?: string | undefined;
-  tags: string[];
-  tls: SiteTls;
-  /** Explicit opt-in to plain http for a non-loopback host. */
-  allowHttp: boolean;
-  polling: SitePolling;
-  /** What the site's login taught Fleetdeck (no secret): absent until something differed from the document. */
-  auth?: SiteAuth | undefined;
-  createdAt: string;
-  updatedAt: string;
-}
+/*
+ * A site and a system's state are declared once here, as schemas; every variant (what the store
+ * keeps, what an admin gives to add or edit one, what the renderer sees) is derived from them.
+ */
 
-export interface SiteTls {
+/** A site's TLS settings. Certificates are public data. */
+export const siteTlsSchema = z.object({
   /** Pinned SHA-256 of the site's certificate (lowercase hex), confirmed by the admin. */
-  pinSha256?: string | undefined;
-  /** The pinned certificate (PEM), its own trust root when self-signed. Public data. */
-  pinnedCertPem?: string | undefined;
+  pinSha256: z.string().optional(),
+  /** The pinned certificate (PEM), its own trust root when self-signed. */
+  pinnedCertPem: z.string().optional(),
   /** Optional CA bundle (PEM) trusted for this site only. */
-  caBundlePem?: string | undefined;
-}
+  caBundlePem: z.string().optional(),
+});
+export type SiteTls = z.infer<typeof siteTlsSchema>;
 
 /**
  * How a site wants its session token: the document's `Authorization: Bearer <token>`, or the token
  * alone (`raw`), learned when a fresh session's token was refused as Bearer and accepted bare.
  */
-export interface SiteAuth {
-  tokenScheme: 'bearer' | 'raw';
+export const siteAuthSchema = z.object({
+  tokenScheme: z.enum(['bearer', 'raw']),
   /** ISO time it was learned. */
-  learnedAt: string;
-}
+  learnedAt: z.string(),
+});
+export type SiteAuth = z.infer<typeof siteAuthSchema>;
 
-export interface SitePolling {
+export const sitePollingSchema = z.object({
   /** Seconds between automatic refreshes while a view is open; 0 = on demand only. */
-  intervalSeconds: number;
+  intervalSeconds: z.number().int().min(0),
   /** A paused site is never contacted. */
-  paused: boolean;
+  paused: z.boolean(),
   /** Requests in flight to this endpoint at most (its controllers also serve production I/O). */
-  maxInFlight: number;
-}
+  maxInFlight: z.number().int().min(1),
+});
+export type SitePolling = z.infer<typeof sitePollingSchema>;
+
+/** A site: one management endpoint of the storage interface, as stored. Holds no secret. */
+export const siteSchema = z.object({
+  /** Stable id (slug of the first name); accounts in the keychain are keyed by it. */
+  id: z.string().min(1),
+  /** Unique display name, used on the command line (`--site NAME`). */
+  name: z.string(),
+  /** Base URL, may carry a path prefix. */
+  baseUrl: z.string(),
+  username: z.string(),
+  group: z.string().optional(),
+  tags: z.array(z.string()),
+  tls: siteTlsSchema,
+  /** Explicit opt-in to plain http for a non-loopback host. */
+  allowHttp: z.boolean(),
+  polling: sitePollingSchema,
+  /** What the site's login taught Fleetdeck (no secret): absent until something differed from the document. */
+  auth: siteAuthSchema.optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Site = z.infer<typeof siteSchema>;
+
+/** What is needed to add a site to the store. Never carries a secret: passwords go to the secret store. */
+export const newSiteSchema = siteSchema
+  .pick({ name: true, baseUrl: true, username: true, group: true })
+  .extend({
+    /** Default: slug of the name, suffixed `-2`, `-3`… when already taken. */
+    id: siteSchema.shape.id.optional(),
+    tags: siteSchema.shape.tags.optional(),
+    tls: siteTlsSchema.optional(),
+    allowHttp: siteSchema.shape.allowHttp.optional(),
+    polling: sitePollingSchema.partial().optional(),
+  });
+export type NewSite = z.infer<typeof newSiteSchema>;
+
+/** Changes to a stored site. `tls` replaces the whole TLS settings; `polling` is merged; `group: null` clears it; `auth: null` forgets what was learned. */
+export const sitePatchSchema = newSiteSchema
+  .omit({ id: true })
+  .partial()
+  .extend({ group: z.string().nullable().optional(), auth: siteAuthSchema.nullable().optional() });
+export type SitePatch = z.infer<typeof sitePatchSchema>;
+
+/** What an admin gives to add a site (IPC `sites:add`, the CLI), with the bounds a request may have. */
+export const siteInputSchema = z.object({
+  name: z.string().min(1).max(64),
+  baseUrl: z.string().min(1).max(2000),
+  username: z.string().min(1).max(200),
+  /** Sent once, stored in the OS keychain by main, never returned. */
+  password: z.string().max(1000).optional(),
+  group: z.string().max(100).optional(),
+  tags: z.array(z.string().max(50)).max(50).optional(),
+  allowHttp: z.boolean().optional(),
+  /** The fingerprint the admin confirmed (trust on first use). */
+  trustSha256: z.string().max(200).optional(),
+  caBundlePem: z.string().max(1_000_000).optional(),
+});
+export type SiteInput = z.infer<typeof siteInputSchema>;
+
+/** What an admin may change from the app (IPC `sites:edit`): the input's plain fields and the polling settings. */
+export const siteEditSchema = siteInputSchema
+  .pick({ name: true, baseUrl: true, username: true, group: true, tags: true, allowHttp: true })
+  .partial()
+  .extend({
+    intervalSeconds: sitePollingSchema.shape.intervalSeconds.max(86_400).optional(),
+    maxInFlight: sitePollingSchema.shape.maxInFlight.max(64).optional(),
+  });
+export type SiteEdit = z.infer<typeof siteEditSchema>;
+
+/** A site as the renderer sees it: no certificate text, whether it is the embedded simulator's. */
+export const siteViewSchema = siteSchema.omit({ tls: true, createdAt: true, updatedAt: true }).extend({
+  tls: z.object({
+    pinSha256: siteTlsSchema.shape.pinSha256,
+    hasCaBundle: z.boolean(),
+    /** End of the pinned certificate's validity (ISO), when known. */
+    validTo: z.string().optional(),
+    /** Set when the pinned certificate has expired: it is still trusted by its pin, and the site says so. */
+    expiredSince: z.string().optional(),
+  }),
+  simulated: z.boolean(),
+});
+export type SiteView = z.infer<typeof siteViewSchema>;
 
 /**
  * What a system's session and data look like to every view. `protocol-error`: the system answers,
  * but some answer of its last refresh had a shape the app does not recognise; what it could not
  * read is named in `lastError` and was neither shown nor cached (views keep older data, with its age).
  */
-export type SystemState = 'ok' | 'refreshing' | 'stale' | 'unreachable' | 'login-required' | 'certificate-changed' | 'paused' | 'protocol-error';
+export const SYSTEM_STATES = ['ok', 'refreshing', 'stale', 'unreachable', 'login-required', 'certificate-changed', 'paused', 'protocol-error'] as const;
+export const systemStateSchema = z.enum(SYSTEM_STATES);
+export type SystemState = z.infer<typeof systemStateSchema>;
 
-export const SYSTEM_STATES: readonly SystemState[] = ['ok', 'refreshing', 'stale', 'unreachable', 'login-required', 'certificate-changed', 'paused', 'protocol-error'];
+const isoTime = z.string().max(40);
 
-export interface SystemStatus {
-  siteId: string;
-  system: string;
-  state: SystemState;
+export const systemStatusSchema = z.object({
+  siteId: z.string(),
+  system: z.string(),
+  state: systemStateSchema,
   /** ISO time of the last complete refresh. */
-  lastSuccessAt?: string | undefined;
+  lastSuccessAt: isoTime.optional(),
   /** ISO time of the last failure and its message (already redacted). */
-  lastErrorAt?: string | undefined;
-  lastError?: string | undefined;
+  lastErrorAt: isoTime.optional(),
+  lastError: z.string().optional(),
   /** Refresh progress while refreshing: reads done / planned. */
-  progress?: { done: number; total: number } | undefined;
-  /** What the last refresh left out to stay within its limits (drives over the SMART cap, answers over the byte budget). */
-  truncated?: string | undefined;
-}
+  progress: z.object({ done: z.number(), total: z.number() }).optional(),
+  /** What the last refresh left out to stay within its limits (drives over the SMART cap, answers over the byte budget); the views show it. */
+  truncated: z.string().optional(),
+});
+export type SystemStatus = z.infer<typeof systemStatusSchema>;
 
 /** Lowercase, dash-separated id from a name. */
 export function siteIdFromName(name: string): string {

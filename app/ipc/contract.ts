@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { SYSTEM_STATES } from '../domain/site.js';
+import { actionEntrySchema, actionLogVerificationSchema } from '../domain/action.js';
+import { siteEditSchema, siteInputSchema, siteViewSchema, systemStatusSchema } from '../domain/site.js';
 import { exportedFileSchema, reportDiffSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
 import type { ChannelName, EventNameList } from './channels.js';
 
@@ -14,40 +15,11 @@ const siteRef = z.string().min(1).max(200);
 const isoTime = z.string().max(40);
 const params = z.record(z.string().max(200), z.unknown());
 
-export const siteSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  baseUrl: z.string(),
-  username: z.string(),
-  group: z.string().optional(),
-  tags: z.array(z.string()),
-  tls: z.object({
-    pinSha256: z.string().optional(),
-    hasCaBundle: z.boolean(),
-    /** End of the pinned certificate's validity (ISO), when known. */
-    validTo: z.string().optional(),
-    /** Set when the pinned certificate has expired: it is still trusted by its pin, and the site says so. */
-    expiredSince: z.string().optional(),
-  }),
-  allowHttp: z.boolean(),
-  polling: z.object({ intervalSeconds: z.number(), paused: z.boolean(), maxInFlight: z.number() }),
-  /** How the site takes its session token, once it differed from the document's `Bearer <token>`. */
-  auth: z.object({ tokenScheme: z.enum(['bearer', 'raw']), learnedAt: z.string() }).optional(),
-  simulated: z.boolean(),
-});
-export type SiteView = z.infer<typeof siteSchema>;
-
-export const systemStatusSchema = z.object({
-  siteId: z.string(),
-  system: z.string(),
-  state: z.enum(SYSTEM_STATES as unknown as [string, ...string[]]),
-  lastSuccessAt: isoTime.optional(),
-  lastErrorAt: isoTime.optional(),
-  lastError: z.string().optional(),
-  progress: z.object({ done: z.number(), total: z.number() }).optional(),
-  /** What the last refresh left out to stay within its limits; the views show it. */
-  truncated: z.string().optional(),
-});
+/** A site as the renderer sees it (`app/domain/site.ts`). */
+export const siteSchema = siteViewSchema;
+export type { SiteView } from '../domain/site.js';
+export { systemStatusSchema };
+/** A system's status as the renderer sees it: the same shape main keeps. */
 export type SystemStatusView = z.infer<typeof systemStatusSchema>;
 
 export const presentedCertificateSchema = z.object({
@@ -56,39 +28,6 @@ export const presentedCertificateSchema = z.object({
   issuer: z.string(),
   validFrom: z.string(),
   validTo: z.string(),
-});
-
-const siteInput = z.object({
-  name: z.string().min(1).max(64),
-  baseUrl: z.string().min(1).max(2000),
-  username: z.string().min(1).max(200),
-  /** Sent once, stored in the OS keychain by main, never returned. */
-  password: z.string().max(1000).optional(),
-  group: z.string().max(100).optional(),
-  tags: z.array(z.string().max(50)).max(50).optional(),
-  allowHttp: z.boolean().optional(),
-  /** The fingerprint the admin confirmed (trust on first use). */
-  trustSha256: z.string().max(200).optional(),
-  caBundlePem: z.string().max(1_000_000).optional(),
-});
-
-const actionLogEntry = z.object({
-  seq: z.number(),
-  at: z.string(),
-  user: z.string(),
-  siteId: z.string(),
-  system: z.string(),
-  operation: z.string(),
-  params: z.unknown(),
-  /**
-   * `ok` applied; `refused` not applied (the system said no, or it was never sent); `unknown` no
-   * answer, or no outcome recorded (the app stopped mid-write); `error` records from before outcomes.
-   */
-  result: z.enum(['ok', 'refused', 'unknown', 'error']),
-  message: z.string(),
-  /** When the outcome was recorded; absent when none was. */
-  completedAt: z.string().optional(),
-  hash: z.string(),
 });
 
 const ok = z.object({ ok: z.literal(true) });
@@ -113,20 +52,11 @@ export const CONTRACT = {
   },
   'sites:list': { request: z.object({}), response: z.array(siteSchema) },
   'sites:probe': { request: z.object({ baseUrl: z.string().min(1).max(2000) }), response: presentedCertificateSchema },
-  'sites:add': { request: siteInput, response: siteSchema },
+  'sites:add': { request: siteInputSchema, response: siteSchema },
   'sites:edit': {
     request: z.object({
       site: siteRef,
-      patch: z.object({
-        name: z.string().min(1).max(64).optional(),
-        baseUrl: z.string().min(1).max(2000).optional(),
-        username: z.string().min(1).max(200).optional(),
-        group: z.string().max(100).optional(),
-        tags: z.array(z.string().max(50)).max(50).optional(),
-        allowHttp: z.boolean().optional(),
-        intervalSeconds: z.number().int().min(0).max(86_400).optional(),
-        maxInFlight: z.number().int().min(1).max(64).optional(),
-      }),
+      patch: siteEditSchema,
     }),
     response: siteSchema,
   },
@@ -176,11 +106,11 @@ export const CONTRACT = {
   },
   'log:list': {
     request: z.object({ site: siteRef.optional(), since: isoTime.optional(), until: isoTime.optional(), limit: z.number().int().min(1).max(100_000).optional() }),
-    response: z.array(actionLogEntry),
+    response: z.array(actionEntrySchema),
   },
   'log:verify': {
     request: z.object({}),
-    response: z.object({ ok: z.boolean(), count: z.number(), problems: z.array(z.object({ seq: z.number(), reason: z.string() })) }),
+    response: actionLogVerificationSchema,
   },
   /** The report history, newest first (without models). */
   'reports:list': { request: z.object({}), response: z.array(reportSummarySchema) },

@@ -1,5 +1,6 @@
 import type { System, SystemsList } from '../catalog/resources.js';
 import { NOTIFICATIONS_CACHE, REFRESH_READS, drivesOf, smartRead, type PlannedRead } from '../fleet/refresh-plan.js';
+import type { ActionLogVerification, ActionReportRecord } from '../domain/action.js';
 import type { ReportSource } from './model.js';
 
 /**
@@ -38,24 +39,13 @@ export interface SystemSnapshot {
 }
 
 /** An action log record as reports show it (already redacted by the log). */
-export interface ActionRecordInput {
-  seq: number;
-  at: string;
-  user: string;
-  siteId: string;
-  system: string;
-  operation: string;
-  params: unknown;
-  result: string;
-  message: string;
-  hash: string;
-}
+export type ActionRecordInput = ActionReportRecord;
 
 /** The action log part of a report: the records of the period and the chain check. */
 export interface ActionLogInput {
   records: ActionRecordInput[];
   /** The result of walking the whole hash chain. */
-  verification: { ok: boolean; count: number; problems: Array<{ seq: number; reason: string }> };
+  verification: ActionLogVerification;
 }
 
 /** The whole input of a report builder. */

@@ -1,24 +1,12 @@
-import type { Site } from '../../app/domain/site.js';
+import type { Site, SiteInput, SitePatch } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
 import { CertificateError, probeCertificate } from '../client/index.js';
 import { passwordAccount, sitePrefix } from '../secrets/accounts.js';
-import { sameBaseUrl, type SitePatch } from '../store/site-store.js';
+import { sameBaseUrl } from '../store/site-store.js';
 import { isLoopbackUrl, urlProtocol } from '../net.js';
 import type { FleetContext } from './fleet-context.js';
 
-/** What an admin gives to add a site. */
-export interface SiteInput {
-  name: string;
-  baseUrl: string;
-  username: string;
-  password?: string | undefined;
-  group?: string | undefined;
-  tags?: string[] | undefined;
-  allowHttp?: boolean | undefined;
-  /** The certificate fingerprint the admin confirmed (trust on first use). */
-  trustSha256?: string | undefined;
-  caBundlePem?: string | undefined;
-}
+export type { SiteInput } from '../../app/domain/site.js';
 
 /** Site administration: adding, editing, trusting, pausing and forgetting sites. */
 export class SiteAdmin {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { WRITE_RESULTS as WRITE_RESULT_LIST, type ActionLogVerification, type ActionRecord, type ActionResult, type WriteResult } from '../../app/domain/action.js';
 import { redact } from '../../app/redact.js';
 import type { Database } from './database.js';
 import { StoreError, failureOf, remedy, storeError } from './store-error.js';
@@ -10,12 +11,8 @@ export const GENESIS_HASH = '0'.repeat(64);
 const HASH_FORMAT_1 = 'fleetdeck-action-log/1';
 const HASH_FORMAT_2 = 'fleetdeck-action-log/2';
 
-/** How a write ended: applied, refused (by the system, or not sent at all), or unknown (no answer). */
-export type WriteResult = 'ok' | 'refused' | 'unknown';
-const WRITE_RESULTS: ReadonlySet<string> = new Set<WriteResult>(['ok', 'refused', 'unknown']);
-
-/** The result a listed write shows; `error` only on records imported from before intents were kept. */
-export type ActionResult = WriteResult | 'error';
+export type { ActionRecord, ActionResult, WriteResult } from '../../app/domain/action.js';
+const WRITE_RESULTS: ReadonlySet<string> = new Set<string>(WRITE_RESULT_LIST);
 
 /** What a write without a recorded outcome says in the log. */
 export const NO_OUTCOME_MESSAGE = 'no outcome was recorded: Fleetdeck stopped or lost the answer while this write was in flight, so it may or may not have happened; check the system before retrying';
@@ -51,28 +48,6 @@ export interface ActionInput extends WriteIntent {
   message: string;
 }
 
-/** One write as the log lists it: its intent joined with its outcome. */
-export interface ActionRecord {
-  /** Seq of the write's intent (or of the imported record), 1-based. */
-  seq: number;
-  /** ISO time the write was sent. */
-  at: string;
-  user: string;
-  siteId: string;
-  system: string;
-  operation: string;
-  /** Redacted parameters (the raw text if the stored JSON no longer parses). */
-  params: unknown;
-  /** `unknown` also when no outcome was recorded (see {@link NO_OUTCOME_MESSAGE}). */
-  result: ActionResult;
-  message: string;
-  /** ISO time the outcome was recorded; absent when none was (and on imported records). */
-  completedAt?: string | undefined;
-  /** Hash of the record before the intent; {@link GENESIS_HASH} for the first. */
-  prevHash: string;
-  /** SHA-256 (lowercase hex) of the intent record, see {@link hashAction}. */
-  hash: string;
-}
 
 /** A write whose intent is recorded: what {@link ActionLog.complete} needs to record its outcome (`seq`, `hash` of the intent). */
 export type PendingWrite = Omit<ActionRecord, 'result' | 'message' | 'completedAt'>;
@@ -125,18 +100,9 @@ export interface ActionLogQuery {
   newestFirst?: boolean | undefined;
 }
 
-export interface VerifyProblem {
-  /** The record concerned; 0 when the problem concerns the log as a whole. */
-  seq: number;
-  reason: string;
-}
-
-export interface VerifyResult {
-  ok: boolean;
-  /** Records read (intents and outcomes count one each). */
-  count: number;
-  problems: VerifyProblem[];
-}
+/** A problem of the chain: `seq` 0 when it concerns the log as a whole. Records read count intents and outcomes one each. */
+export type VerifyResult = ActionLogVerification;
+export type VerifyProblem = ActionLogVerification['problems'][number];
 
 export interface ActionLogOptions {
   /** Connection from `openLogDatabase`; omitted when `problem` says why there is none. */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { siteIdFromName, siteNameProblem, type Site, type SiteAuth, type SitePolling, type SiteTls } from '../../app/domain/site.js';
+import { newSiteSchema, siteIdFromName, siteNameProblem, sitePatchSchema, sitePollingSchema, siteSchema, siteTlsSchema, type NewSite, type Site, type SiteAuth, type SitePatch, type SitePolling, type SiteTls } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
 import { isSecretField } from '../../app/redact.js';
 import { hasUnsafeChars } from '../../app/safe-text.js';
@@ -21,34 +21,7 @@ export const DEFAULT_POLLING: Readonly<SitePolling> = Object.freeze({ intervalSe
 /** Most requests in flight a site may be configured for: its controllers also serve production I/O. */
 const MAX_IN_FLIGHT = 64;
 
-/** What is needed to add a site. Never carries a secret: passwords go to the secret store. */
-export interface NewSite {
-  name: string;
-  baseUrl: string;
-  username: string;
-  /** Default: slug of the name, suffixed `-2`, `-3`… when already taken. */
-  id?: string | undefined;
-  group?: string | undefined;
-  tags?: string[] | undefined;
-  tls?: SiteTls | undefined;
-  /** Explicit opt-in to plain http for a non-loopback host. */
-  allowHttp?: boolean | undefined;
-  polling?: Partial<SitePolling> | undefined;
-}
-
-/** Changes to a site. `tls` replaces the whole TLS settings; `polling` is merged; `group: null` clears it. */
-export interface SitePatch {
-  name?: string | undefined;
-  baseUrl?: string | undefined;
-  username?: string | undefined;
-  group?: string | null | undefined;
-  tags?: string[] | undefined;
-  tls?: SiteTls | undefined;
-  allowHttp?: boolean | undefined;
-  polling?: Partial<SitePolling> | undefined;
-  /** `null` forgets what was learned. */
-  auth?: SiteAuth | null | undefined;
-}
+export type { NewSite, SitePatch } from '../../app/domain/site.js';
 
 export interface SiteStoreOptions {
   /** Data directory; created (mode 0700) on first write. */
@@ -61,25 +34,10 @@ export interface SiteStoreOptions {
   lockTimeoutMs?: number;
 }
 
-const NEW_SITE_FIELDS = new Set(['name', 'baseUrl', 'username', 'id', 'group', 'tags', 'tls', 'allowHttp', 'polling']);
-const PATCH_FIELDS = new Set(['name', 'baseUrl', 'username', 'group', 'tags', 'tls', 'allowHttp', 'polling', 'auth']);
-const TLS_FIELDS = new Set(['pinSha256', 'pinnedCertPem', 'caBundlePem']);
-const POLLING_FIELDS = new Set(['intervalSeconds', 'paused', 'maxInFlight']);
-
-const siteSchema = z.object({
-  id: z.string().min(1),
-  name: z.string(),
-  baseUrl: z.string(),
-  username: z.string(),
-  group: z.string().optional(),
-  tags: z.array(z.string()),
-  tls: z.object({ pinSha256: z.string().optional(), pinnedCertPem: z.string().optional(), caBundlePem: z.string().optional() }),
-  allowHttp: z.boolean(),
-  polling: z.object({ intervalSeconds: z.number().int().min(0), paused: z.boolean(), maxInFlight: z.number().int().min(1) }),
-  auth: z.object({ tokenScheme: z.enum(['bearer', 'raw']), learnedAt: z.string() }).optional(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+const NEW_SITE_FIELDS = new Set(Object.keys(newSiteSchema.shape));
+const PATCH_FIELDS = new Set(Object.keys(sitePatchSchema.shape));
+const TLS_FIELDS = new Set(Object.keys(siteTlsSchema.shape));
+const POLLING_FIELDS = new Set(Object.keys(sitePollingSchema.shape));
 const fileSchema = z.object({ version: z.literal(SITES_FILE_VERSION), sites: z.array(siteSchema) });
 
 /**
