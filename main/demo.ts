@@ -50,6 +50,7 @@ export async function startDemoFleet(options: { scopedSite?: string | undefined;
       passwords.set(site.id, s.password);
     }
     const scopedSiteId = options.scopedSite !== undefined ? sites.get(options.scopedSite)?.id : undefined;
+    sites.close();
     if (options.scopedSite !== undefined && !scopedSiteId) throw new Error(`the demo fleet has no site named "${options.scopedSite}"`);
     // Simulated passwords stay in memory by design: no keychain is asked, no warning given.
     const runtime = await openRuntime({

@@ -115,6 +115,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     close: async () => {
       await fleet.close();
       stores.close();
+      sites.close();
     },
   };
 }

@@ -31,7 +31,7 @@ export function parseLaunchArgs(argv: readonly string[], env: NodeJS.ProcessEnv 
   };
 }
 
-/** What a launch serves, decided from sites.json alone (no database, no keychain). */
+/** What a launch serves, decided from the site list alone (not the cache, log or keychain). */
 export interface LaunchScope {
   /** The embedded demo fleet: `--demo`, or no site saved yet. */
   demo: boolean;
@@ -47,16 +47,20 @@ export interface LaunchScope {
 
 /**
  * Resolves `--site` against the saved sites without opening the database or the keychain.
- * @throws Error when `--site` names no saved site, or sites.json cannot be read.
+ * @throws Error when `--site` names no saved site; StoreError when the site list cannot be read.
  */
 export function resolveScope(args: LaunchArgs): LaunchScope {
   if (!args.demo) {
     const sites = new SiteStore({ dataDir: args.dataDir });
-    if (sites.list().length > 0) {
-      if (args.site === undefined) return { demo: false, instanceKey: 'fleet' };
-      const site = sites.get(args.site);
-      if (!site) throw new Error(`no site named "${args.site}" (see "fleetdeck site list")`);
-      return { demo: false, siteId: site.id, instanceKey: `site-${site.id}` };
+    try {
+      if (sites.list().length > 0) {
+        if (args.site === undefined) return { demo: false, instanceKey: 'fleet' };
+        const site = sites.get(args.site);
+        if (!site) throw new Error(`no site named "${args.site}" (see "fleetdeck site list")`);
+        return { demo: false, siteId: site.id, instanceKey: `site-${site.id}` };
+      }
+    } finally {
+      sites.close();
     }
   }
   return { demo: true, instanceKey: args.site === undefined ? 'demo' : `demo-${siteIdFromName(args.site)}` };

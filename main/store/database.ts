@@ -116,6 +116,8 @@ export const DATABASE_FILE = 'fleetdeck.db';
 export const ACTION_LOG_FILE = 'actions.db';
 /** File name of the report history inside the data directory. */
 export const REPORTS_FILE = 'reports.db';
+/** File name of the site list inside the data directory. */
+export const SITES_DB_FILE = 'sites.db';
 
 /** Keep cache_size.bytes equal to the sum of cache_entries.bytes (both cache schemas). */
 const CACHE_SIZE_TRIGGERS = `CREATE TRIGGER cache_size_insert AFTER INSERT ON cache_entries BEGIN
@@ -323,6 +325,28 @@ export const REPORT_MIGRATIONS: readonly string[] = [
   `,
 ];
 
+/**
+ * Migrations of the site list ({@link SITES_DB_FILE}), same rules as {@link MIGRATIONS}. Its own file:
+ * the cache is rebuilt when damaged and the action log set aside by `log start-new`, and neither
+ * may take the admin's sites with it. Each site is its JSON (`app/domain/site.ts`), so every field
+ * survives whatever this file's columns are; `name_key` makes a name clash fail even past the code.
+ */
+export const SITE_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE sites (
+    id       TEXT    PRIMARY KEY,
+    position INTEGER NOT NULL,
+    name_key TEXT    NOT NULL UNIQUE,
+    site     TEXT    NOT NULL
+  );
+  -- Facts about the file itself: the sites.json it was imported from.
+  CREATE TABLE site_meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
+];
+
 /** One kind of SQLite file in the data directory. */
 export interface DatabaseSpec {
   /** What the file holds, for messages ("the offline cache"). */
@@ -344,6 +368,8 @@ export const CACHE_DATABASE: DatabaseSpec = { label: 'the offline cache', migrat
 export const LOG_DATABASE: DatabaseSpec = { label: 'the action log', migrations: LOG_MIGRATIONS };
 /** The report history: `reports.db`. */
 export const REPORTS_DATABASE: DatabaseSpec = { label: 'the report history', migrations: REPORT_MIGRATIONS };
+/** The site list: `sites.db`. */
+export const SITES_DATABASE: DatabaseSpec = { label: 'the site list', migrations: SITE_MIGRATIONS };
 
 /** Schema version of the cache this build writes (SQLite `user_version`). */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -400,7 +426,11 @@ export function openSqlite(file: string, spec: DatabaseSpec, options: { create?:
     tightenFile(`${file}-shm`);
     return db;
   } catch (err) {
-    db?.close();
+    try {
+      db?.close();
+    } catch {
+      // Closing checkpoints the WAL, which fails on the very damage being reported: report that, not this.
+    }
     throw storeError(err, file, 'open', spec.label);
   }
 }

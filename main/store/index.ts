@@ -41,5 +41,5 @@ export {
 } from './action-log.js';
 export { openStores, startNewLog, moveAside, type DataStores, type OpenStoresOptions } from './stores.js';
 export { StoreError, type StoreFailure } from './store-error.js';
-export { SiteStore, SITES_FILE, SITES_FILE_VERSION, DEFAULT_POLLING, type NewSite, type SitePatch, type SiteStoreOptions } from './site-store.js';
+export { SiteStore, SITES_FILE, SITES_FILE_VERSION, IMPORTED_SUFFIX, DEFAULT_POLLING, type NewSite, type SitePatch, type SiteStoreOptions } from './site-store.js';
 export { resolveDataDir, ensureDataDir, APP_FOLDER, type DataDirSources } from './data-dir.js';

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { newSiteSchema, siteIdFromName, siteNameProblem, sitePatchSchema, sitePollingSchema, siteSchema, siteTlsSchema, type NewSite, type Site, type SiteAuth, type SitePatch, type SitePolling, type SiteTls } from '../../app/domain/site.js';
@@ -8,12 +7,16 @@ import { InputError } from '../../app/errors.js';
 import { isSecretField } from '../../app/redact.js';
 import { hasUnsafeChars } from '../../app/safe-text.js';
 import { isLoopbackHost } from '../net.js';
+import { SITES_DATABASE, SITES_DB_FILE, createDatabaseFile, openSqlite, type Database } from './database.js';
 import { ensureDataDir } from './data-dir.js';
+import { StoreError, errorCodeOf, remedy, storeError } from './store-error.js';
 
-/** File name of the site list inside the data directory. */
+/** The site list of earlier Fleetdecks, imported once into {@link SITES_DB_FILE} and then renamed aside. */
 export const SITES_FILE = 'sites.json';
-/** Format version written to `sites.json`. */
+/** Format version of `sites.json`. */
 export const SITES_FILE_VERSION = 1;
+/** What `sites.json` is renamed to once imported (followed by the UTC time). */
+export const IMPORTED_SUFFIX = '.imported';
 
 /** Polling of a new site unless given: on demand only, not paused, 4 requests in flight. */
 export const DEFAULT_POLLING: Readonly<SitePolling> = Object.freeze({ intervalSeconds: 0, paused: false, maxInFlight: 4 });
@@ -28,10 +31,6 @@ export interface SiteStoreOptions {
   dataDir: string;
   /** Source of `createdAt`/`updatedAt`; injected so tests control times. */
   clock?: () => Date;
-  /** A lock file older than this (ms) is left over from a crashed process and is broken. Default 10 s. */
-  lockStaleMs?: number;
-  /** How long a modification waits for the lock (ms) before failing. Default 20 s. */
-  lockTimeoutMs?: number;
 }
 
 const NEW_SITE_FIELDS = new Set(Object.keys(newSiteSchema.shape));
@@ -40,56 +39,58 @@ const TLS_FIELDS = new Set(Object.keys(siteTlsSchema.shape));
 const POLLING_FIELDS = new Set(Object.keys(sitePollingSchema.shape));
 const fileSchema = z.object({ version: z.literal(SITES_FILE_VERSION), sites: z.array(siteSchema) });
 
+/** The `site_meta` key naming the sites.json a site list was imported from. */
+const IMPORTED_FROM = 'imported-from';
+
 /**
- * The configured sites, in `<dataDir>/sites.json` (`{ "version": 1, "sites": [...] }`, pretty
- * JSON). Holds no secret: saving an object with a secret-named field is refused. Several app
- * instances (one per site) share the file, so every modification re-reads it under an exclusive
- * lock file (`sites.json.lock`) and replaces it atomically (temp file, fsync, rename); readers
- * never see a half-written file and need no lock.
+ * The configured sites, in `<dataDir>/sites.db` (SQLite, WAL, 0600). Holds no secret: saving an
+ * object with a secret-named field is refused. Several app instances (one per site) share the file;
+ * every change is one IMMEDIATE transaction that re-reads the list, so two instances never lose
+ * each other's changes and readers never see half of one.
+ *
+ * A `sites.json` of an earlier Fleetdeck is imported once, every field as it was (the learned
+ * token scheme included), when the database is created, and then renamed aside
+ * (`sites.json.imported-<time>`), never deleted. A damaged `sites.json` is reported, and nothing
+ * is created until it is fixed or moved away.
  */
 export class SiteStore {
+  /** The site list's file, `<dataDir>/sites.db`. */
   readonly file: string;
-  private readonly lockFile: string;
+  private readonly legacyFile: string;
   private readonly dataDir: string;
   private readonly clock: () => Date;
-  private readonly lockStaleMs: number;
-  private readonly lockTimeoutMs: number;
-  /** Last parsed file and the identity it was read from, so list/get do not re-parse an unchanged file. */
-  private snapshot: { stamp: string; sites: Site[] } | undefined;
-  /** Serialises this instance's own modifications; the lock file serialises them across processes. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private db: Database | undefined;
 
   constructor(options: SiteStoreOptions) {
     this.dataDir = options.dataDir;
-    this.file = path.join(options.dataDir, SITES_FILE);
-    this.lockFile = `${this.file}.lock`;
+    this.file = path.join(options.dataDir, SITES_DB_FILE);
+    this.legacyFile = path.join(options.dataDir, SITES_FILE);
     this.clock = options.clock ?? (() => new Date());
-    this.lockStaleMs = options.lockStaleMs ?? 10_000;
-    this.lockTimeoutMs = options.lockTimeoutMs ?? 20_000;
   }
 
   /**
-   * Every site, in the order added (copies: changing them changes nothing stored).
-   * @throws Error when sites.json exists but cannot be read or is not a valid site list.
+   * Every site, in the order added (copies: changing them changes nothing stored). Reads nothing
+   * from disk and creates nothing when the data directory has no site list yet.
+   * @throws StoreError when the site list (or a sites.json to import) cannot be read.
    */
   list(): Site[] {
-    return structuredClone(this.read());
+    const db = this.open(false);
+    return db ? this.read(db) : [];
   }
 
   /**
    * The site with this id or name (case-insensitive), or `undefined`.
-   * @throws Error when sites.json cannot be read, as {@link list}.
+   * @throws StoreError as {@link list}.
    */
   get(nameOrId: string): Site | undefined {
-    const site = find(this.read(), nameOrId);
-    return site && structuredClone(site);
+    return find(this.list(), nameOrId);
   }
 
   /**
    * Adds a site and returns it as stored, with defaults filled in (polling on demand, no tags).
-   * @throws Error naming the problem: a secret-named field, an invalid or duplicate name or id, a
-   *   URL that is not http(s), plain http to a non-loopback host without `allowHttp`, invalid
-   *   polling or TLS settings, or the lock held by another process past `lockTimeoutMs`.
+   * @throws InputError naming the problem: a secret-named field, an invalid or duplicate name or
+   *   id, a URL that is not http(s), plain http to a non-loopback host without `allowHttp`, invalid
+   *   polling or TLS settings. StoreError when the site list cannot be written.
    */
   async add(input: NewSite): Promise<Site> {
     assertNoSecrets(input, 'site');
@@ -108,7 +109,7 @@ export class SiteStore {
   check(input: NewSite): Site {
     assertNoSecrets(input, 'site');
     assertKnownFields(input, NEW_SITE_FIELDS, 'site');
-    return this.build(input, this.read());
+    return this.build(input, this.list());
   }
 
   private build(input: NewSite, sites: readonly Site[]): Site {
@@ -144,7 +145,7 @@ export class SiteStore {
 
   /**
    * Changes a site and returns it as stored; its id and creation time never change.
-   * @throws Error when no site has this name or id, or for the same problems as {@link add}.
+   * @throws InputError when no site has this name or id, or for the same problems as {@link add}.
    */
   async update(nameOrId: string, patch: SitePatch): Promise<Site> {
     assertNoSecrets(patch, 'site');
@@ -181,7 +182,7 @@ export class SiteStore {
 
   /**
    * Removes a site and returns what was stored. Its secrets and cache are the caller's to delete.
-   * @throws Error when no site has this name or id.
+   * @throws InputError when no site has this name or id.
    */
   async remove(nameOrId: string): Promise<Site> {
     return this.modify((sites) => {
@@ -190,115 +191,128 @@ export class SiteStore {
     });
   }
 
-  private read(): Site[] {
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(this.file);
-    } catch (err) {
-      if (errorCode(err) === 'ENOENT') return [];
-      throw new Error(`cannot read ${this.file}: ${errorMessage(err)}`);
-    }
-    // Every write replaces the file by rename, so a new inode means new content.
-    const stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-    if (this.snapshot?.stamp === stamp) return this.snapshot.sites;
-    const sites = parseSitesFile(this.file, fs.readFileSync(this.file, 'utf8'));
-    this.snapshot = { stamp, sites };
-    return sites;
-  }
-
-  private modify<T>(change: (sites: Site[]) => { sites: Site[]; result: T }): Promise<T> {
-    const run = async (): Promise<T> => {
-      ensureDataDir(this.dataDir);
-      const token = await this.lock();
-      try {
-        this.snapshot = undefined;
-        const { sites, result } = change(this.read());
-        for (const s of sites) assertNoSecrets(s, `site "${s.name}"`);
-        await this.write(sites);
-        return structuredClone(result);
-      } finally {
-        await this.unlock(token);
-      }
-    };
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
-  }
-
-  private async write(sites: Site[]): Promise<void> {
-    const text = `${JSON.stringify({ version: SITES_FILE_VERSION, sites }, null, 2)}\n`;
-    // Same directory as the target, so the rename is atomic (never across file systems).
-    const tmp = path.join(this.dataDir, `.${SITES_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-    const fh = await fsp.open(tmp, 'wx', 0o600);
-    try {
-      await fh.writeFile(text, 'utf8');
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    try {
-      await renameReplacing(tmp, this.file);
-    } catch (err) {
-      await fsp.rm(tmp, { force: true });
-      throw new Error(`cannot save ${this.file}: ${errorMessage(err)}`);
-    }
-    await fsyncDir(this.dataDir);
-  }
-
-  /** Takes the lock file; returns the token written into it (checked again on release). */
-  private async lock(): Promise<string> {
-    const token = `${process.pid} ${new Date().toISOString()} ${randomBytes(8).toString('hex')}`;
-    const deadline = Date.now() + this.lockTimeoutMs;
-    for (;;) {
-      try {
-        const fh = await fsp.open(this.lockFile, 'wx', 0o600);
-        try {
-          await fh.writeFile(token, 'utf8');
-        } finally {
-          await fh.close();
-        }
-        return token;
-      } catch (err) {
-        if (errorCode(err) !== 'EEXIST') throw new Error(`cannot create the lock file ${this.lockFile}: ${errorMessage(err)}`);
-      }
-      if (await this.breakIfStale()) continue;
-      if (Date.now() > deadline) {
-        const holder = await fsp.readFile(this.lockFile, 'utf8').catch(() => '');
-        const pid = holder.split(' ')[0];
-        throw new Error(
-          `${this.file} is locked by another Fleetdeck process${pid ? ` (pid ${pid})` : ''}; try again, or delete ${this.lockFile} if no Fleetdeck is running`,
-        );
-      }
-      // Randomised so processes that collided do not retry in lockstep.
-      await sleep(5 + Math.random() * 20);
-    }
+  /** Closes the connection (reopened by the next use). */
+  close(): void {
+    this.db?.close();
+    this.db = undefined;
   }
 
   /**
-   * Breaks a lock left by a crashed process. Renamed away first, then re-checked: if another
-   * process replaced the stale lock with a live one in between, that one is put back.
+   * The open site list; when the file does not exist yet, imports sites.json into a new one, or
+   * (with `create`) creates it empty, or answers undefined.
    */
-  private async breakIfStale(): Promise<boolean> {
-    const stale = async (file: string): Promise<boolean> => Date.now() - (await fsp.stat(file)).mtimeMs > this.lockStaleMs;
+  private open(create: boolean): Database | undefined {
+    if (this.db?.open) return this.db;
+    const exists = fs.existsSync(this.file);
+    const legacy = exists ? undefined : readLegacyFile(this.legacyFile);
+    if (!exists && !legacy && !create) return undefined;
     try {
-      if (!(await stale(this.lockFile))) return false;
-      const aside = `${this.lockFile}.stale-${randomBytes(6).toString('hex')}`;
-      await fsp.rename(this.lockFile, aside);
-      if (!(await stale(aside))) await fsp.link(aside, this.lockFile).catch(() => undefined);
-      await fsp.rm(aside, { force: true });
-      return true;
+      ensureDataDir(this.dataDir);
     } catch (err) {
-      // Released or broken by someone else meanwhile: just retry.
-      if (errorCode(err) === 'ENOENT') return true;
-      throw err;
+      throw storeError(err, this.dataDir, 'create the data directory', 'Fleetdeck data');
+    }
+    if (legacy) {
+      try {
+        // Complete or not at all; a process importing at the same moment keeps its own, equal copy.
+        createDatabaseFile(this.file, SITES_DATABASE, (db) => {
+          writeSites(db, legacy.sites);
+          db.prepare('INSERT INTO site_meta (key, value) VALUES (?, ?)').run(IMPORTED_FROM, JSON.stringify({ file: SITES_FILE, sites: legacy.sites.length, sha256: legacy.sha256 }));
+        });
+      } catch (err) {
+        throw storeError(err, this.file, `import ${this.legacyFile} into`, SITES_DATABASE.label);
+      }
+    }
+    const db = openSqlite(this.file, SITES_DATABASE);
+    this.db = db;
+    this.setImportedFileAside(db);
+    return db;
+  }
+
+  /** Renames an imported sites.json aside (it stays, for the admin to keep or delete). */
+  private setImportedFileAside(db: Database): void {
+    const row = db.prepare<[string], { value: string }>('SELECT value FROM site_meta WHERE key = ?').get(IMPORTED_FROM);
+    if (!row || !fs.existsSync(this.legacyFile)) return;
+    const imported = JSON.parse(row.value) as { sha256?: string };
+    // Only the very file that was imported: a sites.json put back later is left alone (and not read).
+    if (imported.sha256 !== sha256(fs.readFileSync(this.legacyFile))) return;
+    const stamp = this.clock().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    let aside = `${this.legacyFile}${IMPORTED_SUFFIX}-${stamp}`;
+    for (let n = 2; fs.existsSync(aside); n++) aside = `${this.legacyFile}${IMPORTED_SUFFIX}-${stamp}-${n}`;
+    try {
+      fs.renameSync(this.legacyFile, aside);
+    } catch (err) {
+      // Another instance renamed it first; anything else leaves it for the next start.
+      if (errorCodeOf(err) !== 'ENOENT') return;
     }
   }
 
-  private async unlock(token: string): Promise<void> {
-    // Only our own lock: if it was broken as stale, it may belong to another process now.
-    const holder = await fsp.readFile(this.lockFile, 'utf8').catch(() => undefined);
-    if (holder === token) await fsp.rm(this.lockFile, { force: true });
+  private read(db: Database): Site[] {
+    let rows: Array<{ id: string; site: string }>;
+    try {
+      rows = db.prepare<[], { id: string; site: string }>('SELECT id, site FROM sites ORDER BY position').all();
+    } catch (err) {
+      throw storeError(err, this.file, 'read', SITES_DATABASE.label);
+    }
+    return rows.map((row) => {
+      let parsed: ReturnType<typeof siteSchema.safeParse>;
+      try {
+        parsed = siteSchema.safeParse(JSON.parse(row.site));
+      } catch {
+        parsed = siteSchema.safeParse(undefined);
+      }
+      if (!parsed.success) {
+        throw new StoreError(`${this.file} (${SITES_DATABASE.label}): site "${row.id}" is damaged (${issueText(parsed.error.issues[0])}); ${remedy('damaged', this.file)}`, this.file, 'damaged');
+      }
+      return parsed.data;
+    });
   }
+
+  private modify<T>(change: (sites: Site[]) => { sites: Site[]; result: T }): Promise<T> {
+    const db = this.open(true) as Database;
+    try {
+      const result = db.transaction(() => {
+        const { sites, result } = change(this.read(db));
+        for (const s of sites) assertNoSecrets(s, `site "${s.name}"`);
+        writeSites(db, sites);
+        return result;
+      }).immediate();
+      return Promise.resolve(structuredClone(result));
+    } catch (err) {
+      if (err instanceof InputError || err instanceof StoreError) return Promise.reject(err);
+      return Promise.reject(storeError(err, this.file, 'save the site list in', SITES_DATABASE.label));
+    }
+  }
+}
+
+/** Replaces the stored list by `sites`, in this order. Runs inside the caller's transaction. */
+function writeSites(db: Database, sites: readonly Site[]): void {
+  db.exec('DELETE FROM sites');
+  const insert = db.prepare('INSERT INTO sites (id, position, name_key, site) VALUES (?, ?, ?, ?)');
+  sites.forEach((s, i) => insert.run(s.id, i, s.name.toLowerCase(), JSON.stringify(s)));
+}
+
+/**
+ * A sites.json to import, or undefined when there is none.
+ * @throws StoreError (`damaged`, `newer`, `read-only`…) naming the file and what to do: nothing is
+ *   imported, and nothing created, until it is fixed or moved away.
+ */
+function readLegacyFile(file: string): { sites: Site[]; sha256: string } | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (err) {
+    if (errorCodeOf(err) === 'ENOENT') return undefined;
+    throw storeError(err, file, 'read', 'the site list of an earlier Fleetdeck');
+  }
+  return { sites: parseSitesFile(file, bytes.toString('utf8')), sha256: sha256(bytes) };
+}
+
+function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function issueText(issue: { path: PropertyKey[]; message: string } | undefined): string {
+  return issue ? `${issue.path.map(String).join('.') || 'top level'}: ${issue.message}` : 'unknown problem';
 }
 
 function parseSitesFile(file: string, text: string): Site[] {
@@ -306,16 +320,15 @@ function parseSitesFile(file: string, text: string): Site[] {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file} is not valid JSON (${errorMessage(err)}); fix it or move it away to start with no sites`);
+    throw new StoreError(`${file} is not valid JSON (${errorMessage(err)}); nothing was imported from it: fix it, or move it away to start with no sites`, file, 'damaged');
   }
   const version = typeof data === 'object' && data !== null && 'version' in data ? data.version : undefined;
   if (typeof version === 'number' && version > SITES_FILE_VERSION) {
-    throw new Error(`${file} has format version ${version}, written by a newer Fleetdeck; update Fleetdeck`);
+    throw new StoreError(`${file} has format version ${version}, written by a newer Fleetdeck; update Fleetdeck`, file, 'newer');
   }
   const parsed = fileSchema.safeParse(data);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`${file} is not a valid site list (${issue ? `${issue.path.join('.') || 'top level'}: ${issue.message}` : 'unknown problem'})`);
+    throw new StoreError(`${file} is not a valid site list (${issueText(parsed.error.issues[0])}); nothing was imported from it: fix it, or move it away to start with no sites`, file, 'damaged');
   }
   return parsed.data.sites;
 }
@@ -457,7 +470,7 @@ function assertNoSecrets(value: unknown, what: string, at = ''): void {
   for (const [k, v] of Object.entries(value)) {
     const where = at ? `${at}.${k}` : k;
     if (isSecretField(k) && v !== undefined && v !== null && v !== '') {
-      throw new InputError(`refusing to save ${what}: field "${where}" is a secret, and secrets are kept in the system keychain, never in ${SITES_FILE}`);
+      throw new InputError(`refusing to save ${what}: field "${where}" is a secret, and secrets are kept in the system keychain, never in the site list`);
     }
     assertNoSecrets(v, what, where);
   }
@@ -467,42 +480,6 @@ function assertKnownFields(value: object, known: ReadonlySet<string>, what: stri
   for (const [k, v] of Object.entries(value)) {
     if (v !== undefined && !known.has(k)) throw new InputError(`unknown ${what} field "${k}" (known: ${[...known].join(', ')})`);
   }
-}
-
-async function renameReplacing(from: string, to: string): Promise<void> {
-  // Windows refuses to replace a file another process has open for a moment (a reader, a virus
-  // scanner); retry briefly instead of failing the admin's change.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await fsp.rename(from, to);
-      return;
-    } catch (err) {
-      const code = errorCode(err);
-      if (attempt >= 20 || (code !== 'EPERM' && code !== 'EACCES' && code !== 'EBUSY')) throw err;
-      await sleep(10);
-    }
-  }
-}
-
-/** Makes the rename itself durable. Directories cannot be opened for fsync on Windows; skipped there. */
-async function fsyncDir(dir: string): Promise<void> {
-  let fh: fsp.FileHandle | undefined;
-  try {
-    fh = await fsp.open(dir, 'r');
-    await fh.sync();
-  } catch {
-    // Best effort: the file content itself was fsynced before the rename.
-  } finally {
-    await fh?.close();
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function errorCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
 }
 
 function errorMessage(err: unknown): string {

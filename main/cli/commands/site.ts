@@ -110,7 +110,7 @@ async function siteList(io: CliIo, args: readonly string[]): Promise<number> {
     if (!sites.length) io.stdout('no sites: add one with "fleetdeck site add NAME --url URL --user USER --password-stdin"\n');
     for (const s of sites) {
       const flags = [s.polling.paused ? 'paused' : '', s.group ? `group ${s.group}` : '', s.tags.length ? `tags ${s.tags.join(',')}` : ''].filter(Boolean).join(', ');
-      // sites.json may have been edited by hand: its text is printed as fields, like a system's.
+      // a site list may have been edited by hand: its text is printed as fields, like a system's.
       const fields = [s.name, s.baseUrl, s.username, ...(s.tls.pinSha256 ? [`pinned ${s.tls.pinSha256.slice(0, 16)}…`] : []), ...(flags ? [`(${flags})`] : [])];
       printRow(io, fields);
       for (const n of siteNotices({ tls: { expiredSince: validity(s)?.expiredSince }, auth: s.auth })) printRow(io, [`${n.tone}: ${n.text}`], '  ');

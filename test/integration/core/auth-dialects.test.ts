@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -47,11 +47,11 @@ describe('authentication that adapts, against the simulator dialects', () => {
     expect(rt.sites.get(siteId)?.auth).toEqual({ tokenScheme: 'raw', learnedAt: expect.any(String) });
     const view = (await dispatch(rt.handlers, 'sites:list', {})) as { ok: true; value: Array<{ auth?: unknown }> };
     expect(view.value[0]?.auth).toMatchObject({ tokenScheme: 'raw' });
-    const onDisk = readFileSync(join(dir, 'sites.json'), 'utf8');
-    expect(onDisk).toContain('"tokenScheme": "raw"');
+    const onDisk = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(dir, e.name)).toString('latin1')).join('');
+    expect(onDisk).toContain('"tokenScheme":"raw"');
     expect(onDisk).not.toContain(PASSWORD);
 
-    // Reopened: the scheme comes from sites.json, so no request is refused on the way.
+    // Reopened: the scheme comes from the site list, so no request is refused on the way.
     await rt.close();
     rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 5000 });
     await rt.secrets.set(`site/${siteId}/password`, PASSWORD);

@@ -39,7 +39,7 @@ async function saveSites(...names: string[]): Promise<SiteStore> {
 }
 const args = (...argv: string[]) => parseLaunchArgs([...argv, '--data-dir', dir], {});
 
-describe('resolveScope: which lock and profile a launch uses, from sites.json alone', () => {
+describe('resolveScope: which lock and profile a launch uses, from the site list alone', () => {
   it('keys a --site window on the site id: a name in any case and the id are one instance', async () => {
     await saveSites('Paris', 'Lyon Nord');
     expect(resolveScope(args('--site', 'Paris'))).toEqual({ demo: false, siteId: 'paris', instanceKey: 'site-paris' });

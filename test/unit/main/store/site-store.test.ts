@@ -14,7 +14,7 @@ const lab: NewSite = { name: 'Lab A', baseUrl: 'https://mgmt.lab.example:8443/ap
 const PIN = 'AB:'.repeat(31) + 'AB';
 
 describe('SiteStore', () => {
-  it('adds a site with defaults and saves it as pretty JSON with a version', async () => {
+  it('adds a site with defaults and saves it in sites.db, readable by this user only, with no lock or temp file', async () => {
     const dir = tempDir();
     const sites = store(dir);
     const site = await sites.add(lab);
@@ -30,11 +30,11 @@ describe('SiteStore', () => {
       createdAt: '2025-01-01T00:00:00.000Z',
       updatedAt: '2025-01-01T00:00:00.000Z',
     });
-    const text = fs.readFileSync(path.join(dir, 'sites.json'), 'utf8');
-    expect(JSON.parse(text)).toEqual({ version: 1, sites: [site] });
-    expect(text).toContain('\n  "sites": [\n');
-    // No temp or lock file left behind.
-    expect(fs.readdirSync(dir)).toEqual(['sites.json']);
+    expect(store(dir).list()).toEqual([site]);
+    expect(fs.statSync(path.join(dir, 'sites.db')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    // No temp or lock file left behind: only the database (and its WAL while open).
+    expect(fs.readdirSync(dir).filter((f) => !/^sites\.db(-wal|-shm)?$/.test(f))).toEqual([]);
   });
 
   it('lists and finds sites by id or name, whatever the case, as seen by another instance', async () => {
@@ -74,10 +74,11 @@ describe('SiteStore', () => {
     const sites = store(dir);
     await expect(sites.add({ ...lab, password: 'MARKER-PW' } as NewSite)).rejects.toThrow(/field "password" is a secret/);
     await expect(sites.add({ ...lab, tls: { ChapSecret: 'MARKER-PW' } } as NewSite)).rejects.toThrow(/field "tls.ChapSecret" is a secret/);
-    expect(fs.existsSync(path.join(dir, 'sites.json'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'sites.db'))).toBe(false);
     await sites.add(lab);
     await expect(sites.update('lab-a', { Token: 'MARKER-PW' } as never)).rejects.toThrow(/is a secret/);
-    expect(fs.readFileSync(path.join(dir, 'sites.json'), 'utf8')).not.toContain('MARKER-PW');
+    sites.close();
+    for (const f of fs.readdirSync(dir)) expect(fs.readFileSync(path.join(dir, f)).includes('MARKER-PW'), f).toBe(false);
   });
 
   it('accepts http only for loopback unless allowed explicitly', async () => {
@@ -130,7 +131,7 @@ describe('SiteStore', () => {
     const dir = tempDir();
     const sites = store(dir);
     expect(sites.check(lab)).toMatchObject({ id: 'lab-a', baseUrl: lab.baseUrl });
-    expect(fs.existsSync(path.join(dir, 'sites.json'))).toBe(false);
+    expect(fs.readdirSync(dir)).toEqual([]);
     expect(() => sites.check({ ...lab, name: 'rtl\u202Eevil' })).toThrow(/control or text-direction/);
     expect(() => sites.check({ ...lab, username: 'ad\u202Emin' })).toThrow(/control or text-direction/);
     expect(() => sites.check({ ...lab, tags: ['ok', 'b\u2066ad'] })).toThrow(/control or text-direction/);
@@ -162,39 +163,78 @@ describe('SiteStore', () => {
     const added = await Promise.all(names.map((name, i) => (i % 2 ? a : b).add({ ...lab, name })));
     expect(new Set(added.map((s) => s.id)).size).toBe(names.length);
     expect(store(dir).list().map((s) => s.name).sort()).toEqual([...names].sort());
-    expect(fs.readdirSync(dir)).toEqual(['sites.json']);
+    expect(fs.readdirSync(dir).filter((f) => !/^sites\.db(-wal|-shm)?$/.test(f))).toEqual([]);
   });
 
-  it('breaks a lock left by a crashed process', async () => {
+  it('sees another instance\'s change at once, and a refused change leaves the list as it was', async () => {
     const dir = tempDir();
-    const lock = path.join(dir, 'sites.json.lock');
-    fs.writeFileSync(lock, '99999 crashed');
-    const old = new Date(Date.now() - 60_000);
-    fs.utimesSync(lock, old, old);
-    await store(dir).add(lab);
-    expect(fs.existsSync(lock)).toBe(false);
+    const a = store(dir);
+    const b = store(dir);
+    expect(b.list()).toEqual([]);
+    await a.add(lab);
+    expect(b.get('lab a')?.id).toBe('lab-a');
+    await expect(b.add({ ...lab, baseUrl: 'https://other.example' })).rejects.toMatchObject({ code: 'conflict' });
+    await b.update('lab-a', { polling: { paused: true } });
+    expect(a.get('lab-a')?.polling.paused).toBe(true);
+    expect(a.list()).toHaveLength(1);
   });
 
-  it('waits for a live lock and names it when it is held too long', async () => {
+  it('imports sites.json once, every field as it was, and renames it aside rather than deleting it', async () => {
     const dir = tempDir();
-    const lock = path.join(dir, 'sites.json.lock');
-    fs.writeFileSync(lock, '4242 live');
-    await expect(store(dir, { lockTimeoutMs: 200 }).add(lab)).rejects.toThrow(/locked by another Fleetdeck process \(pid 4242\)/);
-    const pending = store(dir, { lockTimeoutMs: 5000 }).add(lab);
-    setTimeout(() => fs.rmSync(lock), 100);
-    expect((await pending).id).toBe('lab-a');
+    const file = path.join(dir, 'sites.json');
+    const old = {
+      id: 'paris',
+      name: 'Paris',
+      baseUrl: 'https://paris.example/api',
+      username: 'admin',
+      group: 'Europe',
+      tags: ['prod', 'tier-1'],
+      tls: { pinSha256: 'ab'.repeat(32), pinnedCertPem: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' },
+      allowHttp: false,
+      polling: { intervalSeconds: 300, paused: true, maxInFlight: 2 },
+      auth: { tokenScheme: 'raw', learnedAt: '2024-06-01T10:00:00.000Z' },
+      createdAt: '2024-01-01T00:00:00.000Z',
+      updatedAt: '2024-06-01T10:00:00.000Z',
+    };
+    const lyon = { ...old, id: 'lyon', name: 'Lyon', group: undefined, auth: undefined, tls: {}, polling: { intervalSeconds: 0, paused: false, maxInFlight: 4 } };
+    const text = `${JSON.stringify({ version: 1, sites: [old, lyon] }, null, 2)}\n`;
+    fs.writeFileSync(file, text, { mode: 0o600 });
+    const first = store(dir);
+    expect(first.list()).toEqual([old, JSON.parse(JSON.stringify(lyon))]);
+    expect(fs.existsSync(file)).toBe(false);
+    const aside = fs.readdirSync(dir).filter((f) => f.startsWith('sites.json.imported-'));
+    expect(aside).toHaveLength(1);
+    expect(fs.readFileSync(path.join(dir, aside[0] as string), 'utf8')).toBe(text);
+    // Imported once: a change after the import is kept by the next instance.
+    await first.remove('lyon');
+    expect(store(dir).list().map((s) => s.id)).toEqual(['paris']);
+    expect(store(dir).get('paris')?.auth).toEqual({ tokenScheme: 'raw', learnedAt: '2024-06-01T10:00:00.000Z' });
   });
 
-  it('reports a damaged or newer file clearly and leaves it untouched', async () => {
+  it('reports a damaged or newer sites.json, imports nothing and leaves it untouched', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'sites.json');
     fs.writeFileSync(file, '{ "version": 1, "sites": [ ');
-    expect(() => store(dir).list()).toThrow(/sites.json is not valid JSON/);
-    await expect(store(dir).add(lab)).rejects.toThrow(/not valid JSON/);
+    expect(() => store(dir).list()).toThrow(/sites.json is not valid JSON.*nothing was imported/);
+    await expect(store(dir).add(lab)).rejects.toMatchObject({ code: 'store', reason: 'damaged' });
     expect(fs.readFileSync(file, 'utf8')).toBe('{ "version": 1, "sites": [ ');
+    expect(fs.readdirSync(dir)).toEqual(['sites.json']);
     fs.writeFileSync(file, '{ "version": 2, "sites": [] }');
     expect(() => store(dir).list()).toThrow(/newer Fleetdeck/);
     fs.writeFileSync(file, '{ "version": 1, "sites": [{ "name": "x" }] }');
     expect(() => store(dir).list()).toThrow(/not a valid site list \(sites\.0\.id/);
+    expect(fs.readdirSync(dir)).toEqual(['sites.json']);
+  });
+
+  it('reports a damaged sites.db, naming it, and never replaces it with an empty list', async () => {
+    const dir = tempDir();
+    const sites = store(dir);
+    await sites.add(lab);
+    sites.close();
+    const file = path.join(dir, 'sites.db');
+    fs.writeFileSync(file, 'not a database at all, but the admin\'s sites were here');
+    expect(() => store(dir).list()).toThrow(/sites\.db.*restore sites\.db from a backup/);
+    await expect(store(dir).add({ ...lab, name: 'Other' })).rejects.toMatchObject({ code: 'store' });
+    expect(fs.readFileSync(file, 'utf8')).toBe('not a database at all, but the admin\'s sites were here');
   });
 });
