@@ -16,7 +16,7 @@ export interface DataDirSources {
 }
 
 /**
- * The data directory (database, sites.json, locks): the `--data-dir` flag, else
+ * The data directory (site list, cache, action log, report history): the `--data-dir` flag, else
  * `FLEETDECK_DATA_DIR`, else the platform's app-data folder — Linux and other Unixes
  * `$XDG_CONFIG_HOME/Fleetdeck` or `~/.config/Fleetdeck`, macOS
  * `~/Library/Application Support/Fleetdeck`, Windows `%APPDATA%\Fleetdeck`. An explicit
