@@ -1,45 +1,75 @@
 import { z } from 'zod';
-import { REPORT_FORMAT, REPORT_KINDS } from './model.js';
+import { AUDIT_PARTS_LIST, REPORT_FORMAT, REPORT_KINDS } from './model.js';
 
 /**
- * Schemas of the report model, its history entries and diffs, for the IPC contract and for
- * reading stored reports back. They mirror the types in `model.ts` and `diff.ts`.
+ * The report model declared once: these schemas (for the IPC contract and for reading stored
+ * reports back), from which `model.ts` infers its types; history entries derived from the model.
+ * Diffs mirror `diff.ts`.
  */
 
-const cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export const cellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const cell = cellSchema;
 
 /** A report kind. */
 export const reportKindSchema = z.enum(REPORT_KINDS);
 /** An export format. */
 export const reportFormatSchema = z.enum(['pdf', 'html', 'csv', 'json']);
 
-const column = z.object({ id: z.string(), label: z.string(), type: z.enum(['text', 'number', 'bytes', 'percent', 'time', 'bool']) });
+export const columnTypeSchema = z.enum(['text', 'number', 'bytes', 'percent', 'time', 'bool']);
+export const columnSchema = z.object({
+  /** Stable id, used as the CSV header and to match columns between two reports. */
+  id: z.string(),
+  label: z.string(),
+  type: columnTypeSchema,
+});
+const column = columnSchema;
 
-const table = z.object({
+export const reportSourceSchema = z.enum(['cache', 'fresh']);
+
+export const reportTableSchema = z.object({
+  /** Stable id unique in a report, e.g. `config.hosts`: CSV file name and diff key. */
   id: z.string(),
   title: z.string(),
   columns: z.array(column),
   rows: z.array(z.array(cell)),
+  /** Column ids that identify a row (site, system, host name …): what a diff matches rows by. */
   key: z.array(z.string()),
+  /** Shown under the table when there are no rows. */
   empty: z.string().optional(),
 });
+const table = reportTableSchema;
 
-const dataAge = z.object({
+export const dataAgeSchema = z.object({
   siteId: z.string(),
   siteName: z.string(),
   system: z.string(),
+  /** ISO time of the oldest answer the section used for this system; null when nothing is cached. */
   at: z.string().nullable(),
+  /** Seconds between `at` and the report's generation; null when nothing is cached. */
   ageSeconds: z.number().nullable(),
+  /** The system's state when the report was made (ok, unreachable, stale …). */
   state: z.string(),
 });
+const dataAge = dataAgeSchema;
 
-const section = z.object({
+export const reportSectionSchema = z.object({
+  /** Stable id, e.g. `config`. */
   id: z.string(),
-  kind: z.enum(['inventory', 'health', 'smart', 'config', 'actions']),
+  /** The kind this section belongs to (in an audit pack, each part keeps its own kind). */
+  kind: z.enum(AUDIT_PARTS_LIST),
   title: z.string(),
+  /** What the section shows and where its numbers come from. */
   description: z.string(),
   tables: z.array(table),
+  /** Per system, how old the data behind this section is (empty for the action log: it is local). */
   dataAges: z.array(dataAge),
+});
+const section = reportSectionSchema;
+
+export const scopeSystemSchema = z.object({ siteId: z.string(), siteName: z.string(), system: z.string() });
+export const reportScopeSchema = z.object({
+  sites: z.array(z.object({ id: z.string(), name: z.string() })),
+  systems: z.array(scopeSystemSchema),
 });
 
 /** A {@link ReportModel} (see model.ts). */
@@ -47,30 +77,27 @@ export const reportModelSchema = z.object({
   format: z.literal(REPORT_FORMAT),
   kind: reportKindSchema,
   title: z.string(),
+  /** ISO time the report was built. */
   generatedAt: z.string(),
+  /** OS user who built it. */
   generatedBy: z.string(),
   appVersion: z.string(),
-  source: z.enum(['cache', 'fresh']),
-  scope: z.object({
-    sites: z.array(z.object({ id: z.string(), name: z.string() })),
-    systems: z.array(z.object({ siteId: z.string(), siteName: z.string(), system: z.string() })),
-  }),
+  source: reportSourceSchema,
+  scope: reportScopeSchema,
+  /** The period of the action log part (ISO; absent bound = open). */
   period: z.object({ since: z.string().nullable(), until: z.string().nullable() }),
   sections: z.array(section),
+  /** Facts an auditor must know, e.g. systems with no cached data or a refresh that failed. */
   notes: z.array(z.string()),
 });
 
 /** A stored report as listed (without its model). */
-export const reportSummarySchema = z.object({
+export const reportSummarySchema = reportModelSchema.pick({ kind: true, title: true, generatedAt: true, generatedBy: true, source: true }).extend({
   id: z.number().int(),
-  kind: reportKindSchema,
-  title: z.string(),
-  generatedAt: z.string(),
-  generatedBy: z.string(),
-  source: z.enum(['cache', 'fresh']),
   /** Names of the sites in scope, and their ids (same order). */
   sites: z.array(z.string()),
   siteIds: z.array(z.string()),
+  /** Systems in scope. */
   systems: z.number().int(),
   /** SHA-256 of the stored model JSON, to tell two copies apart. */
   sha256: z.string(),
