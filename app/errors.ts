@@ -137,6 +137,11 @@ export function exitCodeTable(): string {
   return ['| exit | meaning | error codes |', '|---|---|---|', ...rows].join('\n');
 }
 
+/** The exit statuses as the CLI's usage text lists them, one per line. */
+export function exitCodeList(): string {
+  return (Object.keys(EXIT) as ExitName[]).map((name) => `  ${String(EXIT[name]).padStart(2)}  ${EXIT_MEANING[name]}`).join('\n');
+}
+
 /** The stable codes of a request the user can correct. */
 export type InputErrorCode = 'validation' | 'not-found' | 'conflict';
 

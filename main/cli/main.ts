@@ -4,6 +4,7 @@ import { operationsCommand } from './commands/operations.js';
 import { logCommand, loginCommand, refreshCommand, siteCallCommand } from './commands/fleet.js';
 import { reportCommand } from './commands/report.js';
 import { siteCommand } from './commands/site.js';
+import { exitCodeList } from '../../app/errors.js';
 import { CliError, EXIT, processIo, terminalIo, type CliIo } from './io.js';
 import { toCliError } from './errors.js';
 import { SECRET_OPTIONS } from './secret-args.js';
@@ -54,9 +55,8 @@ Usage:
 Every command that uses saved sites takes --data-dir DIR (default: $FLEETDECK_DATA_DIR, else the
 platform's app-data folder). FLEETDECK_KEYCHAIN=memory keeps secrets in memory only.
 
-Exit codes: 0 ok, 1 refused by the system (400), 2 usage or invalid parameters (nothing sent),
-3 unreachable, 4 protocol error, 5 certificate not trusted, 6 not authorized (401),
-7 a data file cannot be used (the message names it and what to do; a write is not sent).
+Exit codes:
+${exitCodeList()}
 `;
 
 /** Runs one CLI invocation; returns the exit code. */

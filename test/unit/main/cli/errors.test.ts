@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../../app/catalog/index.js';
-import { ERROR_CODES, InputError } from '../../../../app/errors.js';
+import { ERROR_CODES, EXIT, EXIT_MEANING, InputError } from '../../../../app/errors.js';
 import { AnswerTooLargeError, ApiError, AuthError, CancelledError, CertificateError, ProtocolError, RedirectError, TransientHttpError, UnreachableError } from '../../../../main/client/index.js';
 import { UnrecognisedAnswerError } from '../../../../main/client/answer.js';
 import { toCliError } from '../../../../main/cli/errors.js';
+import { runCli } from '../../../../main/cli/main.js';
 import { LoginRequiredError, OutcomeUnknownError, SitePausedError } from '../../../../main/core/errors.js';
 import { toIpcError } from '../../../../main/ipc/handlers.js';
 import { ManifestChangedError } from '../../../../main/reports/manifest.js';
@@ -50,5 +51,14 @@ describe('every error class goes through the one table', () => {
     expect(toCliError(new ApiError('Name already exists')).message).toBe('the system refused: Name already exists');
     expect(toCliError(new AuthError('bad token')).message).toBe('not authorized: bad token');
     expect(toCliError(new InputError('a site named "paris" already exists', 'conflict')).message).toBe('a site named "paris" already exists');
+  });
+});
+
+describe('fleetdeck --help', () => {
+  it('lists every exit status of the table with its meaning', async () => {
+    let out = '';
+    const code = await runCli(['--help'], { stdout: (t) => (out += t), stderr: (t) => (out += t), readStdin: async () => '', env: {} });
+    expect(code).toBe(EXIT.ok);
+    for (const name of Object.keys(EXIT) as Array<keyof typeof EXIT>) expect(out).toContain(`${String(EXIT[name]).padStart(2)}  ${EXIT_MEANING[name]}`);
   });
 });
