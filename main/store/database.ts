@@ -360,6 +360,12 @@ export interface DatabaseSpec {
   adoptUnversioned?: boolean;
   /** Runs inside the migration transaction, before migrating an existing schema from `from` (≥ 1). */
   beforeMigrate?: (db: Database, from: number, file: string) => void;
+  /**
+   * A rollback journal instead of WAL, and opened even when it cannot be written (its writes then
+   * fail naming the file): for a small, rarely written file that must stay readable from a
+   * read-only data directory, where a WAL file cannot be read without creating its index.
+   */
+  readableWhenReadOnly?: boolean;
 }
 
 /** The offline cache: `fleetdeck.db`. */
@@ -369,7 +375,7 @@ export const LOG_DATABASE: DatabaseSpec = { label: 'the action log', migrations:
 /** The report history: `reports.db`. */
 export const REPORTS_DATABASE: DatabaseSpec = { label: 'the report history', migrations: REPORT_MIGRATIONS };
 /** The site list: `sites.db`. */
-export const SITES_DATABASE: DatabaseSpec = { label: 'the site list', migrations: SITE_MIGRATIONS };
+export const SITES_DATABASE: DatabaseSpec = { label: 'the site list', migrations: SITE_MIGRATIONS, readableWhenReadOnly: true };
 
 /** Schema version of the cache this build writes (SQLite `user_version`). */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -414,11 +420,11 @@ export function openSqlite(file: string, spec: DatabaseSpec, options: { create?:
   try {
     tightenFile(file);
     // SQLite would open a file it cannot write read-only, without a word, and fail at the first write.
-    fs.accessSync(file, fs.constants.R_OK | fs.constants.W_OK);
+    fs.accessSync(file, spec.readableWhenReadOnly ? fs.constants.R_OK : fs.constants.R_OK | fs.constants.W_OK);
     db = connect(file);
     // busy_timeout first: switching to WAL and migrating take locks another process may hold.
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.pragma('journal_mode = WAL');
+    db.pragma(`journal_mode = ${spec.readableWhenReadOnly ? 'DELETE' : 'WAL'}`);
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db, spec, file);

@@ -165,7 +165,7 @@ describe('the unknown-envelope dialect', () => {
   it('refuses a live read of a list as a protocol error, not an empty list', async () => {
     const site = r().h.saved[0]?.id as string;
     const err = await r().h.fleet.call(site, r().statuses[0]?.system as string, 'GET /hosts/list').catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'protocol', operation: 'GET /hosts/list' });
+    expect(err).toMatchObject({ code: 'unrecognised-answer', operation: 'GET /hosts/list' });
     expect((err as Error).message).toMatch(/GET \/hosts\/list answered \{"items": \[\d+ objects?\], "total": \d+\}, not \{"Data":\[Host, …\]\}/);
   });
 });
