@@ -25,7 +25,8 @@ function grepDir(dir: string, needle: string): string[] {
   return hits;
 }
 
-describe.runIf(haveKeyring)('fleetdeck site, refresh, call, log (real keychain)', () => {
+// Each test runs several CLI processes one after another: on a busy 2-core machine each start takes seconds.
+describe.runIf(haveKeyring)('fleetdeck site, refresh, call, log (real keychain)', { timeout: 120_000 }, () => {
   let sim: SimulatorHandle;
   let dir: string;
   const cli = (args: string[], stdin?: string) => runFleetdeck([...args, '--data-dir', dir], { ...(stdin ? { stdin } : {}), timeoutMs: 60_000 });

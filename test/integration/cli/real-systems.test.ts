@@ -60,7 +60,8 @@ describe('fleetdeck call --url against real-system dialects', () => {
   });
 });
 
-describe.runIf(haveKeyring)('fleetdeck with saved sites against real-system dialects (real keychain)', () => {
+// Each test runs several CLI processes one after another: on a busy 2-core machine each start takes seconds.
+describe.runIf(haveKeyring)('fleetdeck with saved sites against real-system dialects (real keychain)', { timeout: 120_000 }, () => {
   let sim: SimulatorHandle;
   let dir: string;
   const site = () => sim.manifest.sites[0]!;

@@ -11,7 +11,8 @@ import { MARKERS, filesUnder, flipByte, pdfText, reportHarness, setMarkerSecrets
 
 const ENV = { FLEETDECK_KEYCHAIN: 'memory' };
 
-describe('fleetdeck report (built CLI) against a 2-site simulator', () => {
+// Each test runs several CLI processes one after another: on a busy 2-core machine each start takes seconds.
+describe('fleetdeck report (built CLI) against a 2-site simulator', { timeout: 120_000 }, () => {
   let h: ReportHarness;
   let systems: string[];
   let pack: string;
@@ -66,7 +67,7 @@ describe('fleetdeck report (built CLI) against a 2-site simulator', () => {
       expect(r.stderr, file).toContain(file);
       expect(r.stderr, file).toMatch(/FAILED/);
     }
-  }, 30_000);
+  }, 120_000);
 
   it('never writes a marker secret into the pack or the data dir', () => {
     for (const f of [...filesUnder(pack), ...filesUnder(h.dataDir)]) {
@@ -94,5 +95,5 @@ describe('fleetdeck report (built CLI) against a 2-site simulator', () => {
     const diff = await cli(['report', 'diff', String(ids[1]), String(ids[0])]);
     expect(diff.code).toBe(0);
     expect(diff.stdout).toMatch(/0 added, 0 removed, 0 changed/);
-  }, 40_000);
+  }, 120_000);
 });
