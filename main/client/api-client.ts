@@ -5,7 +5,7 @@ import {
   coerceScalar,
   getOperation,
   ValidationError,
-  type AuthenticateElement,
+  type BodyOf,
   type AuthenticationResult,
   type Operation,
 } from '../../app/catalog/index.js';
@@ -207,7 +207,7 @@ export class ApiClient {
    * POST /login. Returns the AuthenticationResult (its Status may ask for a second factor).
    * @throws AuthError on 401 (wrong credentials or code).
    */
-  async login(credentials: AuthenticateElement, options: Pick<CallOptions, 'timeoutMs' | 'signal'> = {}): Promise<AuthenticationResult> {
+  async login(credentials: BodyOf<'POST /login'>, options: Pick<CallOptions, 'timeoutMs' | 'signal'> = {}): Promise<AuthenticationResult> {
     return this.call<AuthenticationResult>('POST /login', { ...options, body: credentials });
   }
 
