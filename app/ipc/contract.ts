@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OPERATION_KEYS } from '../catalog/operations.js';
 import { SYSTEM_STATES } from '../domain/site.js';
 import { exportedFileSchema, reportDiffSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
 import type { ChannelName, EventNameList } from './channels.js';
@@ -13,6 +14,8 @@ const name = z.string().min(1).max(200);
 const siteRef = z.string().min(1).max(200);
 const isoTime = z.string().max(40);
 const params = z.record(z.string().max(200), z.unknown());
+/** A catalog operation key: a window names operations exactly as the catalog spells them. */
+const operationKey = z.enum(OPERATION_KEYS);
 
 export const siteSchema = z.object({
   id: z.string(),
@@ -155,8 +158,8 @@ export const CONTRACT = {
     request: z.object({
       site: siteRef,
       system: name.optional(),
-      /** `METHOD /path` of a catalog operation. */
-      operation: z.string().min(3).max(200),
+      /** `METHOD /path` of a catalog operation, spelt exactly as the catalog does (`OperationKey`). */
+      operation: operationKey,
       query: params.optional(),
       body: z.unknown().optional(),
       headers: params.optional(),
@@ -171,7 +174,7 @@ export const CONTRACT = {
    */
   'op:cancel': { request: z.object({ callId: z.string().min(1).max(100) }), response: z.object({ cancelled: z.boolean() }) },
   'cache:read': {
-    request: z.object({ site: siteRef, system: name, operation: z.string().min(3).max(200), query: params.optional() }),
+    request: z.object({ site: siteRef, system: name, operation: operationKey, query: params.optional() }),
     response: z.object({ value: z.unknown(), at: z.string(), stale: z.boolean() }).nullable(),
   },
   'log:list': {
