@@ -550,6 +550,12 @@ export function isOperationKey(key: string): key is OperationKey {
   return KEYS.has(key);
 }
 
+/** The key of a catalog operation found at run time (a workflow step, a console form), checked rather than assumed. */
+export function keyOf(op: Operation): OperationKey {
+  if (!isOperationKey(op.key)) throw new Error(`"${op.key}" is not an operation of the catalog`);
+  return op.key;
+}
+
 const BY_KEY: ReadonlyMap<string, Operation> = new Map(OPERATIONS.map((o) => [o.key, o]));
 
 /** Looks an operation up by `METHOD /path` (path case-insensitive, as the service matches it). */
