@@ -15,7 +15,8 @@ const siteRef = z.string().min(1).max(200);
 const isoTime = z.string().max(40);
 const params = z.record(z.string().max(200), z.unknown());
 /** A catalog operation key: a window names operations exactly as the catalog spells them. */
-const operationKey = z.enum(OPERATION_KEYS);
+// A short message of its own: zod's default would list all 129 keys in every refusal.
+const operationKey = z.enum(OPERATION_KEYS, { error: 'not an operation of the catalog (write it as "METHOD /path", as the catalog spells it)' });
 
 export const siteSchema = z.object({
   id: z.string(),
