@@ -1,7 +1,7 @@
 export * from './types.js';
 export * from './operations.js';
 export * from './validate.js';
-export type * from './resources.js';
+export * from './resources.js';
 export * from './answer-types.js';
 export * from './values.js';
 export * from './durations.js';

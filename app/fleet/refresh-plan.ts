@@ -1,8 +1,8 @@
-import { formatDateTime } from '../catalog/index.js';
+import { formatDateTime, type OperationKey } from '../catalog/index.js';
 
 /** One read of a refresh: an operation and its query. */
 export interface PlannedRead {
-  op: string;
+  op: OperationKey;
   query: Record<string, unknown>;
   /** Query the answer is cached under when it differs from the one sent (time ranges). */
   cacheQuery?: Record<string, unknown>;
@@ -64,7 +64,7 @@ export const REFRESH_READS: readonly PlannedRead[] = [
 /** The cached key of the merged notification records (newest first, at most 1000). */
 export const NOTIFICATIONS_CACHE = { op: 'GET /notifications/query', query: {} } as const;
 /** SMART text of one drive is cached under this read. */
-export const smartRead = (node: string, driveid: number): PlannedRead => ({ op: 'GET /resources/drives/smart', query: { node, driveid } });
+export const smartRead = (node: string, driveid: number) => ({ op: 'GET /resources/drives/smart', query: { node, driveid } }) as const satisfies PlannedRead;
 
 /** The drives of a `/resources/list` answer, as (node, drive id) pairs for SMART reads. */
 export function drivesOf(resources: unknown): Array<{ node: string; driveid: number }> {

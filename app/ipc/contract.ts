@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { actionEntrySchema, actionLogVerificationSchema } from '../domain/action.js';
 import { siteEditSchema, siteInputSchema, siteViewSchema, systemStatusSchema } from '../domain/site.js';
+import { OPERATION_KEYS } from '../catalog/operations.js';
 import { exportedFileSchema, reportDiffSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
 import type { ChannelName, EventNameList } from './channels.js';
 
@@ -14,6 +15,9 @@ const name = z.string().min(1).max(200);
 const siteRef = z.string().min(1).max(200);
 const isoTime = z.string().max(40);
 const params = z.record(z.string().max(200), z.unknown());
+/** A catalog operation key: a window names operations exactly as the catalog spells them. */
+// A short message of its own: zod's default would list all 129 keys in every refusal.
+const operationKey = z.enum(OPERATION_KEYS, { error: 'not an operation of the catalog (write it as "METHOD /path", as the catalog spells it)' });
 
 /** A site as the renderer sees it (`app/domain/site.ts`). */
 export const siteSchema = siteViewSchema;
@@ -85,8 +89,8 @@ export const CONTRACT = {
     request: z.object({
       site: siteRef,
       system: name.optional(),
-      /** `METHOD /path` of a catalog operation. */
-      operation: z.string().min(3).max(200),
+      /** `METHOD /path` of a catalog operation, spelt exactly as the catalog does (`OperationKey`). */
+      operation: operationKey,
       query: params.optional(),
       body: z.unknown().optional(),
       headers: params.optional(),
@@ -101,7 +105,7 @@ export const CONTRACT = {
    */
   'op:cancel': { request: z.object({ callId: z.string().min(1).max(100) }), response: z.object({ cancelled: z.boolean() }) },
   'cache:read': {
-    request: z.object({ site: siteRef, system: name, operation: z.string().min(3).max(200), query: params.optional() }),
+    request: z.object({ site: siteRef, system: name, operation: operationKey, query: params.optional() }),
     response: z.object({ value: z.unknown(), at: z.string(), stale: z.boolean() }).nullable(),
   },
   'log:list': {

@@ -5,7 +5,11 @@ import {
   coerceScalar,
   getOperation,
   ValidationError,
-  type AuthenticateElement,
+  type BodyOf,
+  type HeadersOf,
+  type OperationKey,
+  type QueryOf,
+  type ResultOf,
   type AuthenticationResult,
   type Operation,
 } from '../../app/catalog/index.js';
@@ -75,6 +79,13 @@ export interface CallOptions {
   /** Shared byte budget (a system's refresh): each answer's bytes are taken from it as they arrive; an answer that would overdraw it is cut off with AnswerTooLargeError and its bytes given back. */
   budget?: ByteBudget;
 }
+
+/** Call options with the query, body and headers the operation `K` declares. */
+export type TypedCallOptions<K extends OperationKey> = Omit<CallOptions, 'query' | 'body' | 'headers'> & {
+  query?: QueryOf<K>;
+  body?: BodyOf<K>;
+  headers?: HeadersOf<K>;
+};
 
 /** Bytes of answers a group of calls may still read. */
 export interface ByteBudget {
@@ -151,10 +162,14 @@ export class ApiClient {
   }
 
   /**
-   * Calls one catalog operation and returns its parsed 200 body (`undefined` for empty responses).
+   * Calls one catalog operation and returns its normalised 200 body (`undefined` for empty
+   * responses). Named by key, its parameters and answer are typed from the catalog; an operation
+   * resolved at run time (the CLI's argument, a console form) answers `unknown`.
    * @throws ValidationError before sending when parameters do not match the catalog.
    */
-  async call<T = unknown>(operation: Operation | string, options: CallOptions = {}): Promise<T> {
+  async call<K extends OperationKey>(operation: K, options?: TypedCallOptions<K>): Promise<ResultOf<K>>;
+  async call(operation: Operation, options?: CallOptions): Promise<unknown>;
+  async call(operation: Operation | OperationKey, options: CallOptions = {}): Promise<unknown> {
     const op = typeof operation === 'string' ? getOperation(operation) : operation;
     // Every secret this request carries: a system that echoes one (in its answer or an error)
     // must not get it written into the log, the cache, a terminal or an IPC error.
@@ -167,7 +182,7 @@ export class ApiClient {
         headers.authorization = options.tokenScheme === 'raw' ? options.token : `Bearer ${options.token}`;
       }
       if (prepared.payload !== undefined) headers['content-type'] = 'application/json-patch+json';
-      return (await this.send(op, prepared.path, headers, prepared.payload, options, sent)) as T;
+      return await this.send(op, prepared.path, headers, prepared.payload, options, sent);
     } catch (err) {
       if (err instanceof Error && sent.length) err.message = maskSecrets(err.message, sent);
       throw err;
@@ -207,13 +222,13 @@ export class ApiClient {
    * POST /login. Returns the AuthenticationResult (its Status may ask for a second factor).
    * @throws AuthError on 401 (wrong credentials or code).
    */
-  async login(credentials: AuthenticateElement, options: Pick<CallOptions, 'timeoutMs' | 'signal'> = {}): Promise<AuthenticationResult> {
-    return this.call<AuthenticationResult>('POST /login', { ...options, body: credentials });
+  async login(credentials: BodyOf<'POST /login'>, options: Pick<CallOptions, 'timeoutMs' | 'signal'> = {}): Promise<AuthenticationResult> {
+    return this.call('POST /login', { ...options, body: credentials });
   }
 
   /** GET /systems/select for this session's token; returns the server's message. */
   async selectSystem(token: string, name: string, options: Pick<CallOptions, 'timeoutMs' | 'signal'> = {}): Promise<string> {
-    return this.call<string>('GET /systems/select', { ...options, token, query: { name } });
+    return this.call('GET /systems/select', { ...options, token, query: { name } });
   }
 
   async close(): Promise<void> {

@@ -1,3 +1,4 @@
+import type { BodyOf, OperationKey, QueryOf } from '../../app/catalog/index.js';
 import type { FieldOptionsMap, FormValues, OpRequest } from '../lib/forms/op-form.js';
 
 /**
@@ -8,7 +9,7 @@ import type { FieldOptionsMap, FormValues, OpRequest } from '../lib/forms/op-for
 export interface FormAction {
   kind: 'form';
   title: string;
-  op: string;
+  op: OperationKey;
   show?: readonly string[];
   more?: boolean;
   options?: FieldOptionsMap | ((values: Readonly<FormValues>) => FieldOptionsMap);
@@ -22,7 +23,8 @@ export interface FormAction {
   after?: (request: OpRequest, result: unknown) => void | Promise<void>;
 }
 
-export interface ConfirmAction {
+/** A confirmation of the operation `K`: its query and body are those `K` declares. */
+export interface ConfirmActionOf<K extends OperationKey> {
   kind: 'confirm';
   title: string;
   /** What happens, in words, shown above the name field. */
@@ -30,10 +32,13 @@ export interface ConfirmAction {
   /** What the admin types to confirm (the object's name). */
   name: string;
   actionLabel: string;
-  op: string;
-  query?: Record<string, unknown>;
-  body?: unknown;
+  op: K;
+  query?: QueryOf<K>;
+  body?: BodyOf<K>;
 }
+
+/** A confirmation of any operation, told apart by `op` (so a literal is checked against its operation). */
+export type ConfirmAction = { [K in OperationKey]: ConfirmActionOf<K> }[OperationKey];
 
 export type AreaAction = FormAction | ConfirmAction;
 

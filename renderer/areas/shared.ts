@@ -1,5 +1,5 @@
-import type { Application } from '../../app/catalog/index.js';
-import type { CallParams, SystemContext } from '../lib/system.svelte.js';
+import type { Application, OperationKey } from '../../app/catalog/index.js';
+import type { SystemContext, TypedCallParams } from '../lib/system.svelte.js';
 
 /**
  * Small pure helpers the areas share: choices for generated forms from cached lists, and the
@@ -38,9 +38,9 @@ export function messageOf(result: unknown, fallback: string): string {
 }
 
 /** Runs a write that needs no form or confirmation (mount, enable, refresh) and says how it went. */
-export async function quickWrite(sys: SystemContext, op: string, params: CallParams, fallback: string): Promise<{ text: string; error?: boolean }> {
+export async function quickWrite<K extends OperationKey>(sys: SystemContext, op: K, params: TypedCallParams<K>, fallback: string): Promise<{ text: string; error?: boolean }> {
   try {
-    return { text: messageOf(await sys.write<unknown>(op, params), fallback) };
+    return { text: messageOf(await sys.write(op, params), fallback) };
   } catch (err) {
     return { text: `${op} failed: ${err instanceof Error ? err.message : String(err)}`, error: true };
   }

@@ -1,5 +1,5 @@
 import { assessCapacity, type SystemCapacity } from '../../app/capacity/pools.js';
-import type { Health, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../../app/catalog/index.js';
+import type { DataList, Health, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../../app/catalog/index.js';
 import { clock } from './clock.svelte.js';
 import { formatBytes } from './format.js';
 import { cachedRead, dataOf, type Loader } from './loader.svelte.js';
@@ -13,22 +13,22 @@ import type { SystemContext } from './system.svelte.js';
 export class CapacityReads {
   readonly health: Loader<Health>;
   readonly pools: Loader<PoolCapacityUsage>;
-  readonly provisioning: Loader<unknown>;
+  readonly provisioning: Loader<DataList<PoolProvisioning>>;
   readonly history: Loader<PoolCapacityHistory>;
   readonly capacity: SystemCapacity;
   /** Pools as form choices: the name, with its free space and state, so the admin picks one that fits. */
   readonly poolChoices: Array<{ value: string; label: string }>;
 
   constructor(sys: () => SystemContext) {
-    this.health = cachedRead<Health>(sys, () => READS.health);
-    this.pools = cachedRead<PoolCapacityUsage>(sys, () => READS.poolsCurrent);
-    this.provisioning = cachedRead<unknown>(sys, () => READS.provisioning);
-    this.history = cachedRead<PoolCapacityHistory>(sys, () => READS.capacityHistory);
+    this.health = cachedRead(sys, () => READS.health);
+    this.pools = cachedRead(sys, () => READS.poolsCurrent);
+    this.provisioning = cachedRead(sys, () => READS.provisioning);
+    this.history = cachedRead(sys, () => READS.capacityHistory);
     this.capacity = $derived(
       assessCapacity({
         health: this.health.data?.value,
         pools: this.pools.data?.value,
-        provisioning: dataOf<PoolProvisioning>(this.provisioning.data?.value),
+        provisioning: dataOf(this.provisioning.data?.value),
         history: this.history.data?.value?.PerformanceStatstics ?? [],
         now: clock.now,
       }),

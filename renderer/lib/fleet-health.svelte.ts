@@ -1,6 +1,6 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import { assessCapacity, type PoolCapacity } from '../../app/capacity/pools.js';
-import type { Application, Health, Node, NotificationRecord, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../../app/catalog/index.js';
+import type { NotificationRecord } from '../../app/catalog/index.js';
 import type { FleetStore, FleetSystem } from './fleet.svelte.js';
 import { connectionLevel, highLevel, laggingReplication, levelRank, rollupHealth, unhealthyDrives, worse, type LaggingPair, type Level, type NodeDrive, type Rollup } from './health.js';
 import { forEachLimit } from './limit.js';
@@ -141,29 +141,29 @@ export class FleetHealth {
     const version = this.#fleet.version(s.siteId, s.system);
     const safe = <T>(p: Promise<T>): Promise<T | null> => p.catch(() => null);
     const [health, resources, replication, notes, nodes, pools, provisioning, history] = await Promise.all([
-      safe(sys.readCache<Health>(READS.health)),
-      safe(sys.readCache<unknown>(READS.resources)),
-      safe(sys.readCache<unknown>(READS.replication)),
-      safe(sys.readCache<unknown>(READS.notifications)),
-      safe(sys.readCache<unknown>(READS.nodes)),
-      safe(sys.readCache<PoolCapacityUsage>(READS.poolsCurrent)),
-      safe(sys.readCache<unknown>(READS.provisioning)),
-      safe(sys.readCache<PoolCapacityHistory>(READS.capacityHistory)),
+      safe(sys.readCache(READS.health)),
+      safe(sys.readCache(READS.resources)),
+      safe(sys.readCache(READS.replication)),
+      safe(sys.readCache(READS.notifications)),
+      safe(sys.readCache(READS.nodes)),
+      safe(sys.readCache(READS.poolsCurrent)),
+      safe(sys.readCache(READS.provisioning)),
+      safe(sys.readCache(READS.capacityHistory)),
     ]);
     const capacity = assessCapacity({
       health: health?.value,
       pools: pools?.value,
-      provisioning: dataOf<PoolProvisioning>(provisioning?.value),
+      provisioning: dataOf(provisioning?.value),
       history: history?.value?.PerformanceStatstics ?? [],
       now: this.#now(),
     });
     return {
       version,
-      rollup: rollupHealth(health?.value, { capacity, ...(nodes ? { nodes: dataOf<Node>(nodes.value) } : {}) }),
+      rollup: rollupHealth(health?.value, { capacity, ...(nodes ? { nodes: dataOf(nodes.value) } : {}) }),
       at: health?.at,
-      drives: unhealthyDrives(dataOf<Node>(resources?.value)),
-      lagging: laggingReplication(dataOf<Application>(replication?.value)),
-      errors: highLevel(dataOf<NotificationRecord>(notes?.value), 20),
+      drives: unhealthyDrives(dataOf(resources?.value)),
+      lagging: laggingReplication(dataOf(replication?.value)),
+      errors: highLevel(dataOf(notes?.value), 20),
     };
   }
 }

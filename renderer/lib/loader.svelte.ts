@@ -1,4 +1,5 @@
 import { untrack } from 'svelte';
+import type { DataList, OperationKey, QueryOf, ResultOf } from '../../app/catalog/index.js';
 import { errorText } from './format.js';
 import type { CacheRead } from './reads.js';
 import type { Loaded, SystemContext } from './system.svelte.js';
@@ -33,22 +34,22 @@ export class Loader<T> {
  * A cached read of a system, loaded on mount and again whenever the system, the read or the
  * system's data version changes. Call during component initialisation.
  */
-export function cachedRead<T>(sys: () => SystemContext, read: () => CacheRead | undefined): Loader<T> {
-  const loader = new Loader<T>();
+export function cachedRead<K extends OperationKey>(sys: () => SystemContext, read: () => CacheRead<K> | undefined): Loader<ResultOf<K>> {
+  const loader = new Loader<ResultOf<K>>();
   $effect(() => {
     const s = sys();
     const r = read();
     void s.version;
     if (!r) return;
-    untrack(() => void loader.run(() => s.readCache<T>(r)));
+    untrack(() => void loader.run(() => s.readCache(r)));
   });
   return loader;
 }
 
-/** The `Data` array of a list answer; empty when the value is not one. */
-export function dataOf<T>(value: unknown): T[] {
-  const data = (value as { Data?: unknown } | null | undefined)?.Data;
-  return Array.isArray(data) ? (data as T[]) : [];
+/** The `Data` array of a list answer (typed by the operation that answered it); empty when there is none yet. */
+export function dataOf<T>(value: DataList<T> | null | undefined): T[] {
+  const data = value?.Data;
+  return Array.isArray(data) ? data : [];
 }
 
 /**
@@ -56,12 +57,12 @@ export function dataOf<T>(value: unknown): T[] {
  * the cache when that finds nothing: for ranges a refresh never cached exactly. Reloads when the
  * system, the request or the system's data version changes.
  */
-export function fetchedRead<T>(
+export function fetchedRead<K extends OperationKey>(
   sys: () => SystemContext,
-  request: () => { op: string; query: Record<string, unknown> } | undefined,
-  fallback?: () => CacheRead | undefined,
-): Loader<T> {
-  const loader = new Loader<T>();
+  request: () => { op: K; query: QueryOf<K> } | undefined,
+  fallback?: () => CacheRead<K> | undefined,
+): Loader<ResultOf<K>> {
+  const loader = new Loader<ResultOf<K>>();
   $effect(() => {
     const s = sys();
     const r = request();
@@ -73,12 +74,12 @@ export function fetchedRead<T>(
         void loader.run(async () => {
           let failure: unknown;
           try {
-            const hit = await s.fetch<T>(r.op, r.query);
+            const hit = await s.fetch(r.op, r.query);
             if (hit) return hit;
           } catch (err) {
             failure = err;
           }
-          const cached = fb ? await s.readCache<T>(fb) : null;
+          const cached = fb ? await s.readCache(fb) : null;
           if (cached || !failure) return cached;
           throw failure;
         }),

@@ -1,5 +1,6 @@
 import { api } from './api.js';
-import type { CallParams, SystemContext } from './system.svelte.js';
+import { getOperation, type Operation, type OperationKey, type ResultOf } from '../../app/catalog/index.js';
+import type { CallParams, SystemContext, TypedCallParams } from './system.svelte.js';
 
 /** Clock and ticker of a {@link LongRun}; tests pass fake ones. */
 export interface RunClock {
@@ -36,7 +37,9 @@ export class LongRun {
   constructor(private readonly clock: RunClock = WALL_CLOCK) {}
 
   /** Runs a write on the system under a call id `cancel` can name. */
-  async write<T>(sys: SystemContext, op: string, params: CallParams & { refresh?: boolean }): Promise<T> {
+  async write<K extends OperationKey>(sys: SystemContext, op: K, params: TypedCallParams<K> & { refresh?: boolean }): Promise<ResultOf<K>>;
+  async write(sys: SystemContext, op: Operation, params: CallParams & { refresh?: boolean }): Promise<unknown>;
+  async write(sys: SystemContext, op: Operation | OperationKey, params: CallParams & { refresh?: boolean }): Promise<unknown> {
     const callId = newCallId();
     this.#callId = callId;
     this.running = true;
@@ -45,7 +48,7 @@ export class LongRun {
     const started = this.clock.now();
     const stop = this.clock.every(1000, () => (this.elapsedMs = this.clock.now() - started));
     try {
-      return await sys.write<T>(op, { ...params, callId });
+      return await sys.write(typeof op === 'string' ? getOperation(op) : op, { ...params, callId });
     } finally {
       stop();
       this.elapsedMs = this.clock.now() - started;

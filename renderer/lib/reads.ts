@@ -1,16 +1,17 @@
+import type { OperationKey } from '../../app/catalog/index.js';
 import { NOTIFICATIONS_CACHE, REFRESH_READS, smartRead, type PlannedRead } from '../../app/fleet/refresh-plan.js';
 
 /** A read of the offline cache: the operation and the exact query it was cached under. */
-export interface CacheRead {
-  op: string;
+export interface CacheRead<K extends OperationKey = OperationKey> {
+  op: K;
   query: Record<string, unknown>;
 }
 
-function planned(op: string): CacheRead {
+function planned<K extends OperationKey>(op: K): CacheRead<K> {
   const found: PlannedRead | undefined = REFRESH_READS.find((r) => r.op === op);
   // A refresh plan that stops reading something a view needs must fail loudly, not show nothing.
   if (!found) throw new Error(`the refresh plan does not read ${op}`);
-  return { op: found.op, query: found.query };
+  return { op, query: found.query };
 }
 
 /**
@@ -45,6 +46,6 @@ export const READS = {
 } as const satisfies Record<string, CacheRead>;
 
 /** SMART text of one drive, as the refresh caches it. */
-export function smartCacheRead(node: string, driveId: number): CacheRead {
+export function smartCacheRead(node: string, driveId: number): CacheRead<'GET /resources/drives/smart'> {
   return smartRead(node, driveId);
 }

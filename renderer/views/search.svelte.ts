@@ -1,9 +1,9 @@
 import { SvelteMap } from 'svelte/reactivity';
-import type { Application, Host, Node } from '../../app/catalog/index.js';
+import type { OperationKey } from '../../app/catalog/index.js';
 import type { FleetStore } from '../lib/fleet.svelte.js';
 import { forEachLimit } from '../lib/limit.js';
 import { dataOf } from '../lib/loader.svelte.js';
-import { READS } from '../lib/reads.js';
+import { READS, type CacheRead } from '../lib/reads.js';
 import { entriesOf, searchEntries, type SearchEntry } from '../lib/search.js';
 import { SystemContext } from '../lib/system.svelte.js';
 
@@ -40,17 +40,17 @@ export class SearchIndex {
       await forEachLimit(due, CONCURRENCY, async (s) => {
         const sys = new SystemContext(this.#fleet, s.siteId, s.system);
         const version = this.#fleet.version(s.siteId, s.system);
-        const read = (r: (typeof READS)[keyof typeof READS]): Promise<unknown> => sys.readCache<unknown>(r).then((x) => x?.value, () => undefined);
+        const read = <K extends OperationKey>(r: CacheRead<K>) => sys.readCache(r).then((x) => x?.value, () => undefined);
         const [hosts, apps, resources, nodes] = await Promise.all([read(READS.hosts), read(READS.applications), read(READS.resources), read(READS.nodes)]);
         const entries = entriesOf({
           siteId: s.siteId,
           siteName: s.site?.name ?? s.siteId,
           siteHost: hostOf(s.site?.baseUrl),
           system: s.system,
-          hosts: dataOf<Host>(hosts),
-          applications: dataOf<Application>(apps),
-          resources: dataOf<Node>(resources),
-          nodes: dataOf<Node>(nodes),
+          hosts: dataOf(hosts),
+          applications: dataOf(apps),
+          resources: dataOf(resources),
+          nodes: dataOf(nodes),
         });
         this.#bySystem.set(`${s.siteId}\u0000${s.system}`, { version, entries });
       });

@@ -1,4 +1,4 @@
-import type { Operation } from '../../app/catalog/index.js';
+import type { Operation, OperationKey } from '../../app/catalog/index.js';
 import type { Args } from '../args.js';
 import type { FleetState, Session, SiteState, SystemState, UserState } from '../state/model.js';
 import type { NotifyInput } from '../state/notifications.js';
@@ -29,5 +29,5 @@ export const EMPTY: unique symbol = Symbol('empty');
 
 export type HandlerResult = unknown;
 export type Handler = (ctx: Ctx) => HandlerResult | Promise<HandlerResult>;
-/** Handlers keyed by catalog operation key (`METHOD /path`); keys are checked against the catalog at load. */
-export type HandlerMap = Readonly<Record<string, Handler>>;
+/** Handlers keyed by catalog operation key (`METHOD /path`): a misspelt key fails `tsc`; `buildHandlers` checks every key has one. */
+export type HandlerMap = { readonly [K in OperationKey]?: Handler };

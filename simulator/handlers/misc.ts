@@ -1,14 +1,13 @@
-import { getOperation } from '../../app/catalog/index.js';
+import type { OperationKey } from '../../app/catalog/index.js';
 import type { VersionRecord, Workflow } from '../../app/catalog/resources.js';
 import { findApp } from '../state/lookup.js';
 import { LEVEL } from '../state/notifications.js';
 import { EMPTY } from './context.js';
 import type { HandlerMap } from './context.js';
 
-/** A workflow step naming a catalog operation; getOperation throws at load if the key is not in the catalog. */
-function command(key: string, displayName: string, allowSkipping = false, allowRecurrentOperations = false): NonNullable<Workflow['OrderedCommands']>[number] {
-  const op = getOperation(key);
-  return { Command: op.key, DisplayName: displayName, AllowSkipping: allowSkipping, AllowRecurrentOperations: allowRecurrentOperations };
+/** A workflow step naming a catalog operation (a key tsc checks against the catalog). */
+function command(key: OperationKey, displayName: string, allowSkipping = false, allowRecurrentOperations = false): NonNullable<Workflow['OrderedCommands']>[number] {
+  return { Command: key, DisplayName: displayName, AllowSkipping: allowSkipping, AllowRecurrentOperations: allowRecurrentOperations };
 }
 
 const BLOCK: Workflow = {

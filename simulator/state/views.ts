@@ -316,10 +316,13 @@ export interface AppViewOptions {
   volumeFilter?: (vol: VolumeState) => boolean;
 }
 
-export function appView(site: SiteState, system: SystemState, app: AppState, nowMs: number, o: AppViewOptions): Application {
+/** An application as the simulator sends it: a template-less one says `"Template": null`, as the document's sample does. */
+export type ApplicationAnswer = Omit<Application, 'Template'> & { Template?: string | null };
+
+export function appView(site: SiteState, system: SystemState, app: AppState, nowMs: number, o: AppViewOptions): ApplicationAnswer {
   const keep = o.volumeFilter ?? (() => true);
   const vols = app.volumes.filter(keep);
-  const out: Application = { Application: app.name, Template: app.template ?? null, Vms: app.vms.map((v) => ({ ...v })) };
+  const out: ApplicationAnswer = { Application: app.name, Template: app.template ?? null, Vms: app.vms.map((v) => ({ ...v })) };
   if (o.desc) out.Description = app.description;
   if (o.vols) out.Volumes = vols.map((v) => volumeView(site, system, app, v, nowMs));
   if (o.cg) {

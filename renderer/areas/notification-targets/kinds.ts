@@ -1,3 +1,4 @@
+import type { OperationKey } from '../../../app/catalog/index.js';
 import type { FieldOptions } from '../../lib/forms/op-form.js';
 import { LEVEL_NAMES } from '../../lib/levels.js';
 
@@ -10,9 +11,9 @@ export interface TargetKind {
   id: 'email' | 'logserver' | 'chathook' | 'snmp' | 'syslog' | 'remote_support';
   type: number;
   label: string;
-  add: string;
+  add: OperationKey;
   /** Undefined for the remote support target, which has no edit operation. */
-  edit?: string;
+  edit?: OperationKey;
   /** Fields of the add form, in order. */
   addFields: readonly string[];
   editFields: readonly string[];

@@ -1,7 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../main/client/index.js';
-import { ValidationError } from '../../../app/catalog/index.js';
+import { getOperation, ValidationError, type Operation } from '../../../app/catalog/index.js';
 import { RecordingServer, json } from '../../support/recording-server.js';
+
+/** Resolved at run time, as the CLI does: these tests send what the compiler would refuse a typed caller, to show the client refuses it too. */
+const op = (key: string): Operation => getOperation(key);
 
 /** The wire rules of the interface (general facts 1–3, section 5), checked on a recording server. */
 describe('client wire rules', () => {
@@ -23,7 +26,7 @@ describe('client wire rules', () => {
 
   it('sends Accept: application/json and the bearer token on every call', async () => {
     server.responder = (_r, res) => json(res, 200, { Data: [] });
-    await client.call('GET /hosts/list', { token: 'tok-A' });
+    await client.call(op('GET /hosts/list'), { token: 'tok-A' });
     expect(server.last.headers.accept).toBe('application/json');
     expect(server.last.headers.authorization).toBe('Bearer tok-A');
     expect(server.last.method).toBe('GET');
@@ -31,7 +34,7 @@ describe('client wire rules', () => {
   });
 
   it('sends bodies as JSON with Content-Type application/json-patch+json, names in the catalog spelling', async () => {
-    await client.call('POST /hosts/create', { token: 't', body: { name: 'esx01', Wwns: ['50:01:43:80:12:34:56:78'], iqn: 'iqn.1998-01.com.vmware:esx01' } });
+    await client.call(op('POST /hosts/create'), { token: 't', body: { name: 'esx01', Wwns: ['50:01:43:80:12:34:56:78'], iqn: 'iqn.1998-01.com.vmware:esx01' } });
     expect(server.last.method).toBe('POST');
     expect(server.last.headers['content-type']).toBe('application/json-patch+json');
     expect(server.last.headers.accept).toBe('application/json');
@@ -39,7 +42,7 @@ describe('client wire rules', () => {
   });
 
   it('sends delete selectors as query parameters and no body', async () => {
-    await client.call('DELETE /hosts/delete', { token: 't', query: { name: 'esx01', async: false } });
+    await client.call(op('DELETE /hosts/delete'), { token: 't', query: { name: 'esx01', async: false } });
     expect(server.last.method).toBe('DELETE');
     expect(server.lastQuery()).toEqual([['name', 'esx01'], ['async', 'false']]);
     expect(server.last.body).toBe('');
@@ -47,14 +50,14 @@ describe('client wire rules', () => {
   });
 
   it('sends array query parameters as repeated keys', async () => {
-    await client.call('DELETE /hosts/mappings/delete', { token: 't', query: { application: 'db', hosts: ['a', 'b'], volumes: ['v1'] } });
+    await client.call(op('DELETE /hosts/mappings/delete'), { token: 't', query: { application: 'db', hosts: ['a', 'b'], volumes: ['v1'] } });
     expect(server.lastQuery()).toEqual([['application', 'db'], ['hosts', 'a'], ['hosts', 'b'], ['volumes', 'v1']]);
     expect(new URL(server.last.url, base).search).toBe('?application=db&hosts=a&hosts=b&volumes=v1');
   });
 
   it('writes date-times as YYYY-MM-DDTHH:MM:SS', async () => {
     server.responder = (_r, res) => json(res, 200, { PerformanceStatstics: [] });
-    await client.call('GET /monitoring/performance/history', {
+    await client.call(op('GET /monitoring/performance/history'), {
       token: 't',
       query: { fromDate: new Date('2026-03-01T10:20:30.456Z'), toDate: '2026-03-02T00:00:00Z', interval: 5 },
     });
@@ -66,7 +69,7 @@ describe('client wire rules', () => {
       res.writeHead(200);
       res.end();
     };
-    const result = await client.call('POST /hypervisor/datastore/plugin/create', {
+    const result = await client.call(op('POST /hypervisor/datastore/plugin/create'), {
       token: 't',
       headers: { async: true },
       body: { datastore: { Name: 'ds1', Volume: ['v1'] }, ManagerAddress: '10.0.0.5' },
@@ -100,14 +103,14 @@ describe('client wire rules', () => {
   it('validates parameter types against the catalog before sending anything', async () => {
     const before = server.requests.length;
     const attempts: Array<() => Promise<unknown>> = [
-      () => client.call('GET /resources/drives/smart', { token: 't', query: { driveid: 'seven' } }),
-      () => client.call('GET /hosts/list', { token: 't', query: { wwn: 'yes' } }),
-      () => client.call('GET /hosts/list', { token: 't', query: { colour: 'red' } }),
-      () => client.call('POST /hosts/create', { token: 't', body: { Wwns: 'not-an-array' } }),
-      () => client.call('POST /templates/volumes/create', { token: 't', body: { Tiers: { TierN: ['x'] } } }),
-      () => client.call('GET /monitoring/performance/history', { token: 't', query: { fromDate: 'yesterday' } }),
-      () => client.call('POST /hypervisor/datastore/plugin/create', { token: 't', headers: { async: 'maybe' } }),
-      () => client.call('GET /hosts/list', { token: 't', body: { Name: 'x' } }),
+      () => client.call(op('GET /resources/drives/smart'), { token: 't', query: { driveid: 'seven' } }),
+      () => client.call(op('GET /hosts/list'), { token: 't', query: { wwn: 'yes' } }),
+      () => client.call(op('GET /hosts/list'), { token: 't', query: { colour: 'red' } }),
+      () => client.call(op('POST /hosts/create'), { token: 't', body: { Wwns: 'not-an-array' } }),
+      () => client.call(op('POST /templates/volumes/create'), { token: 't', body: { Tiers: { TierN: ['x'] } } }),
+      () => client.call(op('GET /monitoring/performance/history'), { token: 't', query: { fromDate: 'yesterday' } }),
+      () => client.call(op('POST /hypervisor/datastore/plugin/create'), { token: 't', headers: { async: 'maybe' } }),
+      () => client.call(op('GET /hosts/list'), { token: 't', body: { Name: 'x' } }),
     ];
     for (const attempt of attempts) await expect(attempt()).rejects.toBeInstanceOf(ValidationError);
     await expect(attempts[0]!()).rejects.toThrow(/driveid: expected an integer, got "seven"/);
@@ -116,15 +119,15 @@ describe('client wire rules', () => {
   });
 
   it('coerces numeric and boolean text for typed parameters', async () => {
-    await client.call('GET /resources/drives/smart', { token: 't', query: { node: 'n1', driveid: '7' } });
+    await client.call(op('GET /resources/drives/smart'), { token: 't', query: { node: 'n1', driveid: '7' } });
     expect(server.lastQuery()).toEqual([['node', 'n1'], ['driveid', '7']]);
-    await client.call('PUT /resources/drives/approve', { token: 't', body: { DriveIds: ['3', 4], All: 'false' } });
+    await client.call(op('PUT /resources/drives/approve'), { token: 't', body: { DriveIds: ['3', 4], All: 'false' } });
     expect(JSON.parse(server.last.body)).toEqual({ DriveIds: [3, 4], All: false });
   });
 
   it('passes free-form query parameters for GET /configurations/list', async () => {
     server.responder = (_r, res) => json(res, 200, { Data: [] });
-    await client.call('GET /configurations/list', { token: 't', query: { anything: 'x', other: ['1', '2'] } });
+    await client.call(op('GET /configurations/list'), { token: 't', query: { anything: 'x', other: ['1', '2'] } });
     expect(server.lastQuery()).toEqual([['anything', 'x'], ['other', '1'], ['other', '2']]);
   });
 });

@@ -1,7 +1,11 @@
 import { request } from 'undici';
+import { getOperation } from '../../../app/catalog/index.js';
 import { ApiClient } from '../../../main/client/index.js';
 import { SimClock, startSimulator } from '../../../simulator/index.js';
 import type { SimulatorHandle, SimulatorOptions } from '../../../simulator/index.js';
+
+/** What a test passes to `call`. */
+type CallOpts = { query?: Record<string, unknown>; body?: unknown; headers?: Record<string, unknown>; token?: string };
 
 /** A fixed start time, so tests that look at timestamps are reproducible. */
 export const T0 = Date.UTC(2025, 0, 15, 12, 0, 0);
@@ -14,7 +18,7 @@ export interface Harness {
   /** Logs in another session (optionally as another user) at a site, with a 24-hour inactivity timeout. */
   login(user?: { Username: string; Password: string }, site?: number): Promise<string>;
   /** Calls an operation at site 0 with the harness token (or `token`). */
-  call<T = unknown>(op: string, options?: { query?: Record<string, unknown>; body?: unknown; headers?: Record<string, unknown>; token?: string }): Promise<T>;
+  call<T = unknown>(op: string, options?: CallOpts): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -42,7 +46,8 @@ export async function harness(options: SimulatorOptions = {}): Promise<Harness> 
     token,
     baseUrl: site.baseUrl,
     login,
-    call: (op, o = {}) => client.call(op, { ...o, token: o.token ?? token }),
+    // Tests name operations loosely (any case, values the client coerces): resolved at run time as the CLI does.
+    call: <T,>(op: string, o: CallOpts = {}) => client.call(getOperation(op), { ...o, token: o.token ?? token }) as Promise<T>,
     close: async () => {
       await Promise.all(clients.map((c) => c.close()));
       await sim.close();

@@ -84,7 +84,7 @@ describe('operation catalog', () => {
   it('has one entry per endpoint-table row of section 4, plus GET /configurations/list', () => {
     expect(rows).toHaveLength(128);
     expect(OPERATIONS).toHaveLength(129);
-    const keys = new Set(OPERATIONS.map((o) => o.key));
+    const keys = new Set<string>(OPERATIONS.map((o) => o.key));
     expect(keys.size).toBe(129);
     for (const row of rows) expect(keys.has(`${row.method} ${row.path}`), `${row.method} ${row.path}`).toBe(true);
     expect(keys.has('GET /configurations/list')).toBe(true);

@@ -46,6 +46,11 @@ describe('IPC contract', () => {
   it('refuses malformed requests', () => {
     expect(CONTRACT['op:call'].request.safeParse({ site: 'a' }).success).toBe(false);
     expect(CONTRACT['op:call'].request.safeParse({ site: 'a', operation: 'GET /hosts/list' }).success).toBe(true);
+    // Operations are named by catalog key: a misspelt one is refused at the boundary, not sent on.
+    for (const operation of ['GET /host/list', 'get /hosts/list', 'GET /hosts/list ']) {
+      expect(CONTRACT['op:call'].request.safeParse({ site: 'a', operation }).success, operation).toBe(false);
+      expect(CONTRACT['cache:read'].request.safeParse({ site: 'a', system: 's', operation }).success, operation).toBe(false);
+    }
     expect(CONTRACT['session:login'].request.safeParse({ site: 'a', code: '12ab56' }).success).toBe(false);
     expect(CONTRACT['sites:add'].request.safeParse({ name: '', baseUrl: 'x', username: 'u' }).success).toBe(false);
     expect(CONTRACT['fleet:refresh'].request.safeParse({ sites: 'all' }).success).toBe(false);
