@@ -1,8 +1,9 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import { assessCapacity, type PoolCapacity } from '../../app/capacity/pools.js';
-import type { Application, Health, Node, NotificationRecord, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../../app/catalog/index.js';
+import type { PoolCapacity } from '../../app/capacity/pools.js';
+import { systemRollup } from '../../app/health/system-health.js';
+import type { Application, Health, Node, NotificationRecord } from '../../app/catalog/index.js';
 import type { FleetStore, FleetSystem } from './fleet.svelte.js';
-import { connectionLevel, highLevel, laggingReplication, levelRank, rollupHealth, unhealthyDrives, worse, type LaggingPair, type Level, type NodeDrive, type Rollup } from './health.js';
+import { highLevel, laggingReplication, levelRank, rollupHealth, systemLevel, unhealthyDrives, type LaggingPair, type Level, type NodeDrive, type Rollup } from './health.js';
 import { forEachLimit } from './limit.js';
 import { dataOf } from './loader.svelte.js';
 import { READS } from './reads.js';
@@ -77,7 +78,7 @@ export class FleetHealth {
         system: s.system,
         state: s.status.state,
         rollup,
-        level: worse(rollup.level, connectionLevel(s.status.state)),
+        level: systemLevel(rollup, s.status.state),
         at: f?.at,
         drives: f?.drives.length ?? 0,
         lagging: f?.lagging.length ?? 0,
@@ -146,20 +147,13 @@ export class FleetHealth {
       safe(sys.readCache<unknown>(READS.replication)),
       safe(sys.readCache<unknown>(READS.notifications)),
       safe(sys.readCache<unknown>(READS.nodes)),
-      safe(sys.readCache<PoolCapacityUsage>(READS.poolsCurrent)),
+      safe(sys.readCache<unknown>(READS.poolsCurrent)),
       safe(sys.readCache<unknown>(READS.provisioning)),
-      safe(sys.readCache<PoolCapacityHistory>(READS.capacityHistory)),
+      safe(sys.readCache<unknown>(READS.capacityHistory)),
     ]);
-    const capacity = assessCapacity({
-      health: health?.value,
-      pools: pools?.value,
-      provisioning: dataOf<PoolProvisioning>(provisioning?.value),
-      history: history?.value?.PerformanceStatstics ?? [],
-      now: this.#now(),
-    });
     return {
       version,
-      rollup: rollupHealth(health?.value, { capacity, ...(nodes ? { nodes: dataOf<Node>(nodes.value) } : {}) }),
+      rollup: systemRollup({ health: health?.value, pools: pools?.value, provisioning: provisioning?.value, history: history?.value, nodes: nodes?.value }, this.#now()),
       at: health?.at,
       drives: unhealthyDrives(dataOf<Node>(resources?.value)),
       lagging: laggingReplication(dataOf<Application>(replication?.value)),

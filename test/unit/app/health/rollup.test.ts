@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { haOf, partnerOf, takeoverBlocked, givebackBlocked } from '../../../../app/health/ha.js';
 import { highLevel, laggingReplication, rollupHealth, unhealthyDrives } from '../../../../app/health/rollup.js';
-import { connectionLevel } from '../../../../renderer/lib/health.js';
+import { connectionLevel } from '../../../../app/health/system-health.js';
 
 describe('health roll-up', () => {
   const healthy = {
