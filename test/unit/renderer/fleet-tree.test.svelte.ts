@@ -1,5 +1,5 @@
 import { flushSync, mount, unmount } from 'svelte';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import FleetTree from '../../../renderer/components/FleetTree.svelte';
 import { setApi } from '../../../renderer/lib/api.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
@@ -84,13 +84,19 @@ describe('FleetTree', () => {
   });
 
   it('follows status events, applying a burst of them together', async () => {
-    fake.emit('fleet:status', status('alpha', 'prod-b', 'refreshing', { progress: { done: 1, total: 25 } }));
-    fake.emit('fleet:status', status('alpha', 'prod-b', 'refreshing', { progress: { done: 2, total: 25 } }));
-    fake.emit('fleet:status', status('alpha', 'prod-b', 'ok'));
-    expect(item('tree-system-alpha-prod-b').querySelector('.badge')?.textContent?.trim()).toBe('unreachable');
-    await new Promise((r) => setTimeout(r, 40));
-    flushSync();
-    expect(item('tree-system-alpha-prod-b').querySelector('.badge')?.textContent?.trim()).toBe('ok');
+    vi.useFakeTimers();
+    try {
+      fake.emit('fleet:status', status('alpha', 'prod-b', 'refreshing', { progress: { done: 1, total: 25 } }));
+      fake.emit('fleet:status', status('alpha', 'prod-b', 'refreshing', { progress: { done: 2, total: 25 } }));
+      fake.emit('fleet:status', status('alpha', 'prod-b', 'ok'));
+      expect(item('tree-system-alpha-prod-b').querySelector('.badge')?.textContent?.trim()).toBe('unreachable');
+      // The store's batch interval (20 ms here) on the fake clock: the burst lands as one.
+      await vi.advanceTimersByTimeAsync(20);
+      flushSync();
+      expect(item('tree-system-alpha-prod-b').querySelector('.badge')?.textContent?.trim()).toBe('ok');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('moves with Up/Down/Home/End, keeping one tab stop', () => {
