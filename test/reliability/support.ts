@@ -97,13 +97,4 @@ export function filesUnder(dir: string): Array<{ path: string; bytes: Buffer }> 
   return out;
 }
 
-/** Waits until `condition` holds, polling every 10 ms. */
-export async function until(condition: () => boolean, what: () => string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-
+export { until } from '../support/until.js';
