@@ -1,7 +1,7 @@
 import { assessCapacity, type SystemCapacity } from '../capacity/pools.js';
 import type { Health, Node, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../catalog/resources.js';
 import type { SystemState } from '../domain/site.js';
-import { REFRESH_READS, type PlannedRead } from '../fleet/refresh-plan.js';
+import { refreshRead, type PlannedRead } from '../fleet/refresh-plan.js';
 import { worse, type Level } from './level.js';
 import { rollupHealth, type Rollup } from './rollup.js';
 
@@ -10,13 +10,6 @@ import { rollupHealth, type Rollup } from './rollup.js';
  * roll-up, and how a connection state weighs in. The fleet overview, the health report and
  * `fleetdeck fleet status` all compute it here, so a system has one level wherever it is shown.
  */
-
-function refreshRead(op: string): PlannedRead {
-  const found = REFRESH_READS.find((r) => r.op === op);
-  // A refresh plan that stops reading what the roll-up needs must fail loudly, not roll up to ok.
-  if (!found) throw new Error(`the refresh plan does not read ${op}`);
-  return { op: found.op, query: found.query };
-}
 
 /** The cached reads (operation and cache query) of the roll-up; capacity history is cached under the empty query. */
 export const ROLLUP_READS = {

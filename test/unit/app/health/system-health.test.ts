@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { REFRESH_READS } from '../../../../app/fleet/refresh-plan.js';
+import { healthy } from './fixtures.js';
 import { capacityFromAnswers, readOnlyReason, ROLLUP_READS, rollupAnswers, systemLevel, systemRollup } from '../../../../app/health/system-health.js';
 
-const healthy = {
-  Volumes: { VolumesHealthInPercentage: 100, HealthyVolumes: 10, UnhealthyVolumes: 0 },
-  HardwareResources: { HardwareResourcesHealthInPercentage: 100, UnhealthyResourceCount: {} },
-  HardwareUtilization: { HardwareUtilizationInPercentage: 40, CPUInPercentage: 30, MemoryInPercentage: 40 },
-  CapacityUtilization: { CapacityInBytes: 100, CapacityUsageInBytes: 50, PoolCapacity: [{ PoolName: 'p', CapacityInBytes: 100, CapacityUsageInBytes: 50 }] },
-};
 
 describe("a system's health from its cached answers", () => {
   it('reads the cache with the queries the refresh caches under (history under the empty query)', () => {
