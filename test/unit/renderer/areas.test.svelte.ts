@@ -8,7 +8,7 @@ import { Nav, type AreaDetail, type SystemRoute } from '../../../renderer/lib/na
 import { READS } from '../../../renderer/lib/reads.js';
 import SystemPage from '../../../renderer/views/SystemPage.svelte';
 import { cacheKey, fakeApi, settle, site, status, type CachedAnswer } from './support/fake-api.js';
-import { renderComponent } from './support/render.js';
+import { choose, renderComponent, type } from './support/render.js';
 
 const AT = '2025-02-03T04:05:06Z';
 
@@ -75,17 +75,6 @@ const q = <T extends HTMLElement>(root: ParentNode, testid: string): T => {
   return el;
 };
 const dialog = (): HTMLElement => q(document.body, 'op-dialog');
-function type(el: HTMLInputElement | HTMLTextAreaElement, text: string): void {
-  el.value = text;
-  el.dispatchEvent(new Event('input', { bubbles: true }));
-  el.dispatchEvent(new FocusEvent('blur'));
-  flushSync();
-}
-function choose(el: HTMLSelectElement, value: string): void {
-  el.value = value;
-  el.dispatchEvent(new Event('change', { bubbles: true }));
-  flushSync();
-}
 function check(root: ParentNode, label: string): void {
   const box = [...root.querySelectorAll('label')].find((l) => l.textContent?.trim() === label)?.querySelector('input');
   if (!box) throw new Error(`no checkbox ${label}`);

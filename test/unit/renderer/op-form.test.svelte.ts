@@ -6,7 +6,7 @@ import { IpcCallError, setApi } from '../../../renderer/lib/api.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { SystemContext } from '../../../renderer/lib/system.svelte.js';
 import { fakeApi, settle, site, status } from './support/fake-api.js';
-import { renderComponent } from './support/render.js';
+import { choose, renderComponent, type } from './support/render.js';
 
 let target: HTMLElement | undefined;
 
@@ -28,18 +28,7 @@ const q = <T extends Element = HTMLElement>(el: ParentNode, testid: string): T =
   return found;
 };
 
-function type(el: HTMLInputElement | HTMLTextAreaElement, text: string): void {
-  el.value = text;
-  el.dispatchEvent(new Event('input', { bubbles: true }));
-  el.dispatchEvent(new FocusEvent('blur'));
-  flushSync();
-}
 
-function choose(el: HTMLSelectElement, value: string): void {
-  el.value = value;
-  el.dispatchEvent(new Event('change', { bubbles: true }));
-  flushSync();
-}
 
 async function send(el: HTMLElement): Promise<void> {
   q<HTMLButtonElement>(el, 'op-submit').click();

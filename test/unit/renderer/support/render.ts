@@ -37,3 +37,18 @@ export function renderComponent<Props extends Record<string, any>>(component: Co
 export function cleanup(): void {
   for (const r of [...mounted]) r.unmount();
 }
+
+/** Types `text` into a field as a user does: an input event, then leaving the field. */
+export function type(el: HTMLInputElement | HTMLTextAreaElement, text: string): void {
+  el.value = text;
+  el.dispatchEvent(new Event('input', { bubbles: true }));
+  el.dispatchEvent(new FocusEvent('blur'));
+  flushSync();
+}
+
+/** Picks `value` in a select as a user does. */
+export function choose(el: HTMLSelectElement, value: string): void {
+  el.value = value;
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  flushSync();
+}
