@@ -8,6 +8,7 @@ import { dispatch } from '../../../main/ipc/handlers.js';
 import { openRuntime, type Runtime } from '../../../main/runtime.js';
 import { realWait } from '../../../simulator/clock.js';
 import { SimClock, startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import { until } from '../../support/until.js';
 
 const PASSWORD = 'MARKER-LONG-PASSWORD-61aa';
 
@@ -79,7 +80,7 @@ describe('time for long work', () => {
 
   it('cancelling a running utility over IPC ends the call at once as outcome unknown, recorded so', async () => {
     // The run the previous test gave up on may still be sleeping on the system: let it end first.
-    while (sim.control.status()[0]!.inFlight > 0) await new Promise((r) => setTimeout(r, 25));
+    await until(() => sim.control.status()[0]!.inFlight === 0, () => 'the earlier run to end');
     // The utility would run 60 s: an answer before that is the cancel's doing, not the system's.
     const utilityRuns = new Promise<number>((resolve) => (onWait = resolve));
     const running = ipc('op:call', { site: siteId, system, operation: 'GET /nodes/utils/run', query: { node, utility: 'sleep', args: '60', timeoutSeconds: 90 }, callId: 'long-1' });
