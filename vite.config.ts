@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { defineConfig, type ProxyOptions } from 'vite';
+import { defineConfig, type ProxyOptions, type UserConfig } from 'vite';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
@@ -22,7 +22,7 @@ const toShell = (target: string): ProxyOptions => ({
  * Electron custom protocol, from a file URL and from the loopback browser shell. Nothing is inlined
  * as script (the CSP allows only 'self' scripts), and the bundle has no remote fonts or CDNs.
  */
-export default defineConfig({
+const renderer: UserConfig = {
   root: here('renderer'),
   base: './',
   // The root is renderer/, so point the plugin at the shared config one folder up.
@@ -42,4 +42,21 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
   },
   server: shell ? { proxy: { '/ipc': toShell(shell), '/events': toShell(shell) } } : {},
-});
+};
+
+/**
+ * `vite build --mode preload`: the sandboxed preload cannot load modules, so it is bundled alone,
+ * as CommonJS, with only `electron` left external.
+ */
+const preload: UserConfig = {
+  build: {
+    outDir: here('out/preload'),
+    emptyOutDir: true,
+    minify: false,
+    target: 'node20',
+    lib: { entry: here('main/electron/preload.ts'), formats: ['cjs'], fileName: () => 'preload.cjs' },
+    rollupOptions: { external: ['electron'] },
+  },
+};
+
+export default defineConfig(({ mode }) => (mode === 'preload' ? preload : renderer));

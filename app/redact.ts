@@ -1,5 +1,16 @@
 import { SECRET_FIELD_NAMES } from './catalog/operations.js';
 
+declare const redactedBrand: unique symbol;
+
+/**
+ * A value that has been through {@link redact} (or {@link redactedJson}): the only functions that
+ * produce one. Writers that put data outside main's memory — the report history and the export
+ * formats, the offline cache, the IPC answer of an operation — take a `Redacted` value, so data that
+ * was never redacted fails `tsc` there instead of reaching a file, a window or a terminal, and data
+ * that was is not walked again. The brand exists only for the compiler.
+ */
+export type Redacted<T> = T & { readonly [redactedBrand]: true };
+
 /** What a redacted secret is replaced with. */
 export const REDACTED = '[redacted]';
 
@@ -15,8 +26,8 @@ export function isSecretField(name: string): boolean {
  * or nesting. The single redaction function: cache, action log, logs, errors and exports all use it.
  * `extraSecrets` are literal values (a session token, a typed password) also masked inside strings.
  */
-export function redact<T>(value: T, extraSecrets: readonly string[] = []): T {
-  return walk(value, literalForms(extraSecrets), new WeakSet(), true) as T;
+export function redact<T>(value: T, extraSecrets: readonly string[] = []): Redacted<T> {
+  return walk(value, literalForms(extraSecrets), new WeakSet(), true) as Redacted<T>;
 }
 
 /**
@@ -69,8 +80,8 @@ function literalForms(secrets: readonly string[]): string[] {
  * not build a second object tree per answer. Like `JSON.stringify`, returns `undefined` for a
  * value JSON cannot represent and throws on a cycle.
  */
-export function redactedJson(value: unknown): string | undefined {
-  return JSON.stringify(value, secretReplacer);
+export function redactedJson(value: unknown): Redacted<string> | undefined {
+  return JSON.stringify(value, secretReplacer) as Redacted<string> | undefined;
 }
 
 function secretReplacer(this: unknown, key: string, v: unknown): unknown {

@@ -14,6 +14,7 @@ import type { Database } from './store/database.js';
 import type { OfflineCache } from './store/offline-cache.js';
 import { SiteStore } from './store/site-store.js';
 import { openStores } from './store/stores.js';
+import type { Timers } from './core/deadline.js';
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -28,6 +29,8 @@ export interface RuntimeOptions {
   simulatedSiteIds?: ReadonlySet<string>;
   /** PDF printer for report exports (the Electron shell passes one on webContents.printToPDF); otherwise {@link choosePdfPrinter}'s. */
   printToPdf?: PrintToPdf;
+  /** Clock and timers of the fleet's deadlines and retry waits (tests: to see what was waited). */
+  timers?: Timers;
 }
 
 /** Everything main runs on: stores, secrets, the fleet and the IPC handlers, for one data dir. */
@@ -77,7 +80,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   });
   const { cache, actionLog } = stores;
   const sites = new SiteStore({ dataDir: o.dataDir });
-  const fleet = new Fleet({ sites, secrets, cache, actionLog, user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+  const fleet = new Fleet({ sites, secrets, cache, actionLog, user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
   const reports = new ReportService({
     fleet,
     sites,

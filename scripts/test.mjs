@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every suite — vitest (unit, integration, reliability), the renderer's component tests and
+// Runs every suite — vitest (unit, integration, reliability, and the renderer's component tests) and
 // the Playwright end-to-end tests in Chromium — and ends with one plain "N passed, N failed" line
 // that any CI log reader understands.
 import { spawnSync } from 'node:child_process';
@@ -8,24 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-test-'));
-const suites = [
-  { name: 'unit+integration', args: ['vitest', 'run'] },
-  { name: 'renderer', args: ['vitest', 'run', '-c', 'vitest.renderer.config.ts'], optionalConfig: 'vitest.renderer.config.ts' },
-];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 let status = 0;
-for (const [i, suite] of suites.entries()) {
-  if (suite.optionalConfig) {
-    try {
-      readFileSync(suite.optionalConfig);
-    } catch {
-      continue;
-    }
-  }
-  const out = join(dir, `report-${i}.json`);
-  const r = spawnSync('npx', [...suite.args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)], { stdio: 'inherit' });
+// vitest: the node project (unit, integration, reliability) and the renderer project (components in
+// jsdom), in one run (vitest.config.ts).
+{
+  const out = join(dir, 'vitest.json');
+  const r = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)], { stdio: 'inherit' });
   if (r.status !== 0) status = r.status ?? 1;
   try {
     const report = JSON.parse(readFileSync(out, 'utf8'));
@@ -34,7 +25,7 @@ for (const [i, suite] of suites.entries()) {
     skipped += report.numPendingTests + report.numTodoTests;
   } catch {
     failed += 1;
-    console.error(`test: the ${suite.name} suite produced no report`);
+    console.error('test: vitest produced no report');
   }
 }
 // End to end: the built renderer in Chromium against the browser shell on the simulator.

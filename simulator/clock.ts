@@ -1,7 +1,16 @@
-/** Source of the simulated time in milliseconds since the epoch. */
+/** Source of the simulated time in milliseconds since the epoch, and how the simulator waits. */
 export interface Clock {
   now(): number;
+  /**
+   * Resolves after `ms` milliseconds of waiting: injected latency, a node utility that runs, a
+   * slow analyzer. Real timers by default (unreferenced: a wait its client gave up on must not keep
+   * a closed simulator's process alive); tests pass their own, to see what was waited without a watch.
+   */
+  wait(ms: number): Promise<void>;
 }
+
+/** Waits on the process's timers without holding the process open. */
+export const realWait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 /**
  * The simulator's clock: a time source plus an offset that tests and the control API advance,
@@ -10,7 +19,10 @@ export interface Clock {
 export class SimClock implements Clock {
   #offsetMs = 0;
 
-  constructor(private readonly source: () => number = Date.now) {}
+  constructor(
+    private readonly source: () => number = Date.now,
+    private readonly waiter: (ms: number) => Promise<void> = realWait,
+  ) {}
 
   /** A clock that runs in real time from `atMs` (so runs started with one start time generate equal timestamps). */
   static startingAt(atMs: number, now: () => number = Date.now): SimClock {
@@ -19,8 +31,12 @@ export class SimClock implements Clock {
   }
 
   /** A clock that stands still at `atMs` unless advanced: fully reproducible timestamps. */
-  static frozen(atMs: number): SimClock {
-    return new SimClock(() => atMs);
+  static frozen(atMs: number, wait: (ms: number) => Promise<void> = realWait): SimClock {
+    return new SimClock(() => atMs, wait);
+  }
+
+  wait(ms: number): Promise<void> {
+    return this.waiter(ms);
   }
 
   now(): number {

@@ -20,6 +20,8 @@ export interface SiteServerOptions {
   readonly maxBodyBytes: number;
   /** Whether a dialect is on now (they change at run time). */
   readonly dialect: (name: Dialect) => boolean;
+  /** How injected latency is waited (the simulator clock's wait). */
+  readonly wait: (ms: number) => Promise<void>;
 }
 
 /** The reason phrases of the statuses a proxy page carries. */
@@ -230,7 +232,7 @@ export class SiteServer {
 
   async #respond(req: IncomingMessage, res: ServerResponse, decision: FaultDecision, action: Exclude<FaultDecision['action'], 'reset'>, body: string | undefined): Promise<void> {
     try {
-      if (decision.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
+      if (decision.delayMs > 0) await this.options.wait(decision.delayMs);
       if (action === 'proxy' && decision.proxy) return sendProxyPage(res, decision.proxy, Date.now());
       if (action === 'redirect') {
         if (res.headersSent || res.destroyed) return;

@@ -122,6 +122,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       faults,
       maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
       dialect: (name) => fleet.dialects.has(name),
+      wait: (ms) => clock.wait(ms),
     });
     runtimes.push({ state: site, server, faults });
   }

@@ -125,6 +125,7 @@ export class SiteService {
       session,
       user,
       nowMs,
+      wait: (ms: number) => this.clock.wait(ms),
       audited: false,
       notify: (input: NotifyInput) => void notify(system, site.customer, nowMs, withUser(input, user)),
       notifyOn: (other: SystemState, input: NotifyInput) => void notify(other, site.customer, nowMs, withUser(input, user)),

@@ -145,6 +145,25 @@ export function forecastFull(samples: readonly CapacitySample[], capacity: numbe
   };
 }
 
+/**
+ * A forecast in words, as the pool panel and the health report say it: `full now`, `not growing`,
+ * `not enough history`, `usable unknown` (no capacity to fill), `growing`, or `growing (growth not
+ * certain)` when the 95 % range does not exclude a pool that stops growing. The days themselves are
+ * formatted by whoever shows them.
+ */
+export function forecastTrend(f: Forecast): string {
+  switch (f.status) {
+    case 'full':
+      return 'full now';
+    case 'not-growing':
+      return 'not growing';
+    case 'insufficient-data':
+      return f.capacity > 0 ? 'not enough history' : 'usable unknown';
+    case 'growing':
+      return Number.isFinite(f.range?.high ?? Number.POSITIVE_INFINITY) ? 'growing' : 'growing (growth not certain)';
+  }
+}
+
 /** One row of a pool capacity history (`PerformanceStatstics` of the pools/history read). */
 export interface PoolHistoryRow {
   PoolName?: string;

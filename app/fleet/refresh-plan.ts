@@ -61,6 +61,18 @@ export const REFRESH_READS: readonly PlannedRead[] = [
     { op: 'GET /Version', query: {} },
 ];
 
+/**
+ * A read of the offline cache as the refresh caches it: the operation with the query of
+ * {@link REFRESH_READS}. Views and the health roll-up read with it, so the cache key always matches.
+ * @throws Error when the refresh plan does not read `op`: a plan that stops reading what a view
+ *   needs must fail loudly, not show nothing.
+ */
+export function refreshRead<K extends OperationKey>(op: K): { op: K; query: Record<string, unknown> } {
+  const found = REFRESH_READS.find((r) => r.op === op);
+  if (!found) throw new Error(`the refresh plan does not read ${op}`);
+  return { op, query: found.query };
+}
+
 /** The cached key of the merged notification records (newest first, at most 1000). */
 export const NOTIFICATIONS_CACHE = { op: 'GET /notifications/query', query: {} } as const;
 /** SMART text of one drive is cached under this read. */

@@ -1,4 +1,4 @@
-import { redact } from '../redact.js';
+import { redact, type Redacted } from '../redact.js';
 import { actionsSection } from './actions.js';
 import { configSection } from './config.js';
 import { formatAge } from './format.js';
@@ -19,9 +19,10 @@ const BUILDERS: Readonly<Record<Exclude<ReportKind, 'audit'>, (input: ReportInpu
 /**
  * Builds a report of one kind from a snapshot. Pure and deterministic: the same input gives the
  * same model. The audit pack holds every other kind's section. The result passes through
- * `redact()`, so a secret that slipped into a cached answer under a secret field name is masked.
+ * `redact()`, so a secret that slipped into a cached answer under a secret field name is masked;
+ * it is the one redaction of a new report: the history and every export format take it as it is.
  */
-export function buildReport(kind: ReportKind, input: ReportInput): ReportModel {
+export function buildReport(kind: ReportKind, input: ReportInput): Redacted<ReportModel> {
   const parts = kind === 'audit' ? AUDIT_PARTS : [kind];
   const sections = parts.map((k) => BUILDERS[k](input));
   const systems = input.systems.map((s) => ({ siteId: s.siteId, siteName: s.siteName, system: s.system }));

@@ -1,5 +1,9 @@
-import { assessCapacity, type PoolCapacity, type SystemCapacity } from '../capacity/pools.js';
-import type { Health, Node, NotificationRecord, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../catalog/resources.js';
+import { forecastTrend } from '../capacity/forecast.js';
+import type { PoolCapacity } from '../capacity/pools.js';
+import { levelName } from '../health/notification-level.js';
+import type { Health, Node, NotificationRecord } from '../catalog/resources.js';
+import type { Rollup } from '../health/rollup.js';
+import { rollupAnswers, systemLevel, systemRollup } from '../health/system-health.js';
 import type { Cell, ReportSection } from './model.js';
 import { answer, dataList, type ReportInput, type SystemSnapshot } from './snapshot.js';
 import { SITE_SYSTEM, arr, dataAgesFor, makeTable, num, percentOf, text, where } from './table.js';
@@ -9,12 +13,11 @@ const OPS = [
   'GET /monitoring/capacity/pools/current',
   'GET /monitoring/capacity/pools/history',
   'GET /monitoring/capacity/provisioning',
+  'GET /nodes/list',
   'GET /resources/list',
   'GET /notifications/query',
 ] as const;
 
-/** Notification levels (the interface leaves them unshown; the usual 0 Verbose … 5 Critical scale). */
-const LEVEL_NAMES = ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Critical'];
 /** Warning and above are listed. */
 const LISTED_LEVEL = 3;
 /** Newest listed notifications per system: enough for an audit trail, bounded for the PDF. */
@@ -33,10 +36,12 @@ export function healthSection(input: ReportInput): ReportSection {
     const cap = h?.CapacityUtilization;
     const total = num(cap?.CapacityInBytes);
     const allocated = num(cap?.CapacityUsageInBytes);
-    const capacity = capacityOf(s, now);
+    const rollup = rollupOf(s, now);
+    const capacity = rollup.capacity;
     summary.push([
       ...where(s),
       s.state,
+      systemLevel(rollup, s.state),
       num(h?.Volumes?.VolumesHealthInPercentage),
       num(h?.Volumes?.UnhealthyVolumes),
       num(h?.HardwareResources?.HardwareResourcesHealthInPercentage),
@@ -71,7 +76,7 @@ export function healthSection(input: ReportInput): ReportSection {
       .filter((r) => typeof r.Level === 'number' && r.Level >= LISTED_LEVEL)
       .sort((a, b) => String(b.Timestamp ?? '').localeCompare(String(a.Timestamp ?? '')))
       .slice(0, NOTIFICATIONS_PER_SYSTEM);
-    for (const r of records) notifications.push([...where(s), text(r.Timestamp), levelName(r.Level), text(r.Node), text(r.Module), text(r.Message)]);
+    for (const r of records) notifications.push([...where(s), text(r.Timestamp), r.Level === undefined ? null : levelName(r.Level), text(r.Node), text(r.Module), text(r.Message)]);
   }
   return {
     id: 'health',
@@ -87,6 +92,7 @@ export function healthSection(input: ReportInput): ReportSection {
         [
           ...SITE_SYSTEM,
           ['state', 'State when reported'],
+          ['level', 'Health (roll-up)'],
           ['volumesHealth', 'Volumes healthy', 'percent'],
           ['unhealthyVolumes', 'Unhealthy volumes', 'number'],
           ['hardwareHealth', 'Hardware healthy', 'percent'],
@@ -147,14 +153,9 @@ export function healthSection(input: ReportInput): ReportSection {
 }
 
 /** The system's pools as every view assesses them (app/capacity/pools.ts). */
-function capacityOf(s: SystemSnapshot, now: number): SystemCapacity {
-  return assessCapacity({
-    health: answer<Health>(s, 'GET /monitoring/health/current'),
-    pools: answer<PoolCapacityUsage>(s, 'GET /monitoring/capacity/pools/current'),
-    provisioning: dataList<PoolProvisioning>(s, 'GET /monitoring/capacity/provisioning'),
-    history: arr(answer<PoolCapacityHistory>(s, 'GET /monitoring/capacity/pools/history')?.PerformanceStatstics),
-    now,
-  });
+/** The system's roll-up from its snapshot: the same reads, assessment and levels as the fleet overview. */
+function rollupOf(s: SystemSnapshot, now: number): Rollup {
+  return systemRollup(rollupAnswers((r) => s.answers[r.op]?.value), now);
 }
 
 function poolRow(s: SystemSnapshot, p: PoolCapacity): Cell[] {
@@ -181,19 +182,7 @@ function poolRow(s: SystemSnapshot, p: PoolCapacity): Cell[] {
 
 /** The pool's verdict with its level, and what the forecast adds when it is not the deciding part. */
 function outlook(p: PoolCapacity): string {
-  const f = p.forecast;
-  const trend =
-    f.status === 'not-growing'
-      ? 'not growing'
-      : f.status === 'insufficient-data'
-        ? f.capacity > 0
-          ? 'not enough history'
-          : 'capacity unknown'
-        : f.status === 'growing' && !Number.isFinite(f.range?.high ?? Number.POSITIVE_INFINITY)
-          ? 'growing (growth not certain)'
-          : f.status === 'full'
-            ? 'full now'
-            : 'growing';
+  const trend = forecastTrend(p.forecast);
   return `${p.level}: ${p.verdict === 'ok' ? trend : `${p.verdict}; ${trend}`}`;
 }
 
@@ -202,9 +191,4 @@ function countsText(counts: Record<string, number> | undefined): string | null {
     .filter(([, n]) => typeof n === 'number' && n > 0)
     .map(([k, n]) => `${k}: ${n}`);
   return parts.length ? parts.join(', ') : null;
-}
-
-function levelName(level: number | undefined): string | null {
-  if (level === undefined) return null;
-  return LEVEL_NAMES[level] ?? `Level ${level}`;
 }

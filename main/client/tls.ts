@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import tls, { type TLSSocket } from 'node:tls';
 import { buildConnector } from 'undici';
 import { InputError } from '../../app/errors.js';
+import { formatFingerprint, requireFingerprint } from '../../app/fingerprint.js';
 import { CertificateError, UnreachableError } from './errors.js';
 
 /** How a site's certificate is trusted. */
@@ -23,20 +24,8 @@ export interface PresentedCertificate {
   validTo: string;
 }
 
-/** Lowercase colon-free hex; throws on anything that is not a SHA-256. */
-export function normalizeFingerprint(text: string): string {
-  const hex = text.replace(/[:\s]/g, '').toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`"${text}" is not a SHA-256 fingerprint (64 hex digits, colons allowed)`);
-  return hex;
-}
-
 export function sha256Hex(der: Buffer): string {
   return createHash('sha256').update(der).digest('hex');
-}
-
-/** Formats a fingerprint as colon-separated uppercase pairs, the way admins compare them. */
-export function displayFingerprint(hex: string): string {
-  return (normalizeFingerprint(hex).toUpperCase().match(/../g) ?? []).join(':');
 }
 
 /**
@@ -49,7 +38,7 @@ export function displayFingerprint(hex: string): string {
  */
 export function tlsConnector(trust: TlsTrust | undefined, timeoutMs: number): buildConnector.BuildOptions | buildConnector.connector {
   if (!trust?.pinSha256) return { ...(trust?.ca ? { ca: trust.ca } : {}), timeout: timeoutMs };
-  const pin = normalizeFingerprint(trust.pinSha256);
+  const pin = requireFingerprint(trust.pinSha256);
   const connect = buildConnector({ rejectUnauthorized: false, maxCachedSessions: 0, timeout: timeoutMs });
   return (options, callback) => {
     connect(options, (err, socket) => {
@@ -61,7 +50,7 @@ export function tlsConnector(trust: TlsTrust | undefined, timeoutMs: number): bu
       socket.destroy();
       callback(
         new CertificateError(
-          `the site's certificate changed: presented ${presented ? displayFingerprint(presented) : 'none'}, pinned ${displayFingerprint(pin)}`,
+          `the site's certificate changed: presented ${presented ? formatFingerprint(presented) : 'none'}, pinned ${formatFingerprint(pin)}`,
           presented,
         ),
         null,

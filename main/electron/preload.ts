@@ -5,7 +5,7 @@ import type { FleetdeckTransport, IpcEnvelope } from '../../app/ipc/contract.js'
 /**
  * The preload: exposes one frozen transport built from the contract's channel names and nothing
  * else; each call answers main's envelope as JSON text, as the browser shell does over HTTP.
- * Bundled on its own (sandboxed preloads cannot load modules), see vite.preload.config.ts.
+ * Bundled on its own (sandboxed preloads cannot load modules), see the preload mode of vite.config.ts.
  */
 export function buildApi(renderer: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'removeListener'>): Readonly<FleetdeckTransport> {
   const channels = new Set<string>(CHANNEL_NAMES);

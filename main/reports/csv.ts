@@ -1,5 +1,5 @@
 import { overallDataAges, type Cell, type ReportModel, type ReportTable } from '../../app/reports/model.js';
-import { redact } from '../../app/redact.js';
+import type { Redacted } from '../../app/redact.js';
 
 /** Leading characters that make a spreadsheet treat a cell as a formula (or hide what follows). */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -44,8 +44,7 @@ export function tableCsv(t: ReportTable): string {
  * Every CSV file of a report: one per table (`csv/<table id>.csv`), the data ages per section and
  * system, and the report's facts and notes, so the CSV set alone is a complete record.
  */
-export function csvFiles(model: ReportModel): Array<{ path: string; content: string }> {
-  const m = redact(model);
+export function csvFiles(m: Redacted<ReportModel>): Array<{ path: string; content: string }> {
   const files = m.sections.flatMap((s) => s.tables.map((t) => ({ path: `csv/${t.id}.csv`, content: tableCsv(t) })));
   const ages = m.sections.flatMap((s) => s.dataAges.map((a): Cell[] => [s.id, a.siteName, a.system, a.state, a.at, a.ageSeconds]));
   files.push({ path: 'csv/data-ages.csv', content: toCsv(['Section', 'Site', 'System', 'State', 'Data as of', 'Age (s)'], ages) });

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../../app/errors.js';
 import { overallDataAges, type ReportModel } from '../../app/reports/model.js';
-import { redact } from '../../app/redact.js';
+import type { Redacted } from '../../app/redact.js';
 import { csvFiles } from './csv.js';
 import { renderHtml } from './html.js';
 import { MANIFEST_FILE, MANIFEST_FORMAT, manifestSelfHash, sha256, type Manifest } from './manifest.js';
@@ -39,16 +39,15 @@ export interface ExportResult {
 
 /**
  * Writes a report in the chosen formats plus `manifest.json` (who, when, what, scope, source, data
- * ages, SHA-256 of every file). The model is redacted once more before anything is written, so a
- * model read back from an older store cannot leak a secret either.
+ * ages, SHA-256 of every file). The model must come redacted (from `buildReport`, or from the
+ * history, which redacts what it reads back): every format is written from it as it is.
  * @throws Error when the directory exists and is not empty (a manifest must describe the whole
  *   directory), when no format is given, or when PDF is asked for without a printer.
  */
-export async function exportReport(model: ReportModel, o: ExportOptions): Promise<ExportResult> {
+export async function exportReport(m: Redacted<ReportModel>, o: ExportOptions): Promise<ExportResult> {
   const formats = [...new Set(o.formats)];
   if (!formats.length) throw new InputError('choose at least one format: pdf, html, csv, json');
   if (formats.includes('pdf') && !o.printToPdf) throw new Error('PDF export needs a PDF printer (Chromium)');
-  const m = redact(model);
   const dir = path.resolve(o.dir);
   await prepareDir(dir);
 

@@ -1,14 +1,13 @@
 import { formatAge, formatBytes, formatPercent } from '../../app/reports/format.js';
 import type { Cell, Column, ReportModel, ReportSection, ReportTable } from '../../app/reports/model.js';
-import { redact } from '../../app/redact.js';
+import type { Redacted } from '../../app/redact.js';
 
 /**
  * Renders a report as one self-contained HTML document: inline CSS, no script, no external
  * reference (a CSP meta tag forbids any load, so a hostile value in a cell cannot fetch or run
  * anything even if escaping failed). Printed from a browser it numbers its pages itself.
  */
-export function renderHtml(model: ReportModel): string {
-  const m = redact(model);
+export function renderHtml(m: Redacted<ReportModel>): string {
   const b = blocks(m);
   return documentHtml(m, [...b.front, ...b.sections].join('\n'), true);
 }
@@ -37,8 +36,7 @@ export interface OutlineEntry {
  * pages one document would have. Parts are balanced by size (the print time follows it). Page
  * numbers are left out: they are stamped after merging, when the page count is known.
  */
-export function renderPdfParts(model: ReportModel, maxParts: number): PdfParts {
-  const m = redact(model);
+export function renderPdfParts(m: Redacted<ReportModel>, maxParts: number): PdfParts {
   const b = blocks(m);
   // The front matter travels with the first section; the cut points fall between sections.
   const items = b.sections.length ? [[...b.front, b.sections[0]].join('\n'), ...b.sections.slice(1)] : [b.front.join('\n')];

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Browser } from 'playwright-core';
+import type { Redacted } from '../../app/redact.js';
 import type { ReportModel } from '../../app/reports/model.js';
 import { renderPdfParts } from './html.js';
 import { mergePdfParts } from './pdf-merge.js';
@@ -23,7 +24,7 @@ export const DEFAULT_PDF_PARALLELISM = Math.max(1, Math.min(4, availableParallel
  * A report as one PDF: rendered as up to `parallelism` parts (cut between sections), printed
  * concurrently, merged with the outline, links and page numbers of one document.
  */
-export async function printReportPdf(model: ReportModel, printToPdf: PrintToPdf, parallelism = DEFAULT_PDF_PARALLELISM): Promise<Buffer> {
+export async function printReportPdf(model: Redacted<ReportModel>, printToPdf: PrintToPdf, parallelism = DEFAULT_PDF_PARALLELISM): Promise<Buffer> {
   const parts = renderPdfParts(model, parallelism);
   const pdfs = await printToPdf(parts.documents);
   if (pdfs.length !== parts.documents.length) throw new Error(`the PDF printer returned ${pdfs.length} PDFs for ${parts.documents.length} documents`);

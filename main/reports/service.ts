@@ -2,6 +2,7 @@ import type { Site } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
 import { buildReport } from '../../app/reports/build.js';
 import { diffReports, type ReportDiff } from '../../app/reports/diff.js';
+import type { Redacted } from '../../app/redact.js';
 import type { ReportKind, ReportModel } from '../../app/reports/model.js';
 import type { ReportSummary } from '../../app/reports/schema.js';
 import type { Fleet } from '../core/fleet.js';
@@ -44,7 +45,7 @@ export interface GenerateRequest {
 export interface GeneratedReport {
   id: number;
   summary: ReportSummary;
-  model: ReportModel;
+  model: Redacted<ReportModel>;
 }
 
 /** A request naming something that does not exist (site, report id: `not-found`) or a bad value (`validation`). */

@@ -1,6 +1,6 @@
 import { reportModelSchema, type ReportSummary } from '../../app/reports/schema.js';
 import type { ReportKind, ReportModel } from '../../app/reports/model.js';
-import { redact } from '../../app/redact.js';
+import { redact, type Redacted } from '../../app/redact.js';
 import type { Database } from '../store/database.js';
 import { sha256 } from './manifest.js';
 
@@ -20,7 +20,7 @@ interface Row {
 /** A stored report: its listing and its model. */
 export interface StoredReport {
   summary: ReportSummary;
-  model: ReportModel;
+  model: Redacted<ReportModel>;
 }
 
 /**
@@ -35,8 +35,8 @@ export class ReportStore {
   }
 
   /** Stores a report and returns its listing (with the new id). */
-  save(model: ReportModel): ReportSummary {
-    const json = JSON.stringify(redact(model));
+  save(model: Redacted<ReportModel>): ReportSummary {
+    const json = JSON.stringify(model);
     const sites = JSON.stringify(model.scope.sites.map((s) => ({ id: s.id, name: s.name })));
     const hash = sha256(json);
     const info = this.stmts.insert.run(model.kind, model.title, model.generatedAt, model.generatedBy, model.source, sites, model.scope.systems.length, json, hash);
@@ -54,7 +54,9 @@ export class ReportStore {
     if (!row) return undefined;
     const parsed = reportModelSchema.safeParse(JSON.parse(row.model) as unknown);
     if (!parsed.success) throw new Error(`report ${id} is stored in a form this Fleetdeck cannot read (${parsed.error.issues[0]?.message ?? 'invalid'})`);
-    return { summary: this.summaryOf(row), model: parsed.data };
+    // Redacted once on the way in from disk, so a history written by an older Fleetdeck (or edited)
+    // cannot carry a secret to a window or an export; the writers then take it as it is.
+    return { summary: this.summaryOf(row), model: redact(parsed.data) };
   }
 
   private summaryOf(row: Row): ReportSummary {

@@ -1,8 +1,9 @@
-import { assessCapacity, type SystemCapacity } from '../../app/capacity/pools.js';
-import type { DataList, Health, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../../app/catalog/index.js';
+import type { SystemCapacity } from '../../app/capacity/pools.js';
+import { capacityFromAnswers } from '../../app/health/system-health.js';
+import type { Health, PoolCapacityHistory, PoolCapacityUsage } from '../../app/catalog/index.js';
 import { clock } from './clock.svelte.js';
 import { formatBytes } from './format.js';
-import { cachedRead, dataOf, type Loader } from './loader.svelte.js';
+import { cachedRead, type Loader } from './loader.svelte.js';
 import { READS } from './reads.js';
 import type { SystemContext } from './system.svelte.js';
 
@@ -25,13 +26,7 @@ export class CapacityReads {
     this.provisioning = cachedRead(sys, () => READS.provisioning);
     this.history = cachedRead(sys, () => READS.capacityHistory);
     this.capacity = $derived(
-      assessCapacity({
-        health: this.health.data?.value,
-        pools: this.pools.data?.value,
-        provisioning: dataOf(this.provisioning.data?.value),
-        history: this.history.data?.value?.PerformanceStatstics ?? [],
-        now: clock.now,
-      }),
+      capacityFromAnswers({ health: this.health.data?.value, pools: this.pools.data?.value, provisioning: this.provisioning.data?.value, history: this.history.data?.value }, clock.now),
     );
     this.poolChoices = $derived(poolChoices(this.capacity));
   }

@@ -1,8 +1,9 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import { assessCapacity, type PoolCapacity } from '../../app/capacity/pools.js';
+import type { PoolCapacity } from '../../app/capacity/pools.js';
+import { systemRollup } from '../../app/health/system-health.js';
 import type { NotificationRecord } from '../../app/catalog/index.js';
 import type { FleetStore, FleetSystem } from './fleet.svelte.js';
-import { connectionLevel, highLevel, laggingReplication, levelRank, rollupHealth, unhealthyDrives, worse, type LaggingPair, type Level, type NodeDrive, type Rollup } from './health.js';
+import { highLevel, laggingReplication, levelRank, rollupHealth, systemLevel, unhealthyDrives, type LaggingPair, type Level, type NodeDrive, type Rollup } from './health.js';
 import { forEachLimit } from './limit.js';
 import { dataOf } from './loader.svelte.js';
 import { READS } from './reads.js';
@@ -77,7 +78,7 @@ export class FleetHealth {
         system: s.system,
         state: s.status.state,
         rollup,
-        level: worse(rollup.level, connectionLevel(s.status.state)),
+        level: systemLevel(rollup, s.status.state),
         at: f?.at,
         drives: f?.drives.length ?? 0,
         lagging: f?.lagging.length ?? 0,
@@ -150,16 +151,9 @@ export class FleetHealth {
       safe(sys.readCache(READS.provisioning)),
       safe(sys.readCache(READS.capacityHistory)),
     ]);
-    const capacity = assessCapacity({
-      health: health?.value,
-      pools: pools?.value,
-      provisioning: dataOf(provisioning?.value),
-      history: history?.value?.PerformanceStatstics ?? [],
-      now: this.#now(),
-    });
     return {
       version,
-      rollup: rollupHealth(health?.value, { capacity, ...(nodes ? { nodes: dataOf(nodes.value) } : {}) }),
+      rollup: systemRollup({ health: health?.value, pools: pools?.value, provisioning: provisioning?.value, history: history?.value, nodes: nodes?.value }, this.#now()),
       at: health?.at,
       drives: unhealthyDrives(dataOf(resources?.value)),
       lagging: laggingReplication(dataOf(replication?.value)),

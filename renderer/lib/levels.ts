@@ -1,14 +1,6 @@
-/**
- * Notification levels. The interface leaves the numbers unshown; these are the simulator's and the
- * usual logging scale (0 Verbose … 5 Critical). Unknown numbers are shown as `Level n`.
- */
-export const LEVEL_NAMES: readonly string[] = ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Critical'];
+export { LEVEL_NAMES, levelName } from '../../app/health/notification-level.js';
 
-export function levelName(level: number | undefined): string {
-  if (level === undefined) return '—';
-  return LEVEL_NAMES[level] ?? `Level ${level}`;
-}
-
+/** The colour family a notification level is shown in (always with its name, never colour alone). */
 export function levelTone(level: number | undefined): 'ok' | 'info' | 'warning' | 'critical' {
   if (level === undefined || level < 2) return 'ok';
   if (level === 2) return 'info';

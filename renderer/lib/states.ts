@@ -1,3 +1,4 @@
+export { readOnlyReason } from '../../app/health/system-health.js';
 import type { SystemState } from '../../app/domain/site.js';
 
 /** How a system state looks: always an icon and text, never colour alone. */
@@ -29,17 +30,4 @@ export const STATE_LOOK: Readonly<Record<SystemState, StateLook>> = {
 export function stateLook(state: string | undefined): StateLook {
   if (state && state in STATE_LOOK) return STATE_LOOK[state as SystemState];
   return { label: state ?? 'unknown', description: 'No status yet.', tone: 'muted', icon: 'clock' };
-}
-
-/** States in which the system cannot take writes: views open read-only from the cache. */
-const READ_ONLY: Readonly<Partial<Record<SystemState, string>>> = {
-  unreachable: 'the system is unreachable',
-  paused: 'polling of this site is paused',
-  'login-required': 'the session needs a new login',
-  'certificate-changed': "the site's certificate changed and is not trusted",
-};
-
-/** Why writes are disabled in this state, or undefined when they are allowed. */
-export function readOnlyReason(state: string | undefined): string | undefined {
-  return state ? READ_ONLY[state as SystemState] : undefined;
 }

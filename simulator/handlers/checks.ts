@@ -1,4 +1,5 @@
 import { fail } from '../errors.js';
+import { normalizeWwn } from '../../app/validation/formats.js';
 
 /** Input checks shared by handlers; each failure is a 400 naming the field. */
 
@@ -23,13 +24,6 @@ export function requireMask(field: string, text: string | undefined): string {
   const bits = mask.split('.').map((o) => Number(o).toString(2).padStart(8, '0')).join('');
   if (!/^1+0*$/.test(bits)) fail(`${field} '${text}' is not a valid netmask.`);
   return mask;
-}
-
-/** WWN: 16 hex digits, optionally colon-separated in pairs; returned as lower-case colon form. */
-export function normalizeWwn(text: string): string | undefined {
-  const t = text.trim().toLowerCase();
-  const hex = /^[0-9a-f]{16}$/.test(t) ? t : /^([0-9a-f]{2}:){7}[0-9a-f]{2}$/.test(t) ? t.replace(/:/g, '') : undefined;
-  return hex?.match(/../g)?.join(':');
 }
 
 export function requireWwns(list: readonly string[]): string[] {

@@ -16,6 +16,8 @@ export interface Ctx {
   readonly session: Session | undefined;
   readonly user: UserState | undefined;
   readonly nowMs: number;
+  /** Waits as the system would take its time (the simulator clock's wait: real timers, or a test's). */
+  wait(ms: number): Promise<void>;
   /** Writes a notification record on the current system. */
   notify(input: NotifyInput): void;
   /** Writes a notification record on another system of the site. */

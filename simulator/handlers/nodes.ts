@@ -135,7 +135,7 @@ export const nodeHandlers: HandlerMap = {
     const timeout = ctx.query.int('timeoutSeconds') ?? 10;
     if (timeout < 1 || timeout > 3600) fail('timeoutSeconds must be between 1 and 3600.');
     const node = runningNode(ctx.system, ctx.query.str('node'));
-    const out = await runUtility(ctx.system, node, utility, ctx.query.str('args') ?? '', timeout, ctx.nowMs);
+    const out = await runUtility(ctx.system, node, utility, ctx.query.str('args') ?? '', timeout, ctx.nowMs, ctx.wait);
     ctx.notify({ level: LEVEL.info, module: 'Nodes', message: `Utility '${utility}' run on node '${node.name}'.`, node: node.name });
     ctx.audited = true;
     return out;

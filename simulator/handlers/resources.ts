@@ -226,7 +226,7 @@ export const resourceHandlers: HandlerMap = {
     if (chosen.length === 0) fail('No approved, working drives match.');
     const results = chosen.flatMap(({ node, drive }) => analyze(ctx.system, node, drive, seconds));
     // Dialect slow-analyzer: every test of every drive runs its iteration, one after another.
-    if (ctx.fleet.dialects.has('slow-analyzer')) await new Promise((resolve) => setTimeout(resolve, results.length * seconds * 1000).unref());
+    if (ctx.fleet.dialects.has('slow-analyzer')) await ctx.wait(results.length * seconds * 1000);
     return { Data: results };
   },
 

@@ -69,7 +69,7 @@ function dmesg(node: NodeState, nowMs: number): string {
 }
 
 /** Runs a utility; resolves with its output or rejects (400) on timeout or unknown utility. */
-export async function runUtility(system: SystemState, node: NodeState, utility: string, args: string, timeoutSeconds: number, nowMs: number): Promise<string> {
+export async function runUtility(system: SystemState, node: NodeState, utility: string, args: string, timeoutSeconds: number, nowMs: number, wait: (ms: number) => Promise<void>): Promise<string> {
   switch (utility.toLowerCase()) {
     case 'uptime':
       return uptime(system, node, nowMs);
@@ -86,8 +86,7 @@ export async function runUtility(system: SystemState, node: NodeState, utility: 
     case 'sleep': {
       const seconds = Number(args.trim() || 'NaN');
       if (!Number.isFinite(seconds) || seconds < 0 || seconds > 3600) fail('sleep needs args: a number of seconds from 0 to 3600.');
-      // Unreferenced: a run its client gave up on must not keep a closed simulator's process alive.
-      await new Promise((resolve) => setTimeout(resolve, Math.min(seconds, timeoutSeconds) * 1000).unref());
+      await wait(Math.min(seconds, timeoutSeconds) * 1000);
       if (seconds > timeoutSeconds) fail(`Utility 'sleep' on node ${node.name} timed out after ${timeoutSeconds} s.`);
       return '';
     }

@@ -15,7 +15,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { buildIfNeeded } from '../../bin/build-if-needed.js';
+import { build } from '../../bin/build.js';
 import { parseAnswerJson } from '../../app/answers/json-text.js';
 import { normaliseAnswer } from '../../app/answers/normalise.js';
 import { getOperation } from '../../app/catalog/index.js';
@@ -619,7 +619,7 @@ async function benchNormalise(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (!buildIfNeeded(log)) throw new Error('npm run build failed');
+  if (!build(log)) throw new Error('the build failed');
   process.stdout.write(`Fleetdeck bench — ${new Date().toISOString()} — node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})\n`);
   let refreshed: Runtime | undefined;
   let sim: ChildSimulator | undefined;

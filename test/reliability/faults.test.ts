@@ -3,28 +3,26 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { READ_RETRY } from '../../main/core/retry.js';
 import { openRuntime, type Runtime } from '../../main/runtime.js';
 import { startSimulator, type SimulatorHandle } from '../../simulator/index.js';
-import { sleep, tempDir, timeRequests, until, type TimedRequest } from './support.js';
+import { tempDir, timeRequests, until, type RequestProbe, type TimedRequest } from './support.js';
 
 /**
  * The fault matrix: one site (the victim) gets a fault from the simulator's fault injection while
  * a full refresh runs; every system must end in the state that describes it, with a message that
- * says why, no HTTP request may outlive its timeout, and the other sites must not notice.
+ * says why, a request that gets no answer ends on its timeout, a read is tried a bounded number of
+ * times, and the other sites must not notice. Nothing here is timed with a watch (the machine is
+ * shared): the deadlines themselves are tested on a fake clock (test/unit/main/core/).
  */
 
 const TIMEOUT_MS = 1000;
-/** Scheduling slack on a loaded 2-core CI machine: timers fire late, never early. */
-const SLACK_MS = 400;
-/** Worst case of one read: every attempt times out, with the longest backoff between attempts. */
-const READ_BUDGET_MS = (READ_RETRY.retries + 1) * TIMEOUT_MS + [1, 2].reduce((sum, a) => sum + Math.min(READ_RETRY.maxDelayMs, READ_RETRY.baseDelayMs * 2 ** (a - 1)), 0);
+/** Attempts of one read at most: the first and its retries. */
+const READ_ATTEMPTS = READ_RETRY.retries + 1;
 const SYSTEMS = 2;
 
 describe('fault matrix: each system ends in the right state, bounded in time, others unaffected', () => {
   let sim: SimulatorHandle;
   let rt: Runtime;
   let data: { dir: string; remove: () => void };
-  let probe: ReturnType<typeof timeRequests>;
-  const okAt = new Map<string, number>();
-  let started = 0;
+  let probe: RequestProbe;
   const victimId = (): string => rt.sites.list()[0]!.id;
   const victimOrigin = (): string => new URL(sim.sites[0]!.baseUrl).origin;
 
@@ -35,9 +33,6 @@ describe('fault matrix: each system ends in the right state, bounded in time, ot
     for (const s of sim.manifest.sites) {
       await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password, trustSha256: s.certSha256 });
     }
-    rt.fleet.on((e) => {
-      if (e.type === 'status' && e.status.state === 'ok') okAt.set(`${e.status.siteId}/${e.status.system}`, performance.now() - started);
-    });
     probe = timeRequests();
     // A clean first refresh: every later case starts from systems that were ok.
     for (const s of await rt.fleet.refresh({ force: true })) expect(s.state, `${s.system}: ${s.lastError}`).toBe('ok');
@@ -64,52 +59,45 @@ describe('fault matrix: each system ends in the right state, bounded in time, ot
   interface Outcome {
     victim: SystemStatus[];
     healthy: SystemStatus[];
-    elapsedMs: number;
     requests: TimedRequest[];
   }
 
   /** Runs one forced refresh of the fleet with `during` running alongside; then lets the fleet settle. */
   async function refreshUnderFault(during?: () => Promise<void>): Promise<Outcome> {
-    okAt.clear();
     const first = probe.records.length;
-    started = performance.now();
     const [statuses] = await Promise.all([rt.fleet.refresh({ force: true }), during?.()]);
-    const elapsedMs = performance.now() - started;
-    // Requests abandoned by a failed system must not change its state after the refresh returned.
-    await until(() => sim.control.status().every((s) => s.inFlight === 0), () => JSON.stringify(sim.control.status().map((s) => s.inFlight)));
-    await sleep(100);
+    // Requests abandoned by a failed system must not change its state after the refresh returned:
+    // wait until every one of them has ended, on the simulator's side and on the client's.
+    await until(() => sim.control.status().every((s) => s.inFlight === 0) && probe.running === 0, () => `in flight ${JSON.stringify(sim.control.status().map((s) => s.inFlight))}, client ${probe.running}`);
     const settled = rt.fleet.status();
     for (const s of statuses) {
       const now = settled.find((x) => x.siteId === s.siteId && x.system === s.system);
       expect(now?.state, `${s.system} changed after the refresh returned`).toBe(s.state);
     }
     const requests = probe.records.slice(first);
-    const slowest = Math.max(...requests.map((r) => r.ms));
-    // Measured, not assumed: no request outlived its timeout (plus scheduling slack).
-    expect(slowest, `slowest request ${slowest.toFixed(0)} ms`).toBeLessThanOrEqual(TIMEOUT_MS + SLACK_MS);
+    // A request without an answer ended on its own timeout or the call's, and says so.
+    for (const r of requests) if (r.error && /no answer/.test(r.error)) expect(r.error).toMatch(/no answer within (1000 ms|2000 ms)/);
     const id = victimId();
     const victim = settled.filter((s) => s.siteId === id);
     const healthy = settled.filter((s) => s.siteId !== id);
     expect(victim).toHaveLength(SYSTEMS);
     expect(healthy).toHaveLength(2 * SYSTEMS);
-    for (const s of healthy) {
-      expect(s.state, `healthy ${s.system}: ${s.lastError}`).toBe('ok');
-      // The victim holds at most its own per-endpoint slots: the others finish as fast as usual.
-      expect(okAt.get(`${s.siteId}/${s.system}`), `healthy ${s.system} finished`).toBeLessThan(5_000);
-    }
-    console.info(
-      `fault case: refresh ${elapsedMs.toFixed(0)} ms, ${requests.length} requests, slowest ${slowest.toFixed(0)} ms, victim ${victim.map((s) => `${s.system}=${s.state}`).join(' ')}`,
-    );
-    return { victim, healthy, elapsedMs, requests };
+    for (const s of healthy) expect(s.state, `healthy ${s.system}: ${s.lastError}`).toBe('ok');
+    // The victim holds at most its own per-endpoint slots: no request of another site failed.
+    const victimAt = victimOrigin();
+    expect(requests.filter((r) => r.origin !== victimAt && r.error !== undefined)).toEqual([]);
+    const slowest = Math.max(...requests.map((r) => r.ms));
+    console.info(`fault case: ${requests.length} requests, slowest ${slowest.toFixed(0)} ms, victim ${victim.map((s) => `${s.system}=${s.state}`).join(' ')}`);
+    return { victim, healthy, requests };
   }
 
   const victimRequests = (o: Outcome): TimedRequest[] => o.requests.filter((r) => r.origin === victimOrigin());
 
   it('a latency spike past the timeout is absorbed by retries: every system ok', async () => {
+    sim.control.setFaults(0, { latencyMs: 1500 });
     const o = await refreshUnderFault(async () => {
-      await sleep(30);
-      sim.control.setFaults(0, { latencyMs: 1500 });
-      await sleep(300);
+      // The spike ends as soon as it has made one request time out; the retry then gets through.
+      await probe.next((r) => r.origin === victimOrigin() && /no answer within 1000 ms/.test(r.error ?? ''));
       sim.control.setFaults(0, { latencyMs: 0 });
     });
     const timedOut = victimRequests(o).filter((r) => /no answer within 1000 ms/.test(r.error ?? ''));
@@ -128,12 +116,14 @@ describe('fault matrix: each system ends in the right state, bounded in time, ot
       expect(s.lastError).toMatch(gaveUp);
       expect(s.lastSuccessAt, 'the last good data stays available').toBeDefined();
     }
-    // Listing the site's systems is one read: three attempts at most, then the whole site is marked.
-    expect(o.elapsedMs).toBeLessThan(READ_BUDGET_MS + SLACK_MS * 3);
+    // Listing the site's systems is one read: a bounded number of attempts, then the whole site is marked.
+    const lists = victimRequests(o).filter((r) => r.op === 'GET /systems/list' || r.op === 'POST /login');
+    expect(lists.length).toBeGreaterThan(0);
+    expect(lists.length).toBeLessThanOrEqual(READ_ATTEMPTS * 2);
     const [system] = rt.fleet.systemsOf(victimId());
-    const t = performance.now();
+    const before = probe.records.length;
     await expect(rt.fleet.call(victimId(), system, 'GET /hosts/list')).rejects.toThrow(gaveUp);
-    expect(performance.now() - t).toBeLessThan(READ_BUDGET_MS + SLACK_MS * 3);
+    expect(probe.records.slice(before).filter((r) => r.op === 'GET /hosts/list').length).toBeLessThanOrEqual(READ_ATTEMPTS);
     const cached = rt.fleet.cached(victimId(), system!, 'GET /Version');
     expect(cached?.stale).toBe(true);
   });
@@ -142,8 +132,9 @@ describe('fault matrix: each system ends in the right state, bounded in time, ot
     // Without session tokens the first request of the refresh is the site's login (the password stays stored).
     await rt.fleet.logout(victimId());
     sim.control.resetConnections(0, 2);
-    // The client learns of the dropped keep-alive sockets first; then exactly the next two requests are reset.
-    await sleep(100);
+    // The client learns of the dropped keep-alive sockets first (no event tells when undici has seen
+    // their close); then exactly the next two requests are reset. The one wait left in this file.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const o = await refreshUnderFault();
     const reset = victimRequests(o).filter((r) => /connection reset|other side closed|socket/i.test(r.error ?? ''));
     expect(reset.map((r) => r.op)).toEqual(['POST /login', 'POST /login']);
@@ -195,8 +186,8 @@ describe('fault matrix: each system ends in the right state, bounded in time, ot
       expect(s.state).toBe('unreachable');
       expect(s.lastError).toMatch(/connection refused|connection reset|other side closed/);
     }
-    // Refused connections fail at once: the retries' backoff is all the waiting there is.
-    expect(o.elapsedMs).toBeLessThan(READ_BUDGET_MS);
+    // Refused connections fail at once: no request of the victim waited for its timeout.
+    expect(victimRequests(o).filter((r) => /no answer within/.test(r.error ?? ''))).toEqual([]);
   });
 
   it('a changed certificate: blocked as certificate-changed until the new fingerprint is confirmed', async () => {

@@ -345,8 +345,10 @@ describe('IPC fuzz on every channel (dispatch and the browser shell)', () => {
     expect(probe.isAdmin).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
     expect(Array.prototype).not.toHaveProperty('polluted');
-    // Give any stray promise a turn to reject before looking.
-    await new Promise((r) => setTimeout(r, 200));
+    // Give any stray promise its turn to reject (unhandled rejections are reported after the
+    // microtasks of a turn) before looking.
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
     expect(rejections).toEqual([]);
     expect(exceptions).toEqual([]);
     const direct = (await dispatch(rt.handlers, 'app:info', {})) as Answer;

@@ -15,12 +15,23 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-/** One HTTP request the client sent, as measured around its single network exchange. */
+/** One HTTP request the client sent, recorded when its single network exchange ended. */
 export interface TimedRequest {
   origin: string;
   op: string;
+  /** Wall time it took: printed for the reader, never asserted (the machine is shared). */
   ms: number;
   error?: string;
+}
+
+/** The records of {@link timeRequests}, the requests still running, and a way to wait for one. */
+export interface RequestProbe {
+  records: TimedRequest[];
+  /** Requests sent and not yet ended. */
+  readonly running: number;
+  /** Resolves with the first record from now on that matches. */
+  next(match: (r: TimedRequest) => boolean): Promise<TimedRequest>;
+  restore: () => void;
 }
 
 type Send = (this: ApiClient, op: { key: string }, ...rest: unknown[]) => Promise<unknown>;
@@ -30,23 +41,39 @@ type Send = (this: ApiClient, op: { key: string }, ...rest: unknown[]) => Promis
  * in-flight caps let it go, before any retry). A probe, not a mock: the request still runs as is.
  * Returns the records and a function that restores the original method.
  */
-export function timeRequests(): { records: TimedRequest[]; restore: () => void } {
+export function timeRequests(): RequestProbe {
   const proto = ApiClient.prototype as unknown as { send: Send };
   const original = proto.send;
   const records: TimedRequest[] = [];
+  const waiting: Array<{ match: (r: TimedRequest) => boolean; resolve: (r: TimedRequest) => void }> = [];
+  let running = 0;
+  const record = (r: TimedRequest): void => {
+    records.push(r);
+    for (const w of waiting.filter((x) => x.match(r))) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve(r);
+    }
+  };
   proto.send = async function timed(this: ApiClient, op: { key: string }, ...rest: unknown[]): Promise<unknown> {
     const started = performance.now();
+    running++;
     try {
       const value = await original.call(this, op, ...rest);
-      records.push({ origin: this.baseUrl.origin, op: op.key, ms: performance.now() - started });
+      record({ origin: this.baseUrl.origin, op: op.key, ms: performance.now() - started });
       return value;
     } catch (err) {
-      records.push({ origin: this.baseUrl.origin, op: op.key, ms: performance.now() - started, error: err instanceof Error ? err.message : String(err) });
+      record({ origin: this.baseUrl.origin, op: op.key, ms: performance.now() - started, error: err instanceof Error ? err.message : String(err) });
       throw err;
+    } finally {
+      running--;
     }
   };
   return {
     records,
+    get running() {
+      return running;
+    },
+    next: (match) => new Promise((resolve) => waiting.push({ match, resolve })),
     restore: () => {
       proto.send = original;
     },
@@ -70,13 +97,4 @@ export function filesUnder(dir: string): Array<{ path: string; bytes: Buffer }> 
   return out;
 }
 
-/** Waits until `condition` holds, polling every 10 ms. */
-export async function until(condition: () => boolean, what: () => string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+export { until } from '../support/until.js';

@@ -3,7 +3,8 @@ import { asksForSecondFactor, interpretLogin } from '../../../app/auth/login-res
 import { announcedRunTime, getOperation, timeoutForRun, ValidationError, type Operation } from '../../../app/catalog/index.js';
 import { redact, secretValues } from '../../../app/redact.js';
 import { terminalField } from '../../../app/safe-text.js';
-import { ApiClient, AuthError, normalizeFingerprint, type TlsTrust, type TokenScheme } from '../../client/index.js';
+import { requireFingerprint } from '../../../app/fingerprint.js';
+import { ApiClient, AuthError, type TlsTrust, type TokenScheme } from '../../client/index.js';
 import { CliError, EXIT, firstLine, printJson, type CliIo } from '../io.js';
 import { toCliError } from '../errors.js';
 import { applySecretArgs, type SecretArgs } from '../secret-args.js';
@@ -131,7 +132,7 @@ async function resolveTrust(url: string, protocol: string, args: CallArgs): Prom
   if (!args.trust) return ca ? { ca } : undefined;
   let pin: string;
   try {
-    pin = normalizeFingerprint(args.trust);
+    pin = requireFingerprint(args.trust);
   } catch (err) {
     throw new CliError(`--trust: ${(err as Error).message}`, EXIT.usage);
   }

@@ -3,8 +3,11 @@ import { getOperation, ValidationError } from '../../../app/catalog/index.js';
 import { redact, secretValues } from '../../../app/redact.js';
 import { terminalField } from '../../../app/safe-text.js';
 import { siteNotices } from '../../../app/domain/site-notices.js';
+import type { Level } from '../../../app/health/level.js';
+import type { Rollup } from '../../../app/health/rollup.js';
+import { rollupAnswers, systemLevel, systemRollup } from '../../../app/health/system-health.js';
 import { pinnedValidity } from '../../client/index.js';
-import { osUser } from '../../runtime.js';
+import { osUser, type Runtime } from '../../runtime.js';
 import { resolveDataDir } from '../../store/data-dir.js';
 import { startNewLog } from '../../store/stores.js';
 import { withRuntime } from '../context.js';
@@ -40,6 +43,9 @@ export async function refreshCommand(io: CliIo, args: readonly string[]): Promis
       site: string;
       system: string;
       state: string;
+      /** The roll-up of the cached health, made worse by the state: the level the app's overview shows. */
+      health?: Level | undefined;
+      healthReasons?: string[] | undefined;
       lastSuccessAt?: string | undefined;
       lastError?: string | undefined;
       truncated?: string | undefined;
@@ -50,12 +56,25 @@ export async function refreshCommand(io: CliIo, args: readonly string[]): Promis
       const siteError = rt.fleet.siteError(site.id);
       const siteNotes = notices.get(site.id)?.length ? { siteNotices: notices.get(site.id) } : {};
       if (!systems.length) return [{ site: site.name, system: '-', state: siteError ? siteErrorState(rt.fleet.siteErrorCode(site.id)) : 'unknown', lastSuccessAt: undefined, lastError: siteError, ...siteNotes }];
-      return systems.map((s) => ({ site: site.name, system: s.system, state: s.state, lastSuccessAt: s.lastSuccessAt, lastError: s.lastError, truncated: s.truncated, ...siteNotes }));
+      return systems.map((s) => {
+        const rollup = cachedRollup(rt.fleet, site.id, s.system);
+        return {
+          site: site.name,
+          system: s.system,
+          state: s.state,
+          health: systemLevel(rollup, s.state),
+          healthReasons: rollup.reasons,
+          lastSuccessAt: s.lastSuccessAt,
+          lastError: s.lastError,
+          truncated: s.truncated,
+          ...siteNotes,
+        };
+      });
     });
     if (values.json) printJson(io, rows);
     else {
       for (const r of rows) {
-        const fields = [r.site, r.system, r.state, r.lastSuccessAt ? `as of ${r.lastSuccessAt}` : 'never refreshed', ...(r.lastError ? [r.lastError] : []), ...(r.truncated ? [`truncated: ${r.truncated}`] : [])];
+        const fields = [r.site, r.system, r.state, ...(r.health ? [`health ${r.health}${r.health !== 'ok' && r.healthReasons?.[0] ? ` (${r.healthReasons[0]})` : ''}`] : []), r.lastSuccessAt ? `as of ${r.lastSuccessAt}` : 'never refreshed', ...(r.lastError ? [r.lastError] : []), ...(r.truncated ? [`truncated: ${r.truncated}`] : [])];
         printRow(io, fields);
       }
       for (const site of sites) for (const note of notices.get(site.id) ?? []) printRow(io, [site.name, note]);
@@ -200,6 +219,11 @@ export async function logCommand(io: CliIo, args: readonly string[]): Promise<nu
     else for (const r of rows) printRow(io, [String(r.seq), r.at, r.user, `${r.siteId}/${r.system}`, r.operation, RESULT_TEXT[r.result] ?? r.result, r.message]);
     return EXIT.ok;
   });
+}
+
+/** A system's health roll-up from the offline cache, as the app's overview and the health report compute it. */
+function cachedRollup(fleet: Runtime['fleet'], siteId: string, system: string): Rollup {
+  return systemRollup(rollupAnswers((r) => fleet.cached(siteId, system, r.op, r.query)?.value), Date.now());
 }
 
 /** The state shown for a site none of whose systems is known yet, from why it could not be listed. */

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { normalizeFingerprint } from '../../../app/fingerprint.js';
 import type { ReportDiff } from '../../../app/reports/diff.js';
 import { formatAge } from '../../../app/reports/format.js';
 import { terminalField } from '../../../app/safe-text.js';
@@ -110,13 +111,15 @@ async function verifyCommand(io: CliIo, args: readonly string[]): Promise<number
   const { values, positionals } = parseArgs({ args: [...args], allowPositionals: true, options: { 'manifest-sha256': { type: 'string' } } });
   const dir = positionals[0];
   if (positionals.length !== 1 || !dir) throw new CliError(`usage: fleetdeck report verify DIR [--manifest-sha256 HEX]`, EXIT.usage);
+  const typed = values['manifest-sha256'];
+  const expected = typed === undefined ? undefined : normalizeFingerprint(typed);
+  if (typed !== undefined && !expected) throw new CliError(`--manifest-sha256 takes the 64 hex digits printed at export (colons allowed), not "${typed}"`, EXIT.usage);
   let result;
   try {
     result = await verifyExport(dir);
   } catch (err) {
     throw new CliError(`verification FAILED: ${(err as Error).message}`, EXIT.api);
   }
-  const expected = values['manifest-sha256']?.replace(/[:\s]/g, '').toLowerCase();
   if (expected && expected !== result.manifestSha256) {
     throw new CliError(`verification FAILED: manifest.json has SHA-256 ${result.manifestSha256}, not the ${expected} recorded at export: it was replaced`, EXIT.api);
   }

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { CertificateError, displayFingerprint, normalizeFingerprint, pinnedValidity, probeCertificate, type PinnedValidity } from '../../client/index.js';
+import { formatFingerprint, requireFingerprint, sameFingerprint } from '../../../app/fingerprint.js';
+import { CertificateError, pinnedValidity, probeCertificate, type PinnedValidity } from '../../client/index.js';
 import { siteNotices } from '../../../app/domain/site-notices.js';
 import { terminalField } from '../../../app/safe-text.js';
 import { urlProtocol } from '../../net.js';
@@ -76,13 +77,13 @@ async function siteAdd(io: CliIo, args: readonly string[]): Promise<number> {
         trustSha256,
         caBundlePem,
       });
-      io.stdout(`added site ${terminalField(site.name)} (${site.baseUrl})${site.tls.pinSha256 ? `, certificate pinned ${displayFingerprint(site.tls.pinSha256)}` : ''}\n`);
+      io.stdout(`added site ${terminalField(site.name)} (${site.baseUrl})${site.tls.pinSha256 ? `, certificate pinned ${formatFingerprint(site.tls.pinSha256)}` : ''}\n`);
       if (password === undefined) io.stdout(`no password stored: run "fleetdeck login ${site.name} --password-stdin"\n`);
       return EXIT.ok;
     } catch (err) {
       if (err instanceof CertificateError && err.presentedSha256 && !trustSha256) {
         throw new CliError(
-          `${values.url} presents a certificate with SHA-256 fingerprint\n  ${displayFingerprint(err.presentedSha256)}\n` +
+          `${values.url} presents a certificate with SHA-256 fingerprint\n  ${formatFingerprint(err.presentedSha256)}\n` +
             `Compare it with the one shown on the system itself, then confirm with --trust ${err.presentedSha256}`,
           EXIT.certificate,
         );
@@ -177,16 +178,16 @@ async function siteTrust(io: CliIo, args: readonly string[]): Promise<number> {
     if (!site) throw new CliError(`no site named "${ref}"`, EXIT.usage);
     if (!expected) {
       const presented = await probeCertificate(site.baseUrl);
-      const same = presented.sha256 === site.tls.pinSha256;
+      const same = sameFingerprint(presented.sha256, site.tls.pinSha256);
       io.stdout(
-        `${site.name} presents ${displayFingerprint(presented.sha256)}\n` +
-          (site.tls.pinSha256 ? `pinned       ${displayFingerprint(site.tls.pinSha256)}${same ? ' (unchanged)' : ' (CHANGED)'}\n` : 'nothing pinned yet\n'),
+        `${site.name} presents ${formatFingerprint(presented.sha256)}\n` +
+          (site.tls.pinSha256 ? `pinned       ${formatFingerprint(site.tls.pinSha256)}${same ? ' (unchanged)' : ' (CHANGED)'}\n` : 'nothing pinned yet\n'),
       );
       if (same) return EXIT.ok;
       throw new CliError(`compare the new fingerprint with the one shown on the system, then confirm with --trust ${presented.sha256}`, EXIT.certificate);
     }
     const { sha256 } = await rt.fleet.trust(site.id, expected);
-    io.stdout(`pinned ${displayFingerprint(sha256)} for ${site.name}\n`);
+    io.stdout(`pinned ${formatFingerprint(sha256)} for ${site.name}\n`);
     return EXIT.ok;
   });
 }
@@ -204,7 +205,7 @@ async function siteSimple(io: CliIo, args: readonly string[], task: (rt: Paramet
 
 function parseFingerprint(text: string): string {
   try {
-    return normalizeFingerprint(text);
+    return requireFingerprint(text);
   } catch (err) {
     throw new CliError(`--trust: ${(err as Error).message}`, EXIT.usage);
   }

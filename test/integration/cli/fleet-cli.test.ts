@@ -53,6 +53,12 @@ describe.runIf(haveKeyring)('fleetdeck site, refresh, call, log (real keychain)'
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(6);
     for (const line of lines) expect(line.split('\t')[2]).toBe('ok');
+    // The roll-up the app's overview shows, from what the refresh cached.
+    for (const line of lines) expect(line.split('\t')[3]).toMatch(/^health (ok|warning|critical|unknown)/);
+    const json = await cli(['refresh', '--json', '--force']);
+    const rows = JSON.parse(json.stdout) as Array<{ health: string; healthReasons: string[] }>;
+    expect(rows).toHaveLength(6);
+    for (const row of rows) expect(['ok', 'warning', 'critical']).toContain(row.health);
   });
 
   it('shows a killed site unreachable while the other stays ok, and its cached data stays readable', async () => {

@@ -115,8 +115,10 @@ describe('the nulls dialect', () => {
     expect(systems.map((s) => s.volumesHealth)).toEqual([null, null]);
     const reference = rowsOf(base().report, 'health.systems');
     expect(reference.map((s) => typeof s.volumesHealth)).toEqual(['number', 'number']);
+    // A health figure not reported rolls the system up to unknown, as the overview shows it.
+    expect(systems.map((s) => s.level)).toEqual(['unknown', 'unknown']);
     // Everything else in the row is as in the default dialect.
-    expect(systems.map((s) => ({ ...s, volumesHealth: 'x' }))).toEqual(reference.map((s) => ({ ...s, volumesHealth: 'x' })));
+    expect(systems.map((s) => ({ ...s, volumesHealth: 'x', level: 'x' }))).toEqual(reference.map((s) => ({ ...s, volumesHealth: 'x', level: 'x' })));
   });
 
   it('rolls a null volumes health up as not reported (unknown), not as "critical, 0 % healthy"; the rest as in the default dialect', () => {

@@ -6,7 +6,9 @@ import { getOperation } from '../../../app/catalog/index.js';
 import { OutcomeUnknownError } from '../../../main/core/errors.js';
 import { dispatch } from '../../../main/ipc/handlers.js';
 import { openRuntime, type Runtime } from '../../../main/runtime.js';
-import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import { realWait } from '../../../simulator/clock.js';
+import { SimClock, startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import { until } from '../../support/until.js';
 
 const PASSWORD = 'MARKER-LONG-PASSWORD-61aa';
 
@@ -23,9 +25,15 @@ describe('time for long work', () => {
   let node: string;
   let driveId: number;
   const ipc = (channel: string, payload: unknown) => dispatch(rt.handlers, channel, payload);
+  /** Told each time the simulated system starts to take its time (a utility runs, the analyzer analyses). */
+  let onWait: (ms: number) => void = () => undefined;
+  const clock = new SimClock(Date.now, (ms) => {
+    onWait(ms);
+    return realWait(ms);
+  });
 
   beforeAll(async () => {
-    sim = await startSimulator({ sites: 1, systems: 1, seed: 'long-runs', password: PASSWORD, controlServer: false, dialects: ['slow-analyzer'] });
+    sim = await startSimulator({ sites: 1, systems: 1, seed: 'long-runs', password: PASSWORD, controlServer: false, dialects: ['slow-analyzer'], clock });
     dir = mkdtempSync(join(tmpdir(), 'fd-long-'));
     rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 1000 });
     const s = sim.manifest.sites[0]!;
@@ -72,20 +80,17 @@ describe('time for long work', () => {
 
   it('cancelling a running utility over IPC ends the call at once as outcome unknown, recorded so', async () => {
     // The run the previous test gave up on may still be sleeping on the system: let it end first.
-    while (sim.control.status()[0]!.inFlight > 0) await new Promise((r) => setTimeout(r, 25));
-    const before = sim.control.status()[0]!.inFlight;
+    await until(() => sim.control.status()[0]!.inFlight === 0, () => 'the earlier run to end');
     // The utility would run 60 s: an answer before that is the cancel's doing, not the system's.
-    let settled = false;
-    const running = ipc('op:call', { site: siteId, system, operation: 'GET /nodes/utils/run', query: { node, utility: 'sleep', args: '60', timeoutSeconds: 90 }, callId: 'long-1' }).finally(() => {
-      settled = true;
-    });
-    // Wait until the request is on its way: the system received it (however busy the machine is).
-    while (!settled && sim.control.status()[0]!.inFlight <= before) await new Promise((r) => setTimeout(r, 25));
-    expect(settled, JSON.stringify(await Promise.race([running, Promise.resolve('still running')]))).toBe(false);
+    const utilityRuns = new Promise<number>((resolve) => (onWait = resolve));
+    const running = ipc('op:call', { site: siteId, system, operation: 'GET /nodes/utils/run', query: { node, utility: 'sleep', args: '60', timeoutSeconds: 90 }, callId: 'long-1' });
+    // The system has begun the utility's 60 s when the cancel comes.
+    expect(await utilityRuns).toBe(60_000);
+    onWait = () => undefined;
     expect(await ipc('op:cancel', { callId: 'long-1' })).toEqual({ ok: true, value: { cancelled: true } });
     const result = await running;
     // Ended while the system was still running it: the call did not wait for the utility.
-    expect(sim.control.status()[0]!.inFlight).toBeGreaterThan(before);
+    expect(sim.control.status()[0]!.inFlight).toBe(1);
     expect(result).toMatchObject({ ok: false, error: { code: 'outcome-unknown', message: expect.stringContaining('GET /nodes/utils/run was cancelled after it was sent; it may or may not have happened') } });
     expect(rt.actionLog.list({ siteId }).at(-1)).toMatchObject({ operation: 'GET /nodes/utils/run', result: 'unknown' });
     // Nothing left to cancel.

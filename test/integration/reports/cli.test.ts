@@ -1,5 +1,5 @@
 // The acceptance of the audit-report issue, through the built CLI (`node bin/fleetdeck.js`, after
-// `npx tsc -p tsconfig.node.json`). With FLEETDECK_KEYCHAIN=memory a CLI process cannot log in to a
+// `npm run build:node`). With FLEETDECK_KEYCHAIN=memory a CLI process cannot log in to a
 // site saved by another process (the password lived in that process's memory), so the data dir is
 // prepared in-process first (sites added, refreshed, secrets written), as the app would have left it;
 // the CLI's own refresh then cannot log in and the pack says so, with the age of the cached data.

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, type PDFHexString } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redacted } from '../../../app/redact.js';
 import type { ReportModel } from '../../../app/reports/model.js';
 import { renderHtml } from '../../../main/reports/html.js';
 import { CHROMIUM_ARGS, chromiumPath, chromiumPrintToPdf, printReportPdf } from '../../../main/reports/pdf.js';
@@ -12,7 +13,7 @@ const PRINT_WIDTH_PX = Math.floor(((297 - 20) / 25.4) * 96);
 
 describe('the PDF of a report, printed in parts at once and merged', () => {
   let h: ReportHarness;
-  let model: ReportModel;
+  let model: Redacted<ReportModel>;
   let whole: Buffer;
   let parts: Buffer;
   let dir: string;

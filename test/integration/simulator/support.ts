@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { getOperation } from '../../../app/catalog/index.js';
 import { ApiClient } from '../../../main/client/index.js';
+import { realWait } from '../../../simulator/clock.js';
 import { SimClock, startSimulator } from '../../../simulator/index.js';
 import type { SimulatorHandle, SimulatorOptions } from '../../../simulator/index.js';
 
@@ -20,11 +21,24 @@ export interface Harness {
   /** Calls an operation at site 0 with the harness token (or `token`). */
   call<T = unknown>(op: string, options?: CallOpts): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Every wait the simulator made, in ms (latency, utilities, the slow analyzer): what it took its
+   * time for, read without a watch. The waits are real unless `instantWaits` is set.
+   */
+  waits: number[];
+  /** When true, the simulator's waits are recorded and end at once. */
+  instantWaits: boolean;
 }
 
 /** Starts a simulator (frozen clock at T0, no control server unless asked) with a logged-in client at site 0. */
 export async function harness(options: SimulatorOptions = {}): Promise<Harness> {
-  const sim = await startSimulator({ clock: SimClock.frozen(T0), controlServer: false, ...options });
+  const waits: number[] = [];
+  const state = { instantWaits: false };
+  const wait = (ms: number): Promise<void> => {
+    waits.push(ms);
+    return state.instantWaits ? Promise.resolve() : realWait(ms);
+  };
+  const sim = await startSimulator({ clock: SimClock.frozen(T0, wait), controlServer: false, ...options });
   const site = sim.manifest.sites[0];
   if (!site) throw new Error('no site');
   const client = new ApiClient({ baseUrl: site.baseUrl, timeoutMs: 10_000 });
@@ -44,6 +58,13 @@ export async function harness(options: SimulatorOptions = {}): Promise<Harness> 
     sim,
     client,
     token,
+    waits,
+    get instantWaits() {
+      return state.instantWaits;
+    },
+    set instantWaits(on: boolean) {
+      state.instantWaits = on;
+    },
     baseUrl: site.baseUrl,
     login,
     // Tests name operations loosely (any case, values the client coerces): resolved at run time as the CLI does.

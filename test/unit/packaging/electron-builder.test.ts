@@ -114,8 +114,8 @@ describe('electron-builder.yml', () => {
   });
 
   it('builds the renderer without a source map, so none is served or shipped', async () => {
-    const { default: config } = (await import('../../../vite.config.js')) as { default: { build?: { sourcemap?: unknown } } };
-    expect(config.build?.sourcemap).toBe(false);
+    const { default: configFor } = (await import('../../../vite.config.js')) as { default: (env: { mode: string; command: string }) => { build?: { sourcemap?: unknown } } };
+    expect(configFor({ mode: 'production', command: 'build' }).build?.sourcemap).toBe(false);
   });
 
   it('targets AppImage and deb on Linux, NSIS on Windows, dmg on macOS, each with an icon', () => {
@@ -157,14 +157,14 @@ describe('electron-builder.yml', () => {
     expect(main).toBe('out/main/electron/main.js');
     expect(pkg.main).toBe(main);
     expect(packaged(main!)).toBe(true);
-    // tsc -p tsconfig.node.json compiles main/electron/main.ts to out/main/electron/main.js.
-    const node = JSON.parse(read('tsconfig.node.json')) as { compilerOptions: { rootDir: string; outDir: string }; include: string[] };
-    expect(node.compilerOptions).toMatchObject({ rootDir: '.', outDir: 'out' });
-    expect(node.include).toContain('main/**/*.ts');
+    // tsc -b main compiles main/electron/main.ts to out/main/electron/main.js (main/tsconfig.json).
+    const node = JSON.parse(read('main/tsconfig.json').replace(/^\/\/.*$/gm, '')) as { compilerOptions: { rootDir: string; outDir: string }; include: string[] };
+    expect(node.compilerOptions).toMatchObject({ rootDir: '.', outDir: '../out/main' });
+    expect(node.include).toContain('**/*.ts');
     expect(existsSync(join(repo, main!.replace(/^out\//, '').replace(/\.js$/, '.ts')))).toBe(true);
-    // The entry loads ../../preload/preload.cjs, which vite.preload.config.ts writes to out/preload.
+    // The entry loads ../../preload/preload.cjs, which `vite build --mode preload` writes to out/preload.
     expect(read('main/electron/main.ts')).toContain("new URL('../../preload/preload.cjs', import.meta.url)");
-    expect(read('vite.preload.config.ts')).toMatch(/outDir: 'out\/preload'[\s\S]*fileName: \(\) => 'preload\.cjs'/);
+    expect(read('vite.config.ts')).toMatch(/outDir: here\('out\/preload'\)[\s\S]*fileName: \(\) => 'preload\.cjs'/);
     // The renderer is served from out/renderer (launch.ts: ../../renderer/ from out/main/shells).
     expect(read('vite.config.ts')).toMatch(/outDir: here\('out\/renderer'\)/);
     expect(read('main/shells/launch.ts')).toContain("new URL('../../renderer/', import.meta.url)");

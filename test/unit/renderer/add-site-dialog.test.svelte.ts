@@ -1,21 +1,15 @@
-import { flushSync, mount, unmount } from 'svelte';
-import { afterEach, describe, expect, it } from 'vitest';
+import { flushSync } from 'svelte';
+import { describe, expect, it } from 'vitest';
 import AddSiteDialog from '../../../renderer/components/AddSiteDialog.svelte';
 import { setApi } from '../../../renderer/lib/api.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { fakeApi, settle, site } from './support/fake-api.js';
 import { ipcError, sent, withChannels, type Handlers } from './support/channels.js';
+import { renderComponent } from './support/render.js';
 
 const SHA = 'ab'.repeat(32);
 const PRESENTED = { sha256: SHA, subject: 'CN=127.0.0.1', issuer: 'CN=127.0.0.1', validFrom: 'Jan 1 2026', validTo: 'Jan 1 2027' };
 
-let app: ReturnType<typeof mount> | undefined;
-let target: HTMLElement | undefined;
-afterEach(() => {
-  if (app) unmount(app);
-  app = undefined;
-  target?.remove();
-});
 
 async function render(handlers: Handlers) {
   const fake = fakeApi({ sites: [] });
@@ -23,9 +17,7 @@ async function render(handlers: Handlers) {
   const fleet = new FleetStore({ eventBatchMs: 0 });
   await fleet.load();
   let closed = 0;
-  target = document.createElement('div');
-  document.body.append(target);
-  app = mount(AddSiteDialog, { target, props: { fleet, onclose: () => closed++ } });
+  renderComponent(AddSiteDialog, { fleet, onclose: () => closed++ });
   await settle();
   return { fake, closed: () => closed };
 }

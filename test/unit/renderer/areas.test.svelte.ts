@@ -1,4 +1,4 @@
-import { flushSync, mount, unmount } from 'svelte';
+import { flushSync } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Request } from '../../../app/ipc/contract.js';
 import { AREAS } from '../../../renderer/areas/index.js';
@@ -8,6 +8,7 @@ import { Nav, type AreaDetail, type SystemRoute } from '../../../renderer/lib/na
 import { READS } from '../../../renderer/lib/reads.js';
 import SystemPage from '../../../renderer/views/SystemPage.svelte';
 import { cacheKey, fakeApi, settle, site, status, type CachedAnswer } from './support/fake-api.js';
+import { choose, renderComponent, type } from './support/render.js';
 
 const AT = '2025-02-03T04:05:06Z';
 
@@ -46,12 +47,8 @@ function cached(): Map<string, CachedAnswer> {
   ]);
 }
 
-let app: ReturnType<typeof mount> | undefined;
 let target: HTMLElement | undefined;
 afterEach(() => {
-  if (app) unmount(app);
-  app = undefined;
-  target?.remove();
   for (const el of document.body.querySelectorAll('.backdrop')) el.remove();
 });
 
@@ -67,9 +64,7 @@ async function render(area: string, options: { state?: 'ok' | 'unreachable'; cal
   await fleet.load();
   const nav = new Nav();
   const route: SystemRoute = { view: 'system', siteId: 's1', system: 'prod-a', area, ...(options.detail ? { detail: options.detail } : {}) };
-  target = document.createElement('div');
-  document.body.append(target);
-  app = mount(SystemPage, { target, props: { fleet, nav, route } });
+  target = renderComponent(SystemPage, { fleet, nav, route }).target;
   await settle();
   return { el: target, fake, nav };
 }
@@ -80,17 +75,6 @@ const q = <T extends HTMLElement>(root: ParentNode, testid: string): T => {
   return el;
 };
 const dialog = (): HTMLElement => q(document.body, 'op-dialog');
-function type(el: HTMLInputElement | HTMLTextAreaElement, text: string): void {
-  el.value = text;
-  el.dispatchEvent(new Event('input', { bubbles: true }));
-  el.dispatchEvent(new FocusEvent('blur'));
-  flushSync();
-}
-function choose(el: HTMLSelectElement, value: string): void {
-  el.value = value;
-  el.dispatchEvent(new Event('change', { bubbles: true }));
-  flushSync();
-}
 function check(root: ParentNode, label: string): void {
   const box = [...root.querySelectorAll('label')].find((l) => l.textContent?.trim() === label)?.querySelector('input');
   if (!box) throw new Error(`no checkbox ${label}`);

@@ -1,25 +1,18 @@
-import { flushSync, mount, unmount } from 'svelte';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { flushSync } from 'svelte';
+import { beforeEach, describe, expect, it } from 'vitest';
 import App from '../../../renderer/App.svelte';
 import { setApi } from '../../../renderer/lib/api.js';
 import { fakeApi, key, settle, site, status } from './support/fake-api.js';
+import { renderComponent } from './support/render.js';
 
-let app: ReturnType<typeof mount> | undefined;
 let target: HTMLElement;
 
 beforeEach(async () => {
   setApi(fakeApi({ sites: [site('s1', 'Site one')], statuses: [status('s1', 'prod-a', 'ok'), status('s1', 'prod-b', 'stale')], simulated: true }).api);
-  target = document.createElement('div');
-  document.body.append(target);
-  app = mount(App, { target });
+  target = renderComponent(App).target;
   await settle();
 });
 
-afterEach(() => {
-  if (app) unmount(app);
-  app = undefined;
-  target.remove();
-});
 
 const palette = () => document.querySelector<HTMLElement>('[data-testid="command-palette"]');
 const input = () => document.querySelector<HTMLInputElement>('[data-testid="palette-input"]') as HTMLInputElement;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { setApi } from '../../../renderer/lib/api.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { fakeApi, site, status } from './support/fake-api.js';
@@ -45,14 +45,21 @@ describe('FleetStore', () => {
 
   it('applies a burst of status events at once after the batch interval', async () => {
     const { fleet, fake } = await store(10);
+    vi.useFakeTimers();
     const stop = fleet.listen();
-    fake.emit('fleet:status', status('a', 'x', 'refreshing'));
-    fake.emit('fleet:status', status('a', 'x', 'unreachable'));
-    expect(fleet.status('a', 'x')?.state).toBe('stale');
-    await new Promise((r) => setTimeout(r, 30));
-    expect(fleet.status('a', 'x')?.state).toBe('unreachable');
-    expect(fleet.version('a', 'x')).toBe(1);
-    stop();
+    try {
+      fake.emit('fleet:status', status('a', 'x', 'refreshing'));
+      fake.emit('fleet:status', status('a', 'x', 'unreachable'));
+      expect(fleet.status('a', 'x')?.state).toBe('stale');
+      await vi.advanceTimersByTimeAsync(9);
+      expect(fleet.status('a', 'x')?.state, 'not before the interval').toBe('stale');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(fleet.status('a', 'x')?.state).toBe('unreachable');
+      expect(fleet.version('a', 'x')).toBe(1);
+    } finally {
+      stop();
+      vi.useRealTimers();
+    }
   });
 
   it('keeps a load failure as an error instead of throwing', async () => {

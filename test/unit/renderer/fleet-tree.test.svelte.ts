@@ -1,17 +1,17 @@
-import { flushSync, mount, unmount } from 'svelte';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { flushSync } from 'svelte';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import FleetTree from '../../../renderer/components/FleetTree.svelte';
 import { setApi } from '../../../renderer/lib/api.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { Nav } from '../../../renderer/lib/nav.svelte.js';
 import { fakeApi, key, settle, site, status } from './support/fake-api.js';
+import { renderComponent } from './support/render.js';
 
 const AREAS = [
   { id: 'summary', title: 'Summary' },
   { id: 'hardware', title: 'Hardware' },
 ];
 
-let app: ReturnType<typeof mount> | undefined;
 let target: HTMLElement;
 let fake: ReturnType<typeof fakeApi>;
 let nav: Nav;
@@ -35,17 +35,12 @@ beforeEach(async () => {
   await fleet.load();
   stop = fleet.listen();
   nav = new Nav();
-  target = document.createElement('div');
-  document.body.append(target);
-  app = mount(FleetTree, { target, props: { fleet, nav, areas: AREAS } });
+  target = renderComponent(FleetTree, { fleet, nav, areas: AREAS }).target;
   flushSync();
 });
 
 afterEach(() => {
   stop();
-  if (app) unmount(app);
-  app = undefined;
-  target.remove();
 });
 
 const item = (testid: string) => target.querySelector<HTMLElement>(`[data-testid="${testid}"]`) as HTMLElement;
@@ -84,13 +79,19 @@ describe('FleetTree', () => {
   });
 
   it('follows status events, applying a burst of them together', async () => {
-    fake.emit('fleet:status', status('alpha', 'prod-b', 'refreshing', { progress: { done: 1, total: 25 } }));
-    fake.emit('fleet:status', status('alpha', 'prod-b', 'refreshing', { progress: { done: 2, total: 25 } }));
-    fake.emit('fleet:status', status('alpha', 'prod-b', 'ok'));
-    expect(item('tree-system-alpha-prod-b').querySelector('.badge')?.textContent?.trim()).toBe('unreachable');
-    await new Promise((r) => setTimeout(r, 40));
-    flushSync();
-    expect(item('tree-system-alpha-prod-b').querySelector('.badge')?.textContent?.trim()).toBe('ok');
+    vi.useFakeTimers();
+    try {
+      fake.emit('fleet:status', status('alpha', 'prod-b', 'refreshing', { progress: { done: 1, total: 25 } }));
+      fake.emit('fleet:status', status('alpha', 'prod-b', 'refreshing', { progress: { done: 2, total: 25 } }));
+      fake.emit('fleet:status', status('alpha', 'prod-b', 'ok'));
+      expect(item('tree-system-alpha-prod-b').querySelector('.badge')?.textContent?.trim()).toBe('unreachable');
+      // The store's batch interval (20 ms here) on the fake clock: the burst lands as one.
+      await vi.advanceTimersByTimeAsync(20);
+      flushSync();
+      expect(item('tree-system-alpha-prod-b').querySelector('.badge')?.textContent?.trim()).toBe('ok');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('moves with Up/Down/Home/End, keeping one tab stop', () => {
@@ -180,11 +181,8 @@ describe('FleetTree with a big fleet', () => {
     setApi(big.api);
     const fleet = new FleetStore();
     await fleet.load();
-    const el = document.createElement('div');
-    document.body.append(el);
-    const tree = mount(FleetTree, { target: el, props: { fleet, nav: new Nav(), areas: AREAS } });
-    flushSync();
-    try {
+    const el = renderComponent(FleetTree, { fleet, nav: new Nav(), areas: AREAS }).target;
+    {
       const root = el.querySelector('[role="tree"]') as HTMLElement;
       expect(root.dataset.virtual).toBe('true');
       const items = el.querySelectorAll('[role="treeitem"]');
@@ -197,9 +195,6 @@ describe('FleetTree with a big fleet', () => {
       key(document.activeElement as Element, 'End');
       await settle(2);
       expect((document.activeElement as HTMLElement).dataset.testid).toBe('tree-system-big-sys-1999');
-    } finally {
-      unmount(tree);
-      el.remove();
     }
   });
 });

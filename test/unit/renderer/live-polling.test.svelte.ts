@@ -1,10 +1,11 @@
-import { flushSync, mount, unmount } from 'svelte';
+import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import LivePanel from '../../../renderer/areas/monitoring/LivePanel.svelte';
 import { setApi } from '../../../renderer/lib/api.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { SystemContext } from '../../../renderer/lib/system.svelte.js';
 import { fakeApi, site, status } from './support/fake-api.js';
+import { renderComponent } from './support/render.js';
 
 let visibility: DocumentVisibilityState = 'visible';
 
@@ -37,13 +38,10 @@ async function render(state: 'ok' | 'unreachable') {
   setApi(fake.api);
   const fleet = new FleetStore();
   await fleet.load();
-  const target = document.createElement('div');
-  document.body.append(target);
-  const app = mount(LivePanel, { target, props: { sys: new SystemContext(fleet, 's1', 'prod-a'), intervalMs: 5000 } });
-  flushSync();
+  const app = renderComponent(LivePanel, { sys: new SystemContext(fleet, 's1', 'prod-a'), intervalMs: 5000 });
   await vi.advanceTimersByTimeAsync(0);
   flushSync();
-  return { fake, target, app };
+  return { fake, target: app.target, app };
 }
 
 const polls = (fake: ReturnType<typeof fakeApi>): number => fake.calls().filter((c) => c.operation === 'GET /monitoring/performance/live').length;
@@ -66,18 +64,15 @@ describe('live monitoring', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(polls(fake)).toBe(4);
 
-    unmount(app);
-    target.remove();
+    app.unmount();
     await vi.advanceTimersByTimeAsync(30_000);
     expect(polls(fake)).toBe(4);
   });
 
   it('does not poll a system that is not reachable', async () => {
-    const { fake, target, app } = await render('unreachable');
+    const { fake, target } = await render('unreachable');
     await vi.advanceTimersByTimeAsync(20_000);
     expect(polls(fake)).toBe(0);
     expect(target.textContent).toContain('paused: the system is unreachable');
-    unmount(app);
-    target.remove();
   });
 });

@@ -1,4 +1,4 @@
-import { flushSync, mount, unmount } from 'svelte';
+import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Response } from '../../../app/ipc/contract.js';
 import NodeUtilityRunner from '../../../renderer/areas/hardware/NodeUtilityRunner.svelte';
@@ -8,13 +8,10 @@ import { formatDuration, LongRun } from '../../../renderer/lib/long-run.svelte.j
 import { SystemContext } from '../../../renderer/lib/system.svelte.js';
 import { deferred, ipcError, sent, withChannels } from './support/channels.js';
 import { fakeApi, site, status } from './support/fake-api.js';
+import { renderComponent } from './support/render.js';
 
-let app: ReturnType<typeof mount> | undefined;
 let target: HTMLElement | undefined;
 afterEach(() => {
-  if (app) unmount(app);
-  app = undefined;
-  target?.remove();
   vi.useRealTimers();
 });
 
@@ -43,9 +40,7 @@ describe('a long node utility run', () => {
     );
     const fleet = new FleetStore({ eventBatchMs: 0 });
     await fleet.load();
-    target = document.createElement('div');
-    document.body.append(target);
-    app = mount(NodeUtilityRunner, { target, props: { sys: new SystemContext(fleet, 's1', 'prod-a'), nodes: ['prod-a-n1'] } });
+    target = renderComponent(NodeUtilityRunner, { sys: new SystemContext(fleet, 's1', 'prod-a'), nodes: ['prod-a-n1'] }).target;
     flushSync();
     const q = (testid: string): HTMLElement | null => target!.querySelector<HTMLElement>(`[data-testid="${testid}"]`);
     return { fake, call, q };

@@ -1,5 +1,5 @@
-import { flushSync, mount, unmount } from 'svelte';
-import { afterEach, describe, expect, it } from 'vitest';
+import { flushSync } from 'svelte';
+import { describe, expect, it } from 'vitest';
 import { setApi } from '../../../renderer/lib/api.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { Nav, type SystemRoute } from '../../../renderer/lib/nav.svelte.js';
@@ -7,6 +7,7 @@ import { READS } from '../../../renderer/lib/reads.js';
 import SystemPage from '../../../renderer/views/SystemPage.svelte';
 import type { SystemStatusView } from '../../../app/ipc/contract.js';
 import { cacheKey, fakeApi, settle, site, status, type CachedAnswer } from './support/fake-api.js';
+import { renderComponent, type Rendered } from './support/render.js';
 
 const AT = '2025-02-03T04:05:06Z';
 
@@ -32,14 +33,9 @@ function cached(): Map<string, CachedAnswer> {
   ]);
 }
 
-let app: ReturnType<typeof mount> | undefined;
+let app: Rendered | undefined;
 let target: HTMLElement | undefined;
 
-afterEach(() => {
-  if (app) unmount(app);
-  app = undefined;
-  target?.remove();
-});
 
 async function render(state: SystemStatusView['state'], area = 'hardware', extra: Partial<SystemStatusView> = {}) {
   const fake = fakeApi({ sites: [site('s1', 'Site one')], statuses: [status('s1', 'prod-a', state, { lastSuccessAt: AT, ...extra })], cache: cached(), call: () => 'Node node-2 took over node node-1.' });
@@ -47,9 +43,8 @@ async function render(state: SystemStatusView['state'], area = 'hardware', extra
   const fleet = new FleetStore();
   await fleet.load();
   const route: SystemRoute = { view: 'system', siteId: 's1', system: 'prod-a', area };
-  target = document.createElement('div');
-  document.body.append(target);
-  app = mount(SystemPage, { target, props: { fleet, nav: new Nav(), route } });
+  app = renderComponent(SystemPage, { fleet, nav: new Nav(), route });
+  target = app.target;
   await settle();
   return { el: target, fake };
 }
@@ -82,9 +77,8 @@ describe('a system whose refresh was truncated', () => {
   it('says what the refresh left out, and nothing when it left nothing out', async () => {
     const { el } = await render('ok', 'hardware', { truncated: 'SMART read for 256 of 20000 drives (failing drives first)' });
     expect(byTestId(el, 'truncated-notice')?.textContent).toMatch(/Not read in full.*SMART read for 256 of 20000 drives/s);
-    unmount(app!);
+    app?.unmount();
     app = undefined;
-    target?.remove();
     const { el: whole } = await render('ok');
     expect(byTestId(whole, 'truncated-notice')).toBeNull();
   });

@@ -1,20 +1,15 @@
-import { flushSync, mount, unmount } from 'svelte';
-import { afterEach, describe, expect, it } from 'vitest';
+import { flushSync } from 'svelte';
+import { describe, expect, it } from 'vitest';
 import type { Request } from '../../../app/ipc/contract.js';
 import OpForm from '../../../renderer/components/forms/OpForm.svelte';
 import { IpcCallError, setApi } from '../../../renderer/lib/api.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { SystemContext } from '../../../renderer/lib/system.svelte.js';
 import { fakeApi, settle, site, status } from './support/fake-api.js';
+import { choose, renderComponent, type } from './support/render.js';
 
-let app: ReturnType<typeof mount> | undefined;
 let target: HTMLElement | undefined;
 
-afterEach(() => {
-  if (app) unmount(app);
-  app = undefined;
-  target?.remove();
-});
 
 async function render(props: Record<string, unknown>, options: { state?: 'ok' | 'unreachable'; call?: (req: Request<'op:call'>) => unknown } = {}) {
   const fake = fakeApi({ sites: [site('s1', 'Site one')], statuses: [status('s1', 'cobalt-01', options.state ?? 'ok')], call: options.call ?? (() => 'ok') });
@@ -22,9 +17,7 @@ async function render(props: Record<string, unknown>, options: { state?: 'ok' | 
   const fleet = new FleetStore({ eventBatchMs: 0 });
   await fleet.load();
   const sys = new SystemContext(fleet, 's1', 'cobalt-01');
-  target = document.createElement('div');
-  document.body.append(target);
-  app = mount(OpForm, { target, props: { sys, ...props } as never });
+  target = renderComponent(OpForm, { sys, ...props } as never).target;
   await settle();
   return { el: target, fake };
 }
@@ -35,18 +28,7 @@ const q = <T extends Element = HTMLElement>(el: ParentNode, testid: string): T =
   return found;
 };
 
-function type(el: HTMLInputElement | HTMLTextAreaElement, text: string): void {
-  el.value = text;
-  el.dispatchEvent(new Event('input', { bubbles: true }));
-  el.dispatchEvent(new FocusEvent('blur'));
-  flushSync();
-}
 
-function choose(el: HTMLSelectElement, value: string): void {
-  el.value = value;
-  el.dispatchEvent(new Event('change', { bubbles: true }));
-  flushSync();
-}
 
 async function send(el: HTMLElement): Promise<void> {
   q<HTMLButtonElement>(el, 'op-submit').click();

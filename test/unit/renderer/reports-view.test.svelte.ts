@@ -1,5 +1,5 @@
-import { flushSync, mount, unmount } from 'svelte';
-import { afterEach, describe, expect, it } from 'vitest';
+import { flushSync } from 'svelte';
+import { describe, expect, it } from 'vitest';
 import type { Response } from '../../../app/ipc/contract.js';
 import { REPORT_FORMAT, type ReportModel, type ReportSection } from '../../../app/reports/model.js';
 import type { ReportSummary } from '../../../app/reports/schema.js';
@@ -9,6 +9,7 @@ import { ReportsState } from '../../../renderer/reports/reports.svelte.js';
 import ReportsView from '../../../renderer/views/ReportsView.svelte';
 import { deferred, sent, withChannels, type Handlers } from './support/channels.js';
 import { fakeApi, key, settle, site, status } from './support/fake-api.js';
+import { renderComponent, type Rendered } from './support/render.js';
 
 const AT = '2026-03-01T10:00:00.000Z';
 
@@ -76,14 +77,9 @@ function summary(id: number, kind: ReportSummary['kind'], generatedAt = AT): Rep
 
 const stored = (id: number, m: ReportModel = model()): Response<'reports:open'> => ({ id, summary: { ...summary(id, m.kind), sha256: 'ab'.repeat(32) }, model: m });
 
-let app: ReturnType<typeof mount> | undefined;
+let app: Rendered | undefined;
 let target: HTMLElement | undefined;
 
-afterEach(() => {
-  if (app) unmount(app);
-  app = undefined;
-  target?.remove();
-});
 
 async function render(handlers: Handlers, reports = new ReportsState()) {
   const fake = fakeApi({ sites: [site('s1', 'Site one'), site('s2', 'Site two')], statuses: [status('s2', 'prod-a', 'ok')] });
@@ -91,9 +87,8 @@ async function render(handlers: Handlers, reports = new ReportsState()) {
   const fleet = new FleetStore({ eventBatchMs: 0 });
   await fleet.load();
   const stop = fleet.listen();
-  target = document.createElement('div');
-  document.body.append(target);
-  app = mount(ReportsView, { target, props: { fleet, reports } });
+  app = renderComponent(ReportsView, { fleet, reports });
+  target = app.target;
   await settle();
   const el = target;
   const q = <T extends Element = HTMLElement>(testid: string) => el.querySelector<T>(`[data-testid="${testid}"]`);
@@ -332,9 +327,8 @@ describe('the report history', () => {
     click(first.q('diff-submit'));
     await settle();
     expect(first.q('diff-summary')?.textContent?.trim()).toBe('No configuration changes.');
-    unmount(app as ReturnType<typeof mount>);
+    app?.unmount();
     app = undefined;
-    target?.remove();
 
     const second = await render({ 'reports:list': () => [summary(2, 'config'), summary(1, 'inventory')] });
     expect(second.q('diff-from')).toBeNull();

@@ -1,3 +1,6 @@
+import { afterEach } from 'vitest';
+import { cleanup } from './support/render.js';
+
 /**
  * What jsdom lacks and the renderer uses. jsdom has no layout, so a ResizeObserver that never fires
  * is true to it: components fall back to their configured sizes.
@@ -24,3 +27,6 @@ window.matchMedia ??= (query: string): MediaQueryList => ({
 
 // jsdom logs "not implemented" for canvas; a null context is what components already handle.
 HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext;
+
+// Every component renderComponent() mounted is unmounted and removed after its test.
+afterEach(cleanup);

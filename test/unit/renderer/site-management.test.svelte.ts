@@ -1,31 +1,23 @@
-import { flushSync, mount, unmount } from 'svelte';
-import { afterEach, describe, expect, it } from 'vitest';
+import { flushSync } from 'svelte';
+import { describe, expect, it } from 'vitest';
 import type { Response, SiteView, SystemStatusView } from '../../../app/ipc/contract.js';
 import App from '../../../renderer/App.svelte';
 import { setApi } from '../../../renderer/lib/api.js';
 import { deferred, ipcError, sent, withChannels, type Handlers } from './support/channels.js';
 import { fakeApi, settle, site, status } from './support/fake-api.js';
+import { renderComponent } from './support/render.js';
 
 const PINNED = 'a1'.repeat(32);
 // Differs from the pin in its first and last pair only.
 const PRESENTED = `ff${'a1'.repeat(30)}ee`;
 const OTHER = 'b2'.repeat(32);
 
-let app: ReturnType<typeof mount> | undefined;
-let target: HTMLElement | undefined;
 
-afterEach(() => {
-  if (app) unmount(app);
-  app = undefined;
-  target?.remove();
-});
 
 async function render(sites: SiteView[], statuses: SystemStatusView[], handlers: Handlers = {}) {
   const fake = fakeApi({ sites, statuses });
   setApi(withChannels(fake, handlers));
-  target = document.createElement('div');
-  document.body.append(target);
-  app = mount(App, { target });
+  renderComponent(App);
   await settle();
   const q = <T extends Element = HTMLElement>(testid: string): T | null => document.querySelector<T>(`[data-testid="${testid}"]`);
   return { fake, q };

@@ -1,5 +1,5 @@
-import { flushSync, mount, unmount } from 'svelte';
-import { afterEach, describe, expect, it } from 'vitest';
+import { flushSync } from 'svelte';
+import { describe, expect, it } from 'vitest';
 import SmartPanel from '../../../renderer/areas/hardware/SmartPanel.svelte';
 import { setApi } from '../../../renderer/lib/api.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
@@ -7,16 +7,11 @@ import { SystemContext } from '../../../renderer/lib/system.svelte.js';
 import { cacheKey, fakeApi, settle, site, status, type CachedAnswer } from './support/fake-api.js';
 import { sasHdd } from '../../support/smart-scsi.js';
 import { ataSmart, nvmeSmart } from './support/smart-text.js';
+import { renderComponent } from './support/render.js';
 
 const AT = '2025-03-04T05:06:07Z';
-let app: ReturnType<typeof mount> | undefined;
 let target: HTMLElement | undefined;
 
-afterEach(() => {
-  if (app) unmount(app);
-  app = undefined;
-  target?.remove();
-});
 
 async function render(text: string, options: { state?: 'ok' | 'unreachable'; live?: string } = {}) {
   const cache = new Map<string, CachedAnswer>([[cacheKey('s1', 'prod-a', 'GET /resources/drives/smart', { node: 'n1', driveid: 3 }), { value: text, at: AT }]]);
@@ -24,9 +19,7 @@ async function render(text: string, options: { state?: 'ok' | 'unreachable'; liv
   setApi(fake.api);
   const fleet = new FleetStore();
   await fleet.load();
-  target = document.createElement('div');
-  document.body.append(target);
-  app = mount(SmartPanel, { target, props: { sys: new SystemContext(fleet, 's1', 'prod-a'), node: 'n1', driveId: 3 } });
+  target = renderComponent(SmartPanel, { sys: new SystemContext(fleet, 's1', 'prod-a'), node: 'n1', driveId: 3 }).target;
   await settle();
   return { el: target, fake };
 }

@@ -1,7 +1,8 @@
-import { flushSync, mount, unmount, type Component } from 'svelte';
-import { afterEach, describe, expect, it } from 'vitest';
+import { flushSync, type Component } from 'svelte';
+import { describe, expect, it } from 'vitest';
 import VirtualTable from '../../../renderer/components/VirtualTable.svelte';
 import type { Column } from '../../../renderer/lib/table.js';
+import { renderComponent } from './support/render.js';
 
 interface Drive {
   id: number;
@@ -17,35 +18,24 @@ const columns: Column<Drive>[] = [
 
 const drives: Drive[] = Array.from({ length: 10_000 }, (_, i) => ({ id: i, serial: `SN${String(i).padStart(5, '0')}`, size: (i * 7919) % 10_000 }));
 
-let target: HTMLElement;
-let app: ReturnType<typeof mount> | undefined;
 
 interface Props {
   rows: readonly Drive[];
   onactivate: (d: Drive) => void;
 }
 
-function render(props: Partial<Props> = {}): HTMLElement {
-  target = document.createElement('div');
-  document.body.append(target);
+function renderTable(props: Partial<Props> = {}): HTMLElement {
   // A generic component cannot be instantiated with a type argument in mount(): erase it here.
-  app = mount(VirtualTable as unknown as Component<Record<string, unknown>>, { target, props: { rows: drives, columns, rowKey: (d: Drive) => d.id, label: 'Drives', rowHeight: 30, maxHeight: 600, ...props } });
-  flushSync();
-  return target;
+  return renderComponent(VirtualTable as unknown as Component<Record<string, unknown>>, { rows: drives, columns, rowKey: (d: Drive) => d.id, label: 'Drives', rowHeight: 30, maxHeight: 600, ...props }).target;
 }
 
 const bodyRows = (el: HTMLElement): HTMLElement[] => [...el.querySelectorAll<HTMLElement>('[role="rowgroup"] [role="row"]')];
 const firstCells = (el: HTMLElement): string[] => bodyRows(el).map((r) => r.querySelector('[role="gridcell"]')?.textContent?.trim() ?? '');
 
-afterEach(() => {
-  if (app) unmount(app);
-  app = undefined;
-  target?.remove();
-});
 
 describe('VirtualTable', () => {
   it('renders only a window of 10,000 rows but announces them all', () => {
-    const el = render();
+    const el = renderTable();
     const rendered = bodyRows(el);
     // 600 px minus a 30 px header is 19 rows in view, plus 8 overscan below.
     expect(rendered.length).toBeGreaterThan(15);
@@ -56,7 +46,7 @@ describe('VirtualTable', () => {
   });
 
   it('renders the rows at the scroll position', () => {
-    const el = render();
+    const el = renderTable();
     const scroller = el.querySelector('.scroller') as HTMLElement;
     scroller.scrollTop = 5000 * 30;
     scroller.dispatchEvent(new Event('scroll'));
@@ -70,7 +60,7 @@ describe('VirtualTable', () => {
   });
 
   it('sorts by a column header, ascending then descending', () => {
-    const el = render();
+    const el = renderTable();
     const header = [...el.querySelectorAll<HTMLButtonElement>('[role="columnheader"] button')].find((b) => b.textContent?.startsWith('Serial')) as HTMLButtonElement;
     header.click();
     flushSync();
@@ -83,7 +73,7 @@ describe('VirtualTable', () => {
   });
 
   it('sorts numbers as numbers', () => {
-    const el = render({ rows: [{ id: 1, serial: 'a', size: 10 }, { id: 2, serial: 'b', size: 9 }, { id: 3, serial: 'c', size: 100 }] });
+    const el = renderTable({ rows: [{ id: 1, serial: 'a', size: 10 }, { id: 2, serial: 'b', size: 9 }, { id: 3, serial: 'c', size: 100 }] });
     const size = [...el.querySelectorAll<HTMLButtonElement>('[role="columnheader"] button')].find((b) => b.textContent?.startsWith('Size')) as HTMLButtonElement;
     size.click();
     flushSync();
@@ -92,7 +82,7 @@ describe('VirtualTable', () => {
 
   it('moves the active row with the keyboard, scrolling it into view, and activates it with Enter', () => {
     const activated: Drive[] = [];
-    const el = render({ onactivate: (d: Drive) => void activated.push(d) });
+    const el = renderTable({ onactivate: (d: Drive) => void activated.push(d) });
     const grid = el.querySelector('[role="grid"]') as HTMLElement;
     const key = (k: string): void => {
       grid.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
@@ -112,7 +102,7 @@ describe('VirtualTable', () => {
   });
 
   it('shows the empty text when there are no rows', () => {
-    const el = render({ rows: [] });
+    const el = renderTable({ rows: [] });
     expect(el.textContent).toContain('Nothing to show.');
   });
 });

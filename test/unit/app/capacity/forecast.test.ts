@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forecastFull, historyByPool, linearFit, tQuantile975, type CapacitySample } from '../../../../app/capacity/forecast.js';
+import { forecastFull, forecastTrend, historyByPool, linearFit, tQuantile975, type CapacitySample } from '../../../../app/capacity/forecast.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 0, 1);
@@ -78,6 +78,15 @@ describe('forecastFull', () => {
     expect(forecastFull(series(2, 50 * TB, TB), 100 * TB).status).toBe('insufficient-data');
     expect(forecastFull([], 100 * TB).status).toBe('insufficient-data');
     expect(forecastFull(series(10, 50 * TB, TB), 0).status).toBe('insufficient-data');
+  });
+
+  it('is said in the same words by the pool panel and the health report', () => {
+    expect(forecastTrend(forecastFull(series(30, 50 * TB, TB), 100 * TB))).toBe('growing');
+    expect(forecastTrend(forecastFull([50, 53, 49, 52, 51, 54].map((v, i) => ({ t: T0 + i * DAY, consumed: v * TB })), 100 * TB))).toBe('growing (growth not certain)');
+    expect(forecastTrend(forecastFull(series(10, 50 * TB, 0), 100 * TB))).toBe('not growing');
+    expect(forecastTrend(forecastFull(series(10, 95 * TB, TB), 100 * TB))).toBe('full now');
+    expect(forecastTrend(forecastFull(series(2, 50 * TB, TB), 100 * TB))).toBe('not enough history');
+    expect(forecastTrend(forecastFull(series(10, 50 * TB, TB), 0))).toBe('usable unknown');
   });
 
   it('counts from the given now and sorts unordered samples', () => {

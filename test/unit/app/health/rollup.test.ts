@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { haOf, partnerOf, takeoverBlocked, givebackBlocked } from '../../../../app/health/ha.js';
 import { highLevel, laggingReplication, rollupHealth, unhealthyDrives } from '../../../../app/health/rollup.js';
-import { connectionLevel } from '../../../../renderer/lib/health.js';
+import { connectionLevel } from '../../../../app/health/system-health.js';
+import { healthy } from './fixtures.js';
 
 describe('health roll-up', () => {
-  const healthy = {
-    Volumes: { VolumesHealthInPercentage: 100, HealthyVolumes: 10, UnhealthyVolumes: 0 },
-    HardwareResources: { HardwareResourcesHealthInPercentage: 100, UnhealthyResourceCount: {} },
-    HardwareUtilization: { HardwareUtilizationInPercentage: 40, CPUInPercentage: 30, MemoryInPercentage: 40 },
-    CapacityUtilization: { CapacityInBytes: 100, CapacityUsageInBytes: 50, PoolCapacity: [{ PoolName: 'p', CapacityInBytes: 100, CapacityUsageInBytes: 50 }] },
-  };
 
   it('is ok when every dimension is', () => {
     const r = rollupHealth(healthy);

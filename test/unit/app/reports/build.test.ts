@@ -98,11 +98,12 @@ describe('health and capacity', () => {
     alpha.answers['GET /monitoring/capacity/provisioning'] = { value: { Data: [{ PoolName: 'hdd-pool', State: 'Full', Reason: 'LowFreeSpace', FreeSpaceInPercentage: 0.65 }] }, at: ALPHA_AT };
     const full = buildReport('health', input);
     expect(rowsOf(full, 'health.pools')[0]).toMatchObject({ state: 'Full', freePercent: 0.65, daysUntilFull: 511.5, outlook: 'critical: full; growing' });
-    expect(rowsOf(full, 'health.systems')[0]).toMatchObject({ capacityLevel: 'critical' });
+    expect(rowsOf(full, 'health.systems')[0]).toMatchObject({ capacityLevel: 'critical', level: 'critical' });
   });
 
   it('summarises health per system and lists unhealthy volumes, hardware problems and warnings', () => {
-    expect(rowsOf(model, 'health.systems')[0]).toMatchObject({ volumesHealth: 75, unhealthyVolumes: 1, hardwareHealth: 98.2, unhealthyResources: 'Drive: 2', capacity: 10 * TIB, allocated: 5 * TIB, allocatedPercent: 50, capacityLevel: 'ok' });
+    // 75 % of volumes healthy is below the roll-up's critical threshold, as the overview shows it.
+    expect(rowsOf(model, 'health.systems')[0]).toMatchObject({ level: 'critical', volumesHealth: 75, unhealthyVolumes: 1, hardwareHealth: 98.2, unhealthyResources: 'Drive: 2', capacity: 10 * TIB, allocated: 5 * TIB, allocatedPercent: 50, capacityLevel: 'ok' });
     expect(rowsOf(model, 'health.unhealthyVolumes')).toEqual([{ site: 'East DC', system: 'alpha', volume: 'db/log', state: 'Degraded' }]);
     expect(rowsOf(model, 'health.hardwareProblems').map((r) => `${r.name} ${r.status}`)).toEqual(['sda Warning', 'sdz Failed']);
     expect(rowsOf(model, 'health.notifications').map((r) => `${r.time} ${r.level} ${r.message}`)).toEqual([

@@ -10,6 +10,7 @@ import { balancedGroups, renderHtml, renderPdfParts } from '../../../../main/rep
 import { manifestSelfHash, verifyExport, type Manifest } from '../../../../main/reports/manifest.js';
 import { ReportStore } from '../../../../main/reports/store.js';
 import { openReportsDatabase } from '../../../../main/store/database.js';
+import type { ReportModel } from '../../../../app/reports/model.js';
 import { fixtureInput } from '../../app/reports/fixtures.js';
 
 const dirs: string[] = [];
@@ -221,6 +222,27 @@ describe('report history', () => {
       ]);
       expect(store.get(first.id)?.model).toEqual(model);
       expect(store.get(999)).toBeUndefined();
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('what the report writers take', () => {
+  it('is a model that went through redact(): a plain one fails the typecheck at every writer', async () => {
+    const plain: ReportModel = structuredClone(model);
+    // @ts-expect-error a model that was never redacted cannot be rendered
+    expect(renderHtml(plain)).toContain(model.title);
+    // @ts-expect-error nor written as CSV
+    expect(csvFiles(plain).length).toBeGreaterThan(0);
+    // @ts-expect-error nor split for the PDF
+    expect(renderPdfParts(plain, 2).documents.length).toBeGreaterThan(0);
+    // @ts-expect-error nor exported
+    await expect(exportReport(plain, { dir: tempDir(), formats: ['json'], exportedBy: 'bob', exportedAt: new Date() })).resolves.toHaveProperty('manifestSha256');
+    const db = openReportsDatabase(tempDir());
+    try {
+      // @ts-expect-error nor kept in the history
+      expect(new ReportStore(db).save(plain).id).toBeGreaterThan(0);
     } finally {
       db.close();
     }

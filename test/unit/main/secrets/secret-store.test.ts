@@ -1,15 +1,13 @@
 import { spawn } from 'node:child_process';
 import { inspect } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { passwordAccount, sitePrefix, tokenAccount } from '../../../../main/secrets/accounts.js';
 import { KeychainError, KeychainSecretStore, MemorySecretStore, openSecretStore, type KeytarLike, type SecretStore } from '../../../../main/secrets/secret-store.js';
 
 const SECRET = 'hunter2-correct-horse';
 const STORE_MODULE = new URL('../../../../main/secrets/secret-store.ts', import.meta.url).href;
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-// Timer slack on a loaded two-core machine; the point is "about the timeout", not "forever".
-const MARGIN_MS = 400;
 
 const LOCKED_WRITE = 'Cannot create an item in a locked collection';
 
@@ -64,10 +62,21 @@ function heldKeytar(): { keytar: KeytarLike; unlock: () => void } {
   };
 }
 
-async function elapsed<T>(work: () => Promise<T>): Promise<{ ms: number; result: PromiseSettledResult<T> }> {
-  const start = performance.now();
+/** How `work` settled (real timers: for calls that settle without any timeout). */
+async function settle<T>(work: () => Promise<T>): Promise<PromiseSettledResult<T>> {
   const [result] = await Promise.allSettled([work()]);
-  return { ms: performance.now() - start, result: result! };
+  return result!;
+}
+
+/**
+ * Starts `work` on fake timers and moves the clock `ms` forward: the result when it settled by then
+ * (`undefined` when still pending). Time is the fake clock's, so a busy machine changes nothing.
+ */
+async function settledWithin<T>(ms: number, work: () => Promise<T>): Promise<PromiseSettledResult<T> | undefined> {
+  let result: PromiseSettledResult<T> | undefined;
+  void Promise.allSettled([work()]).then(([r]) => (result = r));
+  await vi.advanceTimersByTimeAsync(ms);
+  return result;
 }
 
 function rejection(result: PromiseSettledResult<unknown>): KeychainError {
@@ -173,16 +182,16 @@ describe('KeychainSecretStore', () => {
 
     it('reports "locked" instead of claiming nothing is stored', async () => {
       const { store } = await lockedStore();
-      const error = rejection((await elapsed(() => store.get(passwordAccount('a')))).result);
+      const error = rejection((await settle(() => store.get(passwordAccount('a')))));
       expect(error.failure).toBe('locked');
       expect(error.message).toContain(LOCKED_WRITE);
-      expect(rejection((await elapsed(() => store.delete(passwordAccount('a')))).result).failure).toBe('locked');
+      expect(rejection((await settle(() => store.delete(passwordAccount('a'))))).failure).toBe('locked');
     });
 
     it('never searches it (keytar crashes the process on locked items)', async () => {
       const { store, fake } = await lockedStore();
-      expect(rejection((await elapsed(() => store.accounts())).result).failure).toBe('locked');
-      expect(rejection((await elapsed(() => store.deleteAll(sitePrefix('a')))).result).failure).toBe('locked');
+      expect(rejection((await settle(() => store.accounts()))).failure).toBe('locked');
+      expect(rejection((await settle(() => store.deleteAll(sitePrefix('a'))))).failure).toBe('locked');
       expect(fake.calls).not.toContain('findCredentials');
     });
   });
@@ -193,7 +202,7 @@ describe('KeychainSecretStore', () => {
       throw new Error(`refused to store "${password}"`);
     };
     const store = new KeychainSecretStore({ keytar: fake.keytar });
-    const error = rejection((await elapsed(() => store.set(passwordAccount('a'), SECRET))).result);
+    const error = rejection((await settle(() => store.set(passwordAccount('a'), SECRET))));
     expect(error.failure).toBe('failed');
     expect(error.code).toBe('keychain');
     expect(error.message).toContain(passwordAccount('a'));
@@ -205,7 +214,7 @@ describe('KeychainSecretStore', () => {
     fake.keytar.getPassword = () => {
       throw new Error('Cannot autolaunch D-Bus without X11 $DISPLAY');
     };
-    const error = rejection((await elapsed(() => new KeychainSecretStore({ keytar: fake.keytar }).get('x'))).result);
+    const error = rejection((await settle(() => new KeychainSecretStore({ keytar: fake.keytar }).get('x'))));
     expect(error.detail).toBe('Cannot autolaunch D-Bus without X11 $DISPLAY');
   });
 
@@ -213,7 +222,7 @@ describe('KeychainSecretStore', () => {
     const load = vi.fn(() => Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file')));
     const store = new KeychainSecretStore({ keytar: load });
     for (const call of [() => store.get('x'), () => store.accounts()] as Array<() => Promise<unknown>>) {
-      const error = rejection((await elapsed(call)).result);
+      const error = rejection((await settle(call)));
       expect(error.failure).toBe('unavailable');
       expect(error.message).toContain('libsecret-1.so.0');
     }
@@ -233,28 +242,38 @@ describe('KeychainSecretStore', () => {
       ['deleteAll', (store) => store.deleteAll(sitePrefix('a'))],
     ];
 
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
     it.each(calls)('%s rejects after the timeout, naming it and not the secret', async (_name, call) => {
       const store = new KeychainSecretStore({ keytar: hangingKeytar, timeoutMs: 100 });
-      const { ms, result } = await elapsed(() => call(store));
-      const error = rejection(result);
+      let result: PromiseSettledResult<unknown> | undefined;
+      void Promise.allSettled([call(store)]).then(([r]) => (result = r));
+      await vi.advanceTimersByTimeAsync(99);
+      expect(result, 'still waiting 1 ms before the timeout').toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      const error = rejection(result as PromiseSettledResult<unknown>);
       expect(error.failure).toBe('timeout');
       expect(error.message).toBe('keychain did not answer within 100 ms: it may be locked (waiting for an unlock prompt) or busy; unlock it, then try again');
       expect(error.message).not.toContain(SECRET);
-      expect(ms).toBeGreaterThanOrEqual(95);
-      expect(ms).toBeLessThan(100 + MARGIN_MS);
     });
 
     it('fails later calls at once while the earlier one is stuck, and recovers once it answers', async () => {
       const held = heldKeytar();
       const store = new KeychainSecretStore({ keytar: held.keytar, timeoutMs: 100 });
-      expect(rejection((await elapsed(() => store.delete('x'))).result).failure).toBe('timeout');
+      expect(rejection((await settledWithin(100, () => store.delete('x'))) as PromiseSettledResult<unknown>).failure).toBe('timeout');
 
-      const { ms, result } = await elapsed(() => store.set('x', SECRET));
-      expect(rejection(result).message).toMatch(/has not answered an earlier request/);
-      expect(ms).toBeLessThan(50);
+      // At once: no time passes on the clock before it is refused.
+      const result = await settledWithin(0, () => store.set('x', SECRET));
+      expect(result, 'refused without waiting').toBeDefined();
+      expect(rejection(result as PromiseSettledResult<unknown>).message).toMatch(/has not answered an earlier request/);
 
       held.unlock();
-      await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(0);
       await expect(store.set('x', SECRET)).resolves.toBeUndefined();
     });
   });
@@ -366,14 +385,19 @@ describe('openSecretStore', () => {
   it.each(broken)('falls back to memory within the timeout when %s, calling onFallback once', async (_name, keytar, reason) => {
     vi.stubEnv('FLEETDECK_KEYCHAIN', '');
     const onFallback = vi.fn();
-    const { ms, result } = await elapsed(() => openSecretStore({ keytar, timeoutMs: 150, onFallback }));
-    expect(result.status).toBe('fulfilled');
+    vi.useFakeTimers();
+    let result: PromiseSettledResult<SecretStore> | undefined;
+    try {
+      result = await settledWithin(150, () => openSecretStore({ keytar, timeoutMs: 150, onFallback }));
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(result?.status, 'settled within the timeout').toBe('fulfilled');
     const store = (result as PromiseFulfilledResult<SecretStore>).value;
     expect(store.kind).toBe('memory');
     expect(store.fallbackReason).toMatch(reason);
     expect(onFallback).toHaveBeenCalledTimes(1);
     expect(onFallback).toHaveBeenCalledWith(store.fallbackReason);
-    expect(ms).toBeLessThan(150 + MARGIN_MS);
 
     await store.set(passwordAccount('a'), SECRET);
     expect(await store.get(passwordAccount('a'))).toBe(SECRET);
@@ -400,23 +424,27 @@ describe('openSecretStore', () => {
     expect(load).not.toHaveBeenCalled();
   });
 
-  /** Runs a script that opens a store in a fresh Node process; resolves with its exit, or kills it after 10 s. */
-  function runChild(source: string): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  /** Runs a script that opens a store in a fresh Node process; resolves with its exit, or kills it (`killed`) after 30 s. */
+  function runChild(source: string): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
     const env = { ...process.env };
     delete env.FLEETDECK_KEYCHAIN;
     const script = `const { openSecretStore } = await import(${JSON.stringify(STORE_MODULE)});\n${source}`;
-    const start = performance.now();
+    let killed = false;
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      // Only a backstop for a child that would never exit: far beyond any probe timeout below.
+      const killer = setTimeout(() => {
+        killed = true;
+        child.kill('SIGKILL');
+      }, 30_000);
       child.on('error', reject);
       child.on('close', (code) => {
         clearTimeout(killer);
-        resolve({ code, stdout, stderr, ms: performance.now() - start });
+        resolve({ code, stdout, stderr, killed });
       });
     });
   }
@@ -430,7 +458,7 @@ describe('openSecretStore', () => {
     expect(child.stderr).toBe('');
     expect(child.stdout.trim()).toBe('memory');
     expect(child.code).toBe(0);
-    expect(child.ms).toBeLessThan(5000);
+    expect(child.killed, 'the process ended by itself').toBe(false);
   });
 
   it('lets the process exit by itself right after a probe that answered, despite a long timeout', async () => {
@@ -449,6 +477,6 @@ describe('openSecretStore', () => {
     expect(child.stderr).toBe('');
     expect(child.stdout.trim()).toBe('keychain');
     expect(child.code).toBe(0);
-    expect(child.ms).toBeLessThan(5000);
+    expect(child.killed, 'the process ended by itself').toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OfflineCache, openStores } from '../../../../main/store/index.js';
+import { until } from '../../../support/until.js';
 import { useTempDirs } from './temp-dir.js';
 
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -54,13 +55,6 @@ function startWriter(script: string, dataDir: string, name: string): Writer {
   return w;
 }
 
-async function until(condition: () => boolean, what: () => string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function killed(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {

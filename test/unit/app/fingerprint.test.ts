@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { differingPairs, formatFingerprint, normalizeFingerprint } from '../../../../renderer/sites/fingerprint.js';
-import { needsTwoFactor } from '../../../../renderer/sites/session.js';
+import { differingPairs, formatFingerprint, normalizeFingerprint, requireFingerprint, sameFingerprint } from '../../../app/fingerprint.js';
 
 const HEX = '0123456789abcdef'.repeat(4);
 
@@ -24,14 +23,16 @@ describe('fingerprints', () => {
   });
 });
 
-describe('two-factor detection', () => {
-  it.each([
-    ['dc-a: two-factor authentication is on: a code is required', true],
-    ['dc-a: login refused (Invalid two-factor authentication code.); the two-factor code may be wrong or expired', true],
-    ['dc-a: no password stored; log in to this site', false],
-    ['dc-a: login refused (Invalid username or password.)', false],
-    [undefined, false],
-  ])('%s → %s', (message, expected) => {
-    expect(needsTwoFactor(message)).toBe(expected);
+describe('fingerprints typed by an admin', () => {
+  it('reads colons, spaces and either case, and refuses anything that is not a SHA-256 with the text quoted', () => {
+    expect(requireFingerprint(`  ${HEX.toUpperCase().match(/../g)?.join(':')}\n`)).toBe(HEX);
+    expect(() => requireFingerprint('ab:cd')).toThrow(/"ab:cd" is not a SHA-256 fingerprint/);
+  });
+
+  it('compares fingerprints whatever form each is in, and never calls text that is not one the same', () => {
+    expect(sameFingerprint(HEX, HEX.toUpperCase().match(/../g)?.join(':'))).toBe(true);
+    expect(sameFingerprint(HEX, `ff${HEX.slice(2)}`)).toBe(false);
+    expect(sameFingerprint('abc', 'abc')).toBe(false);
+    expect(sameFingerprint(undefined, HEX)).toBe(false);
   });
 });

@@ -1,0 +1,82 @@
+import { assessCapacity, type SystemCapacity } from '../capacity/pools.js';
+import type { Health, Node, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../catalog/resources.js';
+import type { SystemState } from '../domain/site.js';
+import { refreshRead, type PlannedRead } from '../fleet/refresh-plan.js';
+import { worse, type Level } from './level.js';
+import { rollupHealth, type Rollup } from './rollup.js';
+
+/**
+ * One system's health from its cached answers: which reads feed the capacity assessment and the
+ * roll-up, and how a connection state weighs in. The fleet overview, the health report and
+ * `fleetdeck fleet status` all compute it here, so a system has one level wherever it is shown.
+ */
+
+/** The cached reads (operation and cache query) of the roll-up; capacity history is cached under the empty query. */
+export const ROLLUP_READS = {
+  health: refreshRead('GET /monitoring/health/current'),
+  pools: refreshRead('GET /monitoring/capacity/pools/current'),
+  provisioning: refreshRead('GET /monitoring/capacity/provisioning'),
+  history: { op: 'GET /monitoring/capacity/pools/history', query: {} },
+  nodes: refreshRead('GET /nodes/list'),
+} as const satisfies Record<string, PlannedRead>;
+
+/** The cached answers of {@link ROLLUP_READS}: undefined (or null) where nothing is cached. */
+export type RollupAnswers = Partial<Record<keyof typeof ROLLUP_READS, unknown>>;
+
+/** The roll-up's answers, each read by `read` (a cache, a report's snapshot) with its operation and cache query. */
+export function rollupAnswers(read: (r: PlannedRead) => unknown): RollupAnswers {
+  const out: RollupAnswers = {};
+  for (const [name, r] of Object.entries(ROLLUP_READS)) out[name as keyof RollupAnswers] = read(r);
+  return out;
+}
+
+const listOf = <T>(value: unknown): T[] => {
+  const data = (value as { Data?: unknown } | null | undefined)?.Data;
+  return Array.isArray(data) ? (data as T[]) : [];
+};
+
+/** Pools' capacity from the cached answers, forecast from the time `now` (ms since the epoch). */
+export function capacityFromAnswers(a: RollupAnswers, now: number): SystemCapacity {
+  const history = (a.history as PoolCapacityHistory | null | undefined)?.PerformanceStatstics;
+  return assessCapacity({
+    health: a.health as Health | null | undefined,
+    pools: a.pools as PoolCapacityUsage | null | undefined,
+    provisioning: listOf<PoolProvisioning>(a.provisioning),
+    history: Array.isArray(history) ? history : [],
+    now,
+  });
+}
+
+/** The roll-up of one system from its cached answers; HA is rolled in only when the node list is cached. */
+export function systemRollup(a: RollupAnswers, now: number): Rollup {
+  const nodes = a.nodes === undefined || a.nodes === null ? undefined : listOf<Node>(a.nodes);
+  return rollupHealth(a.health as Health | null | undefined, { capacity: capacityFromAnswers(a, now), ...(nodes ? { nodes } : {}) });
+}
+
+/** States in which the system cannot take writes, and why: views open read-only from the cache. */
+const READ_ONLY: Readonly<Partial<Record<SystemState, string>>> = {
+  unreachable: 'the system is unreachable',
+  paused: 'polling of this site is paused',
+  'login-required': 'the session needs a new login',
+  'certificate-changed': "the site's certificate changed and is not trusted",
+};
+
+/** Why writes are disabled in this state, or undefined when they are allowed. */
+export function readOnlyReason(state: string | undefined): string | undefined {
+  return state && Object.hasOwn(READ_ONLY, state) ? READ_ONLY[state as SystemState] : undefined;
+}
+
+/**
+ * A connection problem counts at least as a warning: the data shown may be old. Answers the app
+ * cannot read count as unknown: part of the system's data is missing, which is worse than a warning.
+ */
+export function connectionLevel(state: string | undefined): Level {
+  if (state === 'certificate-changed') return 'critical';
+  if (state === 'protocol-error') return 'unknown';
+  return readOnlyReason(state) ? 'warning' : 'ok';
+}
+
+/** What a system is shown as: its roll-up made worse by its connection state. */
+export function systemLevel(rollup: Rollup, state: string | undefined): Level {
+  return worse(rollup.level, connectionLevel(state));
+}
