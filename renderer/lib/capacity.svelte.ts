@@ -1,6 +1,6 @@
 import type { SystemCapacity } from '../../app/capacity/pools.js';
 import { capacityFromAnswers } from '../../app/health/system-health.js';
-import type { Health, PoolCapacityHistory, PoolCapacityUsage } from '../../app/catalog/index.js';
+import type { DataList, Health, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../../app/catalog/index.js';
 import { clock } from './clock.svelte.js';
 import { formatBytes } from './format.js';
 import { cachedRead, type Loader } from './loader.svelte.js';
