@@ -57,9 +57,11 @@ describe.runIf(haveKeyring)('a hostile system through the CLI', { timeout: 180_0
     expect(lines).toHaveLength(1);
     const fields = (lines[0] as string).split('\t');
     expect(fields.slice(0, 3)).toEqual(['hostile', 'alpha', 'stale']);
-    expect(fields).toHaveLength(5);
+    // site, system, state, the cached health roll-up, the time of the last good read, the error.
+    expect(fields[3]).toMatch(/^health /);
+    expect(fields).toHaveLength(6);
     // What is left of the escapes is visible junk, on the line it came with.
-    expect(fields[4]).toContain(']0;pwned]52;c;ZXZpbA==[2J[2K fleetdeck: all good exe.txt31m your session Bearer [redacted] is not allowed');
+    expect(fields[5]).toContain(']0;pwned]52;c;ZXZpbA==[2J[2K fleetdeck: all good exe.txt31m your session Bearer [redacted] is not allowed');
     expect(r.stdout).not.toMatch(/^fleetdeck: all good/m);
 
     const j = await cli(['refresh', '--site', 'hostile', '--json']);
