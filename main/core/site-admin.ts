@@ -1,5 +1,6 @@
 import type { Site, SiteInput, SitePatch } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
+import { sameFingerprint } from '../../app/fingerprint.js';
 import { CertificateError, probeCertificate } from '../client/index.js';
 import { passwordAccount, sitePrefix } from '../secrets/accounts.js';
 import { sameBaseUrl } from '../store/site-store.js';
@@ -27,7 +28,7 @@ export class SiteAdmin {
   async trust(siteId: string, expectedSha256?: string): Promise<{ sha256: string }> {
     const site = this.f.site(siteId);
     const presented = await probeCertificate(site.baseUrl, this.f.o.timeoutMs);
-    if (expectedSha256 && expectedSha256.replace(/[:\s]/g, '').toLowerCase() !== presented.sha256) {
+    if (expectedSha256 && !sameFingerprint(expectedSha256, presented.sha256)) {
       throw new CertificateError(`${site.name} presents ${presented.sha256}, not the fingerprint given`, presented.sha256);
     }
     const updated = await this.f.o.sites.update(site.id, { tls: { ...site.tls, pinSha256: presented.sha256, pinnedCertPem: presented.pem } });
@@ -52,14 +53,13 @@ export class SiteAdmin {
     if (urlProtocol(input.baseUrl) === 'https:') {
       if (input.trustSha256 || !input.caBundlePem) {
         const presented = await probeCertificate(input.baseUrl, this.f.o.timeoutMs ?? 15_000);
-        const expected = input.trustSha256?.replace(/[:\s]/g, '').toLowerCase();
-        if (!expected) {
+        if (!input.trustSha256) {
           throw new CertificateError(
             `${input.baseUrl} presents a certificate with SHA-256 ${presented.sha256} (${presented.subject.replace(/\n/g, ', ')}); confirm this fingerprint to trust it`,
             presented.sha256,
           );
         }
-        if (expected !== presented.sha256) {
+        if (!sameFingerprint(input.trustSha256, presented.sha256)) {
           throw new CertificateError(`${input.baseUrl} presents ${presented.sha256}, not the fingerprint given`, presented.sha256);
         }
         tls.pinSha256 = presented.sha256;

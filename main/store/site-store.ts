@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { newSiteSchema, siteIdFromName, siteNameProblem, sitePatchSchema, sitePollingSchema, siteSchema, siteTlsSchema, type NewSite, type Site, type SiteAuth, type SitePatch, type SitePolling, type SiteTls } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
+import { normalizeFingerprint } from '../../app/fingerprint.js';
 import { isSecretField } from '../../app/redact.js';
 import { hasUnsafeChars } from '../../app/safe-text.js';
 import { isLoopbackHost } from '../net.js';
@@ -449,8 +450,8 @@ function checkTls(name: string, tls: unknown): SiteTls {
   const t = tls as Record<string, unknown>;
   const out: SiteTls = {};
   if (t.pinSha256 !== undefined) {
-    const pin = String(t.pinSha256).replace(/[:\s]/g, '').toLowerCase();
-    if (!/^[0-9a-f]{64}$/.test(pin)) throw new InputError(`${name}: the pinned fingerprint must be a SHA-256 (64 hex digits)`);
+    const pin = normalizeFingerprint(String(t.pinSha256));
+    if (!pin) throw new InputError(`${name}: the pinned fingerprint must be a SHA-256 (64 hex digits)`);
     out.pinSha256 = pin;
   }
   for (const k of ['pinnedCertPem', 'caBundlePem'] as const) {
