@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BulkJobs, fleetSender } from './core/bulk.js';
 import { Fleet } from './core/fleet.js';
 import { createHandlers, type Handlers } from './ipc/handlers.js';
 import type { PrintToPdf } from './reports/pdf.js';
@@ -44,6 +45,8 @@ export interface Runtime {
   secrets: SecretStore;
   fleet: Fleet;
   reports: ReportService;
+  /** Bulk changes (one write on several systems), kept in memory for this run. */
+  bulk: BulkJobs;
   handlers: Handlers;
   keychainWarning?: string | undefined;
   /** What happened to the data files on opening (see `openStores`). */
@@ -91,6 +94,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     printToPdf: o.printToPdf,
     defaultPrinter: () => choosePdfPrinter().print,
   });
+  const bulk = new BulkJobs({ send: fleetSender(fleet) });
   const handlers = createHandlers({
     fleet,
     sites,
@@ -102,6 +106,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     simulatedSiteIds: o.simulatedSiteIds ?? new Set(),
     scopedSite: o.scopedSite,
     reports,
+    bulk,
   });
   return {
     dataDir: o.dataDir,
@@ -112,6 +117,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     secrets,
     fleet,
     reports,
+    bulk,
     handlers,
     keychainWarning,
     storeWarnings: stores.warnings,

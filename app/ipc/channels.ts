@@ -17,6 +17,10 @@ export const CHANNEL_NAMES = [
   'fleet:refresh',
   'op:call',
   'op:cancel',
+  'bulk:start',
+  'bulk:list',
+  'bulk:retry',
+  'bulk:cancel',
   'cache:read',
   'log:list',
   'log:verify',
@@ -27,7 +31,7 @@ export const CHANNEL_NAMES = [
   'reports:export',
 ] as const;
 
-export const EVENT_NAMES = ['fleet:status', 'fleet:notifications'] as const;
+export const EVENT_NAMES = ['fleet:status', 'fleet:notifications', 'bulk:progress'] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 export type EventNameList = (typeof EVENT_NAMES)[number];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { actionEntrySchema, actionLogVerificationSchema } from '../domain/action.js';
+import { bulkJobSchema } from '../domain/bulk.js';
 import { siteEditSchema, siteInputSchema, siteViewSchema, systemStatusSchema } from '../domain/site.js';
 import { OPERATION_KEYS } from '../catalog/operations.js';
 import { exportedFileSchema, reportDiffSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
@@ -104,6 +105,31 @@ export const CONTRACT = {
    * "outcome unknown" (it may still run on the system), one not yet sent as refused.
    */
   'op:cancel': { request: z.object({ callId: z.string().min(1).max(100) }), response: z.object({ cancelled: z.boolean() }) },
+  /**
+   * Starts a bulk change: one write, the same parameters, on several systems, run by main (so a
+   * closed view loses no outcome; progress comes as `bulk:progress` events). Each system's write
+   * goes through the same path as `op:call` and is in the action log.
+   */
+  'bulk:start': {
+    request: z.object({
+      operation: operationKey,
+      targets: z.array(z.object({ site: siteRef, system: name })).min(1).max(500),
+      query: params.optional(),
+      body: z.unknown().optional(),
+      headers: params.optional(),
+      /** Systems sent to at once (default 4). */
+      maxInFlight: z.number().int().min(1).max(16).optional(),
+      /** After the first refused or unknown outcome, start no other system. */
+      stopOnFailure: z.boolean().optional(),
+    }),
+    response: bulkJobSchema,
+  },
+  /** The bulk changes main keeps (this window's sites only), newest first. */
+  'bulk:list': { request: z.object({}), response: z.array(bulkJobSchema) },
+  /** Sends again to the systems that refused or were not sent to; never to one whose outcome is unknown. */
+  'bulk:retry': { request: z.object({ id: z.string().min(1).max(100) }), response: bulkJobSchema },
+  /** Starts no further system; writes already sent finish. */
+  'bulk:cancel': { request: z.object({ id: z.string().min(1).max(100) }), response: bulkJobSchema },
   'cache:read': {
     request: z.object({ site: siteRef, system: name, operation: operationKey, query: params.optional() }),
     response: z.object({ value: z.unknown(), at: z.string(), stale: z.boolean() }).nullable(),
@@ -162,6 +188,8 @@ export const CHANNELS = Object.keys(CONTRACT) as Channel[];
 export const EVENTS = {
   'fleet:status': systemStatusSchema,
   'fleet:notifications': z.object({ siteId: z.string(), system: z.string(), count: z.number() }),
+  /** A bulk change moved (a system started or ended, the job ended). */
+  'bulk:progress': bulkJobSchema,
 } as const;
 export type EventName = keyof typeof EVENTS;
 export type EventPayload<E extends EventName> = z.output<(typeof EVENTS)[E]>;

@@ -13,10 +13,16 @@ import { FleetRefresh } from './refresh.js';
 import { SiteAdmin, type SiteInput } from './site-admin.js';
 import { SiteConnection, type CallParams, type LoginProgress } from './site-connection.js';
 import { failedWrite, recordOutcome } from './write-outcome.js';
+import type { WriteResult } from '../store/action-log.js';
 
 export { FLEET_LIMITS, type FleetOptions } from './fleet-context.js';
 export type { FleetEvent } from './fleet-state.js';
 export type { SiteInput } from './site-admin.js';
+
+/** Told how a write ended, as the action log records it (a bulk job classifies its targets by it). */
+export type OutcomeListener = (result: WriteResult, message: string) => void;
+/** A call's parameters, plus, for a write, who to tell its recorded outcome. */
+export type FleetCallParams = CallParams & { onOutcome?: OutcomeListener | undefined };
 
 /** Selecting a system is the session manager's alone (SiteConnection). */
 const SELECT_OP = 'GET /systems/select';
@@ -100,7 +106,7 @@ export class Fleet {
    * under its own deadline).
    * @throws StoreError when the intent cannot be recorded: the write is then not sent.
    */
-  async call(siteId: string, system: string | undefined, opKey: string | Operation, callParams: CallParams = {}): Promise<unknown> {
+  async call(siteId: string, system: string | undefined, opKey: string | Operation, callParams: FleetCallParams = {}): Promise<unknown> {
     const op = typeof opKey === 'string' ? getOperation(opKey) : opKey;
     const site = this.site(siteId);
     if (op.key === SELECT_OP) {
@@ -109,7 +115,8 @@ export class Fleet {
       );
     }
     const conn = this.connection(site);
-    const params = { ...callParams, timeoutMs: callParams.timeoutMs ?? this.derivedTimeout(site.id, system, op, callParams.query) };
+    const { onOutcome, ...rest } = callParams;
+    const params = { ...rest, timeoutMs: callParams.timeoutMs ?? this.derivedTimeout(site.id, system, op, callParams.query) };
     const deadline = this.callDeadline(site, system, op, params.timeoutMs);
     try {
       if (!op.writes) {
@@ -117,7 +124,7 @@ export class Fleet {
         if (system !== undefined) this.o.cache.put(site.id, system, cacheKey(op.key, params.query ?? {}), result, this.clock());
         return result;
       }
-      return await this.write(site, conn, system, op, { ...params, deadline });
+      return await this.write(site, conn, system, op, { ...params, deadline }, onOutcome);
     } finally {
       deadline.dispose();
     }
@@ -148,7 +155,7 @@ export class Fleet {
     return n > 0 ? n : undefined;
   }
 
-  private async write(site: Site, conn: SiteConnection, system: string | undefined, op: Operation, params: CallParams): Promise<unknown> {
+  private async write(site: Site, conn: SiteConnection, system: string | undefined, op: Operation, params: CallParams, onOutcome?: OutcomeListener): Promise<unknown> {
     // Invalid parameters are refused before anything is recorded or sent.
     conn.validate(op, params);
     // Masked by value too, wherever an echo of them could land in the record.
@@ -171,9 +178,11 @@ export class Fleet {
     } catch (err) {
       const outcome = await failedWrite(conn, system, op, params, err, sent, { timeoutMs: this.timeoutMs, timers: this.timers });
       recordOutcome(this.o.actionLog, this.clock(), pending, outcome.result, noted(outcome.message), secrets);
+      onOutcome?.(outcome.result, noted(outcome.message));
       throw outcome.error;
     }
     recordOutcome(this.o.actionLog, this.clock(), pending, 'ok', noted(typeof result === 'string' ? result : ''), secrets);
+    onOutcome?.('ok', noted(typeof result === 'string' ? result : ''));
     return result;
   }
 

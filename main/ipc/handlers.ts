@@ -2,12 +2,14 @@ import type { z, ZodError } from 'zod';
 import { InputError } from '../../app/errors.js';
 import { CONTRACT, type Channel, type IpcError, type Response, type SiteView } from '../../app/ipc/contract.js';
 import type { Site } from '../../app/domain/site.js';
+import type { BulkJobView } from '../../app/domain/bulk.js';
 import { nestedDeeperThan } from '../../app/nesting.js';
 import { maskSecrets, redact, secretValues } from '../../app/redact.js';
 import { CancelledError } from '../client/errors.js';
 import { pinnedValidity, probeCertificate } from '../client/tls.js';
 import { ipcErrorCode } from '../../app/errors.js';
 import type { Fleet } from '../core/fleet.js';
+import type { BulkJobs } from '../core/bulk.js';
 import { isAbsolute } from 'node:path';
 import type { ReportService } from '../reports/service.js';
 import { RawJson } from './raw-json.js';
@@ -29,6 +31,8 @@ export interface HandlerContext {
   scopedSite?: string | undefined;
   /** Reports (history, generation, export); the `reports:*` channels fail without it. */
   reports?: ReportService | undefined;
+  /** Bulk changes; the `bulk:*` channels fail without it. */
+  bulk?: BulkJobs | undefined;
 }
 
 /** A request after its schema parsed it (defaults applied, unknown keys dropped). */
@@ -73,6 +77,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   const ok = { ok: true as const };
   /** Calls running under a renderer's callId, so `op:cancel` can stop them. */
   const running = new Map<string, AbortController>();
+  const bulkInScope = bulkInScopeOf(ctx.scopedSite);
   return {
     'app:info': async () => ({
       version: ctx.version,
@@ -157,6 +162,17 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       control?.abort(new CancelledError('cancelled by the user'));
       return { cancelled: control !== undefined };
     },
+    'bulk:start': async (r) =>
+      bulkJobs().start({
+        operation: r.operation,
+        targets: r.targets.map((t) => ({ siteId: siteOf(t.site).id, system: t.system })),
+        params: { query: r.query, headers: r.headers, body: r.body },
+        maxInFlight: r.maxInFlight,
+        stopOnFailure: r.stopOnFailure,
+      }),
+    'bulk:list': async () => bulkJobs().list().filter(bulkInScope),
+    'bulk:retry': async (r) => bulkJobs().retry(bulkOfWindow(r.id).id),
+    'bulk:cancel': async (r) => bulkJobs().cancel(bulkOfWindow(r.id).id),
     'cache:read': async (r) => {
       const hit = fleet.cachedText(siteOf(r.site).id, r.system, r.operation, r.query ?? {});
       // The cache redacts every value before it is written (OfflineCache.put), so it is served as
@@ -198,6 +214,15 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     },
   };
 
+  function bulkJobs(): BulkJobs {
+    if (!ctx.bulk) throw new ScopeError('bulk changes are not available in this window');
+    return ctx.bulk;
+  }
+  function bulkOfWindow(id: string): BulkJobView {
+    const job = bulkJobs().get(id);
+    if (!bulkInScope(job)) throw new ScopeError(`bulk change ${id} covers sites outside this window's scope`);
+    return job;
+  }
   function reportService(): ReportService {
     if (!ctx.reports) throw new ScopeError('reports are not available in this window');
     return ctx.reports;
@@ -211,6 +236,11 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     if (!inScope(stored.summary)) throw new ScopeError(`report ${id} covers sites outside this window's scope`);
     return stored;
   }
+}
+
+/** In a window scoped to one site, only bulk changes on that site alone are visible. */
+export function bulkInScopeOf(scopedSite: string | undefined): (job: Pick<BulkJobView, 'targets'>) => boolean {
+  return (job) => !scopedSite || job.targets.every((t) => t.siteId === scopedSite);
 }
 
 /** A request outside this window's scope, or naming nothing that exists. */

@@ -1,3 +1,4 @@
+import { bulkInScopeOf } from '../ipc/handlers.js';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { siteIdFromName, type SystemStatus } from '../../app/domain/site.js';
@@ -102,12 +103,21 @@ function launched(runtime: Runtime, scopedSiteId: string | undefined, demo: Demo
     demo,
     scopedSiteId,
     refresh: () => runtime.fleet.refresh({ force: true, ...(scopedSiteId ? { siteIds: [scopedSiteId] } : {}) }),
-    subscribe: (emit) =>
-      runtime.fleet.on((e) => {
+    subscribe: (emit) => {
+      const stopFleet = runtime.fleet.on((e) => {
         if (e.type === 'status') {
           if (inScope(e.status.siteId)) emit('fleet:status', e.status);
         } else if (inScope(e.siteId)) emit('fleet:notifications', { siteId: e.siteId, system: e.system, count: e.count });
-      }),
+      });
+      const bulkInScope = bulkInScopeOf(scopedSiteId);
+      const stopBulk = runtime.bulk.on((job) => {
+        if (bulkInScope(job)) emit('bulk:progress', job);
+      });
+      return () => {
+        stopFleet();
+        stopBulk();
+      };
+    },
     close,
   };
 }

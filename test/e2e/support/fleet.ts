@@ -77,11 +77,17 @@ export async function startFleet(options: FleetOptions = {}): Promise<E2EFleet> 
     if (siteIds.length) await runtime.fleet.refresh({ force: true });
     core = {
       runtime,
-      subscribe: (emit) =>
-        runtime.fleet.on((e) => {
+      subscribe: (emit) => {
+        const stopFleet = runtime.fleet.on((e) => {
           if (e.type === 'status') emit('fleet:status', e.status);
           else emit('fleet:notifications', { siteId: e.siteId, system: e.system, count: e.count });
-        }),
+        });
+        const stopBulk = runtime.bulk.on((job) => emit('bulk:progress', job));
+        return () => {
+          stopFleet();
+          stopBulk();
+        };
+      },
       close: () => runtime.close(),
     };
   }

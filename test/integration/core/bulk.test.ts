@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRuntime, type Runtime } from '../../../main/runtime.js';
+import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+
+const PASSWORD = 'bulk-site-password';
+const CHAP_SECRET = 'Bulk-Chap-9q7x';
+
+/**
+ * A bulk change through the app's own runtime against the simulator: three systems on three
+ * sites, one refusing (a fault injected on its site); every write is in the action log, and the
+ * retry sends only to the one that refused.
+ */
+describe('bulk change against the simulator', () => {
+  let sim: SimulatorHandle;
+  let rt: Runtime;
+  let dir: string;
+  const targets = () => rt.sites.list().map((s) => ({ siteId: s.id, system: rt.fleet.systemsOf(s.id)[0] as string }));
+
+  beforeAll(async () => {
+    sim = await startSimulator({ sites: 3, systems: 1, seed: 'bulk-tests', password: PASSWORD, controlServer: false });
+    dir = mkdtempSync(join(tmpdir(), 'fd-bulk-'));
+    rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 10_000 });
+    for (const s of sim.manifest.sites) await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: PASSWORD });
+    await rt.fleet.refresh({ force: true });
+  });
+  afterAll(async () => {
+    await rt.close();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('logs every write, shows the refusal, and the retry resends only to the refused system', async () => {
+    const [a, b, c] = targets();
+    if (!a || !b || !c) throw new Error('three systems expected');
+    sim.control.setFaults(1, { errorRate: 1, errorMode: 'status' });
+    const started = rt.bulk.start({ operation: 'PUT /nodes/chap', targets: [a, b, c], params: { body: { ChapName: 'bulk-chap', ChapSecret: CHAP_SECRET } }, maxInFlight: 2 });
+    const first = await rt.bulk.settled(started.id);
+    expect(first.targets.map((t) => t.outcome)).toEqual(['ok', 'refused', 'ok']);
+    expect(first.targets[1]?.message).toMatch(/Simulated fault/);
+
+    const log = () => rt.actionLog.list({}).filter((e) => e.operation === 'PUT /nodes/chap');
+    expect(log().map((e) => `${e.siteId}/${e.system}:${e.result}`).sort()).toEqual(
+      [`${a.siteId}/${a.system}:ok`, `${b.siteId}/${b.system}:refused`, `${c.siteId}/${c.system}:ok`].sort(),
+    );
+    expect(JSON.stringify(log())).not.toContain(CHAP_SECRET);
+
+    sim.control.setFaults(1, { errorRate: 0 });
+    rt.bulk.retry(started.id);
+    const second = await rt.bulk.settled(started.id);
+    expect(second.targets.map((t) => t.outcome)).toEqual(['ok', 'ok', 'ok']);
+    expect(second.targets.map((t) => t.attempts)).toEqual([1, 2, 1]);
+    const perSystem = (t: { siteId: string }) => log().filter((e) => e.siteId === t.siteId).map((e) => e.result);
+    expect(perSystem(a)).toEqual(['ok']);
+    expect(perSystem(b).sort()).toEqual(['ok', 'refused']);
+    expect(perSystem(c)).toEqual(['ok']);
+    // Each system holds the CHAP credentials sent, once.
+    for (const i of [0, 1, 2]) expect(sim.fleet.sites[i]?.systems[0]?.chap).toEqual({ name: 'bulk-chap', secret: CHAP_SECRET });
+  });
+});
