@@ -16,6 +16,8 @@ export type Route =
   /** Fleet-wide views that belong to no system. */
   | { view: 'reports' }
   | { view: 'sites' }
+  /** Bulk changes, optionally opened on one write (`METHOD /path`). */
+  | { view: 'bulk'; op?: string }
   | { view: 'system'; siteId: string; system: string; area: string; detail?: AreaDetail };
 
 export type SystemRoute = Extract<Route, { view: 'system' }>;
