@@ -49,6 +49,30 @@ async function main(): Promise<void> {
     await expect(page.getByTestId('chart-iops')).toBeVisible();
     await settle(page);
     await page.screenshot({ path: join(outDir, 'monitoring-chart.png') });
+
+    // A bulk change: a user created on the first system of each site, the second site refusing.
+    await page.getByTestId('open-bulk').click();
+    const bulk = page.getByTestId('bulk-view');
+    await bulk.getByTestId('bulk-op').selectOption('POST /users/create');
+    for (const [i, id] of fleet.siteIds.entries()) await bulk.getByTestId(`bulk-system-${id}-${fleet.simulator.manifest.sites[i]?.systems[0] ?? ''}`).check();
+    const form = bulk.getByTestId('bulk-form');
+    await form.getByTestId('field-body.Name').fill('ops-oncall');
+    await form.getByTestId('field-body.Password').fill('Demo-Password-2026');
+    await form.getByTestId('field-body.Role').fill('Viewer');
+    await form.getByTestId('field-body.Email').fill('oncall@example.com');
+    await form.getByTestId('op-submit').click();
+    await expect(bulk.getByTestId('bulk-preview')).toBeVisible();
+    await bulk.getByTestId('bulk-preview').scrollIntoViewIfNeeded();
+    await settle(page);
+    await page.screenshot({ path: join(outDir, 'bulk-preview.png') });
+    fleet.simulator.control.setFaults(1, { errorRate: 1, errorMode: 'status' });
+    await bulk.getByTestId('bulk-start').click();
+    const job = bulk.getByTestId('bulk-job').first();
+    await expect(job).toHaveAttribute('data-state', 'done', { timeout: 30_000 });
+    fleet.simulator.control.setFaults(1, { errorRate: 0 });
+    await job.scrollIntoViewIfNeeded();
+    await settle(page);
+    await page.screenshot({ path: join(outDir, 'bulk-outcome.png') });
     process.stdout.write(`screenshots written to ${outDir}\n`);
   } finally {
     await browser.close();
