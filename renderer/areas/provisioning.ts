@@ -175,3 +175,43 @@ export function mapVolumesAction(data: ProvisioningData, preset: { host?: string
     submitLabel: 'Map',
   };
 }
+
+/**
+ * An application's volumes mapped to hosts, from the application's side (`/applications/mappings/add`):
+ * the application is the one the admin is looking at.
+ */
+export function mapApplicationAction(data: ProvisioningData, application: string): FormAction {
+  return {
+    kind: 'form',
+    title: `Map volumes of ${application} to hosts`,
+    op: 'POST /applications/mappings/add',
+    fixed: { 'body.Application': application },
+    show: ['body.Hosts', 'body.Volumes', 'body.LunIds'],
+    options: {
+      'body.Hosts': { required: true, choices: choices((data.hosts ?? []).map((h) => h.Name)) },
+      'body.Volumes': { choices: choices(volumesOf(data.applications ?? [], application)), help: 'none chosen: every volume of the application' },
+      'body.LunIds': { label: 'LUN ids', help: 'optional; one per chosen volume, in the order above' },
+    },
+    validate: oneLunPerVolume,
+    submitLabel: 'Map',
+  };
+}
+
+/** Hosts cut off from an application's volumes (`/applications/mappings/delete`): only what is mapped is offered. */
+export function unmapApplicationAction(app: Application): FormAction {
+  const application = app.Application ?? '';
+  const mapped = (app.Volumes ?? []).filter((v) => (v.Mapping ?? []).length > 0);
+  return {
+    kind: 'form',
+    title: `Unmap volumes of ${application}`,
+    op: 'DELETE /applications/mappings/delete',
+    fixed: { 'query.application': application },
+    show: ['query.hosts', 'query.volumes'],
+    options: {
+      'query.hosts': { label: 'Hosts', required: true, choices: choices(mapped.flatMap((v) => (v.Mapping ?? []).map((m) => m.Host))) },
+      'query.volumes': { label: 'Volumes', choices: choices(mapped.map((v) => v.Volume)), help: 'none chosen: every volume of the application' },
+    },
+    note: 'The hosts chosen lose access to these volumes at once.',
+    submitLabel: 'Unmap',
+  };
+}

@@ -19,6 +19,31 @@ export const memoryOf = (nodes: readonly Node[]): OnNode<MemoryModule>[] => flat
 export const hbasOf = (nodes: readonly Node[]): OnNode<Hba>[] => flat(nodes, (n) => n.FibreChannelHostBusAdapters);
 export const chassisOf = (nodes: readonly Node[]): OnNode<Chassis>[] => flat(nodes, (n) => n.Chassis);
 
+/** A component the system reports as missing: what `DELETE /resources/delete` removes. */
+export interface MissingComponent {
+  node: string;
+  kind: string;
+  name: string;
+  id: number;
+}
+
+/** Every missing component of the nodes, with an id to remove it by. */
+export function missingOf(nodes: readonly Node[]): MissingComponent[] {
+  const kinds: Array<[string, (n: Node) => ReadonlyArray<{ Id?: number | null; Name?: string | null; ResourceStatus?: string | null }> | null | undefined]> = [
+    ['drive', (n) => n.Drives],
+    ['NIC', (n) => n.NetworkInterfaceCards],
+    ['CPU', (n) => n.CPU],
+    ['memory', (n) => n.Memory],
+    ['HBA', (n) => n.FibreChannelHostBusAdapters],
+    ['chassis', (n) => n.Chassis],
+  ];
+  return kinds.flatMap(([kind, pick]) =>
+    flat(nodes, (n) => pick(n) ?? undefined)
+      .filter((c) => /^missing$/i.test(c.item.ResourceStatus ?? '') && typeof c.item.Id === 'number')
+      .map((c) => ({ node: c.node, kind, name: c.item.Name ?? `#${c.item.Id}`, id: c.item.Id as number })),
+  );
+}
+
 /** A sensor with what it measures: the node itself or one of its components. */
 export interface SensorRow {
   node: string;
