@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHandlers, dispatch } from '../../../main/ipc/handlers.js';
 import { openRuntime, type Runtime } from '../../../main/runtime.js';
 import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
 
@@ -58,5 +59,17 @@ describe('bulk change against the simulator', () => {
     expect(perSystem(c)).toEqual(['ok']);
     // Each system holds the CHAP credentials sent, once.
     for (const i of [0, 1, 2]) expect(sim.fleet.sites[i]?.systems[0]?.chap).toEqual({ name: 'bulk-chap', secret: CHAP_SECRET });
+  });
+
+  it('a window scoped to one site neither starts nor sees a bulk change on other sites', async () => {
+    const [a, b] = targets();
+    if (!a || !b) throw new Error('two systems expected');
+    const scoped = createHandlers({ fleet: rt.fleet, sites: rt.sites, actionLog: rt.actionLog, version: 'test', keychain: 'memory', simulatedSiteIds: new Set(), scopedSite: a.siteId, bulk: rt.bulk });
+    const before = rt.bulk.list().length;
+    const refused = await dispatch(scoped, 'bulk:start', { operation: 'PUT /nodes/isns', targets: [{ site: b.siteId, system: b.system }], body: { Address: '10.0.0.9' } });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    expect(rt.bulk.list()).toHaveLength(before);
+    // The change of the test before spans three sites: this window does not list it.
+    expect(await dispatch(scoped, 'bulk:list', {})).toEqual({ ok: true, value: [] });
   });
 });
