@@ -72,4 +72,24 @@ describe('bulk change against the simulator', () => {
     // The change of the test before spans three sites: this window does not list it.
     expect(await dispatch(scoped, 'bulk:list', {})).toEqual({ ok: true, value: [] });
   });
+
+  it('a write left without an answer is outcome unknown and is never sent again by a retry', async () => {
+    const [a, b] = targets();
+    if (!a || !b) throw new Error('two systems expected');
+    // The first site applies the write but never answers it.
+    sim.control.setFaults(0, { hangPaths: ['/nodes/isns'] });
+    try {
+      const started = rt.bulk.start({ operation: 'PUT /nodes/isns', targets: [a, b], params: { body: { Address: '10.9.8.7' } } });
+      const done = await rt.bulk.settled(started.id);
+      expect(done.targets.map((t) => t.outcome)).toEqual(['unknown', 'ok']);
+      expect(done.targets[0]?.message).toMatch(/not resent/);
+      expect(() => rt.bulk.retry(started.id)).toThrow(/nothing to retry/);
+      const log = rt.actionLog.list({}).filter((e) => e.operation === 'PUT /nodes/isns');
+      expect(log.map((e) => `${e.siteId}:${e.result}`).sort()).toEqual([`${a.siteId}:unknown`, `${b.siteId}:ok`].sort());
+      // It did happen on the system, once.
+      expect(sim.fleet.sites[0]?.systems[0]?.isns.address).toBe('10.9.8.7');
+    } finally {
+      sim.control.setFaults(0, { hangPaths: [] });
+    }
+  }, 60_000);
 });
