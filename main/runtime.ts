@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AlertEngine } from './alerts/alert-engine.js';
+import { AlertStore } from './alerts/alert-store.js';
 import { Fleet } from './core/fleet.js';
 import { createHandlers, type Handlers } from './ipc/handlers.js';
 import type { PrintToPdf } from './reports/pdf.js';
@@ -44,6 +46,8 @@ export interface Runtime {
   secrets: SecretStore;
   fleet: Fleet;
   reports: ReportService;
+  /** Alert rules and alerts, evaluated after every refresh of a system. */
+  alerts: AlertEngine;
   handlers: Handlers;
   keychainWarning?: string | undefined;
   /** What happened to the data files on opening (see `openStores`). */
@@ -81,6 +85,8 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   const { cache, actionLog } = stores;
   const sites = new SiteStore({ dataDir: o.dataDir });
   const fleet = new Fleet({ sites, secrets, cache, actionLog, user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
+  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), warn: (m) => o.warn?.(m) });
+  alerts.start();
   const reports = new ReportService({
     fleet,
     sites,
@@ -102,6 +108,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     simulatedSiteIds: o.simulatedSiteIds ?? new Set(),
     scopedSite: o.scopedSite,
     reports,
+    alerts,
   });
   return {
     dataDir: o.dataDir,
@@ -112,10 +119,12 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     secrets,
     fleet,
     reports,
+    alerts,
     handlers,
     keychainWarning,
     storeWarnings: stores.warnings,
     close: async () => {
+      alerts.stop();
       await fleet.close();
       stores.close();
       sites.close();

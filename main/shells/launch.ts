@@ -102,12 +102,22 @@ function launched(runtime: Runtime, scopedSiteId: string | undefined, demo: Demo
     demo,
     scopedSiteId,
     refresh: () => runtime.fleet.refresh({ force: true, ...(scopedSiteId ? { siteIds: [scopedSiteId] } : {}) }),
-    subscribe: (emit) =>
-      runtime.fleet.on((e) => {
+    subscribe: (emit) => {
+      const offFleet = runtime.fleet.on((e) => {
         if (e.type === 'status') {
           if (inScope(e.status.siteId)) emit('fleet:status', e.status);
         } else if (inScope(e.siteId)) emit('fleet:notifications', { siteId: e.siteId, system: e.system, count: e.count });
-      }),
+      });
+      const offAlerts = runtime.alerts.on((c) => {
+        if (!inScope(c.siteId)) return;
+        const openCount = scopedSiteId === undefined ? c.openCount : runtime.alerts.list({ state: 'open', site: scopedSiteId }).length;
+        emit('alerts:changed', { siteId: c.siteId, system: c.system, raised: c.raised, cleared: c.cleared, openCount });
+      });
+      return () => {
+        offFleet();
+        offAlerts();
+      };
+    },
     close,
   };
 }
