@@ -33,7 +33,7 @@ export const CHANNEL_NAMES = [
   'alerts:notify',
 ] as const;
 
-export const EVENT_NAMES = ['fleet:status', 'fleet:notifications', 'alerts:changed'] as const;
+export const EVENT_NAMES = ['fleet:status', 'fleet:notifications', 'alerts:changed', 'alerts:open'] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 export type EventNameList = (typeof EVENT_NAMES)[number];

@@ -183,6 +183,8 @@ export const EVENTS = {
   'fleet:notifications': z.object({ siteId: z.string(), system: z.string(), count: z.number() }),
   /** An evaluation raised or cleared alerts of a system (each new alert raises a desktop notification when that is on). */
   'alerts:changed': alertChange,
+  /** The admin clicked a desktop notification of an alert (Electron): the window opens its system. */
+  'alerts:open': z.object({ siteId: z.string(), system: z.string() }),
 } as const;
 export type EventName = keyof typeof EVENTS;
 export type EventPayload<E extends EventName> = z.output<(typeof EVENTS)[E]>;

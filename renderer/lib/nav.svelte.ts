@@ -16,6 +16,7 @@ export type Route =
   /** Fleet-wide views that belong to no system. */
   | { view: 'reports' }
   | { view: 'sites' }
+  | { view: 'alerts' }
   | { view: 'system'; siteId: string; system: string; area: string; detail?: AreaDetail };
 
 export type SystemRoute = Extract<Route, { view: 'system' }>;
