@@ -96,29 +96,36 @@ export async function launchCore(args: LaunchArgs, warn: (m: string) => void, ex
 }
 
 function launched(runtime: Runtime, scopedSiteId: string | undefined, demo: DemoFleet | undefined, close: () => Promise<void>): Launched {
-  const inScope = (siteId: string): boolean => scopedSiteId === undefined || siteId === scopedSiteId;
   return {
     runtime,
     demo,
     scopedSiteId,
     refresh: () => runtime.fleet.refresh({ force: true, ...(scopedSiteId ? { siteIds: [scopedSiteId] } : {}) }),
-    subscribe: (emit) => {
-      const offFleet = runtime.fleet.on((e) => {
-        if (e.type === 'status') {
-          if (inScope(e.status.siteId)) emit('fleet:status', e.status);
-        } else if (inScope(e.siteId)) emit('fleet:notifications', { siteId: e.siteId, system: e.system, count: e.count });
-      });
-      const offAlerts = runtime.alerts.on((c) => {
-        if (!inScope(c.siteId)) return;
-        const openCount = scopedSiteId === undefined ? c.openCount : runtime.alerts.list({ state: 'open', site: scopedSiteId }).length;
-        emit('alerts:changed', { siteId: c.siteId, system: c.system, raised: c.raised, cleared: c.cleared, openCount });
-      });
-      return () => {
-        offFleet();
-        offAlerts();
-      };
-    },
+    subscribe: (emit) => subscribeEvents(runtime, scopedSiteId, emit),
     close,
+  };
+}
+
+/**
+ * Forwards the runtime's events to a window within its scope (one site, or the whole fleet when
+ * `scopedSiteId` is undefined): statuses, new notifications, alerts raised and cleared with the
+ * window's own open count. Returns the unsubscribe.
+ */
+export function subscribeEvents(runtime: Pick<Runtime, 'fleet' | 'alerts'>, scopedSiteId: string | undefined, emit: EventSink): () => void {
+  const inScope = (siteId: string): boolean => scopedSiteId === undefined || siteId === scopedSiteId;
+  const offFleet = runtime.fleet.on((e) => {
+    if (e.type === 'status') {
+      if (inScope(e.status.siteId)) emit('fleet:status', e.status);
+    } else if (inScope(e.siteId)) emit('fleet:notifications', { siteId: e.siteId, system: e.system, count: e.count });
+  });
+  const offAlerts = runtime.alerts.on((c) => {
+    if (!inScope(c.siteId)) return;
+    const openCount = scopedSiteId === undefined ? c.openCount : runtime.alerts.list({ state: 'open', site: scopedSiteId }).length;
+    emit('alerts:changed', { siteId: c.siteId, system: c.system, raised: c.raised, cleared: c.cleared, openCount });
+  });
+  return () => {
+    offFleet();
+    offAlerts();
   };
 }
 
