@@ -2,7 +2,7 @@ import type { Alert, AlertFilter } from '../../app/alerts/alert.js';
 import type { RuleOverride, RuleScope } from '../../app/alerts/rules.js';
 import type { EventPayload, Response } from '../../app/ipc/contract.js';
 import { api } from '../lib/api.js';
-import { errorText } from '../lib/format.js';
+import { errorText, isoOf } from '../lib/format.js';
 
 export type AlertRules = Response<'alertrules:get'>;
 export type AlertChange = EventPayload<'alerts:changed'>;
@@ -60,7 +60,8 @@ export class AlertsState {
     private readonly browser: BrowserNotifications | undefined,
     /** Opens a system, from a notification's click. */
     private readonly openSystem: (siteId: string, system: string) => void,
-    private readonly clock: () => Date = () => new Date(),
+    /** Milliseconds since the epoch (tests pass a fixed one). */
+    private readonly clock: () => number = () => Date.now(),
   ) {}
 
   /** Reads the list with the current filters (and the open count). */
@@ -70,7 +71,7 @@ export class AlertsState {
         const r = await api().invoke('alerts:list', { ...this.filter, limit: 500 });
         this.alerts = r.alerts;
         this.openCount = r.openCount;
-        this.readAt = this.clock().toISOString();
+        this.readAt = isoOf(this.clock());
         this.error = undefined;
       } catch (err) {
         this.error = errorText(err);
@@ -109,7 +110,7 @@ export class AlertsState {
 
   /** Snoozes for `hours` from now; 0 ends the snooze. */
   async snooze(ids: number[], hours: number): Promise<void> {
-    const until = hours > 0 ? new Date(this.clock().getTime() + hours * 3_600_000).toISOString() : null;
+    const until = hours > 0 ? isoOf(this.clock() + hours * 3_600_000) : null;
     await this.#act(() => api().invoke('alerts:snooze', { ids, until }));
   }
 

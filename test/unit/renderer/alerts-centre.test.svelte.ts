@@ -54,7 +54,7 @@ function setup(notify: boolean, browser: BrowserNotifications | undefined) {
     }),
   );
   const opened: string[] = [];
-  const state = new AlertsState(browser, (siteId, system) => opened.push(`${siteId}/${system}`), () => new Date('2026-01-01T12:00:00.000Z'));
+  const state = new AlertsState(browser, (siteId, system) => opened.push(`${siteId}/${system}`), () => Date.parse('2026-01-01T12:00:00.000Z'));
   return { fake, state, opened };
 }
 
