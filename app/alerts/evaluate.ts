@@ -5,7 +5,7 @@ import { haOf } from '../health/ha.js';
 import { levelName } from '../health/notification-level.js';
 import { laggingReplication, unhealthyDrives } from '../health/rollup.js';
 import { capacityFromAnswers, type RollupAnswers } from '../health/system-health.js';
-import { parseSmart, type SmartRisk } from '../smart/parse.js';
+import { parseSmart, type SmartReport, type SmartRisk } from '../smart/parse.js';
 import { RULE_KINDS, type RuleKind, type RuleSettings } from './rules.js';
 
 /** How loud an alert is. */
@@ -34,8 +34,8 @@ export interface AlertInput {
   applications?: unknown;
   /** The merged notification records (`NOTIFICATIONS_CACHE`). */
   notifications?: unknown;
-  /** The cached SMART text of one drive, if any. */
-  smart?: ((node: string, driveId: number) => unknown) | undefined;
+  /** The SMART report of one drive's cached text ({@link smartReportOf}), if any is cached. */
+  smart?: ((node: string, driveId: number) => SmartReport | undefined) | undefined;
   /** Milliseconds since the epoch. */
   now: number;
 }
@@ -74,6 +74,15 @@ function timeOf(text: string | undefined): number | undefined {
   if (!text) return undefined;
   const t = Date.parse(/[zZ]$|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`);
   return Number.isFinite(t) ? t : undefined;
+}
+
+/**
+ * A drive's cached SMART answer as the SMART report reads it: text parsed by the SMART parser; an
+ * answer that is not text is parsed as its JSON, and then rates unknown, never ok.
+ */
+export function smartReportOf(cached: unknown): SmartReport | undefined {
+  if (cached === undefined || cached === null) return undefined;
+  return parseSmart(typeof cached === 'string' ? cached : (JSON.stringify(cached, null, 2) ?? ''));
 }
 
 /** At most this many notification alerts per system and evaluation: a flood of errors is one page, not a thousand notifications. */
@@ -136,11 +145,8 @@ function driveConditions(input: AlertInput, minRisk: 'warning' | 'critical'): Al
   for (const n of nodes) {
     for (const d of n.Drives ?? []) {
       if (typeof d.Id !== 'number' || !n.Name || failing.has(`${n.Name}\u0000${String(d.Id)}`)) continue;
-      const cached = input.smart(n.Name, d.Id);
-      if (cached === undefined || cached === null) continue;
-      // As the SMART report reads it: an answer that is not text is parsed as its JSON, and then rates unknown.
-      const report = parseSmart(typeof cached === 'string' ? cached : (JSON.stringify(cached, null, 2) ?? ''));
-      if (RISK_RANK[report.risk] < RISK_RANK[minRisk]) continue;
+      const report = input.smart(n.Name, d.Id);
+      if (!report || RISK_RANK[report.risk] < RISK_RANK[minRisk]) continue;
       const name = d.Name ?? `drive ${d.Id}`;
       const why = report.findings.filter((f) => RISK_RANK[f.risk] >= RISK_RANK[minRisk]).map((f) => `${f.subject}: ${f.message}`);
       out.push({ rule: 'drive', subject: `${n.Name}/${name}`, level: report.risk === 'critical' ? 'critical' : 'warning', message: `SMART risk ${report.risk} on drive ${name} of ${n.Name}${why.length ? `: ${why.join('; ')}` : ''}` });

@@ -1,5 +1,6 @@
 import type { Alert, AlertFilter } from '../../app/alerts/alert.js';
-import { evaluateAlerts, type AlertInput } from '../../app/alerts/evaluate.js';
+import { evaluateAlerts, smartReportOf, type AlertInput } from '../../app/alerts/evaluate.js';
+import type { SmartReport } from '../../app/smart/parse.js';
 import { DEFAULT_RULES, effectiveRules, scopeText, type RuleOverride, type RuleScope, type RuleSettings, type ScopedOverride } from '../../app/alerts/rules.js';
 import type { SystemStatus } from '../../app/domain/site.js';
 import { NOTIFICATIONS_CACHE, refreshRead, smartRead } from '../../app/fleet/refresh-plan.js';
@@ -12,7 +13,7 @@ import type { AlertStore, Reconciled } from './alert-store.js';
 export interface AlertFleet {
   on(listener: (e: FleetEvent) => void): () => void;
   status(siteId?: string): SystemStatus[];
-  cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>): { value: unknown } | undefined;
+  cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>): { value: unknown; at: string } | undefined;
 }
 
 /** What the engine tells its listeners after an evaluation changed something. */
@@ -46,6 +47,11 @@ export class AlertEngine {
   private readonly clock: () => Date;
   private readonly listeners = new Set<(c: AlertChange) => void>();
   private unsubscribe: (() => void) | undefined;
+  /**
+   * Each drive's SMART report with the time of the cached text it was parsed from: a steady-state
+   * poll reads SMART only when old, so most evaluations find the same text and parse nothing.
+   */
+  private readonly smartReports = new Map<string, { at: string; report: SmartReport | undefined }>();
 
   constructor(private readonly o: AlertEngineOptions) {
     this.clock = o.clock ?? (() => new Date());
@@ -152,7 +158,14 @@ export class AlertEngine {
       notifications: read(NOTIFICATIONS_CACHE.op, NOTIFICATIONS_CACHE.query),
       smart: (node, driveId) => {
         const r = smartRead(node, driveId);
-        return read(r.op, r.query);
+        const hit = this.o.fleet.cached(siteId, system, r.op, r.query);
+        if (!hit) return undefined;
+        const key = JSON.stringify([siteId, system, node, driveId]);
+        const known = this.smartReports.get(key);
+        if (known?.at === hit.at) return known.report;
+        const report = smartReportOf(hit.value);
+        this.smartReports.set(key, { at: hit.at, report });
+        return report;
       },
       now,
     };

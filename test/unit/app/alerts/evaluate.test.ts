@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_NOTIFICATION_ALERTS, evaluateAlerts, type AlertInput } from '../../../../app/alerts/evaluate.js';
+import { MAX_NOTIFICATION_ALERTS, evaluateAlerts, smartReportOf, type AlertInput } from '../../../../app/alerts/evaluate.js';
 import { DEFAULT_RULES, RULE_KINDS, type RuleSettings } from '../../../../app/alerts/rules.js';
 import { healthy } from '../health/fixtures.js';
 
@@ -63,13 +63,16 @@ describe('alert evaluation', () => {
   });
 
   it('raises a SMART risk at or above the rule’s minimum from the cached text, read by the SMART parser', () => {
-    const smart = (_node: string, id: number): unknown => (id === 1 ? nvme('0x01') : nvme('0x00'));
+    const smart = (_node: string, id: number) => smartReportOf(id === 1 ? nvme('0x01') : nvme('0x00'));
     const e = evaluateAlerts(input({ smart }), DEFAULT_RULES);
     expect(e.conditions).toHaveLength(1);
     expect(e.conditions[0]).toMatchObject({ rule: 'drive', subject: 'n1/d1', level: 'critical' });
     expect(e.conditions[0]?.message).toMatch(/^SMART risk critical on drive d1 of n1: /);
     // Text the parser cannot read rates unknown: below a warning, so no alert (the SMART report shows it).
-    expect(evaluateAlerts(input({ smart: () => 'garbage' }), DEFAULT_RULES).conditions).toEqual([]);
+    expect(evaluateAlerts(input({ smart: () => smartReportOf('garbage') }), DEFAULT_RULES).conditions).toEqual([]);
+    // An answer that is not text is read, and rated unknown: never ok, never "no data".
+    expect(smartReportOf({ Output: 'x' })?.risk).toBe('unknown');
+    expect(smartReportOf(null)).toBeUndefined();
   });
 
   it('raises a pool above the allocated share, and only above it', () => {

@@ -26,7 +26,7 @@ function fakeFleet() {
       return () => listeners.delete(l);
     },
     status: () => [status],
-    cached: (_site, _system, op) => (op === 'GET /resources/list' ? { value: { Data: [{ Name: 'n1', Drives: drives }] } } : undefined),
+    cached: (_site, _system, op) => (op === 'GET /resources/list' ? { value: { Data: [{ Name: 'n1', Drives: drives }] }, at: '2026-01-01T00:00:00.000Z' } : undefined),
   };
   return {
     fleet,
