@@ -85,7 +85,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   const { cache, actionLog } = stores;
   const sites = new SiteStore({ dataDir: o.dataDir });
   const fleet = new Fleet({ sites, secrets, cache, actionLog, user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
-  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), warn: (m) => o.warn?.(m) });
+  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m) });
   alerts.start();
   const reports = new ReportService({
     fleet,

@@ -30,6 +30,8 @@ export interface AlertEngineOptions {
   actionLog: ActionLog;
   /** The OS user, recorded on acknowledgements and rule changes. */
   user: string;
+  /** Ids of the saved sites: alerts of a removed site are cleared by {@link AlertEngine.evaluateAll}. */
+  siteIds: () => readonly string[];
   clock?: () => Date;
   /** Where an evaluation that failed is reported (a refresh must never fail because of alerts). */
   warn?: (message: string) => void;
@@ -92,9 +94,19 @@ export class AlertEngine {
     return result;
   }
 
-  /** Evaluates every known system as it stands (the CLI, after a rule change). */
+  /**
+   * Evaluates every known system as it stands (the CLI, after a rule change or a site removed), and
+   * clears the alerts of a removed site and of a system its site no longer lists. A site of which
+   * nothing is known (its cache rebuilt, never listed) keeps its alerts: absence of data is no
+   * evidence that a condition ended.
+   */
   evaluateAll(): void {
-    for (const s of this.o.fleet.status()) if (s.state !== 'refreshing') this.evaluate(s);
+    const systems = this.o.fleet.status();
+    const sites = new Set(this.o.siteIds());
+    const known = new Map<string, Set<string>>();
+    for (const s of systems) known.set(s.siteId, (known.get(s.siteId) ?? new Set()).add(s.system));
+    this.o.store.clearWhere((siteId, system) => !sites.has(siteId) || (known.has(siteId) && !known.get(siteId)?.has(system)), this.clock());
+    for (const s of systems) if (s.state !== 'refreshing') this.evaluate(s);
   }
 
   list(filter: AlertFilter = {}): Alert[] {

@@ -77,6 +77,19 @@ export class AlertStore {
     return { raised: this.byIds(raisedIds, now.getTime()), cleared: this.byIds(clearedIds, now.getTime()) };
   }
 
+  /** Clears every active alert for which `gone` says its system no longer exists; returns them. */
+  clearWhere(gone: (siteId: string, system: string) => boolean, now: Date): Alert[] {
+    const rows = this.db
+      .prepare<[], Row>('SELECT * FROM alerts WHERE cleared_at IS NULL')
+      .all()
+      .filter((r) => gone(r.site_id, r.system));
+    const clear = this.db.prepare<[string, number]>('UPDATE alerts SET cleared_at = ? WHERE id = ?');
+    this.db.transaction(() => {
+      for (const r of rows) clear.run(now.toISOString(), r.id);
+    })();
+    return this.byIds(rows.map((r) => r.id), now.getTime());
+  }
+
   /** Alerts matching a filter, newest first. `now` decides whether a snooze still holds. */
   list(filter: AlertFilter, now: number): Alert[] {
     const where: string[] = [];

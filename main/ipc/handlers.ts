@@ -122,6 +122,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     },
     'sites:remove': async (r) => {
       await fleet.forgetSite(siteOf(r.site).id);
+      // Its alerts can never clear by themselves now.
+      ctx.alerts?.evaluateAll();
       return ok;
     },
     'sites:trust': async (r) => fleet.trust(siteOf(r.site).id, r.sha256),

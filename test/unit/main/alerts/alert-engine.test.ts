@@ -30,6 +30,7 @@ function fakeFleet() {
   };
   return {
     fleet,
+    siteIds: ['lab', 'gone'],
     set(s: Partial<SystemStatus>, d?: typeof drives) {
       status = { ...status, ...s };
       if (d) drives = d;
@@ -51,7 +52,7 @@ function engine(o: { log?: ActionLog } = {}) {
   const f = fakeFleet();
   const clock = steppingClock('2026-01-01T00:00:00.000Z');
   const warnings: string[] = [];
-  const e = new AlertEngine({ store: new AlertStore(db), fleet: f.fleet, actionLog: log, user: 'admin', clock, warn: (m) => warnings.push(m) });
+  const e = new AlertEngine({ store: new AlertStore(db), fleet: f.fleet, actionLog: log, user: 'admin', siteIds: () => f.siteIds, clock, warn: (m) => warnings.push(m) });
   e.start();
   const changes: AlertChange[] = [];
   e.on((c) => changes.push(c));
@@ -71,6 +72,21 @@ describe('the alert engine', () => {
     f.set({ state: 'ok' }, [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }]);
     expect(changes[1]?.cleared.map((a) => a.subject)).toEqual(['n1/d1']);
     expect(e.openCount()).toBe(0);
+  });
+
+  it('clears the alerts of a removed site and of a system its site no longer lists, and keeps those of a site it knows nothing of', () => {
+    const { e, f } = engine();
+    f.set({ siteId: 'gone', system: 'old', state: 'unreachable' });
+    f.set({ siteId: 'lab', system: 'sys1', state: 'ok' }, [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed' }]);
+    f.set({ system: 'sys2', state: 'unreachable' });
+    // The fleet now knows lab/sys2 alone: lab/sys1 is no longer listed; "gone" is still saved but nothing of it is known.
+    e.evaluateAll();
+    expect(e.list({ state: 'cleared' }).map((a) => `${a.siteId}/${a.system} ${a.rule}`)).toEqual(['lab/sys1 drive']);
+    expect(e.list({ state: 'active' }).map((a) => `${a.siteId}/${a.system}`).sort()).toEqual(['gone/old', 'lab/sys2']);
+    // The site removed: its alerts end too.
+    f.siteIds = ['lab'];
+    e.evaluateAll();
+    expect(e.list({ state: 'active' }).map((a) => `${a.siteId}/${a.system}`)).toEqual(['lab/sys2']);
   });
 
   it('stops listening when stopped', () => {
