@@ -18,6 +18,7 @@ export const EXIT = {
   outcomeUnknown: 9,
   cancelled: 10,
   internal: 11,
+  alertsOpen: 12,
 } as const;
 export type ExitName = keyof typeof EXIT;
 
@@ -35,7 +36,11 @@ export const EXIT_MEANING: Readonly<Record<ExitName, string>> = {
   outcomeUnknown: 'a write was sent but its outcome is unknown (not resent: check before retrying)',
   cancelled: 'cancelled',
   internal: 'an internal error of Fleetdeck (a bug; the message says where)',
+  alertsOpen: '`fleetdeck alerts`: at least one alert is open (not acknowledged, not snoozed)',
 };
+
+/** Statuses that report what a command found rather than an error: no error code ends with them. */
+export const FINDING_EXITS: readonly ExitName[] = ['ok', 'alertsOpen'];
 
 /** Codes that cross IPC in `{ code, message }`; the renderer acts on these. */
 export type IpcErrorCode =

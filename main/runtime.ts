@@ -3,6 +3,8 @@ import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BulkJobs, fleetSender } from './core/bulk.js';
+import { AlertEngine } from './alerts/alert-engine.js';
+import { AlertStore } from './alerts/alert-store.js';
 import { Fleet } from './core/fleet.js';
 import { createHandlers, type Handlers } from './ipc/handlers.js';
 import type { PrintToPdf } from './reports/pdf.js';
@@ -47,6 +49,8 @@ export interface Runtime {
   reports: ReportService;
   /** Bulk changes (one write on several systems), kept in memory for this run. */
   bulk: BulkJobs;
+  /** Alert rules and alerts, evaluated after every refresh of a system. */
+  alerts: AlertEngine;
   handlers: Handlers;
   keychainWarning?: string | undefined;
   /** What happened to the data files on opening (see `openStores`). */
@@ -84,6 +88,8 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   const { cache, actionLog } = stores;
   const sites = new SiteStore({ dataDir: o.dataDir });
   const fleet = new Fleet({ sites, secrets, cache, actionLog, user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
+  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m) });
+  alerts.start();
   const reports = new ReportService({
     fleet,
     sites,
@@ -107,6 +113,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     scopedSite: o.scopedSite,
     reports,
     bulk,
+    alerts,
   });
   return {
     dataDir: o.dataDir,
@@ -118,10 +125,12 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     fleet,
     reports,
     bulk,
+    alerts,
     handlers,
     keychainWarning,
     storeWarnings: stores.warnings,
     close: async () => {
+      alerts.stop();
       await fleet.close();
       stores.close();
       sites.close();

@@ -29,9 +29,15 @@ export const CHANNEL_NAMES = [
   'reports:open',
   'reports:diff',
   'reports:export',
+  'alerts:list',
+  'alerts:ack',
+  'alerts:snooze',
+  'alertrules:get',
+  'alertrules:set',
+  'alerts:notify',
 ] as const;
 
-export const EVENT_NAMES = ['fleet:status', 'fleet:notifications', 'bulk:progress'] as const;
+export const EVENT_NAMES = ['fleet:status', 'fleet:notifications', 'bulk:progress', 'alerts:changed', 'alerts:open'] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 export type EventNameList = (typeof EVENT_NAMES)[number];

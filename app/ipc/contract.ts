@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { actionEntrySchema, actionLogVerificationSchema } from '../domain/action.js';
 import { bulkJobSchema } from '../domain/bulk.js';
+import { alertFilterSchema, alertSchema } from '../alerts/alert.js';
+import { ruleOverrideSchema, ruleScopeSchema, ruleSettingsSchema, scopedOverrideSchema } from '../alerts/rules.js';
 import { siteEditSchema, siteInputSchema, siteViewSchema, systemStatusSchema } from '../domain/site.js';
 import { OPERATION_KEYS } from '../catalog/operations.js';
 import { exportedFileSchema, reportDiffSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
@@ -38,6 +40,11 @@ export const presentedCertificateSchema = z.object({
 const ok = z.object({ ok: z.literal(true) });
 
 const reportId = z.number().int().min(1);
+const alertIds = z.array(z.number().int().min(1)).min(1).max(10_000);
+/** The alert rules as the rule editor shows them. */
+const alertRules = z.object({ defaults: ruleSettingsSchema, overrides: z.array(scopedOverrideSchema), notify: z.boolean() });
+/** What an evaluation raised and cleared on one system, and how many alerts are open fleet-wide (in the window's scope). */
+const alertChange = z.object({ siteId: z.string(), system: z.string(), raised: z.array(alertSchema), cleared: z.array(alertSchema), openCount: z.number() });
 /** A report with its place in the history. */
 const storedReport = z.object({ id: z.number().int(), summary: reportSummarySchema, model: reportModelSchema });
 
@@ -171,6 +178,18 @@ export const CONTRACT = {
     request: z.object({ id: reportId, formats: z.array(reportFormatSchema).min(1).max(4), dir: z.string().min(1).max(4096) }),
     response: z.object({ dir: z.string(), files: z.array(exportedFileSchema), manifestSha256: z.string() }),
   },
+  /** Alerts matching the filters, newest first, and how many are open (not acknowledged, not snoozed, not cleared). */
+  'alerts:list': { request: alertFilterSchema, response: z.object({ alerts: z.array(alertSchema), openCount: z.number() }) },
+  /** Acknowledges alerts (cleared ones stay as they were); answers them as they are now. */
+  'alerts:ack': { request: z.object({ ids: alertIds }), response: z.array(alertSchema) },
+  /** Snoozes alerts until a time after now (ISO), or ends their snooze with `null`. */
+  'alerts:snooze': { request: z.object({ ids: alertIds, until: isoTime.nullable() }), response: z.array(alertSchema) },
+  /** The default rules, every stored override with its scope, and whether new alerts raise desktop notifications. */
+  'alertrules:get': { request: z.object({}), response: alertRules },
+  /** Replaces the override at one scope (`null` removes it); recorded in the action log; alerts are evaluated again at once. */
+  'alertrules:set': { request: z.object({ scope: ruleScopeSchema, override: ruleOverrideSchema.nullable() }), response: alertRules },
+  /** Turns desktop notifications of new alerts on or off (recorded in the action log). */
+  'alerts:notify': { request: z.object({ notify: z.boolean() }), response: ok },
 } as const;
 
 export type Channel = keyof typeof CONTRACT;
@@ -190,6 +209,10 @@ export const EVENTS = {
   'fleet:notifications': z.object({ siteId: z.string(), system: z.string(), count: z.number() }),
   /** A bulk change moved (a system started or ended, the job ended). */
   'bulk:progress': bulkJobSchema,
+  /** An evaluation raised or cleared alerts of a system (each new alert raises a desktop notification when that is on). */
+  'alerts:changed': alertChange,
+  /** The admin clicked a desktop notification of an alert (Electron): the window opens its system. */
+  'alerts:open': z.object({ siteId: z.string(), system: z.string() }),
 } as const;
 export type EventName = keyof typeof EVENTS;
 export type EventPayload<E extends EventName> = z.output<(typeof EVENTS)[E]>;

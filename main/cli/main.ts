@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { alertsCommand } from './commands/alerts.js';
 import { callCommand, timeoutOption } from './commands/call.js';
 import { operationsCommand } from './commands/operations.js';
 import { logCommand, loginCommand, refreshCommand, siteCallCommand } from './commands/fleet.js';
@@ -51,6 +52,10 @@ Usage:
       Check every file against manifest.json; names any file changed, missing or added.
   fleetdeck report list [--json] | report diff ID1 ID2 [--json]
   fleetdeck report export ID --out DIR [--format pdf,html,csv,json]
+  fleetdeck alerts [--site NAME] [--all] [--json]
+      The alerts not cleared (--all: with the cleared history), after evaluating each system's
+      cached state with the rules in force. Exit 12 when any alert is open (not acknowledged, not
+      snoozed), else 0.
 
 Every command that uses saved sites takes --data-dir DIR (default: $FLEETDECK_DATA_DIR, else the
 platform's app-data folder). FLEETDECK_KEYCHAIN=memory keeps secrets in memory only.
@@ -83,6 +88,8 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         return await logCommand(io, rest);
       case 'report':
         return await reportCommand(io, rest);
+      case 'alerts':
+        return await alertsCommand(io, rest);
       case undefined:
       case 'help':
       case '--help':

@@ -1,9 +1,11 @@
-import { app, BrowserWindow, dialog, net, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, net, Notification, protocol, session, shell } from 'electron';
 import { join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launchCore, parseLaunchArgs, rendererDir, resolveScope, type Launched } from '../shells/launch.js';
+import type { EventPayload } from '../../app/ipc/contract.js';
 import { CONTENT_SECURITY_POLICY } from '../shells/csp.js';
 import { ensureDataDir } from '../store/data-dir.js';
+import { alertNotifier } from './alert-notifications.js';
 import { registerIpc, sendEvent } from './ipc-registration.js';
 import { electronPrintToPdf } from './pdf.js';
 import { printWorkerDir, runPrintWorker } from './print-worker.js';
@@ -40,7 +42,21 @@ async function start(): Promise<void> {
   const preload = fileURLToPath(new URL('../../preload/preload.cjs', import.meta.url));
   const win = new BrowserWindow(windowOptions(preload, windowTitle(args.site, Boolean(core.demo))));
   win.once('ready-to-show', () => win.show());
-  const stopEvents = core.subscribe((event, payload) => sendEvent(win.webContents, event, payload));
+  const notifyAlerts = alertNotifier({
+    Notification,
+    enabled: () => core.runtime.alerts.notify,
+    open: (siteId, system) => {
+      if (win.isDestroyed()) return;
+      if (win.isMinimized()) win.restore();
+      win.show();
+      win.focus();
+      sendEvent(win.webContents, 'alerts:open', { siteId, system });
+    },
+  });
+  const stopEvents = core.subscribe((event, payload) => {
+    sendEvent(win.webContents, event, payload);
+    if (event === 'alerts:changed') notifyAlerts(payload as EventPayload<'alerts:changed'>);
+  });
   // A hidden PDF window can keep the app running after this one is gone: stop sending to it.
   win.on('closed', stopEvents);
   app.on('second-instance', () => {

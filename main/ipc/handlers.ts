@@ -12,6 +12,7 @@ import type { Fleet } from '../core/fleet.js';
 import type { BulkJobs } from '../core/bulk.js';
 import { isAbsolute } from 'node:path';
 import type { ReportService } from '../reports/service.js';
+import type { AlertEngine } from '../alerts/alert-engine.js';
 import { RawJson } from './raw-json.js';
 import type { ActionLog } from '../store/action-log.js';
 import type { SiteStore } from '../store/site-store.js';
@@ -33,6 +34,8 @@ export interface HandlerContext {
   reports?: ReportService | undefined;
   /** Bulk changes; the `bulk:*` channels fail without it. */
   bulk?: BulkJobs | undefined;
+  /** Alerts and their rules; the `alerts:*` channels fail without it. */
+  alerts?: AlertEngine | undefined;
 }
 
 /** A request after its schema parsed it (defaults applied, unknown keys dropped). */
@@ -75,6 +78,22 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   const inScopeSites = (): Site[] => sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite);
   const view = (site: Site): SiteView => toSiteView(site, ctx.simulatedSiteIds.has(site.id));
   const ok = { ok: true as const };
+  const alertEngine = (): AlertEngine => {
+    if (!ctx.alerts) throw new Error('alerts are not available in this process');
+    return ctx.alerts;
+  };
+  /** The ids, once each names an alert of this window's scope. */
+  const alertsInScope = (ids: readonly number[]): number[] => {
+    if (!ctx.scopedSite) return [...ids];
+    const own = new Set(alertEngine().list({ site: ctx.scopedSite }).map((a) => a.id));
+    const foreign = ids.filter((id) => !own.has(id));
+    if (foreign.length) throw new ScopeError(`this window is scoped to site "${ctx.scopedSite}": no alert ${foreign.join(', ')} here`);
+    return [...ids];
+  };
+  const rulesInScope = (): ReturnType<AlertEngine['rules']> => {
+    const rules = alertEngine().rules();
+    return ctx.scopedSite ? { ...rules, overrides: rules.overrides.filter((o) => o.scope.level === 'fleet' || o.scope.siteId === ctx.scopedSite) } : rules;
+  };
   /** Calls running under a renderer's callId, so `op:cancel` can stop them. */
   const running = new Map<string, AbortController>();
   const bulkInScope = bulkInScopeOf(ctx.scopedSite);
@@ -108,6 +127,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     },
     'sites:remove': async (r) => {
       await fleet.forgetSite(siteOf(r.site).id);
+      // Its alerts can never clear by themselves now.
+      ctx.alerts?.evaluateAll();
       return ok;
     },
     'sites:trust': async (r) => fleet.trust(siteOf(r.site).id, r.sha256),
@@ -211,6 +232,31 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       if (!isAbsolute(r.dir)) throw new ScopeError('choose an absolute directory to export to');
       const written = await reportService().export(r.id, r.dir, r.formats);
       return { dir: written.dir, files: written.manifest.files, manifestSha256: written.manifestSha256 };
+    },
+    'alerts:list': async (r) => {
+      const site = r.site !== undefined ? siteOf(r.site).id : ctx.scopedSite;
+      const filter = { ...r, ...(site !== undefined ? { site } : {}) };
+      return { alerts: alertEngine().list(filter), openCount: alertEngine().list({ state: 'open', ...(site !== undefined ? { site } : {}) }).length };
+    },
+    'alerts:ack': async (r) => alertEngine().acknowledge(alertsInScope(r.ids)),
+    'alerts:snooze': async (r) => {
+      const until = r.until === null ? null : new Date(r.until);
+      if (until && Number.isNaN(until.getTime())) throw new InputError(`not a time: ${r.until}`);
+      return alertEngine().snooze(alertsInScope(r.ids), until);
+    },
+    'alertrules:get': async () => rulesInScope(),
+    'alertrules:set': async (r) => {
+      if (r.scope.level === 'fleet') {
+        if (ctx.scopedSite) throw new ScopeError(`this window is scoped to site "${ctx.scopedSite}": it sets rules of its site or its systems only`);
+        alertEngine().setRules(r.scope, r.override);
+      } else {
+        alertEngine().setRules({ ...r.scope, siteId: siteOf(r.scope.siteId).id }, r.override);
+      }
+      return rulesInScope();
+    },
+    'alerts:notify': async (r) => {
+      alertEngine().setNotify(r.notify);
+      return ok;
     },
   };
 

@@ -97,28 +97,41 @@ export async function launchCore(args: LaunchArgs, warn: (m: string) => void, ex
 }
 
 function launched(runtime: Runtime, scopedSiteId: string | undefined, demo: DemoFleet | undefined, close: () => Promise<void>): Launched {
-  const inScope = (siteId: string): boolean => scopedSiteId === undefined || siteId === scopedSiteId;
   return {
     runtime,
     demo,
     scopedSiteId,
     refresh: () => runtime.fleet.refresh({ force: true, ...(scopedSiteId ? { siteIds: [scopedSiteId] } : {}) }),
-    subscribe: (emit) => {
-      const stopFleet = runtime.fleet.on((e) => {
-        if (e.type === 'status') {
-          if (inScope(e.status.siteId)) emit('fleet:status', e.status);
-        } else if (inScope(e.siteId)) emit('fleet:notifications', { siteId: e.siteId, system: e.system, count: e.count });
-      });
-      const bulkInScope = bulkInScopeOf(scopedSiteId);
-      const stopBulk = runtime.bulk.on((job) => {
-        if (bulkInScope(job)) emit('bulk:progress', job);
-      });
-      return () => {
-        stopFleet();
-        stopBulk();
-      };
-    },
+    subscribe: (emit) => subscribeEvents(runtime, scopedSiteId, emit),
     close,
+  };
+}
+
+/**
+ * Forwards the runtime's events to a window within its scope (one site, or the whole fleet when
+ * `scopedSiteId` is undefined): statuses, new notifications, alerts raised and cleared with the
+ * window's own open count, bulk changes within the scope. Returns the unsubscribe.
+ */
+export function subscribeEvents(runtime: Pick<Runtime, 'fleet' | 'alerts' | 'bulk'>, scopedSiteId: string | undefined, emit: EventSink): () => void {
+  const inScope = (siteId: string): boolean => scopedSiteId === undefined || siteId === scopedSiteId;
+  const offFleet = runtime.fleet.on((e) => {
+    if (e.type === 'status') {
+      if (inScope(e.status.siteId)) emit('fleet:status', e.status);
+    } else if (inScope(e.siteId)) emit('fleet:notifications', { siteId: e.siteId, system: e.system, count: e.count });
+  });
+  const offAlerts = runtime.alerts.on((c) => {
+    if (!inScope(c.siteId)) return;
+    const openCount = scopedSiteId === undefined ? c.openCount : runtime.alerts.list({ state: 'open', site: scopedSiteId }).length;
+    emit('alerts:changed', { siteId: c.siteId, system: c.system, raised: c.raised, cleared: c.cleared, openCount });
+  });
+  const bulkInScope = bulkInScopeOf(scopedSiteId);
+  const offBulk = runtime.bulk.on((job) => {
+    if (bulkInScope(job)) emit('bulk:progress', job);
+  });
+  return () => {
+    offFleet();
+    offAlerts();
+    offBulk();
   };
 }
 

@@ -253,6 +253,21 @@ export class ActionLog {
   }
 
   /**
+   * Records a change made in Fleetdeck itself, sent to no system (an alert rule edited): kind
+   * `local`, in the chain like every other record, its params redacted. `siteId`/`system` name
+   * what it applies to ('' for the whole fleet).
+   * @throws StoreError as {@link begin}
+   */
+  recordLocal(input: { user: string; siteId?: string | undefined; system?: string | undefined; operation: string; params: unknown; message: string }): ActionRecord {
+    const at = isoTime(this.clock());
+    const row = this.appendRow(
+      { kind: 'local', at, user: input.user, site_id: input.siteId ?? '', system: input.system ?? '', operation: input.operation, params: canonicalJson(redact(input.params, [])), result: 'ok', message: redact(input.message, []), intent_seq: null },
+      'record the change in',
+    );
+    return toRecord({ ...row, done_at: null, done_result: null, done_message: null });
+  }
+
+  /**
    * Writes matching a filter, oldest first unless `newestFirst`, each with its outcome; `limit`
    * keeps the newest matching ones. A log restart is listed whatever the site filter.
    * @throws StoreError when the log cannot be read

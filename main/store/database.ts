@@ -116,6 +116,8 @@ export const DATABASE_FILE = 'fleetdeck.db';
 export const ACTION_LOG_FILE = 'actions.db';
 /** File name of the report history inside the data directory. */
 export const REPORTS_FILE = 'reports.db';
+/** File name of the alerts and their rules inside the data directory. */
+export const ALERTS_FILE = 'alerts.db';
 /** File name of the site list inside the data directory. */
 export const SITES_DB_FILE = 'sites.db';
 
@@ -127,13 +129,16 @@ const CACHE_SIZE_TRIGGERS = `CREATE TRIGGER cache_size_insert AFTER INSERT ON ca
     UPDATE cache_size SET bytes = bytes - OLD.bytes + NEW.bytes WHERE id = 1;
   END;`;
 
-/** Triggers keeping the action log append-only, and the head of its chain (both log schemas). */
-const ACTION_LOG_APPEND_ONLY = `CREATE TRIGGER action_log_no_update BEFORE UPDATE ON action_log BEGIN
+/** Triggers keeping the action log append-only. */
+const ACTION_LOG_TRIGGERS = `CREATE TRIGGER action_log_no_update BEFORE UPDATE ON action_log BEGIN
     SELECT RAISE(ABORT, 'the action log is append-only: rows cannot be changed');
   END;
   CREATE TRIGGER action_log_no_delete BEFORE DELETE ON action_log BEGIN
     SELECT RAISE(ABORT, 'the action log is append-only: rows cannot be deleted');
-  END;
+  END;`;
+
+/** Triggers keeping the action log append-only, and the head of its chain (both log schemas). */
+const ACTION_LOG_APPEND_ONLY = `${ACTION_LOG_TRIGGERS}
 
   -- Head of the chain (last seq and hash), written in the same transaction as each append. Appends
   -- continue from here rather than from the last row, so a truncated tail shows up as a gap.
@@ -307,6 +312,80 @@ export const LOG_MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  `
+  -- Kind 'local': a change made in Fleetdeck itself, not sent to any system (an alert rule edited).
+  -- SQLite cannot change a CHECK in place: the table is rebuilt with every row, seq and hash as
+  -- they were (DROP TABLE drops the append-only triggers first, so none fires), then they return.
+  CREATE TABLE action_log_v2 (
+    seq        INTEGER PRIMARY KEY,
+    format     INTEGER NOT NULL CHECK (format IN (1, 2)),
+    kind       TEXT    NOT NULL CHECK (kind IN ('write', 'intent', 'outcome', 'restart', 'local')),
+    at         TEXT    NOT NULL,
+    user       TEXT    NOT NULL,
+    site_id    TEXT    NOT NULL,
+    system     TEXT    NOT NULL,
+    operation  TEXT    NOT NULL,
+    params     TEXT    NOT NULL,
+    result     TEXT    NOT NULL CHECK (result IN ('ok', 'error', 'pending', 'refused', 'unknown')),
+    message    TEXT    NOT NULL,
+    intent_seq INTEGER,
+    prev_hash  TEXT    NOT NULL,
+    hash       TEXT    NOT NULL,
+    CHECK ((format = 1) = (kind = 'write')),
+    CHECK ((kind = 'outcome') = (intent_seq IS NOT NULL))
+  );
+  INSERT INTO action_log_v2 (seq, format, kind, at, user, site_id, system, operation, params, result, message, intent_seq, prev_hash, hash)
+    SELECT seq, format, kind, at, user, site_id, system, operation, params, result, message, intent_seq, prev_hash, hash FROM action_log;
+  DROP TABLE action_log;
+  ALTER TABLE action_log_v2 RENAME TO action_log;
+  CREATE INDEX action_log_site_at ON action_log (site_id, at);
+  CREATE INDEX action_log_at ON action_log (at);
+  CREATE UNIQUE INDEX action_log_outcome ON action_log (intent_seq) WHERE intent_seq IS NOT NULL;
+  ${ACTION_LOG_TRIGGERS}
+  `,
+];
+
+/**
+ * Migrations of the alerts file ({@link ALERTS_FILE}), same rules as {@link MIGRATIONS}. Not in the
+ * cache, which is rebuilt when damaged: an acknowledgement, a snooze and an admin's rules are
+ * decisions, not answers the next refresh fetches again.
+ */
+export const ALERT_MIGRATIONS: readonly string[] = [
+  `
+  -- Every alert raised, open or cleared (cleared ones are the history).
+  CREATE TABLE alerts (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    rule            TEXT    NOT NULL,
+    site_id         TEXT    NOT NULL,
+    system          TEXT    NOT NULL,
+    subject         TEXT    NOT NULL,   -- a drive, a pool, a pair; '' for the system itself
+    level           TEXT    NOT NULL CHECK (level IN ('warning', 'critical')),
+    message         TEXT    NOT NULL,
+    raised_at       TEXT    NOT NULL,   -- ISO times
+    last_seen_at    TEXT    NOT NULL,
+    cleared_at      TEXT,
+    acknowledged_at TEXT,
+    acknowledged_by TEXT,
+    snoozed_until   TEXT
+  );
+  -- One alert per condition while it lasts: the stable key is rule + system + subject.
+  CREATE UNIQUE INDEX alerts_active_key ON alerts (rule, site_id, system, subject) WHERE cleared_at IS NULL;
+  CREATE INDEX alerts_raised_at ON alerts (raised_at);
+
+  -- The admin's rule overrides: one row per scope ('' site/system for the fleet, '' system for a site).
+  CREATE TABLE alert_rules (
+    site_id  TEXT NOT NULL,
+    system   TEXT NOT NULL,
+    override TEXT NOT NULL,   -- JSON of app/alerts/rules.ts ruleOverrideSchema
+    PRIMARY KEY (site_id, system)
+  );
+
+  -- Settings of alerting itself (desktop notifications on or off).
+  CREATE TABLE alert_settings (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
 ];
 
 /**
@@ -374,6 +453,8 @@ export const CACHE_DATABASE: DatabaseSpec = { label: 'the offline cache', migrat
 export const LOG_DATABASE: DatabaseSpec = { label: 'the action log', migrations: LOG_MIGRATIONS };
 /** The report history: `reports.db`. */
 export const REPORTS_DATABASE: DatabaseSpec = { label: 'the report history', migrations: REPORT_MIGRATIONS };
+/** Alerts, their rules and settings: `alerts.db`. */
+export const ALERTS_DATABASE: DatabaseSpec = { label: 'the alerts and their rules', migrations: ALERT_MIGRATIONS };
 /** The site list: `sites.db`. */
 export const SITES_DATABASE: DatabaseSpec = { label: 'the site list', migrations: SITE_MIGRATIONS, readableWhenReadOnly: true };
 
@@ -470,6 +551,12 @@ export function openDatabase(dataDir: string): Database {
 export function openLogDatabase(dataDir: string, options: { create?: boolean } = {}): Database {
   ensureDataDir(dataDir);
   return openSqlite(path.join(dataDir, ACTION_LOG_FILE), LOG_DATABASE, options);
+}
+
+/** Opens (creating if needed) the alerts `<dataDir>/alerts.db`. @throws StoreError as {@link openSqlite} */
+export function openAlertsDatabase(dataDir: string): Database {
+  ensureDataDir(dataDir);
+  return openSqlite(path.join(dataDir, ALERTS_FILE), ALERTS_DATABASE);
 }
 
 /** Opens (creating if needed) the report history `<dataDir>/reports.db`. @throws StoreError as {@link openSqlite} */

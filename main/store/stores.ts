@@ -5,10 +5,13 @@ import { normaliseStoredAnswer } from '../../app/answers/normalise.js';
 import { ActionLog, unusableLog } from './action-log.js';
 import {
   ACTION_LOG_FILE,
+  ALERTS_DATABASE,
+  ALERTS_FILE,
   CACHE_DATABASE,
   DATABASE_FILE,
   REPORTS_DATABASE,
   REPORTS_FILE,
+  openAlertsDatabase,
   openDatabase,
   openLogDatabase,
   openMemoryDatabase,
@@ -30,6 +33,8 @@ export interface DataStores {
   actionLog: ActionLog;
   /** Report history connection (`reports.db`, or memory for this run). */
   reportsDb: Database;
+  /** Alerts and their rules (`alerts.db`, or memory for this run). */
+  alertsDb: Database;
   /** What happened to the files on opening (moved aside, rebuilt, kept in memory, log unusable), one sentence each. */
   warnings: string[];
   close(): void;
@@ -52,6 +57,8 @@ export interface OpenStoresOptions {
  *   was used before), it is reported, and every write is refused until the admin restores it or
  *   runs `fleetdeck log start-new` ({@link startNewLog}); reading commands keep working.
  * - `reports.db`, the report history: like the cache (moved aside and started again when damaged).
+ * - `alerts.db`, alerts and their rules: like the report history; the damaged copy is kept (the rule
+ *   changes are in the action log too), and the next refresh raises what is still wrong again.
  *
  * @throws StoreError only when the data directory itself cannot be created.
  */
@@ -102,6 +109,8 @@ export function openStores(dataDir: string, options: OpenStoresOptions = {}): Da
   }
   const reportsFile = path.join(dataDir, REPORTS_FILE);
   const reportsOpen = openRebuildable(reportsFile, REPORTS_DATABASE, () => openReportsDatabase(dataDir), 'reports generated from now on are kept in it', warnings);
+  const alertsFile = path.join(dataDir, ALERTS_FILE);
+  const alertsOpen = openRebuildable(alertsFile, ALERTS_DATABASE, () => openAlertsDatabase(dataDir), 'the next refresh raises what is still wrong again; rule overrides are in the damaged copy and in the action log', warnings);
   let closed = false;
   const cache = new OfflineCache({
     db: cacheOpen.db,
@@ -116,6 +125,7 @@ export function openStores(dataDir: string, options: OpenStoresOptions = {}): Da
     cache,
     actionLog,
     reportsDb: reportsOpen.db,
+    alertsDb: alertsOpen.db,
     warnings,
     close: () => {
       if (closed) return;
@@ -123,6 +133,7 @@ export function openStores(dataDir: string, options: OpenStoresOptions = {}): Da
       actionLog.close();
       cacheOpen.db.close();
       reportsOpen.db.close();
+      alertsOpen.db.close();
     },
   };
 }

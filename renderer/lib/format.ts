@@ -62,6 +62,11 @@ export function nowIso(): string {
   return new Date().toISOString();
 }
 
+/** A time in milliseconds since the epoch as ISO text. */
+export function isoOf(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
 /** Message of anything thrown, for display. */
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -18,6 +18,7 @@ export type Route =
   | { view: 'sites' }
   /** Bulk changes, optionally opened on one write (`METHOD /path`). */
   | { view: 'bulk'; op?: string }
+  | { view: 'alerts' }
   | { view: 'system'; siteId: string; system: string; area: string; detail?: AreaDetail };
 
 export type SystemRoute = Extract<Route, { view: 'system' }>;

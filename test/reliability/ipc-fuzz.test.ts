@@ -142,6 +142,12 @@ function templates(siteId: string, system: string, exportDir: string): Record<Ch
     'reports:open': [{ id: 999_999 }],
     'reports:diff': [{ from: 999_998, to: 999_999 }],
     'reports:export': [{ id: 999_999, formats: ['json'], dir: exportDir }],
+    'alerts:list': [{ state: 'active', site: siteId, system, rule: 'drive', level: 'critical', limit: 10 }],
+    'alerts:ack': [{ ids: [999_999] }],
+    'alerts:snooze': [{ ids: [999_999], until: '2099-01-01T00:00:00Z' }],
+    'alertrules:get': [{}],
+    'alertrules:set': [{ scope: { level: 'system', siteId, system }, override: { 'pool-used': { percent: 80 } } }],
+    'alerts:notify': [{ notify: true }],
   };
 }
 

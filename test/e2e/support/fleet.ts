@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openRuntime, type Runtime } from '../../../main/runtime.js';
-import { launchCore, parseLaunchArgs, type Launched } from '../../../main/shells/launch.js';
+import { launchCore, parseLaunchArgs, subscribeEvents, type Launched } from '../../../main/shells/launch.js';
 import { startBrowserShell, type BrowserShell } from '../../../main/shells/browser-shell.js';
 import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../../simulator/index.js';
 
@@ -77,17 +77,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<E2EFleet> 
     if (siteIds.length) await runtime.fleet.refresh({ force: true });
     core = {
       runtime,
-      subscribe: (emit) => {
-        const stopFleet = runtime.fleet.on((e) => {
-          if (e.type === 'status') emit('fleet:status', e.status);
-          else emit('fleet:notifications', { siteId: e.siteId, system: e.system, count: e.count });
-        });
-        const stopBulk = runtime.bulk.on((job) => emit('bulk:progress', job));
-        return () => {
-          stopFleet();
-          stopBulk();
-        };
-      },
+      subscribe: (emit) => subscribeEvents(runtime, undefined, emit),
       close: () => runtime.close(),
     };
   }

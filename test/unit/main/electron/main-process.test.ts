@@ -30,6 +30,9 @@ const windows: Array<{
 /** The core the mocked launch hands the entry: its event sink, whether it was closed. */
 const core = { sink: undefined as ((event: string, payload: unknown) => void) | undefined, subscribed: 0, unsubscribed: 0, closeStarted: 0, finishClose: (): void => undefined, refreshed: 0 };
 let appHandler: ((request: Request) => Promise<Response>) | undefined;
+/** Desktop notifications the entry showed, with their click listener; the alert setting main reads. */
+const notifications: Array<{ options: { title: string; body: string }; shown: boolean; listeners: Map<string, () => void> }> = [];
+const alertSettings = { notify: true };
 const fetched: string[] = [];
 
 vi.mock('electron', () => {
@@ -54,9 +57,29 @@ vi.mock('electron', () => {
       return false;
     }
     restore(): void {}
-    focus(): void {}
+    focus(): void {
+      calls.push('focus');
+    }
+  }
+  class Notification {
+    static isSupported(): boolean {
+      return true;
+    }
+    shown = false;
+    readonly listeners = new Map<string, () => void>();
+    constructor(readonly options: { title: string; body: string }) {
+      notifications.push(this);
+    }
+    on(event: string, listener: () => void): void {
+      this.listeners.set(event, listener);
+    }
+    show(): void {
+      this.shown = true;
+    }
+    close(): void {}
   }
   return {
+    Notification,
     app: {
       isPackaged: false,
       setPath: (name: string, path: string) => void calls.push(`setPath ${name} ${path}`),
@@ -103,7 +126,7 @@ vi.mock('../../../../main/shells/launch.js', () => ({
   launchCore: async () => {
     calls.push('launchCore');
     return {
-      runtime: { handlers: {} },
+      runtime: { handlers: {}, alerts: alertSettings },
       demo: undefined,
       scopedSiteId: 'paris',
       subscribe: (emit: (event: string, payload: unknown) => void) => {
@@ -178,6 +201,28 @@ describe('Electron main process entry', () => {
     expect(indexOf('setPath userData')).toBeLessThan(indexOf('requestSingleInstanceLock'));
     // Created here first: the instance folder inside must not leave the data dir 0755.
     if (process.platform !== 'win32') expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+  });
+
+  it('shows a desktop notification for each new alert while the setting is on; a click focuses the window and opens the system', () => {
+    const win = windows[0]!;
+    const alert = (id: number) => ({ id, rule: 'drive', siteId: 'paris', system: 'tundra-01', subject: 'n1/d1', level: 'critical', message: `drive ${id} failed`, state: 'open', raisedAt: 't', lastSeenAt: 't' });
+    core.sink?.('alerts:changed', { siteId: 'paris', system: 'tundra-01', raised: [alert(1), alert(2)], cleared: [], openCount: 2 });
+    expect(notifications.map((n) => [n.options.title, n.options.body, n.shown])).toEqual([
+      ['Fleetdeck critical: tundra-01', 'drive 1 failed', true],
+      ['Fleetdeck critical: tundra-01', 'drive 2 failed', true],
+    ]);
+    // An evaluation that only cleared alerts says nothing; nor does one while the setting is off.
+    core.sink?.('alerts:changed', { siteId: 'paris', system: 'tundra-01', raised: [], cleared: [alert(1)], openCount: 1 });
+    alertSettings.notify = false;
+    core.sink?.('alerts:changed', { siteId: 'paris', system: 'tundra-01', raised: [alert(3)], cleared: [], openCount: 2 });
+    alertSettings.notify = true;
+    expect(notifications).toHaveLength(2);
+    win.webContents.send.mockClear();
+    const focusesBefore = calls.filter((c) => c === 'focus').length;
+    notifications[1]!.listeners.get('click')?.();
+    expect(calls.filter((c) => c === 'focus').length).toBe(focusesBefore + 1);
+    expect(win.webContents.send).toHaveBeenCalledWith('fleetdeck-event:alerts:open', { siteId: 'paris', system: 'tundra-01' });
+    win.webContents.send.mockClear();
   });
 
   it("refreshes the window's own scope once loaded, and sends its events to the window until it is closed", () => {

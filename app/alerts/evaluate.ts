@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import type { Application, Node, NotificationRecord } from '../catalog/resources.js';
+import type { SystemState } from '../domain/site.js';
+import { haOf } from '../health/ha.js';
+import { levelName } from '../health/notification-level.js';
+import { laggingReplication, unhealthyDrives } from '../health/rollup.js';
+import { capacityFromAnswers, type RollupAnswers } from '../health/system-health.js';
+import { parseSmart, type SmartReport, type SmartRisk } from '../smart/parse.js';
+import { RULE_KINDS, type RuleKind, type RuleSettings } from './rules.js';
+
+/** How loud an alert is. */
+export const alertLevelSchema = z.enum(['warning', 'critical']);
+export type AlertLevel = z.infer<typeof alertLevelSchema>;
+
+/** A condition a rule sees on one system now: `subject` names what it is about (a drive, a pool), '' for the system itself. */
+export interface AlertCondition {
+  rule: RuleKind;
+  subject: string;
+  level: AlertLevel;
+  /** What an admin reads. */
+  message: string;
+}
+
+/** What the evaluation reads: the system's state and its cached answers (undefined where nothing is cached). */
+export interface AlertInput {
+  state: SystemState;
+  /** The last error of the system's status (already redacted). */
+  lastError?: string | undefined;
+  /** The health roll-up's reads ({@link RollupAnswers}): capacity and the node list come from there. */
+  rollup: RollupAnswers;
+  /** `GET /resources/list`: drives and their status. */
+  resources?: unknown;
+  /** `GET /applications/list`: replication pairs. */
+  applications?: unknown;
+  /** The merged notification records (`NOTIFICATIONS_CACHE`). */
+  notifications?: unknown;
+  /** The SMART report of one drive's cached text ({@link smartReportOf}), if any is cached. */
+  smart?: ((node: string, driveId: number) => SmartReport | undefined) | undefined;
+  /** Milliseconds since the epoch. */
+  now: number;
+}
+
+/**
+ * The conditions every rule sees, and which rules could look at all (`assessed`): an alert of a
+ * rule that was assessed and no longer sees its condition is cleared; one of a rule that could not
+ * look (no answer from the system, so its data are as old as before) stays as it is.
+ */
+export interface Evaluation {
+  conditions: AlertCondition[];
+  assessed: RuleKind[];
+}
+
+const CONNECTION_RULES = ['unreachable', 'login-required', 'certificate-changed'] as const satisfies readonly RuleKind[];
+const DATA_RULES: readonly RuleKind[] = RULE_KINDS.filter((k) => !(CONNECTION_RULES as readonly string[]).includes(k));
+
+/** States after which the connection rules know the answer: the refresh reached the site, or was told not to (paused). */
+const CONNECTION_KNOWN: ReadonlySet<SystemState> = new Set(['ok', 'unreachable', 'login-required', 'certificate-changed', 'paused', 'protocol-error']);
+/** States in which the cache holds what the system last said and nothing newer is coming: data rules read it. */
+const DATA_KNOWN: ReadonlySet<SystemState> = new Set(['ok', 'stale', 'protocol-error']);
+
+const CONNECTION_TEXT: Readonly<Record<(typeof CONNECTION_RULES)[number], { level: AlertLevel; text: string }>> = {
+  unreachable: { level: 'critical', text: 'the system does not answer' },
+  'login-required': { level: 'warning', text: 'the session needs a new login: nothing is refreshed until then' },
+  'certificate-changed': { level: 'critical', text: "the site's certificate changed and is not trusted" },
+};
+
+const listOf = <T>(value: unknown): T[] => {
+  const data = (value as { Data?: unknown } | null | undefined)?.Data;
+  return Array.isArray(data) ? (data as T[]) : [];
+};
+
+/** Milliseconds of an interface date-time (`YYYY-MM-DDTHH:MM:SS`, UTC unless it names a zone). */
+function timeOf(text: string | undefined): number | undefined {
+  if (!text) return undefined;
+  const t = Date.parse(/[zZ]$|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+/**
+ * A drive's cached SMART answer as the SMART report reads it: text parsed by the SMART parser; an
+ * answer that is not text is parsed as its JSON, and then rates unknown, never ok.
+ */
+export function smartReportOf(cached: unknown): SmartReport | undefined {
+  if (cached === undefined || cached === null) return undefined;
+  return parseSmart(typeof cached === 'string' ? cached : (JSON.stringify(cached, null, 2) ?? ''));
+}
+
+/** At most this many notification alerts per system and evaluation: a flood of errors is one page, not a thousand notifications. */
+export const MAX_NOTIFICATION_ALERTS = 20;
+
+/**
+ * Every rule against one system's state and cached answers. Pure: health, capacity, HA, SMART and
+ * replication are read through the same functions the views use, so an alert and the overview
+ * never disagree on what they see.
+ */
+export function evaluateAlerts(input: AlertInput, rules: RuleSettings): Evaluation {
+  const conditions: AlertCondition[] = [];
+  const assessed: RuleKind[] = [];
+  if (CONNECTION_KNOWN.has(input.state)) {
+    assessed.push(...CONNECTION_RULES);
+    for (const rule of CONNECTION_RULES) {
+      if (rules[rule].enabled && input.state === rule) {
+        const c = CONNECTION_TEXT[rule];
+        conditions.push({ rule, subject: '', level: c.level, message: input.lastError ? `${c.text}: ${input.lastError}` : c.text });
+      }
+    }
+  }
+  if (!DATA_KNOWN.has(input.state)) return { conditions, assessed };
+  assessed.push(...DATA_RULES);
+  if (rules.drive.enabled) conditions.push(...driveConditions(input, rules.drive.minSmartRisk));
+  conditions.push(...poolConditions(input, rules));
+  if (rules.replication.enabled) {
+    for (const p of laggingReplication(listOf<Application>(input.applications))) {
+      const remote = p.pair.RemoteSystemName ?? `pair ${p.pair.ReplicationId ?? '?'}`;
+      const sync = p.pair.SyncInPercentage !== undefined ? `${p.pair.SyncInPercentage} % in sync` : 'sync not reported';
+      conditions.push({
+        rule: 'replication',
+        subject: `${p.application}/${p.volume}/${remote}`,
+        level: 'warning',
+        message: `replication of ${p.application}/${p.volume} to ${remote}: ${p.pair.ConnectionStatus ?? 'status not reported'}, ${sync}`,
+      });
+    }
+  }
+  if (rules.ha.enabled && input.rollup.nodes !== undefined && input.rollup.nodes !== null) {
+    const ha = haOf(listOf<Node>(input.rollup.nodes));
+    if (ha.label === 'taken over' || ha.label === 'degraded') conditions.push({ rule: 'ha', subject: '', level: ha.level === 'critical' ? 'critical' : 'warning', message: `HA ${ha.label}: ${ha.text}` });
+  }
+  if (rules.notification.enabled) conditions.push(...notificationConditions(input, rules.notification));
+  return { conditions, assessed };
+}
+
+const RISK_RANK: Readonly<Record<SmartRisk, number>> = { ok: 0, unknown: 1, warning: 2, critical: 3 };
+
+function driveConditions(input: AlertInput, minRisk: 'warning' | 'critical'): AlertCondition[] {
+  const out: AlertCondition[] = [];
+  const nodes = listOf<Node>(input.resources);
+  const failing = new Set<string>();
+  for (const { node, drive } of unhealthyDrives(nodes)) {
+    const name = drive.Name ?? `drive ${drive.Id ?? '?'}`;
+    failing.add(`${node}\u0000${String(drive.Id)}`);
+    const failed = /^(failed|missing)$/i.test(drive.ResourceStatus ?? '');
+    out.push({ rule: 'drive', subject: `${node}/${name}`, level: failed ? 'critical' : 'warning', message: `drive ${name} on ${node} is ${drive.ResourceStatus}${drive.ErrMsg ? `: ${drive.ErrMsg}` : ''}` });
+  }
+  if (!input.smart) return out;
+  for (const n of nodes) {
+    for (const d of n.Drives ?? []) {
+      if (typeof d.Id !== 'number' || !n.Name || failing.has(`${n.Name}\u0000${String(d.Id)}`)) continue;
+      const report = input.smart(n.Name, d.Id);
+      if (!report || RISK_RANK[report.risk] < RISK_RANK[minRisk]) continue;
+      const name = d.Name ?? `drive ${d.Id}`;
+      const why = report.findings.filter((f) => RISK_RANK[f.risk] >= RISK_RANK[minRisk]).map((f) => `${f.subject}: ${f.message}`);
+      out.push({ rule: 'drive', subject: `${n.Name}/${name}`, level: report.risk === 'critical' ? 'critical' : 'warning', message: `SMART risk ${report.risk} on drive ${name} of ${n.Name}${why.length ? `: ${why.join('; ')}` : ''}` });
+    }
+  }
+  return out;
+}
+
+function poolConditions(input: AlertInput, rules: RuleSettings): AlertCondition[] {
+  const out: AlertCondition[] = [];
+  const used = rules['pool-used'];
+  const days = rules['pool-full-days'];
+  if (!used.enabled && !days.enabled) return out;
+  for (const pool of capacityFromAnswers(input.rollup, input.now).pools) {
+    const share = pool.allocatedPercent ?? (pool.freePercent !== undefined ? 100 - pool.freePercent : undefined);
+    if (used.enabled && share !== undefined && share > used.percent) {
+      out.push({
+        rule: 'pool-used',
+        subject: pool.name,
+        level: share >= 100 || pool.level === 'critical' ? 'critical' : 'warning',
+        message: `pool ${pool.name} is ${Math.round(share * 10) / 10} % allocated (rule: above ${used.percent} %)`,
+      });
+    }
+    const f = pool.forecast;
+    const left = f.status === 'full' ? 0 : f.status === 'growing' ? f.days : undefined;
+    if (days.enabled && left !== undefined && left < days.days) {
+      out.push({
+        rule: 'pool-full-days',
+        subject: pool.name,
+        level: left < days.days / 3 ? 'critical' : 'warning',
+        message: left === 0 ? `pool ${pool.name} is full` : `pool ${pool.name} is forecast full in ${Math.max(1, Math.round(left))} days (rule: fewer than ${days.days})`,
+      });
+    }
+  }
+  return out;
+}
+
+function notificationConditions(input: AlertInput, rule: RuleSettings['notification']): AlertCondition[] {
+  const since = input.now - rule.withinHours * 3_600_000;
+  const recent = listOf<NotificationRecord>(input.notifications)
+    .map((r) => ({ r, t: timeOf(r.Timestamp) }))
+    .filter((x): x is { r: NotificationRecord; t: number } => (x.r.Level ?? -1) >= rule.minLevel && x.t !== undefined && x.t >= since)
+    .sort((a, b) => b.t - a.t)
+    .slice(0, MAX_NOTIFICATION_ALERTS);
+  return recent.map(({ r }) => ({
+    rule: 'notification' as const,
+    // The record's id where the system gives one; else its time and module, which a merged cache keeps stable.
+    subject: r.Id !== undefined ? `#${r.Id}` : `${r.Timestamp ?? ''} ${r.Module ?? ''}`.trim(),
+    level: (r.Level ?? 0) >= 5 ? ('critical' as const) : ('warning' as const),
+    message: `${levelName(r.Level)}${r.Node ? ` on ${r.Node}` : ''}${r.Module ? ` (${r.Module})` : ''}: ${r.Message ?? ''}`.trim(),
+  }));
+}

@@ -1,0 +1,185 @@
+import type { Alert, AlertFilter } from '../../app/alerts/alert.js';
+import { evaluateAlerts, smartReportOf, type AlertInput } from '../../app/alerts/evaluate.js';
+import type { SmartReport } from '../../app/smart/parse.js';
+import { DEFAULT_RULES, effectiveRules, scopeText, type RuleOverride, type RuleScope, type RuleSettings, type ScopedOverride } from '../../app/alerts/rules.js';
+import type { SystemStatus } from '../../app/domain/site.js';
+import { NOTIFICATIONS_CACHE, refreshRead, smartRead } from '../../app/fleet/refresh-plan.js';
+import { rollupAnswers } from '../../app/health/system-health.js';
+import type { FleetEvent } from '../core/fleet-state.js';
+import type { ActionLog } from '../store/action-log.js';
+import type { AlertStore, Reconciled } from './alert-store.js';
+
+/** The part of the fleet the engine reads: its status events, statuses and cached answers. */
+export interface AlertFleet {
+  on(listener: (e: FleetEvent) => void): () => void;
+  status(siteId?: string): SystemStatus[];
+  cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>): { value: unknown; at: string } | undefined;
+}
+
+/** What the engine tells its listeners after an evaluation changed something. */
+export interface AlertChange extends Reconciled {
+  siteId: string;
+  system: string;
+  /** Alerts open now (not acknowledged, not snoozed), fleet-wide. */
+  openCount: number;
+}
+
+export interface AlertEngineOptions {
+  store: AlertStore;
+  fleet: AlertFleet;
+  actionLog: ActionLog;
+  /** The OS user, recorded on acknowledgements and rule changes. */
+  user: string;
+  /** Ids of the saved sites: alerts of a removed site are cleared by {@link AlertEngine.evaluateAll}. */
+  siteIds: () => readonly string[];
+  clock?: () => Date;
+  /** Where an evaluation that failed is reported (a refresh must never fail because of alerts). */
+  warn?: (message: string) => void;
+}
+
+const RESOURCES = refreshRead('GET /resources/list');
+const APPLICATIONS = refreshRead('GET /applications/list');
+
+/**
+ * Evaluates the alert rules after every refresh of a system: it listens to the fleet's `status`
+ * event, which ends each system's refresh whoever started it (a click, the CLI, the scheduler),
+ * and reconciles the store with what the rules see. Listeners hear of alerts raised and cleared.
+ */
+export class AlertEngine {
+  private readonly clock: () => Date;
+  private readonly listeners = new Set<(c: AlertChange) => void>();
+  private unsubscribe: (() => void) | undefined;
+  /**
+   * Each drive's SMART report with the time of the cached text it was parsed from: a steady-state
+   * poll reads SMART only when old, so most evaluations find the same text and parse nothing.
+   */
+  private readonly smartReports = new Map<string, { at: string; report: SmartReport | undefined }>();
+
+  constructor(private readonly o: AlertEngineOptions) {
+    this.clock = o.clock ?? (() => new Date());
+  }
+
+  /** Starts listening to the fleet. */
+  start(): void {
+    this.unsubscribe ??= this.o.fleet.on((e) => {
+      if (e.type !== 'status' || e.status.state === 'refreshing') return;
+      try {
+        this.evaluate(e.status);
+      } catch (err) {
+        this.o.warn?.(`alerts of ${e.status.siteId}/${e.status.system} could not be evaluated: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  /** Hears of every evaluation that raised or cleared an alert; returns the unsubscribe. */
+  on(listener: (c: AlertChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Evaluates one system from its status and cached answers and applies the result to the store. */
+  evaluate(status: SystemStatus): Reconciled {
+    const now = this.clock();
+    const rules = effectiveRules(this.o.store.overrides(), status.siteId, status.system);
+    const result = this.o.store.reconcile(status.siteId, status.system, evaluateAlerts(this.inputOf(status, now.getTime()), rules), now);
+    if (result.raised.length || result.cleared.length) {
+      const change: AlertChange = { ...result, siteId: status.siteId, system: status.system, openCount: this.o.store.openCount(now.getTime()) };
+      for (const l of this.listeners) l(change);
+    }
+    return result;
+  }
+
+  /**
+   * Evaluates every known system as it stands (the CLI, after a rule change or a site removed), and
+   * clears the alerts of a removed site and of a system its site no longer lists. A site of which
+   * nothing is known (its cache rebuilt, never listed) keeps its alerts: absence of data is no
+   * evidence that a condition ended.
+   */
+  evaluateAll(): void {
+    const systems = this.o.fleet.status();
+    const sites = new Set(this.o.siteIds());
+    const known = new Map<string, Set<string>>();
+    for (const s of systems) known.set(s.siteId, (known.get(s.siteId) ?? new Set()).add(s.system));
+    this.o.store.clearWhere((siteId, system) => !sites.has(siteId) || (known.has(siteId) && !known.get(siteId)?.has(system)), this.clock());
+    for (const s of systems) if (s.state !== 'refreshing') this.evaluate(s);
+  }
+
+  list(filter: AlertFilter = {}): Alert[] {
+    return this.o.store.list(filter, this.clock().getTime());
+  }
+
+  openCount(): number {
+    return this.o.store.openCount(this.clock().getTime());
+  }
+
+  acknowledge(ids: readonly number[]): Alert[] {
+    return this.o.store.acknowledge(ids, this.o.user, this.clock());
+  }
+
+  snooze(ids: readonly number[], until: Date | null): Alert[] {
+    return this.o.store.snooze(ids, until, this.clock());
+  }
+
+  /** The defaults, the stored overrides, and whether new alerts raise desktop notifications. */
+  rules(): { defaults: RuleSettings; overrides: ScopedOverride[]; notify: boolean } {
+    return { defaults: DEFAULT_RULES, overrides: this.o.store.overrides(), notify: this.o.store.notify };
+  }
+
+  /**
+   * Replaces the override at one scope (`null` removes it) and re-evaluates every system with it.
+   * Recorded in the action log first: a change the log cannot record is not made.
+   * @throws StoreError when the action log cannot record it
+   */
+  setRules(scope: RuleScope, override: RuleOverride | null): void {
+    this.o.actionLog.recordLocal({
+      user: this.o.user,
+      siteId: scope.level === 'fleet' ? '' : scope.siteId,
+      system: scope.level === 'system' ? scope.system : '',
+      operation: 'alerts rules set',
+      params: { scope, override },
+      message: override === null ? `alert rules of ${scopeText(scope)} reset to the wider scope` : `alert rules of ${scopeText(scope)} changed`,
+    });
+    this.o.store.setOverride(scope, override);
+    this.evaluateAll();
+  }
+
+  /** Turns desktop notifications of new alerts on or off; recorded in the action log like a rule change. */
+  setNotify(on: boolean): void {
+    this.o.actionLog.recordLocal({ user: this.o.user, operation: 'alerts notifications set', params: { notify: on }, message: `desktop notifications of new alerts turned ${on ? 'on' : 'off'}` });
+    this.o.store.notify = on;
+  }
+
+  get notify(): boolean {
+    return this.o.store.notify;
+  }
+
+  private inputOf(status: SystemStatus, now: number): AlertInput {
+    const { siteId, system } = status;
+    const read = (op: string, query: Record<string, unknown>): unknown => this.o.fleet.cached(siteId, system, op, query)?.value;
+    return {
+      state: status.state,
+      lastError: status.lastError,
+      rollup: rollupAnswers((r) => read(r.op, r.query)),
+      resources: read(RESOURCES.op, RESOURCES.query),
+      applications: read(APPLICATIONS.op, APPLICATIONS.query),
+      notifications: read(NOTIFICATIONS_CACHE.op, NOTIFICATIONS_CACHE.query),
+      smart: (node, driveId) => {
+        const r = smartRead(node, driveId);
+        const hit = this.o.fleet.cached(siteId, system, r.op, r.query);
+        if (!hit) return undefined;
+        const key = JSON.stringify([siteId, system, node, driveId]);
+        const known = this.smartReports.get(key);
+        if (known?.at === hit.at) return known.report;
+        const report = smartReportOf(hit.value);
+        this.smartReports.set(key, { at: hit.at, report });
+        return report;
+      },
+      now,
+    };
+  }
+}

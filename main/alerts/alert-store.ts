@@ -1,0 +1,239 @@
+import { alertState, type Alert, type AlertFilter } from '../../app/alerts/alert.js';
+import type { AlertCondition, Evaluation } from '../../app/alerts/evaluate.js';
+import { ruleOverrideSchema, type RuleKind, type RuleOverride, type RuleScope, type ScopedOverride } from '../../app/alerts/rules.js';
+import { InputError } from '../../app/errors.js';
+import type { Database } from '../store/database.js';
+
+interface Row {
+  id: number;
+  rule: string;
+  site_id: string;
+  system: string;
+  subject: string;
+  level: string;
+  message: string;
+  raised_at: string;
+  last_seen_at: string;
+  cleared_at: string | null;
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
+  snoozed_until: string | null;
+}
+
+/** What one reconciliation changed. */
+export interface Reconciled {
+  /** Alerts raised now: each a condition not seen while it lasted before. */
+  raised: Alert[];
+  /** Alerts whose condition ended now. */
+  cleared: Alert[];
+}
+
+const NOTIFY_KEY = 'desktop-notifications';
+
+/**
+ * The alerts and the rules of `alerts.db`: an alert is raised once per condition (rule + system +
+ * subject) while the condition lasts — a unique index holds that across processes — kept up to
+ * date by later evaluations, acknowledged, snoozed, and cleared (kept as history) when an
+ * evaluation that could see it no longer does.
+ */
+export class AlertStore {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Applies one evaluation of a system: raises its new conditions, refreshes the ones still seen,
+   * clears the alerts of assessed rules whose condition is gone. One IMMEDIATE transaction, so two
+   * processes evaluating the same system raise an alert once.
+   */
+  reconcile(siteId: string, system: string, evaluation: Evaluation, now: Date): Reconciled {
+    const at = now.toISOString();
+    const assessed = new Set<RuleKind>(evaluation.assessed);
+    const raisedIds: number[] = [];
+    const clearedIds: number[] = [];
+    this.db
+      .transaction(() => {
+        const active = this.db.prepare<[string, string], Row>('SELECT * FROM alerts WHERE site_id = ? AND system = ? AND cleared_at IS NULL').all(siteId, system);
+        const byKey = new Map(active.map((r) => [keyOf(r.rule, r.subject), r]));
+        const seen = new Set<string>();
+        const insert = this.db.prepare<[string, string, string, string, string, string, string, string]>(
+          'INSERT INTO alerts (rule, site_id, system, subject, level, message, raised_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        );
+        const update = this.db.prepare<[string, string, string, number]>('UPDATE alerts SET level = ?, message = ?, last_seen_at = ? WHERE id = ?');
+        for (const c of dedupe(evaluation.conditions)) {
+          const key = keyOf(c.rule, c.subject);
+          seen.add(key);
+          const existing = byKey.get(key);
+          if (existing) update.run(c.level, c.message, at, existing.id);
+          else raisedIds.push(Number(insert.run(c.rule, siteId, system, c.subject, c.level, c.message, at, at).lastInsertRowid));
+        }
+        const clear = this.db.prepare<[string, number]>('UPDATE alerts SET cleared_at = ? WHERE id = ?');
+        for (const r of active) {
+          if (assessed.has(r.rule as RuleKind) && !seen.has(keyOf(r.rule, r.subject))) {
+            clear.run(at, r.id);
+            clearedIds.push(r.id);
+          }
+        }
+      })
+      .immediate();
+    return { raised: this.byIds(raisedIds, now.getTime()), cleared: this.byIds(clearedIds, now.getTime()) };
+  }
+
+  /** Clears every active alert for which `gone` says its system no longer exists; returns them. */
+  clearWhere(gone: (siteId: string, system: string) => boolean, now: Date): Alert[] {
+    const rows = this.db
+      .prepare<[], Row>('SELECT * FROM alerts WHERE cleared_at IS NULL')
+      .all()
+      .filter((r) => gone(r.site_id, r.system));
+    const clear = this.db.prepare<[string, number]>('UPDATE alerts SET cleared_at = ? WHERE id = ?');
+    this.db.transaction(() => {
+      for (const r of rows) clear.run(now.toISOString(), r.id);
+    })();
+    return this.byIds(rows.map((r) => r.id), now.getTime());
+  }
+
+  /** Alerts matching a filter, newest first. `now` decides whether a snooze still holds. */
+  list(filter: AlertFilter, now: number): Alert[] {
+    const where: string[] = [];
+    const args: Array<string | number> = [];
+    if (filter.site !== undefined) {
+      where.push('site_id = ?');
+      args.push(filter.site);
+    }
+    if (filter.system !== undefined) {
+      where.push('system = ?');
+      args.push(filter.system);
+    }
+    if (filter.rule !== undefined) {
+      where.push('rule = ?');
+      args.push(filter.rule);
+    }
+    if (filter.level !== undefined) {
+      where.push('level = ?');
+      args.push(filter.level);
+    }
+    if (filter.state === 'cleared') where.push('cleared_at IS NOT NULL');
+    else if (filter.state !== undefined) where.push('cleared_at IS NULL');
+    const sql = `SELECT * FROM alerts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC`;
+    const state = filter.state;
+    const rows = this.db
+      .prepare<Array<string | number>, Row>(sql)
+      .all(...args)
+      .map((r) => toAlert(r, now))
+      .filter((a) => state === undefined || state === 'active' || state === 'cleared' || a.state === state);
+    return filter.limit !== undefined ? rows.slice(0, filter.limit) : rows;
+  }
+
+  /** Alerts open now: not cleared, not acknowledged, not snoozed. */
+  openCount(now: number): number {
+    return this.list({ state: 'open' }, now).length;
+  }
+
+  /**
+   * Acknowledges alerts that are not cleared; answers them as they are now.
+   * @throws InputError `not-found` for an id that names no alert
+   */
+  acknowledge(ids: readonly number[], user: string, now: Date): Alert[] {
+    this.requireIds(ids);
+    const stmt = this.db.prepare<[string, string, number]>('UPDATE alerts SET acknowledged_at = ?, acknowledged_by = ? WHERE id = ? AND cleared_at IS NULL AND acknowledged_at IS NULL');
+    this.db.transaction(() => {
+      for (const id of ids) stmt.run(now.toISOString(), user, id);
+    })();
+    return this.byIds(ids, now.getTime());
+  }
+
+  /**
+   * Snoozes alerts until `until` (a time after `now`), or ends their snooze with `null`.
+   * @throws InputError `validation` for a time not after now; `not-found` for an unknown id
+   */
+  snooze(ids: readonly number[], until: Date | null, now: Date): Alert[] {
+    if (until !== null && !(until.getTime() > now.getTime())) throw new InputError(`snooze until a time after now (${now.toISOString()}), got ${Number.isNaN(until.getTime()) ? 'an invalid time' : until.toISOString()}`);
+    this.requireIds(ids);
+    const stmt = this.db.prepare<[string | null, number]>('UPDATE alerts SET snoozed_until = ? WHERE id = ? AND cleared_at IS NULL');
+    this.db.transaction(() => {
+      for (const id of ids) stmt.run(until ? until.toISOString() : null, id);
+    })();
+    return this.byIds(ids, now.getTime());
+  }
+
+  /** Every stored rule override with its scope. A row that no longer parses is skipped: the defaults then apply there. */
+  overrides(): ScopedOverride[] {
+    const out: ScopedOverride[] = [];
+    for (const r of this.db.prepare<[], { site_id: string; system: string; override: string }>('SELECT * FROM alert_rules ORDER BY site_id, system').all()) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(r.override);
+      } catch {
+        continue;
+      }
+      const override = ruleOverrideSchema.safeParse(parsed);
+      if (!override.success) continue;
+      const scope: RuleScope = r.site_id === '' ? { level: 'fleet' } : r.system === '' ? { level: 'site', siteId: r.site_id } : { level: 'system', siteId: r.site_id, system: r.system };
+      out.push({ scope, override: override.data });
+    }
+    return out;
+  }
+
+  /** Replaces the override at one scope; `null` (or an empty override) removes it, so the wider scope applies again. */
+  setOverride(scope: RuleScope, override: RuleOverride | null): void {
+    const siteId = scope.level === 'fleet' ? '' : scope.siteId;
+    const system = scope.level === 'system' ? scope.system : '';
+    const empty = override === null || Object.values(override).every((v) => v === undefined || Object.values(v).every((x) => x === undefined));
+    if (empty) this.db.prepare<[string, string]>('DELETE FROM alert_rules WHERE site_id = ? AND system = ?').run(siteId, system);
+    else {
+      this.db
+        .prepare<[string, string, string]>('INSERT INTO alert_rules (site_id, system, override) VALUES (?, ?, ?) ON CONFLICT (site_id, system) DO UPDATE SET override = excluded.override')
+        .run(siteId, system, JSON.stringify(override));
+    }
+  }
+
+  /** Whether each new alert raises a desktop notification (default on). */
+  get notify(): boolean {
+    return this.db.prepare<[string], { value: string }>('SELECT value FROM alert_settings WHERE key = ?').get(NOTIFY_KEY)?.value !== 'off';
+  }
+
+  set notify(on: boolean) {
+    this.db.prepare<[string, string]>('INSERT INTO alert_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(NOTIFY_KEY, on ? 'on' : 'off');
+  }
+
+  private requireIds(ids: readonly number[]): void {
+    const known = new Set(this.byIds(ids, 0).map((a) => a.id));
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length) throw new InputError(`no alert with id ${missing.join(', ')}`, 'not-found');
+  }
+
+  private byIds(ids: readonly number[], now: number): Alert[] {
+    if (!ids.length) return [];
+    const stmt = this.db.prepare<[number], Row>('SELECT * FROM alerts WHERE id = ?');
+    return ids.map((id) => stmt.get(id)).filter((r): r is Row => r !== undefined).map((r) => toAlert(r, now));
+  }
+}
+
+function keyOf(rule: string, subject: string): string {
+  return `${rule}\u0000${subject}`;
+}
+
+/** One condition per key: two drives of one name on a node would otherwise raise twice. */
+function dedupe(conditions: readonly AlertCondition[]): AlertCondition[] {
+  const out = new Map<string, AlertCondition>();
+  for (const c of conditions) if (!out.has(keyOf(c.rule, c.subject))) out.set(keyOf(c.rule, c.subject), c);
+  return [...out.values()];
+}
+
+function toAlert(r: Row, now: number): Alert {
+  const times = { clearedAt: r.cleared_at ?? undefined, acknowledgedAt: r.acknowledged_at ?? undefined, snoozedUntil: r.snoozed_until ?? undefined };
+  return {
+    id: r.id,
+    rule: r.rule as RuleKind,
+    siteId: r.site_id,
+    system: r.system,
+    subject: r.subject,
+    level: r.level === 'critical' ? 'critical' : 'warning',
+    message: r.message,
+    state: alertState(times, now),
+    raisedAt: r.raised_at,
+    lastSeenAt: r.last_seen_at,
+    ...(r.cleared_at ? { clearedAt: r.cleared_at } : {}),
+    ...(r.acknowledged_at ? { acknowledgedAt: r.acknowledged_at } : {}),
+    ...(r.acknowledged_by ? { acknowledgedBy: r.acknowledged_by } : {}),
+    ...(r.snoozed_until ? { snoozedUntil: r.snoozed_until } : {}),
+  };
+}

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_NOTIFICATION_ALERTS, evaluateAlerts, smartReportOf, type AlertInput } from '../../../../app/alerts/evaluate.js';
+import { DEFAULT_RULES, RULE_KINDS, type RuleSettings } from '../../../../app/alerts/rules.js';
+import { healthy } from '../health/fixtures.js';
+
+const NOW = Date.UTC(2026, 0, 31, 12);
+const DAY = 86_400_000;
+const TIB = 1024 ** 4;
+
+/** A system that is fine everywhere: refreshed, one pool half allocated, drives OK, replication in sync, HA normal. */
+function input(over: Partial<AlertInput> = {}): AlertInput {
+  return {
+    state: 'ok',
+    rollup: {
+      // Pool figures from the pool capacity read alone: usable is allocated plus free.
+      health: { ...healthy, CapacityUtilization: undefined },
+      pools: { CapacityUsage: [{ Name: 'p', TotalAllocatedSizeInBytes: 50 * TIB, TotalConsumedSizeInBytes: 10 * TIB, FreeCapacityInBytes: 50 * TIB }] },
+      nodes: { Data: [{ Name: 'n1', State: 'Running', HAState: 'Normal' }, { Name: 'n2', State: 'Running', HAState: 'Normal' }] },
+    },
+    resources: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }, { Id: 2, Name: 'd2', ResourceStatus: 'OK' }] }] },
+    applications: { Data: [{ Application: 'app', Volumes: [{ Volume: 'v', Replication: { ReplicationPairs: [{ RemoteSystemName: 'far', SyncInPercentage: 100, ConnectionStatus: 'InSync' }] } }] }] },
+    notifications: { Data: [] },
+    now: NOW,
+    ...over,
+  };
+}
+
+function rules(change: (r: RuleSettings) => void = () => {}): RuleSettings {
+  const r = JSON.parse(JSON.stringify(DEFAULT_RULES)) as RuleSettings;
+  change(r);
+  return r;
+}
+
+const nvme = (critical: string): string =>
+  ['=== START OF SMART DATA SECTION ===', 'SMART overall-health self-assessment test result: PASSED', '', 'SMART/Health Information (NVMe Log 0x02)', `Critical Warning:                   ${critical}`, 'Temperature:                        38 Celsius', 'Available Spare:                    100%', 'Available Spare Threshold:          10%', 'Percentage Used:                    3%', 'Media and Data Integrity Errors:    0', ''].join('\n');
+
+describe('alert evaluation', () => {
+  it('sees nothing on a healthy system, and has looked with every rule', () => {
+    const e = evaluateAlerts(input(), DEFAULT_RULES);
+    expect(e.conditions).toEqual([]);
+    expect([...e.assessed].sort()).toEqual([...RULE_KINDS].sort());
+  });
+
+  it('raises a connection alert by state and leaves the data rules as they were (the cache is older than the failure)', () => {
+    const e = evaluateAlerts(input({ state: 'unreachable', lastError: 'connect ECONNREFUSED' }), DEFAULT_RULES);
+    expect(e.conditions).toEqual([{ rule: 'unreachable', subject: '', level: 'critical', message: 'the system does not answer: connect ECONNREFUSED' }]);
+    expect([...e.assessed].sort()).toEqual(['certificate-changed', 'login-required', 'unreachable']);
+    expect(evaluateAlerts(input({ state: 'certificate-changed' }), DEFAULT_RULES).conditions[0]).toMatchObject({ rule: 'certificate-changed', level: 'critical' });
+    expect(evaluateAlerts(input({ state: 'login-required' }), DEFAULT_RULES).conditions[0]).toMatchObject({ rule: 'login-required', level: 'warning' });
+  });
+
+  it('does not judge the connection from cached data alone (a stale system), nor anything while refreshing', () => {
+    expect(evaluateAlerts(input({ state: 'stale' }), DEFAULT_RULES).assessed).not.toContain('unreachable');
+    expect(evaluateAlerts(input({ state: 'refreshing' }), DEFAULT_RULES)).toEqual({ conditions: [], assessed: [] });
+  });
+
+  it('raises a failed drive as critical, a degraded one as a warning, each named by node and drive', () => {
+    const e = evaluateAlerts(input({ resources: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed', ErrMsg: 'media error' }, { Id: 2, Name: 'd2', ResourceStatus: 'Degrading' }] }] } }), DEFAULT_RULES);
+    expect(e.conditions).toEqual([
+      { rule: 'drive', subject: 'n1/d1', level: 'critical', message: 'drive d1 on n1 is Failed: media error' },
+      { rule: 'drive', subject: 'n1/d2', level: 'warning', message: 'drive d2 on n1 is Degrading' },
+    ]);
+  });
+
+  it('raises a SMART risk at or above the rule’s minimum from the cached text, read by the SMART parser', () => {
+    const smart = (_node: string, id: number) => smartReportOf(id === 1 ? nvme('0x01') : nvme('0x00'));
+    const e = evaluateAlerts(input({ smart }), DEFAULT_RULES);
+    expect(e.conditions).toHaveLength(1);
+    expect(e.conditions[0]).toMatchObject({ rule: 'drive', subject: 'n1/d1', level: 'critical' });
+    expect(e.conditions[0]?.message).toMatch(/^SMART risk critical on drive d1 of n1: /);
+    // Text the parser cannot read rates unknown: below a warning, so no alert (the SMART report shows it).
+    expect(evaluateAlerts(input({ smart: () => smartReportOf('garbage') }), DEFAULT_RULES).conditions).toEqual([]);
+    // An answer that is not text is read, and rated unknown: never ok, never "no data".
+    expect(smartReportOf({ Output: 'x' })?.risk).toBe('unknown');
+    expect(smartReportOf(null)).toBeUndefined();
+  });
+
+  it('raises a pool above the allocated share, and only above it', () => {
+    const pools = (allocated: number) => ({ CapacityUsage: [{ Name: 'p', TotalAllocatedSizeInBytes: allocated * TIB, TotalConsumedSizeInBytes: 1 * TIB, FreeCapacityInBytes: (100 - allocated) * TIB }] });
+    const at = (allocated: number, r = DEFAULT_RULES) => evaluateAlerts(input({ rollup: { ...input().rollup, pools: pools(allocated) } }), r).conditions.filter((c) => c.rule === 'pool-used');
+    expect(at(90)).toEqual([]);
+    // Its level is the capacity assessment's (no provisioning state: 93 % allocated is critical there too).
+    expect(at(93)).toEqual([{ rule: 'pool-used', subject: 'p', level: 'critical', message: 'pool p is 93 % allocated (rule: above 90 %)' }]);
+    expect(at(85, rules((r) => (r['pool-used'].percent = 82)))).toEqual([{ rule: 'pool-used', subject: 'p', level: 'warning', message: 'pool p is 85 % allocated (rule: above 82 %)' }]);
+    expect(at(93, rules((r) => (r['pool-used'].percent = 95)))).toEqual([]);
+    expect(at(93, rules((r) => (r['pool-used'].enabled = false)))).toEqual([]);
+  });
+
+  it('raises a pool the forecast sees full within the rule’s days', () => {
+    // 1 TiB a day on 100 TiB, 60 consumed now: about 40 days left.
+    const history = { PerformanceStatstics: Array.from({ length: 30 }, (_, i) => ({ PoolName: 'p', Time: new Date(NOW - (29 - i) * DAY).toISOString().slice(0, 19), TotalConsumedSizeInBytes: (31 + i) * TIB })) };
+    const rollup = { ...input().rollup, pools: { CapacityUsage: [{ Name: 'p', TotalAllocatedSizeInBytes: 80 * TIB, TotalConsumedSizeInBytes: 60 * TIB, FreeCapacityInBytes: 20 * TIB }] }, history };
+    expect(evaluateAlerts(input({ rollup }), DEFAULT_RULES).conditions.filter((c) => c.rule === 'pool-full-days')).toEqual([]);
+    const c = evaluateAlerts(input({ rollup }), rules((r) => (r['pool-full-days'].days = 60))).conditions.filter((x) => x.rule === 'pool-full-days');
+    expect(c).toEqual([{ rule: 'pool-full-days', subject: 'p', level: 'warning', message: 'pool p is forecast full in 40 days (rule: fewer than 60)' }]);
+  });
+
+  it('raises replication behind or disconnected, one alert per pair', () => {
+    const applications = { Data: [{ Application: 'app', Volumes: [{ Volume: 'v', Replication: { ReplicationPairs: [{ RemoteSystemName: 'far', SyncInPercentage: 40, ConnectionStatus: 'Syncing' }, { RemoteSystemName: 'near', SyncInPercentage: 100, ConnectionStatus: 'InSync' }] } }] }] };
+    expect(evaluateAlerts(input({ applications }), DEFAULT_RULES).conditions).toEqual([{ rule: 'replication', subject: 'app/v/far', level: 'warning', message: 'replication of app/v to far: Syncing, 40 % in sync' }]);
+  });
+
+  it('raises HA not normal, and says nothing of HA without a cached node list', () => {
+    const nodes = { Data: [{ Name: 'n1', State: 'Running', HAState: 'TakeoverActive' }, { Name: 'n2', State: 'Down', HAState: 'TakenOver' }] };
+    expect(evaluateAlerts(input({ rollup: { ...input().rollup, nodes } }), DEFAULT_RULES).conditions).toEqual([{ rule: 'ha', subject: '', level: 'critical', message: 'HA taken over: n2 taken over by n1' }]);
+    expect(evaluateAlerts(input({ rollup: { ...input().rollup, nodes: undefined } }), DEFAULT_RULES).conditions).toEqual([]);
+  });
+
+  it('raises each recent notification at or above the level, newest first and at most a page of them', () => {
+    const at = (hoursAgo: number) => new Date(NOW - hoursAgo * 3_600_000).toISOString().slice(0, 19);
+    const notifications = {
+      Data: [
+        { Id: 1, Timestamp: at(1), Level: 5, Module: 'Pool', Node: 'n1', Message: 'pool offline' },
+        { Id: 2, Timestamp: at(2), Level: 3, Module: 'Pool', Message: 'a warning only' },
+        { Id: 3, Timestamp: at(30), Level: 4, Module: 'Pool', Message: 'too old' },
+        { Id: 4, Timestamp: at(0.5), Level: 4, Module: 'Net', Message: 'link down' },
+      ],
+    };
+    expect(evaluateAlerts(input({ notifications }), DEFAULT_RULES).conditions).toEqual([
+      { rule: 'notification', subject: '#4', level: 'warning', message: 'Error (Net): link down' },
+      { rule: 'notification', subject: '#1', level: 'critical', message: 'Critical on n1 (Pool): pool offline' },
+    ]);
+    const many = { Data: Array.from({ length: 50 }, (_, i) => ({ Id: i + 1, Timestamp: at(i / 10), Level: 4, Message: `e${i}` })) };
+    expect(evaluateAlerts(input({ notifications: many }), DEFAULT_RULES).conditions).toHaveLength(MAX_NOTIFICATION_ALERTS);
+  });
+
+  it('sees nothing for a disabled rule but has still looked, so its alerts clear', () => {
+    const e = evaluateAlerts(input({ state: 'unreachable' }), rules((r) => (r.unreachable.enabled = false)));
+    expect(e.conditions).toEqual([]);
+    expect(e.assessed).toContain('unreachable');
+  });
+});

@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Evaluation } from '../../../../app/alerts/evaluate.js';
+import { AlertStore } from '../../../../main/alerts/alert-store.js';
+import { ALERTS_FILE, LOG_MIGRATIONS, connect, createDatabaseFile, openAlertsDatabase, openLogDatabase, type Database } from '../../../../main/store/database.js';
+import { ActionLog } from '../../../../main/store/action-log.js';
+import { steppingClock, useTempDirs } from '../store/temp-dir.js';
+
+const tempDir = useTempDirs();
+const open: Database[] = [];
+afterEach(() => {
+  for (const db of open.splice(0)) if (db.open) db.close();
+});
+function store(dir: string): AlertStore {
+  const db = openAlertsDatabase(dir);
+  open.push(db);
+  return new AlertStore(db);
+}
+
+const T = (minutes: number): Date => new Date(Date.UTC(2026, 0, 1, 12, minutes));
+const failedDrive: Evaluation = { conditions: [{ rule: 'drive', subject: 'n1/d1', level: 'critical', message: 'drive d1 on n1 is Failed' }], assessed: ['drive', 'pool-used'] };
+const nothing: Evaluation = { conditions: [], assessed: ['drive', 'pool-used'] };
+
+describe('the alert store', () => {
+  it('raises a condition once while it lasts, keeps its message current, and clears it when an evaluation no longer sees it', () => {
+    const s = store(tempDir());
+    expect(s.reconcile('lab', 'sys1', failedDrive, T(0)).raised.map((a) => a.subject)).toEqual(['n1/d1']);
+    const again = s.reconcile('lab', 'sys1', { ...failedDrive, conditions: [{ ...failedDrive.conditions[0]!, message: 'still failed' }] }, T(5));
+    expect(again).toEqual({ raised: [], cleared: [] });
+    expect(s.list({}, T(5).getTime())).toMatchObject([{ subject: 'n1/d1', state: 'open', message: 'still failed', raisedAt: T(0).toISOString(), lastSeenAt: T(5).toISOString() }]);
+    const cleared = s.reconcile('lab', 'sys1', nothing, T(10)).cleared;
+    expect(cleared).toMatchObject([{ subject: 'n1/d1', state: 'cleared', clearedAt: T(10).toISOString() }]);
+    // Kept as history; the same condition coming back is a new alert.
+    expect(s.reconcile('lab', 'sys1', failedDrive, T(15)).raised).toHaveLength(1);
+    expect(s.list({ state: 'cleared' }, T(15).getTime())).toHaveLength(1);
+    expect(s.list({ state: 'active' }, T(15).getTime())).toHaveLength(1);
+  });
+
+  it('leaves alerts of rules that could not look as they are', () => {
+    const s = store(tempDir());
+    s.reconcile('lab', 'sys1', failedDrive, T(0));
+    expect(s.reconcile('lab', 'sys1', { conditions: [], assessed: ['unreachable'] }, T(1)).cleared).toEqual([]);
+    expect(s.openCount(T(1).getTime())).toBe(1);
+  });
+
+  it('keeps systems apart: the same drive name on another system is its own alert', () => {
+    const s = store(tempDir());
+    s.reconcile('lab', 'sys1', failedDrive, T(0));
+    s.reconcile('lab', 'sys2', failedDrive, T(0));
+    s.reconcile('lab', 'sys1', nothing, T(1));
+    expect(s.list({ state: 'active' }, T(1).getTime()).map((a) => a.system)).toEqual(['sys2']);
+  });
+
+  it('acknowledges and snoozes; a snooze that has run out is open again; both survive reopening the file', () => {
+    const dir = tempDir();
+    const s = store(dir);
+    const [a] = s.reconcile('lab', 'sys1', failedDrive, T(0)).raised;
+    const [b] = s.reconcile('lab', 'sys2', failedDrive, T(0)).raised;
+    expect(s.acknowledge([a!.id], 'admin', T(1))).toMatchObject([{ state: 'acknowledged', acknowledgedBy: 'admin' }]);
+    expect(s.snooze([b!.id], T(60), T(1))).toMatchObject([{ state: 'snoozed', snoozedUntil: T(60).toISOString() }]);
+    expect(s.openCount(T(2).getTime())).toBe(0);
+    open.splice(0).forEach((db) => db.close());
+    const reopened = store(dir);
+    expect(reopened.list({}, T(2).getTime()).map((x) => [x.id, x.state])).toEqual([
+      [b!.id, 'snoozed'],
+      [a!.id, 'acknowledged'],
+    ]);
+    expect(reopened.list({}, T(61).getTime()).find((x) => x.id === b!.id)?.state).toBe('open');
+    expect(reopened.openCount(T(61).getTime())).toBe(1);
+    // Still the same alert for the same condition: acknowledging does not make it raise again.
+    expect(reopened.reconcile('lab', 'sys1', failedDrive, T(62)).raised).toEqual([]);
+  });
+
+  it('refuses a snooze that ends in the past and an id that names no alert', () => {
+    const s = store(tempDir());
+    const [a] = s.reconcile('lab', 'sys1', failedDrive, T(10)).raised;
+    expect(() => s.snooze([a!.id], T(5), T(10))).toThrow(/after now/);
+    expect(() => s.acknowledge([a!.id, 999], 'admin', T(10))).toThrow(/no alert with id 999/);
+    expect(s.list({}, T(10).getTime())[0]?.state).toBe('open');
+  });
+
+  it('filters by state, level, site, system and rule', () => {
+    const s = store(tempDir());
+    s.reconcile('lab', 'sys1', { conditions: [...failedDrive.conditions, { rule: 'pool-used', subject: 'p', level: 'warning', message: 'p 95 %' }], assessed: ['drive', 'pool-used'] }, T(0));
+    s.reconcile('prod', 'sys9', failedDrive, T(0));
+    const now = T(1).getTime();
+    expect(s.list({ level: 'warning' }, now).map((a) => a.rule)).toEqual(['pool-used']);
+    expect(s.list({ site: 'prod' }, now).map((a) => a.system)).toEqual(['sys9']);
+    expect(s.list({ rule: 'drive', system: 'sys1' }, now)).toHaveLength(1);
+    expect(s.list({ state: 'acknowledged' }, now)).toEqual([]);
+  });
+
+  it('stores rule overrides per scope; an empty override removes it', () => {
+    const s = store(tempDir());
+    s.setOverride({ level: 'fleet' }, { 'pool-used': { percent: 80 } });
+    s.setOverride({ level: 'site', siteId: 'lab' }, { ha: { enabled: false } });
+    s.setOverride({ level: 'system', siteId: 'lab', system: 'sys1' }, { drive: { minSmartRisk: 'critical' } });
+    expect(s.overrides().map((o) => o.scope)).toEqual([{ level: 'fleet' }, { level: 'site', siteId: 'lab' }, { level: 'system', siteId: 'lab', system: 'sys1' }]);
+    s.setOverride({ level: 'site', siteId: 'lab' }, {});
+    expect(s.overrides()).toHaveLength(2);
+    expect(s.notify).toBe(true);
+    s.notify = false;
+    expect(s.notify).toBe(false);
+  });
+
+  it('lives in alerts.db of the data directory, not in the cache that is rebuilt when damaged', () => {
+    const dir = tempDir();
+    store(dir).notify = false;
+    expect(fs.existsSync(path.join(dir, ALERTS_FILE))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'fleetdeck.db'))).toBe(false);
+  });
+});
+
+describe('local records of the action log', () => {
+  it('migrates a log of the first schema with its chain intact, then takes local records in the chain', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'actions.db');
+    createDatabaseFile(file, { label: 'the action log', migrations: LOG_MIGRATIONS.slice(0, 1) });
+    // What an installed app left: a write recorded in the first schema, which knows no local kind.
+    const v1 = connect(file);
+    const clock = steppingClock();
+    new ActionLog({ db: v1, file, clock }).append({ user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /hosts/create', params: { body: { Name: 'h' } }, result: 'ok', message: 'created' });
+    expect(() => v1.prepare("INSERT INTO action_log (seq, format, kind, at, user, site_id, system, operation, params, result, message, prev_hash, hash) VALUES (99, 2, 'local', '', '', '', '', '', '', 'ok', '', '', '')").run()).toThrow(/CHECK/);
+    v1.close();
+    const db = openLogDatabase(dir);
+    open.push(db);
+    const log = new ActionLog({ db, file, clock });
+    const rec = log.recordLocal({ user: 'admin', siteId: 'lab', operation: 'alerts rules set', params: { scope: { level: 'site', siteId: 'lab' }, override: { ha: { enabled: false } }, Password: 'not-kept' }, message: 'alert rules of site lab changed' });
+    expect(rec).toMatchObject({ operation: 'alerts rules set', result: 'ok', siteId: 'lab' });
+    expect(JSON.stringify(rec.params)).not.toContain('not-kept');
+    expect(log.verify()).toEqual({ ok: true, count: 3, problems: [] });
+    expect(log.list({ siteId: 'lab' }).map((r) => r.operation)).toEqual(['POST /hosts/create', 'alerts rules set']);
+    expect(db.pragma('user_version', { simple: true })).toBe(LOG_MIGRATIONS.length);
+  });
+});
