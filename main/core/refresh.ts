@@ -1,5 +1,5 @@
 import { getOperation } from '../../app/catalog/index.js';
-import type { Site, SystemState, SystemStatus } from '../../app/domain/site.js';
+import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
 import { AnswerTooLargeError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget } from '../client/index.js';
 import { cacheKey } from '../store/offline-cache.js';
@@ -9,17 +9,31 @@ import { LoginRequiredError, SitePausedError } from './errors.js';
 import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
 import { Limiter } from './limiter.js';
-import { newestTimestamp, refreshPlan, smartDrivesToRead } from '../../app/fleet/refresh-plan.js';
+import { newestTimestamp, refreshPlan, refreshRead, smartDrivesToRead, smartDue, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
 import { NOTIFICATIONS_OP, readNotifications } from './notifications.js';
 import type { SiteConnection } from './site-connection.js';
 
 const MAX_BACKOFF_MS = 10 * 60_000;
+const RESOURCES = refreshRead('GET /resources/list');
+
+/** What one refresh asks for: which sites and systems, whether to try a backing-off site, full or steady. */
+export interface RefreshOptions {
+  siteIds?: readonly string[];
+  systems?: readonly string[];
+  force?: boolean;
+  /** `full` (default): everything; `steady`: a background poll (see {@link RefreshMode}). */
+  mode?: RefreshMode;
+}
 
 /**
  * The fleet's refresh: lists each site's systems, then reads everything the views need for each
- * system under its deadline and byte budget; unreachable sites back off.
+ * system under its deadline and byte budget; unreachable sites back off. One refresh of a site at
+ * a time: a background poll arriving while one runs joins it; a full refresh follows it.
  */
 export class FleetRefresh {
+  /** The refresh running (or queued last) per site id. */
+  private readonly running = new Map<string, Promise<void>>();
+
   constructor(private readonly f: FleetContext) {}
 
   /**
@@ -27,13 +41,36 @@ export class FleetRefresh {
    * need for each system. Unreachable sites back off unless `force`; paused sites are skipped.
    * @returns the statuses afterwards.
    */
-  async refresh(options: { siteIds?: readonly string[]; systems?: readonly string[]; force?: boolean } = {}): Promise<SystemStatus[]> {
+  async refresh(options: RefreshOptions = {}): Promise<SystemStatus[]> {
     const sites = this.f.o.sites.list().filter((s) => !options.siteIds || options.siteIds.includes(s.id));
-    await Promise.all(sites.map((site) => this.refreshSite(site, options.systems, options.force ?? false)));
+    await Promise.all(sites.map((site) => this.serialised(site.id, options.systems, options.force ?? false, options.mode ?? 'full')));
     return this.f.state.status().filter((s) => sites.some((site) => site.id === s.siteId));
   }
 
-  private async refreshSite(site: Site, onlySystems: readonly string[] | undefined, force: boolean): Promise<void> {
+  /** True while a refresh of the site runs or waits. */
+  busy(siteId: string): boolean {
+    return this.running.has(siteId);
+  }
+
+  private serialised(siteId: string, onlySystems: readonly string[] | undefined, force: boolean, mode: RefreshMode): Promise<void> {
+    const current = this.running.get(siteId);
+    // A poll while a refresh runs would read the same answers again: it joins.
+    if (current && mode === 'steady') return current;
+    const run = async (): Promise<void> => {
+      await current;
+      // Read again: the site may have been edited, paused or removed while the earlier one ran.
+      const site = this.f.o.sites.get(siteId);
+      if (site) await this.refreshSite(site, onlySystems, force, mode);
+    };
+    const next = run().catch(() => undefined);
+    this.running.set(siteId, next);
+    void next.then(() => {
+      if (this.running.get(siteId) === next) this.running.delete(siteId);
+    });
+    return next;
+  }
+
+  private async refreshSite(site: Site, onlySystems: readonly string[] | undefined, force: boolean, mode: RefreshMode): Promise<void> {
     const state = this.f.state;
     if (site.polling.paused) return state.markSite(site.id, 'paused', undefined);
     const wait = state.backoff.get(site.id);
@@ -58,7 +95,7 @@ export class FleetRefresh {
     // A few systems at a time (enough to keep the site's request slots busy): a system's deadline,
     // and its keychain lookups, start when its own refresh does, not while thousands queue behind.
     const slots = new Limiter(2 * Math.max(1, site.polling.maxInFlight));
-    await Promise.all(targets.map((system) => slots.run(() => this.refreshSystem(site, conn, system))));
+    await Promise.all(targets.map((system) => slots.run(() => this.refreshSystem(site, conn, system, mode))));
   }
 
   /**
@@ -66,13 +103,30 @@ export class FleetRefresh {
    * all its reads, logins and retries, and a byte budget (`maxSystemBytes`) for all its answers.
    * SMART is read for at most `maxSmartDrives` drives (failing ones first). What was left out
    * shows as `truncated` in the system's status.
+   *
+   * A steady poll reads health every time, slow-moving configuration once its cached answer is
+   * older than `slowReadMaxAgeMs`, and SMART of a drive once its reading is older than the site's
+   * SMART age or its status changed; what it does not re-read keeps its own (older) time in the
+   * cache. It is quiet: no `refreshing` progress, only the final status, so views do not turn
+   * read-only every interval.
    */
-  private async refreshSystem(site: Site, conn: SiteConnection, system: string): Promise<void> {
+  private async refreshSystem(site: Site, conn: SiteConnection, system: string, mode: RefreshMode): Promise<void> {
     const { o, state } = this.f;
     const previous = state.get(site.id, system);
     const sinceHit = o.cache.get(site.id, system, cacheKey(NOTIFICATIONS_OP, {}));
     const since = newestTimestamp(sinceHit?.value);
-    const plan = refreshPlan(this.f.clock(), since);
+    const steady = mode === 'steady';
+    const nowMs = this.f.clock().getTime();
+    // When each cached answer was read: one query for all of the system's keys.
+    const readAt = steady ? new Map(o.cache.entries(site.id, system).map((e) => [e.key, Date.parse(e.at)])) : undefined;
+    const ageOf = (key: string): number | undefined => {
+      const at = readAt?.get(key);
+      return at === undefined || Number.isNaN(at) ? undefined : nowMs - at;
+    };
+    const slowMaxAge = o.slowReadMaxAgeMs ?? FLEET_LIMITS.slowReadMaxAgeMs;
+    const plan = refreshPlan(this.f.clock(), since, mode, (r) => (ageOf(cacheKey(r.op, r.cacheQuery ?? r.query)) ?? Infinity) >= slowMaxAge);
+    // The drive list before this poll, to see which drives changed status.
+    const previousResources = steady ? o.cache.get(site.id, system, cacheKey(RESOURCES.op, RESOURCES.query))?.value : undefined;
     let done = 0;
     let answered = 0;
     let total = plan.length;
@@ -84,7 +138,7 @@ export class FleetRefresh {
     const maxBytes = o.maxSystemBytes ?? FLEET_LIMITS.maxSystemBytes;
     const budget: ByteBudget = { remaining: maxBytes, total: maxBytes };
     const progress = (): void => {
-      if (signal.aborted) return;
+      if (signal.aborted || steady) return;
       state.setStatus({ ...(previous ?? { siteId: site.id, system }), siteId: site.id, system, state: 'refreshing', progress: { done, total } });
     };
     progress();
@@ -125,7 +179,13 @@ export class FleetRefresh {
       const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
       // No drive list, no SMART reads: said, so that zero reads are not taken for zero drives.
       const smartSkipped = resources === undefined ? 'SMART not read: the drive list (GET /resources/list) could not be read' : undefined;
-      const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives);
+      const smartMaxAgeMs = (site.polling.smartMaxAgeHours ?? DEFAULT_SMART_MAX_AGE_HOURS) * 3_600_000;
+      const smartAge = (d: { node: string; driveid: number }): number | undefined => {
+        const r = smartRead(d.node, d.driveid);
+        return ageOf(cacheKey(r.op, r.query));
+      };
+      const due = steady ? smartDue(resources, previousResources, smartAge, smartMaxAgeMs) : undefined;
+      const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives, due);
       if (smart.drives.length < smart.total) truncated.push(`SMART read for ${smart.drives.length} of ${smart.total} drives (failing drives first)`);
       total += smart.drives.length;
       // A drive that cannot report SMART is a fact about that drive, not a failed refresh.
