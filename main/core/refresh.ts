@@ -15,6 +15,13 @@ import type { SiteConnection } from './site-connection.js';
 
 const MAX_BACKOFF_MS = 10 * 60_000;
 const RESOURCES = refreshRead('GET /resources/list');
+/**
+ * Site errors and system states that wait for the admin: a background poll leaves them alone (a
+ * refused password tried again every interval could lock the account; a changed certificate must
+ * be confirmed first). A Refresh still tries.
+ */
+const SITE_WAITS_FOR_ADMIN: ReadonlySet<string> = new Set(['login-required', 'certificate']);
+const SYSTEM_WAITS_FOR_ADMIN: ReadonlySet<SystemState> = new Set(['login-required', 'certificate-changed']);
 
 /** What one refresh asks for: which sites and systems, whether to try a backing-off site, full or steady. */
 export interface RefreshOptions {
@@ -75,6 +82,7 @@ export class FleetRefresh {
     if (site.polling.paused) return state.markSite(site.id, 'paused', undefined);
     const wait = state.backoff.get(site.id);
     if (wait && !force && wait.until > this.f.clock().getTime()) return;
+    if (mode === 'steady' && SITE_WAITS_FOR_ADMIN.has(state.siteErrors.get(site.id)?.code ?? '')) return;
     const conn = this.f.connection(site);
     let systems: string[];
     const deadline = this.f.callDeadline(site, undefined, getOperation('GET /systems/list'), undefined);
@@ -91,7 +99,9 @@ export class FleetRefresh {
       deadline.dispose();
     }
     state.keepOnly(site.id, systems);
-    const targets = systems.filter((s) => !onlySystems || onlySystems.includes(s));
+    const targets = systems.filter(
+      (s) => (!onlySystems || onlySystems.includes(s)) && !(mode === 'steady' && SYSTEM_WAITS_FOR_ADMIN.has(state.get(site.id, s)?.state ?? 'ok')),
+    );
     // A few systems at a time (enough to keep the site's request slots busy): a system's deadline,
     // and its keychain lookups, start when its own refresh does, not while thousands queue behind.
     const slots = new Limiter(2 * Math.max(1, site.polling.maxInFlight));

@@ -49,7 +49,7 @@ describe('background polling against the simulator', () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  async function harness(): Promise<Harness> {
+  async function harness(password?: string): Promise<Harness> {
     const dir = mkdtempSync(join(tmpdir(), 'fd-polling-'));
     dirs.push(dir);
     const stores = openStores(dir);
@@ -67,7 +67,7 @@ describe('background polling against the simulator', () => {
       random: () => 0.5,
     });
     const s = sim.manifest.sites[0]!;
-    const site = await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
+    const site = await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: password ?? s.password });
     await fleet.editSite(site.id, { polling: { ...site.polling, intervalSeconds: INTERVAL_S } });
     const h: Harness = {
       fleet,
@@ -201,6 +201,18 @@ describe('background polling against the simulator', () => {
       expect(firstRefreshing).toBeGreaterThan(firstEnd);
       expect(mine.at(-1)?.state).toBe('ok');
     }
+  });
+
+  it('a site whose password was refused is not polled (no login tried every interval); a Refresh still tries', async () => {
+    const h = await harness('not-the-password');
+    await h.fleet.refresh({ force: true });
+    expect(h.fleet.siteErrorCode(h.siteId)).toBe('login-required');
+    let before = requests();
+    await h.fleet.refresh({ mode: 'steady' });
+    expect(requests()).toBe(before);
+    before = requests();
+    await h.fleet.refresh({ force: true });
+    expect(requests()).toBeGreaterThan(before);
   });
 
   it('paused sites are not polled; resuming schedules them again at once', async () => {
