@@ -156,12 +156,22 @@ export class FleetRefresh {
     // Answers in a shape the client does not recognise: the system answers, we cannot read it.
     const notUnderstood: string[] = [];
     const truncated: string[] = [];
+    // A steady poll writes its answers in one transaction when the system's poll ends (each with
+    // the time it arrived): one commit per system rather than one per answer, main's main cost.
+    const pending: Array<{ key: string; value: unknown; at: Date }> = [];
+    const cache = {
+      put: (siteId: string, sys: string, key: string, value: unknown, at: Date): void => {
+        if (steady) pending.push({ key, value, at });
+        else o.cache.put(siteId, sys, key, value, at);
+      },
+    };
+    const flush = (): void => o.cache.putMany(site.id, system, pending.splice(0));
     const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
       try {
         const value = await conn.read(system, getOperation(opKey), { query, signal, deadline, budget });
         if (signal.aborted) return undefined;
         answered++;
-        o.cache.put(site.id, system, storeKey, value, this.f.clock());
+        cache.put(site.id, system, storeKey, value, this.f.clock());
         return value;
       } catch (err) {
         if (err instanceof UnreachableError || err instanceof CertificateError || err instanceof LoginRequiredError || err instanceof SitePausedError) throw err;
@@ -177,7 +187,7 @@ export class FleetRefresh {
         progress();
       }
     };
-    const notificationDeps = { cache: o.cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => state.emit(e) };
+    const notificationDeps = { cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => state.emit(e) };
     try {
       const results = await Promise.all(
         plan.map((p) =>
@@ -209,6 +219,7 @@ export class FleetRefresh {
         ...(failures.length ? [`${failures.length} read(s) failed: ${failures.slice(0, 3).join('; ')}`] : []),
         ...(smartSkipped ? [smartSkipped] : []),
       ];
+      flush();
       state.setStatus(
         problems.length
           ? {
@@ -230,6 +241,11 @@ export class FleetRefresh {
             'timeout',
           )
         : err;
+      try {
+        flush();
+      } catch {
+        // The system's own failure is the verdict; what answered before it is lost with the store.
+      }
       this.systemFailed(site, system, why, previous);
     } finally {
       deadline.dispose();
