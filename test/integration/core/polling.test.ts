@@ -19,7 +19,6 @@ import { until } from '../../support/until.js';
  */
 
 const INTERVAL_S = 30;
-const RESOURCES = refreshRead('GET /resources/list');
 const HEALTH = refreshRead('GET /monitoring/health/current');
 const USERS = refreshRead('GET /users/list');
 
