@@ -54,11 +54,6 @@ export class FleetRefresh {
     return this.f.state.status().filter((s) => sites.some((site) => site.id === s.siteId));
   }
 
-  /** True while a refresh of the site runs or waits. */
-  busy(siteId: string): boolean {
-    return this.running.has(siteId);
-  }
-
   private serialised(siteId: string, onlySystems: readonly string[] | undefined, force: boolean, mode: RefreshMode): Promise<void> {
     const current = this.running.get(siteId);
     // A poll while a refresh runs would read the same answers again: it joins.
