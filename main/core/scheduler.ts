@@ -127,6 +127,9 @@ export class PollScheduler {
   private async fire(siteId: string, entry: Entry): Promise<void> {
     entry.handle = undefined;
     entry.dueAt = undefined;
+    // Sites changed by another process sharing the data dir (the CLI, a --site window) are
+    // picked up here: added ones scheduled, removed or paused ones (this one too) dropped.
+    this.resync();
     if (!this.running || this.entries.get(siteId) !== entry) return;
     const backoff = this.d.backoffUntil(siteId);
     if (backoff !== undefined && backoff > this.d.timers.now()) {

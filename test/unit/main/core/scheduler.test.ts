@@ -175,6 +175,20 @@ describe('PollScheduler', () => {
     expect(h.polls.filter((p) => p.siteId === 'b')).toHaveLength(1);
   });
 
+  it('picks up sites changed by another process at its next poll: a new site scheduled, a paused one dropped', async () => {
+    const h = harness([site('a', 10), site('b', 15)]);
+    h.scheduler.start();
+    // The CLI paused b and added c; this process was not told.
+    h.list.sites = [site('a', 10), site('b', 15, true), site('c', 20)];
+    await h.advance(10_000);
+    expect(h.polls.map((p) => p.siteId)).toEqual(['a']);
+    expect(h.scheduler.nextPollAt('b')).toBeUndefined();
+    expect(h.scheduler.nextPollAt('c')).toBe(h.t0 + 30_000);
+    await h.finishAll();
+    await h.advance(20_000);
+    expect(h.polls.map((p) => p.siteId)).toEqual(['a', 'a', 'c']);
+  });
+
   it('an interval changed while a poll runs applies from the end of that poll', async () => {
     const h = harness([site('a', 60)]);
     h.scheduler.start();
