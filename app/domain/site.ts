@@ -29,14 +29,22 @@ export const siteAuthSchema = z.object({
 export type SiteAuth = z.infer<typeof siteAuthSchema>;
 
 export const sitePollingSchema = z.object({
-  /** Seconds between automatic refreshes while a view is open; 0 = on demand only. */
+  /** Seconds between background polls of the site while the app runs; 0 = on demand only. */
   intervalSeconds: z.number().int().min(0),
   /** A paused site is never contacted. */
   paused: z.boolean(),
   /** Requests in flight to this endpoint at most (its controllers also serve production I/O). */
   maxInFlight: z.number().int().min(1),
+  /**
+   * Hours a drive's SMART reading stays current: a background poll re-reads it only when older (or
+   * when the drive's status changed). Absent: {@link DEFAULT_SMART_MAX_AGE_HOURS}. A manual Refresh reads all.
+   */
+  smartMaxAgeHours: z.number().int().min(1).max(8760).optional(),
 });
 export type SitePolling = z.infer<typeof sitePollingSchema>;
+
+/** SMART age a background poll keeps when the site sets none: once a day. */
+export const DEFAULT_SMART_MAX_AGE_HOURS = 24;
 
 /** A site: one management endpoint of the storage interface, as stored. Holds no secret. */
 export const siteSchema = z.object({
@@ -103,6 +111,7 @@ export const siteEditSchema = siteInputSchema
   .extend({
     intervalSeconds: sitePollingSchema.shape.intervalSeconds.max(86_400).optional(),
     maxInFlight: sitePollingSchema.shape.maxInFlight.max(64).optional(),
+    smartMaxAgeHours: sitePollingSchema.shape.smartMaxAgeHours,
   });
 export type SiteEdit = z.infer<typeof siteEditSchema>;
 

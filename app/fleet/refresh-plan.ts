@@ -6,22 +6,38 @@ export interface PlannedRead {
   query: Record<string, unknown>;
   /** Query the answer is cached under when it differs from the one sent (time ranges). */
   cacheQuery?: Record<string, unknown>;
+  /**
+   * Slow-moving configuration or inventory (users, targets, templates, version…): a steady poll
+   * re-reads it only once its cached answer is older than the slow-read age. Health reads (no flag)
+   * are read by every poll.
+   */
+  slow?: true;
 }
 
 /**
- * What a refresh of one system reads: everything the views and reports need. All of these depend
- * only on the system's session, so they run in parallel under the per-endpoint cap; SMART reads
- * depend on the hardware list and form the second level.
+ * `full`: everything (a manual Refresh, the first contact). `steady`: a background poll, which
+ * reads health every time and the rest only when due (see {@link refreshPlan}, {@link smartDrivesToRead}),
+ * to spare controllers that serve production I/O.
  */
-export function refreshPlan(now: Date, notificationsSince: string | undefined): PlannedRead[] {
-  return [
+export type RefreshMode = 'full' | 'steady';
+
+/**
+ * What a refresh of one system reads: everything the views and reports need, or in a steady poll
+ * the health reads and those slow reads `slowDue` says are due. All of these depend only on the
+ * system's session, so they run in parallel under the per-endpoint cap; SMART reads depend on the
+ * hardware list and form the second level.
+ */
+export function refreshPlan(now: Date, notificationsSince: string | undefined, mode: RefreshMode = 'full', slowDue: (read: PlannedRead) => boolean = () => true): PlannedRead[] {
+  const all: PlannedRead[] = [
     ...REFRESH_READS,
-    { op: 'GET /monitoring/capacity/pools/history', query: capacityHistoryQuery(now), cacheQuery: {} },
+    // Daily points over 30 days: a new one a day, so it is slow.
+    { op: 'GET /monitoring/capacity/pools/history', query: capacityHistoryQuery(now), cacheQuery: {}, slow: true },
     {
       op: 'GET /notifications/query',
       query: { descendingOrder: true, top: 500, ...(notificationsSince ? { startTimestamp: notificationsSince } : {}) },
     },
   ];
+  return mode === 'full' ? all : all.filter((r) => !r.slow || slowDue(r));
 }
 
 /**
@@ -34,31 +50,32 @@ export function capacityHistoryQuery(now: Date): Record<string, unknown> {
 
 /**
  * Reads whose query never changes: views read the offline cache with exactly these queries
- * (the cache key is the operation plus its query).
+ * (the cache key is the operation plus its query). Health — nodes, drives, health, pool capacity
+ * and provisioning state, evacuations, replication — is read by every poll; the rest is `slow`.
  */
 export const REFRESH_READS: readonly PlannedRead[] = [
     { op: 'GET /nodes/list', query: { sensors: true, gateway: true, vols: true, ip: true, sed: true } },
     { op: 'GET /resources/list', query: { details: true, sensors: true } },
-    { op: 'GET /resources/network/list', query: { details: true } },
-    { op: 'GET /nodes/support/tunnel/status', query: {} },
+    { op: 'GET /resources/network/list', query: { details: true }, slow: true },
+    { op: 'GET /nodes/support/tunnel/status', query: {}, slow: true },
     { op: 'GET /monitoring/health/current', query: { volumes: true, hardwareResources: true, hardwareUtilization: true, capacityUtilization: true, details: true } },
     { op: 'GET /monitoring/capacity/pools/current', query: { total: true, details: true } },
     { op: 'GET /monitoring/capacity/provisioning', query: {} },
-    { op: 'GET /monitoring/capacity/volumes', query: {} },
-    { op: 'GET /monitoring/reserve/current', query: {} },
+    { op: 'GET /monitoring/capacity/volumes', query: {}, slow: true },
+    { op: 'GET /monitoring/reserve/current', query: {}, slow: true },
     { op: 'GET /monitoring/evacuations/live', query: {} },
-    { op: 'GET /applications/list', query: { desc: true, cg: true, vols: true } },
-    { op: 'GET /applications/filesystems/list', query: {} },
-    { op: 'GET /templates/list', query: { desc: true, cg: true, vols: true } },
-    { op: 'GET /hosts/list', query: { wwn: true, iqn: true, nqn: true, mapping: true, ip: true } },
-    { op: 'GET /hosts/mappings/list', query: {} },
+    { op: 'GET /applications/list', query: { desc: true, cg: true, vols: true }, slow: true },
+    { op: 'GET /applications/filesystems/list', query: {}, slow: true },
+    { op: 'GET /templates/list', query: { desc: true, cg: true, vols: true }, slow: true },
+    { op: 'GET /hosts/list', query: { wwn: true, iqn: true, nqn: true, mapping: true, ip: true }, slow: true },
+    { op: 'GET /hosts/mappings/list', query: {}, slow: true },
     { op: 'GET /replication/list', query: {} },
-    { op: 'GET /floatingips/list', query: {} },
-    { op: 'GET /nas_servers/list', query: {} },
-    { op: 'GET /users/list', query: {} },
-    { op: 'GET /notifications/settings/show', query: {} },
-    { op: 'GET /settings/anomaly_detection/show', query: {} },
-    { op: 'GET /Version', query: {} },
+    { op: 'GET /floatingips/list', query: {}, slow: true },
+    { op: 'GET /nas_servers/list', query: {}, slow: true },
+    { op: 'GET /users/list', query: {}, slow: true },
+    { op: 'GET /notifications/settings/show', query: {}, slow: true },
+    { op: 'GET /settings/anomaly_detection/show', query: {}, slow: true },
+    { op: 'GET /Version', query: {}, slow: true },
 ];
 
 /**
@@ -93,21 +110,56 @@ export function drivesOf(resources: unknown): Array<{ node: string; driveid: num
   return out;
 }
 
+/** Each drive's `ResourceStatus` in a `/resources/list` answer, keyed by {@link driveKey}. */
+export function driveStatuses(resources: unknown): Map<string, string> {
+  const status = new Map<string, string>();
+  const nodes = (resources as { Data?: unknown } | null)?.Data;
+  if (!Array.isArray(nodes)) return status;
+  for (const node of nodes as Array<{ Name?: unknown; Drives?: unknown }>) {
+    if (typeof node?.Name !== 'string' || !Array.isArray(node.Drives)) continue;
+    for (const d of node.Drives as Array<{ Id?: unknown; ResourceStatus?: unknown }>) status.set(driveKey({ node: node.Name, driveid: Number(d?.Id) }), String(d?.ResourceStatus ?? ''));
+  }
+  return status;
+}
+
+export const driveKey = (d: { node: string; driveid: number }): string => `${d.node}\u0000${d.driveid}`;
+
 /**
  * The drives whose SMART a refresh reads: at most `max`, those whose status is not OK first (they
- * are the ones an admin needs), then in the order listed. `total` counts every drive that has SMART.
+ * are the ones an admin needs), then in the order listed. `total` counts every drive that has SMART
+ * and is due (`due`: every drive in a full refresh; see {@link smartDue} for a steady poll).
  */
-export function smartDrivesToRead(resources: unknown, max: number): { drives: Array<{ node: string; driveid: number }>; total: number } {
-  const all = drivesOf(resources);
+export function smartDrivesToRead(
+  resources: unknown,
+  max: number,
+  due: (d: { node: string; driveid: number }) => boolean = () => true,
+): { drives: Array<{ node: string; driveid: number }>; total: number } {
+  const all = drivesOf(resources).filter(due);
   if (all.length <= max) return { drives: all, total: all.length };
-  const status = new Map<string, string>();
-  const nodes = (resources as { Data?: unknown } | null)?.Data as Array<{ Name?: unknown; Drives?: unknown }>;
-  for (const node of nodes) {
-    if (typeof node?.Name !== 'string' || !Array.isArray(node.Drives)) continue;
-    for (const d of node.Drives as Array<{ Id?: unknown; ResourceStatus?: unknown }>) status.set(`${node.Name}\u0000${String(d?.Id)}`, String(d?.ResourceStatus ?? ''));
-  }
-  const failing = (d: { node: string; driveid: number }): boolean => !/^ok$/i.test(status.get(`${d.node}\u0000${d.driveid}`) ?? '');
+  const status = driveStatuses(resources);
+  const failing = (d: { node: string; driveid: number }): boolean => !/^ok$/i.test(status.get(driveKey(d)) ?? '');
   return { drives: [...all.filter(failing), ...all.filter((d) => !failing(d))].slice(0, Math.max(0, max)), total: all.length };
+}
+
+/**
+ * Which drives a steady poll reads SMART for: a drive whose cached reading is missing or at least
+ * `maxAgeMs` old (`ageMs` undefined = never read), or whose status differs from the previous
+ * drive list (a drive that just turned Failed or Degraded is read at once).
+ */
+export function smartDue(
+  resources: unknown,
+  previousResources: unknown,
+  ageMs: (d: { node: string; driveid: number }) => number | undefined,
+  maxAgeMs: number,
+): (d: { node: string; driveid: number }) => boolean {
+  const now = driveStatuses(resources);
+  const before = driveStatuses(previousResources);
+  return (d) => {
+    const age = ageMs(d);
+    if (age === undefined || age >= maxAgeMs) return true;
+    const k = driveKey(d);
+    return now.get(k) !== before.get(k);
+  };
 }
 
 /** Newest notification timestamp in a query answer, for the next incremental read. */

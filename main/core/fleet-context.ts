@@ -22,6 +22,8 @@ export interface FleetOptions {
   callDeadlineMs?: number;
   /** Limit of one system's refresh, all its reads and retries included (default 60 s). */
   refreshDeadlineMs?: number;
+  /** A background (steady) poll re-reads slow-moving configuration only when its cached answer is this old, ms (default 15 min). */
+  slowReadMaxAgeMs?: number;
   /** Drives whose SMART is read per system and refresh (default 256); failing drives first. */
   maxSmartDrives?: number;
   /** Bytes of answers one system's refresh may read (default 32 MiB); a larger answer is dropped. */
@@ -30,12 +32,14 @@ export interface FleetOptions {
   globalMaxInFlight?: number;
   retry?: RetryPolicy;
   clock?: () => Date;
+  /** Uniform in [0, 1): the poll schedule's jitter (tests pin it). */
+  random?: () => number;
   /** Clock and timers of deadlines; injected so tests use a fake clock. */
   timers?: Timers;
 }
 
 /** Defaults of the bounds above. */
-export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024 } as const;
+export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024, slowReadMaxAgeMs: 15 * 60_000 } as const;
 
 /** What the fleet's jobs (calls, refresh, site administration) share. */
 export interface FleetContext {

@@ -9,7 +9,8 @@ import { FLEET_LIMITS, type FleetContext, type FleetOptions } from './fleet-cont
 import { FleetState, SYSTEMS_KEY, type FleetEvent } from './fleet-state.js';
 import { Limiter } from './limiter.js';
 import { drivesOf } from '../../app/fleet/refresh-plan.js';
-import { FleetRefresh } from './refresh.js';
+import { FleetRefresh, type RefreshOptions } from './refresh.js';
+import { PollScheduler } from './scheduler.js';
 import { SiteAdmin, type SiteInput } from './site-admin.js';
 import { SiteConnection, type CallParams, type LoginProgress } from './site-connection.js';
 import { failedWrite, recordOutcome } from './write-outcome.js';
@@ -46,6 +47,7 @@ export class Fleet {
   private readonly timeoutMs: number;
   private readonly refresher: FleetRefresh;
   private readonly admin: SiteAdmin;
+  private readonly scheduler: PollScheduler;
 
   constructor(private readonly o: FleetOptions) {
     this.globalLimiter = new Limiter(o.globalMaxInFlight ?? 32);
@@ -70,6 +72,13 @@ export class Fleet {
     };
     this.refresher = new FleetRefresh(context);
     this.admin = new SiteAdmin(context);
+    this.scheduler = new PollScheduler({
+      sites: () => o.sites.list(),
+      poll: (siteId) => this.refresher.refresh({ siteIds: [siteId], mode: 'steady' }),
+      backoffUntil: (siteId) => this.state.backoff.get(siteId)?.until,
+      timers: this.timers,
+      ...(o.random ? { random: o.random } : {}),
+    });
     for (const site of o.sites.list()) if (site.polling.paused) this.state.markSite(site.id, 'paused', undefined);
   }
 
@@ -93,8 +102,22 @@ export class Fleet {
    * need for each system. Unreachable sites back off unless `force`; paused sites are skipped.
    * @returns the statuses afterwards.
    */
-  refresh(options: { siteIds?: readonly string[]; systems?: readonly string[]; force?: boolean } = {}): Promise<SystemStatus[]> {
+  refresh(options: RefreshOptions = {}): Promise<SystemStatus[]> {
     return this.refresher.refresh(options);
+  }
+
+  /**
+   * Starts background polling: each site (or each of `siteIds`) at its polling interval, with
+   * steady-state polls (see `PollScheduler`). For the app shells; the CLI's commands never call it.
+   * Stopped by {@link close}.
+   */
+  startPolling(siteIds?: readonly string[]): void {
+    this.scheduler.start(siteIds);
+  }
+
+  /** When the site's next background poll is due (ms since the epoch); undefined when none is scheduled. */
+  nextPollAt(siteId: string): number | undefined {
+    return this.scheduler.nextPollAt(siteId);
   }
 
   /**
@@ -242,7 +265,7 @@ export class Fleet {
 
   /** Pauses or resumes a site: a paused site is never contacted. */
   setPaused(siteId: string, paused: boolean): Promise<void> {
-    return this.admin.setPaused(siteId, paused);
+    return this.rescheduled(this.admin.setPaused(siteId, paused));
   }
 
   /** {@inheritDoc SiteAdmin.trust} */
@@ -252,22 +275,31 @@ export class Fleet {
 
   /** {@inheritDoc SiteAdmin.addSite} */
   addSite(input: SiteInput): Promise<Site> {
-    return this.admin.addSite(input);
+    return this.rescheduled(this.admin.addSite(input));
   }
 
   /** Removes a site with every secret, cached answer and state of it. The action log keeps its history. */
   forgetSite(siteId: string): Promise<void> {
-    return this.admin.forgetSite(siteId);
+    return this.rescheduled(this.admin.forgetSite(siteId));
   }
 
   /** {@inheritDoc SiteAdmin.editSite} */
   editSite(siteId: string, patch: SitePatch): Promise<Site> {
-    return this.admin.editSite(siteId, patch);
+    return this.rescheduled(this.admin.editSite(siteId, patch));
   }
 
   /** Applies an edited site to its live connection. */
   siteChanged(siteId: string): Promise<void> {
-    return this.admin.siteChanged(siteId);
+    return this.rescheduled(this.admin.siteChanged(siteId));
+  }
+
+  /** A site change's result, once the poll schedule follows it (whether the change succeeded or not). */
+  private async rescheduled<T>(change: Promise<T>): Promise<T> {
+    try {
+      return await change;
+    } finally {
+      this.scheduler.resync();
+    }
   }
 
   /** The last error reaching the site itself (listing its systems), if the last attempt failed. */
@@ -281,6 +313,7 @@ export class Fleet {
   }
 
   async close(): Promise<void> {
+    this.scheduler.stop();
     await Promise.all([...this.connections.values()].map((c) => c.close()));
     this.connections.clear();
   }

@@ -12,7 +12,7 @@ export type RefreshRead = (op: string, q: Record<string, unknown>, key?: string)
  * with it (the latest 1000 kept, newest first) and cached; listeners hear how many are new.
  */
 export async function readNotifications(
-  deps: { cache: OfflineCache; clock: () => Date; emit: (e: FleetEvent) => void },
+  deps: { cache: Pick<OfflineCache, 'put'>; clock: () => Date; emit: (e: FleetEvent) => void },
   site: Site,
   system: string,
   read: RefreshRead,

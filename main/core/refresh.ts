@@ -1,5 +1,5 @@
 import { getOperation } from '../../app/catalog/index.js';
-import type { Site, SystemState, SystemStatus } from '../../app/domain/site.js';
+import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
 import { AnswerTooLargeError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget } from '../client/index.js';
 import { cacheKey } from '../store/offline-cache.js';
@@ -9,17 +9,38 @@ import { LoginRequiredError, SitePausedError } from './errors.js';
 import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
 import { Limiter } from './limiter.js';
-import { newestTimestamp, refreshPlan, smartDrivesToRead } from '../../app/fleet/refresh-plan.js';
+import { newestTimestamp, refreshPlan, refreshRead, smartDrivesToRead, smartDue, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
 import { NOTIFICATIONS_OP, readNotifications } from './notifications.js';
 import type { SiteConnection } from './site-connection.js';
 
 const MAX_BACKOFF_MS = 10 * 60_000;
+const RESOURCES = refreshRead('GET /resources/list');
+/**
+ * Site errors and system states that wait for the admin: a background poll leaves them alone (a
+ * refused password tried again every interval could lock the account; a changed certificate must
+ * be confirmed first). A Refresh still tries.
+ */
+const SITE_WAITS_FOR_ADMIN: ReadonlySet<string> = new Set(['login-required', 'certificate']);
+const SYSTEM_WAITS_FOR_ADMIN: ReadonlySet<SystemState> = new Set(['login-required', 'certificate-changed']);
+
+/** What one refresh asks for: which sites and systems, whether to try a backing-off site, full or steady. */
+export interface RefreshOptions {
+  siteIds?: readonly string[];
+  systems?: readonly string[];
+  force?: boolean;
+  /** `full` (default): everything; `steady`: a background poll (see {@link RefreshMode}). */
+  mode?: RefreshMode;
+}
 
 /**
  * The fleet's refresh: lists each site's systems, then reads everything the views need for each
- * system under its deadline and byte budget; unreachable sites back off.
+ * system under its deadline and byte budget; unreachable sites back off. One refresh of a site at
+ * a time: a background poll arriving while one runs joins it; a full refresh follows it.
  */
 export class FleetRefresh {
+  /** The refresh running (or queued last) per site id. */
+  private readonly running = new Map<string, Promise<void>>();
+
   constructor(private readonly f: FleetContext) {}
 
   /**
@@ -27,17 +48,36 @@ export class FleetRefresh {
    * need for each system. Unreachable sites back off unless `force`; paused sites are skipped.
    * @returns the statuses afterwards.
    */
-  async refresh(options: { siteIds?: readonly string[]; systems?: readonly string[]; force?: boolean } = {}): Promise<SystemStatus[]> {
+  async refresh(options: RefreshOptions = {}): Promise<SystemStatus[]> {
     const sites = this.f.o.sites.list().filter((s) => !options.siteIds || options.siteIds.includes(s.id));
-    await Promise.all(sites.map((site) => this.refreshSite(site, options.systems, options.force ?? false)));
+    await Promise.all(sites.map((site) => this.serialised(site.id, options.systems, options.force ?? false, options.mode ?? 'full')));
     return this.f.state.status().filter((s) => sites.some((site) => site.id === s.siteId));
   }
 
-  private async refreshSite(site: Site, onlySystems: readonly string[] | undefined, force: boolean): Promise<void> {
+  private serialised(siteId: string, onlySystems: readonly string[] | undefined, force: boolean, mode: RefreshMode): Promise<void> {
+    const current = this.running.get(siteId);
+    // A poll while a refresh runs would read the same answers again: it joins.
+    if (current && mode === 'steady') return current;
+    const run = async (): Promise<void> => {
+      await current;
+      // Read again: the site may have been edited, paused or removed while the earlier one ran.
+      const site = this.f.o.sites.get(siteId);
+      if (site) await this.refreshSite(site, onlySystems, force, mode);
+    };
+    const next = run().catch(() => undefined);
+    this.running.set(siteId, next);
+    void next.then(() => {
+      if (this.running.get(siteId) === next) this.running.delete(siteId);
+    });
+    return next;
+  }
+
+  private async refreshSite(site: Site, onlySystems: readonly string[] | undefined, force: boolean, mode: RefreshMode): Promise<void> {
     const state = this.f.state;
     if (site.polling.paused) return state.markSite(site.id, 'paused', undefined);
     const wait = state.backoff.get(site.id);
     if (wait && !force && wait.until > this.f.clock().getTime()) return;
+    if (mode === 'steady' && SITE_WAITS_FOR_ADMIN.has(state.siteErrors.get(site.id)?.code ?? '')) return;
     const conn = this.f.connection(site);
     let systems: string[];
     const deadline = this.f.callDeadline(site, undefined, getOperation('GET /systems/list'), undefined);
@@ -54,11 +94,13 @@ export class FleetRefresh {
       deadline.dispose();
     }
     state.keepOnly(site.id, systems);
-    const targets = systems.filter((s) => !onlySystems || onlySystems.includes(s));
+    const targets = systems.filter(
+      (s) => (!onlySystems || onlySystems.includes(s)) && !(mode === 'steady' && SYSTEM_WAITS_FOR_ADMIN.has(state.get(site.id, s)?.state ?? 'ok')),
+    );
     // A few systems at a time (enough to keep the site's request slots busy): a system's deadline,
     // and its keychain lookups, start when its own refresh does, not while thousands queue behind.
     const slots = new Limiter(2 * Math.max(1, site.polling.maxInFlight));
-    await Promise.all(targets.map((system) => slots.run(() => this.refreshSystem(site, conn, system))));
+    await Promise.all(targets.map((system) => slots.run(() => this.refreshSystem(site, conn, system, mode))));
   }
 
   /**
@@ -66,13 +108,30 @@ export class FleetRefresh {
    * all its reads, logins and retries, and a byte budget (`maxSystemBytes`) for all its answers.
    * SMART is read for at most `maxSmartDrives` drives (failing ones first). What was left out
    * shows as `truncated` in the system's status.
+   *
+   * A steady poll reads health every time, slow-moving configuration once its cached answer is
+   * older than `slowReadMaxAgeMs`, and SMART of a drive once its reading is older than the site's
+   * SMART age or its status changed; what it does not re-read keeps its own (older) time in the
+   * cache. It is quiet: no `refreshing` progress, only the final status, so views do not turn
+   * read-only every interval.
    */
-  private async refreshSystem(site: Site, conn: SiteConnection, system: string): Promise<void> {
+  private async refreshSystem(site: Site, conn: SiteConnection, system: string, mode: RefreshMode): Promise<void> {
     const { o, state } = this.f;
     const previous = state.get(site.id, system);
     const sinceHit = o.cache.get(site.id, system, cacheKey(NOTIFICATIONS_OP, {}));
     const since = newestTimestamp(sinceHit?.value);
-    const plan = refreshPlan(this.f.clock(), since);
+    const steady = mode === 'steady';
+    const nowMs = this.f.clock().getTime();
+    // When each cached answer was read: one query for all of the system's keys.
+    const readAt = steady ? new Map(o.cache.entries(site.id, system).map((e) => [e.key, Date.parse(e.at)])) : undefined;
+    const ageOf = (key: string): number | undefined => {
+      const at = readAt?.get(key);
+      return at === undefined || Number.isNaN(at) ? undefined : nowMs - at;
+    };
+    const slowMaxAge = o.slowReadMaxAgeMs ?? FLEET_LIMITS.slowReadMaxAgeMs;
+    const plan = refreshPlan(this.f.clock(), since, mode, (r) => (ageOf(cacheKey(r.op, r.cacheQuery ?? r.query)) ?? Infinity) >= slowMaxAge);
+    // The drive list before this poll, to see which drives changed status.
+    const previousResources = steady ? o.cache.get(site.id, system, cacheKey(RESOURCES.op, RESOURCES.query))?.value : undefined;
     let done = 0;
     let answered = 0;
     let total = plan.length;
@@ -84,7 +143,7 @@ export class FleetRefresh {
     const maxBytes = o.maxSystemBytes ?? FLEET_LIMITS.maxSystemBytes;
     const budget: ByteBudget = { remaining: maxBytes, total: maxBytes };
     const progress = (): void => {
-      if (signal.aborted) return;
+      if (signal.aborted || steady) return;
       state.setStatus({ ...(previous ?? { siteId: site.id, system }), siteId: site.id, system, state: 'refreshing', progress: { done, total } });
     };
     progress();
@@ -92,12 +151,22 @@ export class FleetRefresh {
     // Answers in a shape the client does not recognise: the system answers, we cannot read it.
     const notUnderstood: string[] = [];
     const truncated: string[] = [];
+    // A steady poll writes its answers in one transaction when the system's poll ends (each with
+    // the time it arrived): one commit per system rather than one per answer, main's main cost.
+    const pending: Array<{ key: string; value: unknown; at: Date }> = [];
+    const cache = {
+      put: (siteId: string, sys: string, key: string, value: unknown, at: Date): void => {
+        if (steady) pending.push({ key, value, at });
+        else o.cache.put(siteId, sys, key, value, at);
+      },
+    };
+    const flush = (): void => o.cache.putMany(site.id, system, pending.splice(0));
     const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
       try {
         const value = await conn.read(system, getOperation(opKey), { query, signal, deadline, budget });
         if (signal.aborted) return undefined;
         answered++;
-        o.cache.put(site.id, system, storeKey, value, this.f.clock());
+        cache.put(site.id, system, storeKey, value, this.f.clock());
         return value;
       } catch (err) {
         if (err instanceof UnreachableError || err instanceof CertificateError || err instanceof LoginRequiredError || err instanceof SitePausedError) throw err;
@@ -113,7 +182,7 @@ export class FleetRefresh {
         progress();
       }
     };
-    const notificationDeps = { cache: o.cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => state.emit(e) };
+    const notificationDeps = { cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => state.emit(e) };
     try {
       const results = await Promise.all(
         plan.map((p) =>
@@ -125,7 +194,13 @@ export class FleetRefresh {
       const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
       // No drive list, no SMART reads: said, so that zero reads are not taken for zero drives.
       const smartSkipped = resources === undefined ? 'SMART not read: the drive list (GET /resources/list) could not be read' : undefined;
-      const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives);
+      const smartMaxAgeMs = (site.polling.smartMaxAgeHours ?? DEFAULT_SMART_MAX_AGE_HOURS) * 3_600_000;
+      const smartAge = (d: { node: string; driveid: number }): number | undefined => {
+        const r = smartRead(d.node, d.driveid);
+        return ageOf(cacheKey(r.op, r.query));
+      };
+      const due = steady ? smartDue(resources, previousResources, smartAge, smartMaxAgeMs) : undefined;
+      const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives, due);
       if (smart.drives.length < smart.total) truncated.push(`SMART read for ${smart.drives.length} of ${smart.total} drives (failing drives first)`);
       total += smart.drives.length;
       // A drive that cannot report SMART is a fact about that drive, not a failed refresh.
@@ -139,6 +214,7 @@ export class FleetRefresh {
         ...(failures.length ? [`${failures.length} read(s) failed: ${failures.slice(0, 3).join('; ')}`] : []),
         ...(smartSkipped ? [smartSkipped] : []),
       ];
+      flush();
       state.setStatus(
         problems.length
           ? {
@@ -160,6 +236,11 @@ export class FleetRefresh {
             'timeout',
           )
         : err;
+      try {
+        flush();
+      } catch {
+        // The system's own failure is the verdict; what answered before it is lost with the store.
+      }
       this.systemFailed(site, system, why, previous);
     } finally {
       deadline.dispose();

@@ -117,11 +117,11 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     },
     'sites:edit': async (r) => {
       const site = siteOf(r.site);
-      const { intervalSeconds, maxInFlight, ...rest } = r.patch;
+      const { intervalSeconds, maxInFlight, smartMaxAgeHours, ...rest } = r.patch;
       // Through the fleet: a new URL forgets the site's password, sessions and pin (Fleet.editSite).
       const updated = await fleet.editSite(site.id, {
         ...rest,
-        polling: { ...site.polling, ...(intervalSeconds !== undefined ? { intervalSeconds } : {}), ...(maxInFlight !== undefined ? { maxInFlight } : {}) },
+        polling: { ...site.polling, ...(intervalSeconds !== undefined ? { intervalSeconds } : {}), ...(maxInFlight !== undefined ? { maxInFlight } : {}), ...(smartMaxAgeHours !== undefined ? { smartMaxAgeHours } : {}) },
       });
       return view(updated);
     },

@@ -97,6 +97,9 @@ export async function launchCore(args: LaunchArgs, warn: (m: string) => void, ex
 }
 
 function launched(runtime: Runtime, scopedSiteId: string | undefined, demo: DemoFleet | undefined, close: () => Promise<void>): Launched {
+  // Both shells (Electron and the browser shell) come through here: a window polls its sites at
+  // their intervals until the runtime closes. The CLI never launches, so it never polls.
+  runtime.fleet.startPolling(scopedSiteId ? [scopedSiteId] : undefined);
   return {
     runtime,
     demo,

@@ -123,19 +123,33 @@ export class OfflineCache {
    *   or `at` is not a valid time
    */
   put(siteId: string, system: string, key: string, value: unknown, at: Date | string = this.clock()): void {
-    const readAt = typeof at === 'string' ? new Date(at) : at;
-    if (Number.isNaN(readAt.getTime())) throw new TypeError(`cache time for ${key} is not a valid date: ${String(at)}`);
-    const json: unknown = redactedJson(value);
-    if (typeof json !== 'string') throw new TypeError(`cache value for ${key} is not JSON-serialisable`);
-    const bytes = Buffer.byteLength(json, 'utf8');
+    this.putMany(siteId, system, [{ key, value, at }]);
+  }
+
+  /**
+   * Stores several answers of one system in one transaction (a background poll's answers: one
+   * commit instead of one per answer), each as {@link put} would; none of them is evicted by the others.
+   * @throws TypeError as {@link put} does, before anything is written
+   */
+  putMany(siteId: string, system: string, entries: ReadonlyArray<{ key: string; value: unknown; at?: Date | string }>): void {
+    if (entries.length === 0) return;
+    const rows = entries.map(({ key, value, at = this.clock() }) => {
+      const readAt = typeof at === 'string' ? new Date(at) : at;
+      if (Number.isNaN(readAt.getTime())) throw new TypeError(`cache time for ${key} is not a valid date: ${String(at)}`);
+      const json: unknown = redactedJson(value);
+      if (typeof json !== 'string') throw new TypeError(`cache value for ${key} is not JSON-serialisable`);
+      return { key, json, bytes: Buffer.byteLength(json, 'utf8'), at: readAt.toISOString() };
+    });
     const now = this.clock().toISOString();
     // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
     this.guard('store an answer in', () =>
       this.db
         .transaction(() => {
-          this.stmts.upsert.run(siteId, system, key, json, bytes, readAt.toISOString(), FORMAT);
-          this.stmts.use.run(siteId, system, key, now);
-          this.evictIfNeeded(siteId, system, key);
+          for (const r of rows) {
+            this.stmts.upsert.run(siteId, system, r.key, r.json, r.bytes, r.at, FORMAT);
+            this.stmts.use.run(siteId, system, r.key, now);
+          }
+          this.evictIfNeeded(siteId, system, new Set(rows.map((r) => r.key)));
         })
         .immediate(),
     );
@@ -243,7 +257,7 @@ export class OfflineCache {
     return storeError(err, where, what, 'the offline cache');
   }
 
-  private evictIfNeeded(siteId: string, system: string, key: string): void {
+  private evictIfNeeded(siteId: string, system: string, keep: ReadonlySet<string>): void {
     let size = this.sizeBytes();
     if (size <= this.maxBytes) return;
     const target = Math.floor(this.maxBytes * EVICT_TO_FRACTION);
@@ -251,7 +265,7 @@ export class OfflineCache {
     // Collect first, delete after: a statement cannot be modified while its cursor is open.
     for (const row of this.stmts.lru.iterate()) {
       if (size <= target) break;
-      if (row.site_id === siteId && row.system === system && row.key === key) continue;
+      if (row.site_id === siteId && row.system === system && keep.has(row.key)) continue;
       victims.push([row.site_id, row.system, row.key]);
       size -= row.bytes;
     }

@@ -433,7 +433,7 @@ function checkPolling(name: string, polling: unknown): SitePolling {
   if (typeof polling !== 'object' || polling === null) throw new InputError(`${name}: polling settings are missing`);
   assertKnownFields(polling, POLLING_FIELDS, 'polling');
   const p = polling as Partial<SitePolling>;
-  const { intervalSeconds, paused, maxInFlight } = p;
+  const { intervalSeconds, paused, maxInFlight, smartMaxAgeHours } = p;
   if (typeof intervalSeconds !== 'number' || !Number.isInteger(intervalSeconds) || intervalSeconds < 0) {
     throw new InputError(`${name}: the polling interval must be a whole number of seconds, 0 or more (0 = on demand)`);
   }
@@ -441,7 +441,10 @@ function checkPolling(name: string, polling: unknown): SitePolling {
   if (typeof maxInFlight !== 'number' || !Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > MAX_IN_FLIGHT) {
     throw new InputError(`${name}: requests in flight must be a whole number from 1 to ${MAX_IN_FLIGHT}`);
   }
-  return { intervalSeconds, paused, maxInFlight };
+  if (smartMaxAgeHours !== undefined && (typeof smartMaxAgeHours !== 'number' || !Number.isInteger(smartMaxAgeHours) || smartMaxAgeHours < 1 || smartMaxAgeHours > 8760)) {
+    throw new InputError(`${name}: the SMART age must be a whole number of hours from 1 to 8760`);
+  }
+  return { intervalSeconds, paused, maxInFlight, ...(smartMaxAgeHours !== undefined ? { smartMaxAgeHours } : {}) };
 }
 
 function checkTls(name: string, tls: unknown): SiteTls {

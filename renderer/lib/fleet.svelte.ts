@@ -124,13 +124,15 @@ export class FleetStore {
     }, this.#batchMs);
   }
 
-  /** Takes a status in; bumps the data version when a refresh has finished or new data arrived. */
+  /** Takes a status in; bumps the data version when a refresh or a background poll has finished (new data may be cached). */
   apply(s: SystemStatusView): void {
     const k = key(s.siteId, s.system);
     const prev = this.#statuses.get(k);
     this.#statuses.set(k, s);
     const finished = prev?.state === 'refreshing' && s.state !== 'refreshing';
-    if (finished || (prev !== undefined && prev.lastSuccessAt !== s.lastSuccessAt)) {
+    // A background poll sends no 'refreshing' status, only its end: a new success or error time.
+    const polled = prev !== undefined && (prev.lastSuccessAt !== s.lastSuccessAt || prev.lastErrorAt !== s.lastErrorAt);
+    if (finished || polled) {
       this.#versions.set(k, (this.#versions.get(k) ?? 0) + 1);
     }
   }

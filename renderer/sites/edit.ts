@@ -1,4 +1,4 @@
-import { siteNameProblem } from '../../app/domain/site.js';
+import { DEFAULT_SMART_MAX_AGE_HOURS, siteNameProblem } from '../../app/domain/site.js';
 import type { Request, SiteView } from '../../app/ipc/contract.js';
 
 export type SitePatch = Request<'sites:edit'>['patch'];
@@ -13,6 +13,8 @@ export interface SiteForm {
   tags: string;
   maxInFlight: number | null;
   intervalSeconds: number | null;
+  /** Hours a drive's SMART reading stays current between background polls. */
+  smartMaxAgeHours: number | null;
 }
 
 export function siteForm(site: SiteView): SiteForm {
@@ -24,6 +26,7 @@ export function siteForm(site: SiteView): SiteForm {
     tags: site.tags.join(', '),
     maxInFlight: site.polling.maxInFlight,
     intervalSeconds: site.polling.intervalSeconds,
+    smartMaxAgeHours: site.polling.smartMaxAgeHours ?? DEFAULT_SMART_MAX_AGE_HOURS,
   };
 }
 
@@ -59,6 +62,7 @@ export function sitePatch(site: SiteView, f: SiteForm): { patch: SitePatch } | {
   if (tags.length > 50 || tags.some((t) => t.length > 50)) return { problem: 'at most 50 tags of at most 50 characters each' };
   if (!intIn(f.maxInFlight, 1, 64)) return { problem: 'requests in flight must be a whole number from 1 to 64' };
   if (!intIn(f.intervalSeconds, 0, 86_400)) return { problem: 'the polling interval must be a whole number of seconds from 0 (on demand) to 86400' };
+  if (!intIn(f.smartMaxAgeHours, 1, 8760)) return { problem: 'the SMART age must be a whole number of hours from 1 to 8760' };
 
   const patch: SitePatch = {};
   if (name !== site.name) patch.name = name;
@@ -69,5 +73,6 @@ export function sitePatch(site: SiteView, f: SiteForm): { patch: SitePatch } | {
   if (tags.join('\n') !== site.tags.join('\n')) patch.tags = tags;
   if (f.maxInFlight !== site.polling.maxInFlight) patch.maxInFlight = f.maxInFlight;
   if (f.intervalSeconds !== site.polling.intervalSeconds) patch.intervalSeconds = f.intervalSeconds;
+  if (f.smartMaxAgeHours !== (site.polling.smartMaxAgeHours ?? DEFAULT_SMART_MAX_AGE_HOURS)) patch.smartMaxAgeHours = f.smartMaxAgeHours;
   return { patch };
 }

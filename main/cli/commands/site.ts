@@ -133,11 +133,12 @@ async function siteEdit(io: CliIo, args: readonly string[]): Promise<number> {
       tag: { type: 'string', multiple: true },
       'max-in-flight': { type: 'string' },
       interval: { type: 'string' },
+      'smart-max-age': { type: 'string' },
       'allow-http': { type: 'boolean' },
     },
   });
   const ref = positionals[0];
-  if (positionals.length !== 1 || !ref) throw new CliError('usage: fleetdeck site edit NAME [--name N] [--url URL] [--user U] [--group G] [--tag T]... [--max-in-flight N] [--interval SECONDS]', EXIT.usage);
+  if (positionals.length !== 1 || !ref) throw new CliError('usage: fleetdeck site edit NAME [--name N] [--url URL] [--user U] [--group G] [--tag T]... [--max-in-flight N] [--interval SECONDS] [--smart-max-age HOURS]', EXIT.usage);
   const int = (v: string | undefined, what: string, min: number): number | undefined => {
     if (v === undefined) return undefined;
     const n = Number(v);
@@ -146,6 +147,7 @@ async function siteEdit(io: CliIo, args: readonly string[]): Promise<number> {
   };
   const maxInFlight = int(values['max-in-flight'], '--max-in-flight', 1);
   const intervalSeconds = int(values.interval, '--interval', 0);
+  const smartMaxAgeHours = int(values['smart-max-age'], '--smart-max-age', 1);
   return withRuntime(io, values['data-dir'], async (rt) => {
     const site = rt.sites.get(ref);
     if (!site) throw new CliError(`no site named "${ref}"`, EXIT.usage);
@@ -156,7 +158,7 @@ async function siteEdit(io: CliIo, args: readonly string[]): Promise<number> {
       ...(values.group !== undefined ? { group: values.group } : {}),
       ...(values.tag ? { tags: values.tag } : {}),
       ...(values['allow-http'] !== undefined ? { allowHttp: values['allow-http'] } : {}),
-      polling: { ...site.polling, ...(maxInFlight ? { maxInFlight } : {}), ...(intervalSeconds !== undefined ? { intervalSeconds } : {}) },
+      polling: { ...site.polling, ...(maxInFlight ? { maxInFlight } : {}), ...(intervalSeconds !== undefined ? { intervalSeconds } : {}), ...(smartMaxAgeHours !== undefined ? { smartMaxAgeHours } : {}) },
     });
     io.stdout(`updated site ${terminalField(updated.name)}\n`);
     if (!sameBaseUrl(site.baseUrl, updated.baseUrl)) {

@@ -34,6 +34,8 @@ export interface FleetOptions {
    * instead of a runtime for the whole fleet.
    */
   scopeToSite?: number;
+  /** Sets every site's polling interval (seconds) and starts background polling, as the shells do. */
+  pollEverySeconds?: number;
 }
 
 /**
@@ -53,6 +55,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<E2EFleet> 
     const setup = await openRuntime({ dataDir, memorySecrets: true });
     for (const s of simulator.manifest.sites) {
       const site = await setup.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, ...(s.certSha256 ? { trustSha256: s.certSha256 } : {}) });
+      if (options.pollEverySeconds) await setup.fleet.editSite(site.id, { polling: { ...site.polling, intervalSeconds: options.pollEverySeconds } });
       siteIds.push(site.id);
       passwords.set(site.id, s.password);
     }
@@ -75,6 +78,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<E2EFleet> 
     const runtime = await openRuntime({ dataDir, memorySecrets: true, simulatedSiteIds: new Set(siteIds), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
     for (const [id, password] of passwords) await runtime.fleet.login(id, { password });
     if (siteIds.length) await runtime.fleet.refresh({ force: true });
+    if (options.pollEverySeconds) runtime.fleet.startPolling();
     core = {
       runtime,
       subscribe: (emit) => subscribeEvents(runtime, undefined, emit),

@@ -33,6 +33,20 @@ describe('FleetStore', () => {
     stop();
   });
 
+  it('moves the data version when a background poll ends (no refreshing status before it), ok or with errors', async () => {
+    const { fleet, fake } = await store();
+    const stop = fleet.listen();
+    fake.emit('fleet:status', status('b', 'y', 'ok', { lastSuccessAt: 't2' }));
+    expect(fleet.version('b', 'y')).toBe(1);
+    // A poll where some reads failed: the success time stays, the error time moves; what it did read is new.
+    fake.emit('fleet:status', status('b', 'y', 'stale', { lastSuccessAt: 't2', lastErrorAt: 't3', lastError: '1 read(s) failed' }));
+    expect(fleet.version('b', 'y')).toBe(2);
+    // The same status again (an event repeated) is no new data.
+    fake.emit('fleet:status', status('b', 'y', 'stale', { lastSuccessAt: 't2', lastErrorAt: 't3', lastError: '1 read(s) failed' }));
+    expect(fleet.version('b', 'y')).toBe(2);
+    stop();
+  });
+
   it('sums refresh progress over the systems refreshing now', async () => {
     const { fleet, fake } = await store();
     const stop = fleet.listen();

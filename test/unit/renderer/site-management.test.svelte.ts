@@ -373,6 +373,23 @@ describe('managing a site', () => {
     expect(q('site-east')?.textContent).toContain('every 300 s');
   });
 
+  it('edits the SMART age of background polls: 24 h shown when unset, only a change sent, bounds refused', async () => {
+    const { fake, q } = await render(sites(), statuses(), {
+      'sites:edit': (r) => ({ ...site('east', 'East DC'), polling: { intervalSeconds: 60, paused: false, maxInFlight: 4, ...(r.patch.smartMaxAgeHours ? { smartMaxAgeHours: r.patch.smartMaxAgeHours } : {}) } }),
+    });
+    click(q('open-sites'));
+    click(q('site-edit-east'));
+    expect(q<HTMLInputElement>('site-smart-age')?.value).toBe('24');
+    type(q('site-smart-age'), '0');
+    click(q('site-save'));
+    expect(q('site-edit-dialog')?.querySelector('[role="alert"]')?.textContent).toContain('SMART age');
+    expect(sent(fake, 'sites:edit')).toEqual([]);
+    type(q('site-smart-age'), '6');
+    click(q('site-save'));
+    await settle();
+    expect(sent(fake, 'sites:edit')).toEqual([{ site: 'east', patch: { smartMaxAgeHours: 6 } }]);
+  });
+
   it('refuses an edit that breaks a limit, saying which', async () => {
     const { fake, q } = await render(sites(), statuses(), { 'sites:edit': () => site('east', 'East DC') });
     click(q('open-sites'));

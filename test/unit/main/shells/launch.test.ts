@@ -23,6 +23,7 @@ vi.mock('../../../../main/secrets/secret-store.js', async (importOriginal) => {
 });
 
 const { launchCore, parseLaunchArgs, resolveScope } = await import('../../../../main/shells/launch.js');
+const RuntimeReal = await vi.importActual<typeof RuntimeModule>('../../../../main/runtime.js');
 
 let dir: string;
 beforeEach(() => {
@@ -75,6 +76,26 @@ describe('launchCore', () => {
     } finally {
       await core.close();
     }
+  });
+
+  it('starts background polling for the window’s sites (a --site window: its own), which the runtime alone (the CLI) never does', async () => {
+    const sites = await saveSites('Alpha', 'Beta');
+    for (const s of sites.list()) await sites.update(s.id, { polling: { intervalSeconds: 60 } });
+    const cli = await RuntimeReal.openRuntime({ dataDir: dir, memorySecrets: true });
+    try {
+      expect(cli.fleet.nextPollAt('alpha')).toBeUndefined();
+      expect(cli.fleet.nextPollAt('beta')).toBeUndefined();
+    } finally {
+      await cli.close();
+    }
+    const core = await launchCore(args('--site', 'Beta'), () => undefined);
+    try {
+      expect(core.runtime.fleet.nextPollAt('beta')).toBeGreaterThan(Date.now());
+      expect(core.runtime.fleet.nextPollAt('alpha')).toBeUndefined();
+    } finally {
+      await core.close();
+    }
+    expect(core.runtime.fleet.nextPollAt('beta')).toBeUndefined();
   });
 
   it('opens the demo fleet on a first launch (no sites) without asking the OS keychain, runtime opened once', async () => {

@@ -119,6 +119,26 @@ describe('OfflineCache', () => {
     expect(cache.get('lab', 'sys1', 'huge')?.bytes).toBe(1500);
   });
 
+  it('stores several answers of one system at once, each with its own read time, none evicting another', () => {
+    const { cache } = setup(1000);
+    cache.put('lab', 'sys1', 'old', sized(300));
+    cache.putMany('lab', 'sys1', [
+      { key: 'a', value: sized(400), at: new Date('2025-03-01T10:00:00Z') },
+      { key: 'b', value: { Password: 'hunter2' }, at: '2025-03-01T10:00:05Z' },
+      { key: 'c', value: sized(400), at: new Date('2025-03-01T10:00:09Z') },
+    ]);
+    // Over the bound: the older entry goes, none of the three just written.
+    expect(cache.entries('lab', 'sys1').map((e) => [e.key, e.at])).toEqual([
+      ['a', '2025-03-01T10:00:00.000Z'],
+      ['b', '2025-03-01T10:00:05.000Z'],
+      ['c', '2025-03-01T10:00:09.000Z'],
+    ]);
+    expect(cache.get('lab', 'sys1', 'b')?.value).toEqual({ Password: REDACTED });
+    // One value that is not JSON: nothing of the batch is written.
+    expect(() => cache.putMany('lab', 'sys1', [{ key: 'd', value: sized(10) }, { key: 'e', value: 1n }])).toThrow(TypeError);
+    expect(cache.get('lab', 'sys1', 'd')).toBeUndefined();
+  });
+
   it('counts a replaced entry once in its size', () => {
     const { cache } = setup();
     cache.put('lab', 'sys1', 'k', sized(300));

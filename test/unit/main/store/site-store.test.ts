@@ -107,6 +107,18 @@ describe('SiteStore', () => {
     expect((await sites.update('lab-a', { group: null })).group).toBeUndefined();
   });
 
+  it('keeps a site’s SMART age for background polls; a site without one keeps none (the default applies)', async () => {
+    const dir = tempDir();
+    const sites = store(dir);
+    const added = await sites.add(lab);
+    expect(added.polling.smartMaxAgeHours).toBeUndefined();
+    const updated = await sites.update('lab-a', { polling: { smartMaxAgeHours: 6 } });
+    expect(updated.polling).toEqual({ intervalSeconds: 0, paused: false, maxInFlight: 4, smartMaxAgeHours: 6 });
+    expect(store(dir).get('lab-a')?.polling.smartMaxAgeHours).toBe(6);
+    await expect(sites.update('lab-a', { polling: { smartMaxAgeHours: 0 } })).rejects.toThrow(/SMART age must be a whole number of hours from 1 to 8760/);
+    expect(sites.get('lab-a')?.polling.smartMaxAgeHours).toBe(6);
+  });
+
   it('refuses invalid updates with a clear message', async () => {
     const sites = store();
     await sites.add(lab);

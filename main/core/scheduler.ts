@@ -1,0 +1,151 @@
+import type { Site } from '../../app/domain/site.js';
+import type { Timers } from './deadline.js';
+
+/** What the scheduler needs of the fleet; passed in so tests drive it with a fake clock. */
+export interface PollSchedulerDeps {
+  /** The sites now (the site list is read at each decision, so edits take effect). */
+  sites(): readonly Site[];
+  /** One background (steady) refresh of a site; never overlaps another refresh of it (FleetRefresh). */
+  poll(siteId: string): Promise<unknown>;
+  /** Until when (ms since the epoch) the site backs off after failures, if it does (FleetState's backoff). */
+  backoffUntil(siteId: string): number | undefined;
+  timers: Timers;
+  /** Uniform in [0, 1); injected so tests pin the jitter. */
+  random?: () => number;
+  /** Jitter as a share of the interval, each way (default 0.1: ±10 %). */
+  jitter?: number;
+}
+
+interface Entry {
+  intervalSeconds: number;
+  handle?: unknown;
+  /** A poll of this site is running now. */
+  polling: boolean;
+  /** When the timer falls due, ms since the epoch. */
+  dueAt?: number;
+}
+
+/**
+ * Polls each site at its `polling.intervalSeconds` (0 = on demand only), jittered so that sites
+ * added together do not poll together; paused sites are not polled. After failures the next poll
+ * waits for the site's backoff (the one kept by the refresh, not a second one). The next interval
+ * starts when a poll ends, so polls of one site never pile up. Runs in the app shells only, never
+ * for the CLI's one-shot commands.
+ */
+export class PollScheduler {
+  private readonly entries = new Map<string, Entry>();
+  private readonly random: () => number;
+  private readonly jitter: number;
+  private running = false;
+  private scope: ReadonlySet<string> | undefined;
+
+  constructor(private readonly d: PollSchedulerDeps) {
+    this.random = d.random ?? Math.random;
+    this.jitter = d.jitter ?? 0.1;
+  }
+
+  /**
+   * Starts polling every site (or only `siteIds`, a window scoped to one site). The first poll of
+   * a site comes one (jittered) interval from now: the shells refresh everything once at start.
+   */
+  start(siteIds?: readonly string[]): void {
+    this.running = true;
+    this.scope = siteIds ? new Set(siteIds) : undefined;
+    this.resync();
+  }
+
+  /** True between {@link start} and {@link stop}. */
+  get started(): boolean {
+    return this.running;
+  }
+
+  /**
+   * Applies the site list now: new sites are scheduled, removed and paused ones dropped, a changed
+   * interval restarts from now. Called after every site change (add, edit, pause, remove).
+   */
+  resync(): void {
+    if (!this.running) return;
+    const wanted = new Map<string, Site>();
+    for (const site of this.d.sites()) {
+      if (this.scope && !this.scope.has(site.id)) continue;
+      if (site.polling.paused || site.polling.intervalSeconds <= 0) continue;
+      wanted.set(site.id, site);
+    }
+    for (const [id, entry] of this.entries) {
+      if (!wanted.has(id)) {
+        this.cancel(entry);
+        this.entries.delete(id);
+      }
+    }
+    for (const [id, site] of wanted) {
+      const entry = this.entries.get(id);
+      if (entry && entry.intervalSeconds === site.polling.intervalSeconds) continue;
+      if (entry) {
+        this.cancel(entry);
+        entry.intervalSeconds = site.polling.intervalSeconds;
+        // A poll running now schedules the next one itself when it ends.
+        if (!entry.polling) this.schedule(id, entry);
+      } else {
+        const fresh: Entry = { intervalSeconds: site.polling.intervalSeconds, polling: false };
+        this.entries.set(id, fresh);
+        this.schedule(id, fresh);
+      }
+    }
+  }
+
+  /** When the site's next poll is due (ms since the epoch), or undefined when it is not scheduled. */
+  nextPollAt(siteId: string): number | undefined {
+    return this.entries.get(siteId)?.dueAt;
+  }
+
+  /** Stops every timer; a poll in flight finishes, and schedules nothing. */
+  stop(): void {
+    this.running = false;
+    for (const entry of this.entries.values()) this.cancel(entry);
+    this.entries.clear();
+  }
+
+  /** One interval, jittered uniformly within ±`jitter` of it, in ms. */
+  private jittered(intervalSeconds: number): number {
+    const ms = intervalSeconds * 1000;
+    return Math.round(ms * (1 + this.jitter * (2 * this.random() - 1)));
+  }
+
+  private schedule(siteId: string, entry: Entry): void {
+    const now = this.d.timers.now();
+    const dueAt = Math.max(now + this.jittered(entry.intervalSeconds), this.d.backoffUntil(siteId) ?? 0);
+    entry.dueAt = dueAt;
+    entry.handle = this.d.timers.setTimeout(() => void this.fire(siteId, entry), dueAt - now);
+  }
+
+  private cancel(entry: Entry): void {
+    if (entry.handle !== undefined) this.d.timers.clearTimeout(entry.handle);
+    entry.handle = undefined;
+    entry.dueAt = undefined;
+  }
+
+  private async fire(siteId: string, entry: Entry): Promise<void> {
+    entry.handle = undefined;
+    entry.dueAt = undefined;
+    // Sites changed by another process sharing the data dir (the CLI, a --site window) are
+    // picked up here: added ones scheduled, removed or paused ones (this one too) dropped.
+    this.resync();
+    if (!this.running || this.entries.get(siteId) !== entry) return;
+    const backoff = this.d.backoffUntil(siteId);
+    if (backoff !== undefined && backoff > this.d.timers.now()) {
+      // Backing off after failures: wait for its end rather than ask a site that does not answer.
+      entry.dueAt = backoff;
+      entry.handle = this.d.timers.setTimeout(() => void this.fire(siteId, entry), backoff - this.d.timers.now());
+      return;
+    }
+    entry.polling = true;
+    try {
+      await this.d.poll(siteId);
+    } catch {
+      // The refresh records its own failures in each system's status; the schedule goes on.
+    } finally {
+      entry.polling = false;
+    }
+    if (this.running && this.entries.get(siteId) === entry) this.schedule(siteId, entry);
+  }
+}

@@ -1,0 +1,244 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { refreshRead, smartRead } from '../../../app/fleet/refresh-plan.js';
+import { Fleet } from '../../../main/core/fleet.js';
+import { openRuntime } from '../../../main/runtime.js';
+import { openSecretStore } from '../../../main/secrets/secret-store.js';
+import { SiteStore, cacheKey, openStores, type DataStores } from '../../../main/store/index.js';
+import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import { FakeTimers } from '../../unit/main/core/fake-timers.js';
+import { until } from '../../support/until.js';
+
+/**
+ * Background polling against the simulator, on a fake clock for the schedule (no wall-clock
+ * waits): a site is polled at its interval, a steady poll asks the system for fewer requests than
+ * a full refresh, SMART is not re-read within its age unless a drive's status changed, and slow
+ * configuration is re-read only once it is old. Request counts are the simulator's own.
+ */
+
+const INTERVAL_S = 30;
+const HEALTH = refreshRead('GET /monitoring/health/current');
+const USERS = refreshRead('GET /users/list');
+
+interface Harness {
+  fleet: Fleet;
+  stores: DataStores;
+  timers: FakeTimers;
+  siteId: string;
+  systems: string[];
+  close(): Promise<void>;
+}
+
+describe('background polling against the simulator', () => {
+  let sim: SimulatorHandle;
+  const dirs: string[] = [];
+  const harnesses: Harness[] = [];
+  const requests = (): number => sim.control.status()[0]!.requests;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ sites: 1, systems: 2, seed: 'polling', controlServer: false });
+  });
+  afterEach(async () => {
+    for (const h of harnesses.splice(0)) await h.close();
+  });
+  afterAll(async () => {
+    await sim.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  async function harness(password?: string): Promise<Harness> {
+    const dir = mkdtempSync(join(tmpdir(), 'fd-polling-'));
+    dirs.push(dir);
+    const stores = openStores(dir);
+    const sites = new SiteStore({ dataDir: dir });
+    const timers = new FakeTimers(Date.now());
+    const fleet = new Fleet({
+      sites,
+      secrets: await openSecretStore({ disable: true }),
+      cache: stores.cache,
+      actionLog: stores.actionLog,
+      user: 'tester',
+      clock: () => new Date(timers.now()),
+      timers,
+      // No jitter: the poll falls due exactly at the interval.
+      random: () => 0.5,
+    });
+    const s = sim.manifest.sites[0]!;
+    const site = await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: password ?? s.password });
+    await fleet.editSite(site.id, { polling: { ...site.polling, intervalSeconds: INTERVAL_S } });
+    const h: Harness = {
+      fleet,
+      stores,
+      timers,
+      siteId: site.id,
+      systems: s.systems,
+      close: async () => {
+        await fleet.close();
+        stores.close();
+        sites.close();
+      },
+    };
+    harnesses.push(h);
+    return h;
+  }
+
+  const at = (h: Harness, system: string, read: { op: string; query: Record<string, unknown> }): string | undefined =>
+    h.stores.cache.get(h.siteId, system, cacheKey(read.op, read.query))?.at;
+  const smartAts = (h: Harness, system: string): string[] =>
+    h.stores.cache
+      .entries(h.siteId, system)
+      .filter((e) => e.key.startsWith('GET /resources/drives/smart'))
+      .map((e) => e.at);
+
+  /** Moves the fake clock by `ms` and waits until every system's status says it was read at the new time. */
+  async function pollAfter(h: Harness, ms: number): Promise<number> {
+    const before = requests();
+    h.timers.advance(ms);
+    const now = new Date(h.timers.now()).toISOString();
+    await until(
+      () => h.systems.every((system) => h.fleet.status(h.siteId).find((s) => s.system === system)?.lastSuccessAt === now),
+      () => `a poll at ${now}: ${JSON.stringify(h.fleet.status(h.siteId))}`,
+    );
+    return requests() - before;
+  }
+
+  it('polls at the site interval; a steady poll reads at most 15 requests per system, fewer than a full refresh, and no SMART within its age', async () => {
+    const h = await harness();
+    let before = requests();
+    await h.fleet.refresh({ force: true });
+    const full = requests() - before;
+    const fullAt = new Date(h.timers.now()).toISOString();
+    const smartBefore = smartAts(h, h.systems[0]!);
+    expect(smartBefore.length).toBeGreaterThan(10);
+
+    h.fleet.startPolling();
+    expect(h.fleet.nextPollAt(h.siteId)).toBe(h.timers.now() + INTERVAL_S * 1000);
+    before = requests();
+    h.timers.advance(INTERVAL_S * 1000 - 1);
+    await new Promise((r) => setImmediate(r));
+    expect(requests()).toBe(before);
+
+    const steady = await pollAfter(h, 1);
+    expect(steady).toBeGreaterThan(0);
+    expect(steady / h.systems.length).toBeLessThanOrEqual(15);
+    expect(steady).toBeLessThan(full / 3);
+    // Health was re-read now; SMART and slow configuration keep the time of the full refresh.
+    const pollAt = new Date(h.timers.now()).toISOString();
+    expect(at(h, h.systems[0]!, HEALTH)).toBe(pollAt);
+    expect(at(h, h.systems[0]!, USERS)).toBe(fullAt);
+    expect(smartAts(h, h.systems[0]!)).toEqual(smartBefore);
+
+    // Next interval: polled again, the same steady count.
+    expect(await pollAfter(h, INTERVAL_S * 1000)).toBe(steady);
+  });
+
+  it('re-reads the SMART of a drive whose status changed, and only that one', async () => {
+    const h = await harness();
+    await h.fleet.refresh({ force: true });
+    h.fleet.startPolling();
+    const steady = await pollAfter(h, INTERVAL_S * 1000);
+    const failed = sim.control.failDrive({ site: 0, system: h.systems[0]! });
+    const others = smartAts(h, h.systems[0]!);
+    const afterFailure = await pollAfter(h, INTERVAL_S * 1000);
+    expect(afterFailure).toBe(steady + 1);
+    const now = new Date(h.timers.now()).toISOString();
+    expect(at(h, h.systems[0]!, smartRead(failed.node, failed.driveId))).toBe(now);
+    expect(smartAts(h, h.systems[0]!).filter((t) => t === now)).toHaveLength(1);
+    expect(others.filter((t) => t === now)).toHaveLength(0);
+  });
+
+  it('re-reads slow configuration once it is 15 min old, and SMART once it is older than the site’s SMART age', async () => {
+    const h = await harness();
+    const before = requests();
+    await h.fleet.refresh({ force: true });
+    const full = requests() - before;
+    h.fleet.startPolling();
+    const steady = await pollAfter(h, INTERVAL_S * 1000);
+    // 16 minutes on: configuration is due, SMART (24 h) is not.
+    const slow = await pollAfter(h, 16 * 60_000);
+    expect(slow).toBeGreaterThan(steady);
+    expect(at(h, h.systems[0]!, USERS)).toBe(new Date(h.timers.now()).toISOString());
+    expect(smartAts(h, h.systems[0]!).every((t) => t !== new Date(h.timers.now()).toISOString())).toBe(true);
+    // A site whose SMART age is 1 h: after an hour every drive is read again.
+    const site = await h.fleet.editSite(h.siteId, { polling: { intervalSeconds: INTERVAL_S, paused: false, maxInFlight: 4, smartMaxAgeHours: 1 } });
+    expect(site.polling.smartMaxAgeHours).toBe(1);
+    const hourly = await pollAfter(h, 61 * 60_000);
+    expect(smartAts(h, h.systems[0]!).every((t) => t === new Date(h.timers.now()).toISOString())).toBe(true);
+    // Everything is due again: as many reads as the full refresh (whose logins the poll does not need).
+    expect(hourly).toBeGreaterThanOrEqual(full - 2 * h.systems.length - 2);
+  });
+
+  it('a manual refresh during a poll follows it (never overlaps), and a poll during a poll joins it', async () => {
+    const h = await harness();
+    await h.fleet.refresh({ force: true });
+    const events: Array<{ system: string; state: string }> = [];
+    h.fleet.on((e) => {
+      if (e.type === 'status') events.push({ system: e.status.system, state: e.status.state });
+    });
+    let before = requests();
+    const poll = h.fleet.refresh({ mode: 'steady' });
+    const joined = h.fleet.refresh({ mode: 'steady' });
+    await Promise.all([poll, joined]);
+    const onePoll = requests() - before;
+    // Two polls asked at once cost one poll.
+    before = requests();
+    await h.fleet.refresh({ mode: 'steady' });
+    expect(requests() - before).toBe(onePoll);
+
+    events.length = 0;
+    const background = h.fleet.refresh({ mode: 'steady' });
+    const manual = h.fleet.refresh({ force: true });
+    await Promise.all([background, manual]);
+    for (const system of h.systems) {
+      const mine = events.filter((e) => e.system === system);
+      const firstEnd = mine.findIndex((e) => e.state !== 'refreshing');
+      const firstRefreshing = mine.findIndex((e) => e.state === 'refreshing');
+      // The poll ended before the manual refresh started reading; the manual one then ran in full.
+      expect(firstEnd).toBeGreaterThanOrEqual(0);
+      expect(firstRefreshing).toBeGreaterThan(firstEnd);
+      expect(mine.at(-1)?.state).toBe('ok');
+    }
+  });
+
+  it('a site whose password was refused is not polled (no login tried every interval); a Refresh still tries', async () => {
+    const h = await harness('not-the-password');
+    await h.fleet.refresh({ force: true });
+    expect(h.fleet.siteErrorCode(h.siteId)).toBe('login-required');
+    let before = requests();
+    await h.fleet.refresh({ mode: 'steady' });
+    expect(requests()).toBe(before);
+    before = requests();
+    await h.fleet.refresh({ force: true });
+    expect(requests()).toBeGreaterThan(before);
+  });
+
+  it('paused sites are not polled; resuming schedules them again at once', async () => {
+    const h = await harness();
+    await h.fleet.refresh({ force: true });
+    h.fleet.startPolling();
+    await h.fleet.setPaused(h.siteId, true);
+    expect(h.fleet.nextPollAt(h.siteId)).toBeUndefined();
+    const before = requests();
+    h.timers.advance(3_600_000);
+    await new Promise((r) => setImmediate(r));
+    expect(requests()).toBe(before);
+    await h.fleet.setPaused(h.siteId, false);
+    expect(h.fleet.nextPollAt(h.siteId)).toBe(h.timers.now() + INTERVAL_S * 1000);
+  });
+
+  it('runtime.close() stops the schedule: no timer is left to keep the process alive', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fd-polling-rt-'));
+    dirs.push(dir);
+    const timers = new FakeTimers();
+    const rt = await openRuntime({ dataDir: dir, memorySecrets: true, timers });
+    const s = sim.manifest.sites[0]!;
+    const site = await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
+    await rt.fleet.editSite(site.id, { polling: { ...site.polling, intervalSeconds: 60 } });
+    rt.fleet.startPolling();
+    expect(timers.pending).toBe(1);
+    await rt.close();
+    expect(timers.pending).toBe(0);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { REFRESH_READS, refreshPlan, smartDrivesToRead, smartDue } from '../../../../app/fleet/refresh-plan.js';
+
+const NOW = new Date('2026-03-01T12:00:00Z');
+const resources = (statuses: Record<number, string>) => ({
+  Data: [{ Name: 'node-1', Drives: Object.entries(statuses).map(([id, s]) => ({ Id: Number(id), ResourceStatus: s })) }],
+});
+const HOUR = 3_600_000;
+
+describe('refresh plan: full and steady', () => {
+  it('a full refresh reads everything; a steady poll reads health and only the slow reads that are due', () => {
+    const full = refreshPlan(NOW, undefined, 'full');
+    expect(full).toHaveLength(REFRESH_READS.length + 2);
+    const nothingDue = refreshPlan(NOW, undefined, 'steady', () => false);
+    expect(nothingDue.map((r) => r.op).sort()).toEqual(
+      [
+        'GET /monitoring/capacity/pools/current',
+        'GET /monitoring/capacity/provisioning',
+        'GET /monitoring/evacuations/live',
+        'GET /monitoring/health/current',
+        'GET /nodes/list',
+        'GET /notifications/query',
+        'GET /replication/list',
+        'GET /resources/list',
+      ].sort(),
+    );
+    const usersDue = refreshPlan(NOW, undefined, 'steady', (r) => r.op === 'GET /users/list');
+    expect(usersDue.map((r) => r.op)).toContain('GET /users/list');
+    expect(usersDue).toHaveLength(nothingDue.length + 1);
+  });
+
+  it('a steady poll reads notifications since the newest record held', () => {
+    const plan = refreshPlan(NOW, '2026-03-01T11:59:00', 'steady', () => false);
+    expect(plan.find((r) => r.op === 'GET /notifications/query')?.query).toMatchObject({ startTimestamp: '2026-03-01T11:59:00' });
+  });
+});
+
+describe('SMART in a steady poll', () => {
+  it('reads a drive never read, or read at least the SMART age ago, and not one read recently', () => {
+    const now = resources({ 1: 'OK', 2: 'OK', 3: 'OK' });
+    const ages: Record<number, number | undefined> = { 1: undefined, 2: 24 * HOUR, 3: 23 * HOUR };
+    const due = smartDue(now, now, (d) => ages[d.driveid], 24 * HOUR);
+    expect(smartDrivesToRead(now, 256, due).drives.map((d) => d.driveid)).toEqual([1, 2]);
+  });
+
+  it('reads a drive whose status changed since the last drive list, however fresh its reading', () => {
+    const before = resources({ 1: 'OK', 2: 'OK' });
+    const now = resources({ 1: 'OK', 2: 'Failed' });
+    const due = smartDue(now, before, () => HOUR, 24 * HOUR);
+    expect(smartDrivesToRead(now, 256, due)).toEqual({ drives: [{ node: 'node-1', driveid: 2 }], total: 1 });
+  });
+
+  it('keeps the cap, failing drives first, among the drives due', () => {
+    const now = resources({ 1: 'OK', 2: 'OK', 3: 'Degraded', 4: 'OK' });
+    const due = smartDue(now, now, (d) => (d.driveid === 4 ? HOUR : undefined), 24 * HOUR);
+    expect(smartDrivesToRead(now, 2, due)).toEqual({ drives: [{ node: 'node-1', driveid: 3 }, { node: 'node-1', driveid: 1 }], total: 3 });
+  });
+});
