@@ -12,6 +12,8 @@ import { isAbsolute } from 'node:path';
 import type { ReportService } from '../reports/service.js';
 import { RawJson } from './raw-json.js';
 import type { ActionLog } from '../store/action-log.js';
+import type { ActionLogFilter } from '../../app/domain/action.js';
+import { actionLogFile, type ActionLogFile } from '../reports/action-log-export.js';
 import type { SiteStore } from '../store/site-store.js';
 
 export interface HandlerContext {
@@ -29,7 +31,20 @@ export interface HandlerContext {
   scopedSite?: string | undefined;
   /** Reports (history, generation, export); the `reports:*` channels fail without it. */
   reports?: ReportService | undefined;
+  /**
+   * Saves an export where the admin chooses (Electron's save dialog): the path written, or
+   * undefined when cancelled. Without it (browser shell, tests) an export is handed to the window
+   * to download.
+   */
+  saveFile?: SaveFile | undefined;
+  /** The OS user named in exports. */
+  user?: string | undefined;
+  /** Source of "now" for exports and data ages. */
+  clock?: (() => Date) | undefined;
 }
+
+/** Asks where to save a file and writes it there; the path written, or undefined when the admin cancels. */
+export type SaveFile = (file: ActionLogFile) => Promise<string | undefined>;
 
 /** A request after its schema parsed it (defaults applied, unknown keys dropped). */
 export type Parsed<C extends Channel> = z.output<(typeof CONTRACT)[C]['request']>;
@@ -71,6 +86,19 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   const inScopeSites = (): Site[] => sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite);
   const view = (site: Site): SiteView => toSiteView(site, ctx.simulatedSiteIds.has(site.id));
   const ok = { ok: true as const };
+  const now = ctx.clock ?? (() => new Date());
+  /** A log filter from a request: the site named by name or id, and a scoped window's own site whatever was asked. */
+  const logFilter = (r: Omit<ActionLogFilter, 'siteId'> & { site?: string | undefined }): ActionLogFilter => {
+    const siteId = r.site ? siteOf(r.site).id : ctx.scopedSite;
+    return {
+      ...(siteId ? { siteId } : {}),
+      ...(r.system ? { system: r.system } : {}),
+      ...(r.operation ? { operation: r.operation } : {}),
+      ...(r.results ? { results: r.results } : {}),
+      ...(r.since ? { since: checkedTime(r.since, 'since') } : {}),
+      ...(r.until ? { until: checkedTime(r.until, 'until') } : {}),
+    };
+  };
   /** Calls running under a renderer's callId, so `op:cancel` can stop them. */
   const running = new Map<string, AbortController>();
   return {
@@ -173,6 +201,15 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       });
     },
     'log:verify': async () => ctx.actionLog.verify(),
+    'log:query': async (r) => ctx.actionLog.page(logFilter(r), { offset: r.offset, limit: r.limit }),
+    'log:export': async (r) => {
+      const filter = logFilter(r);
+      const records = ctx.actionLog.list({ ...filter, newestFirst: true });
+      const file = actionLogFile(r.format, records, { filter, exportedAt: now(), exportedBy: ctx.user ?? '', siteName: (id) => sites.get(id)?.name });
+      if (!ctx.saveFile) return { kind: 'download', ...file, count: records.length };
+      const path = await ctx.saveFile(file);
+      return path === undefined ? { kind: 'cancelled' } : { kind: 'saved', path, count: records.length };
+    },
     'reports:list': async () => reportService().list().filter(inScope),
     'reports:generate': async (r) => {
       const refs = r.sites?.length ? r.sites.map((ref) => siteOf(ref).id) : ctx.scopedSite ? [ctx.scopedSite] : undefined;
@@ -211,6 +248,13 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     if (!inScope(stored.summary)) throw new ScopeError(`report ${id} covers sites outside this window's scope`);
     return stored;
   }
+}
+
+/** A time a window sent, as ISO text; a time that does not parse is the user's to correct. */
+function checkedTime(text: string, field: string): string {
+  const t = new Date(text);
+  if (Number.isNaN(t.getTime())) throw new InputError(`${field}: not a valid time: ${text.slice(0, 40)}`);
+  return t.toISOString();
 }
 
 /** A request outside this window's scope, or naming nothing that exists. */
