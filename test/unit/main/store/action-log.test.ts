@@ -98,7 +98,7 @@ describe('ActionLog: tamper evidence', () => {
     db.prepare("UPDATE action_log SET params = replace(params, 'vol-0003', 'vol-0008') WHERE seq = 5").run();
     const result = log.verify();
     expect(result.ok).toBe(false);
-    expect(result.problems).toEqual([{ seq: 5, reason: expect.stringMatching(/edited/) }]);
+    expect(result.problems).toEqual([{ seq: 5, reason: expect.stringMatching(/edited/), at: '2025-01-01T00:00:02.000Z' }]);
   });
 
   it('detects an edit of the file bytes, made with the database closed', () => {
@@ -208,7 +208,7 @@ describe('ActionLog: intent before sending, outcome after', () => {
     log.append(action(1, { result: 'refused', message: 'Permission denied' }));
     db.exec('DROP TRIGGER action_log_no_update');
     db.prepare("UPDATE action_log SET result = 'ok', message = '' WHERE kind = 'outcome'").run();
-    expect(log.verify().problems).toEqual([{ seq: 2, reason: expect.stringMatching(/edited/) }]);
+    expect(log.verify().problems).toEqual([{ seq: 2, reason: expect.stringMatching(/edited/), at: '2025-01-01T00:00:00.000Z' }]);
   });
 
   it('flags an outcome that completes no earlier intent', () => {
@@ -218,7 +218,7 @@ describe('ActionLog: intent before sending, outcome after', () => {
     const hash = hashAction(stray);
     db.prepare("INSERT INTO action_log VALUES (3, 2, 'outcome', ?, 'admin', 'lab', 'sys1', 'POST /volumes/create', 'null', 'ok', '', 99, ?, ?)").run(stray.at, stray.prevHash, hash);
     db.prepare('UPDATE action_log_head SET seq = 3, hash = ? WHERE id = 1').run(hash);
-    expect(log.verify().problems).toEqual([{ seq: 3, reason: expect.stringMatching(/no intent/) }]);
+    expect(log.verify().problems).toEqual([{ seq: 3, reason: expect.stringMatching(/no intent/), at: '2025-01-02T00:00:00.000Z' }]);
   });
 
   it('refuses to record an intent on a full disk, naming the file and saying nothing was sent', () => {
