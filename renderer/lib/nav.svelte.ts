@@ -15,6 +15,7 @@ export type Route =
   | { view: 'search'; query: string }
   /** Fleet-wide views that belong to no system. */
   | { view: 'reports' }
+  | { view: 'actions' }
   | { view: 'sites' }
   | { view: 'system'; siteId: string; system: string; area: string; detail?: AreaDetail };
 
