@@ -3,7 +3,7 @@ import { InputError } from '../../app/errors.js';
 import { CONTRACT, type Channel, type IpcError, type Response, type SiteView } from '../../app/ipc/contract.js';
 import type { Site } from '../../app/domain/site.js';
 import { nestedDeeperThan } from '../../app/nesting.js';
-import { maskSecrets, redact, secretValues } from '../../app/redact.js';
+import { maskSecrets, redact, secretValues, type Redacted } from '../../app/redact.js';
 import { CancelledError } from '../client/errors.js';
 import { pinnedValidity, probeCertificate } from '../client/tls.js';
 import { ipcErrorCode } from '../../app/errors.js';
@@ -48,8 +48,17 @@ export type SaveFile = (file: ActionLogFile) => Promise<string | undefined>;
 
 /** A request after its schema parsed it (defaults applied, unknown keys dropped). */
 export type Parsed<C extends Channel> = z.output<(typeof CONTRACT)[C]['request']>;
+/**
+ * Answers that carry what a system sent, as their handlers must give them: through `redact`, so an
+ * answer that was not redacted fails `tsc` instead of reaching the window.
+ */
+interface RedactedAnswers {
+  'op:call': { result: Redacted<unknown> };
+}
+/** What the handler of a channel answers: the contract's response, redacted where it carries a system's data. */
+export type HandlerAnswer<C extends Channel> = C extends keyof RedactedAnswers ? RedactedAnswers[C] : Response<C>;
 /** Exactly one handler per channel: the compiler refuses a missing or extra one. */
-export type Handlers = { [C in Channel]: (request: Parsed<C>) => Promise<Response<C>> };
+export type Handlers = { [C in Channel]: (request: Parsed<C>) => Promise<HandlerAnswer<C>> };
 
 /** A site as the renderer sees it: no certificate bodies, no secrets. */
 export function toSiteView(site: Site, simulated: boolean, now: Date = new Date()): SiteView {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ACTION_RESULTS, WRITE_RESULTS as WRITE_RESULT_LIST, type ActionLogFilter, type ActionLogVerification, type ActionRecord, type ActionResult, type WriteResult } from '../../app/domain/action.js';
-import { redact, type Redacted } from '../../app/redact.js';
+import type { Redacted } from '../../app/redact.js';
 import type { Database } from './database.js';
 import { StoreError, failureOf, remedy, storeError } from './store-error.js';
 
@@ -27,25 +27,26 @@ export interface WriteIntent {
   system: string;
   /** Operation key, `METHOD /path`. */
   operation: string;
-  /** Parameters to send (query and body); redacted before they are stored. */
-  params: unknown;
-  /** Literal secret values (a typed password, a token) to mask wherever they appear. */
-  extraSecrets?: readonly string[] | undefined;
+  /**
+   * Parameters to send (query and body), already through `redact` with the literal secret values
+   * of the request (a typed password, a token): the log stores them as given, and the type refuses
+   * parameters that were never redacted.
+   */
+  params: Redacted<unknown>;
 }
 
 /** How a write ended, as handed to {@link ActionLog.complete}. */
 export interface WriteOutcome {
   at?: Date | string | undefined;
   result: WriteResult;
-  /** Server answer or error text; redacted before it is stored. */
-  message: string;
-  extraSecrets?: readonly string[] | undefined;
+  /** Server answer or error text, already through `redact` (with the request's secret values): stored as given. */
+  message: Redacted<string>;
 }
 
 /** A whole write in one call ({@link ActionLog.append}): its intent and its outcome. */
 export interface ActionInput extends WriteIntent {
   result: WriteResult;
-  message: string;
+  message: Redacted<string>;
 }
 
 
@@ -244,14 +245,13 @@ export class ActionLog {
 
   /**
    * Records that a write is about to be sent, durably (committed with `synchronous = FULL`), and
-   * returns the intent to complete. Params are redacted. Safe with other processes appending to the
+   * returns the intent to complete. Params come redacted (their type says so). Safe with other processes appending to the
    * same file: reading the head and inserting happen in one IMMEDIATE transaction.
    * @throws StoreError naming the file and what to do when the record cannot be written (then the
    *   write must not be sent); TypeError for an invalid `at`.
    */
   begin(intent: WriteIntent): PendingWrite {
-    const secrets = intent.extraSecrets ?? [];
-    const params = redact(intent.params, secrets);
+    const params: unknown = intent.params;
     const at = isoTime(intent.at ?? this.clock());
     const row = this.appendRow(
       { kind: 'intent', at, user: intent.user, site_id: intent.siteId, system: intent.system, operation: intent.operation, params: canonicalJson(params), result: 'pending', message: '', intent_seq: null },
@@ -261,13 +261,13 @@ export class ActionLog {
   }
 
   /**
-   * Records how a begun write ended and returns the write as listed. The message is redacted.
+   * Records how a begun write ended and returns the write as listed. The message comes redacted.
    * @throws TypeError for a result other than ok/refused/unknown; StoreError when it cannot be
    *   written (the write then stays listed with an unknown outcome).
    */
   complete(pending: PendingWrite, outcome: WriteOutcome): ActionRecord {
     if (!WRITE_RESULTS.has(outcome.result)) throw new TypeError(`write result must be 'ok', 'refused' or 'unknown', got ${String(outcome.result)}`);
-    const message = redact(String(outcome.message), outcome.extraSecrets ?? []);
+    const message = String(outcome.message);
     const at = isoTime(outcome.at ?? this.clock());
     this.appendRow(
       { kind: 'outcome', at, user: pending.user, site_id: pending.siteId, system: pending.system, operation: pending.operation, params: 'null', result: outcome.result, message, intent_seq: pending.seq },
@@ -281,7 +281,7 @@ export class ActionLog {
   append(input: ActionInput): ActionRecord {
     if (!WRITE_RESULTS.has(input.result)) throw new TypeError(`write result must be 'ok', 'refused' or 'unknown', got ${String(input.result)}`);
     const pending = this.begin(input);
-    return this.complete(pending, { at: pending.at, result: input.result, message: input.message, extraSecrets: input.extraSecrets });
+    return this.complete(pending, { at: pending.at, result: input.result, message: input.message });
   }
 
   /**

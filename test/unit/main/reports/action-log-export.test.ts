@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { redact } from '../../../../app/redact.js';
 import { ACTION_EXPORT_FORMAT, actionLogFile } from '../../../../main/reports/action-log-export.js';
 import { ActionLog, openLogDatabase, type Database } from '../../../../main/store/index.js';
 
@@ -20,8 +21,8 @@ function hostileLog(): ActionLog {
   dbs.push(db);
   let t = Date.parse('2025-05-01T08:00:00Z');
   const log = new ActionLog({ db, file: path.join(dir, 'actions.db'), clock: () => new Date((t += 1000)) });
-  log.append({ user: 'ops', siteId: 'lab', system: '=sys1', operation: 'POST /users/create', params: { body: { Name: '@alice', Password: 'Hunter2-very-secret', Role: 'admin' } }, result: 'ok', message: '=HYPERLINK("http://evil.example","click")', extraSecrets: ['Hunter2-very-secret'] });
-  log.append({ user: 'ops', siteId: 'lab', system: 'sys1', operation: 'POST /iscsi/chap', params: { body: { ChapSecret: 'chap-secret-9876' } }, result: 'refused', message: '+echo chap-secret-9876 rejected, "quoted"', extraSecrets: ['chap-secret-9876'] });
+  log.append({ user: 'ops', siteId: 'lab', system: '=sys1', operation: 'POST /users/create', params: redact({ body: { Name: '@alice', Password: 'Hunter2-very-secret', Role: 'admin' } }), result: 'ok', message: redact('=HYPERLINK("http://evil.example","click")') });
+  log.append({ user: 'ops', siteId: 'lab', system: 'sys1', operation: 'POST /iscsi/chap', params: redact({ body: { ChapSecret: 'chap-secret-9876' } }), result: 'refused', message: redact('+echo chap-secret-9876 rejected, "quoted"', ['chap-secret-9876']) });
   return log;
 }
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { redact } from '../../../../app/redact.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ActionLog, actionFilterSql, openLogDatabase, type ActionInput, type Database } from '../../../../main/store/index.js';
 import { steppingClock, useTempDirs } from './temp-dir.js';
@@ -16,8 +17,8 @@ function setup(): ActionLog {
   return new ActionLog({ db, file: path.join(dir, 'actions.db'), clock: steppingClock() });
 }
 
-function write(n: number, over: Partial<ActionInput> = {}): ActionInput {
-  return { user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /volumes/create', params: { body: { Name: `w${n}` } }, result: 'ok', message: `done ${n}`, at: `2025-03-0${n}T10:00:00Z`, ...over };
+function write(n: number, over: Partial<Omit<ActionInput, 'message'>> & { message?: string } = {}): ActionInput {
+  return { user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /volumes/create', params: redact({ body: { Name: `w${n}` } }), at: `2025-03-0${n}T10:00:00Z`, result: 'ok', ...over, message: redact(over.message ?? `done ${n}`) };
 }
 
 /** The names of the writes listed, in the order listed. */
