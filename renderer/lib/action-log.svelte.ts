@@ -1,54 +1,11 @@
-import type { ActionEntry, ActionExportFormat, ActionResult } from '../../app/domain/action.js';
-import type { Request, Response } from '../../app/ipc/contract.js';
+import type { ActionEntry, ActionExportFormat } from '../../app/domain/action.js';
+import type { Response } from '../../app/ipc/contract.js';
 import { api } from './api.js';
 import { downloadText } from './download.js';
-import { errorText } from './format.js';
+import { ACTION_PAGE_SIZE, EMPTY_FORM, requestOf, unlisted, type ActionLogForm, type ActionLogRequest } from './action-log.js';
+import { errorText, nowIso } from './format.js';
 
-/** The filter as the view's form holds it: text fields ('' for any), outcomes ticked, local times. */
-export interface ActionLogForm {
-  site: string;
-  system: string;
-  operation: string;
-  results: ActionResult[];
-  /** `YYYY-MM-DDTHH:MM` in local time, as a datetime-local input gives it ('' for open). */
-  since: string;
-  until: string;
-}
-
-export type ActionLogRequest = Omit<Request<'log:query'>, 'offset' | 'limit'>;
 export type ActionLogVerification = Response<'log:verify'>;
-
-/** Writes read per page: the table scrolls through what is read, "Show more" reads the next page. */
-export const ACTION_PAGE_SIZE = 200;
-
-export const EMPTY_FORM: ActionLogForm = { site: '', system: '', operation: '', results: [], since: '', until: '' };
-
-/**
- * The request a form stands for: empty fields left out, local times as ISO. Undefined with the
- * reason when a time cannot be read, so nothing is asked of main with half a filter.
- */
-export function requestOf(form: ActionLogForm): { request: ActionLogRequest } | { problem: string } {
-  const time = (text: string, label: string): string | { problem: string } | undefined => {
-    if (!text.trim()) return undefined;
-    const t = new Date(text);
-    return Number.isNaN(t.getTime()) ? { problem: `${label}: “${text}” is not a date and time.` } : t.toISOString();
-  };
-  const since = time(form.since, 'From');
-  const until = time(form.until, 'Until');
-  for (const t of [since, until]) if (typeof t === 'object') return t;
-  if (typeof since === 'string' && typeof until === 'string' && since >= until) return { problem: 'Until must be later than From.' };
-  const operation = form.operation.trim();
-  return {
-    request: {
-      ...(form.site ? { site: form.site } : {}),
-      ...(form.system ? { system: form.system } : {}),
-      ...(operation ? { operation } : {}),
-      ...(form.results.length ? { results: [...form.results] } : {}),
-      ...(typeof since === 'string' ? { since } : {}),
-      ...(typeof until === 'string' ? { until } : {}),
-    },
-  };
-}
 
 /**
  * The action log view's state: the filter applied, the pages read (filtered and paged in main),
@@ -128,8 +85,7 @@ export class ActionLogState {
       const page = await api().invoke('log:query', { ...this.applied, offset: this.records.length, limit: ACTION_PAGE_SIZE });
       if (seq !== this.#seq) return;
       // Writes recorded since the first page push older ones down: skip any already listed.
-      const listed = new Set(this.records.map((r) => r.seq));
-      this.records = [...this.records, ...page.records.filter((r) => !listed.has(r.seq))];
+      this.records = [...this.records, ...unlisted(this.records, page.records)];
       this.total = page.total;
       this.error = undefined;
     } catch (err) {
@@ -145,7 +101,7 @@ export class ActionLogState {
     this.verifying = true;
     try {
       this.verification = await api().invoke('log:verify', {});
-      this.verifiedAt = new Date().toISOString();
+      this.verifiedAt = nowIso();
       this.verifyError = undefined;
     } catch (err) {
       this.verifyError = errorText(err);
