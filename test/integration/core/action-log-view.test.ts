@@ -91,6 +91,24 @@ describe('the action log view against the simulator', { timeout: 120_000 }, () =
     }
   });
 
+  it('in a window scoped to one site, lists and exports that site only; in Electron, saves where the admin chose', async () => {
+    const siteId = rt.sites.get(site(1).name)?.id as string;
+    const saved: Array<{ fileName: string; content: string }> = [];
+    let choice: string | undefined = '/home/admin/actions.json';
+    const scoped = await openRuntime({ dataDir: dir, memorySecrets: true, scopedSite: siteId, saveFile: async (file) => (saved.push(file), choice) });
+    try {
+      const page = (await dispatch(scoped.handlers, 'log:query', {})) as { ok: true; value: ActionLogPage };
+      expect(page.value.records.map((r) => r.operation)).toEqual(['POST /hosts/create']);
+      expect(await dispatch(scoped.handlers, 'log:query', { site: site(0).name })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+      expect(await dispatch(scoped.handlers, 'log:export', { format: 'json' })).toEqual({ ok: true, value: { kind: 'saved', path: '/home/admin/actions.json', count: 1 } });
+      expect(JSON.parse(saved[0]?.content ?? '{}')).toMatchObject({ count: 1, records: [{ siteId }] });
+      choice = undefined;
+      expect(await dispatch(scoped.handlers, 'log:export', { format: 'csv' })).toEqual({ ok: true, value: { kind: 'cancelled' } });
+    } finally {
+      await scoped.close();
+    }
+  });
+
   it('verify names the first broken record, its time and why, after a record is edited in actions.db', async () => {
     expect(await ipc('log:verify', {})).toEqual({ ok: true, count: 6, problems: [] });
     const target = (await query({ results: ['refused'] })).records[0];
