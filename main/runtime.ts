@@ -6,7 +6,7 @@ import { BulkJobs, fleetSender } from './core/bulk.js';
 import { AlertEngine } from './alerts/alert-engine.js';
 import { AlertStore } from './alerts/alert-store.js';
 import { Fleet } from './core/fleet.js';
-import { createHandlers, type Handlers } from './ipc/handlers.js';
+import { createHandlers, type Handlers, type SaveFile } from './ipc/handlers.js';
 import type { PrintToPdf } from './reports/pdf.js';
 import { choosePdfPrinter } from './reports/printer.js';
 import { ReportService } from './reports/service.js';
@@ -32,6 +32,8 @@ export interface RuntimeOptions {
   simulatedSiteIds?: ReadonlySet<string>;
   /** PDF printer for report exports (the Electron shell passes one on webContents.printToPDF); otherwise {@link choosePdfPrinter}'s. */
   printToPdf?: PrintToPdf;
+  /** Where exports the admin asks for are saved (the Electron shell passes its save dialog); without it they are handed to the window to download. */
+  saveFile?: SaveFile;
   /** Clock and timers of the fleet's deadlines and retry waits (tests: to see what was waited). */
   timers?: Timers;
 }
@@ -114,6 +116,8 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     reports,
     bulk,
     alerts,
+    user: osUser(),
+    ...(o.saveFile ? { saveFile: o.saveFile } : {}),
   });
   return {
     dataDir: o.dataDir,

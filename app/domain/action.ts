@@ -52,6 +52,51 @@ export type ActionReportRecord = Omit<ActionRecord, 'prevHash' | 'completedAt' |
 export const actionLogVerificationSchema = z.object({
   ok: z.boolean(),
   count: z.number(),
-  problems: z.array(z.object({ seq: z.number(), reason: z.string() })),
+  /** In chain order, so the first is the first broken record; `seq` 0 concerns the log as a whole, `at` is the record's time when it is there to read. */
+  problems: z.array(z.object({ seq: z.number(), reason: z.string(), at: z.string().optional() })),
 });
 export type ActionLogVerification = z.infer<typeof actionLogVerificationSchema>;
+
+/** Every result a listed write can show, in the order the view offers them. */
+export const ACTION_RESULTS = actionResultSchema.options;
+
+/**
+ * Which writes to list or export: every field narrows (all of them together), none means every
+ * write. `siteId` and `system` match exactly, `operation` is a case-insensitive part of the key
+ * (`users/create`), `results` any of those outcomes, `since` inclusive and `until` exclusive (ISO).
+ * Bounded so a filter cannot become an expensive query.
+ */
+export const actionLogFilterSchema = z.object({
+  siteId: z.string().min(1).max(200).optional(),
+  system: z.string().min(1).max(200).optional(),
+  operation: z.string().min(1).max(200).optional(),
+  results: z.array(actionResultSchema).min(1).max(ACTION_RESULTS.length).optional(),
+  since: z.string().max(40).optional(),
+  until: z.string().max(40).optional(),
+});
+export type ActionLogFilter = z.infer<typeof actionLogFilterSchema>;
+
+/** One page of filtered writes, newest first, with how many match in all and when they were read. */
+export const actionLogPageSchema = z.object({
+  total: z.number(),
+  offset: z.number(),
+  records: z.array(actionEntrySchema),
+  /** ISO time the log was read (the data age of the page). */
+  at: z.string(),
+});
+export type ActionLogPage = z.infer<typeof actionLogPageSchema>;
+
+/** Formats the filtered records export to. */
+export const ACTION_EXPORT_FORMATS = ['csv', 'json'] as const;
+export type ActionExportFormat = (typeof ACTION_EXPORT_FORMATS)[number];
+
+/**
+ * What an export did: saved to a file the admin chose (Electron's save dialog), cancelled there, or
+ * the file's text handed to the window to download (the browser shell has no dialog of its own).
+ */
+export const actionLogExportSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('saved'), path: z.string(), count: z.number() }),
+  z.object({ kind: z.literal('cancelled') }),
+  z.object({ kind: z.literal('download'), fileName: z.string(), mimeType: z.string(), content: z.string(), count: z.number() }),
+]);
+export type ActionLogExport = z.infer<typeof actionLogExportSchema>;

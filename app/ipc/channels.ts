@@ -24,6 +24,8 @@ export const CHANNEL_NAMES = [
   'cache:read',
   'log:list',
   'log:verify',
+  'log:query',
+  'log:export',
   'reports:list',
   'reports:generate',
   'reports:open',

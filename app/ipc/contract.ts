@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { actionEntrySchema, actionLogVerificationSchema } from '../domain/action.js';
 import { bulkJobSchema } from '../domain/bulk.js';
 import { alertFilterSchema, alertSchema } from '../alerts/alert.js';
 import { ruleOverrideSchema, ruleScopeSchema, ruleSettingsSchema, scopedOverrideSchema } from '../alerts/rules.js';
+import { ACTION_EXPORT_FORMATS, actionEntrySchema, actionLogExportSchema, actionLogFilterSchema, actionLogPageSchema, actionLogVerificationSchema } from '../domain/action.js';
 import { siteEditSchema, siteInputSchema, siteViewSchema, systemStatusSchema } from '../domain/site.js';
 import { OPERATION_KEYS } from '../catalog/operations.js';
 import { exportedFileSchema, reportDiffSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
@@ -148,6 +148,26 @@ export const CONTRACT = {
   'log:verify': {
     request: z.object({}),
     response: actionLogVerificationSchema,
+  },
+  /**
+   * One page of the action log, newest first, filtered in main (site by name or id; a scoped
+   * window sees its site only), with the number of matching writes and the time it was read.
+   */
+  'log:query': {
+    request: actionLogFilterSchema.omit({ siteId: true }).extend({
+      site: siteRef.optional(),
+      offset: z.number().int().min(0).max(100_000_000).default(0),
+      limit: z.number().int().min(1).max(1000).default(200),
+    }),
+    response: actionLogPageSchema,
+  },
+  /**
+   * Exports every write matching the filter as CSV or JSON: to a file chosen in a save dialog
+   * (Electron), or as the file's text for the window to download (browser shell).
+   */
+  'log:export': {
+    request: actionLogFilterSchema.omit({ siteId: true }).extend({ site: siteRef.optional(), format: z.enum(ACTION_EXPORT_FORMATS) }),
+    response: actionLogExportSchema,
   },
   /** The report history, newest first (without models). */
   'reports:list': { request: z.object({}), response: z.array(reportSummarySchema) },

@@ -1,7 +1,7 @@
 import { announcedRunTime, getOperation, timeoutForRun, type Operation } from '../../app/catalog/index.js';
 import type { Site, SystemStatus } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
-import { secretValues } from '../../app/redact.js';
+import { redact, secretValues } from '../../app/redact.js';
 import type { SitePatch } from '../store/site-store.js';
 import { cacheKey } from '../store/offline-cache.js';
 import { Deadline, SYSTEM_TIMERS, type Timers } from './deadline.js';
@@ -188,9 +188,8 @@ export class Fleet {
       siteId: site.id,
       system: system ?? '',
       operation: op.key,
-      params: { query: params.query ?? {}, body: params.body ?? null },
+      params: redact({ query: params.query ?? {}, body: params.body ?? null }, secrets),
       at: this.clock(),
-      extraSecrets: secrets,
     });
     let sent = false;
     let result: unknown;

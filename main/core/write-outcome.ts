@@ -1,4 +1,5 @@
 import { getOperation, type Operation } from '../../app/catalog/index.js';
+import { redact } from '../../app/redact.js';
 import { ApiError, AuthError, CancelledError, CertificateError, UnreachableError } from '../client/index.js';
 import type { ActionLog, PendingWrite, WriteResult } from '../store/action-log.js';
 import { Deadline, type Timers } from './deadline.js';
@@ -48,7 +49,7 @@ export async function failedWrite(
 /** Records a write's outcome. The write already happened: a log that fails now leaves it listed as unknown. */
 export function recordOutcome(actionLog: ActionLog, at: Date, pending: PendingWrite, result: WriteResult, message: string, secrets: readonly string[]): void {
   try {
-    actionLog.complete(pending, { at, result, message, extraSecrets: secrets });
+    actionLog.complete(pending, { at, result, message: redact(message, secrets) });
   } catch {
     // The intent stays in the log with no outcome, which lists it as "outcome unknown"; the
     // next write will be refused with the log's error if the file is the problem.

@@ -9,6 +9,7 @@ import { alertNotifier } from './alert-notifications.js';
 import { registerIpc, sendEvent } from './ipc-registration.js';
 import { electronPrintToPdf } from './pdf.js';
 import { printWorkerDir, runPrintWorker } from './print-worker.js';
+import { electronSaveFile } from './save-file.js';
 import { hardenContents, hardenSession, windowOptions, windowTitle } from './window.js';
 
 /**
@@ -33,7 +34,7 @@ async function start(): Promise<void> {
   }
   app.enableSandbox();
   await app.whenReady();
-  const core: Launched = await launchCore(args, (m) => process.stderr.write(`fleetdeck: ${m}\n`), { printToPdf: electronPrintToPdf(BrowserWindow) }, scope);
+  const core: Launched = await launchCore(args, (m) => process.stderr.write(`fleetdeck: ${m}\n`), { printToPdf: electronPrintToPdf(BrowserWindow), saveFile: electronSaveFile(dialog) }, scope);
   hardenSession(session.defaultSession);
   serveRenderer();
   const unregister = registerIpc(core.runtime.handlers);

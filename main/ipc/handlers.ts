@@ -4,7 +4,7 @@ import { CONTRACT, type Channel, type IpcError, type Response, type SiteView } f
 import type { Site } from '../../app/domain/site.js';
 import type { BulkJobView } from '../../app/domain/bulk.js';
 import { nestedDeeperThan } from '../../app/nesting.js';
-import { maskSecrets, redact, secretValues } from '../../app/redact.js';
+import { maskSecrets, redact, secretValues, type Redacted } from '../../app/redact.js';
 import { CancelledError } from '../client/errors.js';
 import { pinnedValidity, probeCertificate } from '../client/tls.js';
 import { ipcErrorCode } from '../../app/errors.js';
@@ -15,6 +15,8 @@ import type { ReportService } from '../reports/service.js';
 import type { AlertEngine } from '../alerts/alert-engine.js';
 import { RawJson } from './raw-json.js';
 import type { ActionLog } from '../store/action-log.js';
+import type { ActionLogFilter } from '../../app/domain/action.js';
+import { actionLogFile, type ActionLogFile } from '../reports/action-log-export.js';
 import type { SiteStore } from '../store/site-store.js';
 
 export interface HandlerContext {
@@ -36,12 +38,34 @@ export interface HandlerContext {
   bulk?: BulkJobs | undefined;
   /** Alerts and their rules; the `alerts:*` channels fail without it. */
   alerts?: AlertEngine | undefined;
+  /**
+   * Saves an export where the admin chooses (Electron's save dialog): the path written, or
+   * undefined when cancelled. Without it (browser shell, tests) an export is handed to the window
+   * to download.
+   */
+  saveFile?: SaveFile | undefined;
+  /** The OS user named in exports. */
+  user?: string | undefined;
+  /** Source of "now" for exports and data ages. */
+  clock?: (() => Date) | undefined;
 }
+
+/** Asks where to save a file and writes it there; the path written, or undefined when the admin cancels. */
+export type SaveFile = (file: ActionLogFile) => Promise<string | undefined>;
 
 /** A request after its schema parsed it (defaults applied, unknown keys dropped). */
 export type Parsed<C extends Channel> = z.output<(typeof CONTRACT)[C]['request']>;
+/**
+ * Answers that carry what a system sent, as their handlers must give them: through `redact`, so an
+ * answer that was not redacted fails `tsc` instead of reaching the window.
+ */
+interface RedactedAnswers {
+  'op:call': { result: Redacted<unknown> };
+}
+/** What the handler of a channel answers: the contract's response, redacted where it carries a system's data. */
+export type HandlerAnswer<C extends Channel> = C extends keyof RedactedAnswers ? RedactedAnswers[C] : Response<C>;
 /** Exactly one handler per channel: the compiler refuses a missing or extra one. */
-export type Handlers = { [C in Channel]: (request: Parsed<C>) => Promise<Response<C>> };
+export type Handlers = { [C in Channel]: (request: Parsed<C>) => Promise<HandlerAnswer<C>> };
 
 /** A site as the renderer sees it: no certificate bodies, no secrets. */
 export function toSiteView(site: Site, simulated: boolean, now: Date = new Date()): SiteView {
@@ -93,6 +117,18 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   const rulesInScope = (): ReturnType<AlertEngine['rules']> => {
     const rules = alertEngine().rules();
     return ctx.scopedSite ? { ...rules, overrides: rules.overrides.filter((o) => o.scope.level === 'fleet' || o.scope.siteId === ctx.scopedSite) } : rules;
+  const now = ctx.clock ?? (() => new Date());
+  /** A log filter from a request: the site named by name or id, and a scoped window's own site whatever was asked. */
+  const logFilter = (r: Omit<ActionLogFilter, 'siteId'> & { site?: string | undefined }): ActionLogFilter => {
+    const siteId = r.site ? siteOf(r.site).id : ctx.scopedSite;
+    return {
+      ...(siteId ? { siteId } : {}),
+      ...(r.system ? { system: r.system } : {}),
+      ...(r.operation ? { operation: r.operation } : {}),
+      ...(r.results ? { results: r.results } : {}),
+      ...(r.since ? { since: checkedTime(r.since, 'since') } : {}),
+      ...(r.until ? { until: checkedTime(r.until, 'until') } : {}),
+    };
   };
   /** Calls running under a renderer's callId, so `op:cancel` can stop them. */
   const running = new Map<string, AbortController>();
@@ -210,6 +246,15 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       });
     },
     'log:verify': async () => ctx.actionLog.verify(),
+    'log:query': async (r) => ctx.actionLog.page(logFilter(r), { offset: r.offset, limit: r.limit }),
+    'log:export': async (r) => {
+      const filter = logFilter(r);
+      const records = ctx.actionLog.list({ ...filter, newestFirst: true });
+      const file = actionLogFile(r.format, records, { filter, exportedAt: now(), exportedBy: ctx.user ?? '', siteName: (id) => sites.get(id)?.name });
+      if (!ctx.saveFile) return { kind: 'download', ...file, count: records.length };
+      const path = await ctx.saveFile(file);
+      return path === undefined ? { kind: 'cancelled' } : { kind: 'saved', path, count: records.length };
+    },
     'reports:list': async () => reportService().list().filter(inScope),
     'reports:generate': async (r) => {
       const refs = r.sites?.length ? r.sites.map((ref) => siteOf(ref).id) : ctx.scopedSite ? [ctx.scopedSite] : undefined;
@@ -287,6 +332,11 @@ export function createHandlers(ctx: HandlerContext): Handlers {
 /** In a window scoped to one site, only bulk changes on that site alone are visible. */
 export function bulkInScopeOf(scopedSite: string | undefined): (job: Pick<BulkJobView, 'targets'>) => boolean {
   return (job) => !scopedSite || job.targets.every((t) => t.siteId === scopedSite);
+/** A time a window sent, as ISO text; a time that does not parse is the user's to correct. */
+function checkedTime(text: string, field: string): string {
+  const t = new Date(text);
+  if (Number.isNaN(t.getTime())) throw new InputError(`${field}: not a valid time: ${text.slice(0, 40)}`);
+  return t.toISOString();
 }
 
 /** A request outside this window's scope, or naming nothing that exists. */

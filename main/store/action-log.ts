@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { WRITE_RESULTS as WRITE_RESULT_LIST, type ActionLogVerification, type ActionRecord, type ActionResult, type WriteResult } from '../../app/domain/action.js';
-import { redact } from '../../app/redact.js';
+import { ACTION_RESULTS, WRITE_RESULTS as WRITE_RESULT_LIST, type ActionLogFilter, type ActionLogVerification, type ActionRecord, type ActionResult, type WriteResult } from '../../app/domain/action.js';
+import type { Redacted } from '../../app/redact.js';
 import type { Database } from './database.js';
 import { StoreError, failureOf, remedy, storeError } from './store-error.js';
 
@@ -27,25 +27,26 @@ export interface WriteIntent {
   system: string;
   /** Operation key, `METHOD /path`. */
   operation: string;
-  /** Parameters to send (query and body); redacted before they are stored. */
-  params: unknown;
-  /** Literal secret values (a typed password, a token) to mask wherever they appear. */
-  extraSecrets?: readonly string[] | undefined;
+  /**
+   * Parameters to send (query and body), already through `redact` with the literal secret values
+   * of the request (a typed password, a token): the log stores them as given, and the type refuses
+   * parameters that were never redacted.
+   */
+  params: Redacted<unknown>;
 }
 
 /** How a write ended, as handed to {@link ActionLog.complete}. */
 export interface WriteOutcome {
   at?: Date | string | undefined;
   result: WriteResult;
-  /** Server answer or error text; redacted before it is stored. */
-  message: string;
-  extraSecrets?: readonly string[] | undefined;
+  /** Server answer or error text, already through `redact` (with the request's secret values): stored as given. */
+  message: Redacted<string>;
 }
 
 /** A whole write in one call ({@link ActionLog.append}): its intent and its outcome. */
 export interface ActionInput extends WriteIntent {
   result: WriteResult;
-  message: string;
+  message: Redacted<string>;
 }
 
 
@@ -88,8 +89,7 @@ export function hashAction(f: HashedFields): string {
   return createHash('sha256').update(JSON.stringify(fields), 'utf8').digest('hex');
 }
 
-export interface ActionLogQuery {
-  siteId?: string | undefined;
+export interface ActionLogQuery extends Omit<ActionLogFilter, 'since' | 'until'> {
   /** Inclusive lower bound on `at`. */
   since?: Date | string | undefined;
   /** Exclusive upper bound on `at`. */
@@ -99,6 +99,51 @@ export interface ActionLogQuery {
   /** Order by seq descending (default ascending, oldest first). */
   newestFirst?: boolean | undefined;
 }
+
+/** The result a listed write shows, in SQL over an intent `i` joined with its outcome `o` (as {@link toRecord} reads it). */
+const RESULT_SQL = "CASE WHEN i.kind = 'intent' THEN COALESCE(o.result, 'unknown') WHEN i.result = 'error' THEN 'error' ELSE 'ok' END";
+
+/**
+ * A filter as a SQL condition over an intent `i` joined with its outcome `o`, every value a bound
+ * parameter (never spliced into the text): what an admin types cannot change the query. A log
+ * restart is kept whatever the site filter, since it explains a break in every site's history.
+ * @throws TypeError for a time that does not parse
+ */
+export function actionFilterSql(filter: ActionLogQuery): { where: string; args: Array<string | number> } {
+  const where: string[] = ["i.kind <> 'outcome'"];
+  const args: Array<string | number> = [];
+  if (filter.siteId !== undefined) {
+    where.push("(i.site_id = ? OR i.kind = 'restart')");
+    args.push(filter.siteId);
+  }
+  if (filter.system !== undefined) {
+    where.push('i.system = ?');
+    args.push(filter.system);
+  }
+  if (filter.operation !== undefined) {
+    // LIKE is case-insensitive for ASCII in SQLite; the typed % and _ are matched literally.
+    where.push("i.operation LIKE ? ESCAPE '\\'");
+    args.push(`%${filter.operation.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (filter.results !== undefined) {
+    const results = filter.results.filter((r) => (ACTION_RESULTS as readonly string[]).includes(r));
+    if (results.length !== filter.results.length) throw new TypeError(`results must be among ${ACTION_RESULTS.join(', ')}`);
+    where.push(`${RESULT_SQL} IN (${results.map(() => '?').join(', ') || 'NULL'})`);
+    args.push(...results);
+  }
+  if (filter.since !== undefined) {
+    where.push('i.at >= ?');
+    args.push(isoTime(filter.since));
+  }
+  if (filter.until !== undefined) {
+    where.push('i.at < ?');
+    args.push(isoTime(filter.until));
+  }
+  return { where: where.join(' AND '), args };
+}
+
+/** The intents (and records of other kinds) with the outcome each one has, if any. */
+const LISTED_FROM = 'FROM action_log i LEFT JOIN action_log o ON o.intent_seq = i.seq';
 
 /** A problem of the chain: `seq` 0 when it concerns the log as a whole. Records read count intents and outcomes one each. */
 export type VerifyResult = ActionLogVerification;
@@ -200,14 +245,13 @@ export class ActionLog {
 
   /**
    * Records that a write is about to be sent, durably (committed with `synchronous = FULL`), and
-   * returns the intent to complete. Params are redacted. Safe with other processes appending to the
+   * returns the intent to complete. Params come redacted (their type says so). Safe with other processes appending to the
    * same file: reading the head and inserting happen in one IMMEDIATE transaction.
    * @throws StoreError naming the file and what to do when the record cannot be written (then the
    *   write must not be sent); TypeError for an invalid `at`.
    */
   begin(intent: WriteIntent): PendingWrite {
-    const secrets = intent.extraSecrets ?? [];
-    const params = redact(intent.params, secrets);
+    const params: unknown = intent.params;
     const at = isoTime(intent.at ?? this.clock());
     const row = this.appendRow(
       { kind: 'intent', at, user: intent.user, site_id: intent.siteId, system: intent.system, operation: intent.operation, params: canonicalJson(params), result: 'pending', message: '', intent_seq: null },
@@ -217,13 +261,13 @@ export class ActionLog {
   }
 
   /**
-   * Records how a begun write ended and returns the write as listed. The message is redacted.
+   * Records how a begun write ended and returns the write as listed. The message comes redacted.
    * @throws TypeError for a result other than ok/refused/unknown; StoreError when it cannot be
    *   written (the write then stays listed with an unknown outcome).
    */
   complete(pending: PendingWrite, outcome: WriteOutcome): ActionRecord {
     if (!WRITE_RESULTS.has(outcome.result)) throw new TypeError(`write result must be 'ok', 'refused' or 'unknown', got ${String(outcome.result)}`);
-    const message = redact(String(outcome.message), outcome.extraSecrets ?? []);
+    const message = String(outcome.message);
     const at = isoTime(outcome.at ?? this.clock());
     this.appendRow(
       { kind: 'outcome', at, user: pending.user, site_id: pending.siteId, system: pending.system, operation: pending.operation, params: 'null', result: outcome.result, message, intent_seq: pending.seq },
@@ -237,7 +281,7 @@ export class ActionLog {
   append(input: ActionInput): ActionRecord {
     if (!WRITE_RESULTS.has(input.result)) throw new TypeError(`write result must be 'ok', 'refused' or 'unknown', got ${String(input.result)}`);
     const pending = this.begin(input);
-    return this.complete(pending, { at: pending.at, result: input.result, message: input.message, extraSecrets: input.extraSecrets });
+    return this.complete(pending, { at: pending.at, result: input.result, message: input.message });
   }
 
   /**
@@ -272,31 +316,38 @@ export class ActionLog {
    * keeps the newest matching ones. A log restart is listed whatever the site filter.
    * @throws StoreError when the log cannot be read
    */
-  list(query: ActionLogQuery = {}): ActionRecord[] {
-    const where: string[] = ["i.kind <> 'outcome'"];
-    const args: Array<string | number> = [];
-    if (query.siteId !== undefined) {
-      where.push("(i.site_id = ? OR i.kind = 'restart')");
-      args.push(query.siteId);
-    }
-    if (query.since !== undefined) {
-      where.push('i.at >= ?');
-      args.push(isoTime(query.since));
-    }
-    if (query.until !== undefined) {
-      where.push('i.at < ?');
-      args.push(isoTime(query.until));
-    }
-    let sql = `SELECT i.*, o.at AS done_at, o.result AS done_result, o.message AS done_message
-      FROM action_log i LEFT JOIN action_log o ON o.intent_seq = i.seq
-      WHERE ${where.join(' AND ')} ORDER BY i.seq DESC`;
+  list(query: ActionLogQuery = {}): Redacted<ActionRecord[]> {
+    const { where, args } = actionFilterSql(query);
+    let sql = `SELECT i.*, o.at AS done_at, o.result AS done_result, o.message AS done_message ${LISTED_FROM} WHERE ${where} ORDER BY i.seq DESC`;
     if (query.limit !== undefined) {
       if (!Number.isInteger(query.limit) || query.limit < 0) throw new RangeError(`limit must be a non-negative integer, got ${query.limit}`);
       sql += ' LIMIT ?';
       args.push(query.limit);
     }
     const rows = this.read('read', (db) => db.prepare<Array<string | number>, ListedRow>(sql).all(...args)).map(toRecord);
-    return query.newestFirst ? rows : rows.reverse();
+    return stored(query.newestFirst ? rows : rows.reverse());
+  }
+
+  /**
+   * One page of the writes matching a filter, newest first, and how many match in all: filtering,
+   * counting and paging happen in SQL, so a window never holds more than a page of a large log.
+   * @throws RangeError for a negative offset or a limit outside 1–10,000; StoreError as {@link list}
+   */
+  page(filter: ActionLogQuery, page: { offset: number; limit: number }): { total: number; offset: number; records: Redacted<ActionRecord[]>; at: string } {
+    if (!Number.isInteger(page.offset) || page.offset < 0) throw new RangeError(`offset must be a non-negative integer, got ${page.offset}`);
+    if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > 10_000) throw new RangeError(`limit must be an integer from 1 to 10000, got ${page.limit}`);
+    const { where, args } = actionFilterSql({ ...filter, limit: undefined, newestFirst: undefined });
+    const at = isoTime(this.clock());
+    return this.read('read', (db) =>
+      // One read transaction: the count and the page describe the same log even while others append.
+      db.transaction(() => {
+        const total = db.prepare<Array<string | number>, { n: number }>(`SELECT COUNT(*) AS n ${LISTED_FROM} WHERE ${where}`).get(...args)?.n ?? 0;
+        const rows = db
+          .prepare<Array<string | number>, ListedRow>(`SELECT i.*, o.at AS done_at, o.result AS done_result, o.message AS done_message ${LISTED_FROM} WHERE ${where} ORDER BY i.seq DESC LIMIT ? OFFSET ?`)
+          .all(...args, page.limit, page.offset);
+        return { total, offset: page.offset, records: stored(rows.map(toRecord)), at };
+      })(),
+    );
   }
 
   /** Number of writes recorded (an intent and its outcome count once). @throws StoreError as {@link list} */
@@ -326,13 +377,14 @@ export class ActionLog {
           count++;
           const gap = row.seq !== expectedSeq;
           if (gap) problems.push({ seq: expectedSeq, reason: missingText(expectedSeq, row.seq - 1) });
-          if (hashOfRow(row) !== row.hash) problems.push({ seq: row.seq, reason: 'record content does not match its hash: it was edited' });
+          const at = typeof row.at === 'string' ? { at: row.at } : {};
+          if (hashOfRow(row) !== row.hash) problems.push({ seq: row.seq, reason: 'record content does not match its hash: it was edited', ...at });
           // After a gap the broken link is already explained by the missing records.
-          else if (!gap && row.prev_hash !== prevHash) problems.push({ seq: row.seq, reason: 'prevHash does not match the previous record: records were inserted, reordered or replaced' });
+          else if (!gap && row.prev_hash !== prevHash) problems.push({ seq: row.seq, reason: 'prevHash does not match the previous record: records were inserted, reordered or replaced', ...at });
           const identity = JSON.stringify([row.user, row.site_id, row.system, row.operation]);
           if (row.kind === 'intent') intents.set(row.seq, identity);
           else if (row.kind === 'outcome' && (row.intent_seq === null || intents.get(row.intent_seq) !== identity)) {
-            problems.push({ seq: row.seq, reason: `outcome of a write that has no intent (seq ${String(row.intent_seq)}) before it` });
+            problems.push({ seq: row.seq, reason: `outcome of a write that has no intent (seq ${String(row.intent_seq)}) before it`, ...at });
           }
           expectedSeq = row.seq + 1;
           prevHash = row.hash;
@@ -451,6 +503,11 @@ function parseParams(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** Records read back: {@link ActionLog.begin} and {@link ActionLog.complete} redacted them before storing them. */
+function stored(records: ActionRecord[]): Redacted<ActionRecord[]> {
+  return records as Redacted<ActionRecord[]>;
 }
 
 function toRecord(row: ListedRow): ActionRecord {

@@ -30,6 +30,7 @@ export {
   type ActionRecord,
   type ActionResult,
   type ActionLogQuery,
+  actionFilterSql,
   type ActionLogOptions,
   type HashedFields,
   type PendingWrite,

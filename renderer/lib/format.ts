@@ -38,6 +38,14 @@ export function formatTimeFull(iso: string | number | undefined): string {
   return t === undefined ? '—' : dateTime.format(new Date(t));
 }
 
+const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** Local date and time to the second: records of one minute (an audit trail) must stay apart. */
+export function formatTimeSeconds(iso: string | number | undefined): string {
+  const t = typeof iso === 'number' ? iso : parseTime(iso);
+  return t === undefined ? '—' : dateTimeSeconds.format(new Date(t));
+}
+
 /** `just now`, `5 min ago`, `3 h ago`, `2 d ago`. */
 export function formatAgo(iso: string | number | undefined, now = Date.now()): string {
   const t = typeof iso === 'number' ? iso : parseTime(iso);

@@ -15,6 +15,7 @@ export type Route =
   | { view: 'search'; query: string }
   /** Fleet-wide views that belong to no system. */
   | { view: 'reports' }
+  | { view: 'actions' }
   | { view: 'sites' }
   /** Bulk changes, optionally opened on one write (`METHOD /path`). */
   | { view: 'bulk'; op?: string }

@@ -137,6 +137,11 @@ function templates(siteId: string, system: string, exportDir: string): Record<Ch
     'cache:read': [{ site: siteId, system, operation: 'GET /Version', query: {} }],
     'log:list': [{ site: siteId, since: '2020-01-01T00:00:00Z', limit: 10 }],
     'log:verify': [{}],
+    'log:query': [{ site: siteId, system, operation: 'hosts/create', results: ['ok', 'unknown'], since: '2020-01-01T00:00:00Z', until: '2100-01-01T00:00:00Z', offset: 0, limit: 50 }],
+    'log:export': [
+      { site: siteId, operation: 'hosts', format: 'csv' },
+      { results: ['refused'], since: '2020-01-01T00:00:00Z', format: 'json' },
+    ],
     'reports:list': [{}],
     'reports:generate': [{ kind: 'inventory', sites: [siteId], offline: true }],
     'reports:open': [{ id: 999_999 }],

@@ -167,6 +167,9 @@ describe('secret scan of a scripted session through the browser shell', () => {
     const log = (await ok('log:list', {})) as unknown[];
     expect(log.length).toBeGreaterThanOrEqual(9);
     expect(await ok('log:verify', {})).toMatchObject({ ok: true });
+    // The action log view's page and both exports (handed to the page to download).
+    expect(await ok('log:query', { operation: 'users/create' })).toMatchObject({ total: expect.any(Number) });
+    for (const format of ['csv', 'json']) expect(await ok('log:export', { format })).toMatchObject({ kind: 'download', count: log.length });
     const report = (await ok('reports:generate', { kind: 'audit' })) as { id: number };
     await ok('reports:export', { id: report.id, formats: ['pdf', 'html', 'csv', 'json'], dir: exportDir });
     collectTokens();

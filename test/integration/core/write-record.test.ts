@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redact } from '../../../app/redact.js';
 import { Fleet } from '../../../main/core/fleet.js';
 import { openRuntime } from '../../../main/runtime.js';
 import { openSecretStore } from '../../../main/secrets/secret-store.js';
@@ -165,7 +166,7 @@ describe('a write whose record cannot be written is not sent', () => {
       let filler = 0;
       for (;;) {
         try {
-          actionLog.append({ user: 'filler', siteId: 'x', system: 'y', operation: 'POST /hosts/create', params: { n: filler++, pad: 'p'.repeat(500) }, result: 'ok', message: '' });
+          actionLog.append({ user: 'filler', siteId: 'x', system: 'y', operation: 'POST /hosts/create', params: redact({ n: filler++, pad: 'p'.repeat(500) }), result: 'ok', message: redact('') });
         } catch (err) {
           expect(err).toBeInstanceOf(StoreError);
           break;

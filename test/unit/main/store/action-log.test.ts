@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REDACTED } from '../../../../app/redact.js';
+import { REDACTED, redact } from '../../../../app/redact.js';
 import { ActionLog, GENESIS_HASH, NO_OUTCOME_MESSAGE, StoreError, hashAction, openLogDatabase, type ActionInput, type Database } from '../../../../main/store/index.js';
 import { steppingClock, useTempDirs } from './temp-dir.js';
 
@@ -17,7 +17,7 @@ function openDb(dir: string): Database {
 }
 
 function action(n: number, over: Partial<ActionInput> = {}): ActionInput {
-  return { user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /volumes/create', params: { body: { Name: `vol-${String(n).padStart(4, '0')}`, Size: n } }, result: 'ok', message: `created ${n}`, ...over };
+  return { user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /volumes/create', params: redact({ body: { Name: `vol-${String(n).padStart(4, '0')}`, Size: n } }), result: 'ok', message: redact(`created ${n}`), ...over };
 }
 
 function setup(records = 0): { dir: string; db: Database; log: ActionLog } {
@@ -32,7 +32,7 @@ describe('ActionLog: append and list', () => {
   it('stores each write as a chained record and returns it', () => {
     const { log } = setup();
     const first = log.append(action(1));
-    const second = log.append(action(2, { result: 'refused', message: 'no space', at: new Date('2025-06-01T12:00:00Z') }));
+    const second = log.append(action(2, { result: 'refused', message: redact('no space'), at: new Date('2025-06-01T12:00:00Z') }));
     expect(first).toMatchObject({ seq: 1, at: '2025-01-01T00:00:00.000Z', user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /volumes/create', params: { body: { Name: 'vol-0001', Size: 1 } }, result: 'ok', message: 'created 1', completedAt: '2025-01-01T00:00:00.000Z', prevHash: GENESIS_HASH });
     expect(first.hash).toMatch(/^[0-9a-f]{64}$/);
     // Each write is two records (intent, outcome): the second write's intent follows the first's outcome.
@@ -40,9 +40,9 @@ describe('ActionLog: append and list', () => {
     expect(log.list()).toEqual([first, second]);
   });
 
-  it('redacts params and message, including literal secrets given with the action', () => {
+  it('stores params and message as the caller redacted them, literal secrets included (the type takes nothing else)', () => {
     const { log } = setup();
-    const rec = log.append(action(1, { params: { body: { Name: 'u1', Password: 'pw-1', Chap: { ChapSecret: 's' } } }, message: 'token tok-12345 rejected', extraSecrets: ['tok-12345'] }));
+    const rec = log.append(action(1, { params: redact({ body: { Name: 'u1', Password: 'pw-1', Chap: { ChapSecret: 's' } } }), message: redact('token tok-12345 rejected', ['tok-12345']) }));
     expect(rec.params).toEqual({ body: { Chap: { ChapSecret: REDACTED }, Name: 'u1', Password: REDACTED } });
     expect(rec.message).toBe(`token ${REDACTED} rejected`);
     expect(JSON.stringify(log.list())).not.toMatch(/pw-1|tok-12345/);
@@ -98,7 +98,7 @@ describe('ActionLog: tamper evidence', () => {
     db.prepare("UPDATE action_log SET params = replace(params, 'vol-0003', 'vol-0008') WHERE seq = 5").run();
     const result = log.verify();
     expect(result.ok).toBe(false);
-    expect(result.problems).toEqual([{ seq: 5, reason: expect.stringMatching(/edited/) }]);
+    expect(result.problems).toEqual([{ seq: 5, reason: expect.stringMatching(/edited/), at: '2025-01-01T00:00:02.000Z' }]);
   });
 
   it('detects an edit of the file bytes, made with the database closed', () => {
@@ -184,11 +184,11 @@ describe('ActionLog: tamper evidence', () => {
 describe('ActionLog: intent before sending, outcome after', () => {
   it('lists a begun write as "outcome unknown" until its outcome is recorded', () => {
     const { log } = setup();
-    const pending = log.begin({ user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /hosts/create', params: { body: { Name: 'h1', ChapSecret: 'chap-secret-1' } } });
+    const pending = log.begin({ user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /hosts/create', params: redact({ body: { Name: 'h1', ChapSecret: 'chap-secret-1' } }) });
     expect(pending.params).toEqual({ body: { ChapSecret: REDACTED, Name: 'h1' } });
     expect(log.list()).toEqual([expect.objectContaining({ seq: pending.seq, result: 'unknown', message: NO_OUTCOME_MESSAGE })]);
     expect(log.list()[0]).not.toHaveProperty('completedAt');
-    log.complete(pending, { result: 'refused', message: 'Host h1 already exists' });
+    log.complete(pending, { result: 'refused', message: redact('Host h1 already exists') });
     expect(log.list()).toEqual([expect.objectContaining({ seq: pending.seq, result: 'refused', message: 'Host h1 already exists', completedAt: expect.any(String) })]);
     expect(log.count()).toBe(1);
     expect(log.verify()).toEqual({ ok: true, count: 2, problems: [] });
@@ -197,18 +197,18 @@ describe('ActionLog: intent before sending, outcome after', () => {
 
   it('refuses a second outcome for the same write', () => {
     const { log } = setup();
-    const pending = log.begin({ user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /hosts/create', params: {} });
-    log.complete(pending, { result: 'ok', message: '' });
-    expect(() => log.complete(pending, { result: 'refused', message: 'changed my mind' })).toThrow(StoreError);
+    const pending = log.begin({ user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /hosts/create', params: redact({}) });
+    log.complete(pending, { result: 'ok', message: redact('') });
+    expect(() => log.complete(pending, { result: 'refused', message: redact('changed my mind') })).toThrow(StoreError);
     expect(log.list()[0]?.result).toBe('ok');
   });
 
   it('chains outcomes too: an outcome edited from refused to ok is flagged', () => {
     const { db, log } = setup();
-    log.append(action(1, { result: 'refused', message: 'Permission denied' }));
+    log.append(action(1, { result: 'refused', message: redact('Permission denied') }));
     db.exec('DROP TRIGGER action_log_no_update');
     db.prepare("UPDATE action_log SET result = 'ok', message = '' WHERE kind = 'outcome'").run();
-    expect(log.verify().problems).toEqual([{ seq: 2, reason: expect.stringMatching(/edited/) }]);
+    expect(log.verify().problems).toEqual([{ seq: 2, reason: expect.stringMatching(/edited/), at: '2025-01-01T00:00:00.000Z' }]);
   });
 
   it('flags an outcome that completes no earlier intent', () => {
@@ -218,7 +218,7 @@ describe('ActionLog: intent before sending, outcome after', () => {
     const hash = hashAction(stray);
     db.prepare("INSERT INTO action_log VALUES (3, 2, 'outcome', ?, 'admin', 'lab', 'sys1', 'POST /volumes/create', 'null', 'ok', '', 99, ?, ?)").run(stray.at, stray.prevHash, hash);
     db.prepare('UPDATE action_log_head SET seq = 3, hash = ? WHERE id = 1').run(hash);
-    expect(log.verify().problems).toEqual([{ seq: 3, reason: expect.stringMatching(/no intent/) }]);
+    expect(log.verify().problems).toEqual([{ seq: 3, reason: expect.stringMatching(/no intent/), at: '2025-01-02T00:00:00.000Z' }]);
   });
 
   it('refuses to record an intent on a full disk, naming the file and saying nothing was sent', () => {
@@ -229,7 +229,7 @@ describe('ActionLog: intent before sending, outcome after', () => {
     const big = { body: { Name: 'x', Pad: 'p'.repeat(64 * 1024) } };
     let error: unknown;
     try {
-      log.begin({ user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /hosts/create', params: big });
+      log.begin({ user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /hosts/create', params: redact(big) });
     } catch (err) {
       error = err;
     }
@@ -244,7 +244,7 @@ describe('ActionLog: intent before sending, outcome after', () => {
   it('refuses every write, and reports the problem, when constructed without a usable file', () => {
     const problem = new StoreError('/data/actions.db (the action log) is damaged: file is not a database. Writes to systems are refused…', '/data/actions.db', 'damaged');
     const log = new ActionLog({ problem });
-    expect(() => log.begin({ user: 'a', siteId: 's', system: 'y', operation: 'POST /hosts/create', params: {} })).toThrow(problem);
+    expect(() => log.begin({ user: 'a', siteId: 's', system: 'y', operation: 'POST /hosts/create', params: redact({}) })).toThrow(problem);
     expect(log.verify()).toEqual({ ok: false, count: 0, problems: [{ seq: 0, reason: problem.message }] });
     expect(() => log.list()).toThrow(problem);
   });

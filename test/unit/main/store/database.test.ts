@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { redact } from '../../../../app/redact.js';
 import { connect, MIGRATIONS } from '../../../../main/store/database.js';
 import { OfflineCache, openDatabase, openReportsDatabase, openStores, SCHEMA_VERSION, type Database } from '../../../../main/store/index.js';
 import { useTempDirs } from './temp-dir.js';
@@ -94,7 +95,7 @@ describe('openDatabase', () => {
       } finally {
         logDb.close();
       }
-      log.append({ user: 'admin', siteId: 'site-beta', system: 'dr-b', operation: 'POST /hosts/create', params: { Name: 'h' }, result: 'ok', message: 'created' });
+      log.append({ user: 'admin', siteId: 'site-beta', system: 'dr-b', operation: 'POST /hosts/create', params: redact({ Name: 'h' }), result: 'ok', message: redact('created') });
       expect(log.verify()).toMatchObject({ ok: true, count: 5 });
     } finally {
       stores.close();
@@ -139,7 +140,7 @@ describe('openDatabase', () => {
     const libsql = createRequire(import.meta.url).resolve('libsql');
     const holder = spawn(process.execPath, [
       '-e',
-      `const db = new (require(${JSON.stringify(libsql)}))(${JSON.stringify(path.join(dir, 'reports.db'))});
+      `const db = new (require(${JSON.stringify(libsql) }))(${JSON.stringify(path.join(dir, 'reports.db')) });
        db.exec('BEGIN IMMEDIATE'); db.exec("INSERT INTO reports (kind, title, generated_at, generated_by, source, sites, systems, model, sha256) VALUES ('audit', 'other process', 'a', 'b', 'cache', '[]', 0, '{}', 'x')");
        process.stdout.write('locked\\n');
        setTimeout(() => { db.exec('COMMIT'); db.close(); }, 300);`,

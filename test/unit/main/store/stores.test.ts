@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { redact } from '../../../../app/redact.js';
 import { MIGRATIONS, connect } from '../../../../main/store/database.js';
 import { GENESIS_HASH, StoreError, hashAction, openStores, startNewLog, type DataStores } from '../../../../main/store/index.js';
 import { useTempDirs } from './temp-dir.js';
@@ -18,7 +19,7 @@ function open(dir: string): DataStores {
 }
 const posix = process.platform !== 'win32';
 const modeOf = (p: string): number => fs.statSync(p).mode & 0o777;
-const write = { user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /hosts/create', params: { body: { Name: 'h1' } } };
+const write = { user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /hosts/create', params: redact({ body: { Name: 'h1' } })};
 
 /** A fleetdeck.db as Fleetdeck 0.1 left it (schema 3): cache, action log (chain format 1) and report history in one file. */
 function legacyDataDir(records = 3): { dir: string; hashes: string[] } {
@@ -50,7 +51,7 @@ describe('openStores: three files, private', () => {
     fs.mkdirSync(dir, { mode: 0o755 });
     fs.chmodSync(dir, 0o755);
     const stores = open(dir);
-    stores.actionLog.append({ ...write, result: 'ok', message: '' });
+    stores.actionLog.append({ ...write, result: 'ok', message: redact('') });
     stores.cache.put('lab', 'sys1', 'GET /Version', { v: 1 });
     expect(modeOf(dir)).toBe(0o700);
     const files = fs.readdirSync(dir).filter((f) => /\.db(-wal|-shm)?$/.test(f));
@@ -77,7 +78,7 @@ describe('openStores: three files, private', () => {
       [3, 'ok', hashes[2]],
     ]);
     // New writes continue the same chain, now as intent and outcome.
-    stores.actionLog.append({ ...write, result: 'ok', message: '' });
+    stores.actionLog.append({ ...write, result: 'ok', message: redact('') });
     expect(stores.actionLog.verify()).toMatchObject({ ok: true, count: 5 });
     expect(stores.reportsDb.prepare('SELECT id, kind FROM reports').all()).toEqual([{ id: 7, kind: 'audit' }]);
     const tables = stores.cacheDb.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => (r as { name: string }).name);
@@ -107,7 +108,7 @@ describe('openStores: a damaged file stops nothing else', () => {
   it('moves a cache full of random bytes aside, names it, rebuilds it, and keeps the log', () => {
     const dir = tempDir();
     const first = open(dir);
-    first.actionLog.append({ ...write, result: 'ok', message: 'created' });
+    first.actionLog.append({ ...write, result: 'ok', message: redact('created') });
     first.close();
     fs.writeFileSync(path.join(dir, 'fleetdeck.db'), randomBytes(64 * 1024));
     fs.rmSync(path.join(dir, 'fleetdeck.db-wal'), { force: true });
@@ -168,7 +169,7 @@ describe('openStores: a damaged file stops nothing else', () => {
   ])('never replaces a log that was %s: it is reported, writes are refused, reading commands work, until "log start-new"', (_what, damage, reason) => {
     const dir = tempDir();
     const first = open(dir);
-    first.actionLog.append({ ...write, result: 'ok', message: 'before' });
+    first.actionLog.append({ ...write, result: 'ok', message: redact('before') });
     first.close();
     const file = path.join(dir, 'actions.db');
     for (const f of ['actions.db-wal', 'actions.db-shm']) fs.rmSync(path.join(dir, f), { force: true });
