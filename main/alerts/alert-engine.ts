@@ -1,4 +1,5 @@
 import type { Alert, AlertFilter } from '../../app/alerts/alert.js';
+import { redact } from '../../app/redact.js';
 import { evaluateAlerts, smartReportOf, type AlertInput } from '../../app/alerts/evaluate.js';
 import type { SmartReport } from '../../app/smart/parse.js';
 import { DEFAULT_RULES, effectiveRules, scopeText, type RuleOverride, type RuleScope, type RuleSettings, type ScopedOverride } from '../../app/alerts/rules.js';
@@ -141,8 +142,8 @@ export class AlertEngine {
       siteId: scope.level === 'fleet' ? '' : scope.siteId,
       system: scope.level === 'system' ? scope.system : '',
       operation: 'alerts rules set',
-      params: { scope, override },
-      message: override === null ? `alert rules of ${scopeText(scope)} reset to the wider scope` : `alert rules of ${scopeText(scope)} changed`,
+      params: redact({ scope, override }),
+      message: redact(override === null ? `alert rules of ${scopeText(scope)} reset to the wider scope` : `alert rules of ${scopeText(scope)} changed`),
     });
     this.o.store.setOverride(scope, override);
     this.evaluateAll();
@@ -150,7 +151,7 @@ export class AlertEngine {
 
   /** Turns desktop notifications of new alerts on or off; recorded in the action log like a rule change. */
   setNotify(on: boolean): void {
-    this.o.actionLog.recordLocal({ user: this.o.user, operation: 'alerts notifications set', params: { notify: on }, message: `desktop notifications of new alerts turned ${on ? 'on' : 'off'}` });
+    this.o.actionLog.recordLocal({ user: this.o.user, operation: 'alerts notifications set', params: redact({ notify: on }), message: redact(`desktop notifications of new alerts turned ${on ? 'on' : 'off'}`) });
     this.o.store.notify = on;
   }
 

@@ -117,6 +117,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   const rulesInScope = (): ReturnType<AlertEngine['rules']> => {
     const rules = alertEngine().rules();
     return ctx.scopedSite ? { ...rules, overrides: rules.overrides.filter((o) => o.scope.level === 'fleet' || o.scope.siteId === ctx.scopedSite) } : rules;
+  };
   const now = ctx.clock ?? (() => new Date());
   /** A log filter from a request: the site named by name or id, and a scoped window's own site whatever was asked. */
   const logFilter = (r: Omit<ActionLogFilter, 'siteId'> & { site?: string | undefined }): ActionLogFilter => {
@@ -332,6 +333,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
 /** In a window scoped to one site, only bulk changes on that site alone are visible. */
 export function bulkInScopeOf(scopedSite: string | undefined): (job: Pick<BulkJobView, 'targets'>) => boolean {
   return (job) => !scopedSite || job.targets.every((t) => t.siteId === scopedSite);
+}
+
 /** A time a window sent, as ISO text; a time that does not parse is the user's to correct. */
 function checkedTime(text: string, field: string): string {
   const t = new Date(text);

@@ -302,10 +302,10 @@ export class ActionLog {
    * what it applies to ('' for the whole fleet).
    * @throws StoreError as {@link begin}
    */
-  recordLocal(input: { user: string; siteId?: string | undefined; system?: string | undefined; operation: string; params: unknown; message: string }): ActionRecord {
+  recordLocal(input: { user: string; siteId?: string | undefined; system?: string | undefined; operation: string; params: Redacted<unknown>; message: Redacted<string> }): ActionRecord {
     const at = isoTime(this.clock());
     const row = this.appendRow(
-      { kind: 'local', at, user: input.user, site_id: input.siteId ?? '', system: input.system ?? '', operation: input.operation, params: canonicalJson(redact(input.params, [])), result: 'ok', message: redact(input.message, []), intent_seq: null },
+      { kind: 'local', at, user: input.user, site_id: input.siteId ?? '', system: input.system ?? '', operation: input.operation, params: canonicalJson(input.params), result: 'ok', message: input.message, intent_seq: null },
       'record the change in',
     );
     return toRecord({ ...row, done_at: null, done_result: null, done_message: null });

@@ -7,7 +7,8 @@ import { fleetSuite } from './support/admin.js';
  * control API; the scheduler's next poll refreshes the system, the alert engine raises the alert,
  * and the alert centre, already open, shows it. It needs the polling scheduler of issue 14 point 1.
  */
-const fleet = fleetSuite({ simulator: { sites: 1, systems: 1, seed: 'alerts-live' } });
+// The fleet polls as the shells do, at first hourly; the test then shortens the interval as an admin would.
+const fleet = fleetSuite({ simulator: { sites: 1, systems: 1, seed: 'alerts-live' }, pollEverySeconds: 3600 });
 
 test('an alert appears without clicking Refresh and opens its system', async ({ page }) => {
   test.setTimeout(180_000);

@@ -1,3 +1,4 @@
+import { redact } from '../../../../app/redact.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -120,13 +121,13 @@ describe('local records of the action log', () => {
     // What an installed app left: a write recorded in the first schema, which knows no local kind.
     const v1 = connect(file);
     const clock = steppingClock();
-    new ActionLog({ db: v1, file, clock }).append({ user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /hosts/create', params: { body: { Name: 'h' } }, result: 'ok', message: 'created' });
+    new ActionLog({ db: v1, file, clock }).append({ user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /hosts/create', params: redact({ body: { Name: 'h' } }), result: 'ok', message: redact('created') });
     expect(() => v1.prepare("INSERT INTO action_log (seq, format, kind, at, user, site_id, system, operation, params, result, message, prev_hash, hash) VALUES (99, 2, 'local', '', '', '', '', '', '', 'ok', '', '', '')").run()).toThrow(/CHECK/);
     v1.close();
     const db = openLogDatabase(dir);
     open.push(db);
     const log = new ActionLog({ db, file, clock });
-    const rec = log.recordLocal({ user: 'admin', siteId: 'lab', operation: 'alerts rules set', params: { scope: { level: 'site', siteId: 'lab' }, override: { ha: { enabled: false } }, Password: 'not-kept' }, message: 'alert rules of site lab changed' });
+    const rec = log.recordLocal({ user: 'admin', siteId: 'lab', operation: 'alerts rules set', params: redact({ scope: { level: 'site', siteId: 'lab' }, override: { ha: { enabled: false } }, Password: 'not-kept' }), message: redact('alert rules of site lab changed') });
     expect(rec).toMatchObject({ operation: 'alerts rules set', result: 'ok', siteId: 'lab' });
     expect(JSON.stringify(rec.params)).not.toContain('not-kept');
     expect(log.verify()).toEqual({ ok: true, count: 3, problems: [] });
