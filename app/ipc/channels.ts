@@ -25,6 +25,7 @@ export const CHANNEL_NAMES = [
   'reports:open',
   'reports:diff',
   'reports:export',
+  'table:export',
 ] as const;
 
 export const EVENT_NAMES = ['fleet:status', 'fleet:notifications'] as const;

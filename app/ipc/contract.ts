@@ -37,6 +37,18 @@ export const presentedCertificateSchema = z.object({
 const ok = z.object({ ok: z.literal(true) });
 
 const reportId = z.number().int().min(1);
+/** A cell of an exported table: what a view shows, never a secret. */
+const tableCell = z.union([z.string().max(100_000), z.number(), z.boolean(), z.null()]);
+/** One table of a fleet view, to be written to a file. */
+export const tableExportSchema = z.object({
+  file: z.string().min(1).max(4096),
+  format: z.enum(['csv', 'json']),
+  title: z.string().max(200),
+  columns: z.array(z.string().max(200)).min(1).max(200),
+  rows: z.array(z.array(tableCell).max(200)).max(200_000),
+});
+export type TableExport = z.output<typeof tableExportSchema>;
+
 /** A report with its place in the history. */
 const storedReport = z.object({ id: z.number().int(), summary: reportSummarySchema, model: reportModelSchema });
 
@@ -145,6 +157,11 @@ export const CONTRACT = {
     request: z.object({ id: reportId, formats: z.array(reportFormatSchema).min(1).max(4), dir: z.string().min(1).max(4096) }),
     response: z.object({ dir: z.string(), files: z.array(exportedFileSchema), manifestSha256: z.string() }),
   },
+  /**
+   * Writes one table a fleet view shows (capacity planning, version drift, a configuration
+   * comparison) to a new file (absolute path; never overwritten) as CSV or JSON.
+   */
+  'table:export': { request: tableExportSchema, response: exportedFileSchema },
 } as const;
 
 export type Channel = keyof typeof CONTRACT;

@@ -10,6 +10,7 @@ import { ipcErrorCode } from '../../app/errors.js';
 import type { Fleet } from '../core/fleet.js';
 import { isAbsolute } from 'node:path';
 import type { ReportService } from '../reports/service.js';
+import { exportTable } from '../reports/table-export.js';
 import { RawJson } from './raw-json.js';
 import type { ActionLog } from '../store/action-log.js';
 import type { SiteStore } from '../store/site-store.js';
@@ -196,6 +197,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       const written = await reportService().export(r.id, r.dir, r.formats);
       return { dir: written.dir, files: written.manifest.files, manifestSha256: written.manifestSha256 };
     },
+    'table:export': async (r) => exportTable(r),
   };
 
   function reportService(): ReportService {

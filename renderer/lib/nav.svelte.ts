@@ -16,6 +16,12 @@ export type Route =
   /** Fleet-wide views that belong to no system. */
   | { view: 'reports' }
   | { view: 'sites' }
+  /** Every pool of every system, fullest first. */
+  | { view: 'capacity' }
+  /** Software versions and firmware across the fleet. */
+  | { view: 'drift' }
+  /** Configuration of chosen systems side by side. */
+  | { view: 'compare' }
   | { view: 'system'; siteId: string; system: string; area: string; detail?: AreaDetail };
 
 export type SystemRoute = Extract<Route, { view: 'system' }>;

@@ -138,6 +138,7 @@ function templates(siteId: string, system: string, exportDir: string): Record<Ch
     'reports:open': [{ id: 999_999 }],
     'reports:diff': [{ from: 999_998, to: 999_999 }],
     'reports:export': [{ id: 999_999, formats: ['json'], dir: exportDir }],
+    'table:export': [{ file: `${exportDir}/fuzz-table.csv`, format: 'csv', title: 'fuzz', columns: ['a', 'b'], rows: [['=1', 2]] }],
   };
 }
 
