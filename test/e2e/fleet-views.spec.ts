@@ -1,0 +1,88 @@
+import { expect, test } from '@playwright/test';
+import { planRows } from '../../app/capacity/plan.js';
+import { rollupAnswers, systemRollup } from '../../app/health/system-health.js';
+import { fleetSuite, systemState } from './support/admin.js';
+
+/**
+ * Issue 15, points 1–3: the fleet as one. Capacity planning lists every pool fullest first, version
+ * drift highlights a version set through the simulator's control API, and the configuration
+ * comparison marks a difference made in the simulator.
+ */
+const fleet = fleetSuite({ simulator: { sites: 2, systems: 3, seed: 'e2e-fleet-views', controlServer: true } });
+
+test('capacity planning lists every pool, the fullest first, and sorts by used share', async ({ page }) => {
+  const f = fleet();
+  // The same cached answers and the same shared assessment the view uses, computed here.
+  const entries = f.siteIds.flatMap((siteId, i) =>
+    (f.simulator.manifest.sites[i]?.systems ?? []).map((system) => ({
+      siteId,
+      siteName: f.simulator.manifest.sites[i]?.name ?? '',
+      system,
+      capacity: systemRollup(rollupAnswers((r) => f.runtime.fleet.cached(siteId, system, r.op, r.query)?.value), Date.now()).capacity,
+    })),
+  );
+  const expected = planRows(entries);
+  expect(expected.length).toBeGreaterThan(6);
+  await page.goto(f.url);
+  await page.getByTestId('open-capacity').click();
+  const table = page.getByTestId('plan-table');
+  await expect(table).toHaveAttribute('data-row-count', String(expected.length), { timeout: 30_000 });
+  const fullest = expected[0];
+  const first = table.locator('[role="row"][aria-rowindex="2"]');
+  await expect(first).toHaveAttribute('data-testid', `plan-row-${fullest?.system}-${fullest?.pool}`);
+  // The fleet total counts every pool.
+  await expect(page.getByTestId('plan-total')).toContainText(`${expected.length} pools on 6 systems`);
+
+  // Sorted by used share, highest first.
+  await table.getByRole('columnheader', { name: 'Used' }).getByRole('button').click();
+  await table.getByRole('columnheader', { name: 'Used' }).getByRole('button').click();
+  const byUsed = [...expected].sort((a, b) => (b.usedPercent ?? -1) - (a.usedPercent ?? -1));
+  await expect(first).toHaveAttribute('data-testid', `plan-row-${byUsed[0]?.system}-${byUsed[0]?.pool}`);
+});
+
+test('an outlier version set through the simulator is highlighted, and filters to its system', async ({ page, request }) => {
+  const f = fleet();
+  const system = f.simulator.manifest.sites[1]?.systems[2] as string;
+  const control = f.simulator.manifest.control as string;
+  const set = await request.post(`${control}/sites/1/versions`, { data: { system, component: 'Management', version: '4.9.9' } });
+  expect(set.ok()).toBe(true);
+  await f.runtime.fleet.refresh({ force: true });
+
+  await page.goto(f.url);
+  await page.getByTestId('open-drift').click();
+  const row = page.getByTestId('drift-row').filter({ has: page.locator('th', { hasText: /^Management$/ }) });
+  const outlier = row.locator('[data-testid="drift-version"][data-version="4.9.9"]');
+  await expect(outlier).toHaveAttribute('data-outlier', 'true', { timeout: 30_000 });
+  await expect(outlier).toContainText('outlier');
+  await expect(row).toHaveAttribute('data-drifting', 'true');
+  // The most common version is not an outlier.
+  await expect(row.locator('[data-testid="drift-version"]').first()).toHaveAttribute('data-outlier', 'false');
+  await outlier.click();
+  const systems = page.getByTestId('drift-systems');
+  await expect(systems.getByRole('listitem')).toHaveCount(1);
+  await expect(systems).toContainText(system);
+});
+
+test('comparing systems marks a difference made in the simulator', async ({ page }) => {
+  const f = fleet();
+  const [a, b] = f.simulator.manifest.sites[0]?.systems as [string, string];
+  systemState(f, 0, b).isns = { address: '10.77.0.9', accessControl: true };
+  await f.runtime.fleet.refresh({ force: true });
+
+  await page.goto(f.url);
+  await page.getByTestId('open-compare').click();
+  await expect(page.getByTestId('compare-hint')).toBeVisible();
+  // Keyboard: focus a system's checkbox and press Space.
+  await page.getByTestId(`compare-pick-${a}`).focus();
+  await page.keyboard.press('Space');
+  await page.getByTestId(`compare-pick-${b}`).focus();
+  await page.keyboard.press('Space');
+  const isns = page.locator('[data-testid="compare-line"][data-field="iSNS server"]');
+  await expect(isns).toHaveAttribute('data-differs', 'true', { timeout: 30_000 });
+  await expect(isns).toContainText('10.77.0.9');
+  await expect(page.locator('[data-testid="compare-line"][data-field="iSNS access control"]')).toHaveAttribute('data-differs', 'true');
+  // Users of the same generated set are alike on both systems; no secret value is shown.
+  await expect(page.getByTestId('compare-table')).not.toContainText('[redacted]');
+  await page.getByTestId('compare-only').check();
+  await expect(page.locator('[data-testid="compare-line"][data-differs="false"]')).toHaveCount(0);
+});
