@@ -76,6 +76,11 @@ export interface PlanRow extends PoolFigures {
   pool: string;
   level: Level;
   verdict: string;
+  /**
+   * Full now: consumed data reaches the usable size, or the system itself reports the pool full
+   * (nothing more can be allocated in it, however slowly its data grows).
+   */
+  fullNow: boolean;
 }
 
 /** The fleet total: sums of every pool; no days, since pools of different systems share no space. */
@@ -91,7 +96,7 @@ export interface PlanTotal {
   growthPerDay: number;
   /** Pools whose figure is unknown and therefore missing from the sums. */
   unknownUsable: number;
-  /** Pools full now or forecast full within 30 / 90 days (by the point estimate). */
+  /** Pools full now (see {@link PlanRow.fullNow}), and full now or forecast full within 30 / 90 days (by the point estimate). */
   fullNow: number;
   within30: number;
   within90: number;
@@ -102,20 +107,24 @@ export function planRows(systems: readonly SystemCapacityEntry[]): PlanRow[] {
   const rows: PlanRow[] = [];
   for (const s of systems) {
     for (const p of s.capacity.pools) {
-      rows.push({ key: `${s.siteId}\u0000${s.system}\u0000${p.name}`, siteId: s.siteId, siteName: s.siteName, system: s.system, pool: p.name, level: p.level, verdict: p.verdict, ...poolFigures(p) });
+      const figures = poolFigures(p);
+      const fullNow = figures.status === 'full' || p.verdict === 'full';
+      rows.push({ key: `${s.siteId}\u0000${s.system}\u0000${p.name}`, siteId: s.siteId, siteName: s.siteName, system: s.system, pool: p.name, level: p.level, verdict: p.verdict, fullNow, ...figures });
     }
   }
   return rows.sort(comparePlan);
 }
 
 /**
- * Fullest first: the sooner a pool fills the higher it is (full now = 0 days); pools with no
- * forecast (not growing, not enough history) after every filling pool, by the larger used share;
- * then site, system and pool so the order is total. O(n log n) through `Array.prototype.sort`.
+ * Fullest first: pools full now (by their data or by the system's own state) on top, then the
+ * sooner a pool fills the higher it is; pools with no forecast (not growing, not enough history)
+ * after every filling pool; ties by the larger used share; then site, system and pool so the order
+ * is total. O(n log n) through `Array.prototype.sort`.
  */
 export function comparePlan(a: PlanRow, b: PlanRow): number {
-  const da = a.daysUntilFull ?? Number.POSITIVE_INFINITY;
-  const db = b.daysUntilFull ?? Number.POSITIVE_INFINITY;
+  if (a.fullNow !== b.fullNow) return a.fullNow ? -1 : 1;
+  const da = a.fullNow ? 0 : (a.daysUntilFull ?? Number.POSITIVE_INFINITY);
+  const db = b.fullNow ? 0 : (b.daysUntilFull ?? Number.POSITIVE_INFINITY);
   if (da !== db) return da < db ? -1 : 1;
   const ua = a.usedPercent ?? -1;
   const ub = b.usedPercent ?? -1;
@@ -139,11 +148,9 @@ export function planTotal(rows: readonly PlanRow[]): PlanTotal {
     t.consumed += r.consumed ?? 0;
     t.free += r.free ?? 0;
     t.growthPerDay += r.growthPerDay ?? 0;
-    if (r.daysUntilFull !== undefined) {
-      if (r.daysUntilFull === 0) t.fullNow++;
-      if (r.daysUntilFull <= 30) t.within30++;
-      if (r.daysUntilFull <= 90) t.within90++;
-    }
+    if (r.fullNow) t.fullNow++;
+    if (r.fullNow || (r.daysUntilFull !== undefined && r.daysUntilFull <= 30)) t.within30++;
+    if (r.fullNow || (r.daysUntilFull !== undefined && r.daysUntilFull <= 90)) t.within90++;
   }
   t.systems = systems.size;
   t.usedPercent = t.usable > 0 ? round((allocatedOfKnown / t.usable) * 100, 2) : undefined;

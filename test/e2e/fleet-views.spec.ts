@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { planRows } from '../../app/capacity/plan.js';
 import { rollupAnswers, systemRollup } from '../../app/health/system-health.js';
-import { fleetSuite, systemState } from './support/admin.js';
+import { createApplication } from '../../simulator/state/provision.js';
+import { fleetSuite, sizeToFill, systemState } from './support/admin.js';
 
 /**
  * Issue 15, points 1–3: the fleet as one. Capacity planning lists every pool fullest first, version
@@ -13,30 +14,47 @@ const fleet = fleetSuite({ simulator: { sites: 2, systems: 3, seed: 'e2e-fleet-v
 test('capacity planning lists every pool, the fullest first, and sorts by used share', async ({ page }) => {
   const f = fleet();
   // The same cached answers and the same shared assessment the view uses, computed here.
-  const entries = f.siteIds.flatMap((siteId, i) =>
-    (f.simulator.manifest.sites[i]?.systems ?? []).map((system) => ({
-      siteId,
-      siteName: f.simulator.manifest.sites[i]?.name ?? '',
-      system,
-      capacity: systemRollup(rollupAnswers((r) => f.runtime.fleet.cached(siteId, system, r.op, r.query)?.value), Date.now()).capacity,
-    })),
-  );
-  const expected = planRows(entries);
-  expect(expected.length).toBeGreaterThan(6);
+  const expectedRows = () =>
+    planRows(
+      f.siteIds.flatMap((siteId, i) =>
+        (f.simulator.manifest.sites[i]?.systems ?? []).map((system) => ({
+          siteId,
+          siteName: f.simulator.manifest.sites[i]?.name ?? '',
+          system,
+          capacity: systemRollup(rollupAnswers((r) => f.runtime.fleet.cached(siteId, system, r.op, r.query)?.value), Date.now()).capacity,
+        })),
+      ),
+    );
+  const before = expectedRows();
+  expect(before.length).toBeGreaterThan(6);
   await page.goto(f.url);
   await page.getByTestId('open-capacity').click();
   const table = page.getByTestId('plan-table');
-  await expect(table).toHaveAttribute('data-row-count', String(expected.length), { timeout: 30_000 });
-  const fullest = expected[0];
   const first = table.locator('[role="row"][aria-rowindex="2"]');
-  await expect(first).toHaveAttribute('data-testid', `plan-row-${fullest?.system}-${fullest?.pool}`);
-  // The fleet total counts every pool.
-  await expect(page.getByTestId('plan-total')).toContainText(`${expected.length} pools on 6 systems`);
+  await expect(table).toHaveAttribute('data-row-count', String(before.length), { timeout: 30_000 });
+  await expect(first).toHaveAttribute('data-testid', `plan-row-${before[0]?.system}-${before[0]?.pool}`);
+  await expect(page.getByTestId('plan-total')).toContainText(`${before.length} pools on 6 systems`);
+  await expect(page.getByTestId('plan-full-now')).toHaveText('0');
+
+  // A pool of the system that is last in the list is provisioned until the system reports it Full.
+  const last = before[before.length - 1] as (typeof before)[number];
+  const siteIndex = f.siteIds.indexOf(last.siteId);
+  const state = systemState(f, siteIndex, last.system);
+  const { pool, gib } = sizeToFill(state);
+  const layout = state.templates.flatMap((t) => t.volumes)[0];
+  if (!layout) throw new Error('the simulated system has no template volume to copy');
+  createApplication(state, 'e2e-fill', { name: 'e2e-fill', description: '', cgs: [], volumes: [{ ...layout, id: 9_999, name: 'big', pool: pool.name, capacityBytes: gib * 1024 ** 3, snapshotCapacityBytes: 0, cgid: undefined }] }, '', Date.now());
+  await f.runtime.fleet.refresh({ force: true });
+  const after = expectedRows();
+  expect(after[0]).toMatchObject({ system: last.system, pool: pool.name, fullNow: true });
+  await expect(first).toHaveAttribute('data-testid', `plan-row-${last.system}-${pool.name}`, { timeout: 30_000 });
+  await expect(first).toContainText('full');
+  await expect(page.getByTestId('plan-full-now')).toHaveText('1');
 
   // Sorted by used share, highest first.
   await table.getByRole('columnheader', { name: 'Used' }).getByRole('button').click();
   await table.getByRole('columnheader', { name: 'Used' }).getByRole('button').click();
-  const byUsed = [...expected].sort((a, b) => (b.usedPercent ?? -1) - (a.usedPercent ?? -1));
+  const byUsed = [...after].sort((a, b) => (b.usedPercent ?? -1) - (a.usedPercent ?? -1));
   await expect(first).toHaveAttribute('data-testid', `plan-row-${byUsed[0]?.system}-${byUsed[0]?.pool}`);
 });
 

@@ -47,6 +47,20 @@ describe('capacity planning rows', () => {
     expect(rows[2]).toMatchObject({ usedPercent: 95, daysUntilFull: undefined, status: 'not-growing' });
   });
 
+  it('puts a pool the system reports Full on top however slowly its data grows, and counts it full now', () => {
+    const capacity = assessCapacity({
+      pools: { CapacityUsage: [{ Name: 'hdd', TotalAllocatedSizeInBytes: 99.5 * TIB, TotalConsumedSizeInBytes: 10 * TIB, FreeCapacityInBytes: 0.5 * TIB }] },
+      provisioning: [{ PoolName: 'hdd', State: 'Full', Reason: 'LowFreeSpace', FreeSpaceInPercentage: 0.5 }],
+      history: history('hdd', 10 * TIB - 29 * 0.01 * TIB, 0.01 * TIB),
+      now: NOW,
+    });
+    const rows = planRows([...fleet, { siteId: 'dc-c', siteName: 'dc-c', system: 'allocated-04', capacity }]);
+    expect(rows[0]).toMatchObject({ system: 'allocated-04', pool: 'hdd', fullNow: true, verdict: 'full', level: 'critical' });
+    // Its data alone would take years: the forecast is still shown for what it is.
+    expect(rows[0]?.daysUntilFull).toBeGreaterThan(3000);
+    expect(planTotal(rows)).toMatchObject({ fullNow: 1, within30: 2, within90: 2 });
+  });
+
   it('sorts a thousand systems into one total order', () => {
     const many = Array.from({ length: 1000 }, (_, i) => system(`dc-${i % 7}`, `sys-${i}`, [{ pool: 'hdd', allocated: i % 90, consumed: 10 + (i % 50), perDay: (i % 13) / 10 }]));
     const rows = planRows(many);
