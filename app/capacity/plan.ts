@@ -29,6 +29,9 @@ export interface PoolFigures {
   status: ForecastStatus;
 }
 
+// One collator for every comparison: `localeCompare` builds one per call, slow for thousands of rows.
+const collator = new Intl.Collator(undefined, { numeric: true });
+
 const round = (v: number, digits: number): number => {
   const f = 10 ** digits;
   return Math.round(v * f) / f;
@@ -129,7 +132,7 @@ export function comparePlan(a: PlanRow, b: PlanRow): number {
   const ua = a.usedPercent ?? -1;
   const ub = b.usedPercent ?? -1;
   if (ua !== ub) return ub - ua;
-  return a.siteName.localeCompare(b.siteName) || a.system.localeCompare(b.system) || a.pool.localeCompare(b.pool);
+  return collator.compare(a.siteName, b.siteName) || collator.compare(a.system, b.system) || collator.compare(a.pool, b.pool);
 }
 
 /** The fleet total of planning rows. */
