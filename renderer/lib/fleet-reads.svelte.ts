@@ -1,4 +1,4 @@
-import { SvelteMap } from 'svelte/reactivity';
+import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { OperationKey, ResultOf } from '../../app/catalog/index.js';
 import type { FleetStore, FleetSystem } from './fleet.svelte.js';
 import { forEachLimit } from './limit.js';
@@ -29,6 +29,8 @@ export interface SystemReads<R extends Record<string, CacheRead>> {
  */
 export class FleetReads<R extends Record<string, CacheRead>> {
   readonly #data = new SvelteMap<string, SystemReads<R>>();
+  /** Systems being read now, so a second trigger does not read them twice. */
+  readonly #inflight = new SvelteSet<string>();
   readonly #fleet: FleetStore;
   readonly #reads: R;
   loading = $state(false);
@@ -44,15 +46,20 @@ export class FleetReads<R extends Record<string, CacheRead>> {
 
   /** Reads the systems not read yet or whose data moved since. */
   async load(systems: readonly FleetSystem[]): Promise<void> {
-    const due = systems.filter((s) => this.#data.get(key(s.siteId, s.system))?.version !== this.#fleet.version(s.siteId, s.system));
+    const due = systems.filter((s) => !this.#inflight.has(key(s.siteId, s.system)) && this.#data.get(key(s.siteId, s.system))?.version !== this.#fleet.version(s.siteId, s.system));
     if (!due.length) return;
+    for (const s of due) this.#inflight.add(key(s.siteId, s.system));
     this.loading = true;
     try {
       await forEachLimit(due, CONCURRENCY, async (s) => {
-        this.#data.set(key(s.siteId, s.system), await this.#read(s));
+        try {
+          this.#data.set(key(s.siteId, s.system), await this.#read(s));
+        } finally {
+          this.#inflight.delete(key(s.siteId, s.system));
+        }
       });
     } finally {
-      this.loading = false;
+      this.loading = this.#inflight.size > 0;
     }
   }
 
