@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { ComponentVersion } from '../app/catalog/resources.js';
 import type { SimClock } from './clock.js';
 import { DIALECTS, DIALECT_NAMES, parseDialects, type Dialect } from './dialects.js';
 import type { FaultSettings, ProxyErrors, SiteFaults } from './faults.js';
@@ -17,6 +18,17 @@ export interface SiteRuntime {
   readonly state: SiteState;
   readonly server: SiteServer;
   readonly faults: SiteFaults;
+}
+
+export interface SetVersionRequest {
+  site: SiteRef;
+  /** System name or id; the site's first system when omitted. */
+  system?: string;
+  /** `Management`, `StorageEngine`, `Replication`, `Firmware`, or a new component. */
+  component: string;
+  version: string;
+  /** Default `<version>.0`. */
+  buildNumber?: string;
 }
 
 export interface FailDriveRequest {
@@ -180,6 +192,24 @@ export class SimulatorControl {
   }
 
   /**
+   * Sets the version a system reports for one component in `GET /Version` (added when the system
+   * has no such component), as an upgrade or a stuck system would; returns the system's versions.
+   */
+  setVersion(req: SetVersionRequest): { system: string; versions: ComponentVersion[] } {
+    const s = this.site(req.site);
+    const system: SystemState | undefined = req.system ? findSystem(s.state, req.system) : s.state.systems[0];
+    if (!system) throw new RangeError(`no system ${JSON.stringify(req.system)} at site ${s.state.name}`);
+    if (!req.component.trim() || !req.version.trim()) throw new RangeError('component and version must not be empty');
+    const found = system.versions.find((v) => v.Component === req.component);
+    const build = req.buildNumber ?? `${req.version}.0`;
+    if (found) {
+      found.Version = req.version;
+      found.BuildNumber = build;
+    } else system.versions.push({ Component: req.component, Version: req.version, BuildNumber: build });
+    return { system: system.name, versions: system.versions.map((v) => ({ ...v })) };
+  }
+
+  /**
    * Serves a new self-signed certificate on the same port (an expired one while dialect
    * `expired-cert` is on); returns its SHA-256 (lowercase hex).
    */
@@ -326,6 +356,18 @@ export async function startControlServer(control: SimulatorControl, port: number
       if (driveId !== undefined) req.driveId = driveId;
       if (body['missing'] === true) req.missing = true;
       return control.failDrive(req);
+    }
+    if (method === 'POST' && c === 'versions') {
+      const str = (k: string): string | undefined => (typeof body[k] === 'string' ? (body[k] as string) : undefined);
+      const component = str('component');
+      const version = str('version');
+      if (component === undefined || version === undefined) throw new RangeError('component and version are required strings');
+      const req: SetVersionRequest = { site, component, version };
+      const systemName = str('system');
+      if (systemName !== undefined) req.system = systemName;
+      const build = str('buildNumber');
+      if (build !== undefined) req.buildNumber = build;
+      return control.setVersion(req);
     }
     if (method === 'POST' && c === 'rotate-certificate') return control.rotateCertificate(site).then((sha) => ({ certSha256: sha }));
     if (method === 'GET' && c === 'users' && d !== undefined && e === 'totp') return control.totpSecret(site, decodeURIComponent(d));

@@ -37,6 +37,7 @@ export const CHANNEL_NAMES = [
   'alertrules:get',
   'alertrules:set',
   'alerts:notify',
+  'table:export',
 ] as const;
 
 export const EVENT_NAMES = ['fleet:status', 'fleet:notifications', 'bulk:progress', 'alerts:changed', 'alerts:open'] as const;

@@ -45,6 +45,18 @@ const alertIds = z.array(z.number().int().min(1)).min(1).max(10_000);
 const alertRules = z.object({ defaults: ruleSettingsSchema, overrides: z.array(scopedOverrideSchema), notify: z.boolean() });
 /** What an evaluation raised and cleared on one system, and how many alerts are open fleet-wide (in the window's scope). */
 const alertChange = z.object({ siteId: z.string(), system: z.string(), raised: z.array(alertSchema), cleared: z.array(alertSchema), openCount: z.number() });
+/** A cell of an exported table: what a view shows, never a secret. */
+const tableCell = z.union([z.string().max(100_000), z.number(), z.boolean(), z.null()]);
+/** One table of a fleet view, to be written to a file. */
+export const tableExportSchema = z.object({
+  file: z.string().min(1).max(4096),
+  format: z.enum(['csv', 'json']),
+  title: z.string().max(200),
+  columns: z.array(z.string().max(200)).min(1).max(200),
+  rows: z.array(z.array(tableCell).max(200)).max(200_000),
+});
+export type TableExport = z.output<typeof tableExportSchema>;
+
 /** A report with its place in the history. */
 const storedReport = z.object({ id: z.number().int(), summary: reportSummarySchema, model: reportModelSchema });
 
@@ -210,6 +222,11 @@ export const CONTRACT = {
   'alertrules:set': { request: z.object({ scope: ruleScopeSchema, override: ruleOverrideSchema.nullable() }), response: alertRules },
   /** Turns desktop notifications of new alerts on or off (recorded in the action log). */
   'alerts:notify': { request: z.object({ notify: z.boolean() }), response: ok },
+  /**
+   * Writes one table a fleet view shows (capacity planning, version drift, a configuration
+   * comparison) to a new file (absolute path; never overwritten) as CSV or JSON.
+   */
+  'table:export': { request: tableExportSchema, response: exportedFileSchema },
 } as const;
 
 export type Channel = keyof typeof CONTRACT;

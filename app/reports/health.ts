@@ -1,4 +1,5 @@
 import { forecastTrend } from '../capacity/forecast.js';
+import { planRows, planTotal, poolFigures, rangeText } from '../capacity/plan.js';
 import type { PoolCapacity } from '../capacity/pools.js';
 import { levelName } from '../health/notification-level.js';
 import type { Health, Node, NotificationRecord } from '../catalog/resources.js';
@@ -34,10 +35,13 @@ export function healthSection(input: ReportInput): ReportSection {
   for (const s of input.systems) {
     const h = answer<Health>(s, 'GET /monitoring/health/current');
     const cap = h?.CapacityUtilization;
-    const total = num(cap?.CapacityInBytes);
-    const allocated = num(cap?.CapacityUsageInBytes);
     const rollup = rollupOf(s, now);
     const capacity = rollup.capacity;
+    // The pools' sums, as the overview and the planning view total them; the health record's
+    // system-wide figures only where the system names no pool.
+    const sums = capacity.pools.length ? planTotal(planRows([{ siteId: s.siteId, siteName: s.siteName, system: s.system, capacity }])) : undefined;
+    const total = sums ? (sums.unknownUsable ? null : sums.usable) : num(cap?.CapacityInBytes);
+    const allocated = sums ? sums.allocated : num(cap?.CapacityUsageInBytes);
     summary.push([
       ...where(s),
       s.state,
@@ -152,32 +156,16 @@ export function healthSection(input: ReportInput): ReportSection {
   };
 }
 
-/** The system's pools as every view assesses them (app/capacity/pools.ts). */
 /** The system's roll-up from its snapshot: the same reads, assessment and levels as the fleet overview. */
 function rollupOf(s: SystemSnapshot, now: number): Rollup {
   return systemRollup(rollupAnswers((r) => s.answers[r.op]?.value), now);
 }
 
 function poolRow(s: SystemSnapshot, p: PoolCapacity): Cell[] {
-  const f = p.forecast;
-  const days = f.status === 'growing' || f.status === 'full' ? (f.days ?? null) : null;
-  const range = f.range && f.status === 'growing' ? `${Math.round(f.range.low)} – ${Number.isFinite(f.range.high) ? Math.round(f.range.high) : '∞'}` : null;
-  return [
-    ...where(s),
-    p.name,
-    text(p.state),
-    text(p.reason),
-    num(p.usable),
-    num(p.allocated),
-    num(p.consumed),
-    num(p.free),
-    num(p.freePercent),
-    f.status === 'insufficient-data' ? null : Math.round(f.slopePerDay),
-    days === null ? null : Math.round(days * 10) / 10,
-    range,
-    f.status === 'growing' ? (f.fullAt ?? null) : null,
-    outlook(p),
-  ];
+  // The same figures, rounded the same way, as the capacity planning view (app/capacity/plan.ts).
+  const f = poolFigures(p);
+  const n = (v: number | undefined): number | null => (v === undefined ? null : v);
+  return [...where(s), p.name, text(p.state), text(p.reason), n(f.usable), n(f.allocated), n(f.consumed), n(f.free), n(f.freePercent), n(f.growthPerDay), n(f.daysUntilFull), rangeText(f.range) ?? null, f.fullBy ?? null, outlook(p)];
 }
 
 /** The pool's verdict with its level, and what the forecast adds when it is not the deciding part. */

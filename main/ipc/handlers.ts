@@ -13,6 +13,7 @@ import type { BulkJobs } from '../core/bulk.js';
 import { isAbsolute } from 'node:path';
 import type { ReportService } from '../reports/service.js';
 import type { AlertEngine } from '../alerts/alert-engine.js';
+import { exportTable } from '../reports/table-export.js';
 import { RawJson } from './raw-json.js';
 import type { ActionLog } from '../store/action-log.js';
 import type { ActionLogFilter } from '../../app/domain/action.js';
@@ -304,6 +305,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       alertEngine().setNotify(r.notify);
       return ok;
     },
+    'table:export': async (r) => exportTable(r),
   };
 
   function bulkJobs(): BulkJobs {

@@ -1,4 +1,5 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
+import { planRows, planTotal, type PlanRow } from '../../app/capacity/plan.js';
 import type { PoolCapacity } from '../../app/capacity/pools.js';
 import { systemRollup } from '../../app/health/system-health.js';
 import type { NotificationRecord } from '../../app/catalog/index.js';
@@ -104,18 +105,14 @@ export class FleetHealth {
       .slice(0, 100),
   );
 
+  /** Every pool of every system, fullest first: the capacity planning view (app/capacity/plan.ts). */
+  readonly plan: PlanRow[] = $derived(planRows(this.rows.map((r) => ({ siteId: r.siteId, siteName: r.siteName, system: r.system, capacity: r.rollup.capacity }))));
+
   readonly totals = $derived.by(() => {
-    let usable = 0;
-    let allocated = 0;
     const byLevel: Record<Level, number> = { critical: 0, unknown: 0, warning: 0, ok: 0 };
-    for (const r of this.rows) {
-      byLevel[r.level]++;
-      for (const p of r.rollup.capacity.pools) {
-        usable += p.usable ?? 0;
-        allocated += p.allocated ?? 0;
-      }
-    }
-    return { usable, allocated, byLevel };
+    for (const r of this.rows) byLevel[r.level]++;
+    const t = planTotal(this.plan);
+    return { usable: t.usable, allocated: t.allocated, byLevel };
   });
 
   /** Loads the systems whose data version moved since they were last read. */

@@ -20,6 +20,12 @@ export type Route =
   /** Bulk changes, optionally opened on one write (`METHOD /path`). */
   | { view: 'bulk'; op?: string }
   | { view: 'alerts' }
+  /** Every pool of every system, fullest first. */
+  | { view: 'capacity' }
+  /** Software versions and firmware across the fleet. */
+  | { view: 'drift' }
+  /** Configuration of chosen systems side by side. */
+  | { view: 'compare' }
   | { view: 'system'; siteId: string; system: string; area: string; detail?: AreaDetail };
 
 export type SystemRoute = Extract<Route, { view: 'system' }>;

@@ -73,6 +73,26 @@ async function main(): Promise<void> {
     await job.scrollIntoViewIfNeeded();
     await settle(page);
     await page.screenshot({ path: join(outDir, 'bulk-outcome.png') });
+    // The fleet views: capacity planning, versions and firmware, two systems compared.
+    await page.getByTestId('open-capacity').click();
+    await expect(page.getByTestId('plan-table')).not.toHaveAttribute('data-row-count', '0');
+    await settle(page);
+    await page.screenshot({ path: join(outDir, 'capacity-planning.png') });
+
+    await page.getByTestId('open-drift').click();
+    await expect(page.getByTestId('drift-row').first()).toBeVisible();
+    await page.getByTestId('drift-row').filter({ has: page.locator('[data-outlier="true"]') }).first().locator('[data-outlier="true"]').first().click();
+    await settle(page);
+    await page.screenshot({ path: join(outDir, 'version-drift.png') });
+
+    await page.getByTestId('open-compare').click();
+    const [first, second] = fleet.simulator.manifest.sites[0]?.systems ?? [];
+    await page.getByTestId(`compare-pick-${first}`).check();
+    await page.getByTestId(`compare-pick-${second}`).check();
+    await expect(page.getByTestId('compare-line').first()).toBeVisible();
+    await page.getByTestId('compare-only').check();
+    await settle(page);
+    await page.screenshot({ path: join(outDir, 'compare-configuration.png') });
     process.stdout.write(`screenshots written to ${outDir}\n`);
   } finally {
     await browser.close();

@@ -153,6 +153,7 @@ function templates(siteId: string, system: string, exportDir: string): Record<Ch
     'alertrules:get': [{}],
     'alertrules:set': [{ scope: { level: 'system', siteId, system }, override: { 'pool-used': { percent: 80 } } }],
     'alerts:notify': [{ notify: true }],
+    'table:export': [{ file: `${exportDir}/fuzz-table.csv`, format: 'csv', title: 'fuzz', columns: ['a', 'b'], rows: [['=1', 2]] }],
   };
 }
 
