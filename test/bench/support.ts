@@ -87,3 +87,17 @@ export function verdict(ok: boolean): 'meets goal' | 'MISSES goal' {
 
 export const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 export const ms = (value: number): string => `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ms`;
+
+/**
+ * Lower bound of a refresh's wall time from the requests each site actually received (see
+ * BENCHMARKS.md): each request takes at least the injected latency L; a site serves at most `cap`
+ * at once; its discovery login and system list come first, alone (2 L); then each system's chain
+ * login → select → reads → SMART is 4 deep; and the fleet-wide cap bounds all requests together.
+ */
+export function criticalPath(requestsPerSite: readonly number[], cap: number, globalCap: number, latency: number): { bound: number; perSite: number; global: number } {
+  const perSite = Math.max(...requestsPerSite.map((r) => 2 * latency + Math.max(4 * latency, Math.ceil((r - 2) / cap) * latency)));
+  const total = requestsPerSite.reduce((a, b) => a + b, 0);
+  const global = Math.ceil(total / globalCap) * latency;
+  return { bound: Math.max(perSite, global), perSite, global };
+}
+
