@@ -295,6 +295,7 @@ export async function uiAtScale(rt: Runtime, sim: ChildSimulator): Promise<UiFig
       for (;;) {
         const busy = [...document.querySelectorAll('.overview .head .muted')].some((e) => e.textContent?.includes('reading cached data'));
         if (!busy) return performance.now();
+        if (performance.now() > 600_000) throw new Error('the overview was still reading cached data after 10 minutes');
         await new Promise((r) => setTimeout(r, 20));
       }
     });
@@ -332,7 +333,7 @@ export async function uiAtScale(rt: Runtime, sim: ChildSimulator): Promise<UiFig
           await new Promise((r) => setTimeout(r, 0));
           return { ms: performance.now() - t0, note: note.trim() };
         }
-        if (performance.now() - t0 > 120_000) throw new Error(`the search never showed results (${note})`);
+        if (performance.now() - t0 > 300_000) throw new Error(`the search never showed results (${note})`);
       }
     });
     await page.close();
