@@ -19,14 +19,14 @@ const AT = '2025-02-03T04:05:06Z';
 
 /** A fleet of SITES × PER_SITE systems, each with a cached health record and one host; every IPC answer in a task of its own, as over the real bridge. */
 async function fleetOf(): Promise<FleetStore> {
-  const cache = new Map<string, CachedAnswer>();
   const sites = Array.from({ length: SITES }, (_, i) => site(`s${i}`, `Site ${i}`));
   const statuses = sites.flatMap((s) => Array.from({ length: PER_SITE }, (_, j) => status(s.id, `${s.id}-sys${j}`, 'ok')));
-  for (const st of statuses) {
-    cache.set(cacheKey(st.siteId, st.system, READS.health.op, READS.health.query), { value: { Data: { Volumes: 100, Hardware: 100, Utilization: 10 } }, at: AT });
-    cache.set(cacheKey(st.siteId, st.system, READS.hosts.op, READS.hosts.query), { value: { Data: [{ Name: `host-of-${st.system}`, Ip: '10.0.0.1' }] }, at: AT });
-  }
-  const fake = fakeApi({ sites, statuses, cache });
+  const answers = statuses.flatMap((st): Array<[string, CachedAnswer]> => [
+    [cacheKey(st.siteId, st.system, READS.health.op, READS.health.query), { value: { Data: { Volumes: 100, Hardware: 100, Utilization: 10 } }, at: AT }],
+    [cacheKey(st.siteId, st.system, READS.hosts.op, READS.hosts.query), { value: { Data: [{ Name: `host-of-${st.system}`, Ip: '10.0.0.1' }] }, at: AT }],
+  ]);
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- the fake API's data, not component state
+  const fake = fakeApi({ sites, statuses, cache: new Map(answers) });
   const api: FleetdeckApi = {
     invoke: (channel, request) => new Promise((r) => setTimeout(r, 0)).then(() => fake.api.invoke(channel, request)),
     on: fake.api.on,
