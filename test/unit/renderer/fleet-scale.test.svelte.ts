@@ -25,7 +25,6 @@ async function fleetOf(): Promise<FleetStore> {
     [cacheKey(st.siteId, st.system, READS.health.op, READS.health.query), { value: { Data: { Volumes: 100, Hardware: 100, Utilization: 10 } }, at: AT }],
     [cacheKey(st.siteId, st.system, READS.hosts.op, READS.hosts.query), { value: { Data: [{ Name: `host-of-${st.system}`, Ip: '10.0.0.1' }] }, at: AT }],
   ]);
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- the fake API's data, not component state
   const fake = fakeApi({ sites, statuses, cache: new Map(answers) });
   const api: FleetdeckApi = {
     invoke: (channel, request) => new Promise((r) => setTimeout(r, 0)).then(() => fake.api.invoke(channel, request)),
