@@ -429,15 +429,19 @@ export async function measureSize(size: FleetSize, what: ReadonlySet<'refresh' |
     io.log(`${count(size)} systems: refresh at ${LATENCY_MS} ms latency`);
     const { rt, dir, figures } = await refreshAtScale(sim);
     result.refresh = figures;
+    // A part that fails is logged and left out of the figures; the others still run.
+    const attempt = async <T>(what: string, run: () => Promise<T>): Promise<T | undefined> => {
+      io.log(`${count(size)} systems: ${what}`);
+      try {
+        return await run();
+      } catch (err) {
+        io.log(`${count(size)} systems: ${what} FAILED: ${err instanceof Error ? err.message : String(err)}`);
+        return undefined;
+      }
+    };
     try {
-      if (what.has('ui')) {
-        io.log(`${count(size)} systems: renderer`);
-        result.ui = await uiAtScale(rt, sim);
-      }
-      if (what.has('audit')) {
-        io.log(`${count(size)} systems: audit pack`);
-        result.audit = await auditAtScale(rt);
-      }
+      if (what.has('ui')) result.ui = await attempt('renderer', () => uiAtScale(rt, sim));
+      if (what.has('audit')) result.audit = await attempt('audit pack', () => auditAtScale(rt));
     } finally {
       await rt.close();
       rmSync(dir, { recursive: true, force: true });
@@ -449,6 +453,7 @@ export async function measureSize(size: FleetSize, what: ReadonlySet<'refresh' |
   } finally {
     await sim.stop();
   }
+  io.log(`${count(size)} systems measured: ${JSON.stringify(result)}`);
   return result;
 }
 
