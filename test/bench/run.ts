@@ -10,7 +10,7 @@
  * Builds out/ first when a source is newer (the RSS and renderer parts run the compiled app); needs
  * Debian's Chromium.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,7 +33,7 @@ import { cacheKey } from '../../main/store/offline-cache.js';
 import { answerText } from '../../simulator/answer-dialects.js';
 import { startSimulator, type Dialect } from '../../simulator/index.js';
 import { benchColdStart, measureSize, reportAudit, reportGrowth, reportScale, SIZES, type BenchIo, type SizeFigures } from './scale.js';
-import { ROOT, criticalPath, mb, median, ms, quantile, startChildSimulator, verdict, type ChildSimulator, type Figure, type SiteLoad } from './support.js';
+import { ROOT, criticalPath, mb, median, ms, quantile, runRssChild, startChildSimulator, verdict, type ChildSimulator, type Figure, type SiteLoad } from './support.js';
 
 const { values: flags } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' } } });
 const only = new Set((flags.only ?? 'refresh,simulator,ipc,rss,renderer,audit,normalise').split(','));
@@ -228,25 +228,8 @@ async function benchIpc(): Promise<void> {
 
 async function benchRss(): Promise<void> {
   const sim = await startChildSimulator({ sites: 50, systems: 4, seed: 'bench-rss' });
-  const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-rss-manifest-'));
-  const manifest = join(dir, 'manifest.json');
-  writeFileSync(manifest, JSON.stringify({ sites: sim.sites }));
-  const child = spawn(process.execPath, ['--expose-gc', 'test/bench/rss-child.mjs', manifest], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-  await new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const r = await runRssChild(sim.sites);
   await sim.stop();
-  rmSync(dir, { recursive: true, force: true });
-  const r = JSON.parse(out.trim()) as {
-    systems: number;
-    ok: number;
-    refreshMs: number;
-    cacheBytes: number;
-    before: { rss: number; heapUsed: number };
-    peakRss: number;
-    quickRss: number;
-    after: { rss: number; heapUsed: number; heapTotal: number; external: number };
-  };
   report({
     name: `main-process RSS after caching ${r.systems} systems (${r.ok} ok)`,
     value: mb(r.after.rss),

@@ -5,7 +5,7 @@
  * Each figure sits beside its baseline from the same run (BENCHMARKS.md explains how each is taken).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -15,7 +15,7 @@ import { CHROMIUM_ARGS, chromiumPrintToPdf, DEFAULT_PDF_PARALLELISM, type PrintP
 import { exportReport } from '../../main/reports/export.js';
 import { openRuntime, type Runtime } from '../../main/runtime.js';
 import { startBrowserShell } from '../../main/shells/browser-shell.js';
-import { criticalPath, mb, median, ms, ROOT, startChildSimulator, verdict, type ChildSimulator, type Figure, type SiteLoad } from './support.js';
+import { criticalPath, mb, median, ms, ROOT, runRssChild, startChildSimulator, verdict, type ChildSimulator, type Figure, type SiteLoad } from './support.js';
 
 export interface BenchIo {
   report(f: Figure): void;
@@ -245,15 +245,7 @@ export interface RssFigures {
 
 /** Main-process RSS in a process of its own (test/bench/rss-child.mjs) after caching every system of `sim`. */
 export async function rssAtScale(sim: ChildSimulator): Promise<RssFigures> {
-  const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-rss-manifest-'));
-  const manifest = join(dir, 'manifest.json');
-  writeFileSync(manifest, JSON.stringify({ sites: sim.sites }));
-  const child = spawn(process.execPath, ['--expose-gc', 'test/bench/rss-child.mjs', manifest], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-  await new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  rmSync(dir, { recursive: true, force: true });
-  const r = JSON.parse(out.trim()) as { ok: number; cacheBytes: number; before: { rss: number }; peakRss: number; after: { rss: number; heapUsed: number } };
+  const r = await runRssChild(sim.sites);
   return { afterRss: r.after.rss, peakRss: r.peakRss, beforeRss: r.before.rss, heapUsed: r.after.heapUsed, cacheBytes: r.cacheBytes, ok: r.ok };
 }
 
