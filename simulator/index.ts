@@ -96,7 +96,8 @@ function checkCount(name: string, value: number, max: number): number {
 /** Starts the simulated fleet: one HTTP(S) endpoint per site plus the control server. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<SimulatorHandle> {
   const demo = options.demo ?? false;
-  const sites = checkCount('sites', demo ? 3 : (options.sites ?? DEFAULTS.sites), 50);
+  // Up to 200 sites: the fleet-scale bench runs 100 sites × 10 systems (one listener per site).
+  const sites = checkCount('sites', demo ? 3 : (options.sites ?? DEFAULTS.sites), 200);
   const systems = checkCount('systems', demo ? 3 : (options.systems ?? DEFAULTS.systems), 50);
   const host = options.host ?? '127.0.0.1';
   const basePort = options.port ?? 0;

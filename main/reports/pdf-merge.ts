@@ -1,5 +1,8 @@
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRef, StandardFonts, rgb, type PDFPage } from 'pdf-lib';
+import type * as PdfLibModule from 'pdf-lib';
+import type { PDFDict, PDFDocument, PDFPage, PDFRef } from 'pdf-lib';
 import type { OutlineEntry } from './html.js';
+
+type PdfLib = typeof PdfLibModule;
 
 /** What {@link mergePdfParts} adds to the merged document. */
 export interface MergeOptions {
@@ -28,6 +31,10 @@ const LABEL_BASELINE = 14 * MM * 0.5 - LABEL_SIZE * 0.35;
  * @throws Error when a part is not a readable PDF.
  */
 export async function mergePdfParts(parts: readonly Uint8Array[], o: MergeOptions): Promise<Buffer> {
+  // Loaded on first use (as is Chromium): it is a large CommonJS library every start of the app,
+  // the CLI and the browser shell would otherwise load and compile before answering anything.
+  const lib = await import('pdf-lib');
+  const { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } = lib;
   const out = await PDFDocument.create({ updateMetadata: false });
   const dests = out.context.obj({});
   const owners = new Map(o.outline.flatMap((e) => [e, ...e.children]).map((e) => [e.dest, e.part]));
@@ -55,8 +62,8 @@ export async function mergePdfParts(parts: readonly Uint8Array[], o: MergeOption
     }
   }
   if (dests.keys().length) out.catalog.set(PDFName.of('Dests'), out.context.register(dests));
-  addOutline(out, o.outline, dests);
-  stampPageNumbers(out, o.pageLabel ?? ((n, total) => `Page ${n} of ${total}`));
+  addOutline(lib, out, o.outline, dests);
+  stampPageNumbers(lib, out, o.pageLabel ?? ((n, total) => `Page ${n} of ${total}`));
   out.setTitle(o.title, { showInWindowTitleBar: true });
   out.setCreator(o.creator);
   out.setProducer(o.creator);
@@ -66,7 +73,7 @@ export async function mergePdfParts(parts: readonly Uint8Array[], o: MergeOption
   return Buffer.from(await out.save({ useObjectStreams: true }));
 }
 
-function stampPageNumbers(doc: PDFDocument, label: (page: number, pages: number) => string): void {
+function stampPageNumbers({ StandardFonts, rgb }: PdfLib, doc: PDFDocument, label: (page: number, pages: number) => string): void {
   const font = doc.embedStandardFont(StandardFonts.Helvetica);
   const pages = doc.getPages();
   for (const [i, page] of pages.entries()) {
@@ -77,7 +84,7 @@ function stampPageNumbers(doc: PDFDocument, label: (page: number, pages: number)
 }
 
 /** Writes /Outlines from the entries whose destination exists (a standard outline tree, PDF 32000-1 §12.3.3). */
-function addOutline(doc: PDFDocument, entries: readonly OutlineEntry[], dests: PDFDict): void {
+function addOutline({ PDFHexString, PDFName, PDFNumber }: PdfLib, doc: PDFDocument, entries: readonly OutlineEntry[], dests: PDFDict): void {
   const known = new Set(dests.keys().map((k) => k.decodeText()));
   const keep = (list: readonly OutlineEntry[]): OutlineEntry[] => list.filter((e) => known.has(e.dest)).map((e) => ({ ...e, children: keep(e.children) }));
   const tree = keep(entries);

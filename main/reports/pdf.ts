@@ -52,6 +52,13 @@ export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
 /** The address a report document is served at inside the printing browser (never resolved: routed). */
 const REPORT_URL = 'http://fleetdeck-report.invalid/';
 
+/** One timed step of {@link chromiumPrintToPdf}: starting Chromium, or loading / printing part `part`. */
+export interface PrintPhase {
+  phase: 'launch' | 'load' | 'print';
+  part?: number;
+  ms: number;
+}
+
 /**
  * Print-to-PDF through one headless Chromium launched for the call and closed after it; each
  * document gets its own browser context (its own renderer process, so parts print on separate
@@ -60,21 +67,28 @@ const REPORT_URL = 'http://fleetdeck-report.invalid/';
  * A4 landscape with the page size, margins and footer taken from the document's own `@page` CSS.
  * @throws Error naming the binary when Chromium cannot be started.
  */
-export function chromiumPrintToPdf(options: { executablePath?: string; timeoutMs?: number } = {}): PrintToPdf {
+export function chromiumPrintToPdf(options: { executablePath?: string; timeoutMs?: number; onPhase?: (p: PrintPhase) => void } = {}): PrintToPdf {
   const executablePath = options.executablePath ?? chromiumPath();
   const timeout = options.timeoutMs ?? PDF_TIMEOUT_MS;
+  // Where printing time goes (the bench reports it by phase).
+  const timed = async <T>(phase: PrintPhase['phase'], part: number | undefined, step: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const out = await step();
+    options.onPhase?.({ phase, ...(part === undefined ? {} : { part }), ms: performance.now() - t });
+    return out;
+  };
   return async (documents) => {
     // Loaded on first use: every CLI command and the app start would otherwise pay for it.
     const { chromium } = await import('playwright-core');
     let browser: Browser;
     try {
-      browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS], headless: true, timeout });
+      browser = await timed('launch', undefined, () => chromium.launch({ executablePath, args: [...CHROMIUM_ARGS], headless: true, timeout }));
     } catch (err) {
       throw new Error(`cannot start Chromium at ${executablePath} to print the PDF (set FLEETDECK_CHROMIUM): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
     }
     try {
       return await Promise.all(
-        documents.map(async (html) => {
+        documents.map(async (html, part) => {
           const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
           await context.route('**/*', (route) =>
             route.request().url() === REPORT_URL ? route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }) : route.abort(),
@@ -82,10 +96,10 @@ export function chromiumPrintToPdf(options: { executablePath?: string; timeoutMs
           const page = await context.newPage();
           page.setDefaultTimeout(timeout);
           // Navigating to the routed document parses it natively; setContent would pass it through a script.
-          await page.goto(REPORT_URL, { waitUntil: 'load', timeout });
+          await timed('load', part, () => page.goto(REPORT_URL, { waitUntil: 'load', timeout }));
           // Untagged: a tagged PDF of a large audit pack is about 8 times the size; the HTML export
           // is the accessible form of the same report. The outline is added when the parts are merged.
-          const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true, format: 'A4', landscape: true, tagged: false, outline: false });
+          const pdf = await timed('print', part, () => page.pdf({ preferCSSPageSize: true, printBackground: true, format: 'A4', landscape: true, tagged: false, outline: false }));
           await context.close();
           return pdf;
         }),

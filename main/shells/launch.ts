@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { siteIdFromName, type SystemStatus } from '../../app/domain/site.js';
 import type { EventName, EventPayload } from '../../app/ipc/contract.js';
-import { startDemoFleet, type DemoFleet } from '../demo.js';
+import type { DemoFleet } from '../demo.js';
 import { openRuntime, type Runtime, type RuntimeOptions } from '../runtime.js';
 import { resolveDataDir } from '../store/data-dir.js';
 import { SiteStore } from '../store/site-store.js';
@@ -92,6 +92,8 @@ export async function launchCore(args: LaunchArgs, warn: (m: string) => void, ex
     const runtime = await openRuntime({ dataDir: args.dataDir, warn, scopedSite: scope.siteId, ...extra });
     return launched(runtime, scope.siteId, undefined, () => runtime.close());
   }
+  // Only a demo launch loads the embedded simulator: a start from the admin's sites does not pay for it.
+  const { startDemoFleet } = await import('../demo.js');
   const demo = await startDemoFleet({ scopedSite: args.site, ...extra });
   return launched(demo.runtime, demo.scopedSiteId, demo, () => demo.close());
 }

@@ -5,7 +5,7 @@ import { systemRollup } from '../../app/health/system-health.js';
 import type { NotificationRecord } from '../../app/catalog/index.js';
 import type { FleetStore, FleetSystem } from './fleet.svelte.js';
 import { highLevel, laggingReplication, levelRank, rollupHealth, systemLevel, unhealthyDrives, type LaggingPair, type Level, type NodeDrive, type Rollup } from './health.js';
-import { forEachLimit } from './limit.js';
+import { mapLimitBatched } from './limit.js';
 import { dataOf } from './loader.svelte.js';
 import { READS } from './reads.js';
 import { SystemContext } from './system.svelte.js';
@@ -41,6 +41,8 @@ interface Tagged {
 }
 
 const CONCURRENCY = 6;
+/** Systems read before the overview, tree and header are updated with them (see `mapLimitBatched`). */
+export const PUBLISH_BATCH = 25;
 const key = (s: Tagged): string => `${s.siteId}\u0000${s.system}`;
 
 /**
@@ -122,14 +124,15 @@ export class FleetHealth {
     for (const s of due) this.#inflight.add(key(s));
     this.loading = true;
     try {
-      await forEachLimit(due, CONCURRENCY, async (s) => {
-        try {
-          this.#facts.set(key(s), await this.#read(s));
-        } finally {
+      // Published in batches: every derived list below walks all systems' facts.
+      await mapLimitBatched(due, CONCURRENCY, PUBLISH_BATCH, (s) => this.#read(s), (done) => {
+        for (const [s, facts] of done) {
+          this.#facts.set(key(s), facts);
           this.#inflight.delete(key(s));
         }
       });
     } finally {
+      for (const s of due) this.#inflight.delete(key(s));
       this.loading = this.#inflight.size > 0;
     }
   }

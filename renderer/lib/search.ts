@@ -75,6 +75,18 @@ function squash(s: string): string {
   return s.toLowerCase().replace(/[\s:._-]/g, '');
 }
 
+/** An entry's lowercase, separator-free and text-plus-context forms, made once per entry (a search runs on every keystroke over every system's entries). */
+const foldedForms = new WeakMap<SearchEntry, { text: string; flat: string; hay: string }>();
+function folded(e: SearchEntry): { text: string; flat: string; hay: string } {
+  let f = foldedForms.get(e);
+  if (!f) {
+    const text = e.text.toLowerCase();
+    f = { text, flat: squash(e.text), hay: `${text} ${e.context.toLowerCase()}` };
+    foldedForms.set(e, f);
+  }
+  return f;
+}
+
 /**
  * Entries matching a query: every word must occur in the entry's text (or, for identifiers, its
  * separator-free form). Exact matches first, then prefixes, then the rest; at most `limit`.
@@ -83,13 +95,13 @@ export function searchEntries(entries: readonly SearchEntry[], query: string, li
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return [];
   const q = query.trim().toLowerCase();
+  const flatWords = words.map(squash);
+  const flatQ = squash(q);
   const scored: Array<{ e: SearchEntry; score: number }> = [];
   for (const e of entries) {
-    const text = e.text.toLowerCase();
-    const flat = squash(e.text);
-    const hay = `${text} ${e.context.toLowerCase()}`;
-    if (!words.every((w) => hay.includes(w) || flat.includes(squash(w)))) continue;
-    const score = text === q || flat === squash(q) ? 0 : text.startsWith(q) || flat.startsWith(squash(q)) ? 1 : 2;
+    const { text, flat, hay } = folded(e);
+    if (!words.every((w, i) => hay.includes(w) || flat.includes(flatWords[i] as string))) continue;
+    const score = text === q || flat === flatQ ? 0 : text.startsWith(q) || flat.startsWith(flatQ) ? 1 : 2;
     scored.push({ e, score });
   }
   scored.sort((a, b) => a.score - b.score || a.e.text.localeCompare(b.e.text));

@@ -1,7 +1,8 @@
 import { SvelteMap } from 'svelte/reactivity';
 import type { OperationKey } from '../../app/catalog/index.js';
 import type { FleetStore } from '../lib/fleet.svelte.js';
-import { forEachLimit } from '../lib/limit.js';
+import { PUBLISH_BATCH } from '../lib/fleet-health.svelte.js';
+import { mapLimitBatched } from '../lib/limit.js';
 import { dataOf } from '../lib/loader.svelte.js';
 import { READS, type CacheRead } from '../lib/reads.js';
 import { entriesOf, searchEntries, type SearchEntry } from '../lib/search.js';
@@ -37,7 +38,8 @@ export class SearchIndex {
     if (due.length === 0) return;
     this.indexing = true;
     try {
-      await forEachLimit(due, CONCURRENCY, async (s) => {
+      // Published in batches: an open search view re-runs the query over every entry on each change.
+      await mapLimitBatched(due, CONCURRENCY, PUBLISH_BATCH, async (s) => {
         const sys = new SystemContext(this.#fleet, s.siteId, s.system);
         const version = this.#fleet.version(s.siteId, s.system);
         const read = <K extends OperationKey>(r: CacheRead<K>) => sys.readCache(r).then((x) => x?.value, () => undefined);
@@ -52,7 +54,9 @@ export class SearchIndex {
           resources: dataOf(resources),
           nodes: dataOf(nodes),
         });
-        this.#bySystem.set(`${s.siteId}\u0000${s.system}`, { version, entries });
+        return { version, entries };
+      }, (done) => {
+        for (const [s, indexed] of done) this.#bySystem.set(`${s.siteId}\u0000${s.system}`, indexed);
       });
     } finally {
       this.indexing = false;

@@ -2,16 +2,19 @@
  * `npm run bench`: measured speed of Fleetdeck, each figure beside a baseline measured in the same
  * run. Prints figures and goals; asserts nothing (BENCHMARKS.md explains each and keeps the latest).
  *
- *   npx tsx test/bench/run.ts [--only refresh,simulator,ipc,rss,renderer,audit,normalise,poll] [--poll-minutes N] [--json FILE]
+ *   npx tsx test/bench/run.ts [--only refresh,simulator,ipc,rss,renderer,audit,normalise,poll,coldstart,scale,auditscale,growth] [--poll-minutes N] [--json FILE]
+ *
+ * The fleet-scale parts (coldstart, scale, auditscale, growth: test/bench/scale.ts) are not in the
+ * default run (they take several minutes); name them with --only.
  *
  * Builds out/ first when a source is newer (the RSS and renderer parts run the compiled app); needs
  * Debian's Chromium.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
@@ -29,7 +32,8 @@ import { SiteStore, openStores } from '../../main/store/index.js';
 import { cacheKey } from '../../main/store/offline-cache.js';
 import { answerText } from '../../simulator/answer-dialects.js';
 import { startSimulator, type Dialect } from '../../simulator/index.js';
-import { ROOT, mb, median, ms, quantile, startChildSimulator, verdict, type ChildSimulator, type Figure, type SiteLoad } from './support.js';
+import { benchColdStart, measureSize, reportAudit, reportGrowth, reportScale, SIZES, type BenchIo, type SizeFigures } from './scale.js';
+import { ROOT, criticalPath, mb, median, ms, quantile, runRssChild, startChildSimulator, verdict, type ChildSimulator, type Figure, type SiteLoad } from './support.js';
 
 const { values: flags } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' }, 'poll-minutes': { type: 'string' } } });
 const only = new Set((flags.only ?? 'refresh,simulator,ipc,rss,renderer,audit,normalise,poll').split(','));
@@ -59,19 +63,6 @@ function report(f: Figure): void {
 }
 
 const delta = (after: SiteLoad[], before: SiteLoad[]): number[] => after.map((s, i) => s.requests - (before[i]?.requests ?? 0));
-
-/**
- * Lower bound of a refresh's wall time from the requests each site actually received (see
- * BENCHMARKS.md): each request takes at least the injected latency L; a site serves at most `cap`
- * at once; its discovery login and system list come first, alone (2 L); then each system's chain
- * login → select → reads → SMART is 4 deep; and the fleet-wide cap bounds all requests together.
- */
-function criticalPath(requestsPerSite: readonly number[], cap: number, globalCap: number, latency: number): { bound: number; perSite: number; global: number } {
-  const perSite = Math.max(...requestsPerSite.map((r) => 2 * latency + Math.max(4 * latency, Math.ceil((r - 2) / cap) * latency)));
-  const total = requestsPerSite.reduce((a, b) => a + b, 0);
-  const global = Math.ceil(total / globalCap) * latency;
-  return { bound: Math.max(perSite, global), perSite, global };
-}
 
 async function addSites(fleet: Fleet, sim: ChildSimulator, count = sim.sites.length): Promise<string[]> {
   const ids: string[] = [];
@@ -237,25 +228,8 @@ async function benchIpc(): Promise<void> {
 
 async function benchRss(): Promise<void> {
   const sim = await startChildSimulator({ sites: 50, systems: 4, seed: 'bench-rss' });
-  const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-rss-manifest-'));
-  const manifest = join(dir, 'manifest.json');
-  writeFileSync(manifest, JSON.stringify({ sites: sim.sites }));
-  const child = spawn(process.execPath, ['--expose-gc', 'test/bench/rss-child.mjs', manifest], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-  await new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const r = await runRssChild(sim.sites);
   await sim.stop();
-  rmSync(dir, { recursive: true, force: true });
-  const r = JSON.parse(out.trim()) as {
-    systems: number;
-    ok: number;
-    refreshMs: number;
-    cacheBytes: number;
-    before: { rss: number; heapUsed: number };
-    peakRss: number;
-    quickRss: number;
-    after: { rss: number; heapUsed: number; heapTotal: number; external: number };
-  };
   report({
     name: `main-process RSS after caching ${r.systems} systems (${r.ok} ok)`,
     value: mb(r.after.rss),
@@ -719,11 +693,34 @@ async function benchPoll(): Promise<void> {
   }
 }
 
+/**
+ * The fleet-scale parts (issue 17): each fleet size is measured once and serves every part that
+ * asks for it (the growth table reuses the 60-, 200- and 1,000-system figures of the others).
+ */
+async function benchScaleParts(): Promise<void> {
+  const io: BenchIo = { report, log };
+  if (only.has('coldstart')) await benchColdStart(io);
+  const growth = only.has('growth');
+  const at1000 = only.has('scale') || growth;
+  const at200 = only.has('auditscale') || growth;
+  const measured: SizeFigures[] = [];
+  if (at200 || growth) measured.push(await measureSize(SIZES.s60, new Set(['refresh', ...(growth ? (['rss'] as const) : []), 'audit']), io));
+  if (at200) measured.push(await measureSize(SIZES.s200, new Set(['refresh', ...(growth ? (['rss'] as const) : []), 'audit']), io));
+  if (at1000) measured.push(await measureSize(SIZES.s1000, new Set(['refresh', 'rss', 'ui', ...(growth ? (['audit'] as const) : [])]), io));
+  const s1000 = measured.find((m) => m.size === SIZES.s1000);
+  if (only.has('scale') && s1000) reportScale(s1000, io);
+  if (only.has('auditscale')) {
+    for (const m of measured) if (m.audit && m.size !== SIZES.s1000) reportAudit(m, m.size === SIZES.s60 ? 10_000 : 20_000, io);
+  }
+  if (growth) reportGrowth(measured, io);
+}
+
 async function main(): Promise<void> {
   if (!build(log)) throw new Error('the build failed');
   process.stdout.write(`Fleetdeck bench — ${new Date().toISOString()} — node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})\n`);
   let refreshed: Runtime | undefined;
   let sim: ChildSimulator | undefined;
+  process.stdout.write(`load average at start: ${loadavg().map((x) => x.toFixed(2)).join(', ')}\n`);
   if (only.has('refresh') || only.has('audit')) {
     sim = await startChildSimulator({ sites: 20, systems: 3, seed: 'bench' });
     if (only.has('refresh')) refreshed = await benchRefresh(sim);
@@ -745,6 +742,8 @@ async function main(): Promise<void> {
   }
   await refreshed?.close();
   await sim?.stop();
+  await benchScaleParts();
+  process.stdout.write(`load average at the end: ${loadavg().map((x) => x.toFixed(2)).join(', ')}\n`);
   if (flags.json) writeFileSync(flags.json, `${JSON.stringify(figures, null, 2)}\n`);
 }
 

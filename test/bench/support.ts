@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,3 +87,45 @@ export function verdict(ok: boolean): 'meets goal' | 'MISSES goal' {
 
 export const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 export const ms = (value: number): string => `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ms`;
+
+/**
+ * Lower bound of a refresh's wall time from the requests each site actually received (see
+ * BENCHMARKS.md): each request takes at least the injected latency L; a site serves at most `cap`
+ * at once; its discovery login and system list come first, alone (2 L); then each system's chain
+ * login → select → reads → SMART is 4 deep; and the fleet-wide cap bounds all requests together.
+ */
+export function criticalPath(requestsPerSite: readonly number[], cap: number, globalCap: number, latency: number): { bound: number; perSite: number; global: number } {
+  const perSite = Math.max(...requestsPerSite.map((r) => 2 * latency + Math.max(4 * latency, Math.ceil((r - 2) / cap) * latency)));
+  const total = requestsPerSite.reduce((a, b) => a + b, 0);
+  const global = Math.ceil(total / globalCap) * latency;
+  return { bound: Math.max(perSite, global), perSite, global };
+}
+
+
+/** What test/bench/rss-child.mjs prints: the main process's memory before, at the peak of and after refreshing every system. */
+export interface RssChildResult {
+  systems: number;
+  ok: number;
+  refreshMs: number;
+  cacheBytes: number;
+  before: { rss: number; heapUsed: number };
+  peakRss: number;
+  quickRss: number;
+  after: { rss: number; heapUsed: number; heapTotal: number; external: number };
+}
+
+/** Runs test/bench/rss-child.mjs (a process of its own, so its RSS is the runtime's alone) on these sites. */
+export async function runRssChild(sites: readonly ManifestSite[]): Promise<RssChildResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'fleetdeck-bench-rss-manifest-'));
+  try {
+    const manifest = join(dir, 'manifest.json');
+    await writeFile(manifest, JSON.stringify({ sites }));
+    const child = spawn(process.execPath, ['--expose-gc', 'test/bench/rss-child.mjs', manifest], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (c: string) => (out += c));
+    await new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    return JSON.parse(out.trim()) as RssChildResult;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
