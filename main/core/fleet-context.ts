@@ -6,6 +6,7 @@ import type { OfflineCache } from '../store/offline-cache.js';
 import type { SiteStore } from '../store/site-store.js';
 import type { Deadline, Timers } from './deadline.js';
 import type { FleetState } from './fleet-state.js';
+import type { Limiter } from './limiter.js';
 import type { RetryPolicy } from './retry.js';
 import type { SiteConnection } from './site-connection.js';
 
@@ -57,4 +58,11 @@ export interface FleetContext {
   /** Closes and forgets the site's connection, if one is open. */
   dropConnection(siteId: string): Promise<void>;
   callDeadline(site: Site, system: string | undefined, op: Operation, timeoutMs: number | undefined): Deadline;
+  /**
+   * System refreshes running at once across the fleet (twice the fleet's request cap: enough to keep
+   * every request slot busy). A system's refresh deadline starts when it gets one, so a thousand
+   * systems queue here instead of all starting at once and sharing the request slots until every
+   * one of them runs out of time together.
+   */
+  readonly systemSlots: Limiter;
 }

@@ -57,6 +57,7 @@ export class Fleet {
     this.state = new FleetState(o.cache);
     const context: FleetContext = {
       o,
+      systemSlots: new Limiter(2 * (o.globalMaxInFlight ?? 32)),
       state: this.state,
       clock: this.clock,
       timers: this.timers,

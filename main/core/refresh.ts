@@ -97,10 +97,11 @@ export class FleetRefresh {
     const targets = systems.filter(
       (s) => (!onlySystems || onlySystems.includes(s)) && !(mode === 'steady' && SYSTEM_WAITS_FOR_ADMIN.has(state.get(site.id, s)?.state ?? 'ok')),
     );
-    // A few systems at a time (enough to keep the site's request slots busy): a system's deadline,
-    // and its keychain lookups, start when its own refresh does, not while thousands queue behind.
+    // A few systems at a time per site (enough to keep the site's request slots busy) and across the
+    // fleet (enough for the fleet's): a system's deadline, and its keychain lookups, start when its
+    // own refresh does, not while thousands queue behind.
     const slots = new Limiter(2 * Math.max(1, site.polling.maxInFlight));
-    await Promise.all(targets.map((system) => slots.run(() => this.refreshSystem(site, conn, system, mode))));
+    await Promise.all(targets.map((system) => slots.run(() => this.f.systemSlots.run(() => this.refreshSystem(site, conn, system, mode)))));
   }
 
   /**

@@ -172,4 +172,47 @@ describe('limits of a refresh', () => {
       await big.close();
     }
   }, 60_000);
+  it('starts at most twice the fleet\'s request cap of system refreshes at once across sites: a large fleet is not failed by sharing its slots', async () => {
+    // Scaled down from 1,000 systems on 100 sites: one request at a time across the fleet. Before,
+    // every site started its systems at once, so all deadlines ran together while the systems
+    // took turns for the one slot, and a deadline passing failed all of them.
+    const wide = await startSimulator({ sites: 6, systems: 2, seed: 'limits-wide', controlServer: false, latencyMs: 5 });
+    const dir = mkdtempSync(join(tmpdir(), 'fd-limits-wide-'));
+    dirs.push(dir);
+    const stores = openStores(dir);
+    const sites = new SiteStore({ dataDir: dir });
+    const timers = new FakeTimers();
+    const fleet = new Fleet({ sites, secrets: await openSecretStore({ disable: true }), cache: stores.cache, actionLog: stores.actionLog, user: 'tester', timers, refreshDeadlineMs: 2000, maxSmartDrives: 1, globalMaxInFlight: 1 });
+    try {
+      for (const s of wide.manifest.sites) await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
+      // Systems refreshing at once, from the statuses the fleet emits (a refresh says 'refreshing'
+      // when it starts, its verdict when it ends).
+      const running = new Set<string>();
+      let most = 0;
+      const off = fleet.on((e) => {
+        if (e.type !== 'status') return;
+        const key = `${e.status.siteId}/${e.status.system}`;
+        if (e.status.state === 'refreshing') running.add(key);
+        else running.delete(key);
+        most = Math.max(most, running.size);
+      });
+      const refreshed = fleet.refresh({ force: true });
+      // One deadline passes while the first systems refresh and the others wait their turn.
+      await until(() => running.size > 0, () => 'a system refreshing');
+      timers.advance(2000);
+      const statuses = await refreshed;
+      off();
+      expect(statuses).toHaveLength(12);
+      // Two system refreshes at a time fleet-wide (twice the one request slot), never all twelve.
+      expect(most).toBeLessThanOrEqual(2);
+      const failed = statuses.filter((st) => st.state !== 'ok');
+      expect(failed.length).toBeLessThanOrEqual(2);
+      for (const st of failed) expect(st.lastError).toMatch(/did not finish within 2000 ms/);
+      expect(statuses.filter((st) => st.state === 'ok').length).toBeGreaterThanOrEqual(10);
+    } finally {
+      await fleet.close();
+      stores.close();
+      await wide.close();
+    }
+  }, 60_000);
 });
