@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserWindow, BrowserWindowConstructorOptions, RenderProcessGoneDetails } from 'electron';
-import { PDF_TIMEOUT_MS, type PrintToPdf } from '../reports/pdf.js';
+import { PDF_TIMEOUT_MS, printStepTimeoutMs, type PrintToPdf } from '../reports/pdf.js';
 
 type PrintWindow = Pick<BrowserWindow, 'loadFile' | 'destroy' | 'isDestroyed'> & {
   webContents: Pick<BrowserWindow['webContents'], 'printToPDF' | 'once'>;
@@ -31,7 +31,7 @@ export function electronPrintToPdf(Window: WindowCtor, options: ElectronPrintOpt
     // mkdtemp makes the folder 0700: the parts are readable by this user only.
     const dir = await mkdtemp(join(options.tmpDir ?? tmpdir(), 'fleetdeck-print-'));
     try {
-      return await Promise.all(documents.map((html, i) => printOne(Window, html, join(dir, `part-${i + 1}.html`), timeoutMs)));
+      return await Promise.all(documents.map((html, i) => printOne(Window, html, join(dir, `part-${i + 1}.html`), printStepTimeoutMs(timeoutMs, html.length))));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

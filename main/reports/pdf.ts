@@ -34,6 +34,19 @@ export async function printReportPdf(model: Redacted<ReportModel>, printToPdf: P
 /** How long one printing step (starting the printer, loading a part, printing it) may take, ms. */
 export const PDF_TIMEOUT_MS = 60_000;
 
+/** Extra time a printing step gets per million characters of its part's HTML, ms. */
+export const PDF_TIMEOUT_PER_MB_MS = 60_000;
+
+/**
+ * The time one part may take to load or print: the base timeout plus time in proportion to its
+ * size. Chromium's layout and printing grow with the rows of the report (about 130 ms of CPU a
+ * page on a 2-core machine), so a fixed limit that suits 60 systems fails the audit pack of 200;
+ * the limit is there to end a hung printer, not to cap the size of a report.
+ */
+export function printStepTimeoutMs(baseMs: number, htmlLength: number): number {
+  return baseMs + Math.ceil((PDF_TIMEOUT_PER_MB_MS * htmlLength) / 1_000_000);
+}
+
 /** Flags for a headless Chromium that never phones home while printing. */
 export const CHROMIUM_ARGS: readonly string[] = [
   '--no-sandbox',
@@ -94,9 +107,10 @@ export function chromiumPrintToPdf(options: { executablePath?: string; timeoutMs
             route.request().url() === REPORT_URL ? route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }) : route.abort(),
           );
           const page = await context.newPage();
-          page.setDefaultTimeout(timeout);
+          const stepTimeout = printStepTimeoutMs(timeout, html.length);
+          page.setDefaultTimeout(stepTimeout);
           // Navigating to the routed document parses it natively; setContent would pass it through a script.
-          await timed('load', part, () => page.goto(REPORT_URL, { waitUntil: 'load', timeout }));
+          await timed('load', part, () => page.goto(REPORT_URL, { waitUntil: 'load', timeout: stepTimeout }));
           // Untagged: a tagged PDF of a large audit pack is about 8 times the size; the HTML export
           // is the accessible form of the same report. The outline is added when the parts are merged.
           const pdf = await timed('print', part, () => page.pdf({ preferCSSPageSize: true, printBackground: true, format: 'A4', landscape: true, tagged: false, outline: false }));

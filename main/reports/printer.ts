@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromiumPrintToPdf, PDF_TIMEOUT_MS, type PrintToPdf } from './pdf.js';
+import { chromiumPrintToPdf, PDF_TIMEOUT_MS, printStepTimeoutMs, type PrintToPdf } from './pdf.js';
 
 /** The flag that starts the app's runtime as a PDF printer of the parts in a folder (main/electron/main.ts). */
 export const PRINT_WORKER_FLAG = '--fleetdeck-print-pdf';
@@ -90,7 +90,7 @@ export function appChromiumPrintToPdf(binary: string, appPath?: string, timeoutM
     const dir = await mkdtemp(join(tmpdir(), 'fleetdeck-print-'));
     try {
       await Promise.all(documents.map((html, i) => writeFile(join(dir, `part-${i + 1}.html`), html, { mode: 0o600 })));
-      await runWorker(binary, [...(appPath ? [appPath] : []), `${PRINT_WORKER_FLAG}=${dir}`], timeoutMs * Math.max(1, documents.length));
+      await runWorker(binary, [...(appPath ? [appPath] : []), `${PRINT_WORKER_FLAG}=${dir}`], documents.reduce((sum, html) => sum + printStepTimeoutMs(timeoutMs, html.length), timeoutMs));
       return await Promise.all(documents.map((_html, i) => readFile(join(dir, `part-${i + 1}.pdf`))));
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { electronPrintToPdf } from '../../../../main/electron/pdf.js';
+import { printStepTimeoutMs } from '../../../../main/reports/pdf.js';
 
 type Behaviour = 'print' | 'fail' | 'hang' | 'crash';
 
@@ -91,7 +92,22 @@ describe('Electron print-to-PDF', () => {
     const printing = electronPrintToPdf(Win as never, { tmpDir: tmp, timeoutMs: 60_000 })(['<p>x</p>']);
     const outcome = expect(printing).rejects.toThrow(/took longer than 60 s/);
     await vi.waitFor(() => expect(made).toHaveLength(1));
+    await vi.advanceTimersByTimeAsync(printStepTimeoutMs(60_000, '<p>x</p>'.length));
+    await outcome;
+    expect(made[0]?.destroyed).toBe(true);
+  });
+
+  it('gives a large part time in proportion to its size: the 200-system audit pack is not cut at the base timeout', async () => {
+    vi.useFakeTimers();
+    const { Win, made } = fakeWindow('hang');
+    const big = `<p>${'x'.repeat(2_000_000)}</p>`;
+    let settled = false;
+    const printing = electronPrintToPdf(Win as never, { tmpDir: tmp, timeoutMs: 60_000 })([big]);
+    const outcome = expect(printing.finally(() => (settled = true))).rejects.toThrow(/took longer than 180 s/);
+    await vi.waitFor(() => expect(made).toHaveLength(1));
     await vi.advanceTimersByTimeAsync(60_000);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(printStepTimeoutMs(60_000, big.length) - 60_000);
     await outcome;
     expect(made[0]?.destroyed).toBe(true);
   });
