@@ -8,14 +8,20 @@ import { NOTIFICATIONS_CACHE, refreshRead, smartRead } from '../../app/fleet/ref
 import { rollupAnswers } from '../../app/health/system-health.js';
 import type { FleetEvent } from '../core/fleet-state.js';
 import type { ActionLog } from '../store/action-log.js';
+import { cacheKey } from '../store/offline-cache.js';
 import type { AlertStore, Reconciled } from './alert-store.js';
 
 /** The part of the fleet the engine reads: its status events, statuses and cached answers. */
 export interface AlertFleet {
   on(listener: (e: FleetEvent) => void): () => void;
   status(siteId?: string): SystemStatus[];
-  cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>): { value: unknown; at: string } | undefined;
+  cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { value: unknown; at: string } | undefined;
+  /** When each cached answer of a system was read, by cache key: SMART texts unchanged since the last evaluation are not read again. */
+  cachedTimes?(siteId: string, system: string): ReadonlyMap<string, string>;
 }
+
+/** The engine's reads are not a view's: they do not count as use of a cache entry (no write per read). */
+const NO_USE = { recordUse: false } as const;
 
 /** What the engine tells its listeners after an evaluation changed something. */
 export interface AlertChange extends Reconciled {
@@ -161,7 +167,8 @@ export class AlertEngine {
 
   private inputOf(status: SystemStatus, now: number): AlertInput {
     const { siteId, system } = status;
-    const read = (op: string, query: Record<string, unknown>): unknown => this.o.fleet.cached(siteId, system, op, query)?.value;
+    const read = (op: string, query: Record<string, unknown>): unknown => this.o.fleet.cached(siteId, system, op, query, NO_USE)?.value;
+    const times = this.o.fleet.cachedTimes?.(siteId, system);
     return {
       state: status.state,
       lastError: status.lastError,
@@ -171,10 +178,16 @@ export class AlertEngine {
       notifications: read(NOTIFICATIONS_CACHE.op, NOTIFICATIONS_CACHE.query),
       smart: (node, driveId) => {
         const r = smartRead(node, driveId);
-        const hit = this.o.fleet.cached(siteId, system, r.op, r.query);
-        if (!hit) return undefined;
         const key = JSON.stringify([siteId, system, node, driveId]);
         const known = this.smartReports.get(key);
+        if (times) {
+          // The time of the cached text says whether it changed, without reading it.
+          const at = times.get(cacheKey(r.op, r.query));
+          if (at === undefined) return undefined;
+          if (known?.at === at) return known.report;
+        }
+        const hit = this.o.fleet.cached(siteId, system, r.op, r.query, NO_USE);
+        if (!hit) return undefined;
         if (known?.at === hit.at) return known.report;
         const report = smartReportOf(hit.value);
         this.smartReports.set(key, { at: hit.at, report });

@@ -210,9 +210,14 @@ export class Fleet {
   }
 
   /** The cached answer of a read, with its time; `stale` when the system is not currently ok. */
-  cached(siteId: string, system: string, opKey: string, query: Record<string, unknown> = {}): { value: unknown; at: string; stale: boolean } | undefined {
-    const hit = this.o.cache.get(siteId, system, cacheKey(getOperation(opKey).key, query));
+  cached(siteId: string, system: string, opKey: string, query: Record<string, unknown> = {}, options: { recordUse?: boolean } = {}): { value: unknown; at: string; stale: boolean } | undefined {
+    const hit = this.o.cache.get(siteId, system, cacheKey(getOperation(opKey).key, query), options);
     return hit ? { value: hit.value, at: hit.at, stale: this.state.isStale(siteId, system) } : undefined;
+  }
+
+  /** When each cached answer of a system was read, by cache key (one query; reads no answer). */
+  cachedTimes(siteId: string, system: string): ReadonlyMap<string, string> {
+    return new Map(this.o.cache.entries(siteId, system).map((e) => [e.key, e.at]));
   }
 
   /** Like {@link cached}, with the value as its stored JSON text (sent on to the renderer unparsed). */

@@ -156,14 +156,16 @@ export class OfflineCache {
   }
 
   /**
-   * The stored result of a read, marking it recently used; `undefined` when nothing is cached.
+   * The stored result of a read, marking it recently used (unless `recordUse` is false: a reader
+   * that is not a view, such as the alert engine after every poll, must neither pay for a write per
+   * read nor keep entries from eviction); `undefined` when nothing is cached.
    */
-  get(siteId: string, system: string, key: string): CacheEntry | undefined {
+  get(siteId: string, system: string, key: string, options: { recordUse?: boolean } = {}): CacheEntry | undefined {
     const row = this.guard('read', () => this.stmts.read.get(siteId, system, key));
     if (!row) return undefined;
     const stored = row.format < FORMAT && this.upgrade ? this.upgraded(siteId, system, key, row.value, row.at, this.upgrade) : row;
     if (!stored) return undefined;
-    this.recordUse(siteId, system, key);
+    if (options.recordUse !== false) this.recordUse(siteId, system, key);
     return { value: JSON.parse(stored.value) as unknown, at: stored.at, bytes: stored.bytes };
   }
 

@@ -6,6 +6,7 @@ import { AlertStore } from '../../../../main/alerts/alert-store.js';
 import type { FleetEvent } from '../../../../main/core/fleet-state.js';
 import { ActionLog } from '../../../../main/store/action-log.js';
 import { openAlertsDatabase, openLogDatabase, type Database } from '../../../../main/store/database.js';
+import { cacheKey } from '../../../../main/store/offline-cache.js';
 import { StoreError } from '../../../../main/store/store-error.js';
 import { steppingClock, useTempDirs } from '../store/temp-dir.js';
 
@@ -87,6 +88,45 @@ describe('the alert engine', () => {
     f.siteIds = ['lab'];
     e.evaluateAll();
     expect(e.list({ state: 'active' }).map((a) => `${a.siteId}/${a.system}`)).toEqual(['lab/sys2']);
+  });
+
+  it('reads the cache without counting as use, and a SMART text again only when its read time changed', () => {
+    const dir = tempDir();
+    const db = openAlertsDatabase(dir);
+    open.push(db);
+    const logDb = openLogDatabase(dir);
+    open.push(logDb);
+    const listeners = new Set<(e: FleetEvent) => void>();
+    const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
+    const smartKey = cacheKey('GET /resources/drives/smart', { node: 'n1', driveid: 1 });
+    let smartAt = '2026-01-01T00:00:00.000Z';
+    const reads: Array<{ op: string; recordUse: boolean | undefined }> = [];
+    const fleet: AlertFleet = {
+      on: (l) => {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+      status: () => [status],
+      cached: (_site, _system, op, _query, options) => {
+        reads.push({ op, recordUse: options?.recordUse });
+        if (op === 'GET /resources/list') return { value: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }] }] }, at: '2026-01-01T00:00:00.000Z' };
+        if (op === 'GET /resources/drives/smart') return { value: 'SMART overall-health self-assessment test result: PASSED', at: smartAt };
+        return undefined;
+      },
+      cachedTimes: () => new Map([[smartKey, smartAt]]),
+    };
+    const e = new AlertEngine({ store: new AlertStore(db), fleet, actionLog: new ActionLog({ db: logDb, file: path.join(dir, 'actions.db'), clock: steppingClock() }), user: 'admin', siteIds: () => ['lab'], clock: steppingClock() });
+    const smartReads = (): number => reads.filter((r) => r.op === 'GET /resources/drives/smart').length;
+    e.evaluate(status);
+    expect(smartReads()).toBe(1);
+    // A steady poll re-read the drive list but not the SMART text (its time is the same): not read again.
+    e.evaluate(status);
+    expect(smartReads()).toBe(1);
+    smartAt = '2026-01-02T00:00:00.000Z';
+    e.evaluate(status);
+    expect(smartReads()).toBe(2);
+    expect(reads.length).toBeGreaterThan(2);
+    expect(reads.every((r) => r.recordUse === false)).toBe(true);
   });
 
   it('stops listening when stopped', () => {
