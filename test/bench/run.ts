@@ -648,6 +648,8 @@ async function benchPoll(): Promise<void> {
     await rt.close();
     const cpuShare = (used.user + used.system) / 1000 / wallMs;
     log(`poll: ${minutes} min at ${POLL_INTERVAL_S} s: ${systemPolls} system polls (${notOk} not ok), ${steady} requests`);
+    // Printed at once, so a failure in the part below does not lose them.
+    log(`poll: steady poll ${(systemPolls ? steady / systemPolls : Number.NaN).toFixed(1)} requests per system; main CPU ${(cpuShare * 100).toFixed(2)} % (${((used.user + used.system) / 1000).toFixed(0)} ms over ${ms(wallMs)})`);
 
     // The poll that finds configuration due (every 15 min at most): a fleet on the same cache with a zero age.
     const stores = openStores(dir);
