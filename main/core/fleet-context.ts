@@ -29,6 +29,8 @@ export interface FleetOptions {
   maxSmartDrives?: number;
   /** Bytes of answers one system's refresh may read (default 32 MiB); a larger answer is dropped. */
   maxSystemBytes?: number;
+  /** Bytes of answers a system's refresh holds before writing them to the cache in one transaction (default 4 MiB); all of them at its end. */
+  cacheBatchBytes?: number;
   /** Requests in flight across the whole fleet. */
   globalMaxInFlight?: number;
   retry?: RetryPolicy;
@@ -40,7 +42,7 @@ export interface FleetOptions {
 }
 
 /** Defaults of the bounds above. */
-export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024, slowReadMaxAgeMs: 15 * 60_000 } as const;
+export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024, cacheBatchBytes: 4 * 1024 * 1024, slowReadMaxAgeMs: 15 * 60_000 } as const;
 
 /** What the fleet's jobs (calls, refresh, site administration) share. */
 export interface FleetContext {

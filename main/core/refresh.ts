@@ -152,16 +152,24 @@ export class FleetRefresh {
     // Answers in a shape the client does not recognise: the system answers, we cannot read it.
     const notUnderstood: string[] = [];
     const truncated: string[] = [];
-    // A steady poll writes its answers in one transaction when the system's poll ends (each with
-    // the time it arrived): one commit per system rather than one per answer, main's main cost.
+    // A system's answers are written in one transaction when its refresh or poll ends (each with
+    // the time it arrived): one commit per system rather than one per answer, which was main's
+    // largest cost per answer. Views re-read a system's answers only when its refresh has ended,
+    // so they see the same. A system whose answers pass `cacheBatchBytes` writes what it holds
+    // then, so the answers waiting stay bounded in memory.
     const pending: Array<{ key: string; value: unknown; at: Date }> = [];
+    const flush = (): void => o.cache.putMany(site.id, system, pending.splice(0));
+    const batchBytes = o.cacheBatchBytes ?? FLEET_LIMITS.cacheBatchBytes;
+    let bytesAtFlush = 0;
     const cache = {
-      put: (siteId: string, sys: string, key: string, value: unknown, at: Date): void => {
-        if (steady) pending.push({ key, value, at });
-        else o.cache.put(siteId, sys, key, value, at);
+      put: (_siteId: string, _sys: string, key: string, value: unknown, at: Date): void => {
+        pending.push({ key, value, at });
+        const bytesRead = budget.total - budget.remaining;
+        if (bytesRead - bytesAtFlush < batchBytes) return;
+        bytesAtFlush = bytesRead;
+        flush();
       },
     };
-    const flush = (): void => o.cache.putMany(site.id, system, pending.splice(0));
     const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
       try {
         const value = await conn.read(system, getOperation(opKey), { query, signal, deadline, budget });
