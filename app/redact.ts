@@ -81,8 +81,20 @@ function literalForms(secrets: readonly string[]): string[] {
  * value JSON cannot represent and throws on a cycle.
  */
 export function redactedJson(value: unknown): Redacted<string> | undefined {
-  return JSON.stringify(value, secretReplacer) as Redacted<string> | undefined;
+  // Most answers hold no secret field, and then the plain text is the redacted text: JSON.stringify
+  // without a replacer is several times faster, and the text shows whether any key names a secret.
+  const plain = JSON.stringify(value) as string | undefined;
+  if (plain === undefined || !SECRET_KEY_IN_JSON.test(plain)) return plain as Redacted<string> | undefined;
+  return JSON.stringify(value, secretReplacer) as Redacted<string>;
 }
+
+/**
+ * A secret field name written as a JSON key (`"Password":`), in any case. Case folding (`iu`) also
+ * matches the keys whose lower case is a secret name without being ASCII (the Kelvin sign for
+ * "k"), and JSON.stringify escapes no letter of a key, so no key the replacer masks is missed; a
+ * string value that merely contains such text only costs the slower path.
+ */
+const SECRET_KEY_IN_JSON = new RegExp(`"(?:${[...SECRET_KEYS].map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})":`, 'iu');
 
 function secretReplacer(this: unknown, key: string, v: unknown): unknown {
   // Array elements arrive with their index as key: never a secret name.

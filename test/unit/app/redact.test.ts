@@ -80,6 +80,19 @@ describe('redactedJson', () => {
     cyclic.self = cyclic;
     expect(() => redactedJson(cyclic)).toThrow(TypeError);
   });
+
+  it('masks a secret field however it is spelt, and leaves a text without one as JSON.stringify writes it', () => {
+    // The fast path takes JSON.stringify's text when no key in it names a secret: every spelling
+    // that isSecretField accepts must still be found, the Kelvin sign (U+212A, lower case "k") too.
+    const kelvin = 'Access\u212Aeys';
+    expect(isSecretField(kelvin)).toBe(true);
+    const spelt = { sessiontoken: 's1', SESSIONTOKEN: 's2', [kelvin]: ['k1'], deep: [[{ v3PrivacyPhrase: 'p1' }]], note: 'set "Password": here' };
+    const json = redactedJson(spelt);
+    expect(json).toBe(JSON.stringify(redact(spelt)));
+    expect(json).not.toMatch(/s1|s2|k1|p1/);
+    const plain = { Data: [{ Name: 'esx01', Comment: 'token rotated; see "password" policy', Size: 12 }], Status: 'ok' };
+    expect(redactedJson(plain)).toBe(JSON.stringify(plain));
+  });
 });
 
 describe('secrets by value', () => {
