@@ -94,5 +94,5 @@ describe('the PDF of an audit pack of the simulator fleet, read back by poppler'
     } finally {
       await browser.close();
     }
-  });
+  }, 180_000); // Chromium on a loaded machine: a generous limit, not a speed check.
 });
