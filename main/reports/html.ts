@@ -213,7 +213,7 @@ export function cellMarks(c: Column, v: Cell): CellMarks {
   if (c.id === 'risk' && (v === 'critical' || v === 'warning' || v === 'unknown')) out.risk = v;
   if (c.id === 'intact' && v === false) out.risk = 'critical';
   // A long unbroken token (a hash, JSON parameters) would push the table off the printed page.
-  if (typeof v === 'string' && /\S{32,}/.test(v)) out.long = 'break';
+  if (typeof v === 'string' && v.length >= 32 && /\S{32,}/.test(v)) out.long = 'break';
   // Short values stay on one line (the default, so most cells carry no class); long text wraps.
   else if (typeof v === 'string' && v.length > LONG_TEXT) out.long = 'wrap';
   return out;

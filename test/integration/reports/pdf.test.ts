@@ -12,7 +12,7 @@ import { pdfText, reportHarness, type ReportHarness } from './support.js';
 const PRINT_WIDTH_PX = Math.floor(((297 - 20) / 25.4) * 96);
 
 /** Chromium, for the HTML export's layout check only (the PDF needs no browser). */
-const CHROMIUM = process.env.FLEETDECK_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 describe('the PDF of an audit pack of the simulator fleet, read back by poppler', () => {
