@@ -218,6 +218,11 @@ class Writer {
   }
 
   text(x: number, baseline: number, encoded: string, font: FontKey, size: number, color: Rgb, p: PageOps = this.current): void {
+    this.textAt(n(x), n(baseline), encoded, font, size, color, p);
+  }
+
+  /** {@link text} at a position already written as PDF numbers (a table's columns and lines are the same for every row). */
+  textAt(x: string, baseline: string, encoded: string, font: FontKey, size: number, color: Rgb, p: PageOps = this.current): void {
     const f = `/${font} ${n(size)} Tf`;
     if (p.font !== f) {
       p.text.push(f);
@@ -228,7 +233,7 @@ class Writer {
       p.text.push(c);
       p.color = c;
     }
-    p.text.push(`1 0 0 1 ${n(x)} ${n(baseline)} Tm ${literal(encoded)} Tj`);
+    p.text.push(`1 0 0 1 ${x} ${baseline} Tm ${literal(encoded)} Tj`);
   }
 
   fill(x: number, top: number, w: number, h: number, color: Rgb): void {
@@ -399,7 +404,16 @@ async function drawTable(w: Writer, t: SetTable, rowsPerSlice: number): Promise<
     x += cw;
   }
   const lh = t.size * LEADING;
-  const layout = (row: SetCell[]): string[][] => row.map((c, i) => wrap(w.enc, c.text, c.font, t.size, (widths[i] as number) - 2 * t.padX));
+  // Most cells fit on one line: their width is known from setting them, no need to measure again.
+  const layout = (row: SetCell[]): string[][] =>
+    row.map((c, i) => {
+      const room = (widths[i] as number) - 2 * t.padX;
+      return c.full <= room ? [c.text] : wrap(w.enc, c.text, c.font, t.size, room);
+    });
+  // Positions as PDF numbers, written once per table rather than once per cell.
+  const ruleX = xs.slice(1).map(n);
+  const textX = xs.map((cx) => n(cx + t.padX));
+  const gridStart = `${rgb(BORDER)} RG 0.75 w ${n(LEFT)}`;
   const head = layout(t.head);
   const height = (lines: string[][]): number => Math.max(1, ...lines.map((l) => l.length)) * lh + 2 * t.padY;
   // A table without a header row (the facts under the title) has nothing to repeat.
@@ -408,6 +422,7 @@ async function drawTable(w: Writer, t: SetTable, rowsPerSlice: number): Promise<
   const drawRow = (row: SetCell[], lines: string[][], from: number, count: number): void => {
     const h = count * lh + 2 * t.padY;
     const top = w.y;
+    const baselines = Array.from({ length: count }, (_x, k) => n(Writer.baseline(top - t.padY - k * lh, t.size)));
     row.forEach((c, i) => {
       const cx = xs[i] as number;
       const cw = widths[i] as number;
@@ -415,18 +430,19 @@ async function drawTable(w: Writer, t: SetTable, rowsPerSlice: number): Promise<
       for (let k = 0; k < count; k++) {
         const line = lines[i]?.[from + k];
         if (line === undefined) break;
-        const tx = c.right ? cx + cw - t.padX - w.enc.width(line, c.font, t.size) : cx + t.padX;
-        w.text(tx, Writer.baseline(top - t.padY - k * lh, t.size), line, c.font, t.size, c.color);
+        const tx = c.right ? n(cx + cw - t.padX - w.enc.width(line, c.font, t.size)) : (textX[i] as string);
+        w.textAt(tx, baselines[k] as string, line, c.font, t.size, c.color);
       }
     });
     // The grid: the row's box and its column rules, one path.
     const right = xs.at(-1) as number;
     const end = right + (widths.at(-1) as number);
     const p = w.current;
-    p.lines.push(`${rgb(BORDER)} RG ${n(0.75)} w ${n(LEFT)} ${n(top - h)} ${n(end - LEFT)} ${n(h)} re ${xs
-      .slice(1)
-      .map((cx) => `${n(cx)} ${n(top)} m ${n(cx)} ${n(top - h)} l`)
-      .join(' ')} S`);
+    const topS = n(top);
+    const bottomS = n(top - h);
+    let path = `${gridStart} ${bottomS} ${n(end - LEFT)} ${n(h)} re`;
+    for (const rx of ruleX) path += ` ${rx} ${topS} m ${rx} ${bottomS} l`;
+    p.lines.push(`${path} S`);
     w.y -= h;
   };
   const header = (): void => {
