@@ -155,6 +155,13 @@ interface PageOps {
   text: string[];
   font: string;
   color: string;
+  /** The page's content stream, once the page is complete (its ops are then dropped). */
+  content?: PDFRef;
+}
+
+/** A content stream of operators, deflated. */
+function contentStream(doc: PDFDocument, ops: string): PDFRef {
+  return doc.context.register(doc.context.stream(deflateSync(Buffer.from(ops, 'latin1'), { level: DEFLATE_LEVEL }), { Filter: 'FlateDecode' }));
 }
 
 /** A table cell ready to set: encoded text, its font, its marks. */
@@ -197,10 +204,26 @@ class Writer {
   }
 
   newPage(): PageOps {
+    const last = this.pages.at(-1);
+    if (last) this.complete(last);
     const ops: PageOps = { page: this.doc.addPage([PAGE_W, PAGE_H]), fills: [], lines: [], text: [], font: '', color: '' };
     this.pages.push(ops);
     this.y = TOP;
     return ops;
+  }
+
+  /**
+   * Writes a complete page's content stream and drops its operators, so a report of a thousand
+   * pages never holds more than one page's text (only the page number waits for the page count).
+   */
+  complete(p: PageOps): void {
+    if (p.content) return;
+    p.content = contentStream(this.doc, `q\n${p.fills.join('\n')}\n${p.lines.join('\n')}\nQ\nBT\n${p.text.join('\n')}\nET\n`);
+    p.fills = [];
+    p.lines = [];
+    p.text = [];
+    p.font = '';
+    p.color = '';
   }
 
   /** A new page unless `height` still fits below the current position. */
@@ -635,12 +658,14 @@ function finishPages({ PDFName }: PdfLib, doc: PDFDocument, w: Writer, fonts: Re
   const total = w.pages.length;
   const footerText = w.enc.encode(footer);
   for (const [i, p] of w.pages.entries()) {
+    w.complete(p);
+    // The footer is a second, small stream of the page: the page count is known only now.
     const pageLabel = w.enc.encode(label(i + 1, total));
     w.text(LEFT, FOOTER_BASELINE, footerText, REGULAR, FOOTER_SIZE, GREY_TEXT, p);
     w.text(RIGHT - w.enc.width(pageLabel, REGULAR, FOOTER_SIZE), FOOTER_BASELINE, pageLabel, REGULAR, FOOTER_SIZE, GREY_TEXT, p);
-    const content = `q\n${p.fills.join('\n')}\n${p.lines.join('\n')}\nQ\nBT\n${p.text.join('\n')}\nET\n`;
-    const stream = doc.context.stream(deflateSync(Buffer.from(content, 'latin1'), { level: DEFLATE_LEVEL }), { Filter: 'FlateDecode' });
-    p.page.node.set(PDFName.of('Contents'), doc.context.register(stream));
+    const foot = contentStream(doc, `BT\n${p.text.join('\n')}\nET\n`);
+    p.text = [];
+    p.page.node.set(PDFName.of('Contents'), doc.context.obj([p.content as PDFRef, foot]));
     for (const key of [REGULAR, BOLD, ITALIC]) p.page.node.setFontDictionary(PDFName.of(key), fonts[key].ref);
   }
   const dests = doc.context.obj({});
