@@ -339,7 +339,7 @@ function setCell(enc: Encoder, text: string, o: { font?: FontKey; color?: Rgb; b
   return { text: encoded, font, color: o.color ?? INK, bg: o.bg, right: o.right ?? false, full, min };
 }
 
-const headCell = (enc: Encoder, label: string, size: number): SetCell => ({ ...setCell(enc, label, { font: BOLD, bg: HEAD_BG, size, long: 'wrap' }) });
+const headCell = (enc: Encoder, label: string, size: number): SetCell => setCell(enc, label, { font: BOLD, bg: HEAD_BG, size, long: 'wrap' });
 const noneCell = (enc: Encoder, size: number): SetCell => setCell(enc, '—', { color: NONE, size });
 
 function setTable(enc: Encoder, t: ReportTable): SetTable {
@@ -499,7 +499,8 @@ async function drawTable(w: Writer, t: SetTable, rowsPerSlice: number): Promise<
 }
 
 /**
- * Writes a report (which must come redacted) as a PDF document.
+ * Writes a report (which must come redacted) as a PDF document. The same model gives the same
+ * bytes (dates are the report's own), whichever shell or the CLI exports it.
  */
 export async function writeReportPdf(m: Redacted<ReportModel>, o: PdfWriteOptions = {}): Promise<Buffer> {
   // Loaded on first use: a large CommonJS library every start of the app, the CLI and the browser
