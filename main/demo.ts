@@ -31,7 +31,7 @@ const OWNER_FILE = 'owner.pid';
  * secrets, so nothing simulated mixes with the admin's real sites or keychain.
  * @throws Error when `scopedSite` names no demo site.
  */
-export async function startDemoFleet(options: { scopedSite?: string | undefined; tmp?: string } & Pick<RuntimeOptions, 'printToPdf' | 'saveFile'> = {}): Promise<DemoFleet> {
+export async function startDemoFleet(options: { scopedSite?: string | undefined; tmp?: string } & Pick<RuntimeOptions, 'saveFile'> = {}): Promise<DemoFleet> {
   const tmp = options.tmp ?? tmpdir();
   removeAbandonedDemoDirs(tmp);
   const simulator = await startSimulator({ demo: true, controlServer: false });
@@ -58,7 +58,6 @@ export async function startDemoFleet(options: { scopedSite?: string | undefined;
       memorySecrets: true,
       simulatedSiteIds: ids,
       scopedSite: scopedSiteId,
-      ...(options.printToPdf ? { printToPdf: options.printToPdf } : {}),
       ...(options.saveFile ? { saveFile: options.saveFile } : {}),
     });
     for (const [id, password] of passwords) await runtime.fleet.login(id, { password }).catch(() => undefined);

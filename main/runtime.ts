@@ -7,8 +7,6 @@ import { AlertEngine } from './alerts/alert-engine.js';
 import { AlertStore } from './alerts/alert-store.js';
 import { Fleet } from './core/fleet.js';
 import { createHandlers, type Handlers, type SaveFile } from './ipc/handlers.js';
-import type { PrintToPdf } from './reports/pdf.js';
-import { choosePdfPrinter } from './reports/printer.js';
 import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
 import { openSecretStore, type SecretStore } from './secrets/secret-store.js';
@@ -30,8 +28,6 @@ export interface RuntimeOptions {
   warn?: (message: string) => void;
   scopedSite?: string | undefined;
   simulatedSiteIds?: ReadonlySet<string>;
-  /** PDF printer for report exports (the Electron shell passes one on webContents.printToPDF); otherwise {@link choosePdfPrinter}'s. */
-  printToPdf?: PrintToPdf;
   /** Where exports the admin asks for are saved (the Electron shell passes its save dialog); without it they are handed to the window to download. */
   saveFile?: SaveFile;
   /** Clock and timers of the fleet's deadlines and retry waits (tests: to see what was waited). */
@@ -99,8 +95,6 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     store: new ReportStore(stores.reportsDb),
     user: osUser(),
     appVersion: APP_VERSION,
-    printToPdf: o.printToPdf,
-    defaultPrinter: () => choosePdfPrinter().print,
   });
   const bulk = new BulkJobs({ send: fleetSender(fleet) });
   const handlers = createHandlers({

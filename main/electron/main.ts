@@ -7,8 +7,6 @@ import { CONTENT_SECURITY_POLICY } from '../shells/csp.js';
 import { ensureDataDir } from '../store/data-dir.js';
 import { alertNotifier } from './alert-notifications.js';
 import { registerIpc, sendEvent } from './ipc-registration.js';
-import { electronPrintToPdf } from './pdf.js';
-import { printWorkerDir, runPrintWorker } from './print-worker.js';
 import { electronSaveFile } from './save-file.js';
 import { hardenContents, hardenSession, windowOptions, windowTitle } from './window.js';
 
@@ -34,7 +32,7 @@ async function start(): Promise<void> {
   }
   app.enableSandbox();
   await app.whenReady();
-  const core: Launched = await launchCore(args, (m) => process.stderr.write(`fleetdeck: ${m}\n`), { printToPdf: electronPrintToPdf(BrowserWindow), saveFile: electronSaveFile(dialog) }, scope);
+  const core: Launched = await launchCore(args, (m) => process.stderr.write(`fleetdeck: ${m}\n`), { saveFile: electronSaveFile(dialog) }, scope);
   hardenSession(session.defaultSession);
   serveRenderer();
   const unregister = registerIpc(core.runtime.handlers);
@@ -100,18 +98,12 @@ function serveRenderer(): void {
   });
 }
 
-const printDir = printWorkerDir(process.argv);
-if (printDir !== undefined) {
-  // Started by the CLI (run on this runtime as Node) to print a PDF with the app's own Chromium.
-  void runPrintWorker(printDir, app, BrowserWindow);
-} else {
-  start().catch(async (err: unknown) => {
-    const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`fleetdeck: ${message}\n`);
-    // Launched from a desktop menu there is no terminal: the reason must be seen. (Before ready,
-    // Linux only prints the dialog's text to stderr.)
-    await app.whenReady().catch(() => undefined);
-    dialog.showErrorBox('Fleetdeck could not start', message);
-    app.exit(1);
-  });
-}
+start().catch(async (err: unknown) => {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`fleetdeck: ${message}\n`);
+  // Launched from a desktop menu there is no terminal: the reason must be seen. (Before ready,
+  // Linux only prints the dialog's text to stderr.)
+  await app.whenReady().catch(() => undefined);
+  dialog.showErrorBox('Fleetdeck could not start', message);
+  app.exit(1);
+});

@@ -6,7 +6,7 @@ import type { Redacted } from '../../app/redact.js';
 import { csvFiles } from './csv.js';
 import { renderHtml } from './html.js';
 import { MANIFEST_FILE, MANIFEST_FORMAT, manifestSelfHash, sha256, type Manifest } from './manifest.js';
-import { printReportPdf, type PrintToPdf } from './pdf.js';
+import { writeReportPdf } from './pdf.js';
 
 /** The export formats. */
 export const EXPORT_FORMATS = ['pdf', 'html', 'csv', 'json'] as const;
@@ -18,10 +18,6 @@ export interface ExportOptions {
   /** Target directory: created when missing; must be empty when it exists. */
   dir: string;
   formats: readonly ExportFormat[];
-  /** Needed when `formats` includes pdf. */
-  printToPdf?: PrintToPdf | undefined;
-  /** How many parts the PDF is printed in at once (default: one per CPU, at most 4). */
-  parallelism?: number | undefined;
   /** Id of the report in the history, recorded in the manifest. */
   reportId?: number | null;
   /** Who writes the files (OS user) and when. */
@@ -42,24 +38,19 @@ export interface ExportResult {
  * ages, SHA-256 of every file). The model must come redacted (from `buildReport`, or from the
  * history, which redacts what it reads back): every format is written from it as it is.
  * @throws Error when the directory exists and is not empty (a manifest must describe the whole
- *   directory), when no format is given, or when PDF is asked for without a printer.
+ *   directory), or when no format is given.
  */
 export async function exportReport(m: Redacted<ReportModel>, o: ExportOptions): Promise<ExportResult> {
   const formats = [...new Set(o.formats)];
   if (!formats.length) throw new InputError('choose at least one format: pdf, html, csv, json');
-  if (formats.includes('pdf') && !o.printToPdf) throw new Error('PDF export needs a PDF printer (Chromium)');
   const dir = path.resolve(o.dir);
   await prepareDir(dir);
 
   const files: Array<{ path: string; data: Buffer }> = [];
-  // The PDF prints in other processes while this one renders the other formats.
-  const pdf = formats.includes('pdf') ? printReportPdf(m, o.printToPdf as PrintToPdf, o.parallelism) : undefined;
-  // Settled here too, so a failure while the other formats render is not an unhandled rejection.
-  pdf?.catch(() => undefined);
+  if (formats.includes('pdf')) files.push({ path: 'report.pdf', data: await writeReportPdf(m) });
   if (formats.includes('html')) files.push({ path: 'report.html', data: Buffer.from(renderHtml(m), 'utf8') });
   if (formats.includes('json')) files.push({ path: 'report.json', data: Buffer.from(`${JSON.stringify(m, null, 2)}\n`, 'utf8') });
   if (formats.includes('csv')) for (const f of csvFiles(m)) files.push({ path: f.path, data: Buffer.from(f.content, 'utf8') });
-  if (pdf) files.unshift({ path: 'report.pdf', data: await pdf });
 
   for (const f of files) {
     const target = path.join(dir, ...f.path.split('/'));

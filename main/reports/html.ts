@@ -9,95 +9,7 @@ import type { Redacted } from '../../app/redact.js';
  */
 export function renderHtml(m: Redacted<ReportModel>): string {
   const b = blocks(m);
-  return documentHtml(m, [...b.front, ...b.sections].join('\n'), true);
-}
-
-/** A report's print documents (see {@link renderPdfParts}) and the anchors its outline points to. */
-export interface PdfParts {
-  /** Self-contained HTML documents, in reading order; each starts on a new page. */
-  documents: string[];
-  /** The bookmarks: one per section, its tables below it. `dest` is an element id in the documents. */
-  outline: OutlineEntry[];
-}
-
-/** One bookmark of the PDF outline. */
-export interface OutlineEntry {
-  title: string;
-  /** Element id of the heading: the named destination. */
-  dest: string;
-  /** Index of the document the heading is in. */
-  part: number;
-  children: OutlineEntry[];
-}
-
-/**
- * The report as up to `maxParts` HTML documents for printing to PDF in parallel: the documents
- * are cut only between sections, which start on a new page anyway, so the merged PDF has the
- * pages one document would have. Parts are balanced by size (the print time follows it). Page
- * numbers are left out: they are stamped after merging, when the page count is known.
- */
-export function renderPdfParts(m: Redacted<ReportModel>, maxParts: number): PdfParts {
-  const b = blocks(m);
-  // The front matter travels with the first section; the cut points fall between sections.
-  const items = b.sections.length ? [[...b.front, b.sections[0]].join('\n'), ...b.sections.slice(1)] : [b.front.join('\n')];
-  const groups = balancedGroups(items.map((x) => x.length), Math.max(1, Math.floor(maxParts)));
-  const partOf = (section: number): number => groups.findIndex(([from, to]) => section >= from && section < to);
-  const outline: OutlineEntry[] = m.sections.map((s, i) => {
-    const part = partOf(i);
-    return {
-      title: s.title,
-      dest: s.id,
-      part,
-      children: [...(s.dataAges.length ? [{ title: 'Data age', dest: agesId(s), part, children: [] }] : []), ...s.tables.map((t) => ({ title: t.title, dest: tableId(t), part, children: [] }))],
-    };
-  });
-  const entries = outline.flatMap((e) => [e, ...e.children]);
-  return {
-    documents: groups.map(([from, to], part) => {
-      // Chromium names a destination only when the same document links to it, and drops a link
-      // whose target is not in the document. So, in a box of no size: an empty link to each
-      // heading of this part, and an empty target for each heading of the others (the contents
-      // on page 1 links to them; the merge points those names at the part holding the heading).
-      const anchors = entries.map((e) => (e.part === part ? `<a href="#${esc(e.dest)}"></a>` : `<span id="${esc(e.dest)}"></span>`)).join('');
-      return documentHtml(m, `${items.slice(from, to).join('\n')}\n<div class="anchors" aria-hidden="true">${anchors}</div>`, false);
-    }),
-    outline,
-  };
-}
-
-/**
- * Cuts `sizes` into at most `parts` contiguous groups so that the largest group is as small as
- * possible (exact: a handful of sections). Returns [from, to) index pairs, none empty.
- */
-export function balancedGroups(sizes: readonly number[], parts: number): Array<[number, number]> {
-  const n = sizes.length;
-  const k = Math.min(parts, n);
-  if (k <= 1) return n ? [[0, n]] : [];
-  const prefix = [0];
-  for (const x of sizes) prefix.push((prefix.at(-1) as number) + x);
-  const sum = (a: number, b: number): number => (prefix[b] as number) - (prefix[a] as number);
-  // best[j][i]: smallest possible largest group when the first i sizes form j groups.
-  const best: number[][] = Array.from({ length: k + 1 }, () => new Array<number>(n + 1).fill(Infinity));
-  const cut: number[][] = Array.from({ length: k + 1 }, () => new Array<number>(n + 1).fill(0));
-  (best[0] as number[])[0] = 0;
-  for (let j = 1; j <= k; j++) {
-    for (let i = j; i <= n; i++) {
-      for (let c = j - 1; c < i; c++) {
-        const v = Math.max((best[j - 1] as number[])[c] as number, sum(c, i));
-        if (v < ((best[j] as number[])[i] as number)) {
-          (best[j] as number[])[i] = v;
-          (cut[j] as number[])[i] = c;
-        }
-      }
-    }
-  }
-  const out: Array<[number, number]> = [];
-  for (let j = k, i = n; j >= 1; j--) {
-    const c = (cut[j] as number[])[i] as number;
-    out.unshift([c, i]);
-    i = c;
-  }
-  return out;
+  return documentHtml(m, [...b.front, ...b.sections].join('\n'));
 }
 
 /** The body of a report: front matter (header, notes, contents linking sections and tables), then one block per section. */
@@ -124,11 +36,11 @@ function link(id: string, text: string): string {
 }
 
 /** Element ids of the headings (what the contents links and the PDF outline point to). */
-const agesId = (s: ReportSection): string => `${s.id}.data-age`;
-const tableId = (t: ReportTable): string => t.id;
+export const agesId = (s: ReportSection): string => `${s.id}.data-age`;
+export const tableId = (t: ReportTable): string => t.id;
 
-function documentHtml(m: ReportModel, body: string, pageCounter: boolean): string {
-  const css = CSS.replace('__FOOTER__', cssString(`${m.title} · ${m.generatedAt}`)).replace('__PAGE__', pageCounter ? PAGE_COUNTER : '');
+function documentHtml(m: ReportModel, body: string): string {
+  const css = CSS.replace('__FOOTER__', cssString(`${m.title} · ${m.generatedAt}`));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -145,13 +57,10 @@ ${body}
 `;
 }
 
-/** Where the page number sits; the PDF stamps the same text there after merging (see pdf-merge.ts). */
-const PAGE_COUNTER = '@bottom-right { content: "Page " counter(page) " of " counter(pages); font: 7pt system-ui, sans-serif; color: #555; }';
-
 const CSS = `
 @page { size: A4 landscape; margin: 12mm 10mm 14mm 10mm;
   @bottom-left { content: "__FOOTER__"; font: 7pt system-ui, sans-serif; color: #555; }
-  __PAGE__ }
+  @bottom-right { content: "Page " counter(page) " of " counter(pages); font: 7pt system-ui, sans-serif; color: #555; } }
 * { box-sizing: border-box; }
 body { font: 9pt/1.35 system-ui, "DejaVu Sans", Arial, sans-serif; color: #111; margin: 0 auto; max-width: 1400px; padding: 8px; }
 h1 { font-size: 17pt; margin: 0 0 6px; }
@@ -181,15 +90,19 @@ table.meta th { text-align: left; width: 11em; }
 .empty { color: #555; font-style: italic; margin: 2px 0 8px; }
 section.part { break-before: page; }
 a { color: inherit; }
-/* The page margins frame the print: no body padding, which would also only pad the first page of a part. */
+/* The page margins frame the print: no body padding. */
 @media print { body { padding: 0; } }
-.anchors { position: absolute; width: 0; height: 0; overflow: hidden; }
 nav > ol { columns: 2; column-gap: 24px; margin: 4px 0; }
 nav li { break-inside: avoid; }
 nav ol ol { margin: 0 0 4px; padding-left: 1.4em; }
 `;
 
 function meta(m: ReportModel): string {
+  return `<table class="meta">${metaRows(m).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
+}
+
+/** The facts under a report's title: who made it, when, from what, covering which sites. */
+export function metaRows(m: ReportModel): Array<[string, string]> {
   const rows: Array<[string, string]> = [
     ['Generated', m.generatedAt],
     ['Generated by', m.generatedBy],
@@ -201,7 +114,7 @@ function meta(m: ReportModel): string {
   if (m.sections.some((s) => s.kind === 'actions')) {
     rows.push(['Action log period', `${m.period.since ?? 'first record'} – ${m.period.until ?? 'now'}`]);
   }
-  return `<table class="meta">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
+  return rows;
 }
 
 function section(s: ReportSection, multi: boolean): string {
@@ -213,10 +126,15 @@ ${s.tables.map(table).join('\n')}
 </section>`;
 }
 
+/** A data age as shown: `1.5 d`, or that nothing is cached. */
+export function ageText(seconds: number | null): string {
+  return seconds === null ? 'no data cached' : formatAge(seconds);
+}
+
 function ages(s: ReportSection): string {
   const rows = s.dataAges
     .map((a) => {
-      const age = a.ageSeconds === null ? 'no data cached' : formatAge(a.ageSeconds);
+      const age = ageText(a.ageSeconds);
       return `<tr>${siteSystemCell(a.siteName, a.system)}<td>${esc(a.state)}</td><td>${esc(a.at ?? '—')}</td><td${a.at === null ? ' class="critical"' : ''}>${esc(age)}</td></tr>`;
     })
     .join('');
@@ -226,11 +144,8 @@ function ages(s: ReportSection): string {
 function table(t: ReportTable): string {
   const head = `<h3 id="${esc(tableId(t))}">${esc(t.title)}</h3>`;
   if (!t.rows.length) return `${head}<p class="empty">${esc(t.empty ?? 'Nothing to show.')}</p>`;
-  // Site and system in one cell: every row keeps saying which system it is about, and the printed
-  // table has a ninth fewer cells (Chromium's print time follows the number of cells, not the text).
-  const joined = t.columns[0]?.id === 'site' && t.columns[1]?.id === 'system';
-  const columns = joined ? t.columns.slice(2) : t.columns;
-  const th = `${joined ? `<th>${esc(t.columns[0]?.label ?? 'Site')} / ${esc((t.columns[1]?.label ?? 'system').toLowerCase())}</th>` : ''}${columns.map((c) => `<th>${esc(c.label)}</th>`).join('')}`;
+  const { joined, head: labels, columns } = shownColumns(t);
+  const th = labels.map((l) => `<th>${esc(l)}</th>`).join('');
   const rows = t.rows
     .map((r) => {
       const cells = joined ? r.slice(2) : r;
@@ -239,31 +154,73 @@ function table(t: ReportTable): string {
     })
     .join('\n');
   // Many columns: smaller type and tighter cells, so the table fits the page width. A table wider
-  // than the page makes Chromium shrink the whole printed document (or, printed in parts, its part).
+  // than the page makes a browser shrink the whole printed document.
   return `${head}<table${columns.length + (joined ? 1 : 0) >= WIDE_COLUMNS ? ' class="wide"' : ''}><thead><tr>${th}</tr></thead><tbody>\n${rows}\n</tbody></table>`;
 }
 
 /** From this many columns on, a table is set smaller and tighter. */
-const WIDE_COLUMNS = 10;
+export const WIDE_COLUMNS = 10;
 
 /** `site / system` in one cell (either may be missing). */
 function siteSystemCell(site: Cell, system: Cell): string {
+  const text = siteSystemText(site, system);
+  return text === null ? '<td class="none">—</td>' : `<td>${esc(text)}</td>`;
+}
+
+/** `site / system` as one value, null when both are missing. */
+export function siteSystemText(site: Cell, system: Cell): string | null {
   const parts = [site, system].filter((v) => v !== null && v !== '').map(String);
-  return parts.length ? `<td>${esc(parts.join(' / '))}</td>` : '<td class="none">—</td>';
+  return parts.length ? parts.join(' / ') : null;
+}
+
+/**
+ * The columns a table is shown with: site and system in one column when a table starts with
+ * both, so every row keeps saying which system it is about with a ninth fewer cells.
+ */
+export function shownColumns(t: ReportTable): { joined: boolean; head: string[]; columns: Column[] } {
+  const joined = t.columns[0]?.id === 'site' && t.columns[1]?.id === 'system';
+  const columns = joined ? t.columns.slice(2) : t.columns;
+  const head = [...(joined ? [`${t.columns[0]?.label ?? 'Site'} / ${(t.columns[1]?.label ?? 'system').toLowerCase()}`] : []), ...columns.map((c) => c.label)];
+  return { joined, head, columns };
 }
 
 function td(c: Column, v: Cell): string {
-  if (v === null || v === '') return '<td class="none">—</td>';
+  const mark = cellMarks(c, v);
+  if (mark.none) return '<td class="none">—</td>';
   const cls: string[] = [];
-  if (typeof v === 'number') cls.push('num');
-  if (c.id === 'risk' && (v === 'critical' || v === 'warning' || v === 'unknown')) cls.push(v);
-  if (c.id === 'intact' && v === false) cls.push('critical');
-  // A long unbroken token (a hash, JSON parameters) would push the table off the printed page.
-  if (typeof v === 'string' && /\S{32,}/.test(v)) cls.push('break');
-  // Short values stay on one line (the default, so most cells carry no class); long text wraps.
-  else if (typeof v === 'string' && v.length > 24) cls.push('wrap');
+  if (mark.num) cls.push('num');
+  if (mark.risk) cls.push(mark.risk);
+  if (mark.long) cls.push(mark.long);
   return `<td${cls.length ? ` class="${cls.join(' ')}"` : ''}>${esc(cellText(c, v))}</td>`;
 }
+
+/** How a cell is set, in HTML and PDF alike. */
+export interface CellMarks {
+  /** Nothing to show: a grey `—`. */
+  none: boolean;
+  /** A number: right-aligned. */
+  num: boolean;
+  /** A risk the reader must not miss: red, amber, or grey italic for SMART text the app could not read. */
+  risk?: 'critical' | 'warning' | 'unknown';
+  /** `break`: a long unbroken token (a hash, JSON) broken anywhere; `wrap`: long text that wraps (short values stay on one line). */
+  long?: 'break' | 'wrap';
+}
+
+/** The marks of one cell (see {@link CellMarks}). */
+export function cellMarks(c: Column, v: Cell): CellMarks {
+  if (v === null || v === '') return { none: true, num: false };
+  const out: CellMarks = { none: false, num: typeof v === 'number' };
+  if (c.id === 'risk' && (v === 'critical' || v === 'warning' || v === 'unknown')) out.risk = v;
+  if (c.id === 'intact' && v === false) out.risk = 'critical';
+  // A long unbroken token (a hash, JSON parameters) would push the table off the printed page.
+  if (typeof v === 'string' && v.length >= 32 && /\S{32,}/.test(v)) out.long = 'break';
+  // Short values stay on one line (the default, so most cells carry no class); long text wraps.
+  else if (typeof v === 'string' && v.length > LONG_TEXT) out.long = 'wrap';
+  return out;
+}
+
+/** Text longer than this wraps; shorter values stay on one line. */
+export const LONG_TEXT = 24;
 
 /** A cell as shown to a reader (HTML and PDF): units, yes/no, `—` for nothing. */
 export function cellText(c: Column, v: Cell): string {

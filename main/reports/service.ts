@@ -10,7 +10,6 @@ import type { ActionLog } from '../store/action-log.js';
 import type { SiteStore } from '../store/site-store.js';
 import { collectActions, collectSystems } from './collect.js';
 import { exportReport, type ExportFormat, type ExportResult } from './export.js';
-import type { PrintToPdf } from './pdf.js';
 import type { ReportStore, StoredReport } from './store.js';
 
 /** Dependencies of {@link ReportService}. */
@@ -22,10 +21,6 @@ export interface ReportServiceOptions {
   /** OS user, recorded as the report's author. */
   user: string;
   appVersion: string;
-  /** PDF printer; the Electron shell passes one on `webContents.printToPDF`. Created on first PDF when absent. */
-  printToPdf?: PrintToPdf | undefined;
-  /** Makes the default printer when none was given (lazily: Chromium is only needed for PDF). */
-  defaultPrinter?: () => PrintToPdf;
   clock?: () => Date;
 }
 
@@ -63,11 +58,9 @@ export class ReportRequestError extends InputError {
  */
 export class ReportService {
   private readonly clock: () => Date;
-  private printer: PrintToPdf | undefined;
 
   constructor(private readonly o: ReportServiceOptions) {
     this.clock = o.clock ?? (() => new Date());
-    this.printer = o.printToPdf;
   }
 
   /**
@@ -138,16 +131,7 @@ export class ReportService {
       reportId: id,
       exportedBy: this.o.user,
       exportedAt: this.clock(),
-      ...(formats.includes('pdf') ? { printToPdf: this.pdfPrinter() } : {}),
     });
-  }
-
-  private pdfPrinter(): PrintToPdf {
-    if (!this.printer) {
-      if (!this.o.defaultPrinter) throw new Error('PDF export is not available here');
-      this.printer = this.o.defaultPrinter();
-    }
-    return this.printer;
   }
 
   private resolveSites(refs: readonly string[] | undefined): Site[] {

@@ -87,7 +87,7 @@ export interface Launched {
  * Opens the admin's sites, or the demo fleet with `--demo` or when no site is saved yet. The
  * runtime is opened once; the keychain is not touched for the demo fleet.
  */
-export async function launchCore(args: LaunchArgs, warn: (m: string) => void, extra: Pick<RuntimeOptions, 'printToPdf' | 'saveFile'> = {}, scope: LaunchScope = resolveScope(args)): Promise<Launched> {
+export async function launchCore(args: LaunchArgs, warn: (m: string) => void, extra: Pick<RuntimeOptions, 'saveFile'> = {}, scope: LaunchScope = resolveScope(args)): Promise<Launched> {
   if (!scope.demo) {
     const runtime = await openRuntime({ dataDir: args.dataDir, warn, scopedSite: scope.siteId, ...extra });
     return launched(runtime, scope.siteId, undefined, () => runtime.close());

@@ -6,7 +6,6 @@ import { terminalField } from '../../../app/safe-text.js';
 import { REPORT_KINDS, isReportKind, overallDataAges, type Cell } from '../../../app/reports/model.js';
 import { EXPORT_FORMATS, assertExportDir, parseFormats, type ExportFormat, type ExportResult } from '../../reports/export.js';
 import { verifyExport } from '../../reports/manifest.js';
-import { choosePdfPrinter } from '../../reports/printer.js';
 import { ReportRequestError } from '../../reports/service.js';
 import { withRuntime } from '../context.js';
 import { CliError, EXIT, printJson, printRow, type CliIo } from '../io.js';
@@ -83,8 +82,6 @@ async function generateCommand(io: CliIo, kind: (typeof REPORT_KINDS)[number], a
     const reports = rt.reports;
     const generated = await asUsage(() => reports.generate({ kind, sites: values.site, offline: values.offline ?? false, since: values.since, until: values.until }));
     const written = await asUsage(() => reports.export(generated.id, out, formats));
-    // Said on stderr: --json keeps stdout to the JSON alone.
-    if (formats.includes('pdf')) io.stderr(`PDF printed with ${choosePdfPrinter().description}\n`);
     if (values.json) {
       printJson(io, { id: generated.id, kind, dir: written.dir, manifestSha256: written.manifestSha256, files: written.manifest.files, dataAges: written.manifest.dataAges, notes: generated.model.notes });
       return EXIT.ok;
@@ -193,7 +190,6 @@ async function exportCommand(io: CliIo, args: readonly string[]): Promise<number
   const formats = formatsOf(values.format);
   return withRuntime(io, values['data-dir'], async (rt) => {
     const written = await asUsage(() => rt.reports.export(id, out, formats));
-    if (formats.includes('pdf')) io.stderr(`PDF printed with ${choosePdfPrinter().description}\n`);
     io.stdout(`report ${id}\n`);
     printWritten(io, written);
     return EXIT.ok;

@@ -34,8 +34,8 @@ describe('fleetdeck report (built CLI) against a 2-site simulator', { timeout: 1
   it('report audit produces PDF, HTML, CSV and JSON with a manifest, and prints the data ages', () => {
     expect(first.stderr).not.toMatch(/error|FAILED/i);
     expect(first.code).toBe(0);
-    // Which printer made the PDF is said: here the system's Chromium.
-    expect(first.stderr).toMatch(/^PDF printed with Chromium at \S+$/m);
+    // The PDF is written by the app itself: no printer to find or to name.
+    expect(first.stderr).not.toMatch(/PDF printed with/);
     for (const f of ['report.pdf', 'report.html', 'report.json', 'csv/config.hosts.csv', 'csv/data-ages.csv', 'manifest.json']) expect(fs.existsSync(path.join(pack, f)), f).toBe(true);
     expect(first.stdout).toMatch(/^report \d+: Audit pack \(refreshed first\)/);
     for (const s of systems) expect(first.stdout).toMatch(new RegExp(`/ ${s}\\t\\S+\\tas of \\d{4}-`));

@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Site } from '../../../app/domain/site.js';
 import { Fleet } from '../../../main/core/fleet.js';
-import { chromiumPrintToPdf } from '../../../main/reports/pdf.js';
 import { ReportService } from '../../../main/reports/service.js';
 import { ReportStore } from '../../../main/reports/store.js';
 import { openSecretStore } from '../../../main/secrets/secret-store.js';
@@ -73,7 +72,7 @@ export async function reportHarness(o: { sites: number; systems: number; realTim
   const fleet = new Fleet({ sites, secrets: await openSecretStore({ disable: true }), cache, actionLog, user: 'report-tester', timeoutMs: 5000, clock });
   const saved: Site[] = [];
   for (const s of sim.manifest.sites) saved.push(await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password }));
-  const reports = new ReportService({ fleet, sites, actionLog, store: new ReportStore(stores.reportsDb), user: 'report-tester', appVersion: '0.0.0-test', defaultPrinter: () => chromiumPrintToPdf(), clock });
+  const reports = new ReportService({ fleet, sites, actionLog, store: new ReportStore(stores.reportsDb), user: 'report-tester', appVersion: '0.0.0-test', clock });
   let released = false;
   const release = async (): Promise<void> => {
     if (released) return;

@@ -231,7 +231,7 @@ describe('Electron main process entry', () => {
     const win = windows[0]!;
     core.sink?.('fleet:status', { siteId: 'paris', system: 'a', state: 'ok' });
     expect(win.webContents.send).toHaveBeenCalledTimes(1);
-    // A hidden PDF window can keep the app alive after the main window closed: no more sends.
+    // Something else (a dialog) can keep the app alive after the main window closed: no more sends.
     win.listeners.get('closed')?.();
     expect(core.unsubscribed).toBe(1);
   });
@@ -276,9 +276,9 @@ describe('Electron sources (static)', () => {
     .filter((f) => f.endsWith('.ts'))
     .map((f) => ({ file: f, text: readFileSync(join(dir, f), 'utf8') }));
 
-  it('never loads a remote origin: the window loads app://fleetdeck, the PDF printer its parts from local files (no data: URL), no remote URL but the allow-listed links', () => {
+  it('never loads a remote origin: the window loads app://fleetdeck and nothing else (no data: URL), no remote URL but the allow-listed links', () => {
     const loads = sources.flatMap((s) => [...s.text.matchAll(/\.(loadURL|loadFile)\(([^)]*)\)/g)].map((m) => ({ file: s.file, call: `${m[1]}(${m[2]})` })));
-    expect(loads.map((l) => `${l.file}: ${l.call}`).sort()).toEqual(["main.ts: loadURL('app://fleetdeck/index.html')", 'pdf.ts: loadFile(file)']);
+    expect(loads.map((l) => `${l.file}: ${l.call}`).sort()).toEqual(["main.ts: loadURL('app://fleetdeck/index.html')"]);
     // Chromium refuses URLs over 2 MiB: a large report must never travel as a data: URL.
     for (const s of sources) expect(s.text, s.file).not.toMatch(/data:text\/html/);
     const remote = sources.flatMap((s) => [...s.text.matchAll(/\b(?:https?|wss?|ftp):\/\/[^\s'"`]*/g)].map((m) => m[0]));

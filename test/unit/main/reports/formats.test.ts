@@ -6,8 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../../../../app/reports/build.js';
 import { csvCell, csvFiles, neutralize, toCsv } from '../../../../main/reports/csv.js';
 import { exportReport, parseFormats } from '../../../../main/reports/export.js';
-import { balancedGroups, renderHtml, renderPdfParts } from '../../../../main/reports/html.js';
+import { renderHtml } from '../../../../main/reports/html.js';
 import { manifestSelfHash, verifyExport, type Manifest } from '../../../../main/reports/manifest.js';
+import { writeReportPdf } from '../../../../main/reports/pdf.js';
 import { ReportStore } from '../../../../main/reports/store.js';
 import { openReportsDatabase } from '../../../../main/store/database.js';
 import type { ReportModel } from '../../../../app/reports/model.js';
@@ -24,16 +25,6 @@ afterAll(() => {
 });
 
 const model = buildReport('audit', fixtureInput());
-/** A printer without a browser: one page per document, saying how long the document was. */
-const fakePdf = (documents: readonly string[]): Promise<Buffer[]> =>
-  Promise.all(
-    documents.map(async (html) => {
-      const doc = await PDFDocument.create();
-      doc.addPage().drawText(`document of ${html.length} characters`);
-      return Buffer.from(await doc.save());
-    }),
-  );
-
 describe('CSV', () => {
   it('neutralizes every cell a spreadsheet would run as a formula', () => {
     for (const lead of ['=', '+', '-', '@', '\t', '\r']) expect(neutralize(`${lead}1+1`)).toBe(`'${lead}1+1`);
@@ -102,62 +93,15 @@ describe('HTML', () => {
   });
 });
 
-describe('PDF parts', () => {
-  it('cuts into contiguous groups whose largest is as small as possible', () => {
-    expect(balancedGroups([5, 1, 1, 1, 1, 1], 2)).toEqual([[0, 1], [1, 6]]);
-    expect(balancedGroups([1, 1, 1, 1], 2)).toEqual([[0, 2], [2, 4]]);
-    expect(balancedGroups([3, 1, 2], 5)).toEqual([[0, 1], [1, 2], [2, 3]]);
-    expect(balancedGroups([3, 1, 2], 1)).toEqual([[0, 3]]);
-    expect(balancedGroups([], 2)).toEqual([]);
-    // Exhaustive against every way to cut 7 sizes into 3 groups.
-    const sizes = [4, 9, 1, 7, 3, 8, 2];
-    let best = Infinity;
-    for (let a = 1; a < sizes.length; a++) for (let b = a + 1; b < sizes.length; b++) best = Math.min(best, Math.max(sum(sizes.slice(0, a)), sum(sizes.slice(a, b)), sum(sizes.slice(b))));
-    const got = balancedGroups(sizes, 3);
-    expect(got).toHaveLength(3);
-    expect(Math.max(...got.map(([f, t]) => sum(sizes.slice(f, t))))).toBe(best);
-  });
-
-  it('splits between sections only: the parts hold the one document\'s body, without its page counter', () => {
-    const whole = renderHtml(model);
-    const body = (html: string): string => (html.split('<body>\n')[1] ?? '').split('\n</body>')[0] ?? '';
-    for (const n of [1, 2, 3, 99]) {
-      const parts = renderPdfParts(model, n);
-      expect(parts.documents).toHaveLength(Math.min(n, model.sections.length));
-      const withoutAnchors = (html: string): string => body(html).replace(/\n<div class="anchors" aria-hidden="true">(<a href="#[^"]+"><\/a>|<span id="[^"]+"><\/span>)*<\/div>$/, '');
-      expect(parts.documents.map(withoutAnchors).join('\n')).toBe(body(whole));
-      for (const [i, d] of parts.documents.entries()) {
-        expect(d).not.toContain('counter(pages)');
-        expect(d).toContain('<title>');
-        if (i > 0) expect(body(d)).toMatch(/^<section id="[^"]+" class="part">/);
-      }
-    }
-    expect(whole).toContain('counter(pages)');
-  });
-
-  it('outlines every section and table, each pointing at a heading the documents define', () => {
-    const parts = renderPdfParts(model, 2);
-    expect(parts.outline.map((e) => e.title)).toEqual(model.sections.map((s) => s.title));
-    const all = parts.documents.join('');
-    for (const e of parts.outline.flatMap((x) => [x, ...x.children])) {
-      expect(all).toContain(` id="${e.dest}"`);
-    }
-    // Every document links to each of its own headings, so Chromium keeps them as named destinations.
-    for (const d of parts.documents) {
-      for (const id of [...d.matchAll(/<h[23] id="([^"]+)"|<section id="([^"]+)"/g)].map((x) => x[1] ?? x[2])) expect(d).toContain(`<a href="#${id}"></a>`);
-    }
-    const config = parts.outline.find((e) => e.dest === 'config');
-    expect(config?.children.map((c) => c.title)).toContain('Hosts');
-  });
-});
-
 describe('export and verify', () => {
   it('writes the formats and a manifest whose hashes verify, then names a changed, missing or added file', async () => {
     const dir = path.join(tempDir(), 'pack');
-    const written = await exportReport(model, { dir, formats: ['pdf', 'html', 'csv', 'json'], printToPdf: fakePdf, parallelism: 3, reportId: 7, exportedBy: 'bob', exportedAt: new Date('2025-02-01T00:00:00Z') });
-    // Printed in 3 parts, merged into one document titled and dated as the report.
-    const pdf = await PDFDocument.load(fs.readFileSync(path.join(dir, 'report.pdf')));
-    expect(pdf.getPageCount()).toBe(3);
+    const written = await exportReport(model, { dir, formats: ['pdf', 'html', 'csv', 'json'], reportId: 7, exportedBy: 'bob', exportedAt: new Date('2025-02-01T00:00:00Z') });
+    // Written here, titled and dated as the report: the same bytes as the writer gives (reproducible from the model).
+    const pdfBytes = fs.readFileSync(path.join(dir, 'report.pdf'));
+    expect(pdfBytes.equals(await writeReportPdf(model))).toBe(true);
+    const pdf = await PDFDocument.load(pdfBytes);
+    expect(pdf.getPageCount()).toBeGreaterThan(model.sections.length);
     expect(pdf.getTitle()).toBe(model.title);
     expect(pdf.getCreationDate()?.toISOString()).toBe(new Date(model.generatedAt).toISOString());
     expect(written.manifest).toMatchObject({ reportId: 7, kind: 'audit', generatedBy: 'auditor-os-user', exportedBy: 'bob', appVersion: '9.9.9', source: 'cache', scope: { sites: ['East DC', 'West DC'] } });
@@ -178,11 +122,10 @@ describe('export and verify', () => {
     expect(await verifyExport(dir)).toMatchObject({ ok: false, changed: ['csv/config.users.csv'], missing: ['report.html'], added: ['csv/extra.csv'] });
   });
 
-  it('refuses a non-empty directory, an unknown format, and PDF without a printer', async () => {
+  it('refuses a non-empty directory and an unknown format', async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'old.txt'), 'x');
     await expect(exportReport(model, { dir, formats: ['json'], exportedBy: 'bob', exportedAt: new Date() })).rejects.toThrow(/is not empty/);
-    await expect(exportReport(model, { dir: path.join(dir, 'new'), formats: ['pdf'], exportedBy: 'bob', exportedAt: new Date() })).rejects.toThrow(/PDF export needs/);
     expect(() => parseFormats('pdf,docx')).toThrow(/unknown format "docx"/);
     expect(parseFormats('JSON, csv,json')).toEqual(['json', 'csv']);
   });
@@ -235,8 +178,8 @@ describe('what the report writers take', () => {
     expect(renderHtml(plain)).toContain(model.title);
     // @ts-expect-error nor written as CSV
     expect(csvFiles(plain).length).toBeGreaterThan(0);
-    // @ts-expect-error nor split for the PDF
-    expect(renderPdfParts(plain, 2).documents.length).toBeGreaterThan(0);
+    // @ts-expect-error nor written as PDF
+    expect((await writeReportPdf(plain)).length).toBeGreaterThan(0);
     // @ts-expect-error nor exported
     await expect(exportReport(plain, { dir: tempDir(), formats: ['json'], exportedBy: 'bob', exportedAt: new Date() })).resolves.toHaveProperty('manifestSha256');
     const db = openReportsDatabase(tempDir());
@@ -248,7 +191,3 @@ describe('what the report writers take', () => {
     }
   });
 });
-
-function sum(xs: readonly number[]): number {
-  return xs.reduce((a, b) => a + b, 0);
-}
