@@ -37,6 +37,26 @@ async function ipc(url: string, channel: string, body: unknown): Promise<unknown
   return ((await res.json()) as { value: unknown }).value;
 }
 
+/**
+ * Resolves once `holds` is true: asked at once, then again on each event the shell pushes on its
+ * event stream (the renderer's own channel), never on a timer. The test's timeout bounds it.
+ */
+async function untilPushed(url: string, holds: () => Promise<boolean>): Promise<void> {
+  const u = new URL(url);
+  const stop = new AbortController();
+  const res = await fetch(new URL('/events', u), { headers: { 'x-fleetdeck-token': u.searchParams.get('token') ?? '' }, signal: stop.signal });
+  expect(res.status).toBe(200);
+  const events = res.body!.getReader();
+  try {
+    // Subscribed first, then asked: an event after this answer cannot be missed.
+    while (!(await holds())) {
+      if ((await events.read()).done) throw new Error('the event stream ended');
+    }
+  } finally {
+    stop.abort();
+  }
+}
+
 describe('npm start without the Electron runtime', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fd-start-'));
   const children: ChildProcess[] = [];
@@ -60,13 +80,13 @@ describe('npm start without the Electron runtime', () => {
     for (const s of sites) expect(s.simulated).toBe(true);
     // The demo's systems change by themselves: its sites poll, they are not "on demand".
     for (const s of sites) expect(s.polling.intervalSeconds).toBe(60);
-    // The first refresh runs in the background: wait for the nine systems to come in.
+    // The first refresh runs in the background: wait until the nine systems have come in.
     let systems = 0;
-    for (let i = 0; i < 100 && systems < 9; i++) {
+    await untilPushed(url, async () => {
       const status = (await ipc(url, 'fleet:status', {})) as Array<{ systems: Array<{ state: string }> }>;
       systems = status.flatMap((s) => s.systems).filter((s) => s.state === 'ok').length;
-      if (systems < 9) await new Promise((r) => setTimeout(r, 200));
-    }
+      return systems === 9;
+    });
     expect(systems).toBe(9);
     // Starts a process that builds nothing but starts the simulator and refreshes nine systems.
   }, 90_000);
