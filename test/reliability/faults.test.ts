@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { READ_RETRY } from '../../main/core/retry.js';
 import { openRuntime, type Runtime } from '../../main/runtime.js';
 import { startSimulator, type SimulatorHandle } from '../../simulator/index.js';
-import { tempDir, timeRequests, until, type RequestProbe, type TimedRequest } from './support.js';
+import { tempDir, timeRequests, until, watchSockets, type RequestProbe, type SocketProbe, type TimedRequest } from './support.js';
 
 /**
  * The fault matrix: one site (the victim) gets a fault from the simulator's fault injection while
@@ -23,6 +23,7 @@ describe('fault matrix: each system ends in the right state, bounded in time, ot
   let rt: Runtime;
   let data: { dir: string; remove: () => void };
   let probe: RequestProbe;
+  let sockets: SocketProbe;
   const victimId = (): string => rt.sites.list()[0]!.id;
   const victimOrigin = (): string => new URL(sim.sites[0]!.baseUrl).origin;
 
@@ -34,12 +35,14 @@ describe('fault matrix: each system ends in the right state, bounded in time, ot
       await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password, trustSha256: s.certSha256 });
     }
     probe = timeRequests();
+    sockets = watchSockets();
     // A clean first refresh: every later case starts from systems that were ok.
     for (const s of await rt.fleet.refresh({ force: true })) expect(s.state, `${s.system}: ${s.lastError}`).toBe('ok');
   }, 60_000);
 
   afterAll(async () => {
     probe.restore();
+    sockets.restore();
     await rt.close();
     await sim.close();
     data.remove();
@@ -130,9 +133,9 @@ describe('fault matrix: each system ends in the right state, bounded in time, ot
     // Without session tokens the first request of the refresh is the site's login (the password stays stored).
     await rt.fleet.logout(victimId());
     sim.control.resetConnections(0, 2);
-    // The client learns of the dropped keep-alive sockets first (no event tells when undici has seen
-    // their close); then exactly the next two requests are reset. The one wait left in this file.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The client learns of the dropped keep-alive sockets first (else a request sent on one of them
+    // fails too), then exactly the next two requests are reset: wait for the closes, not for a time.
+    await until(() => sockets.open(victimOrigin()) === 0, () => `${sockets.open(victimOrigin())} connection(s) to the victim not yet seen closed`);
     const o = await refreshUnderFault();
     const reset = victimRequests(o).filter((r) => /connection reset|other side closed|socket/i.test(r.error ?? ''));
     expect(reset.map((r) => r.op)).toEqual(['POST /login', 'POST /login']);

@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +78,34 @@ export function timeRequests(): RequestProbe {
     restore: () => {
       proto.send = original;
     },
+  };
+}
+
+/** The client's connections, as undici opened them, and which of them it has seen closed. */
+export interface SocketProbe {
+  /** Connections to `origin` whose close the client has not yet handled. */
+  open(origin: string): number;
+  restore: () => void;
+}
+
+/**
+ * Watches every connection undici opens (its `undici:client:connected` diagnostics channel) and
+ * marks each when it emits 'close'. undici's own close listener was added before ours and runs in
+ * the same emit, so a connection seen closed here is one the client will not send on again: the
+ * condition to wait for after a server drops its keep-alive sockets, instead of a fixed time.
+ */
+export function watchSockets(): SocketProbe {
+  const sockets = new Map<{ closed: boolean }, string>();
+  const onConnected = (message: unknown): void => {
+    const { connectParams, socket } = message as { connectParams: { protocol: string; host: string }; socket: NodeJS.EventEmitter };
+    const entry = { closed: false };
+    sockets.set(entry, `${connectParams.protocol}//${connectParams.host}`);
+    socket.once('close', () => (entry.closed = true));
+  };
+  subscribe('undici:client:connected', onConnected);
+  return {
+    open: (origin) => [...sockets].filter(([entry, o]) => o === origin && !entry.closed).length,
+    restore: () => unsubscribe('undici:client:connected', onConnected),
   };
 }
 

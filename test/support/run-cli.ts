@@ -17,7 +17,7 @@ export function runFleetdeck(args: readonly string[], options: { stdin?: string;
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 50_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

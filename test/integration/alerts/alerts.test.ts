@@ -1,12 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Alert } from '../../../app/alerts/alert.js';
 import type { PoolCapacityUsage } from '../../../app/catalog/index.js';
 import { runCli } from '../../../main/cli/main.js';
-import { openRuntime, type Runtime } from '../../../main/runtime.js';
-import { SimClock, startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import type { Runtime } from '../../../main/runtime.js';
+import { SimClock, type SimulatorHandle } from '../../../simulator/index.js';
+import { useSimulatedFleet } from '../support/simulated-fleet.js';
 
 /**
  * Issue 14, point 2 against the simulator: conditions made through its control API and the
@@ -33,22 +31,16 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
   return { code, out: out.join(''), err: err.join('') };
 }
 
+// Real time: the CLI part evaluates with the wall clock, and notifications are judged by their age.
+const world = useSimulatedFleet({ simulator: { sites: 1, systems: 2, password: PASSWORD, clock: new SimClock(), seed: 'alerts' }, prefix: 'fleetdeck-alerts-' });
+
 beforeAll(async () => {
-  // Real time: the CLI part evaluates with the wall clock, and notifications are judged by their age.
-  sim = await startSimulator({ sites: 1, systems: 2, password: PASSWORD, controlServer: false, clock: new SimClock(), seed: 'alerts' });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-alerts-'));
-  rt = await openRuntime({ dataDir, memorySecrets: true, timeoutMs: 10_000 });
-  const s = sim.manifest.sites[0]!;
-  siteId = (await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: PASSWORD })).id;
+  ({ sim, rt, dir: dataDir } = world);
+  siteId = world.siteIds[0]!;
   await rt.fleet.refresh({ force: true });
   first = rt.fleet.status(siteId)[0]!.system;
 }, 120_000);
 
-afterAll(async () => {
-  await rt?.close();
-  await sim?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
 
 describe('alerts against the simulator', { timeout: 120_000 }, () => {
   it('raises a failed drive after the refresh, once, and notifies the listeners once', async () => {
@@ -111,13 +103,13 @@ describe('alerts against the simulator', { timeout: 120_000 }, () => {
     const others = active().filter((a) => a.id !== drive.id);
     expect(others.length).toBeGreaterThan(0);
     rt.alerts.snooze([others[0]!.id], until);
-    await rt.close();
+    await world.closeRuntime();
 
-    rt = await openRuntime({ dataDir, memorySecrets: true, timeoutMs: 10_000 });
+    rt = await world.reopen();
     const after = new Map(rt.alerts.list({ state: 'active' }).map((a) => [a.id, a]));
     expect(after.get(drive.id)).toMatchObject({ state: 'acknowledged', acknowledgedBy: expect.any(String) });
     expect(after.get(others[0]!.id)).toMatchObject({ state: 'snoozed', snoozedUntil: until.toISOString() });
-    await rt.close();
+    await world.closeRuntime();
 
     const open = await cli(['alerts']);
     expect(open.code, open.err).toBe(12);
@@ -127,13 +119,13 @@ describe('alerts against the simulator', { timeout: 120_000 }, () => {
     expect(json.code).toBe(12);
     expect(listed.find((a) => a.id === drive.id)?.state).toBe('acknowledged');
 
-    rt = await openRuntime({ dataDir, memorySecrets: true, timeoutMs: 10_000 });
+    rt = await world.reopen();
     rt.alerts.acknowledge(rt.alerts.list({ state: 'open' }).map((a) => a.id));
-    await rt.close();
+    await world.closeRuntime();
     const quiet = await cli(['alerts']);
     expect(quiet.code, quiet.out).toBe(0);
     expect((await cli(['alerts', '--site', 'nowhere'])).code).toBe(2);
-    rt = await openRuntime({ dataDir, memorySecrets: true, timeoutMs: 10_000 });
+    rt = await world.reopen();
   });
 
   it('records a rule change in the action log chain and applies it at once', async () => {

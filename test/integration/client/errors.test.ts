@@ -19,7 +19,7 @@ describe('client error mapping', () => {
   let client: ApiClient;
 
   beforeAll(async () => {
-    client = new ApiClient({ baseUrl: await server.start(), timeoutMs: 1500 });
+    client = new ApiClient({ baseUrl: await server.start(), timeoutMs: 30_000 });
   });
   afterAll(async () => {
     await client.close();
@@ -94,7 +94,7 @@ describe('client error mapping', () => {
   });
 
   it('maps a timeout to UnreachableError naming it', async () => {
-    // The server never answers: only the call's own 300 ms timeout (not the client's 1500 ms) ends it.
+    // The server never answers: only the call's own 300 ms timeout (not the client's 30 s) ends it.
     server.responder = () => undefined;
     const err = await client.call('GET /hosts/list', { token: 't', timeoutMs: 300 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnreachableError);

@@ -1,19 +1,18 @@
 // Issue 14, point 3: the action log as the app's view reads it — writes made against the
 // simulator found by each filter, exported without secrets, and a tampered record named by verify.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ActionLogPage } from '../../../app/domain/action.js';
 import { dispatch } from '../../../main/ipc/handlers.js';
 import { openRuntime, type Runtime } from '../../../main/runtime.js';
 import { openLogDatabase } from '../../../main/store/index.js';
-import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import type { SimulatorHandle } from '../../../simulator/index.js';
+import { useSimulatedFleet } from '../support/simulated-fleet.js';
 
 const PASSWORD = 'MARKER-SITE-PASSWORD-a14c';
 const USER_PASSWORD = 'MARKER-NEW-USER-PW-5e0b';
 
 describe('the action log view against the simulator', { timeout: 120_000 }, () => {
+  const world = useSimulatedFleet({ simulator: { sites: 2, systems: 2, seed: 'action-log-view', password: PASSWORD }, prefix: 'fd-log-view-' });
   let sim: SimulatorHandle;
   let rt: Runtime;
   let dir: string;
@@ -32,10 +31,7 @@ describe('the action log view against the simulator', { timeout: 120_000 }, () =
   let between = '';
 
   beforeAll(async () => {
-    sim = await startSimulator({ sites: 2, systems: 2, seed: 'action-log-view', password: PASSWORD, controlServer: false });
-    dir = mkdtempSync(join(tmpdir(), 'fd-log-view-'));
-    rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 10_000 });
-    for (const s of sim.manifest.sites) await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: PASSWORD });
+    ({ sim, rt, dir } = world);
     await rt.fleet.refresh({ force: true });
     const user = { Name: 'auditor1', Password: USER_PASSWORD, Role: 'Viewer', Email: 'auditor1@example.com' };
     await ipc('op:call', { site: site(0).name, system: site(0).system(0), operation: 'POST /users/create', body: user });
@@ -43,11 +39,6 @@ describe('the action log view against the simulator', { timeout: 120_000 }, () =
     await expect(ipc('op:call', { site: site(0).name, system: site(0).system(0), operation: 'POST /users/create', body: user })).rejects.toThrow(/already exists/);
     between = (await query({})).records[0]?.at ?? '';
     await ipc('op:call', { site: site(1).name, system: site(1).system(1), operation: 'POST /hosts/create', body: { Name: 'log-view-host', Wwns: ['10:00:00:00:c9:aa:bb:01'] } });
-  });
-  afterAll(async () => {
-    await rt?.close();
-    await sim?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('finds the writes by site, system, operation, outcome and period, newest first, with their data age', async () => {

@@ -1,10 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../main/ipc/handlers.js';
-import { openRuntime, type Runtime } from '../../../main/runtime.js';
-import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import type { Runtime } from '../../../main/runtime.js';
+import type { SimulatorHandle } from '../../../simulator/index.js';
+import { useSimulatedFleet } from '../support/simulated-fleet.js';
 
 const PASSWORD = 'MARKER-AUTH-PASSWORD-0b7e';
 
@@ -14,26 +14,18 @@ const PASSWORD = 'MARKER-AUTH-PASSWORD-0b7e';
  * other words, one-time codes accepted once.
  */
 describe('authentication that adapts, against the simulator dialects', () => {
+  const world = useSimulatedFleet({ simulator: { sites: 1, systems: 3, seed: 'auth-dialects', password: PASSWORD }, runtime: { timeoutMs: 5000 }, fresh: 'test', prefix: 'fd-auth-' });
   let sim: SimulatorHandle;
   let rt: Runtime;
   let dir: string;
   let siteId: string;
   const site = () => sim.manifest.sites[0]!;
 
-  beforeAll(async () => {
-    sim = await startSimulator({ sites: 1, systems: 3, seed: 'auth-dialects', password: PASSWORD, controlServer: false });
+  beforeEach(() => {
+    ({ sim, rt, dir } = world);
+    siteId = world.siteIds[0]!;
   });
-  afterAll(async () => {
-    await sim.close();
-  });
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'fd-auth-'));
-    rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 5000 });
-    siteId = (await rt.fleet.addSite({ name: site().name, baseUrl: site().baseUrl, username: site().username, password: PASSWORD })).id;
-  });
-  afterEach(async () => {
-    await rt.close();
-    rmSync(dir, { recursive: true, force: true });
+  afterEach(() => {
     sim.control.setDialects([]);
     sim.fleet.sites[0]!.multifactor = false;
     sim.control.expireTokens();
@@ -52,8 +44,7 @@ describe('authentication that adapts, against the simulator dialects', () => {
     expect(onDisk).not.toContain(PASSWORD);
 
     // Reopened: the scheme comes from the site list, so no request is refused on the way.
-    await rt.close();
-    rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 5000 });
+    rt = await world.reopen();
     await rt.secrets.set(`site/${siteId}/password`, PASSWORD);
     const refusedBearer = (): number => sim.fleet.sites[0]!.systems[0]!.notifications.filter((n) => /with the Bearer scheme/.test(n.Message ?? '')).length;
     // The first runtime was refused once, when it learned.

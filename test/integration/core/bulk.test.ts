@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers, dispatch } from '../../../main/ipc/handlers.js';
-import { openRuntime, type Runtime } from '../../../main/runtime.js';
-import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import type { Runtime } from '../../../main/runtime.js';
+import type { SimulatorHandle } from '../../../simulator/index.js';
+import { useSimulatedFleet } from '../support/simulated-fleet.js';
 
 const PASSWORD = 'bulk-site-password';
 const CHAP_SECRET = 'Bulk-Chap-9q7x';
@@ -15,22 +13,14 @@ const CHAP_SECRET = 'Bulk-Chap-9q7x';
  * retry sends only to the one that refused.
  */
 describe('bulk change against the simulator', () => {
+  const world = useSimulatedFleet({ simulator: { sites: 3, systems: 1, seed: 'bulk-tests', password: PASSWORD }, prefix: 'fd-bulk-' });
   let sim: SimulatorHandle;
   let rt: Runtime;
-  let dir: string;
   const targets = () => rt.sites.list().map((s) => ({ siteId: s.id, system: rt.fleet.systemsOf(s.id)[0] as string }));
 
   beforeAll(async () => {
-    sim = await startSimulator({ sites: 3, systems: 1, seed: 'bulk-tests', password: PASSWORD, controlServer: false });
-    dir = mkdtempSync(join(tmpdir(), 'fd-bulk-'));
-    rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 10_000 });
-    for (const s of sim.manifest.sites) await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: PASSWORD });
+    ({ sim, rt } = world);
     await rt.fleet.refresh({ force: true });
-  });
-  afterAll(async () => {
-    await rt.close();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('logs every write, shows the refusal, and the retry resends only to the refused system', async () => {

@@ -1,13 +1,11 @@
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SiteView } from '../../../app/ipc/contract.js';
 import { runCli } from '../../../main/cli/main.js';
 import { dispatch } from '../../../main/ipc/handlers.js';
-import { openRuntime, type Runtime } from '../../../main/runtime.js';
-import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import type { Runtime } from '../../../main/runtime.js';
+import type { SimulatorHandle } from '../../../simulator/index.js';
+import { siteInput, useSimulatedFleet } from '../support/simulated-fleet.js';
 
 const PASSWORD = 'MARKER-EXPIRED-PASSWORD-2c8d';
 
@@ -16,6 +14,8 @@ const PASSWORD = 'MARKER-EXPIRED-PASSWORD-2c8d';
  * trusted by its pin, and the site says it expired; a changed certificate still blocks until trusted.
  */
 describe('an expired self-signed certificate, pinned (dialect expired-cert)', () => {
+  // No site yet: the first test adds it, as the admin would.
+  const world = useSimulatedFleet({ simulator: { sites: 1, systems: 2, seed: 'expired-cert', password: PASSWORD, tls: true, dialects: ['expired-cert'] }, runtime: { timeoutMs: 5000 }, sites: 0, prefix: 'fd-expired-' });
   let sim: SimulatorHandle;
   let rt: Runtime;
   let dir: string;
@@ -30,19 +30,12 @@ describe('an expired self-signed certificate, pinned (dialect expired-cert)', ()
   };
 
   beforeAll(async () => {
-    sim = await startSimulator({ sites: 1, systems: 2, seed: 'expired-cert', password: PASSWORD, tls: true, dialects: ['expired-cert'], controlServer: false });
-    dir = mkdtempSync(join(tmpdir(), 'fd-expired-'));
-    rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 5000 });
-  });
-  afterAll(async () => {
-    await rt.close();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
+    ({ sim, rt, dir } = world);
   });
 
   it('is added by its fingerprint and every system refreshes to ok, the site saying since when it expired', async () => {
     const s = sim.manifest.sites[0]!;
-    siteId = (await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: PASSWORD, trustSha256: s.certSha256 })).id;
+    siteId = (await rt.fleet.addSite(siteInput(s))).id;
     const statuses = await rt.fleet.refresh({ force: true });
     expect(statuses.map((st) => [st.state, st.lastError])).toEqual([
       ['ok', undefined],

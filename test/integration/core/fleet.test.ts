@@ -1,12 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CertificateError } from '../../../main/client/index.js';
 import { OutcomeUnknownError } from '../../../main/core/errors.js';
 import { passwordAccount } from '../../../main/secrets/accounts.js';
-import { openRuntime, type Runtime } from '../../../main/runtime.js';
-import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import type { Runtime } from '../../../main/runtime.js';
+import type { SimulatorHandle } from '../../../simulator/index.js';
+import { useSimulatedFleet } from '../support/simulated-fleet.js';
 
 const PASSWORD = 'MARKER-SITE-PASSWORD-7f3a';
 
@@ -30,20 +30,13 @@ function expectAbsent(dir: string, markers: readonly string[]): void {
 }
 
 describe('fleet against the simulator', () => {
+  const world = useSimulatedFleet({ simulator: { sites: 2, systems: 3, seed: 'core-tests', password: PASSWORD }, runtime: { timeoutMs: 3000 }, prefix: 'fd-core-' });
   let sim: SimulatorHandle;
   let rt: Runtime;
   let dir: string;
 
   beforeAll(async () => {
-    sim = await startSimulator({ sites: 2, systems: 3, seed: 'core-tests', password: PASSWORD, controlServer: false });
-    dir = mkdtempSync(join(tmpdir(), 'fd-core-'));
-    rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 3000 });
-    for (const s of sim.manifest.sites) await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: PASSWORD });
-  });
-  afterAll(async () => {
-    await rt.close();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
+    ({ sim, rt, dir } = world);
   });
   afterEach(async () => {
     for (const s of sim.sites) {
@@ -183,19 +176,13 @@ describe('fleet against the simulator', () => {
 });
 
 describe('TLS trust on first use and pin changes', () => {
+  // No site yet: the test adds it, confirming the fingerprint as the admin would.
+  const world = useSimulatedFleet({ simulator: { sites: 1, systems: 2, tls: true, seed: 'tls-tests' }, runtime: { timeoutMs: 3000 }, sites: 0, prefix: 'fd-tls-' });
   let sim: SimulatorHandle;
   let rt: Runtime;
-  let dir: string;
 
   beforeAll(async () => {
-    sim = await startSimulator({ sites: 1, systems: 2, tls: true, seed: 'tls-tests', controlServer: false });
-    dir = mkdtempSync(join(tmpdir(), 'fd-tls-'));
-    rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 3000 });
-  });
-  afterAll(async () => {
-    await rt.close();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
+    ({ sim, rt } = world);
   });
 
   it('shows the fingerprint for confirmation, pins it, blocks on a change until the new one is confirmed', async () => {

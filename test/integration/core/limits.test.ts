@@ -1,15 +1,37 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Fleet, type FleetOptions } from '../../../main/core/fleet.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SystemStatus } from '../../../app/domain/site.js';
+import type { FleetOptions } from '../../../main/core/fleet.js';
 import { ReportService } from '../../../main/reports/service.js';
 import { ReportStore } from '../../../main/reports/store.js';
-import { openSecretStore } from '../../../main/secrets/secret-store.js';
-import { SiteStore, cacheKey, openStores, type DataStores } from '../../../main/store/index.js';
+import { cacheKey } from '../../../main/store/index.js';
 import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
 import { FakeTimers } from '../../unit/main/core/fake-timers.js';
 import { until } from '../../support/until.js';
+import { siteInput, useFleetsOnDisk, useSimulator, type FleetOnDisk } from '../support/simulated-fleet.js';
+
+/** Fake timers that also keep the most deadlines pending at once: every peak, not a sample of them. */
+class CountingTimers extends FakeTimers {
+  most = 0;
+
+  override setTimeout(fire: () => void, ms: number): unknown {
+    const handle = super.setTimeout(fire, ms);
+    this.most = Math.max(this.most, this.pending);
+    return handle;
+  }
+}
+
+/**
+ * Twelve systems refreshed with at most `most` (two) at once: only those refreshing when the 2 s
+ * deadline passed failed by it; waiting in the queue did not count.
+ */
+function expectQueueNotFailed(statuses: readonly SystemStatus[], most: number): void {
+  expect(statuses).toHaveLength(12);
+  expect(most).toBeLessThanOrEqual(2);
+  const failed = statuses.filter((st) => st.state !== 'ok');
+  expect(failed.length).toBeLessThanOrEqual(2);
+  for (const st of failed) expect(st.lastError).toMatch(/did not finish within 2000 ms/);
+  expect(statuses.filter((st) => st.state === 'ok').length).toBeGreaterThanOrEqual(10);
+}
 
 /**
  * Bounds of a refresh against the simulator's fault injection: one deadline per system whatever
@@ -17,53 +39,17 @@ import { until } from '../../support/until.js';
  * drives whose SMART is read, and a byte budget for one system's answers.
  */
 
-interface Harness {
-  fleet: Fleet;
-  stores: DataStores;
-  sites: SiteStore;
-  siteIds: string[];
-  close(): Promise<void>;
-}
-
-
 describe('limits of a refresh', () => {
+  const simulator = useSimulator({ sites: 2, systems: 2, seed: 'limits' });
+  const fleetOnDisk = useFleetsOnDisk('fd-limits-');
   let sim: SimulatorHandle;
-  const dirs: string[] = [];
-  const harnesses: Harness[] = [];
-
-  beforeAll(async () => {
-    sim = await startSimulator({ sites: 2, systems: 2, seed: 'limits', controlServer: false });
+  beforeAll(() => {
+    sim = simulator.sim;
   });
-  afterEach(async () => {
-    for (const h of harnesses.splice(0)) await h.close();
+  afterEach(() => {
     for (const s of sim.sites) sim.control.setFaults(s.index, { hangReads: false, hangPaths: [], padBytes: 0, latencyMs: 0 });
   });
-  afterAll(async () => {
-    await sim.close();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
-
-  async function harness(options: Partial<FleetOptions>, siteCount = 2): Promise<Harness> {
-    const dir = mkdtempSync(join(tmpdir(), 'fd-limits-'));
-    dirs.push(dir);
-    const stores = openStores(dir);
-    const sites = new SiteStore({ dataDir: dir });
-    const fleet = new Fleet({ sites, secrets: await openSecretStore({ disable: true }), cache: stores.cache, actionLog: stores.actionLog, user: 'tester', ...options });
-    const siteIds: string[] = [];
-    for (const s of sim.manifest.sites.slice(0, siteCount)) siteIds.push((await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password })).id);
-    const h: Harness = {
-      fleet,
-      stores,
-      sites,
-      siteIds,
-      close: async () => {
-        await fleet.close();
-        stores.close();
-      },
-    };
-    harnesses.push(h);
-    return h;
-  }
+  const harness = (options: Partial<FleetOptions>, siteCount = 2): Promise<FleetOnDisk> => fleetOnDisk(options, sim.manifest.sites.slice(0, siteCount));
 
   it('ends the refresh of a system whose reads never answer at its deadline (fake clock), other sites unaffected', async () => {
     const timers = new FakeTimers();
@@ -135,40 +121,23 @@ describe('limits of a refresh', () => {
     // Scaled down from 3,000 systems on one site: one request at a time to the site. Deadlines run
     // on a fake clock, so the count of those running says which systems have started their refresh.
     const big = await startSimulator({ sites: 1, systems: 12, seed: 'limits-big', controlServer: false, latencyMs: 5 });
-    const dir = mkdtempSync(join(tmpdir(), 'fd-limits-big-'));
-    dirs.push(dir);
-    const stores = openStores(dir);
-    const sites = new SiteStore({ dataDir: dir });
-    const timers = new FakeTimers();
-    const fleet = new Fleet({ sites, secrets: await openSecretStore({ disable: true }), cache: stores.cache, actionLog: stores.actionLog, user: 'tester', timers, refreshDeadlineMs: 2000, maxSmartDrives: 1 });
+    const timers = new CountingTimers();
     try {
-      const s = big.manifest.sites[0]!;
-      const site = await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
+      const { fleet, sites } = await fleetOnDisk({ timers, refreshDeadlineMs: 2000, maxSmartDrives: 1 }, []);
+      const site = await fleet.addSite(siteInput(big.manifest.sites[0]!));
       await sites.update(site.id, { polling: { ...site.polling, maxInFlight: 1 } });
       await fleet.siteChanged(site.id);
-      let most = 0;
-      let done = false;
-      const refreshed = fleet.refresh({ force: true }).finally(() => (done = true));
+      timers.most = timers.pending;
+      const refreshed = fleet.refresh({ force: true });
       // One deadline passes while the first systems refresh and the others wait their turn.
       await until(() => fleet.status(site.id).some((st) => st.state === 'refreshing'), () => 'a system refreshing');
-      most = timers.pending;
       timers.advance(2000);
-      while (!done) {
-        most = Math.max(most, timers.pending);
-        await new Promise((r) => setTimeout(r, 5));
-      }
       const statuses = await refreshed;
-      expect(statuses).toHaveLength(12);
-      // Two systems at a time (twice the site's one request slot), never all twelve: only those
-      // refreshing when the deadline passed failed by it; waiting in the queue did not count.
-      expect(most).toBeLessThanOrEqual(2);
-      const failed = statuses.filter((st) => st.state !== 'ok');
-      expect(failed.length).toBeLessThanOrEqual(2);
-      for (const st of failed) expect(st.lastError).toMatch(/did not finish within 2000 ms/);
-      expect(statuses.filter((st) => st.state === 'ok').length).toBeGreaterThanOrEqual(10);
+      const most = timers.most;
+      // Two systems at a time (twice the site's one request slot), never all twelve.
+      expectQueueNotFailed(statuses, most);
     } finally {
-      await fleet.close();
-      stores.close();
+      // The fleet on it is closed after the test, like every fleet of this suite.
       await big.close();
     }
   }, 60_000);
@@ -177,14 +146,9 @@ describe('limits of a refresh', () => {
     // every site started its systems at once, so all deadlines ran together while the systems
     // took turns for the one slot, and a deadline passing failed all of them.
     const wide = await startSimulator({ sites: 6, systems: 2, seed: 'limits-wide', controlServer: false, latencyMs: 5 });
-    const dir = mkdtempSync(join(tmpdir(), 'fd-limits-wide-'));
-    dirs.push(dir);
-    const stores = openStores(dir);
-    const sites = new SiteStore({ dataDir: dir });
     const timers = new FakeTimers();
-    const fleet = new Fleet({ sites, secrets: await openSecretStore({ disable: true }), cache: stores.cache, actionLog: stores.actionLog, user: 'tester', timers, refreshDeadlineMs: 2000, maxSmartDrives: 1, globalMaxInFlight: 1 });
     try {
-      for (const s of wide.manifest.sites) await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
+      const { fleet } = await fleetOnDisk({ timers, refreshDeadlineMs: 2000, maxSmartDrives: 1, globalMaxInFlight: 1 }, wide.manifest.sites);
       // Systems refreshing at once, from the statuses the fleet emits (a refresh says 'refreshing'
       // when it starts, its verdict when it ends).
       const running = new Set<string>();
@@ -202,16 +166,9 @@ describe('limits of a refresh', () => {
       timers.advance(2000);
       const statuses = await refreshed;
       off();
-      expect(statuses).toHaveLength(12);
       // Two system refreshes at a time fleet-wide (twice the one request slot), never all twelve.
-      expect(most).toBeLessThanOrEqual(2);
-      const failed = statuses.filter((st) => st.state !== 'ok');
-      expect(failed.length).toBeLessThanOrEqual(2);
-      for (const st of failed) expect(st.lastError).toMatch(/did not finish within 2000 ms/);
-      expect(statuses.filter((st) => st.state === 'ok').length).toBeGreaterThanOrEqual(10);
+      expectQueueNotFailed(statuses, most);
     } finally {
-      await fleet.close();
-      stores.close();
       await wide.close();
     }
   }, 60_000);

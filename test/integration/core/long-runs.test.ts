@@ -1,25 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getOperation } from '../../../app/catalog/index.js';
 import { OutcomeUnknownError } from '../../../main/core/errors.js';
 import { dispatch } from '../../../main/ipc/handlers.js';
-import { openRuntime, type Runtime } from '../../../main/runtime.js';
+import type { Runtime } from '../../../main/runtime.js';
 import { realWait } from '../../../simulator/clock.js';
-import { SimClock, startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import { SimClock, type SimulatorHandle } from '../../../simulator/index.js';
 import { until } from '../../support/until.js';
+import { useSimulatedFleet } from '../support/simulated-fleet.js';
 
 const PASSWORD = 'MARKER-LONG-PASSWORD-61aa';
 
 /**
  * Operations that say how long they run get a timeout derived from it, not the ordinary request
- * timeout (1 s here, so the difference shows without waiting long), and can be cancelled.
+ * timeout (3 s here: short, so the difference shows without waiting long, yet long enough that
+ * the ordinary reads of a loaded machine are not cut by it), and can be cancelled.
  */
 describe('time for long work', () => {
   let sim: SimulatorHandle;
   let rt: Runtime;
-  let dir: string;
   let siteId: string;
   let system: string;
   let node: string;
@@ -31,13 +29,12 @@ describe('time for long work', () => {
     onWait(ms);
     return realWait(ms);
   });
+  const world = useSimulatedFleet({ simulator: { sites: 1, systems: 1, seed: 'long-runs', password: PASSWORD, dialects: ['slow-analyzer'], clock }, runtime: { timeoutMs: 3000 }, prefix: 'fd-long-' });
 
   beforeAll(async () => {
-    sim = await startSimulator({ sites: 1, systems: 1, seed: 'long-runs', password: PASSWORD, controlServer: false, dialects: ['slow-analyzer'], clock });
-    dir = mkdtempSync(join(tmpdir(), 'fd-long-'));
-    rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 1000 });
-    const s = sim.manifest.sites[0]!;
-    siteId = (await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: PASSWORD })).id;
+    ({ sim, rt } = world);
+    const s = world.site(0);
+    siteId = world.siteIds[0]!;
     system = s.systems[0]!;
     const state = sim.fleet.sites[0]!.systems[0]!;
     node = state.nodes[0]!.name;
@@ -45,15 +42,10 @@ describe('time for long work', () => {
     // Warm the session and the cache (the analyzer's "all" counts the cached drives).
     await rt.fleet.refresh({ force: true });
   });
-  afterAll(async () => {
-    await rt.close();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
-  it("a node utility runs as long as its timeoutSeconds allows, past the 1 s request timeout", async () => {
-    // Before: "no answer within 1000 ms", recorded as outcome unknown.
-    const out = await rt.fleet.call(siteId, system, 'GET /nodes/utils/run', { query: { node, utility: 'sleep', args: '2', timeoutSeconds: 10 } });
+  it("a node utility runs as long as its timeoutSeconds allows, past the 3 s request timeout", async () => {
+    // Before: "no answer within 3000 ms", recorded as outcome unknown.
+    const out = await rt.fleet.call(siteId, system, 'GET /nodes/utils/run', { query: { node, utility: 'sleep', args: '4', timeoutSeconds: 10 } });
     // sleep prints nothing, as on Linux.
     expect(out).toBe('');
     expect(rt.actionLog.list({ siteId }).at(-1)).toMatchObject({ operation: 'GET /nodes/utils/run', result: 'ok' });

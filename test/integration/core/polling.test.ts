@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { refreshRead, smartRead } from '../../../app/fleet/refresh-plan.js';
-import { Fleet } from '../../../main/core/fleet.js';
 import { openRuntime } from '../../../main/runtime.js';
-import { openSecretStore } from '../../../main/secrets/secret-store.js';
-import { SiteStore, cacheKey, openStores, type DataStores } from '../../../main/store/index.js';
-import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import { cacheKey } from '../../../main/store/index.js';
+import type { SimulatorHandle } from '../../../simulator/index.js';
 import { FakeTimers } from '../../unit/main/core/fake-timers.js';
 import { until } from '../../support/until.js';
+import { siteInput, tempDataDir, useFleetsOnDisk, useSimulator, type FleetOnDisk } from '../support/simulated-fleet.js';
 
 /**
  * Background polling against the simulator, on a fake clock for the schedule (no wall-clock
@@ -22,66 +18,37 @@ const INTERVAL_S = 30;
 const HEALTH = refreshRead('GET /monitoring/health/current');
 const USERS = refreshRead('GET /users/list');
 
-interface Harness {
-  fleet: Fleet;
-  stores: DataStores;
+interface Harness extends FleetOnDisk {
   timers: FakeTimers;
   siteId: string;
   systems: string[];
-  close(): Promise<void>;
 }
 
 describe('background polling against the simulator', () => {
+  const simulator = useSimulator({ sites: 1, systems: 2, seed: 'polling' });
+  const fleetOnDisk = useFleetsOnDisk('fd-polling-');
   let sim: SimulatorHandle;
-  const dirs: string[] = [];
-  const harnesses: Harness[] = [];
+  beforeAll(() => {
+    sim = simulator.sim;
+  });
   const requests = (): number => sim.control.status()[0]!.requests;
 
-  beforeAll(async () => {
-    sim = await startSimulator({ sites: 1, systems: 2, seed: 'polling', controlServer: false });
-  });
-  afterEach(async () => {
-    for (const h of harnesses.splice(0)) await h.close();
-  });
-  afterAll(async () => {
-    await sim.close();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
-
   async function harness(password?: string): Promise<Harness> {
-    const dir = mkdtempSync(join(tmpdir(), 'fd-polling-'));
-    dirs.push(dir);
-    const stores = openStores(dir);
-    const sites = new SiteStore({ dataDir: dir });
     const timers = new FakeTimers(Date.now());
-    const fleet = new Fleet({
-      sites,
-      secrets: await openSecretStore({ disable: true }),
-      cache: stores.cache,
-      actionLog: stores.actionLog,
-      user: 'tester',
-      clock: () => new Date(timers.now()),
-      timers,
-      // No jitter: the poll falls due exactly at the interval.
-      random: () => 0.5,
-    });
     const s = sim.manifest.sites[0]!;
-    const site = await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: password ?? s.password });
-    await fleet.editSite(site.id, { polling: { ...site.polling, intervalSeconds: INTERVAL_S } });
-    const h: Harness = {
-      fleet,
-      stores,
-      timers,
-      siteId: site.id,
-      systems: s.systems,
-      close: async () => {
-        await fleet.close();
-        stores.close();
-        sites.close();
+    const f = await fleetOnDisk(
+      {
+        clock: () => new Date(timers.now()),
+        timers,
+        // No jitter: the poll falls due exactly at the interval.
+        random: () => 0.5,
       },
-    };
-    harnesses.push(h);
-    return h;
+      [s],
+      password,
+    );
+    const site = f.sites.get(f.siteIds[0]!)!;
+    await f.fleet.editSite(site.id, { polling: { ...site.polling, intervalSeconds: INTERVAL_S } });
+    return { ...f, timers, siteId: site.id, systems: s.systems };
   }
 
   const at = (h: Harness, system: string, read: { op: string; query: Record<string, unknown> }): string | undefined =>
@@ -229,16 +196,18 @@ describe('background polling against the simulator', () => {
   });
 
   it('runtime.close() stops the schedule: no timer is left to keep the process alive', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fd-polling-rt-'));
-    dirs.push(dir);
-    const timers = new FakeTimers();
-    const rt = await openRuntime({ dataDir: dir, memorySecrets: true, timers });
-    const s = sim.manifest.sites[0]!;
-    const site = await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
-    await rt.fleet.editSite(site.id, { polling: { ...site.polling, intervalSeconds: 60 } });
-    rt.fleet.startPolling();
-    expect(timers.pending).toBe(1);
-    await rt.close();
-    expect(timers.pending).toBe(0);
+    const data = tempDataDir('fd-polling-rt-');
+    try {
+      const timers = new FakeTimers();
+      const rt = await openRuntime({ dataDir: data.dir, memorySecrets: true, timers });
+      const site = await rt.fleet.addSite(siteInput(sim.manifest.sites[0]!));
+      await rt.fleet.editSite(site.id, { polling: { ...site.polling, intervalSeconds: 60 } });
+      rt.fleet.startPolling();
+      expect(timers.pending).toBe(1);
+      await rt.close();
+      expect(timers.pending).toBe(0);
+    } finally {
+      data.remove();
+    }
   });
 });

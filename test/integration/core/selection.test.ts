@@ -1,39 +1,25 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../main/ipc/handlers.js';
-import { openRuntime, type Runtime } from '../../../main/runtime.js';
-import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import type { Runtime } from '../../../main/runtime.js';
+import type { SimulatorHandle } from '../../../simulator/index.js';
+import { useSimulatedFleet } from '../support/simulated-fleet.js';
 
 const PASSWORD = 'MARKER-SELECT-PASSWORD-9e1f';
 
 /** `/systems/select` belongs to the session manager: a write meant for one system never lands on another. */
 describe('selection integrity', () => {
+  const world = useSimulatedFleet({ simulator: { sites: 1, systems: 2, seed: 'selection', password: PASSWORD }, runtime: { timeoutMs: 5000 }, fresh: 'test', prefix: 'fd-select-' });
   let sim: SimulatorHandle;
   let rt: Runtime;
-  let dir: string;
   let siteId: string;
   const ipc = (channel: string, payload: unknown) => dispatch(rt.handlers, channel, payload);
   const systemState = (name: string) => sim.fleet.sites[0]!.systems.find((s) => s.name === name)!;
   const hostsOn = (name: string): string[] => systemState(name).hosts.map((h) => h.name);
 
-  beforeAll(async () => {
-    sim = await startSimulator({ sites: 1, systems: 2, seed: 'selection', password: PASSWORD, controlServer: false });
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'fd-select-'));
-    rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 5000 });
-    const s = sim.manifest.sites[0]!;
-    siteId = (await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: PASSWORD })).id;
+    ({ sim, rt } = world);
+    siteId = world.siteIds[0]!;
     expect((await rt.fleet.refresh({ force: true })).map((st) => st.state)).toEqual(['ok', 'ok']);
-  });
-  afterEach(async () => {
-    await rt.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("the console cannot point a system's session at another system, and the next write lands on the system it names", async () => {

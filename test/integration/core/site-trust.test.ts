@@ -1,15 +1,13 @@
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CertificateError } from '../../../main/client/index.js';
 import { dispatch } from '../../../main/ipc/handlers.js';
 import { passwordAccount, sitePrefix } from '../../../main/secrets/accounts.js';
 import { openRuntime, type Runtime } from '../../../main/runtime.js';
-import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import type { SimulatorHandle } from '../../../simulator/index.js';
 import { json, RecordingServer, type Responder } from '../../support/recording-server.js';
 import { testCa } from '../../support/tls-cert.js';
+import { tempDataDir, useSimulatedFleet } from '../support/simulated-fleet.js';
 
 const PASSWORD = 'MARKER-MOVED-PASSWORD-51c9';
 
@@ -26,9 +24,9 @@ const attacker: Responder = (req, res) => {
 };
 
 describe('moving a site or changing its trust', () => {
+  const world = useSimulatedFleet({ simulator: { sites: 1, systems: 2, seed: 'site-trust', password: PASSWORD, tls: true }, runtime: { timeoutMs: 5000 }, fresh: 'test', prefix: 'fd-trust-' });
   let sim: SimulatorHandle;
   let rt: Runtime;
-  let dir: string;
   let listener: RecordingServer;
   let listenerUrl: string;
   let siteId: string;
@@ -36,28 +34,20 @@ describe('moving a site or changing its trust', () => {
   const ipc = (channel: string, payload: unknown) => dispatch(rt.handlers, channel, payload);
 
   beforeAll(async () => {
-    sim = await startSimulator({ sites: 1, systems: 2, seed: 'site-trust', password: PASSWORD, tls: true, controlServer: false });
     listener = new RecordingServer();
     listener.responder = attacker;
     listenerUrl = await listener.start();
   });
   afterAll(async () => {
     await listener.close();
-    await sim.close();
   });
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'fd-trust-'));
-    rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 5000 });
-    const s = sim.manifest.sites[0]!;
-    siteId = (await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: PASSWORD, trustSha256: s.certSha256 })).id;
+    ({ sim, rt } = world);
+    siteId = world.siteIds[0]!;
     const statuses = await rt.fleet.refresh({ force: true });
     expect(statuses.map((st) => st.state)).toEqual(['ok', 'ok']);
     listener.requests.length = 0;
-  });
-  afterEach(async () => {
-    await rt.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('a pinned https site moved to a local http listener sends that listener nothing it stored: no token, no password', async () => {
@@ -126,7 +116,7 @@ describe('a pinned certificate issued by a CA', () => {
   let server: RecordingServer;
   let url: string;
   let rt: Runtime;
-  let dir: string;
+  let data: { dir: string; remove: () => void };
 
   beforeAll(async () => {
     ca = await testCa();
@@ -138,13 +128,13 @@ describe('a pinned certificate issued by a CA', () => {
       return json(res, 200, { Data: [{ Name: 'alpha' }] });
     };
     url = await server.start();
-    dir = mkdtempSync(join(tmpdir(), 'fd-ca-'));
-    rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 5000 });
+    data = tempDataDir('fd-ca-');
+    rt = await openRuntime({ dataDir: data.dir, memorySecrets: true, timeoutMs: 5000 });
   });
   afterAll(async () => {
     await rt.close();
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    data.remove();
   });
 
   it('keeps the site usable (the leaf is no trust root of its own) and refuses another leaf of the same CA', async () => {

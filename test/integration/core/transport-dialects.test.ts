@@ -1,14 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, RedirectError, TransientHttpError } from '../../../main/client/index.js';
 import { SYSTEM_TIMERS, type Timers } from '../../../main/core/deadline.js';
 import { OutcomeUnknownError } from '../../../main/core/errors.js';
 import { dispatch } from '../../../main/ipc/handlers.js';
-import { openRuntime, type Runtime } from '../../../main/runtime.js';
-import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import type { Runtime } from '../../../main/runtime.js';
+import type { SimulatorHandle } from '../../../simulator/index.js';
 import { RecordingServer } from '../../support/recording-server.js';
+import { useSimulatedFleet } from '../support/simulated-fleet.js';
 
 const PASSWORD = 'MARKER-TRANSPORT-PASSWORD-4d2a';
 
@@ -20,7 +18,6 @@ const PASSWORD = 'MARKER-TRANSPORT-PASSWORD-4d2a';
 describe('transport that survives what sits between the desk and the system', () => {
   let sim: SimulatorHandle;
   let rt: Runtime;
-  let dir: string;
   let siteId: string;
   let system: string;
   /** Every timer the fleet set, in ms: its deadlines and its waits before retrying, on the real clock. */
@@ -29,24 +26,18 @@ describe('transport that survives what sits between the desk and the system', ()
   const requests = (): number => sim.control.status()[0]!.requests;
   const hosts = (): string[] => sim.fleet.sites[0]!.systems[0]!.hosts.map((h) => h.name);
 
-  beforeAll(async () => {
-    sim = await startSimulator({ sites: 1, systems: 2, seed: 'transport-dialects', password: PASSWORD, controlServer: false });
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'fd-transport-'));
+  // Registered first, so the waits are cleared before each test's runtime opens.
+  beforeEach(() => {
     waits.length = 0;
-    rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 5000, timers });
-    const s = sim.manifest.sites[0]!;
-    siteId = (await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: PASSWORD })).id;
-    system = s.systems[0]!;
+  });
+  const world = useSimulatedFleet({ simulator: { sites: 1, systems: 2, seed: 'transport-dialects', password: PASSWORD }, runtime: { timeoutMs: 5000, timers }, fresh: 'test', prefix: 'fd-transport-' });
+  beforeEach(async () => {
+    ({ sim, rt } = world);
+    siteId = world.siteIds[0]!;
+    system = world.site(0).systems[0]!;
     await rt.fleet.refresh({ force: true });
   });
-  afterEach(async () => {
-    await rt.close();
-    rmSync(dir, { recursive: true, force: true });
+  afterEach(() => {
     sim.control.setDialects([]);
     sim.control.setFaults(0, { redirectTo: '' });
     sim.control.proxyErrors(0, 0);

@@ -31,7 +31,8 @@ function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = 
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    // Only a bound for a child that hangs (a locked keyring), below the test's own timeout.
+    const killer = setTimeout(() => child.kill('SIGKILL'), 50_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(killer);

@@ -28,7 +28,7 @@ describe('simulator command', () => {
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const ready = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready line: ${out} ${err}`)), 15_000);
+      const timer = setTimeout(() => reject(new Error(`no ready line: ${out} ${err}`)), 50_000);
       child.stdout.on('data', (d: Buffer) => {
         out += d.toString();
         const line = out.split('\n').find((l) => l.includes('ready'));

@@ -19,6 +19,9 @@ const rendererRoot = join(work, 'renderer');
 
 /** Everything the entry asked of Electron, in order. */
 const calls: string[] = [];
+/** Settles when the entry first loads a page into a window: the end of its start-up. */
+let pageLoaded: () => void = () => undefined;
+const firstLoad = new Promise<void>((resolve) => (pageLoaded = resolve));
 const appListeners = new Map<string, (...args: unknown[]) => void>();
 const windows: Array<{
   options: { webPreferences?: Record<string, unknown> };
@@ -39,7 +42,10 @@ vi.mock('electron', () => {
   class BrowserWindow {
     readonly webContents = { send: vi.fn(), isDestroyed: () => false };
     readonly listeners = new Map<string, () => void>();
-    readonly loadURL = vi.fn(async (url: string) => void calls.push(`loadURL ${url}`));
+    readonly loadURL = vi.fn(async (url: string) => {
+      calls.push(`loadURL ${url}`);
+      pageLoaded();
+    });
     readonly loadFile = vi.fn(async (file: string) => void calls.push(`loadFile ${file}`));
     constructor(readonly options: { webPreferences?: Record<string, unknown> }) {
       calls.push('new BrowserWindow');
@@ -149,8 +155,8 @@ describe('Electron main process entry', () => {
     mkdirSync(rendererRoot, { recursive: true });
     writeFileSync(join(rendererRoot, 'index.html'), '<!doctype html>');
     await import('../../../../main/electron/main.js');
-    const deadline = Date.now() + 5000;
-    while (!calls.some((c) => c.startsWith('loadURL')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    // The entry starts up asynchronously (whenReady, launch): wait for its first page load, not for a time.
+    await firstLoad;
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -136,14 +136,20 @@ describe('openDatabase', () => {
   it('waits for another process\'s write lock (busy timeout) instead of failing at once', async () => {
     const dir = tempDir();
     openReportsDatabase(dir).close();
-    // Another process takes the write lock and holds it a moment.
+    // Another process takes the write lock and holds it until this test lets it go (a file appears):
+    // however slow the machine, the lock is held for the first attempt and given up during the second.
     const libsql = createRequire(import.meta.url).resolve('libsql');
+    const release = path.join(dir, 'release');
     const holder = spawn(process.execPath, [
       '-e',
-      `const db = new (require(${JSON.stringify(libsql) }))(${JSON.stringify(path.join(dir, 'reports.db')) });
+      `const fs = require('node:fs');
+       const db = new (require(${JSON.stringify(libsql) }))(${JSON.stringify(path.join(dir, 'reports.db')) });
        db.exec('BEGIN IMMEDIATE'); db.exec("INSERT INTO reports (kind, title, generated_at, generated_by, source, sites, systems, model, sha256) VALUES ('audit', 'other process', 'a', 'b', 'cache', '[]', 0, '{}', 'x')");
-       process.stdout.write('locked\\n');
-       setTimeout(() => { db.exec('COMMIT'); db.close(); }, 300);`,
+       const watcher = fs.watch(${JSON.stringify(dir)}, () => {
+         if (!fs.existsSync(${JSON.stringify(release)})) return;
+         watcher.close(); db.exec('COMMIT'); db.close();
+       });
+       process.stdout.write('locked\\n');`,
     ]);
     await new Promise<void>((resolve, reject) => {
       holder.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
@@ -153,7 +159,9 @@ describe('openDatabase', () => {
     open.push(impatient);
     impatient.pragma('busy_timeout = 0');
     expect(() => impatient.exec('BEGIN IMMEDIATE')).toThrow(/locked|busy/i);
-    // The app's connection waits for the other process to commit, then writes.
+    // The app's connection waits for the other process to commit, then writes. Its wait blocks this
+    // thread, so the other process is told to commit first (a file written before the wait begins).
+    fs.writeFileSync(release, '');
     const db = openReportsDatabase(dir);
     open.push(db);
     db.transaction(() => db.prepare("INSERT INTO reports (kind, title, generated_at, generated_by, source, sites, systems, model, sha256) VALUES ('audit', 'this process', 'a', 'b', 'cache', '[]', 0, '{}', 'y')").run()).immediate();
