@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { BulkJobs, fleetSender } from './core/bulk.js';
 import { AlertEngine } from './alerts/alert-engine.js';
 import { AlertStore } from './alerts/alert-store.js';
+import { SearchIndex } from './search/search-index.js';
 import { Fleet } from './core/fleet.js';
 import { createHandlers, type Handlers, type SaveFile } from './ipc/handlers.js';
 import type { PrintToPdf } from './reports/pdf.js';
@@ -36,6 +37,8 @@ export interface RuntimeOptions {
   saveFile?: SaveFile;
   /** Clock and timers of the fleet's deadlines and retry waits (tests: to see what was waited). */
   timers?: Timers;
+  /** Keep the fleet search index (default true; the CLI, which never searches, says false). */
+  searchIndex?: boolean;
 }
 
 /** Everything main runs on: stores, secrets, the fleet and the IPC handlers, for one data dir. */
@@ -103,6 +106,8 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     defaultPrinter: () => choosePdfPrinter().print,
   });
   const bulk = new BulkJobs({ send: fleetSender(fleet) });
+  const search = new SearchIndex({ fleet, sites: () => sites.list(), warn: (m) => o.warn?.(m) });
+  if (o.searchIndex !== false) search.start();
   const handlers = createHandlers({
     fleet,
     sites,
@@ -116,6 +121,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     reports,
     bulk,
     alerts,
+    search,
     user: osUser(),
     ...(o.saveFile ? { saveFile: o.saveFile } : {}),
   });
@@ -134,6 +140,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     keychainWarning,
     storeWarnings: stores.warnings,
     close: async () => {
+      search.close();
       alerts.stop();
       await fleet.close();
       stores.close();
