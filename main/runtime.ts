@@ -52,6 +52,8 @@ export interface Runtime {
   secrets: SecretStore;
   fleet: Fleet;
   reports: ReportService;
+  /** The fleet search index (`search:query`). */
+  search: SearchIndex;
   /** Bulk changes (one write on several systems), kept in memory for this run. */
   bulk: BulkJobs;
   /** Alert rules and alerts, evaluated after every refresh of a system. */
@@ -136,6 +138,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     reports,
     bulk,
     alerts,
+    search,
     handlers,
     keychainWarning,
     storeWarnings: stores.warnings,
