@@ -216,7 +216,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
           signal: control.signal,
         });
         // A read is cached: the search index reads the system again when it is one of its answers.
-        if (r.system !== undefined) ctx.search?.noteCachedRead(site.id, r.system, r.operation);
+        if (r.system !== undefined) ctx.search?.noteCachedRead(site.id, r.system, r.operation, r.query ?? {});
         // Secrets never reach the renderer, even if a system echoes one (by field or by value).
         return { result: redact(result, secretValues(r.body)) };
       } finally {

@@ -129,9 +129,9 @@ export class SearchIndex {
     this.#schedule();
   }
 
-  /** A read of `opKey` was cached for the system: look again when the answer is one the search uses. */
-  noteCachedRead(siteId: string, system: string, opKey: string): void {
-    if (SEARCH_OPS.has(opKey)) this.markChanged(siteId, system);
+  /** A read was cached for the system: look again when it is one of the answers the search uses (same operation and query). */
+  noteCachedRead(siteId: string, system: string, opKey: string, query: Record<string, unknown> = {}): void {
+    if (SEARCH_OPS.has(opKey) && SEARCH_KEYS.includes(cacheKey(opKey, query))) this.markChanged(siteId, system);
   }
 
   /** Systems not read yet, or maybe changed since. */

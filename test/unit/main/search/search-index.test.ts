@@ -199,7 +199,10 @@ describe('the fleet search index in main', () => {
     fleet.put({ ...DR_B, nodes: [{ Name: 'node-7' }] });
     index.noteCachedRead('s2', 'dr-b', 'GET /Version');
     expect(index.query('node-7', 10).total).toBe(0);
-    index.noteCachedRead('s2', 'dr-b', 'GET /nodes/list');
+    // The same operation under another query is another cached answer, not the one searched.
+    index.noteCachedRead('s2', 'dr-b', 'GET /nodes/list', { name: 'node-7' });
+    expect(index.query('node-7', 10).total).toBe(0);
+    index.noteCachedRead('s2', 'dr-b', SEARCH_READS.nodes.op, SEARCH_READS.nodes.query);
     expect(index.query('node-7', 10).results.map((e) => e.system)).toEqual(['dr-b']);
   });
 
