@@ -48,17 +48,23 @@ export class LiveSearch {
   #again = $state(0);
 
   constructor(index: SearchIndex, fleet: FleetStore, query: () => string, limit: number) {
+    // Moves when a refresh has ended somewhere (new hosts, volumes or drives may be cached); not on
+    // every status change, so a running refresh does not make the search ask again and again.
+    const dataVersion = $derived.by(() => {
+      let v = 0;
+      for (const s of fleet.systems) v += fleet.version(s.siteId, s.system);
+      return v;
+    });
     $effect(() => {
       const q = query().trim();
-      void this.#again;
-      // A refresh that ended may have cached new hosts, volumes or drives.
-      for (const s of fleet.systems) void fleet.version(s.siteId, s.system);
-      let current = true;
       if (!q) {
         this.answer = undefined;
         this.busy = false;
         return;
       }
+      void this.#again;
+      void dataVersion;
+      let current = true;
       this.busy = true;
       let retry: ReturnType<typeof setTimeout> | undefined;
       index.search(q, limit).then(

@@ -38,7 +38,7 @@ async function mountView(query: string, fake: FakeFleet) {
     [...view.target.querySelectorAll('[data-testid="search-results"] .body [role="row"]')].map((r) =>
       [...r.children].map((c) => c.textContent?.trim() ?? '').join(' | '),
     );
-  return { api, nav, view, note, rows };
+  return { api, fleet, nav, view, note, rows };
 }
 
 const entry = (system: string, text: string): SearchEntry => ({ siteId: 's1', system, kind: 'host', text, context: '', area: 'hosts', detail: { kind: 'host', host: text } });
@@ -80,6 +80,18 @@ describe('the fleet search view on main’s index', () => {
     // Complete: no more asking.
     await tick(PENDING_RETRY_MS * 4);
     expect(asked).toHaveLength(3);
+  });
+
+  it('asks again when a system’s refresh has ended (new cached data), not while it runs', async () => {
+    const asked: Array<Request<'search:query'>> = [];
+    const { fleet } = await mountView('esx', { search: (r) => (asked.push(r), { results: [], total: 0, systems: 2, pending: 0 }) });
+    expect(asked).toHaveLength(1);
+    fleet.apply(status('s1', 'alpha', 'refreshing'));
+    await tick();
+    expect(asked).toHaveLength(1);
+    fleet.apply(status('s1', 'alpha', 'ok', { lastSuccessAt: '2026-01-01T00:00:00Z' }));
+    await tick();
+    expect(asked).toHaveLength(2);
   });
 
   it('says how many match when main returns only the first of them', async () => {
