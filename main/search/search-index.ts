@@ -39,7 +39,7 @@ export interface SearchIndexOptions {
   afterStart?: ((run: () => void) => () => void) | undefined;
   /** Runs the next slice of the background reading later (default `setImmediate`: IPC and timers run between slices). */
   defer?: ((run: () => void) => void) | undefined;
-  /** Systems read per background slice (default 25, about 30 ms of work). */
+  /** Systems read per background slice (default 25, about 50–70 ms of work). */
   slice?: number | undefined;
   /** Systems a query reads itself before answering (default 32): a few refreshed systems show at once. */
   queryReads?: number | undefined;
@@ -82,7 +82,7 @@ function defaultAfterStart(run: () => void): () => void {
 /**
  * The fleet search index, kept by main: every system's searchable entries (system, site host,
  * storage hosts with WWNs, IQNs and NQNs, volumes and NAAs, drive serials, nodes), folded once, in
- * memory. Rebuilt from the offline cache (about a millisecond per system, so not persisted), in
+ * memory. Rebuilt from the offline cache (2–3 ms of CPU per system: parsing four answers), in
  * slices with IPC served between them, from shortly after start or from the first query, whichever
  * comes first. A system is read again when a refresh or poll of it ends with new answers, or a read
  * of one of its searched answers is cached. A query answers at once from what is indexed and says
