@@ -39,7 +39,7 @@ export interface SearchIndexOptions {
   afterStart?: ((run: () => void) => () => void) | undefined;
   /** Runs the next slice of the background reading later (default `setImmediate`: IPC and timers run between slices). */
   defer?: ((run: () => void) => void) | undefined;
-  /** Systems read per background slice (default 25, about 50–70 ms of work). */
+  /** Systems read per background slice (default 10, about 30 ms of work: an IPC call waits at most that long). */
   slice?: number | undefined;
   /** Systems a query reads itself before answering (default 32): a few refreshed systems show at once. */
   queryReads?: number | undefined;
@@ -203,7 +203,7 @@ export class SearchIndex {
     (this.#o.defer ?? setImmediate)(() => {
       this.#scheduled = false;
       if (this.#closed) return;
-      this.#read(this.#o.slice ?? 25, this.#siteMap());
+      this.#read(this.#o.slice ?? 10, this.#siteMap());
       this.#schedule();
     });
   }
