@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { BulkJobs, fleetSender } from './core/bulk.js';
 import { AlertEngine } from './alerts/alert-engine.js';
 import { AlertStore } from './alerts/alert-store.js';
+import { SearchIndex } from './search/search-index.js';
 import { Fleet } from './core/fleet.js';
 import { createHandlers, type Handlers, type SaveFile } from './ipc/handlers.js';
 import { ReportService } from './reports/service.js';
@@ -32,6 +33,8 @@ export interface RuntimeOptions {
   saveFile?: SaveFile;
   /** Clock and timers of the fleet's deadlines and retry waits (tests: to see what was waited). */
   timers?: Timers;
+  /** Keep the fleet search index (default true; the CLI, which never searches, says false). */
+  searchIndex?: boolean;
 }
 
 /** Everything main runs on: stores, secrets, the fleet and the IPC handlers, for one data dir. */
@@ -45,6 +48,8 @@ export interface Runtime {
   secrets: SecretStore;
   fleet: Fleet;
   reports: ReportService;
+  /** The fleet search index (`search:query`). */
+  search: SearchIndex;
   /** Bulk changes (one write on several systems), kept in memory for this run. */
   bulk: BulkJobs;
   /** Alert rules and alerts, evaluated after every refresh of a system. */
@@ -97,6 +102,8 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     appVersion: APP_VERSION,
   });
   const bulk = new BulkJobs({ send: fleetSender(fleet) });
+  const search = new SearchIndex({ fleet, sites: () => sites.list(), warn: (m) => o.warn?.(m) });
+  if (o.searchIndex !== false) search.start();
   const handlers = createHandlers({
     fleet,
     sites,
@@ -110,6 +117,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     reports,
     bulk,
     alerts,
+    search,
     user: osUser(),
     ...(o.saveFile ? { saveFile: o.saveFile } : {}),
   });
@@ -124,10 +132,12 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     reports,
     bulk,
     alerts,
+    search,
     handlers,
     keychainWarning,
     storeWarnings: stores.warnings,
     close: async () => {
+      search.close();
       alerts.stop();
       await fleet.close();
       stores.close();

@@ -6,6 +6,7 @@ import { ACTION_EXPORT_FORMATS, actionEntrySchema, actionLogExportSchema, action
 import { siteEditSchema, siteInputSchema, siteViewSchema, systemStatusSchema } from '../domain/site.js';
 import { OPERATION_KEYS } from '../catalog/operations.js';
 import { exportedFileSchema, reportDiffSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
+import { searchAnswerSchema } from '../search/entries.js';
 import type { ChannelName, EventNameList } from './channels.js';
 
 /**
@@ -152,6 +153,15 @@ export const CONTRACT = {
   'cache:read': {
     request: z.object({ site: siteRef, system: name, operation: operationKey, query: params.optional() }),
     response: z.object({ value: z.unknown(), at: z.string(), stale: z.boolean() }).nullable(),
+  },
+  /**
+   * Fleet search over the cached data, answered from main's index: the first `limit` matches, how
+   * many match in all, and how many systems are still to be read into the index (this window's
+   * sites only).
+   */
+  'search:query': {
+    request: z.object({ query: z.string().max(1000), limit: z.number().int().min(1).max(1000).default(200) }),
+    response: searchAnswerSchema,
   },
   'log:list': {
     request: z.object({ site: siteRef.optional(), since: isoTime.optional(), until: isoTime.optional(), limit: z.number().int().min(1).max(100_000).optional() }),

@@ -9,6 +9,8 @@ export async function withRuntime<T>(io: CliIo, dataDirFlag: string | undefined,
     dataDir,
     memorySecrets: io.env.FLEETDECK_KEYCHAIN === 'memory',
     warn: (m) => io.stderr(`fleetdeck: ${m}\n`),
+    // A command never searches the fleet: no index read from the cache while it runs.
+    searchIndex: false,
   });
   try {
     return await task(rt);

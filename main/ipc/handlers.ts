@@ -19,6 +19,8 @@ import type { ActionLog } from '../store/action-log.js';
 import type { ActionLogFilter } from '../../app/domain/action.js';
 import { actionLogFile, type ActionLogFile } from '../reports/action-log-export.js';
 import type { SiteStore } from '../store/site-store.js';
+import type { SearchIndex } from '../search/search-index.js';
+import type { SearchAnswer } from '../../app/search/entries.js';
 
 export interface HandlerContext {
   fleet: Fleet;
@@ -39,6 +41,8 @@ export interface HandlerContext {
   bulk?: BulkJobs | undefined;
   /** Alerts and their rules; the `alerts:*` channels fail without it. */
   alerts?: AlertEngine | undefined;
+  /** The fleet search index; `search:query` fails without it. */
+  search?: SearchIndex | undefined;
   /**
    * Saves an export where the admin chooses (Electron's save dialog): the path written, or
    * undefined when cancelled. Without it (browser shell, tests) an export is handed to the window
@@ -62,6 +66,7 @@ export type Parsed<C extends Channel> = z.output<(typeof CONTRACT)[C]['request']
  */
 interface RedactedAnswers {
   'op:call': { result: Redacted<unknown> };
+  'search:query': Redacted<SearchAnswer>;
 }
 /** What the handler of a channel answers: the contract's response, redacted where it carries a system's data. */
 export type HandlerAnswer<C extends Channel> = C extends keyof RedactedAnswers ? RedactedAnswers[C] : Response<C>;
@@ -210,6 +215,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
           ...(r.headers ? { headers: r.headers } : {}),
           signal: control.signal,
         });
+        // A read is cached: the search index reads the system again when it is one of its answers.
+        if (r.system !== undefined) ctx.search?.noteCachedRead(site.id, r.system, r.operation, r.query ?? {});
         // Secrets never reach the renderer, even if a system echoes one (by field or by value).
         return { result: redact(result, secretValues(r.body)) };
       } finally {
@@ -237,6 +244,11 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       // The cache redacts every value before it is written (OfflineCache.put), so it is served as
       // stored: as its JSON text, which the browser shell sends without parsing it here.
       return hit ? { value: new RawJson(hit.json), at: hit.at, stale: hit.stale } : null;
+    },
+    'search:query': async (r) => {
+      if (!ctx.search) throw new Error('the fleet search is not available in this process');
+      // Built from the cache, which holds redacted answers only; redacted again as everything leaving main.
+      return redact(ctx.search.query(r.query, r.limit, ctx.scopedSite));
     },
     'log:list': async (r) => {
       const siteId = r.site ? siteOf(r.site).id : ctx.scopedSite;

@@ -36,15 +36,56 @@ export interface TreeInput {
   filter: string;
 }
 
+/**
+ * Each system's filter text, made once per status and site object (both are replaced, never
+ * changed, when they change): a keystroke in the filter of a 1,000-system tree then only compares
+ * strings, instead of parsing 1,000 addresses and lowercasing their text again.
+ */
+const haystacks = new WeakMap<SystemStatusView, { site: SiteView | undefined; text: string }>();
+
 /** Text a filter matches for a system: its name, its site's name, host, group, tags and state. */
 function haystack(site: SiteView | undefined, s: SystemStatusView): string {
+  const known = haystacks.get(s);
+  if (known && known.site === site) return known.text;
   let host = '';
   try {
     host = site ? new URL(site.baseUrl).host : '';
   } catch {
     host = site?.baseUrl ?? '';
   }
-  return [s.system, site?.name ?? s.siteId, host, site?.group ?? '', ...(site?.tags ?? []), stateLook(s.state).label].join('\n').toLowerCase();
+  const text = [s.system, site?.name ?? s.siteId, host, site?.group ?? '', ...(site?.tags ?? []), stateLook(s.state).label].join('\n').toLowerCase();
+  haystacks.set(s, { site, text });
+  return text;
+}
+
+/**
+ * System nodes (with their area children) kept per status object and node id, for the same area
+ * list: filtering builds no new system nodes, so the rows it keeps showing are the same objects and
+ * their rendered rows are kept as they are.
+ */
+const systemNodes = new WeakMap<SystemStatusView, { areas: readonly TreeArea[]; byId: Map<string, TreeNode> }>();
+
+function systemNode(siteNodeId: string, s: SystemStatusView, areas: readonly TreeArea[]): TreeNode {
+  let known = systemNodes.get(s);
+  if (!known || known.areas !== areas) {
+    known = { areas, byId: new Map() };
+    systemNodes.set(s, known);
+  }
+  const id = `${siteNodeId}/sys:${s.system}`;
+  let node = known.byId.get(id);
+  if (!node) {
+    node = {
+      id,
+      label: s.system,
+      kind: 'system',
+      siteId: s.siteId,
+      system: s.system,
+      status: s,
+      children: areas.map((a) => ({ id: `${id}/area:${a.id}`, label: a.title, kind: 'area' as const, siteId: s.siteId, system: s.system, areaId: a.id })),
+    };
+    known.byId.set(id, node);
+  }
+  return node;
 }
 
 function siteNode(prefix: string, site: SiteView, systems: readonly SystemStatusView[], input: TreeInput): TreeNode {
@@ -55,15 +96,7 @@ function siteNode(prefix: string, site: SiteView, systems: readonly SystemStatus
     kind: 'site',
     siteId: site.id,
     ...(input.siteErrors.get(site.id) ? { note: input.siteErrors.get(site.id) } : site.polling.paused ? { note: 'paused' } : {}),
-    children: systems.map((s) => ({
-      id: `${id}/sys:${s.system}`,
-      label: s.system,
-      kind: 'system' as const,
-      siteId: s.siteId,
-      system: s.system,
-      status: s,
-      children: input.areas.map((a) => ({ id: `${id}/sys:${s.system}/area:${a.id}`, label: a.title, kind: 'area' as const, siteId: s.siteId, system: s.system, areaId: a.id })),
-    })),
+    children: systems.map((s) => systemNode(id, s, input.areas)),
   };
 }
 

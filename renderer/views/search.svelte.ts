@@ -1,73 +1,101 @@
-import { SvelteMap } from 'svelte/reactivity';
-import type { OperationKey } from '../../app/catalog/index.js';
+import type { SearchAnswer, SearchEntry } from '../../app/search/entries.js';
+import { api } from '../lib/api.js';
 import type { FleetStore } from '../lib/fleet.svelte.js';
-import { PUBLISH_BATCH } from '../lib/fleet-health.svelte.js';
-import { mapLimitBatched } from '../lib/limit.js';
-import { dataOf } from '../lib/loader.svelte.js';
-import { READS, type CacheRead } from '../lib/reads.js';
-import { entriesOf, searchEntries, type SearchEntry } from '../lib/search.js';
-import { SystemContext } from '../lib/system.svelte.js';
 
-const CONCURRENCY = 6;
-
-function hostOf(baseUrl: string | undefined): string {
-  try {
-    return baseUrl ? new URL(baseUrl).host : '';
-  } catch {
-    return baseUrl ?? '';
-  }
-}
+/** While main's index is still reading systems, the same query is asked again after this long. */
+export const PENDING_RETRY_MS = 250;
 
 /**
- * Fleet-wide search over the offline cache: systems, site hosts, storage hosts with their WWNs,
- * IQNs and NQNs, volumes and NAAs, drive serials, nodes. Each system's entries are built once per
- * data version and kept, so typing searches memory, not IPC.
+ * Fleet-wide search over the offline cache (systems, site hosts, storage hosts with their WWNs,
+ * IQNs and NQNs, volumes and NAAs, drive serials, nodes), answered by main's index through
+ * `search:query`: typing sends one small request, never the fleet's cached answers.
  */
 export class SearchIndex {
   readonly #fleet: FleetStore;
-  readonly #bySystem = new SvelteMap<string, { version: number; entries: SearchEntry[] }>();
-  indexing = $state(false);
 
   constructor(fleet: FleetStore) {
     this.#fleet = fleet;
   }
 
-  /** Brings every system's entries up to its current data version. */
-  async refresh(): Promise<void> {
-    const due = this.#fleet.systems.filter((s) => this.#bySystem.get(`${s.siteId}\u0000${s.system}`)?.version !== this.#fleet.version(s.siteId, s.system));
-    if (due.length === 0) return;
-    this.indexing = true;
-    try {
-      // Published in batches: an open search view re-runs the query over every entry on each change.
-      await mapLimitBatched(due, CONCURRENCY, PUBLISH_BATCH, async (s) => {
-        const sys = new SystemContext(this.#fleet, s.siteId, s.system);
-        const version = this.#fleet.version(s.siteId, s.system);
-        const read = <K extends OperationKey>(r: CacheRead<K>) => sys.readCache(r).then((x) => x?.value, () => undefined);
-        const [hosts, apps, resources, nodes] = await Promise.all([read(READS.hosts), read(READS.applications), read(READS.resources), read(READS.nodes)]);
-        const entries = entriesOf({
-          siteId: s.siteId,
-          siteName: s.site?.name ?? s.siteId,
-          siteHost: hostOf(s.site?.baseUrl),
-          system: s.system,
-          hosts: dataOf(hosts),
-          applications: dataOf(apps),
-          resources: dataOf(resources),
-          nodes: dataOf(nodes),
-        });
-        return { version, entries };
-      }, (done) => {
-        for (const [s, indexed] of done) this.#bySystem.set(`${s.siteId}\u0000${s.system}`, indexed);
-      });
-    } finally {
-      this.indexing = false;
-    }
+  /** The first `limit` matches of `query`, how many match, and how many systems main has still to read. */
+  search(query: string, limit = 500): Promise<SearchAnswer> {
+    return api().invoke('search:query', { query, limit });
   }
 
-  search(query: string, limit = 500): SearchEntry[] {
-    return searchEntries(
-      [...this.#bySystem.values()].flatMap((x) => x.entries),
-      query,
-      limit,
-    );
+  /** Main reads its index from the cache from the first query on: asked when a search box opens, it has a head start. */
+  warm(): void {
+    this.search('', 1).catch(() => undefined);
+  }
+
+  /**
+   * A search that follows `query()` (nothing is asked while it is blank): created in a component,
+   * it asks again when the query changes, when a system's data changes, and while main's index is
+   * still reading systems. Answers to an earlier query are dropped.
+   */
+  live(query: () => string, limit: number): LiveSearch {
+    return new LiveSearch(this, this.#fleet, query, limit);
+  }
+}
+
+export class LiveSearch {
+  /** The answer to the current query; undefined until it arrives (or while the query is blank). */
+  answer = $state.raw<SearchAnswer | undefined>(undefined);
+  /** Why the last search failed, in words. */
+  error = $state<string | undefined>(undefined);
+  /** A search of the current query is on its way. */
+  busy = $state(false);
+  /** Moves to ask the same query again (main's index was still reading). */
+  #again = $state(0);
+
+  constructor(index: SearchIndex, fleet: FleetStore, query: () => string, limit: number) {
+    // Moves when a refresh has ended somewhere (new hosts, volumes or drives may be cached); not on
+    // every status change, so a running refresh does not make the search ask again and again.
+    const dataVersion = $derived.by(() => {
+      let v = 0;
+      for (const s of fleet.systems) v += fleet.version(s.siteId, s.system);
+      return v;
+    });
+    $effect(() => {
+      const q = query().trim();
+      if (!q) {
+        this.answer = undefined;
+        this.busy = false;
+        return;
+      }
+      void this.#again;
+      void dataVersion;
+      let current = true;
+      this.busy = true;
+      let retry: ReturnType<typeof setTimeout> | undefined;
+      index.search(q, limit).then(
+        (a) => {
+          if (!current) return;
+          this.answer = a;
+          this.error = undefined;
+          this.busy = false;
+          if (a.pending > 0) retry = setTimeout(() => this.#again++, PENDING_RETRY_MS);
+        },
+        (err: unknown) => {
+          if (!current) return;
+          this.error = err instanceof Error ? err.message : String(err);
+          this.busy = false;
+        },
+      );
+      // A newer query (or the component's end) makes this answer, and its retry, moot.
+      return () => {
+        current = false;
+        clearTimeout(retry);
+      };
+    });
+  }
+
+  /** The results of the current query (empty while blank or not answered yet). */
+  get results(): SearchEntry[] {
+    return this.answer?.results ?? [];
+  }
+
+  /** Main's index has systems still to read: the results may grow. */
+  get reading(): boolean {
+    return this.answer ? this.answer.pending > 0 : this.busy;
   }
 }

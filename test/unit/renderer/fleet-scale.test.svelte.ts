@@ -6,8 +6,8 @@ import { FleetHealth, PUBLISH_BATCH } from '../../../renderer/lib/fleet-health.s
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { mapLimitBatched } from '../../../renderer/lib/limit.js';
 import { READS } from '../../../renderer/lib/reads.js';
-import { SearchIndex } from '../../../renderer/views/search.svelte.js';
-import { cacheKey, fakeApi, site, status, type CachedAnswer } from './support/fake-api.js';
+import { SearchIndex, type LiveSearch } from '../../../renderer/views/search.svelte.js';
+import { cacheKey, fakeApi, settle, site, status, type CachedAnswer } from './support/fake-api.js';
 
 // Issue 17: with 1,000 systems the overview, tree and fleet search recomputed every derived list
 // once per system read (each answer arrives in its own task), quadratic work that kept the page busy
@@ -18,7 +18,7 @@ const PER_SITE = 15;
 const AT = '2025-02-03T04:05:06Z';
 
 /** A fleet of SITES × PER_SITE systems, each with a cached health record and one host; every IPC answer in a task of its own, as over the real bridge. */
-async function fleetOf(): Promise<FleetStore> {
+async function fleetOf(): Promise<{ fleet: FleetStore; fake: ReturnType<typeof fakeApi> }> {
   const sites = Array.from({ length: SITES }, (_, i) => site(`s${i}`, `Site ${i}`));
   const statuses = sites.flatMap((s) => Array.from({ length: PER_SITE }, (_, j) => status(s.id, `${s.id}-sys${j}`, 'ok')));
   const answers = statuses.flatMap((st): Array<[string, CachedAnswer]> => [
@@ -33,7 +33,7 @@ async function fleetOf(): Promise<FleetStore> {
   setApi(api);
   const fleet = new FleetStore();
   await fleet.load();
-  return fleet;
+  return { fleet, fake };
 }
 
 /** Runs `read` in an effect and counts how often it reruns (how often the derived value changed). */
@@ -51,7 +51,7 @@ function countRuns(read: () => unknown): { runs: () => number; stop: () => void 
 
 describe('fleet-wide views at scale', () => {
   it('the overview takes every system health in batches, and shows them all at the end', async () => {
-    const fleet = await fleetOf();
+    const { fleet } = await fleetOf();
     const health = new FleetHealth(fleet);
     const watch = countRuns(() => health.rows);
     try {
@@ -68,22 +68,29 @@ describe('fleet-wide views at scale', () => {
     }
   }, 60_000);
 
-  it('the fleet search index takes the systems in batches and finds what every system has', async () => {
-    const fleet = await fleetOf();
+  it('the fleet search asks main once per query and reads no cached answer itself', async () => {
+    const { fleet, fake } = await fleetOf();
+    fake.invocations.length = 0;
     const index = new SearchIndex(fleet);
-    const watch = countRuns(() => index.search('host-of'));
+    let query = $state('host-of');
+    let live: LiveSearch | undefined;
+    const stop = $effect.root(() => {
+      live = index.live(() => query, 500);
+    });
     try {
-      await index.refresh();
-      flushSync();
+      await settle();
       const systems = SITES * PER_SITE;
-      const found = index.search('host-of').filter((e) => e.text.startsWith('host-of'));
+      const found = live?.results.filter((e) => e.text.startsWith('host-of')) ?? [];
       expect(found).toHaveLength(systems);
       expect(new Set(found.map((e) => e.system)).size).toBe(systems);
+      query = 's2-sys7';
+      await settle();
       // The exact match first, then the host named after it and that host's address.
-      expect(index.search('s2-sys7').map((e) => `${e.kind} ${e.text} (${e.context})`)).toEqual(['system s2-sys7 (Site 2)', 'host 10.0.0.1 (host host-of-s2-sys7)', 'host host-of-s2-sys7 (10.0.0.1)']);
-      expect(watch.runs()).toBeLessThanOrEqual(1 + Math.ceil(systems / PUBLISH_BATCH));
+      expect(live?.results.map((e) => `${e.kind} ${e.text} (${e.context})`)).toEqual(['system s2-sys7 (Site 2)', 'host 10.0.0.1 (host host-of-s2-sys7)', 'host host-of-s2-sys7 (10.0.0.1)']);
+      // Two queries, two requests: no cached answer crossed IPC.
+      expect(fake.invocations.map((i) => i.channel)).toEqual(['search:query', 'search:query']);
     } finally {
-      watch.stop();
+      stop();
     }
   }, 60_000);
 

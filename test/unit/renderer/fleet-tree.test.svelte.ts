@@ -198,3 +198,60 @@ describe('FleetTree with a big fleet', () => {
     }
   });
 });
+
+describe('FleetTree filtering a big fleet', () => {
+  // Issue 17: a keystroke in the filter of a 1,000-system tree rebuilt every system's node (with its
+  // areas) and, once few rows matched, swapped the whole tree from the virtual layout to the nested
+  // one. Typing now keeps the layout and the rows that stay shown.
+  it('keeps the flat layout and the rows still shown while typing, with keyboard and ARIA intact', async () => {
+    const sites = Array.from({ length: 100 }, (_, i) => site(`s${i}`, `Site ${String(i).padStart(3, '0')}`));
+    const statuses = sites.flatMap((s, i) => Array.from({ length: 10 }, (_, j) => status(s.id, `s${String(i).padStart(3, '0')}-sys${j}`, 'ok')));
+    const big = fakeApi({ sites, statuses });
+    setApi(big.api);
+    const fleet = new FleetStore();
+    await fleet.load();
+    const el = renderComponent(FleetTree, { fleet, nav: new Nav(), areas: AREAS }).target;
+    const input = el.querySelector<HTMLInputElement>('[data-testid="tree-filter"]') as HTMLInputElement;
+    const typeIn = (text: string): void => {
+      input.value = text;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      flushSync();
+    };
+    const systems = (): string[] => [...el.querySelectorAll<HTMLElement>('[data-testid^="tree-system-"]')].map((e) => e.dataset.testid as string);
+    const row = (testid: string): HTMLElement => el.querySelector<HTMLElement>(`[data-testid="${testid}"]`) as HTMLElement;
+
+    typeIn('s050');
+    expect(el.querySelector<HTMLElement>('[role="tree"]')?.dataset.virtual).toBe('true');
+    expect(systems()).toEqual(Array.from({ length: 10 }, (_, j) => `tree-system-s50-s050-sys${j}`));
+    const kept = row('tree-system-s50-s050-sys3');
+    typeIn('s050-sys');
+    expect(systems()).toHaveLength(10);
+    // The same element: the row was not rendered again.
+    expect(row('tree-system-s50-s050-sys3')).toBe(kept);
+    typeIn('s050-sys3');
+    expect(systems()).toEqual(['tree-system-s50-s050-sys3']);
+    expect(row('tree-system-s50-s050-sys3')).toBe(kept);
+    const siteRow = row('tree-site-s50');
+    expect(siteRow.getAttribute('role')).toBe('treeitem');
+    expect(siteRow.getAttribute('aria-expanded')).toBe('true');
+    expect(siteRow.getAttribute('aria-level')).toBe('1');
+    expect(kept.getAttribute('aria-level')).toBe('2');
+    expect(kept.getAttribute('aria-setsize')).toBe('1');
+    expect(kept.getAttribute('aria-expanded')).toBe('false');
+
+    // Keyboard: down to the system, open it, down to its first area.
+    siteRow.focus();
+    key(siteRow, 'ArrowDown');
+    expect((document.activeElement as HTMLElement).dataset.testid).toBe('tree-system-s50-s050-sys3');
+    key(document.activeElement as Element, 'ArrowRight');
+    expect(row('tree-system-s50-s050-sys3').getAttribute('aria-expanded')).toBe('true');
+    key(document.activeElement as Element, 'ArrowDown');
+    expect((document.activeElement as HTMLElement).dataset.testid).toBe('tree-area-s50-s050-sys3-summary');
+    expect([...el.querySelectorAll('[role="treeitem"][tabindex="0"]')]).toHaveLength(1);
+
+    // Cleared, every site and system is there again.
+    typeIn('');
+    expect(el.querySelector<HTMLElement>('[role="tree"]')?.dataset.virtual).toBe('true');
+    expect(el.querySelector<HTMLElement>('.spacer')?.style.height).toBe(`${(100 + 1000 + AREAS.length) * 28}px`);
+  });
+});

@@ -20,6 +20,25 @@ const input = {
 const labels = (nodes: TreeNode[]): unknown => nodes.map((n) => (n.children && n.kind !== 'system' ? [n.label, labels(n.children)] : n.label));
 
 describe('buildTree', () => {
+  it('keeps a system node across filter keystrokes, and makes a new one when its status, site or areas change', () => {
+    const find = (nodes: TreeNode[], system: string): TreeNode | undefined => nodes.flatMap((n) => n.children ?? []).find((n) => n.system === system);
+    const first = find(buildTree({ ...input, filter: 'z' }), 'z-sys');
+    expect(find(buildTree({ ...input, filter: 'z-s' }), 'z-sys')).toBe(first);
+    expect(find(buildTree(input), 'z-sys')).toBe(first);
+    // A new status (a refresh ended) is a new node, with the new state's text to filter on.
+    const statuses = [st('a', 'z-sys', 'unreachable'), ...input.statuses.slice(1)];
+    const changed = find(buildTree({ ...input, statuses, filter: 'unreachable' }), 'z-sys');
+    expect(changed).not.toBe(first);
+    expect(changed?.status?.state).toBe('unreachable');
+    // A renamed site is matched by its new name.
+    const sites = [input.sites[0] as SiteView, site('a', 'Lyon', { group: 'East', tags: ['prod'] })];
+    expect(labels(buildTree({ ...input, sites, filter: 'lyon' }))).toEqual([['Lyon', ['a-sys', 'z-sys']]]);
+    expect(buildTree({ ...input, sites, filter: 'alpha' })).toEqual([]);
+    // Other areas: other children.
+    const areas = [{ id: 'hardware', title: 'Hardware' }];
+    expect(find(buildTree({ ...input, areas }), 'z-sys')?.children?.map((c) => c.id)).toEqual(['site:a/sys:z-sys/area:hardware']);
+  });
+
   it('sorts sites and systems by name, with areas under each system', () => {
     const tree = buildTree(input);
     expect(labels(tree)).toEqual([

@@ -1,5 +1,7 @@
 import type { Channel, EventName, EventPayload, FleetdeckApi, Request, Response, SiteView, SystemStatusView } from '../../../../app/ipc/contract.js';
 import { flushSync } from 'svelte';
+import { entriesOf, foldEntry, matchEntries, type SearchAnswer } from '../../../../app/search/entries.js';
+import { READS } from '../../../../renderer/lib/reads.js';
 
 /** A cached answer as `cache:read` returns it. */
 export interface CachedAnswer {
@@ -16,6 +18,8 @@ export interface FakeFleet {
   cache?: Map<string, CachedAnswer>;
   /** Answers `op:call`; throw to fail the call. */
   call?: (req: Request<'op:call'>) => unknown;
+  /** Answers `search:query`; by default main's matching over the fake cache, every system read. */
+  search?: (req: Request<'search:query'>) => SearchAnswer | Promise<SearchAnswer>;
 }
 
 /** The key the fake cache is indexed by: like main's, the operation plus its query with sorted names. */
@@ -65,7 +69,31 @@ export function fakeApi(fleet: FakeFleet) {
       return hit ? { value: hit.value, at: hit.at, stale: hit.stale ?? false } : null;
     },
     'op:call': async (req) => ({ result: await fleet.call?.(req) }),
+    'search:query': (req) => (fleet.search ? fleet.search(req) : searchCache(req)),
   };
+
+  /** What main's index answers on the fake cache: every system, in the fleet's order, read. */
+  function searchCache(req: Request<'search:query'>): SearchAnswer {
+    const siteOf = (id: string): SiteView | undefined => fleet.sites?.find((s) => s.id === id);
+    const data = (siteId: string, system: string, r: { op: string; query: Record<string, unknown> }): never[] | undefined => {
+      const d = (cache.get(cacheKey(siteId, system, r.op, r.query))?.value as { Data?: unknown } | undefined)?.Data;
+      return Array.isArray(d) ? (d as never[]) : undefined;
+    };
+    const systems = [...statuses].sort((a, b) => (siteOf(a.siteId)?.name ?? a.siteId).localeCompare(siteOf(b.siteId)?.name ?? b.siteId) || a.system.localeCompare(b.system));
+    const entries = systems.flatMap((st) =>
+      entriesOf({
+        siteId: st.siteId,
+        siteName: siteOf(st.siteId)?.name ?? st.siteId,
+        siteHost: siteOf(st.siteId) ? new URL(siteOf(st.siteId)?.baseUrl ?? '').host : '',
+        system: st.system,
+        hosts: data(st.siteId, st.system, READS.hosts),
+        applications: data(st.siteId, st.system, READS.applications),
+        resources: data(st.siteId, st.system, READS.resources),
+        nodes: data(st.siteId, st.system, READS.nodes),
+      }),
+    );
+    return { ...matchEntries([entries.map(foldEntry)], req.query, req.limit ?? 200), systems: systems.length, pending: 0 };
+  }
 
   const api: FleetdeckApi = {
     async invoke<C extends Channel>(channel: C, request: Request<C>): Promise<Response<C>> {

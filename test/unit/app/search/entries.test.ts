@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entriesOf, searchEntries } from '../../../../renderer/lib/search.js';
+import { entriesOf, searchEntries } from '../../../../app/search/entries.js';
 
 const entries = entriesOf({
   siteId: 's1',

@@ -1,0 +1,254 @@
+import type { SystemStatus } from '../../app/domain/site.js';
+import { refreshRead } from '../../app/fleet/refresh-plan.js';
+import { dataEntriesOf, foldEntry, matchEntries, siteEntriesOf, type FoldedEntry, type SearchAnswer } from '../../app/search/entries.js';
+import { cacheKey } from '../store/offline-cache.js';
+
+/** The cached reads whose answers the search index is built from (hosts, volumes, drives, nodes). */
+export const SEARCH_READS = {
+  hosts: refreshRead('GET /hosts/list'),
+  applications: refreshRead('GET /applications/list'),
+  resources: refreshRead('GET /resources/list'),
+  nodes: refreshRead('GET /nodes/list'),
+} as const;
+const SEARCH_OPS: ReadonlySet<string> = new Set(Object.values(SEARCH_READS).map((r) => r.op));
+const SEARCH_KEYS: readonly string[] = Object.values(SEARCH_READS).map((r) => cacheKey(r.op, r.query));
+
+/** What the index needs of the fleet: the systems, their cached answers and news of refreshes. */
+export interface SearchSource {
+  status(): SystemStatus[];
+  cached(siteId: string, system: string, opKey: string, query: Record<string, unknown>, options: { recordUse?: boolean }): { value: unknown } | undefined;
+  /** When each cached answer of a system was read, by cache key (reads no answer). */
+  cachedTimes(siteId: string, system: string): ReadonlyMap<string, string>;
+  on(listener: (e: { type: string; status?: SystemStatus }) => void): () => void;
+}
+
+/** The site of a system as the index shows it: its name and the host of its address. */
+export interface SearchSite {
+  id: string;
+  name: string;
+  baseUrl: string;
+}
+
+export interface SearchIndexOptions {
+  fleet: SearchSource;
+  sites: () => readonly SearchSite[];
+  /**
+   * Calls `run` once start-up is over (default: 3 s later), when the index starts reading the cache
+   * in the background unless a query started it first; returns a cancel function.
+   */
+  afterStart?: ((run: () => void) => () => void) | undefined;
+  /** Runs the next slice of the background reading later (default `setImmediate`: IPC and timers run between slices). */
+  defer?: ((run: () => void) => void) | undefined;
+  /** Systems read per background slice (default 10, about 30 ms of work: an IPC call waits at most that long). */
+  slice?: number | undefined;
+  /** Systems a query reads itself before answering (default 32): a few refreshed systems show at once. */
+  queryReads?: number | undefined;
+  warn?: ((message: string) => void) | undefined;
+}
+
+/** How long after start the index starts reading the cache on its own: the window's first paint comes first. */
+export const START_DELAY_MS = 3000;
+
+interface Indexed {
+  siteName: string;
+  siteHost: string;
+  /** When its searched answers were read, as the cache says (what tells a changed system from one only polled). */
+  times: string;
+  site: FoldedEntry[];
+  data: FoldedEntry[];
+}
+
+const keyOf = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
+function dataOf<T>(value: unknown): T[] | undefined {
+  const data = (value as { Data?: unknown } | null | undefined)?.Data;
+  return Array.isArray(data) ? (data as T[]) : undefined;
+}
+
+function defaultAfterStart(run: () => void): () => void {
+  const t = setTimeout(run, START_DELAY_MS);
+  t.unref?.();
+  return () => clearTimeout(t);
+}
+
+/**
+ * The fleet search index, kept by main: every system's searchable entries (system, site host,
+ * storage hosts with WWNs, IQNs and NQNs, volumes and NAAs, drive serials, nodes), folded once, in
+ * memory. Rebuilt from the offline cache (2–3 ms of CPU per system: parsing four answers), in
+ * slices with IPC served between them, from shortly after start or from the first query, whichever
+ * comes first. A system is read again when a refresh or poll of it ends with new answers, or a read
+ * of one of its searched answers is cached. A query answers at once from what is indexed and says
+ * how many systems are still to be read, so an incomplete answer never looks final.
+ */
+export class SearchIndex {
+  readonly #o: SearchIndexOptions;
+  readonly #indexed = new Map<string, Indexed>();
+  /** Systems whose cached data may have changed since they were read (or were never read). */
+  readonly #dirty = new Map<string, { siteId: string; system: string }>();
+  #scheduled = false;
+  #unsubscribe: (() => void) | undefined;
+  #cancelStart: (() => void) | undefined;
+  #closed = false;
+  /** Set once start-up is over or by the first query: the background reading runs from then on. */
+  #active = false;
+
+  constructor(o: SearchIndexOptions) {
+    this.#o = o;
+  }
+
+  /**
+   * Starts following the fleet. Nothing is read during start-up (nor ever by a process that never
+   * asks, like the CLI, which does not start the index).
+   */
+  start(): void {
+    this.#unsubscribe = this.#o.fleet.on((e) => {
+      // A refresh's end (or a poll's, which sends only its end) may have cached new answers.
+      if (e.type === 'status' && e.status && e.status.state !== 'refreshing') this.markChanged(e.status.siteId, e.status.system);
+    });
+    for (const s of this.#o.fleet.status()) this.#dirty.set(keyOf(s.siteId, s.system), { siteId: s.siteId, system: s.system });
+    this.#cancelStart = (this.#o.afterStart ?? defaultAfterStart)(() => this.#activate());
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#cancelStart?.();
+    this.#unsubscribe?.();
+  }
+
+  /** The system's cached data may have changed: it is looked at again (in the background, or by the next query). */
+  markChanged(siteId: string, system: string): void {
+    this.#dirty.set(keyOf(siteId, system), { siteId, system });
+    this.#schedule();
+  }
+
+  /** A read was cached for the system: look again when it is one of the answers the search uses (same operation and query). */
+  noteCachedRead(siteId: string, system: string, opKey: string, query: Record<string, unknown> = {}): void {
+    if (SEARCH_OPS.has(opKey) && SEARCH_KEYS.includes(cacheKey(opKey, query))) this.markChanged(siteId, system);
+  }
+
+  /** Systems not read yet, or maybe changed since. */
+  get pending(): number {
+    return this.#dirty.size;
+  }
+
+  /** Reads every changed system now (benchmarks; the app lets the background slices do it). */
+  settle(): void {
+    this.#read(Number.POSITIVE_INFINITY, this.#siteMap());
+  }
+
+  /**
+   * The first `limit` entries matching `query` (the rules of `matchEntries`) and how many match, over
+   * the systems of `siteId` (every site when undefined), in the fleet's order (site name, system).
+   */
+  query(query: string, limit: number, siteId?: string): SearchAnswer {
+    const sites = this.#siteMap();
+    this.#read(this.#o.queryReads ?? 32, sites);
+    this.#activate();
+    const systems = this.#o.fleet
+      .status()
+      .filter((s) => !siteId || s.siteId === siteId)
+      .map((s) => ({ siteId: s.siteId, system: s.system, siteName: sites.get(s.siteId)?.name ?? s.siteId, baseUrl: sites.get(s.siteId)?.baseUrl }))
+      .sort((a, b) => a.siteName.localeCompare(b.siteName) || a.system.localeCompare(b.system));
+    let pending = 0;
+    const lists: FoldedEntry[][] = [];
+    for (const s of systems) {
+      const key = keyOf(s.siteId, s.system);
+      const found = this.#indexed.get(key);
+      if (this.#dirty.has(key)) pending++;
+      else if (!found) {
+        // A system the index has not heard of yet (listed since): read in the background.
+        this.markChanged(s.siteId, s.system);
+        pending++;
+      }
+      if (!found) continue;
+      const siteHost = s.baseUrl === undefined ? '' : hostOf(s.baseUrl);
+      // A renamed site (or a changed address) changes only its two entries.
+      if (found.siteName !== s.siteName || found.siteHost !== siteHost) {
+        found.siteName = s.siteName;
+        found.siteHost = siteHost;
+        found.site = siteEntriesOf({ siteId: s.siteId, system: s.system, siteName: s.siteName, siteHost }).map(foldEntry);
+      }
+      lists.push(found.site, found.data);
+    }
+    if (!siteId && this.#indexed.size > systems.length) {
+      // Systems gone from the fleet (a removed site) are dropped, not kept in memory.
+      const present = new Set(systems.map((s) => keyOf(s.siteId, s.system)));
+      for (const key of this.#indexed.keys()) if (!present.has(key)) this.#indexed.delete(key);
+    }
+    return { ...matchEntries(lists, query, limit), systems: systems.length, pending };
+  }
+
+  #siteMap(): Map<string, SearchSite> {
+    return new Map(this.#o.sites().map((s) => [s.id, s]));
+  }
+
+  #activate(): void {
+    if (this.#active || this.#closed) return;
+    this.#active = true;
+    this.#cancelStart?.();
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#closed || !this.#active || this.#dirty.size === 0) return;
+    this.#scheduled = true;
+    (this.#o.defer ?? setImmediate)(() => {
+      this.#scheduled = false;
+      if (this.#closed) return;
+      this.#read(this.#o.slice ?? 10, this.#siteMap());
+      this.#schedule();
+    });
+  }
+
+  /** Reads up to `count` changed systems into the index. */
+  #read(count: number, sites: ReadonlyMap<string, SearchSite>): void {
+    let n = 0;
+    for (const [key, s] of this.#dirty) {
+      if (n++ >= count) break;
+      this.#dirty.delete(key);
+      const site = sites.get(s.siteId);
+      const siteHost = site ? hostOf(site.baseUrl) : '';
+      const base = { siteId: s.siteId, siteName: site?.name ?? s.siteId, siteHost, system: s.system };
+      let times: string;
+      try {
+        const at = this.#o.fleet.cachedTimes(s.siteId, s.system);
+        times = SEARCH_KEYS.map((k) => at.get(k) ?? '').join('|');
+      } catch {
+        times = '';
+      }
+      const known = this.#indexed.get(key);
+      // A poll that cached nothing new for the search (same read times) costs no re-read.
+      if (known && times !== '' && known.times === times) continue;
+      const read = (r: { op: string; query: Record<string, unknown> }): unknown => {
+        try {
+          return this.#o.fleet.cached(s.siteId, s.system, r.op, r.query, { recordUse: false })?.value;
+        } catch (err) {
+          // A damaged cached answer leaves its part out; refreshing the system replaces it.
+          this.#o.warn?.(`search index: the cached ${r.op} of ${s.system} could not be read (${err instanceof Error ? err.message : String(err)})`);
+          return undefined;
+        }
+      };
+      this.#indexed.set(key, {
+        siteName: base.siteName,
+        siteHost,
+        times,
+        site: siteEntriesOf(base).map(foldEntry),
+        data: dataEntriesOf({
+          ...base,
+          hosts: dataOf(read(SEARCH_READS.hosts)),
+          applications: dataOf(read(SEARCH_READS.applications)),
+          resources: dataOf(read(SEARCH_READS.resources)),
+          nodes: dataOf(read(SEARCH_READS.nodes)),
+        }).map(foldEntry),
+      });
+    }
+  }
+}
