@@ -6,6 +6,8 @@
  * lists what is assumed here.
  */
 
+import type { OperationKey } from './operations.js';
+
 /** A run time and the parameters it comes from, in words. */
 export interface RunTime {
   ms: number;
@@ -27,7 +29,7 @@ export const MIN_MARGIN_MS = 30_000;
  * @param driveCount drives the analyzer may test when its parameters do not list them (`all`,
  *   `hdd`, a pool): the system's drives as last read; unknown when undefined.
  */
-export function announcedRunTime(opKey: string, query: Readonly<Record<string, unknown>>, driveCount?: number): RunTime | undefined {
+export function announcedRunTime(opKey: OperationKey, query: Readonly<Record<string, unknown>>, driveCount?: number): RunTime | undefined {
   if (opKey === 'GET /nodes/utils/run') {
     const seconds = clamp(numberParam(query, 'timeoutSeconds') ?? DEFAULT_UTILITY_SECONDS, 1, 3600);
     return { ms: seconds * 1000, why: `timeoutSeconds ${seconds}` };

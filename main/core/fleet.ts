@@ -1,4 +1,4 @@
-import { announcedRunTime, getOperation, timeoutForRun, type Operation } from '../../app/catalog/index.js';
+import { announcedRunTime, getOperation, keyOf, timeoutForRun, type Operation, type OperationKey } from '../../app/catalog/index.js';
 import type { Site, SystemStatus } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
 import { redact, secretValues } from '../../app/redact.js';
@@ -130,7 +130,7 @@ export class Fleet {
    * under its own deadline).
    * @throws StoreError when the intent cannot be recorded: the write is then not sent.
    */
-  async call(siteId: string, system: string | undefined, opKey: string | Operation, callParams: FleetCallParams = {}): Promise<unknown> {
+  async call(siteId: string, system: string | undefined, opKey: OperationKey | Operation, callParams: FleetCallParams = {}): Promise<unknown> {
     const op = typeof opKey === 'string' ? getOperation(opKey) : opKey;
     const site = this.site(siteId);
     if (op.key === SELECT_OP) {
@@ -168,7 +168,7 @@ export class Fleet {
    */
   derivedTimeout(siteId: string, system: string | undefined, op: Operation, query: Readonly<Record<string, unknown>> = {}): number | undefined {
     const drives = op.key === ANALYZER_OP && system !== undefined ? this.cachedDriveCount(siteId, system) : undefined;
-    const run = announcedRunTime(op.key, query, drives);
+    const run = announcedRunTime(keyOf(op), query, drives);
     if (!run) return undefined;
     return Math.max(this.timeoutMs, timeoutForRun(run));
   }

@@ -2,7 +2,7 @@ import type { SystemCapacity } from '../../app/capacity/pools.js';
 import type { Application, Host, Template, TemplateVolume } from '../../app/catalog/index.js';
 import { sizeInput } from '../../app/units.js';
 import { poolChoices } from '../lib/capacity.svelte.js';
-import type { FieldOptionsMap, FormValues, OpRequest } from '../lib/forms/op-form.js';
+import type { FieldId, FieldOptionsOf, FormValuesOf, OpRequest, ProblemsOf } from '../lib/forms/op-form.js';
 import type { FormAction } from './actions.js';
 import { choices, lines, volumesOf } from './shared.js';
 
@@ -20,6 +20,13 @@ export interface ProvisioningData {
 }
 
 /** Sector sizes the systems take (the interface shows only a string; 512 and 4K are what systems accept). */
+/** The two volume template forms, which share their fields. */
+type VolumeOps = 'POST /templates/volumes/create' | 'PUT /templates/volumes/edit';
+/** The two host forms. */
+type HostOps = 'POST /hosts/create' | 'PUT /hosts/edit';
+/** The two mapping forms, which share their rule. */
+type MappingOps = 'POST /hosts/mappings/add' | 'POST /applications/mappings/add';
+
 const SECTOR_SIZES = [
   { value: '512', label: '512 bytes' },
   { value: '4K', label: '4 KiB' },
@@ -37,7 +44,7 @@ export function createTemplateAction(): FormAction {
 }
 
 /** N+K choices of the chosen pool (of every pool while none is chosen), from the layouts the system offers. */
-function layoutOptions(data: ProvisioningData, pool: string | undefined, n: string | undefined): FieldOptionsMap {
+function layoutOptions(data: ProvisioningData, pool: string | undefined, n: string | undefined): FieldOptionsOf<VolumeOps> {
   const pools = data.capacity?.pools ?? [];
   const layouts = pool ? (pools.find((p) => p.name === pool)?.layouts ?? []) : pools.flatMap((p) => p.layouts);
   if (layouts.length === 0) return {};
@@ -49,7 +56,7 @@ function layoutOptions(data: ProvisioningData, pool: string | undefined, n: stri
   };
 }
 
-function volumeOptions(data: ProvisioningData, v: Readonly<FormValues>): FieldOptionsMap {
+function volumeOptions(data: ProvisioningData, v: Readonly<FormValuesOf<VolumeOps>>): FieldOptionsOf<VolumeOps> {
   const pools = data.capacity ? poolChoices(data.capacity) : [];
   return {
     'body.Application': { label: 'Template', required: true, choices: choices((data.templates ?? []).map((t) => t.Application)) },
@@ -63,7 +70,7 @@ function volumeOptions(data: ProvisioningData, v: Readonly<FormValues>): FieldOp
   };
 }
 
-const VOLUME_FIELDS = ['body.Volume', 'body.CapacityInBytes', 'body.SnapshotCapacityInBytes', 'body.Pool', 'body.N', 'body.K', 'body.SectorSize', 'body.Cgid'];
+const VOLUME_FIELDS = ['body.Volume', 'body.CapacityInBytes', 'body.SnapshotCapacityInBytes', 'body.Pool', 'body.N', 'body.K', 'body.SectorSize', 'body.Cgid'] as const satisfies readonly FieldId<VolumeOps>[];
 
 /** A volume template added to `template`, or to a template chosen in the form when none is given. */
 export function addVolumeTemplateAction(data: ProvisioningData, template?: string, initialTemplate?: string): FormAction {
@@ -119,8 +126,8 @@ export function createApplicationAction(data: ProvisioningData, template?: strin
   };
 }
 
-export const HOST_FIELDS = ['body.Name', 'body.Wwns', 'body.Iqn', 'body.Nqn', 'body.Ip', 'body.ChapSecret'];
-export const HOST_OPTIONS: FieldOptionsMap = {
+export const HOST_FIELDS = ['body.Name', 'body.Wwns', 'body.Iqn', 'body.Nqn', 'body.Ip', 'body.ChapSecret'] as const satisfies readonly FieldId<HostOps>[];
+export const HOST_OPTIONS: FieldOptionsOf<HostOps> = {
   'body.Name': { required: true, label: 'Name', help: '1–64 letters, digits, . _ -' },
   'body.Wwns': { label: 'FC WWNs', placeholder: '10:00:00:90:fa:12:34:56' },
   'body.Iqn': { label: 'iSCSI IQN', placeholder: 'iqn.1994-05.com.redhat:host01' },
@@ -147,7 +154,7 @@ export function editHostAction(h: Host): FormAction {
 }
 
 /** LUN ids, when given, pair with the volumes one to one. */
-export function oneLunPerVolume(req: OpRequest): Record<string, string[]> {
+export function oneLunPerVolume(req: OpRequest): ProblemsOf<MappingOps> {
   const luns = req.body?.LunIds as unknown[] | undefined;
   const vols = req.body?.Volumes as unknown[] | undefined;
   if (!luns?.length) return {};
@@ -158,14 +165,14 @@ export function oneLunPerVolume(req: OpRequest): Record<string, string[]> {
 
 /** Volumes mapped to hosts; `host` and `application` preselect what the admin came from. */
 export function mapVolumesAction(data: ProvisioningData, preset: { host?: string | undefined; application?: string | undefined } = {}): FormAction {
-  const initial: FormValues = { ...(preset.host ? { 'body.Hosts': preset.host } : {}), ...(preset.application ? { 'body.Application': preset.application } : {}) };
+  const initial: FormValuesOf<'POST /hosts/mappings/add'> = { ...(preset.host ? { 'body.Hosts': preset.host } : {}), ...(preset.application ? { 'body.Application': preset.application } : {}) };
   return {
     kind: 'form',
     title: preset.host ? `Map volumes to ${preset.host}` : 'Map volumes to hosts',
     op: 'POST /hosts/mappings/add',
     show: ['body.Application', 'body.Hosts', 'body.Volumes', 'body.LunIds'],
     initial,
-    options: (v: Readonly<FormValues>) => ({
+    options: (v: Readonly<FormValuesOf<'POST /hosts/mappings/add'>>) => ({
       'body.Application': { required: true, choices: choices((data.applications ?? []).map((a) => a.Application)) },
       'body.Hosts': { required: true, choices: choices((data.hosts ?? []).map((h) => h.Name)) },
       'body.Volumes': { choices: choices(volumesOf(data.applications ?? [], v['body.Application'])), help: 'none chosen: every volume of the application' },

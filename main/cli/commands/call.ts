@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { asksForSecondFactor, interpretLogin } from '../../../app/auth/login-result.js';
-import { announcedRunTime, getOperation, timeoutForRun, ValidationError, type Operation } from '../../../app/catalog/index.js';
+import { announcedRunTime, getOperation, keyOf, timeoutForRun, ValidationError, type Operation } from '../../../app/catalog/index.js';
 import { redact, secretValues } from '../../../app/redact.js';
 import { terminalField } from '../../../app/safe-text.js';
 import { requireFingerprint } from '../../../app/fingerprint.js';
@@ -108,7 +108,7 @@ export async function callCommand(io: CliIo, args: CallArgs): Promise<number> {
     const system = args.system;
     if (system) await first((scheme) => client.call('GET /systems/select', { token, tokenScheme: scheme, query: { name: system } }));
     // Long runs (a node utility's timeoutSeconds, the analyzer) get their own timeout unless --timeout says.
-    const run = args.timeoutMs ? undefined : announcedRunTime(op.key, query);
+    const run = args.timeoutMs ? undefined : announcedRunTime(keyOf(op), query);
     const timeoutMs = run ? timeoutForRun(run) : args.timeoutMs;
     const call = (scheme: TokenScheme): Promise<unknown> => client.call(op, { query, body, headers, token, tokenScheme: scheme, ...(timeoutMs ? { timeoutMs } : {}) });
     const result = system ? await call(tokenScheme) : await first(call);

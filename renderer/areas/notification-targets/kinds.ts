@@ -1,5 +1,5 @@
 import type { OperationKey } from '../../../app/catalog/index.js';
-import type { FieldOptions } from '../../lib/forms/op-form.js';
+import type { FieldId, FieldOptionsOf } from '../../lib/forms/op-form.js';
 import { LEVEL_NAMES } from '../../lib/levels.js';
 
 /**
@@ -7,22 +7,31 @@ import { LEVEL_NAMES } from '../../lib/levels.js';
  * target unshown; these numbers are the ones its systems (and the simulator) report, and a number
  * not listed here is shown as is.
  */
-export interface TargetKind {
+export interface TargetKind<A extends OperationKey = OperationKey, E extends OperationKey = OperationKey> {
   id: 'email' | 'logserver' | 'chathook' | 'snmp' | 'syslog' | 'remote_support';
   type: number;
   label: string;
-  add: OperationKey;
+  add: A;
   /** Undefined for the remote support target, which has no edit operation. */
-  edit?: OperationKey;
+  edit?: E;
   /** Fields of the add form, in order. */
-  addFields: readonly string[];
-  editFields: readonly string[];
+  addFields: readonly FieldId<A>[];
+  editFields: readonly FieldId<E>[];
 }
 
-const BATCH = ['body.MinLevel', 'body.Modules', 'body.BatchPostingLimit', 'body.BatchPostingPeriod'];
+/** A kind whose field lists are checked against its own add and edit operations. */
+function targetKind<A extends OperationKey, E extends OperationKey = never>(kind: TargetKind<A, E>): TargetKind<A, E> {
+  return kind;
+}
+
+/** Every add and edit operation of a target: the field presentation below is shared by their forms. */
+type TargetOps = 'POST /notifications/targets/email/add' | 'PUT /notifications/targets/email/edit' | 'POST /notifications/targets/logserver/add' | 'PUT /notifications/targets/logserver/edit' | 'POST /notifications/targets/chathook/add' | 'PUT /notifications/targets/chathook/edit' | 'POST /notifications/targets/snmp/add' | 'PUT /notifications/targets/snmp/edit' | 'POST /notifications/targets/syslog/add' | 'PUT /notifications/targets/syslog/edit';
+
+/** The batching fields every kind but SNMP takes, on add and edit alike. */
+const BATCH = ['body.MinLevel', 'body.Modules', 'body.BatchPostingLimit', 'body.BatchPostingPeriod'] as const satisfies readonly FieldId<TargetOps>[];
 
 export const TARGET_KINDS: readonly TargetKind[] = [
-  {
+  targetKind({
     id: 'email',
     type: 0,
     label: 'E-mail',
@@ -30,8 +39,8 @@ export const TARGET_KINDS: readonly TargetKind[] = [
     edit: 'PUT /notifications/targets/email/edit',
     addFields: ['body.Name', 'body.Email', ...BATCH, 'body.HideForCustomers', 'body.Force'],
     editFields: ['body.NewName', 'body.Address', ...BATCH, 'body.HideForCustomers', 'body.ShowForCustomers', 'body.Force'],
-  },
-  {
+  }),
+  targetKind({
     id: 'logserver',
     type: 1,
     label: 'Log server',
@@ -39,8 +48,8 @@ export const TARGET_KINDS: readonly TargetKind[] = [
     edit: 'PUT /notifications/targets/logserver/edit',
     addFields: ['body.Name', 'body.ServerUrl', ...BATCH, 'body.Force'],
     editFields: ['body.NewName', 'body.ServerUrl', ...BATCH, 'body.Force'],
-  },
-  {
+  }),
+  targetKind({
     id: 'chathook',
     type: 2,
     label: 'Chat webhook',
@@ -48,8 +57,8 @@ export const TARGET_KINDS: readonly TargetKind[] = [
     edit: 'PUT /notifications/targets/chathook/edit',
     addFields: ['body.Name', 'body.WebhookUrl', ...BATCH, 'body.Force'],
     editFields: ['body.NewName', 'body.WebhookUrl', ...BATCH, 'body.Force'],
-  },
-  {
+  }),
+  targetKind({
     id: 'snmp',
     type: 3,
     label: 'SNMP',
@@ -57,8 +66,8 @@ export const TARGET_KINDS: readonly TargetKind[] = [
     edit: 'PUT /notifications/targets/snmp/edit',
     addFields: ['body.Name', 'body.Ip', 'body.ManagerPort', 'body.TrapVersion', 'body.CommunityString', 'body.V3Username', 'body.V3AuthPhrase', 'body.V3PrivacyPhrase', 'body.V3Context', 'body.MinLevel', 'body.Modules', 'body.Force'],
     editFields: ['body.NewName', 'body.ManagerAddress', 'body.ManagerPort', 'body.TrapVersion', 'body.CommunityString', 'body.V3Username', 'body.V3AuthPhrase', 'body.V3PrivacyPhrase', 'body.V3Context', 'body.MinLevel', 'body.Modules', 'body.Force'],
-  },
-  {
+  }),
+  targetKind({
     id: 'syslog',
     type: 4,
     label: 'Syslog',
@@ -66,8 +75,8 @@ export const TARGET_KINDS: readonly TargetKind[] = [
     edit: 'PUT /notifications/targets/syslog/edit',
     addFields: ['body.Name', 'body.ServerAddress', 'body.ServerPort', 'body.ConnectionType', 'body.SslProtocol', ...BATCH, 'body.Force'],
     editFields: ['body.NewName', 'body.ServerAddress', 'body.ServerPort', 'body.ConnectionType', 'body.SslProtocol', ...BATCH, 'body.Force'],
-  },
-  { id: 'remote_support', type: 5, label: 'Remote support', add: 'POST /notifications/targets/remote_support/add', addFields: [], editFields: [] },
+  }),
+  targetKind({ id: 'remote_support', type: 5, label: 'Remote support', add: 'POST /notifications/targets/remote_support/add', addFields: [], editFields: [] }),
 ];
 
 export function kindOfType(type: number | undefined): TargetKind | undefined {
@@ -75,7 +84,7 @@ export function kindOfType(type: number | undefined): TargetKind | undefined {
 }
 
 /** Presentation of the target fields, shared by every kind's add and edit form. */
-export function targetFieldOptions(modules: readonly string[]): Record<string, FieldOptions> {
+export function targetFieldOptions(modules: readonly string[]): FieldOptionsOf<TargetOps> {
   return {
     'body.Name': { required: true },
     'body.Email': { required: true, label: 'E-mail address' },

@@ -1,4 +1,4 @@
-import { coerceScalar, findOperation, type Field, type Operation, type ScalarType, type ValueType } from '../../../app/catalog/index.js';
+import { coerceScalar, findOperation, type BodyOf, type Field, type HeadersOf, type Operation, type OperationKey, type QueryOf, type ScalarType, type ValueType } from '../../../app/catalog/index.js';
 import { redact, REDACTED } from '../../../app/redact.js';
 import { formatOfField, type FieldLocation } from '../../../app/validation/field-formats.js';
 import { checkFormat, checkInteger, checkNumber, FORMATS, type FormatId } from '../../../app/validation/formats.js';
@@ -13,6 +13,51 @@ import { glossaryLabel } from './glossary.js';
  * Inputs are keyed by a field id: the location and the path below it, `body.Name`,
  * `query.wwns`, `body.volume.Tiers.TierN`, `body.volume.Shares[0].Path`.
  */
+
+/**
+ * Paths below one request shape, as field ids write them: `Name`, `volume.Tiers.TierN`,
+ * `volume.Shares[3].Path`; three levels deep, as deep as any area names a field (and a recursive
+ * resource must stop somewhere).
+ */
+type PathsOf<T, Depth extends readonly unknown[] = []> = Depth['length'] extends 3
+  ? never
+  : T extends object
+    ? { [P in keyof T & string]-?: P | SubPathsOf<P, NonNullable<T[P]>, [...Depth, unknown]> }[keyof T & string]
+    : never;
+type SubPathsOf<P extends string, V, Depth extends readonly unknown[]> = V extends readonly (infer Item)[]
+  ? Item extends object
+    ? `${P}[${number}].${PathsOf<Item, Depth>}`
+    : never
+  : V extends object
+    ? `${P}.${PathsOf<V, Depth>}`
+    : never;
+/** `never` for a location the operation does not have (`keyof never` would be every string). */
+type Located<L extends string, T> = [T] extends [never] ? never : `${L}.${PathsOf<T>}`;
+
+/**
+ * The id of an input of operation `K`'s form, from the catalog: `body.Name`, `query.driveIds`,
+ * `headers.async`, `body.datastore.Name`. An area's lists and per-field maps are typed with it, so a
+ * field the operation does not have fails `npm run typecheck` instead of showing nothing. A union
+ * of keys gives the ids of any of them (a map shared by several forms).
+ */
+export type FieldId<K extends OperationKey> = K extends OperationKey ? Located<'query', QueryOf<K>> | Located<'headers', HeadersOf<K>> | Located<'body', BodyOf<K>> : never;
+
+/** An area's values for operation `K`'s inputs (fixed or initial), by field id. */
+export type FormValuesOf<K extends OperationKey> = { readonly [Id in FieldId<K>]?: string };
+/** An area's presentation of operation `K`'s inputs, by field id. */
+export type FieldOptionsOf<K extends OperationKey> = { readonly [Id in FieldId<K>]?: FieldOptions };
+/** Problems an area's cross-field rule finds in a request for operation `K`, by field id. */
+export type ProblemsOf<K extends OperationKey> = { readonly [Id in FieldId<K>]?: readonly string[] };
+
+/**
+ * A typed map read by id as the form engine does (ids are built at run time, nested and indexed):
+ * the one place a `FieldId<K>` map becomes a string-keyed one.
+ */
+export function byId<Id extends string, T>(map: { readonly [P in Id]?: T } | undefined): Readonly<Record<string, T>> {
+  const out: Record<string, T> = {};
+  for (const [id, v] of Object.entries(map ?? {}) as Array<[string, T | undefined]>) if (v !== undefined) out[id] = v;
+  return out;
+}
 
 /** The text of every input of a form, by field id. Booleans are `''` (not sent), `'true'` or `'false'`. */
 export type FormValues = Record<string, string>;

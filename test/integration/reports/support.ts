@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { OperationKey } from '../../../app/catalog/index.js';
 import type { Site } from '../../../app/domain/site.js';
 import { Fleet } from '../../../main/core/fleet.js';
 import { ReportService } from '../../../main/reports/service.js';
@@ -101,7 +102,7 @@ export async function reportHarness(o: { sites: number; systems: number; realTim
 
 /** Writes every marker secret through the fleet (so the action log sees them too) on one system. */
 export async function setMarkerSecrets(h: ReportHarness, siteId: string, system: string): Promise<void> {
-  const writes: Array<[string, Record<string, unknown>]> = [
+  const writes: Array<[OperationKey, Record<string, unknown>]> = [
     ['POST /users/create', { Name: 'audit-user', Password: MARKERS.userPassword, Role: 'Viewer', Email: 'audit@example.com' }],
     ['POST /hosts/create', { Name: 'marker-host', Iqn: 'iqn.2024-01.com.example:marker', ChapSecret: MARKERS.hostChap }],
     ['PUT /nodes/chap', { ChapName: 'tgt', ChapSecret: MARKERS.targetChap }],
