@@ -215,9 +215,9 @@ export class Fleet {
     return hit ? { value: hit.value, at: hit.at, stale: this.state.isStale(siteId, system) } : undefined;
   }
 
-  /** When each cached answer of a system was read, by cache key (one query; reads no answer). */
-  cachedTimes(siteId: string, system: string): ReadonlyMap<string, string> {
-    return new Map(this.o.cache.entries(siteId, system).map((e) => [e.key, e.at]));
+  /** The content version of each cached answer of a system, by cache key (one index read; reads no answer). */
+  cachedVersions(siteId: string, system: string): ReadonlyMap<string, number> {
+    return this.o.cache.versions(siteId, system);
   }
 
   /** Like {@link cached}, with the value as its stored JSON text (sent on to the renderer unparsed). */

@@ -40,6 +40,34 @@ function fakeFleet() {
   };
 }
 
+const RESOURCES_KEY = cacheKey('GET /resources/list', { details: true, sensors: true });
+const NOTES_KEY = cacheKey('GET /notifications/query', {});
+
+/** A fleet whose cache holds the answers the test sets, each with a content version, recording the keys read. */
+function versionedFleet() {
+  const held = new Map<string, { value: unknown; version: number }>();
+  let next = 1;
+  const reads: string[] = [];
+  const fleet: AlertFleet = {
+    on: () => () => undefined,
+    status: () => [],
+    cached: (_site, _system, op, query) => {
+      const key = cacheKey(op, query ?? {});
+      reads.push(key);
+      const hit = held.get(key);
+      return hit ? { value: structuredClone(hit.value), at: '2026-01-01T12:00:00.000Z' } : undefined;
+    },
+    cachedVersions: () => new Map([...held].map(([k, v]) => [k, v.version])),
+  };
+  return {
+    fleet,
+    reads,
+    set(key: string, value: unknown) {
+      held.set(key, { value, version: next++ });
+    },
+  };
+}
+
 function engine(o: { log?: ActionLog } = {}) {
   const dir = tempDir();
   const db = openAlertsDatabase(dir);
@@ -113,7 +141,7 @@ describe('the alert engine', () => {
         if (op === 'GET /resources/drives/smart') return { value: 'SMART overall-health self-assessment test result: PASSED', at: smartAt };
         return undefined;
       },
-      cachedTimes: () => new Map([[smartKey, smartAt]]),
+      cachedVersions: () => new Map([[smartKey, smartAt === "2026-01-01T00:00:00.000Z" ? 1 : 2]]),
     };
     const e = new AlertEngine({ store: new AlertStore(db), fleet, actionLog: new ActionLog({ db: logDb, file: path.join(dir, 'actions.db'), clock: steppingClock() }), user: 'admin', siteIds: () => ['lab'], clock: steppingClock() });
     const smartReads = (): number => reads.filter((r) => r.op === 'GET /resources/drives/smart').length;
@@ -127,6 +155,90 @@ describe('the alert engine', () => {
     expect(smartReads()).toBe(2);
     expect(reads.length).toBeGreaterThan(2);
     expect(reads.every((r) => r.recordUse === false)).toBe(true);
+  });
+
+  it('skips a system whose state, rules and answers are as at its last evaluation: nothing read again, nothing written', () => {
+    const dir = tempDir();
+    const db = openAlertsDatabase(dir);
+    const logDb = openLogDatabase(dir);
+    open.push(db, logDb);
+    const answers = versionedFleet();
+    const writes = (): number => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    let now = Date.parse('2026-01-01T12:00:00.000Z');
+    const e = new AlertEngine({
+      store: new AlertStore(db),
+      fleet: answers.fleet,
+      actionLog: new ActionLog({ db: logDb, file: path.join(dir, 'actions.db'), clock: steppingClock() }),
+      user: 'admin',
+      siteIds: () => ['lab'],
+      clock: () => new Date(now),
+      // Two days: here only the notification window ends what an evaluation holds.
+      maxUnchangedMs: 2 * 86_400_000,
+    });
+    const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
+    answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Time: '2026-01-01T12:00:00Z', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed' }] }] });
+    answers.set(NOTES_KEY, { Data: [{ Id: 7, Level: 5, Timestamp: '2026-01-01T11:00:00Z', Message: 'pool offline' }] });
+    expect(e.evaluate(status).raised.map((a) => a.rule).sort()).toEqual(['drive', 'notification']);
+    const written = writes();
+
+    // The next poll read the same answers (same versions): not one of them read again, nothing written.
+    answers.reads.length = 0;
+    now += 60_000;
+    expect(e.evaluate(status)).toEqual({ raised: [], cleared: [] });
+    expect(answers.reads).toEqual([]);
+    expect(writes()).toBe(written);
+
+    // The node's clock and sensor readings moved (a new version of the drive list): that answer alone is read, nothing written.
+    answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Time: '2026-01-01T12:02:00Z', Sensors: [{ Name: 'temp', Reading: '41' }], Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed' }] }] });
+    now += 60_000;
+    expect(e.evaluate(status)).toEqual({ raised: [], cleared: [] });
+    expect(answers.reads).toEqual([RESOURCES_KEY]);
+    expect(writes()).toBe(written);
+
+    // A changed answer is evaluated as before: the drive came back, its alert clears.
+    answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Time: '2026-01-01T12:03:00Z', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }] }] });
+    now += 60_000;
+    expect(e.evaluate(status).cleared.map((a) => a.rule)).toEqual(['drive']);
+
+    // So is a new state, with no answer changed.
+    expect(e.evaluate({ ...status, state: 'unreachable', lastError: 'timed out' }).raised.map((a) => a.rule)).toEqual(['unreachable']);
+    expect(e.evaluate(status).cleared.map((a) => a.rule)).toEqual(['unreachable']);
+
+    // Time alone: the notification leaves the rule's 24 h window at 11:00 the next day, and its alert clears then.
+    answers.reads.length = 0;
+    now = Date.parse('2026-01-02T11:00:00.000Z');
+    expect(e.evaluate(status)).toEqual({ raised: [], cleared: [] });
+    expect(answers.reads).toEqual([]);
+    now += 1;
+    expect(e.evaluate(status).cleared.map((a) => a.rule)).toEqual(['notification']);
+  });
+
+  it('evaluates an unchanged system again once its last evaluation is maxUnchangedMs old (forecasts move with time)', () => {
+    const dir = tempDir();
+    const db = openAlertsDatabase(dir);
+    const logDb = openLogDatabase(dir);
+    open.push(db, logDb);
+    const answers = versionedFleet();
+    let now = Date.parse('2026-01-01T12:00:00.000Z');
+    const e = new AlertEngine({
+      store: new AlertStore(db),
+      fleet: answers.fleet,
+      actionLog: new ActionLog({ db: logDb, file: path.join(dir, 'actions.db'), clock: steppingClock() }),
+      user: 'admin',
+      siteIds: () => ['lab'],
+      clock: () => new Date(now),
+      maxUnchangedMs: 5 * 60_000,
+    });
+    const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
+    answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }] }] });
+    e.evaluate(status);
+    answers.reads.length = 0;
+    now += 5 * 60_000;
+    e.evaluate(status);
+    expect(answers.reads).toEqual([]);
+    now += 1;
+    e.evaluate(status);
+    expect(answers.reads).toContain(RESOURCES_KEY);
   });
 
   it('stops listening when stopped', () => {
