@@ -24,6 +24,8 @@ export interface AlertFleet {
    * evaluated in full.
    */
   cachedVersions?(siteId: string, system: string): ReadonlyMap<string, number>;
+  /** A cached answer as its stored JSON text (with {@link cachedVersions}: what the rules see of the node and drive lists is compared on it, unparsed). */
+  cachedText?(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { json: string } | undefined;
 }
 
 /** The engine's reads are not a view's: they do not count as use of a cache entry (no write per read). */
@@ -62,17 +64,25 @@ const APPLICATIONS = refreshRead('GET /applications/list');
 const ENGINE_READS = [...Object.values(ROLLUP_READS), RESOURCES, APPLICATIONS, NOTIFICATIONS_CACHE].map((r) => ({
   ...r,
   key: cacheKey(r.op, r.query),
-  // The node and drive lists change at every read (clocks, sensor readings) in ways no rule reads.
-  unread: r === RESOURCES || r === ROLLUP_READS.nodes ? new Set(FIELDS_NO_RULE_READS) : undefined,
+  // The node and drive lists and the health answer change at every read (clocks, sensor readings, load) in ways no rule reads.
+  volatile: r === RESOURCES || r === ROLLUP_READS.nodes || r === ROLLUP_READS.health,
 }));
 const SMART_KEYS = `${smartRead('', 0).op}?`;
 
-/** What the rules can see of an answer, hashed: its JSON without the fields no rule reads (`unread`). */
-function digestOf(value: unknown, unread: ReadonlySet<string> | undefined): string {
-  const json = unread ? JSON.stringify(value, (name, v: unknown) => (unread.has(name) ? undefined : v)) : JSON.stringify(value);
-  return createHash('sha256')
-    .update(json ?? 'undefined')
-    .digest('base64');
+/** A JSON string, a flat array (no array inside: sensor records), a flat object (load figures) or a scalar. */
+const JSON_VALUE = String.raw`\{(?:[^{}[\]"]|"(?:[^"\\]|\\.)*")*\}|"(?:[^"\\]|\\.)*"|\[(?:[^[\]"]|"(?:[^"\\]|\\.)*")*\]|[-\w.+]+`;
+/**
+ * The members named in {@link FIELDS_NO_RULE_READS} with the comma after them, in JSON text as the
+ * cache stores it (no whitespace): a key follows `{` or `,` (an escaped quote inside a string
+ * follows a backslash), so a list with and without them compares equal.
+ * A value of another shape (nested objects or arrays) is not matched and stays: the comparison
+ * then sees more change than there is, never less.
+ */
+const UNREAD_MEMBERS = new RegExp(String.raw`(?<=[{,])"(?:${FIELDS_NO_RULE_READS.join('|')})":(?:${JSON_VALUE}),?`, 'g');
+
+/** What the rules can see of a node or drive list or a health answer, hashed: its stored JSON text without the members no rule reads. */
+export function ruleDigest(json: string): string {
+  return createHash('sha256').update(json.replace(UNREAD_MEMBERS, '')).digest('base64');
 }
 
 /**
@@ -85,8 +95,8 @@ export class AlertEngine {
   private readonly listeners = new Set<(c: AlertChange) => void>();
   private unsubscribe: (() => void) | undefined;
   /**
-   * Each drive's SMART report with the time of the cached text it was parsed from: a steady-state
-   * poll reads SMART only when old, so most evaluations find the same text and parse nothing.
+   * Each drive's SMART report with the version (or read time) of the cached text it was parsed from:
+   * a steady-state poll reads SMART only when old, so most evaluations find the same text and parse nothing.
    */
   private readonly smartReports = new Map<string, { stamp: string; report: SmartReport | undefined }>();
   /**
@@ -94,7 +104,7 @@ export class AlertEngine {
    * when the same input gives the same result: a steady poll that changed nothing costs one index read.
    */
   private readonly lastInput = new Map<string, { signature: string; until: number }>();
-  /** Per system, the digest of each answer the rules read, with the content version it was taken from. */
+  /** Per system, the digest of its node and drive lists and health answer ({@link ruleDigest}), with the content version it was taken from. */
   private readonly digests = new Map<string, Map<string, { version: number; digest: string }>>();
   private readonly maxUnchangedMs: number;
 
@@ -128,21 +138,20 @@ export class AlertEngine {
 
   /**
    * Evaluates one system from its status and cached answers and applies the result to the store;
-   * skipped (nothing written, only answers whose version changed read) when its state, error, rules
-   * and what the rules see of its answers are those of its last evaluation, no notification has left
-   * a rule's window since, and that evaluation is younger than `maxUnchangedMs`.
+   * skipped (nothing parsed, nothing written) when its state, error, rules and what the rules see of
+   * its answers are those of its last evaluation, no notification has left a rule's window since,
+   * and that evaluation is younger than `maxUnchangedMs`.
    */
   evaluate(status: SystemStatus): Reconciled {
     const now = this.clock();
     const rules = effectiveRules(this.o.store.overrides(), status.siteId, status.system);
     const versions = this.o.fleet.cachedVersions?.(status.siteId, status.system);
     const systemKey = JSON.stringify([status.siteId, status.system]);
-    const read = new Map<string, unknown>();
-    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, this.seen(status, systemKey, versions, read)]);
+    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, this.seen(status, systemKey, versions)]);
     const last = this.lastInput.get(systemKey);
     if (signature !== undefined && last?.signature === signature && now.getTime() <= last.until) return { raised: [], cleared: [] };
     this.lastInput.delete(systemKey);
-    const input = this.inputOf(status, now.getTime(), versions, read);
+    const input = this.inputOf(status, now.getTime(), versions);
     const result = this.o.store.reconcile(status.siteId, status.system, evaluateAlerts(input, rules), now);
     if (signature !== undefined) {
       const windowEnd = notificationWindowEnd(input, rules);
@@ -223,10 +232,11 @@ export class AlertEngine {
   }
 
   /**
-   * What the rules see of a system's answers: the digest of each answer they read (read again only
-   * when its version moved; those read are left in `read` for the evaluation) and each SMART text's version.
+   * What the rules see of a system's answers, unparsed: the version of each answer they read, but
+   * of the node and drive lists and the health answer the digest of their text without what no rule reads (taken again
+   * only when their version moved), and each SMART text's version.
    */
-  private seen(status: SystemStatus, systemKey: string, versions: ReadonlyMap<string, number>, read: Map<string, unknown>): Array<[string, string | number | null]> {
+  private seen(status: SystemStatus, systemKey: string, versions: ReadonlyMap<string, number>): Array<[string, string | number | null]> {
     const known = this.digests.get(systemKey) ?? new Map<string, { version: number; digest: string }>();
     this.digests.set(systemKey, known);
     const out: Array<[string, string | number | null]> = [];
@@ -238,10 +248,13 @@ export class AlertEngine {
         out.push([r.key, null]);
         continue;
       }
+      // Any other answer is what its version says; the node and drive lists, what the rules see of them.
+      if (!r.volatile || !this.o.fleet.cachedText) {
+        out.push([r.key, version]);
+        continue;
+      }
       if (d?.version !== version) {
-        const value = this.o.fleet.cached(status.siteId, status.system, r.op, r.query, NO_USE)?.value;
-        read.set(r.key, value);
-        d = { version, digest: digestOf(value, r.unread) };
+        d = { version, digest: ruleDigest(this.o.fleet.cachedText(status.siteId, status.system, r.op, r.query, NO_USE)?.json ?? '') };
         known.set(r.key, d);
       }
       out.push([r.key, d.digest]);
@@ -250,12 +263,9 @@ export class AlertEngine {
     return [...out, ...smart];
   }
 
-  private inputOf(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined, fresh: ReadonlyMap<string, unknown>): AlertInput {
+  private inputOf(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined): AlertInput {
     const { siteId, system } = status;
-    const read = (op: string, query: Record<string, unknown>): unknown => {
-      const key = cacheKey(op, query);
-      return fresh.has(key) ? fresh.get(key) : this.o.fleet.cached(siteId, system, op, query, NO_USE)?.value;
-    };
+    const read = (op: string, query: Record<string, unknown>): unknown => this.o.fleet.cached(siteId, system, op, query, NO_USE)?.value;
     return {
       state: status.state,
       lastError: status.lastError,

@@ -221,8 +221,8 @@ export class Fleet {
   }
 
   /** Like {@link cached}, with the value as its stored JSON text (sent on to the renderer unparsed). */
-  cachedText(siteId: string, system: string, opKey: string, query: Record<string, unknown> = {}): { json: string; at: string; stale: boolean } | undefined {
-    const hit = this.o.cache.getText(siteId, system, cacheKey(getOperation(opKey).key, query));
+  cachedText(siteId: string, system: string, opKey: string, query: Record<string, unknown> = {}, options: { recordUse?: boolean } = {}): { json: string; at: string; stale: boolean } | undefined {
+    const hit = this.o.cache.getText(siteId, system, cacheKey(getOperation(opKey).key, query), options);
     return hit ? { json: hit.json, at: hit.at, stale: this.state.isStale(siteId, system) } : undefined;
   }
 

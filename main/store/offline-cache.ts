@@ -200,13 +200,13 @@ export class OfflineCache {
    * renderer as it is. SQLite checks the text is well-formed JSON first (`json_valid`).
    * @throws Error naming the key when the stored text is damaged
    */
-  getText(siteId: string, system: string, key: string): { json: string; at: string; bytes: number } | undefined {
+  getText(siteId: string, system: string, key: string, options: { recordUse?: boolean } = {}): { json: string; at: string; bytes: number } | undefined {
     const row = this.guard('read', () => this.stmts.readChecked.get(siteId, system, key));
     if (!row) return undefined;
     if (row.valid !== 1) throw new Error(`the cached answer for ${key} is damaged (not JSON); refresh the system to replace it`);
     const stored = row.format < FORMAT && this.upgrade ? this.upgraded(siteId, system, key, row.value, row.at, this.upgrade) : row;
     if (!stored) return undefined;
-    this.recordUse(siteId, system, key);
+    if (options.recordUse !== false) this.recordUse(siteId, system, key);
     return { json: stored.value, at: stored.at, bytes: stored.bytes };
   }
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SystemStatus } from '../../../../app/domain/site.js';
-import { AlertEngine, type AlertChange, type AlertFleet } from '../../../../main/alerts/alert-engine.js';
+import { AlertEngine, ruleDigest, type AlertChange, type AlertFleet } from '../../../../main/alerts/alert-engine.js';
 import { AlertStore } from '../../../../main/alerts/alert-store.js';
 import type { FleetEvent } from '../../../../main/core/fleet-state.js';
 import { ActionLog } from '../../../../main/store/action-log.js';
@@ -58,6 +58,12 @@ function versionedFleet() {
       return hit ? { value: structuredClone(hit.value), at: '2026-01-01T12:00:00.000Z' } : undefined;
     },
     cachedVersions: () => new Map([...held].map(([k, v]) => [k, v.version])),
+    cachedText: (_site, _system, op, query) => {
+      const key = cacheKey(op, query ?? {});
+      reads.push(key);
+      const hit = held.get(key);
+      return hit ? { json: JSON.stringify(hit.value) } : undefined;
+    },
   };
   return {
     fleet,
@@ -211,6 +217,20 @@ describe('the alert engine', () => {
     expect(answers.reads).toEqual([]);
     now += 1;
     expect(e.evaluate(status).cleared.map((a) => a.rule)).toEqual(['notification']);
+  });
+
+  it('compares node and drive lists without the members no rule reads, on their text as the cache stores it', () => {
+    const list = (time: string, reading: string, status: string, message = 'ok'): string =>
+      JSON.stringify({ Data: [{ Name: 'n1', Time: time, Sensors: [{ Name: 'temp', Reading: reading, EventMessage: `[${reading}] "Time":x` }], Drives: [{ Id: 1, Name: 'd1', ResourceStatus: status, ErrMsg: message, Sensors: [] }] }] });
+    const now = ruleDigest(list('2026-01-01T12:00:00Z', '41', 'OK'));
+    expect(ruleDigest(list('2026-01-01T12:01:00Z', '44', 'OK'))).toBe(now);
+    expect(ruleDigest(list('2026-01-01T12:01:00Z', '44', 'Failed'))).not.toBe(now);
+    // Text that only looks like a member inside a string is not cut.
+    expect(ruleDigest(list('2026-01-01T12:00:00Z', '41', 'OK', '{,"Time":"1"}'))).not.toBe(ruleDigest(list('2026-01-01T12:00:00Z', '41', 'OK', '{,"Time":"2"}')));
+    // A member of another shape than expected stays: more change seen, never less.
+    expect(ruleDigest(JSON.stringify({ Time: { at: [1] } }))).not.toBe(ruleDigest(JSON.stringify({ Time: { at: [2] } })));
+    // The health answer's load figures (a flat object) are left out too.
+    expect(ruleDigest(JSON.stringify({ State: 'Normal', HardwareUtilization: { CPUInPercentage: 55.5 }, Volumes: 3 }))).toBe(ruleDigest(JSON.stringify({ State: 'Normal', HardwareUtilization: { CPUInPercentage: 49 }, Volumes: 3 })));
   });
 
   it('evaluates an unchanged system again once its last evaluation is maxUnchangedMs old (forecasts move with time)', () => {
