@@ -74,6 +74,27 @@ function versionedFleet() {
   };
 }
 
+/** An engine over {@link versionedFleet} on a clock the test sets, counting the rows written to alerts.db. */
+function versionedEngine(maxUnchangedMs: number) {
+  const dir = tempDir();
+  const db = openAlertsDatabase(dir);
+  const logDb = openLogDatabase(dir);
+  open.push(db, logDb);
+  const answers = versionedFleet();
+  const clock = { now: Date.parse('2026-01-01T12:00:00.000Z') };
+  const e = new AlertEngine({
+    store: new AlertStore(db),
+    fleet: answers.fleet,
+    actionLog: new ActionLog({ db: logDb, file: path.join(dir, 'actions.db'), clock: steppingClock() }),
+    user: 'admin',
+    siteIds: () => ['lab'],
+    clock: () => new Date(clock.now),
+    maxUnchangedMs,
+  });
+  const writes = (): number => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+  return { e, answers, writes, clock };
+}
+
 function engine(o: { log?: ActionLog } = {}) {
   const dir = tempDir();
   const db = openAlertsDatabase(dir);
@@ -164,23 +185,8 @@ describe('the alert engine', () => {
   });
 
   it('skips a system whose state, rules and answers are as at its last evaluation: nothing read again, nothing written', () => {
-    const dir = tempDir();
-    const db = openAlertsDatabase(dir);
-    const logDb = openLogDatabase(dir);
-    open.push(db, logDb);
-    const answers = versionedFleet();
-    const writes = (): number => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-    let now = Date.parse('2026-01-01T12:00:00.000Z');
-    const e = new AlertEngine({
-      store: new AlertStore(db),
-      fleet: answers.fleet,
-      actionLog: new ActionLog({ db: logDb, file: path.join(dir, 'actions.db'), clock: steppingClock() }),
-      user: 'admin',
-      siteIds: () => ['lab'],
-      clock: () => new Date(now),
-      // Two days: here only the notification window ends what an evaluation holds.
-      maxUnchangedMs: 2 * 86_400_000,
-    });
+    // Two days: here only the notification window ends what an evaluation holds.
+    const { e, answers, writes, clock } = versionedEngine(2 * 86_400_000);
     const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
     answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Time: '2026-01-01T12:00:00Z', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed' }] }] });
     answers.set(NOTES_KEY, { Data: [{ Id: 7, Level: 5, Timestamp: '2026-01-01T11:00:00Z', Message: 'pool offline' }] });
@@ -189,21 +195,21 @@ describe('the alert engine', () => {
 
     // The next poll read the same answers (same versions): not one of them read again, nothing written.
     answers.reads.length = 0;
-    now += 60_000;
+    clock.now += 60_000;
     expect(e.evaluate(status)).toEqual({ raised: [], cleared: [] });
     expect(answers.reads).toEqual([]);
     expect(writes()).toBe(written);
 
     // The node's clock and sensor readings moved (a new version of the drive list): that answer alone is read, nothing written.
     answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Time: '2026-01-01T12:02:00Z', Sensors: [{ Name: 'temp', Reading: '41' }], Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed' }] }] });
-    now += 60_000;
+    clock.now += 60_000;
     expect(e.evaluate(status)).toEqual({ raised: [], cleared: [] });
     expect(answers.reads).toEqual([RESOURCES_KEY]);
     expect(writes()).toBe(written);
 
     // A changed answer is evaluated as before: the drive came back, its alert clears.
     answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Time: '2026-01-01T12:03:00Z', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }] }] });
-    now += 60_000;
+    clock.now += 60_000;
     expect(e.evaluate(status).cleared.map((a) => a.rule)).toEqual(['drive']);
 
     // So is a new state, with no answer changed.
@@ -212,10 +218,10 @@ describe('the alert engine', () => {
 
     // Time alone: the notification leaves the rule's 24 h window at 11:00 the next day, and its alert clears then.
     answers.reads.length = 0;
-    now = Date.parse('2026-01-02T11:00:00.000Z');
+    clock.now = Date.parse('2026-01-02T11:00:00.000Z');
     expect(e.evaluate(status)).toEqual({ raised: [], cleared: [] });
     expect(answers.reads).toEqual([]);
-    now += 1;
+    clock.now += 1;
     expect(e.evaluate(status).cleared.map((a) => a.rule)).toEqual(['notification']);
   });
 
@@ -234,29 +240,15 @@ describe('the alert engine', () => {
   });
 
   it('evaluates an unchanged system again once its last evaluation is maxUnchangedMs old (forecasts move with time)', () => {
-    const dir = tempDir();
-    const db = openAlertsDatabase(dir);
-    const logDb = openLogDatabase(dir);
-    open.push(db, logDb);
-    const answers = versionedFleet();
-    let now = Date.parse('2026-01-01T12:00:00.000Z');
-    const e = new AlertEngine({
-      store: new AlertStore(db),
-      fleet: answers.fleet,
-      actionLog: new ActionLog({ db: logDb, file: path.join(dir, 'actions.db'), clock: steppingClock() }),
-      user: 'admin',
-      siteIds: () => ['lab'],
-      clock: () => new Date(now),
-      maxUnchangedMs: 5 * 60_000,
-    });
+    const { e, answers, clock } = versionedEngine(5 * 60_000);
     const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
     answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }] }] });
     e.evaluate(status);
     answers.reads.length = 0;
-    now += 5 * 60_000;
+    clock.now += 5 * 60_000;
     e.evaluate(status);
     expect(answers.reads).toEqual([]);
-    now += 1;
+    clock.now += 1;
     e.evaluate(status);
     expect(answers.reads).toContain(RESOURCES_KEY);
   });
