@@ -53,6 +53,15 @@ export interface Evaluation {
 const CONNECTION_RULES = ['unreachable', 'login-required', 'certificate-changed'] as const satisfies readonly RuleKind[];
 const DATA_RULES: readonly RuleKind[] = RULE_KINDS.filter((k) => !(CONNECTION_RULES as readonly string[]).includes(k));
 
+/**
+ * Fields of the node and drive lists and of the health answer (`GET /nodes/list`,
+ * `GET /resources/list`, `GET /monitoring/health/current`) that move with every read while no rule
+ * reads them: each node's clock (`Time`), sensor readings (`Sensors`), CPU, memory and drive load
+ * (`HardwareUtilization`). Who skips evaluations of unchanged input may leave them out of its
+ * comparison of those answers.
+ */
+export const FIELDS_NO_RULE_READS: readonly string[] = ['Time', 'Sensors', 'HardwareUtilization'];
+
 /** States after which the connection rules know the answer: the refresh reached the site, or was told not to (paused). */
 const CONNECTION_KNOWN: ReadonlySet<SystemState> = new Set(['ok', 'unreachable', 'login-required', 'certificate-changed', 'paused', 'protocol-error']);
 /** States in which the cache holds what the system last said and nothing newer is coming: data rules read it. */
@@ -182,6 +191,25 @@ function poolConditions(input: AlertInput, rules: RuleSettings): AlertCondition[
     }
   }
   return out;
+}
+
+/**
+ * Until when (ms since the epoch, inclusive) the passing of time alone leaves the notification
+ * rule's result as it is for this input: the earliest moment a notification counted now leaves the
+ * rule's window; undefined when none is counted. (Forecasts move with time too, continuously: whoever
+ * skips evaluations of an unchanged input re-evaluates them at a bounded interval.)
+ */
+export function notificationWindowEnd(input: AlertInput, rules: RuleSettings): number | undefined {
+  const rule = rules.notification;
+  if (!rule.enabled) return undefined;
+  const window = rule.withinHours * 3_600_000;
+  let end: number | undefined;
+  for (const r of listOf<NotificationRecord>(input.notifications)) {
+    const t = timeOf(r.Timestamp);
+    if ((r.Level ?? -1) < rule.minLevel || t === undefined || t < input.now - window) continue;
+    end = end === undefined ? t + window : Math.min(end, t + window);
+  }
+  return end;
 }
 
 function notificationConditions(input: AlertInput, rule: RuleSettings['notification']): AlertCondition[] {

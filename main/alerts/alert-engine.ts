@@ -1,23 +1,31 @@
+import { createHash } from 'node:crypto';
 import type { Alert, AlertFilter } from '../../app/alerts/alert.js';
 import { redact } from '../../app/redact.js';
-import { evaluateAlerts, smartReportOf, type AlertInput } from '../../app/alerts/evaluate.js';
+import { FIELDS_NO_RULE_READS, evaluateAlerts, notificationWindowEnd, smartReportOf, type AlertInput } from '../../app/alerts/evaluate.js';
 import type { SmartReport } from '../../app/smart/parse.js';
 import { DEFAULT_RULES, effectiveRules, scopeText, type RuleOverride, type RuleScope, type RuleSettings, type ScopedOverride } from '../../app/alerts/rules.js';
 import type { SystemStatus } from '../../app/domain/site.js';
 import { NOTIFICATIONS_CACHE, refreshRead, smartRead } from '../../app/fleet/refresh-plan.js';
-import { rollupAnswers } from '../../app/health/system-health.js';
+import { ROLLUP_READS, rollupAnswers } from '../../app/health/system-health.js';
 import type { FleetEvent } from '../core/fleet-state.js';
 import type { ActionLog } from '../store/action-log.js';
 import { cacheKey } from '../store/offline-cache.js';
-import type { AlertStore, Reconciled } from './alert-store.js';
+import { SEEN_PRECISION_MS, type AlertStore, type Reconciled } from './alert-store.js';
 
 /** The part of the fleet the engine reads: its status events, statuses and cached answers. */
 export interface AlertFleet {
   on(listener: (e: FleetEvent) => void): () => void;
   status(siteId?: string): SystemStatus[];
   cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { value: unknown; at: string } | undefined;
-  /** When each cached answer of a system was read, by cache key: SMART texts unchanged since the last evaluation are not read again. */
-  cachedTimes?(siteId: string, system: string): ReadonlyMap<string, string>;
+  /**
+   * The content version of each cached answer of a system, by cache key (moves only when an answer
+   * changed): a system whose answers, state and rules are as at its last evaluation is not evaluated
+   * again, and a SMART text is parsed again only when it changed. Without it, every status event is
+   * evaluated in full.
+   */
+  cachedVersions?(siteId: string, system: string): ReadonlyMap<string, number>;
+  /** A cached answer as its stored JSON text (with {@link cachedVersions}: what the rules see of the node and drive lists is compared on it, unparsed). */
+  cachedText?(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { json: string } | undefined;
 }
 
 /** The engine's reads are not a view's: they do not count as use of a cache entry (no write per read). */
@@ -42,10 +50,40 @@ export interface AlertEngineOptions {
   clock?: () => Date;
   /** Where an evaluation that failed is reported (a refresh must never fail because of alerts). */
   warn?: (message: string) => void;
+  /**
+   * How long an unchanged input may go without evaluation (default {@link SEEN_PRECISION_MS}):
+   * forecasts ("days until full") move with time alone, and an alert's last-seen time is kept to
+   * within that.
+   */
+  maxUnchangedMs?: number;
 }
 
 const RESOURCES = refreshRead('GET /resources/list');
 const APPLICATIONS = refreshRead('GET /applications/list');
+/** Every cached answer the rules read, besides SMART texts: what an evaluation depends on. */
+const ENGINE_READS = [...Object.values(ROLLUP_READS), RESOURCES, APPLICATIONS, NOTIFICATIONS_CACHE].map((r) => ({
+  ...r,
+  key: cacheKey(r.op, r.query),
+  // The node and drive lists and the health answer change at every read (clocks, sensor readings, load) in ways no rule reads.
+  volatile: r === RESOURCES || r === ROLLUP_READS.nodes || r === ROLLUP_READS.health,
+}));
+const SMART_KEYS = `${smartRead('', 0).op}?`;
+
+/** A JSON string, a flat array (no array inside: sensor records), a flat object (load figures) or a scalar. */
+const JSON_VALUE = String.raw`\{(?:[^{}[\]"]|"(?:[^"\\]|\\.)*")*\}|"(?:[^"\\]|\\.)*"|\[(?:[^[\]"]|"(?:[^"\\]|\\.)*")*\]|[-\w.+]+`;
+/**
+ * The members named in {@link FIELDS_NO_RULE_READS} with the comma after them, in JSON text as the
+ * cache stores it (no whitespace): a key follows `{` or `,` (an escaped quote inside a string
+ * follows a backslash), so a list with and without them compares equal.
+ * A value of another shape (nested objects or arrays) is not matched and stays: the comparison
+ * then sees more change than there is, never less.
+ */
+const UNREAD_MEMBERS = new RegExp(String.raw`(?<=[{,])"(?:${FIELDS_NO_RULE_READS.join('|')})":(?:${JSON_VALUE}),?`, 'g');
+
+/** What the rules can see of a node or drive list or a health answer, hashed: its stored JSON text without the members no rule reads. */
+export function ruleDigest(json: string): string {
+  return createHash('sha256').update(json.replace(UNREAD_MEMBERS, '')).digest('base64');
+}
 
 /**
  * Evaluates the alert rules after every refresh of a system: it listens to the fleet's `status`
@@ -57,13 +95,22 @@ export class AlertEngine {
   private readonly listeners = new Set<(c: AlertChange) => void>();
   private unsubscribe: (() => void) | undefined;
   /**
-   * Each drive's SMART report with the time of the cached text it was parsed from: a steady-state
-   * poll reads SMART only when old, so most evaluations find the same text and parse nothing.
+   * Each drive's SMART report with the version (or read time) of the cached text it was parsed from:
+   * a steady-state poll reads SMART only when old, so most evaluations find the same text and parse nothing.
    */
-  private readonly smartReports = new Map<string, { at: string; report: SmartReport | undefined }>();
+  private readonly smartReports = new Map<string, { stamp: string; report: SmartReport | undefined }>();
+  /**
+   * Per system, what its last evaluation depended on (state, error, rules, answer versions) and until
+   * when the same input gives the same result: a steady poll that changed nothing costs one index read.
+   */
+  private readonly lastInput = new Map<string, { signature: string; until: number }>();
+  /** Per system, the digest of its node and drive lists and health answer ({@link ruleDigest}), with the content version it was taken from. */
+  private readonly digests = new Map<string, Map<string, { version: number; digest: string }>>();
+  private readonly maxUnchangedMs: number;
 
   constructor(private readonly o: AlertEngineOptions) {
     this.clock = o.clock ?? (() => new Date());
+    this.maxUnchangedMs = o.maxUnchangedMs ?? SEEN_PRECISION_MS;
   }
 
   /** Starts listening to the fleet. */
@@ -89,11 +136,27 @@ export class AlertEngine {
     return () => this.listeners.delete(listener);
   }
 
-  /** Evaluates one system from its status and cached answers and applies the result to the store. */
+  /**
+   * Evaluates one system from its status and cached answers and applies the result to the store;
+   * skipped (nothing parsed, nothing written) when its state, error, rules and what the rules see of
+   * its answers are those of its last evaluation, no notification has left a rule's window since,
+   * and that evaluation is younger than `maxUnchangedMs`.
+   */
   evaluate(status: SystemStatus): Reconciled {
     const now = this.clock();
     const rules = effectiveRules(this.o.store.overrides(), status.siteId, status.system);
-    const result = this.o.store.reconcile(status.siteId, status.system, evaluateAlerts(this.inputOf(status, now.getTime()), rules), now);
+    const versions = this.o.fleet.cachedVersions?.(status.siteId, status.system);
+    const systemKey = JSON.stringify([status.siteId, status.system]);
+    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, this.seen(status, systemKey, versions)]);
+    const last = this.lastInput.get(systemKey);
+    if (signature !== undefined && last?.signature === signature && now.getTime() <= last.until) return { raised: [], cleared: [] };
+    this.lastInput.delete(systemKey);
+    const input = this.inputOf(status, now.getTime(), versions);
+    const result = this.o.store.reconcile(status.siteId, status.system, evaluateAlerts(input, rules), now);
+    if (signature !== undefined) {
+      const windowEnd = notificationWindowEnd(input, rules);
+      this.lastInput.set(systemKey, { signature, until: Math.min(now.getTime() + this.maxUnchangedMs, windowEnd ?? Infinity) });
+    }
     if (result.raised.length || result.cleared.length) {
       const change: AlertChange = { ...result, siteId: status.siteId, system: status.system, openCount: this.o.store.openCount(now.getTime()) };
       for (const l of this.listeners) l(change);
@@ -108,6 +171,9 @@ export class AlertEngine {
    * evidence that a condition ended.
    */
   evaluateAll(): void {
+    // Everything afresh: the alerts of a system cleared here must come back if it is listed again.
+    this.lastInput.clear();
+    this.digests.clear();
     const systems = this.o.fleet.status();
     const sites = new Set(this.o.siteIds());
     const known = new Map<string, Set<string>>();
@@ -165,10 +231,41 @@ export class AlertEngine {
     return this.o.store.notify;
   }
 
-  private inputOf(status: SystemStatus, now: number): AlertInput {
+  /**
+   * What the rules see of a system's answers, unparsed: the version of each answer they read, but
+   * of the node and drive lists and the health answer the digest of their text without what no rule reads (taken again
+   * only when their version moved), and each SMART text's version.
+   */
+  private seen(status: SystemStatus, systemKey: string, versions: ReadonlyMap<string, number>): Array<[string, string | number | null]> {
+    const known = this.digests.get(systemKey) ?? new Map<string, { version: number; digest: string }>();
+    this.digests.set(systemKey, known);
+    const out: Array<[string, string | number | null]> = [];
+    for (const r of ENGINE_READS) {
+      const version = versions.get(r.key);
+      let d = known.get(r.key);
+      if (version === undefined) {
+        known.delete(r.key);
+        out.push([r.key, null]);
+        continue;
+      }
+      // Any other answer is what its version says; the node and drive lists, what the rules see of them.
+      if (!r.volatile || !this.o.fleet.cachedText) {
+        out.push([r.key, version]);
+        continue;
+      }
+      if (d?.version !== version) {
+        d = { version, digest: ruleDigest(this.o.fleet.cachedText(status.siteId, status.system, r.op, r.query, NO_USE)?.json ?? '') };
+        known.set(r.key, d);
+      }
+      out.push([r.key, d.digest]);
+    }
+    const smart = [...versions].filter(([k]) => k.startsWith(SMART_KEYS)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return [...out, ...smart];
+  }
+
+  private inputOf(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined): AlertInput {
     const { siteId, system } = status;
     const read = (op: string, query: Record<string, unknown>): unknown => this.o.fleet.cached(siteId, system, op, query, NO_USE)?.value;
-    const times = this.o.fleet.cachedTimes?.(siteId, system);
     return {
       state: status.state,
       lastError: status.lastError,
@@ -180,17 +277,16 @@ export class AlertEngine {
         const r = smartRead(node, driveId);
         const key = JSON.stringify([siteId, system, node, driveId]);
         const known = this.smartReports.get(key);
-        if (times) {
-          // The time of the cached text says whether it changed, without reading it.
-          const at = times.get(cacheKey(r.op, r.query));
-          if (at === undefined) return undefined;
-          if (known?.at === at) return known.report;
-        }
+        // The text's version says whether it changed, without reading it; else its read time, after reading it.
+        const version = versions?.get(cacheKey(r.op, r.query));
+        if (versions && version === undefined) return undefined;
+        if (version !== undefined && known?.stamp === `#${version}`) return known.report;
         const hit = this.o.fleet.cached(siteId, system, r.op, r.query, NO_USE);
         if (!hit) return undefined;
-        if (known?.at === hit.at) return known.report;
+        const stamp = version !== undefined ? `#${version}` : hit.at;
+        if (known?.stamp === stamp) return known.report;
         const report = smartReportOf(hit.value);
-        this.smartReports.set(key, { at: hit.at, report });
+        this.smartReports.set(key, { stamp, report });
         return report;
       },
       now,

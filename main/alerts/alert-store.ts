@@ -31,46 +31,47 @@ export interface Reconciled {
 const NOTIFY_KEY = 'desktop-notifications';
 
 /**
+ * How precise an alert's "last seen" is: an evaluation that sees a condition unchanged writes its
+ * time only once the stored one is this old, so a poll that changes nothing writes nothing.
+ */
+export const SEEN_PRECISION_MS = 10 * 60_000;
+
+/**
  * The alerts and the rules of `alerts.db`: an alert is raised once per condition (rule + system +
  * subject) while the condition lasts — a unique index holds that across processes — kept up to
  * date by later evaluations, acknowledged, snoozed, and cleared (kept as history) when an
  * evaluation that could see it no longer does.
  */
 export class AlertStore {
-  constructor(private readonly db: Database) {}
+  private readonly stmts: ReturnType<typeof prepareStatements>;
+
+  constructor(private readonly db: Database) {
+    this.stmts = prepareStatements(db);
+  }
 
   /**
-   * Applies one evaluation of a system: raises its new conditions, refreshes the ones still seen,
-   * clears the alerts of assessed rules whose condition is gone. One IMMEDIATE transaction, so two
-   * processes evaluating the same system raise an alert once.
+   * Applies one evaluation of a system: raises its new conditions, refreshes the ones still seen
+   * (their level and message; their last-seen time to within {@link SEEN_PRECISION_MS}), clears the
+   * alerts of assessed rules whose condition is gone. One IMMEDIATE transaction, so two processes
+   * evaluating the same system raise an alert once; none at all when there is nothing to change.
    */
   reconcile(siteId: string, system: string, evaluation: Evaluation, now: Date): Reconciled {
     const at = now.toISOString();
     const assessed = new Set<RuleKind>(evaluation.assessed);
+    const conditions = dedupe(evaluation.conditions);
+    // Looked at first without the write lock: the usual poll finds nothing to change and writes nothing.
+    if (!plan(this.stmts.active.all(siteId, system), conditions, assessed, now).some) return { raised: [], cleared: [] };
     const raisedIds: number[] = [];
     const clearedIds: number[] = [];
     this.db
       .transaction(() => {
-        const active = this.db.prepare<[string, string], Row>('SELECT * FROM alerts WHERE site_id = ? AND system = ? AND cleared_at IS NULL').all(siteId, system);
-        const byKey = new Map(active.map((r) => [keyOf(r.rule, r.subject), r]));
-        const seen = new Set<string>();
-        const insert = this.db.prepare<[string, string, string, string, string, string, string, string]>(
-          'INSERT INTO alerts (rule, site_id, system, subject, level, message, raised_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        );
-        const update = this.db.prepare<[string, string, string, number]>('UPDATE alerts SET level = ?, message = ?, last_seen_at = ? WHERE id = ?');
-        for (const c of dedupe(evaluation.conditions)) {
-          const key = keyOf(c.rule, c.subject);
-          seen.add(key);
-          const existing = byKey.get(key);
-          if (existing) update.run(c.level, c.message, at, existing.id);
-          else raisedIds.push(Number(insert.run(c.rule, siteId, system, c.subject, c.level, c.message, at, at).lastInsertRowid));
-        }
-        const clear = this.db.prepare<[string, number]>('UPDATE alerts SET cleared_at = ? WHERE id = ?');
-        for (const r of active) {
-          if (assessed.has(r.rule as RuleKind) && !seen.has(keyOf(r.rule, r.subject))) {
-            clear.run(at, r.id);
-            clearedIds.push(r.id);
-          }
+        // Read again under the lock: another process may have reconciled the same system meanwhile.
+        const p = plan(this.stmts.active.all(siteId, system), conditions, assessed, now);
+        for (const c of p.raise) raisedIds.push(Number(this.stmts.insert.run(c.rule, siteId, system, c.subject, c.level, c.message, at, at).lastInsertRowid));
+        for (const { row, c } of p.update) this.stmts.update.run(c.level, c.message, at, row.id);
+        for (const r of p.clear) {
+          this.stmts.clear.run(at, r.id);
+          clearedIds.push(r.id);
         }
       })
       .immediate();
@@ -83,7 +84,7 @@ export class AlertStore {
       .prepare<[], Row>('SELECT * FROM alerts WHERE cleared_at IS NULL')
       .all()
       .filter((r) => gone(r.site_id, r.system));
-    const clear = this.db.prepare<[string, number]>('UPDATE alerts SET cleared_at = ? WHERE id = ?');
+    const clear = this.stmts.clear;
     this.db.transaction(() => {
       for (const r of rows) clear.run(now.toISOString(), r.id);
     })();
@@ -157,7 +158,7 @@ export class AlertStore {
   /** Every stored rule override with its scope. A row that no longer parses is skipped: the defaults then apply there. */
   overrides(): ScopedOverride[] {
     const out: ScopedOverride[] = [];
-    for (const r of this.db.prepare<[], { site_id: string; system: string; override: string }>('SELECT * FROM alert_rules ORDER BY site_id, system').all()) {
+    for (const r of this.stmts.overrides.all()) {
       let parsed: unknown;
       try {
         parsed = JSON.parse(r.override);
@@ -205,6 +206,33 @@ export class AlertStore {
     const stmt = this.db.prepare<[number], Row>('SELECT * FROM alerts WHERE id = ?');
     return ids.map((id) => stmt.get(id)).filter((r): r is Row => r !== undefined).map((r) => toAlert(r, now));
   }
+}
+
+function prepareStatements(db: Database) {
+  return {
+    active: db.prepare<[string, string], Row>('SELECT * FROM alerts WHERE site_id = ? AND system = ? AND cleared_at IS NULL'),
+    insert: db.prepare<[string, string, string, string, string, string, string, string]>(
+      'INSERT INTO alerts (rule, site_id, system, subject, level, message, raised_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    update: db.prepare<[string, string, string, number]>('UPDATE alerts SET level = ?, message = ?, last_seen_at = ? WHERE id = ?'),
+    clear: db.prepare<[string, number]>('UPDATE alerts SET cleared_at = ? WHERE id = ?'),
+    overrides: db.prepare<[], { site_id: string; system: string; override: string }>('SELECT * FROM alert_rules ORDER BY site_id, system'),
+  };
+}
+
+/** What reconciling an evaluation with a system's active alerts writes; `some` when anything. */
+function plan(active: readonly Row[], conditions: readonly AlertCondition[], assessed: ReadonlySet<RuleKind>, now: Date) {
+  const byKey = new Map(active.map((r) => [keyOf(r.rule, r.subject), r]));
+  const raise: AlertCondition[] = [];
+  const update: Array<{ row: Row; c: AlertCondition }> = [];
+  for (const c of conditions) {
+    const row = byKey.get(keyOf(c.rule, c.subject));
+    if (!row) raise.push(c);
+    else if (row.level !== c.level || row.message !== c.message || now.getTime() - Date.parse(row.last_seen_at) >= SEEN_PRECISION_MS) update.push({ row, c });
+  }
+  const seen = new Set(conditions.map((c) => keyOf(c.rule, c.subject)));
+  const clear = active.filter((r) => assessed.has(r.rule as RuleKind) && !seen.has(keyOf(r.rule, r.subject)));
+  return { raise, update, clear, some: raise.length + update.length + clear.length > 0 };
 }
 
 function keyOf(rule: string, subject: string): string {

@@ -215,14 +215,14 @@ export class Fleet {
     return hit ? { value: hit.value, at: hit.at, stale: this.state.isStale(siteId, system) } : undefined;
   }
 
-  /** When each cached answer of a system was read, by cache key (one query; reads no answer). */
-  cachedTimes(siteId: string, system: string): ReadonlyMap<string, string> {
-    return new Map(this.o.cache.entries(siteId, system).map((e) => [e.key, e.at]));
+  /** The content version of each cached answer of a system, by cache key (one index read; reads no answer). */
+  cachedVersions(siteId: string, system: string): ReadonlyMap<string, number> {
+    return this.o.cache.versions(siteId, system);
   }
 
   /** Like {@link cached}, with the value as its stored JSON text (sent on to the renderer unparsed). */
-  cachedText(siteId: string, system: string, opKey: string, query: Record<string, unknown> = {}): { json: string; at: string; stale: boolean } | undefined {
-    const hit = this.o.cache.getText(siteId, system, cacheKey(getOperation(opKey).key, query));
+  cachedText(siteId: string, system: string, opKey: string, query: Record<string, unknown> = {}, options: { recordUse?: boolean } = {}): { json: string; at: string; stale: boolean } | undefined {
+    const hit = this.o.cache.getText(siteId, system, cacheKey(getOperation(opKey).key, query), options);
     return hit ? { json: hit.json, at: hit.at, stale: this.state.isStale(siteId, system) } : undefined;
   }
 

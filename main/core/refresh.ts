@@ -119,7 +119,8 @@ export class FleetRefresh {
   private async refreshSystem(site: Site, conn: SiteConnection, system: string, mode: RefreshMode): Promise<void> {
     const { o, state } = this.f;
     const previous = state.get(site.id, system);
-    const sinceHit = o.cache.get(site.id, system, cacheKey(NOTIFICATIONS_OP, {}));
+    // The refresh's own look at what it cached before is no view's use: no write per read (LRU).
+    const sinceHit = o.cache.get(site.id, system, cacheKey(NOTIFICATIONS_OP, {}), { recordUse: false });
     const since = newestTimestamp(sinceHit?.value);
     const steady = mode === 'steady';
     const nowMs = this.f.clock().getTime();
@@ -132,7 +133,7 @@ export class FleetRefresh {
     const slowMaxAge = o.slowReadMaxAgeMs ?? FLEET_LIMITS.slowReadMaxAgeMs;
     const plan = refreshPlan(this.f.clock(), since, mode, (r) => (ageOf(cacheKey(r.op, r.cacheQuery ?? r.query)) ?? Infinity) >= slowMaxAge);
     // The drive list before this poll, to see which drives changed status.
-    const previousResources = steady ? o.cache.get(site.id, system, cacheKey(RESOURCES.op, RESOURCES.query))?.value : undefined;
+    const previousResources = steady ? o.cache.get(site.id, system, cacheKey(RESOURCES.op, RESOURCES.query), { recordUse: false })?.value : undefined;
     let done = 0;
     let answered = 0;
     let total = plan.length;

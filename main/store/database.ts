@@ -268,6 +268,16 @@ ${CACHE_SIZE_TRIGGERS}
   -- shape is not one the app recognises (the upgrade option of OfflineCache).
   ALTER TABLE cache_entries ADD COLUMN format INTEGER NOT NULL DEFAULT 1;
   `,
+  `
+  -- Content version of each answer: a number from one counter (cache_size.version), taken when a
+  -- put stores a value different from the one held; a put of the same answer only advances its read
+  -- time (at). Who derives something from the answers (the alert engine after every poll) compares
+  -- versions instead of reading and parsing them again. Indexed with the key: a system's versions
+  -- are read from the index, without walking the (possibly large) values stored before the column.
+  ALTER TABLE cache_entries ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE cache_size ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX cache_entries_version ON cache_entries (site_id, system, key, version);
+  `,
 ];
 
 /**

@@ -129,6 +129,8 @@ export class OfflineCache {
   /**
    * Stores several answers of one system in one transaction (a background poll's answers: one
    * commit instead of one per answer), each as {@link put} would; none of them is evicted by the others.
+   * An answer identical to the one held (same stored text) keeps its content version and only takes
+   * the new read time: the data age a view shows is still when it was last read from the system.
    * @throws TypeError as {@link put} does, before anything is written
    */
   putMany(siteId: string, system: string, entries: ReadonlyArray<{ key: string; value: unknown; at?: Date | string }>): void {
@@ -146,13 +148,26 @@ export class OfflineCache {
       this.db
         .transaction(() => {
           for (const r of rows) {
-            this.stmts.upsert.run(siteId, system, r.key, r.json, r.bytes, r.at, FORMAT);
+            // The same text as held (compared by SQLite, nothing read back here): only the read time moves.
+            if (this.stmts.touch.run(r.at, siteId, system, r.key, FORMAT, r.json).changes === 0) {
+              this.stmts.nextVersion.run();
+              this.stmts.upsert.run(siteId, system, r.key, r.json, r.bytes, r.at, FORMAT);
+            }
             this.stmts.use.run(siteId, system, r.key, now);
           }
           this.evictIfNeeded(siteId, system, new Set(rows.map((r) => r.key)));
         })
         .immediate(),
     );
+  }
+
+  /**
+   * The content version of each answer cached for one system, by key: it changes when a put stores
+   * a different value (or the entry is dropped and stored again), not when the same answer is read
+   * again. Read from an index, without reading the values. Does not count as use.
+   */
+  versions(siteId: string, system: string): Map<string, number> {
+    return new Map(this.guard('read', () => this.stmts.versions.all(siteId, system)).map((r) => [r.key, r.version]));
   }
 
   /**
@@ -185,13 +200,13 @@ export class OfflineCache {
    * renderer as it is. SQLite checks the text is well-formed JSON first (`json_valid`).
    * @throws Error naming the key when the stored text is damaged
    */
-  getText(siteId: string, system: string, key: string): { json: string; at: string; bytes: number } | undefined {
+  getText(siteId: string, system: string, key: string, options: { recordUse?: boolean } = {}): { json: string; at: string; bytes: number } | undefined {
     const row = this.guard('read', () => this.stmts.readChecked.get(siteId, system, key));
     if (!row) return undefined;
     if (row.valid !== 1) throw new Error(`the cached answer for ${key} is damaged (not JSON); refresh the system to replace it`);
     const stored = row.format < FORMAT && this.upgrade ? this.upgraded(siteId, system, key, row.value, row.at, this.upgrade) : row;
     if (!stored) return undefined;
-    this.recordUse(siteId, system, key);
+    if (options.recordUse !== false) this.recordUse(siteId, system, key);
     return { json: stored.value, at: stored.at, bytes: stored.bytes };
   }
 
@@ -284,9 +299,17 @@ type Statements = ReturnType<typeof prepareStatements>;
 function prepareStatements(db: Database) {
   const nextUse = '(SELECT COALESCE(MAX(use_seq), 0) + 1 FROM cache_use)';
   return {
+    // The version a changed answer takes: the counter, moved on first by nextVersion.
     upsert: db.prepare<[string, string, string, string, number, string, number]>(
-      `INSERT INTO cache_entries (site_id, system, key, value, bytes, at, format) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (site_id, system, key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes, at = excluded.at, format = excluded.format`,
+      `INSERT INTO cache_entries (site_id, system, key, value, bytes, at, format, version) VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT version FROM cache_size WHERE id = 1))
+       ON CONFLICT (site_id, system, key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes, at = excluded.at, format = excluded.format, version = excluded.version`,
+    ),
+    nextVersion: db.prepare<[]>('UPDATE cache_size SET version = version + 1 WHERE id = 1'),
+    touch: db.prepare<[string, string, string, string, number, string]>(
+      'UPDATE cache_entries SET at = ? WHERE site_id = ? AND system = ? AND key = ? AND format = ? AND value = ?',
+    ),
+    versions: db.prepare<[string, string], { key: string; version: number }>(
+      'SELECT key, version FROM cache_entries INDEXED BY cache_entries_version WHERE site_id = ? AND system = ?',
     ),
     // Recording a use touches only cache_use: the (possibly large) value is not rewritten.
     use: db.prepare<[string, string, string, string]>(

@@ -17,6 +17,7 @@ import { siteInput, tempDataDir, useFleetsOnDisk, useSimulator, type FleetOnDisk
 const INTERVAL_S = 30;
 const HEALTH = refreshRead('GET /monitoring/health/current');
 const USERS = refreshRead('GET /users/list');
+const PROVISIONING = refreshRead('GET /monitoring/capacity/provisioning');
 
 interface Harness extends FleetOnDisk {
   timers: FakeTimers;
@@ -99,6 +100,21 @@ describe('background polling against the simulator', () => {
 
     // Next interval: polled again, the same steady count.
     expect(await pollAfter(h, INTERVAL_S * 1000)).toBe(steady);
+  });
+
+  it('an answer a poll reads again unchanged keeps its content version, and its data age is the new read time', async () => {
+    const h = await harness();
+    await h.fleet.refresh({ force: true });
+    h.fleet.startPolling();
+    await pollAfter(h, INTERVAL_S * 1000);
+    const system = h.systems[0]!;
+    const key = cacheKey(PROVISIONING.op, PROVISIONING.query);
+    const version = h.stores.cache.versions(h.siteId, system).get(key);
+    expect(version).toEqual(expect.any(Number));
+    await pollAfter(h, INTERVAL_S * 1000);
+    const pollAt = new Date(h.timers.now()).toISOString();
+    expect(h.stores.cache.versions(h.siteId, system).get(key)).toBe(version);
+    expect(h.fleet.cached(h.siteId, system, PROVISIONING.op, PROVISIONING.query)?.at).toBe(pollAt);
   });
 
   it('re-reads the SMART of a drive whose status changed, and only that one', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_NOTIFICATION_ALERTS, evaluateAlerts, smartReportOf, type AlertInput } from '../../../../app/alerts/evaluate.js';
+import { FIELDS_NO_RULE_READS, MAX_NOTIFICATION_ALERTS, evaluateAlerts, notificationWindowEnd, smartReportOf, type AlertInput } from '../../../../app/alerts/evaluate.js';
 import { DEFAULT_RULES, RULE_KINDS, type RuleSettings } from '../../../../app/alerts/rules.js';
 import { healthy } from '../health/fixtures.js';
 
@@ -35,6 +35,33 @@ const nvme = (critical: string): string =>
   ['=== START OF SMART DATA SECTION ===', 'SMART overall-health self-assessment test result: PASSED', '', 'SMART/Health Information (NVMe Log 0x02)', `Critical Warning:                   ${critical}`, 'Temperature:                        38 Celsius', 'Available Spare:                    100%', 'Available Spare Threshold:          10%', 'Percentage Used:                    3%', 'Media and Data Integrity Errors:    0', ''].join('\n');
 
 describe('alert evaluation', () => {
+  it('reads no field that moves with every read of the node and drive lists and health (clocks, sensor readings, load): skipping on them is safe', () => {
+    expect([...FIELDS_NO_RULE_READS].sort()).toEqual(['HardwareUtilization', 'Sensors', 'Time']);
+    // Failing sensors, a drive failed, one node taken over: with or without those fields, the same evaluation.
+    const sensors = [{ Name: 'temp', Type: 'Temperture', Reading: '95', Status: 'Critical', State: 'Failed', EventMessage: 'over temperature' }];
+    const at = (time: string, withSensors: boolean): AlertInput =>
+      input({
+        rollup: {
+          ...input().rollup,
+          health: { ...healthy, CapacityUtilization: undefined, ...(withSensors ? { HardwareUtilization: { CPUInPercentage: 99, MemoryInPercentage: 99, HardwareUtilizationInPercentage: 99 } } : {}) },
+          nodes: { Data: [{ Name: 'n1', State: 'Running', HAState: 'TakeoverActive', Time: time, ...(withSensors ? { Sensors: sensors } : {}) }, { Name: 'n2', State: 'Down', HAState: 'TakenOver', Time: time }] },
+        },
+        resources: { Data: [{ Name: 'n1', Time: time, ...(withSensors ? { Sensors: sensors } : {}), Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed', ...(withSensors ? { Sensors: sensors } : {}) }] }] },
+      });
+    const plain = evaluateAlerts(at('2026-01-31T11:00:00Z', false), DEFAULT_RULES);
+    expect(plain.conditions.map((c) => c.rule).sort()).toEqual(['drive', 'ha']);
+    expect(evaluateAlerts(at('2026-01-31T11:59:00Z', true), DEFAULT_RULES)).toEqual(plain);
+  });
+
+  it('says until when time alone leaves the notification rule as it is: the first counted record leaving its window', () => {
+    const rec = (id: number, hoursAgo: number, level: number) => ({ Id: id, Level: level, Timestamp: new Date(NOW - hoursAgo * 3_600_000).toISOString(), Message: 'x' });
+    // Counted: levels 4 and 5 within 24 h; not: level 2, and one 30 h old.
+    const notifications = { Data: [rec(1, 1, 5), rec(2, 20, 4), rec(3, 23, 2), rec(4, 30, 5)] };
+    expect(notificationWindowEnd(input({ notifications }), DEFAULT_RULES)).toBe(NOW + 4 * 3_600_000);
+    expect(notificationWindowEnd(input(), DEFAULT_RULES)).toBeUndefined();
+    expect(notificationWindowEnd(input({ notifications }), rules((r) => (r.notification.enabled = false)))).toBeUndefined();
+  });
+
   it('sees nothing on a healthy system, and has looked with every rule', () => {
     const e = evaluateAlerts(input(), DEFAULT_RULES);
     expect(e.conditions).toEqual([]);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SystemStatus } from '../../../../app/domain/site.js';
-import { AlertEngine, type AlertChange, type AlertFleet } from '../../../../main/alerts/alert-engine.js';
+import { AlertEngine, ruleDigest, type AlertChange, type AlertFleet } from '../../../../main/alerts/alert-engine.js';
 import { AlertStore } from '../../../../main/alerts/alert-store.js';
 import type { FleetEvent } from '../../../../main/core/fleet-state.js';
 import { ActionLog } from '../../../../main/store/action-log.js';
@@ -38,6 +38,61 @@ function fakeFleet() {
       for (const l of listeners) l({ type: 'status', status });
     },
   };
+}
+
+const RESOURCES_KEY = cacheKey('GET /resources/list', { details: true, sensors: true });
+const NOTES_KEY = cacheKey('GET /notifications/query', {});
+
+/** A fleet whose cache holds the answers the test sets, each with a content version, recording the keys read. */
+function versionedFleet() {
+  const held = new Map<string, { value: unknown; version: number }>();
+  let next = 1;
+  const reads: string[] = [];
+  const fleet: AlertFleet = {
+    on: () => () => undefined,
+    status: () => [],
+    cached: (_site, _system, op, query) => {
+      const key = cacheKey(op, query ?? {});
+      reads.push(key);
+      const hit = held.get(key);
+      return hit ? { value: structuredClone(hit.value), at: '2026-01-01T12:00:00.000Z' } : undefined;
+    },
+    cachedVersions: () => new Map([...held].map(([k, v]) => [k, v.version])),
+    cachedText: (_site, _system, op, query) => {
+      const key = cacheKey(op, query ?? {});
+      reads.push(key);
+      const hit = held.get(key);
+      return hit ? { json: JSON.stringify(hit.value) } : undefined;
+    },
+  };
+  return {
+    fleet,
+    reads,
+    set(key: string, value: unknown) {
+      held.set(key, { value, version: next++ });
+    },
+  };
+}
+
+/** An engine over {@link versionedFleet} on a clock the test sets, counting the rows written to alerts.db. */
+function versionedEngine(maxUnchangedMs: number) {
+  const dir = tempDir();
+  const db = openAlertsDatabase(dir);
+  const logDb = openLogDatabase(dir);
+  open.push(db, logDb);
+  const answers = versionedFleet();
+  const clock = { now: Date.parse('2026-01-01T12:00:00.000Z') };
+  const e = new AlertEngine({
+    store: new AlertStore(db),
+    fleet: answers.fleet,
+    actionLog: new ActionLog({ db: logDb, file: path.join(dir, 'actions.db'), clock: steppingClock() }),
+    user: 'admin',
+    siteIds: () => ['lab'],
+    clock: () => new Date(clock.now),
+    maxUnchangedMs,
+  });
+  const writes = (): number => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+  return { e, answers, writes, clock };
 }
 
 function engine(o: { log?: ActionLog } = {}) {
@@ -113,7 +168,7 @@ describe('the alert engine', () => {
         if (op === 'GET /resources/drives/smart') return { value: 'SMART overall-health self-assessment test result: PASSED', at: smartAt };
         return undefined;
       },
-      cachedTimes: () => new Map([[smartKey, smartAt]]),
+      cachedVersions: () => new Map([[smartKey, smartAt === "2026-01-01T00:00:00.000Z" ? 1 : 2]]),
     };
     const e = new AlertEngine({ store: new AlertStore(db), fleet, actionLog: new ActionLog({ db: logDb, file: path.join(dir, 'actions.db'), clock: steppingClock() }), user: 'admin', siteIds: () => ['lab'], clock: steppingClock() });
     const smartReads = (): number => reads.filter((r) => r.op === 'GET /resources/drives/smart').length;
@@ -127,6 +182,75 @@ describe('the alert engine', () => {
     expect(smartReads()).toBe(2);
     expect(reads.length).toBeGreaterThan(2);
     expect(reads.every((r) => r.recordUse === false)).toBe(true);
+  });
+
+  it('skips a system whose state, rules and answers are as at its last evaluation: nothing read again, nothing written', () => {
+    // Two days: here only the notification window ends what an evaluation holds.
+    const { e, answers, writes, clock } = versionedEngine(2 * 86_400_000);
+    const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
+    answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Time: '2026-01-01T12:00:00Z', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed' }] }] });
+    answers.set(NOTES_KEY, { Data: [{ Id: 7, Level: 5, Timestamp: '2026-01-01T11:00:00Z', Message: 'pool offline' }] });
+    expect(e.evaluate(status).raised.map((a) => a.rule).sort()).toEqual(['drive', 'notification']);
+    const written = writes();
+
+    // The next poll read the same answers (same versions): not one of them read again, nothing written.
+    answers.reads.length = 0;
+    clock.now += 60_000;
+    expect(e.evaluate(status)).toEqual({ raised: [], cleared: [] });
+    expect(answers.reads).toEqual([]);
+    expect(writes()).toBe(written);
+
+    // The node's clock and sensor readings moved (a new version of the drive list): that answer alone is read, nothing written.
+    answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Time: '2026-01-01T12:02:00Z', Sensors: [{ Name: 'temp', Reading: '41' }], Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed' }] }] });
+    clock.now += 60_000;
+    expect(e.evaluate(status)).toEqual({ raised: [], cleared: [] });
+    expect(answers.reads).toEqual([RESOURCES_KEY]);
+    expect(writes()).toBe(written);
+
+    // A changed answer is evaluated as before: the drive came back, its alert clears.
+    answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Time: '2026-01-01T12:03:00Z', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }] }] });
+    clock.now += 60_000;
+    expect(e.evaluate(status).cleared.map((a) => a.rule)).toEqual(['drive']);
+
+    // So is a new state, with no answer changed.
+    expect(e.evaluate({ ...status, state: 'unreachable', lastError: 'timed out' }).raised.map((a) => a.rule)).toEqual(['unreachable']);
+    expect(e.evaluate(status).cleared.map((a) => a.rule)).toEqual(['unreachable']);
+
+    // Time alone: the notification leaves the rule's 24 h window at 11:00 the next day, and its alert clears then.
+    answers.reads.length = 0;
+    clock.now = Date.parse('2026-01-02T11:00:00.000Z');
+    expect(e.evaluate(status)).toEqual({ raised: [], cleared: [] });
+    expect(answers.reads).toEqual([]);
+    clock.now += 1;
+    expect(e.evaluate(status).cleared.map((a) => a.rule)).toEqual(['notification']);
+  });
+
+  it('compares node and drive lists without the members no rule reads, on their text as the cache stores it', () => {
+    const list = (time: string, reading: string, status: string, message = 'ok'): string =>
+      JSON.stringify({ Data: [{ Name: 'n1', Time: time, Sensors: [{ Name: 'temp', Reading: reading, EventMessage: `[${reading}] "Time":x` }], Drives: [{ Id: 1, Name: 'd1', ResourceStatus: status, ErrMsg: message, Sensors: [] }] }] });
+    const now = ruleDigest(list('2026-01-01T12:00:00Z', '41', 'OK'));
+    expect(ruleDigest(list('2026-01-01T12:01:00Z', '44', 'OK'))).toBe(now);
+    expect(ruleDigest(list('2026-01-01T12:01:00Z', '44', 'Failed'))).not.toBe(now);
+    // Text that only looks like a member inside a string is not cut.
+    expect(ruleDigest(list('2026-01-01T12:00:00Z', '41', 'OK', '{,"Time":"1"}'))).not.toBe(ruleDigest(list('2026-01-01T12:00:00Z', '41', 'OK', '{,"Time":"2"}')));
+    // A member of another shape than expected stays: more change seen, never less.
+    expect(ruleDigest(JSON.stringify({ Time: { at: [1] } }))).not.toBe(ruleDigest(JSON.stringify({ Time: { at: [2] } })));
+    // The health answer's load figures (a flat object) are left out too.
+    expect(ruleDigest(JSON.stringify({ State: 'Normal', HardwareUtilization: { CPUInPercentage: 55.5 }, Volumes: 3 }))).toBe(ruleDigest(JSON.stringify({ State: 'Normal', HardwareUtilization: { CPUInPercentage: 49 }, Volumes: 3 })));
+  });
+
+  it('evaluates an unchanged system again once its last evaluation is maxUnchangedMs old (forecasts move with time)', () => {
+    const { e, answers, clock } = versionedEngine(5 * 60_000);
+    const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
+    answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }] }] });
+    e.evaluate(status);
+    answers.reads.length = 0;
+    clock.now += 5 * 60_000;
+    e.evaluate(status);
+    expect(answers.reads).toEqual([]);
+    clock.now += 1;
+    e.evaluate(status);
+    expect(answers.reads).toContain(RESOURCES_KEY);
   });
 
   it('stops listening when stopped', () => {

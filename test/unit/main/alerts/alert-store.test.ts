@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Evaluation } from '../../../../app/alerts/evaluate.js';
-import { AlertStore } from '../../../../main/alerts/alert-store.js';
+import { AlertStore, SEEN_PRECISION_MS } from '../../../../main/alerts/alert-store.js';
 import { ALERTS_FILE, LOG_MIGRATIONS, connect, createDatabaseFile, openAlertsDatabase, openLogDatabase, type Database } from '../../../../main/store/database.js';
 import { ActionLog } from '../../../../main/store/action-log.js';
 import { steppingClock, useTempDirs } from '../store/temp-dir.js';
@@ -36,6 +36,28 @@ describe('the alert store', () => {
     expect(s.reconcile('lab', 'sys1', failedDrive, T(15)).raised).toHaveLength(1);
     expect(s.list({ state: 'cleared' }, T(15).getTime())).toHaveLength(1);
     expect(s.list({ state: 'active' }, T(15).getTime())).toHaveLength(1);
+  });
+
+  it('writes nothing for an evaluation that changes nothing, and keeps "last seen" to within SEEN_PRECISION_MS', () => {
+    const db = openAlertsDatabase(tempDir());
+    open.push(db);
+    const s = new AlertStore(db);
+    const writes = (): number => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    s.reconcile('lab', 'sys1', failedDrive, T(0));
+    const afterRaise = writes();
+    // Polls within the precision that see the same condition: no row written.
+    expect(s.reconcile('lab', 'sys1', failedDrive, T(1))).toEqual({ raised: [], cleared: [] });
+    expect(s.reconcile('lab', 'sys1', failedDrive, T(9))).toEqual({ raised: [], cleared: [] });
+    expect(writes()).toBe(afterRaise);
+    expect(s.list({}, T(9).getTime())[0]?.lastSeenAt).toBe(T(0).toISOString());
+    // Once the stored time is that old, it is written again.
+    expect(SEEN_PRECISION_MS).toBe(10 * 60_000);
+    s.reconcile('lab', 'sys1', failedDrive, T(10));
+    expect(writes()).toBe(afterRaise + 1);
+    expect(s.list({}, T(10).getTime())[0]?.lastSeenAt).toBe(T(10).toISOString());
+    // A new level or message is written at once.
+    s.reconcile('lab', 'sys1', { ...failedDrive, conditions: [{ ...failedDrive.conditions[0]!, level: 'warning' }] }, T(11));
+    expect(s.list({}, T(11).getTime())[0]).toMatchObject({ level: 'warning', lastSeenAt: T(11).toISOString() });
   });
 
   it('leaves alerts of rules that could not look as they are', () => {

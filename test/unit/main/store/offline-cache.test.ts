@@ -139,6 +139,37 @@ describe('OfflineCache', () => {
     expect(cache.get('lab', 'sys1', 'd')).toBeUndefined();
   });
 
+  it('keeps the content version of an answer read again unchanged, and moves its read time (the data age shown)', () => {
+    const { cache } = setup();
+    const health = { Data: [{ State: 'Normal', Used: 10 }] };
+    cache.putMany('lab', 'sys1', [
+      { key: 'health', value: health, at: '2025-03-01T10:00:00Z' },
+      { key: 'drives', value: { Data: [{ Id: 1, Status: 'OK' }] }, at: '2025-03-01T10:00:00Z' },
+    ]);
+    const first = cache.versions('lab', 'sys1');
+    expect(first.get('health')).toEqual(expect.any(Number));
+    expect(first.get('drives')).not.toBe(first.get('health'));
+
+    // The next poll: the same health (a new object, equal text), a drive that failed.
+    cache.putMany('lab', 'sys1', [
+      { key: 'health', value: structuredClone(health), at: '2025-03-01T10:01:00Z' },
+      { key: 'drives', value: { Data: [{ Id: 1, Status: 'Failed' }] }, at: '2025-03-01T10:01:00Z' },
+    ]);
+    const next = cache.versions('lab', 'sys1');
+    expect(next.get('health')).toBe(first.get('health'));
+    expect(next.get('drives')).toBeGreaterThan(first.get('drives')!);
+    // Both were read from the system now: the data age of each is the new read time.
+    expect(cache.get('lab', 'sys1', 'health')).toEqual({ value: health, at: '2025-03-01T10:01:00.000Z', bytes: JSON.stringify(health).length });
+    expect(cache.get('lab', 'sys1', 'drives')?.at).toBe('2025-03-01T10:01:00.000Z');
+    expect(cache.sizeBytes()).toBe(JSON.stringify(health).length + JSON.stringify({ Data: [{ Id: 1, Status: 'Failed' }] }).length);
+
+    // Dropped and stored again with the same text: a new version (a reader cannot have seen it).
+    cache.deleteSystem('lab', 'sys1');
+    expect(cache.versions('lab', 'sys1').size).toBe(0);
+    cache.put('lab', 'sys1', 'health', health);
+    expect(cache.versions('lab', 'sys1').get('health')).toBeGreaterThan(next.get('drives')!);
+  });
+
   it('counts a replaced entry once in its size', () => {
     const { cache } = setup();
     cache.put('lab', 'sys1', 'k', sized(300));
