@@ -6,6 +6,7 @@ import { BulkJobs, fleetSender } from './core/bulk.js';
 import { AlertEngine } from './alerts/alert-engine.js';
 import { AlertStore } from './alerts/alert-store.js';
 import { Fleet } from './core/fleet.js';
+import { HealthSummaries } from './core/health-summaries.js';
 import { createHandlers, type Handlers, type SaveFile } from './ipc/handlers.js';
 import type { PrintToPdf } from './reports/pdf.js';
 import { choosePdfPrinter } from './reports/printer.js';
@@ -53,6 +54,8 @@ export interface Runtime {
   bulk: BulkJobs;
   /** Alert rules and alerts, evaluated after every refresh of a system. */
   alerts: AlertEngine;
+  /** Every system's health summary, computed when its cached answers change. */
+  summaries: HealthSummaries;
   handlers: Handlers;
   keychainWarning?: string | undefined;
   /** What happened to the data files on opening (see `openStores`). */
@@ -92,6 +95,8 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   const fleet = new Fleet({ sites, secrets, cache, actionLog, user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
   const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m) });
   alerts.start();
+  const summaries = new HealthSummaries({ fleet, db: stores.cacheDb, warn: (m) => o.warn?.(m) });
+  summaries.start();
   const reports = new ReportService({
     fleet,
     sites,
@@ -116,6 +121,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     reports,
     bulk,
     alerts,
+    summaries,
     user: osUser(),
     ...(o.saveFile ? { saveFile: o.saveFile } : {}),
   });
@@ -130,11 +136,13 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     reports,
     bulk,
     alerts,
+    summaries,
     handlers,
     keychainWarning,
     storeWarnings: stores.warnings,
     close: async () => {
       alerts.stop();
+      summaries.stop();
       await fleet.close();
       stores.close();
       sites.close();

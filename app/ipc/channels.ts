@@ -22,6 +22,7 @@ export const CHANNEL_NAMES = [
   'bulk:retry',
   'bulk:cancel',
   'cache:read',
+  'health:summaries',
   'log:list',
   'log:verify',
   'log:query',

@@ -268,6 +268,19 @@ ${CACHE_SIZE_TRIGGERS}
   -- shape is not one the app recognises (the upgrade option of OfflineCache).
   ALTER TABLE cache_entries ADD COLUMN format INTEGER NOT NULL DEFAULT 1;
   `,
+  `
+  -- Each system's health summary (main/core/health-summaries.ts), computed from its cached answers
+  -- when they change, so a start loads one small row per system instead of parsing its answers.
+  -- Derived data: a row of another format is computed again from the cache.
+  CREATE TABLE system_summaries (
+    site_id TEXT    NOT NULL,
+    system  TEXT    NOT NULL,
+    format  INTEGER NOT NULL,   -- SUMMARY_FORMAT of the version that computed it
+    summary TEXT    NOT NULL,   -- JSON, redacted
+    sources TEXT    NOT NULL,   -- read times of the answers it was computed from
+    PRIMARY KEY (site_id, system)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**

@@ -135,6 +135,7 @@ function templates(siteId: string, system: string, exportDir: string): Record<Ch
     'bulk:retry': [{ id: 'no-such-bulk' }],
     'bulk:cancel': [{ id: 'no-such-bulk' }],
     'cache:read': [{ site: siteId, system, operation: 'GET /Version', query: {} }],
+    'health:summaries': [{}, { since: 0 }],
     'log:list': [{ site: siteId, since: '2020-01-01T00:00:00Z', limit: 10 }],
     'log:verify': [{}],
     'log:query': [{ site: siteId, system, operation: 'hosts/create', results: ['ok', 'unknown'], since: '2020-01-01T00:00:00Z', until: '2100-01-01T00:00:00Z', offset: 0, limit: 50 }],

@@ -18,7 +18,7 @@ const PER_SITE = 15;
 const AT = '2025-02-03T04:05:06Z';
 
 /** A fleet of SITES × PER_SITE systems, each with a cached health record and one host; every IPC answer in a task of its own, as over the real bridge. */
-async function fleetOf(): Promise<FleetStore> {
+async function fleetOf(): Promise<{ fleet: FleetStore; invocations: ReturnType<typeof fakeApi>['invocations'] }> {
   const sites = Array.from({ length: SITES }, (_, i) => site(`s${i}`, `Site ${i}`));
   const statuses = sites.flatMap((s) => Array.from({ length: PER_SITE }, (_, j) => status(s.id, `${s.id}-sys${j}`, 'ok')));
   const answers = statuses.flatMap((st): Array<[string, CachedAnswer]> => [
@@ -33,7 +33,7 @@ async function fleetOf(): Promise<FleetStore> {
   setApi(api);
   const fleet = new FleetStore();
   await fleet.load();
-  return fleet;
+  return { fleet, invocations: fake.invocations };
 }
 
 /** Runs `read` in an effect and counts how often it reruns (how often the derived value changed). */
@@ -50,26 +50,28 @@ function countRuns(read: () => unknown): { runs: () => number; stop: () => void 
 }
 
 describe('fleet-wide views at scale', () => {
-  it('the overview takes every system health in batches, and shows them all at the end', async () => {
-    const fleet = await fleetOf();
+  it('the overview takes every system health from one read, and shows them all at once', async () => {
+    const { fleet, invocations } = await fleetOf();
     const health = new FleetHealth(fleet);
     const watch = countRuns(() => health.rows);
     try {
-      await health.load(fleet.systems);
+      await health.load();
       flushSync();
       const systems = SITES * PER_SITE;
       expect(health.rows).toHaveLength(systems);
       expect(health.rows.every((r) => r.at === AT)).toBe(true);
       expect(health.loading).toBe(false);
-      // The first run, then one per batch (not one per system).
-      expect(watch.runs()).toBeLessThanOrEqual(1 + Math.ceil(systems / PUBLISH_BATCH));
+      // One IPC read for every system (it was eight cache reads per system), published once.
+      expect(invocations.filter((i) => i.channel === 'health:summaries')).toHaveLength(1);
+      expect(invocations.filter((i) => i.channel === 'cache:read')).toHaveLength(0);
+      expect(watch.runs()).toBeLessThanOrEqual(2);
     } finally {
       watch.stop();
     }
   }, 60_000);
 
   it('the fleet search index takes the systems in batches and finds what every system has', async () => {
-    const fleet = await fleetOf();
+    const { fleet } = await fleetOf();
     const index = new SearchIndex(fleet);
     const watch = countRuns(() => index.search('host-of'));
     try {
