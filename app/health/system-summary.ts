@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Application, Node, NotificationRecord } from '../catalog/resources.js';
 import { NOTIFICATIONS_CACHE, refreshRead, type PlannedRead } from '../fleet/refresh-plan.js';
 import { highLevel, laggingReplication, unhealthyDrives, type LaggingPair, type NodeDrive, type Rollup } from './rollup.js';
-import { ROLLUP_READS, rollupAnswers, systemRollup } from './system-health.js';
+import { listOf, ROLLUP_READS, rollupAnswers, systemRollup } from './system-health.js';
 
 /**
  * One system's health facts as every fleet-wide view shows them (the overview, the tree, the system
@@ -35,11 +35,6 @@ export interface HealthFacts {
 
 /** A cached answer with the time it was read; undefined (or null) when nothing is cached. */
 export type CachedRead = { value: unknown; at: string } | null | undefined;
-
-const listOf = <T>(value: unknown): T[] => {
-  const data = (value as { Data?: unknown } | null | undefined)?.Data;
-  return Array.isArray(data) ? (data as T[]) : [];
-};
 
 /**
  * A system's facts from its cached answers, each read by `read` (the offline cache in main, a
