@@ -19,7 +19,7 @@ const PASSWORD = 'summaries-pw-1';
 let sim: SimulatorHandle;
 let dataDir: string;
 let rt: Runtime | undefined;
-let siteIds: string[] = [];
+const siteIds: string[] = [];
 
 type Answer = { seq: number; systems: Array<Parameters<typeof factsFromWire>[0]> };
 
