@@ -93,10 +93,11 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   const { cache, actionLog } = stores;
   const sites = new SiteStore({ dataDir: o.dataDir });
   const fleet = new Fleet({ sites, secrets, cache, actionLog, user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
-  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m) });
-  alerts.start();
+  // Before the alert engine and the shells: a status event reaches them with the system's summary already computed.
   const summaries = new HealthSummaries({ fleet, db: stores.cacheDb, warn: (m) => o.warn?.(m) });
   summaries.start();
+  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m) });
+  alerts.start();
   const reports = new ReportService({
     fleet,
     sites,

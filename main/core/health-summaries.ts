@@ -1,17 +1,14 @@
-import { getOperation } from '../../app/catalog/index.js';
-import type { SystemStatus } from '../../app/domain/site.js';
-import { healthFacts, SUMMARY_READS, type CachedRead } from '../../app/health/system-summary.js';
+import { refreshEnded, type SystemStatus } from '../../app/domain/site.js';
+import { healthFacts, type CachedRead } from '../../app/health/system-summary.js';
 import { redactedJson } from '../../app/redact.js';
 import type { FleetEvent } from './fleet-state.js';
 import type { Database } from '../store/database.js';
-import { cacheKey } from '../store/offline-cache.js';
 
 /** The part of the fleet the summaries read: status events, statuses and cached answers. */
 export interface SummarySource {
   on(listener: (e: FleetEvent) => void): () => void;
   status(siteId?: string): SystemStatus[];
   cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { value: unknown; at: string } | undefined;
-  cachedTimes(siteId: string, system: string): ReadonlyMap<string, string>;
 }
 
 export interface HealthSummariesOptions {
@@ -29,26 +26,26 @@ export interface HealthSummariesOptions {
  */
 export const SUMMARY_FORMAT = 1;
 
-/** A summary as kept: its wire JSON (redacted, without seq), the read times it was computed from, its sequence number. */
+/** A summary as kept: its wire JSON (redacted, without seq) and its sequence number. */
 interface Kept {
   json: string;
-  sources: string;
   seq: number;
 }
 
 const NO_USE = { recordUse: false } as const;
-const READ_KEYS = Object.values(SUMMARY_READS).map((r) => cacheKey(getOperation(r.op).key, r.query));
 const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
 
 /**
  * Every system's health summary (`app/health/system-summary.ts`), kept by main: computed when a
- * system's refresh or poll ends (its status event, whoever refreshed) and only when one of the
- * answers it reads was read again, kept in memory as redacted JSON and in the cache database's
+ * system's refresh or poll ends (its status event, whoever refreshed: the rule the window's data
+ * versions follow, `refreshEnded`), kept in memory as redacted JSON and in the cache database's
  * `system_summaries` table, so a cold start loads small rows instead of parsing every system's
  * answers. The window reads them all in one call, then only those changed since (`seq`).
  */
 export class HealthSummaries {
   private readonly kept = new Map<string, Kept>();
+  /** Each system's last status, to tell a refresh's or poll's end from any other status event. */
+  private readonly last = new Map<string, SystemStatus>();
   private seq = 0;
   private readonly clock: () => Date;
   private unsubscribe: (() => void) | undefined;
@@ -62,9 +59,15 @@ export class HealthSummaries {
 
   /** Starts listening to the fleet: must run before the shells forward status events, so a window told of a finished refresh reads the new summary. */
   start(): void {
-    this.unsubscribe ??= this.o.fleet.on((e) => {
-      if (e.type !== 'status' || e.status.state === 'refreshing') return;
-      this.update(e.status.siteId, e.status.system);
+    if (this.unsubscribe) return;
+    for (const s of this.o.fleet.status()) this.last.set(key(s.siteId, s.system), s);
+    this.unsubscribe = this.o.fleet.on((e) => {
+      if (e.type !== 'status') return;
+      const k = key(e.status.siteId, e.status.system);
+      const prev = this.last.get(k);
+      this.last.set(k, e.status);
+      // A system first heard of (listed by this refresh) may have answers cached at its first status that is not 'refreshing'.
+      if (refreshEnded(prev, e.status) || (prev === undefined && e.status.state !== 'refreshing')) this.compute(e.status.siteId, e.status.system);
     });
   }
 
@@ -89,22 +92,8 @@ export class HealthSummaries {
     return { seq: this.seq, json: `[${parts.join(',')}]` };
   }
 
-  /** Computes a system's summary again when the answers it reads changed since the last time. */
-  update(siteId: string, system: string): void {
-    const kept = this.kept.get(key(siteId, system));
-    if (kept && kept.sources === this.sources(siteId, system)) return;
-    this.compute(siteId, system);
-  }
-
-  /** The read times of the summary's answers: equal, nothing it reads changed. */
-  private sources(siteId: string, system: string): string {
-    const times = this.o.fleet.cachedTimes(siteId, system);
-    return READ_KEYS.map((k) => times.get(k) ?? '').join('|');
-  }
-
   private compute(siteId: string, system: string): Kept | undefined {
     try {
-      const sources = this.sources(siteId, system);
       const read = (r: { op: string; query: Record<string, unknown> }): CachedRead => {
         try {
           return this.o.fleet.cached(siteId, system, r.op, r.query, NO_USE);
@@ -117,9 +106,9 @@ export class HealthSummaries {
       // The answers were redacted before they were cached; redacted again, as everything leaving main.
       const json = redactedJson({ siteId, system, ...facts });
       if (typeof json !== 'string') throw new TypeError('the summary is not JSON-serialisable');
-      const kept: Kept = { json, sources, seq: ++this.seq };
+      const kept: Kept = { json, seq: ++this.seq };
       this.kept.set(key(siteId, system), kept);
-      this.stmts.upsert.run(siteId, system, SUMMARY_FORMAT, json, sources);
+      this.stmts.upsert.run(siteId, system, SUMMARY_FORMAT, json);
       return kept;
     } catch (err) {
       this.o.warn?.(`the health summary of ${siteId}/${system} could not be computed or stored: ${err instanceof Error ? err.message : String(err)}`);
@@ -133,7 +122,7 @@ export class HealthSummaries {
     const stale: Array<[string, string]> = [];
     for (const row of this.stmts.all.iterate()) {
       if (row.format !== SUMMARY_FORMAT || !known.has(key(row.site_id, row.system))) stale.push([row.site_id, row.system]);
-      else this.kept.set(key(row.site_id, row.system), { json: row.summary, sources: row.sources, seq: ++this.seq });
+      else this.kept.set(key(row.site_id, row.system), { json: row.summary, seq: ++this.seq });
     }
     for (const [siteId, system] of stale) this.stmts.delete.run(siteId, system);
   }
@@ -141,10 +130,10 @@ export class HealthSummaries {
 
 function prepare(db: Database) {
   return {
-    all: db.prepare<[], { site_id: string; system: string; format: number; summary: string; sources: string }>('SELECT site_id, system, format, summary, sources FROM system_summaries'),
-    upsert: db.prepare<[string, string, number, string, string]>(
-      `INSERT INTO system_summaries (site_id, system, format, summary, sources) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (site_id, system) DO UPDATE SET format = excluded.format, summary = excluded.summary, sources = excluded.sources`,
+    all: db.prepare<[], { site_id: string; system: string; format: number; summary: string }>('SELECT site_id, system, format, summary FROM system_summaries'),
+    upsert: db.prepare<[string, string, number, string]>(
+      `INSERT INTO system_summaries (site_id, system, format, summary) VALUES (?, ?, ?, ?)
+       ON CONFLICT (site_id, system) DO UPDATE SET format = excluded.format, summary = excluded.summary`,
     ),
     delete: db.prepare<[string, string]>('DELETE FROM system_summaries WHERE site_id = ? AND system = ?'),
   };

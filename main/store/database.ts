@@ -277,7 +277,6 @@ ${CACHE_SIZE_TRIGGERS}
     system  TEXT    NOT NULL,
     format  INTEGER NOT NULL,   -- SUMMARY_FORMAT of the version that computed it
     summary TEXT    NOT NULL,   -- JSON, redacted
-    sources TEXT    NOT NULL,   -- read times of the answers it was computed from
     PRIMARY KEY (site_id, system)
   ) WITHOUT ROWID;
   `,

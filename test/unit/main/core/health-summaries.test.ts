@@ -38,7 +38,6 @@ function fleetOver(cache: OfflineCache, statuses: SystemStatus[]) {
       const hit = cache.get(siteId, system, cacheKey(getOperation(op).key, query), options);
       return hit ? { value: hit.value, at: hit.at } : undefined;
     },
-    cachedTimes: (siteId, system) => new Map(cache.entries(siteId, system).map((e) => [e.key, e.at])),
   };
   return {
     source,
@@ -89,7 +88,7 @@ describe('health summaries kept by main', () => {
     summaries.stop();
   });
 
-  it('computes nothing again when a status event finds the answers it reads unchanged', () => {
+  it('computes nothing again on a status event that ends no refresh or poll', () => {
     const statuses: SystemStatus[] = [{ siteId: 'a', system: 'x', state: 'ok' }];
     const { cache, fleet, db } = setup(statuses);
     cache.put('a', 'x', keyOf(SUMMARY_READS.health), healthOf(100), '2026-02-01T00:00:00Z');
@@ -97,11 +96,14 @@ describe('health summaries kept by main', () => {
     summaries.start();
     const first = summaries.summaries();
     const reads = fleet.reads();
-    // A paused site, a notification's answer (not one the summary reads): status events, nothing new to compute.
-    cache.put('a', 'x', 'GET /hosts/list', { Data: [] });
+    // The site paused: a status event, no refresh or poll ended, nothing new to compute.
     fleet.emit({ siteId: 'a', system: 'x', state: 'paused' });
     expect(fleet.reads()).toBe(reads);
     expect(summaries.summaries({ since: first.seq }).json).toBe('[]');
+    // A background poll's end (no 'refreshing' before it): a new success time.
+    cache.put('a', 'x', keyOf(SUMMARY_READS.health), healthOf(50), '2026-02-03T00:00:00Z');
+    fleet.emit({ siteId: 'a', system: 'x', state: 'ok', lastSuccessAt: '2026-02-03T00:00:00Z' });
+    expect(parse(summaries.summaries({ since: first.seq }).json).map((s) => `${s.system} ${s.rollup.level} ${s.at}`)).toEqual(['x critical 2026-02-03T00:00:00.000Z']);
   });
 
   it('keeps the summaries across a restart: loaded without reading any answer, those of forgotten systems dropped', () => {
@@ -127,7 +129,7 @@ describe('health summaries kept by main', () => {
     const statuses: SystemStatus[] = [{ siteId: 'a', system: 'x', state: 'stale' }];
     const { cache, fleet, db } = setup(statuses);
     cache.put('a', 'x', keyOf(SUMMARY_READS.health), healthOf(100), '2026-02-01T00:00:00Z');
-    db.prepare('INSERT INTO system_summaries (site_id, system, format, summary, sources) VALUES (?, ?, ?, ?, ?)').run('a', 'x', 0, '{"siteId":"a","system":"x","old":true}', '');
+    db.prepare('INSERT INTO system_summaries (site_id, system, format, summary) VALUES (?, ?, ?, ?)').run('a', 'x', 0, '{"siteId":"a","system":"x","old":true}');
     const summaries = new HealthSummaries({ fleet: fleet.source, db, clock: CLOCK });
     expect(parse(summaries.summaries().json)[0]).toMatchObject({ system: 'x', at: '2026-02-01T00:00:00.000Z', rollup: { level: 'ok' } });
     const reads = fleet.reads();
@@ -138,10 +140,8 @@ describe('health summaries kept by main', () => {
   it('redacts what it keeps and sends, and takes a damaged answer as not cached', () => {
     const statuses: SystemStatus[] = [{ siteId: 'a', system: 'x', state: 'ok' }];
     const { fleet, db } = setup(statuses);
-    const notificationsKey = keyOf(SUMMARY_READS.notifications);
     const source: SummarySource = {
       ...fleet.source,
-      cachedTimes: () => new Map([[notificationsKey, '2026-02-01T00:00:00Z']]),
       cached: (_s, _y, op) => {
         if (op === SUMMARY_READS.health.op) throw new Error('the cached answer is damaged');
         // Not redacted by a cache here: the summary must redact on its own.
