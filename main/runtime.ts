@@ -7,6 +7,7 @@ import { AlertEngine } from './alerts/alert-engine.js';
 import { AlertStore } from './alerts/alert-store.js';
 import { SearchIndex } from './search/search-index.js';
 import { Fleet } from './core/fleet.js';
+import { HealthSummaries } from './core/health-summaries.js';
 import { createHandlers, type Handlers, type SaveFile } from './ipc/handlers.js';
 import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
@@ -54,6 +55,8 @@ export interface Runtime {
   bulk: BulkJobs;
   /** Alert rules and alerts, evaluated after every refresh of a system. */
   alerts: AlertEngine;
+  /** Every system's health summary, computed when its cached answers change. */
+  summaries: HealthSummaries;
   handlers: Handlers;
   keychainWarning?: string | undefined;
   /** What happened to the data files on opening (see `openStores`). */
@@ -91,6 +94,9 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   const { cache, actionLog } = stores;
   const sites = new SiteStore({ dataDir: o.dataDir });
   const fleet = new Fleet({ sites, secrets, cache, actionLog, user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
+  // Before the alert engine and the shells: a status event reaches them with the system's summary already computed.
+  const summaries = new HealthSummaries({ fleet, db: stores.cacheDb, warn: (m) => o.warn?.(m) });
+  summaries.start();
   const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m) });
   alerts.start();
   const reports = new ReportService({
@@ -118,6 +124,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     bulk,
     alerts,
     search,
+    summaries,
     user: osUser(),
     ...(o.saveFile ? { saveFile: o.saveFile } : {}),
   });
@@ -133,12 +140,14 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     bulk,
     alerts,
     search,
+    summaries,
     handlers,
     keychainWarning,
     storeWarnings: stores.warnings,
     close: async () => {
       search.close();
       alerts.stop();
+      summaries.stop();
       await fleet.close();
       stores.close();
       sites.close();

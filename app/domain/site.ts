@@ -156,6 +156,17 @@ export const systemStatusSchema = z.object({
 });
 export type SystemStatus = z.infer<typeof systemStatusSchema>;
 
+/**
+ * Whether a system's cached answers may have changed between two of its statuses: a refresh ended,
+ * or a background poll did (a poll sends no 'refreshing' status, only its end: a new success or
+ * error time). What the window's data versions and main's health summaries both follow.
+ */
+export function refreshEnded(prev: Pick<SystemStatus, 'state' | 'lastSuccessAt' | 'lastErrorAt'> | undefined, next: Pick<SystemStatus, 'state' | 'lastSuccessAt' | 'lastErrorAt'>): boolean {
+  if (prev === undefined) return false;
+  const finished = prev.state === 'refreshing' && next.state !== 'refreshing';
+  return finished || prev.lastSuccessAt !== next.lastSuccessAt || prev.lastErrorAt !== next.lastErrorAt;
+}
+
 /** Lowercase, dash-separated id from a name. */
 export function siteIdFromName(name: string): string {
   const id = name

@@ -30,7 +30,8 @@ export function rollupAnswers(read: (r: PlannedRead) => unknown): RollupAnswers 
   return out;
 }
 
-const listOf = <T>(value: unknown): T[] => {
+/** The `Data` list of a cached list answer; empty when it is not one. */
+export const listOf = <T>(value: unknown): T[] => {
   const data = (value as { Data?: unknown } | null | undefined)?.Data;
   return Array.isArray(data) ? (data as T[]) : [];
 };

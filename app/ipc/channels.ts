@@ -23,6 +23,7 @@ export const CHANNEL_NAMES = [
   'bulk:cancel',
   'cache:read',
   'search:query',
+  'health:summaries',
   'log:list',
   'log:verify',
   'log:query',

@@ -4,6 +4,7 @@ import { alertFilterSchema, alertSchema } from '../alerts/alert.js';
 import { ruleOverrideSchema, ruleScopeSchema, ruleSettingsSchema, scopedOverrideSchema } from '../alerts/rules.js';
 import { ACTION_EXPORT_FORMATS, actionEntrySchema, actionLogExportSchema, actionLogFilterSchema, actionLogPageSchema, actionLogVerificationSchema } from '../domain/action.js';
 import { siteEditSchema, siteInputSchema, siteViewSchema, systemStatusSchema } from '../domain/site.js';
+import { systemSummarySchema } from '../health/system-summary.js';
 import { OPERATION_KEYS } from '../catalog/operations.js';
 import { exportedFileSchema, reportDiffSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
 import { searchAnswerSchema } from '../search/entries.js';
@@ -162,6 +163,16 @@ export const CONTRACT = {
   'search:query': {
     request: z.object({ query: z.string().max(1000), limit: z.number().int().min(1).max(1000).default(200) }),
     response: searchAnswerSchema,
+  },
+  /**
+   * Every known system's health summary (roll-up, unhealthy drives, lagging replication, recent
+   * errors, data age: `app/health/system-summary.ts`), kept by main: all of them, or with `since`
+   * only those computed after that sequence number (the `seq` of an earlier answer). A scoped
+   * window gets its site's systems only.
+   */
+  'health:summaries': {
+    request: z.object({ since: z.number().int().min(0).optional() }),
+    response: z.object({ seq: z.number().int(), systems: z.array(systemSummarySchema) }),
   },
   'log:list': {
     request: z.object({ site: siteRef.optional(), since: isoTime.optional(), until: isoTime.optional(), limit: z.number().int().min(1).max(100_000).optional() }),

@@ -13,6 +13,7 @@ import type { BulkJobs } from '../core/bulk.js';
 import { isAbsolute } from 'node:path';
 import type { ReportService } from '../reports/service.js';
 import type { AlertEngine } from '../alerts/alert-engine.js';
+import type { HealthSummaries } from '../core/health-summaries.js';
 import { exportTable } from '../reports/table-export.js';
 import { RawJson } from './raw-json.js';
 import type { ActionLog } from '../store/action-log.js';
@@ -43,6 +44,8 @@ export interface HandlerContext {
   alerts?: AlertEngine | undefined;
   /** The fleet search index; `search:query` fails without it. */
   search?: SearchIndex | undefined;
+  /** Every system's health summary; `health:summaries` fails without it. */
+  summaries?: HealthSummaries | undefined;
   /**
    * Saves an export where the admin chooses (Electron's save dialog): the path written, or
    * undefined when cancelled. Without it (browser shell, tests) an export is handed to the window
@@ -67,6 +70,8 @@ export type Parsed<C extends Channel> = z.output<(typeof CONTRACT)[C]['request']
 interface RedactedAnswers {
   'op:call': { result: Redacted<unknown> };
   'search:query': Redacted<SearchAnswer>;
+  /** The summaries as HealthSummaries keeps them: one JSON array text, redacted when computed. */
+  'health:summaries': { seq: number; systems: RawJson };
 }
 /** What the handler of a channel answers: the contract's response, redacted where it carries a system's data. */
 export type HandlerAnswer<C extends Channel> = C extends keyof RedactedAnswers ? RedactedAnswers[C] : Response<C>;
@@ -249,6 +254,12 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       if (!ctx.search) throw new Error('the fleet search is not available in this process');
       // Built from the cache, which holds redacted answers only; redacted again as everything leaving main.
       return redact(ctx.search.query(r.query, r.limit, ctx.scopedSite));
+    },
+    'health:summaries': async (r) => {
+      if (!ctx.summaries) throw new Error('health summaries are not available in this process');
+      const { seq, json } = ctx.summaries.summaries({ siteId: ctx.scopedSite, since: r.since });
+      // Kept as redacted JSON text (HealthSummaries), spliced into the answer as it is.
+      return { seq, systems: new RawJson(json) };
     },
     'log:list': async (r) => {
       const siteId = r.site ? siteOf(r.site).id : ctx.scopedSite;

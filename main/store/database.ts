@@ -278,6 +278,18 @@ ${CACHE_SIZE_TRIGGERS}
   ALTER TABLE cache_size ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX cache_entries_version ON cache_entries (site_id, system, key, version);
   `,
+  `
+  -- Each system's health summary (main/core/health-summaries.ts), computed from its cached answers
+  -- when they change, so a start loads one small row per system instead of parsing its answers.
+  -- Derived data: a row of another format is computed again from the cache.
+  CREATE TABLE system_summaries (
+    site_id TEXT    NOT NULL,
+    system  TEXT    NOT NULL,
+    format  INTEGER NOT NULL,   -- SUMMARY_FORMAT of the version that computed it
+    summary TEXT    NOT NULL,   -- JSON, redacted
+    PRIMARY KEY (site_id, system)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**

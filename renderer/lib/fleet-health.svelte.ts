@@ -1,24 +1,16 @@
-import { SvelteMap, SvelteSet } from 'svelte/reactivity';
+import { SvelteMap } from 'svelte/reactivity';
 import { planRows, planTotal, type PlanRow } from '../../app/capacity/plan.js';
 import type { PoolCapacity } from '../../app/capacity/pools.js';
-import { systemRollup } from '../../app/health/system-health.js';
+import { factsFromWire, type HealthFacts } from '../../app/health/system-summary.js';
 import type { NotificationRecord } from '../../app/catalog/index.js';
-import type { FleetStore, FleetSystem } from './fleet.svelte.js';
-import { highLevel, laggingReplication, levelRank, rollupHealth, systemLevel, unhealthyDrives, type LaggingPair, type Level, type NodeDrive, type Rollup } from './health.js';
-import { mapLimitBatched } from './limit.js';
-import { dataOf } from './loader.svelte.js';
-import { READS } from './reads.js';
-import { SystemContext } from './system.svelte.js';
+import { api } from './api.js';
+import { errorText } from './format.js';
+import type { FleetStore } from './fleet.svelte.js';
+import { levelRank, rollupHealth, systemLevel, type LaggingPair, type Level, type NodeDrive, type Rollup } from './health.js';
 
-/** What was read for one system from the cache, and its roll-up. */
-export interface SystemFacts {
-  version: number;
-  rollup: Rollup;
-  /** When the health record was read from the system. */
-  at: string | undefined;
-  drives: NodeDrive[];
-  lagging: LaggingPair[];
-  errors: NotificationRecord[];
+/** A system's health facts as main summarised them (`app/health/system-summary.ts`), with main's sequence number. */
+export interface SystemFacts extends HealthFacts {
+  seq: number;
 }
 
 export interface OverviewRow {
@@ -40,27 +32,30 @@ interface Tagged {
   system: string;
 }
 
-const CONCURRENCY = 6;
-/** Systems read before the overview, tree and header are updated with them (see `mapLimitBatched`). */
+/** Systems views publish together when they read per system (the fleet search index). */
 export const PUBLISH_BATCH = 25;
 const key = (s: Tagged): string => `${s.siteId}\u0000${s.system}`;
 
 /**
- * Every system's health from the offline cache, reloaded per system when its data version moves:
- * the roll-up (with capacity and HA), unhealthy drives, lagging replication and recent errors. One
- * instance serves the overview, the fleet tree and the system header, so they cannot disagree.
+ * Every system's health as main keeps it (`health:summaries`): the roll-up (with capacity and HA),
+ * unhealthy drives, lagging replication, recent errors and data age, all systems in one read, then
+ * only those whose summary main computed again. One instance serves the overview, the fleet tree,
+ * the system header and capacity planning, so they cannot disagree.
  */
 export class FleetHealth {
   readonly #facts = new SvelteMap<string, SystemFacts>();
   loading = $state(false);
+  /** Why the last read failed; the facts read before stay shown. */
+  error = $state<string | undefined>(undefined);
   readonly #fleet: FleetStore;
-  /** Systems being read now, so a second trigger does not read them twice. */
-  readonly #inflight = new SvelteSet<string>();
-  readonly #now: () => number;
+  /** The `seq` of main's last answer: the next read asks only for what changed after it. */
+  #seq: number | undefined;
+  #running: Promise<void> | undefined;
+  /** A load was asked for while one was running: read once more after it. */
+  #again = false;
 
-  constructor(fleet: FleetStore, now: () => number = Date.now) {
+  constructor(fleet: FleetStore) {
     this.#fleet = fleet;
-    this.#now = now;
   }
 
   /** A system's facts, once read. */
@@ -117,48 +112,38 @@ export class FleetHealth {
     return { usable: t.usable, allocated: t.allocated, byLevel };
   });
 
-  /** Loads the systems whose data version moved since they were last read. */
-  async load(systems: readonly FleetSystem[]): Promise<void> {
-    const due = systems.filter((s) => !this.#inflight.has(key(s)) && this.#facts.get(key(s))?.version !== this.#fleet.version(s.siteId, s.system));
-    if (due.length === 0) return;
-    for (const s of due) this.#inflight.add(key(s));
-    this.loading = true;
-    try {
-      // Published in batches: every derived list below walks all systems' facts.
-      await mapLimitBatched(due, CONCURRENCY, PUBLISH_BATCH, (s) => this.#read(s), (done) => {
-        for (const [s, facts] of done) {
-          this.#facts.set(key(s), facts);
-          this.#inflight.delete(key(s));
-        }
-      });
-    } finally {
-      for (const s of due) this.#inflight.delete(key(s));
-      this.loading = this.#inflight.size > 0;
+  /**
+   * Reads the summaries main computed since the last read (every system's, the first time). Called
+   * when a system's data version moves; calls while a read runs are folded into one more read.
+   */
+  load(): Promise<void> {
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
     }
+    this.loading = true;
+    this.#running = (async () => {
+      try {
+        do {
+          this.#again = false;
+          await this.#read();
+        } while (this.#again);
+        this.error = undefined;
+      } catch (err) {
+        this.error = errorText(err);
+      } finally {
+        this.#running = undefined;
+        this.loading = false;
+      }
+    })();
+    return this.#running;
   }
 
-  async #read(s: FleetSystem): Promise<SystemFacts> {
-    const sys = new SystemContext(this.#fleet, s.siteId, s.system);
-    const version = this.#fleet.version(s.siteId, s.system);
-    const safe = <T>(p: Promise<T>): Promise<T | null> => p.catch(() => null);
-    const [health, resources, replication, notes, nodes, pools, provisioning, history] = await Promise.all([
-      safe(sys.readCache(READS.health)),
-      safe(sys.readCache(READS.resources)),
-      safe(sys.readCache(READS.replication)),
-      safe(sys.readCache(READS.notifications)),
-      safe(sys.readCache(READS.nodes)),
-      safe(sys.readCache(READS.poolsCurrent)),
-      safe(sys.readCache(READS.provisioning)),
-      safe(sys.readCache(READS.capacityHistory)),
-    ]);
-    return {
-      version,
-      rollup: systemRollup({ health: health?.value, pools: pools?.value, provisioning: provisioning?.value, history: history?.value, nodes: nodes?.value }, this.#now()),
-      at: health?.at,
-      drives: unhealthyDrives(dataOf(resources?.value)),
-      lagging: laggingReplication(dataOf(replication?.value)),
-      errors: highLevel(dataOf(notes?.value), 20),
-    };
+  async #read(): Promise<void> {
+    const answer = await api().invoke('health:summaries', this.#seq === undefined ? {} : { since: this.#seq });
+    // One publication for the whole answer: every derived list below walks all systems' facts.
+    for (const w of answer.systems) this.#facts.set(key(w), { ...factsFromWire(w), seq: w.seq });
+    this.#seq = answer.seq;
   }
 }
 

@@ -1,5 +1,6 @@
 import { SvelteMap } from 'svelte/reactivity';
 import type { Response, SiteView, SystemStatusView } from '../../app/ipc/contract.js';
+import { refreshEnded } from '../../app/domain/site.js';
 import { api } from './api.js';
 import { errorText } from './format.js';
 
@@ -129,10 +130,7 @@ export class FleetStore {
     const k = key(s.siteId, s.system);
     const prev = this.#statuses.get(k);
     this.#statuses.set(k, s);
-    const finished = prev?.state === 'refreshing' && s.state !== 'refreshing';
-    // A background poll sends no 'refreshing' status, only its end: a new success or error time.
-    const polled = prev !== undefined && (prev.lastSuccessAt !== s.lastSuccessAt || prev.lastErrorAt !== s.lastErrorAt);
-    if (finished || polled) {
+    if (refreshEnded(prev, s)) {
       this.#versions.set(k, (this.#versions.get(k) ?? 0) + 1);
     }
   }

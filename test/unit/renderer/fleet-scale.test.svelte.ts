@@ -50,19 +50,21 @@ function countRuns(read: () => unknown): { runs: () => number; stop: () => void 
 }
 
 describe('fleet-wide views at scale', () => {
-  it('the overview takes every system health in batches, and shows them all at the end', async () => {
-    const { fleet } = await fleetOf();
+  it('the overview takes every system health from one read, and shows them all at once', async () => {
+    const { fleet, fake } = await fleetOf();
     const health = new FleetHealth(fleet);
     const watch = countRuns(() => health.rows);
     try {
-      await health.load(fleet.systems);
+      await health.load();
       flushSync();
       const systems = SITES * PER_SITE;
       expect(health.rows).toHaveLength(systems);
       expect(health.rows.every((r) => r.at === AT)).toBe(true);
       expect(health.loading).toBe(false);
-      // The first run, then one per batch (not one per system).
-      expect(watch.runs()).toBeLessThanOrEqual(1 + Math.ceil(systems / PUBLISH_BATCH));
+      // One IPC read for every system (it was eight cache reads per system), published once.
+      expect(fake.invocations.filter((i) => i.channel === 'health:summaries')).toHaveLength(1);
+      expect(fake.invocations.filter((i) => i.channel === 'cache:read')).toHaveLength(0);
+      expect(watch.runs()).toBeLessThanOrEqual(2);
     } finally {
       watch.stop();
     }

@@ -2,6 +2,7 @@ import type { Channel, EventName, EventPayload, FleetdeckApi, Request, Response,
 import { flushSync } from 'svelte';
 import { entriesOf, foldEntry, matchEntries, type SearchAnswer } from '../../../../app/search/entries.js';
 import { READS } from '../../../../renderer/lib/reads.js';
+import { healthFacts, type SystemSummaryWire } from '../../../../app/health/system-summary.js';
 
 /** A cached answer as `cache:read` returns it. */
 export interface CachedAnswer {
@@ -58,6 +59,24 @@ export function fakeApi(fleet: FakeFleet) {
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   const cache = fleet.cache ?? new Map<string, CachedAnswer>();
   const statuses = fleet.statuses ?? [];
+  /** Systems told of by `fleet:status` events, beside the initial statuses. */
+  const announced = new Map<string, { siteId: string; system: string }>();
+  /** Each system's summary as last computed, main's way: a new seq only when it changed. */
+  const summaries = new Map<string, { seq: number; json: string }>();
+  let summarySeq = 0;
+  const summarise = (): SystemSummaryWire[] => {
+    const systems = new Map([...statuses.map((s) => [`${s.siteId}|${s.system}`, s] as const), ...announced]);
+    const out: SystemSummaryWire[] = [];
+    for (const [k, s] of systems) {
+      const facts = healthFacts((r) => cache.get(cacheKey(s.siteId, s.system, r.op, r.query)), Date.now());
+      const json = JSON.stringify({ siteId: s.siteId, system: s.system, ...facts });
+      const prev = summaries.get(k);
+      const kept = prev?.json === json ? prev : { seq: ++summarySeq, json };
+      summaries.set(k, kept);
+      out.push({ ...(JSON.parse(json) as Omit<SystemSummaryWire, 'seq'>), seq: kept.seq });
+    }
+    return out;
+  };
 
   const handlers: { [C in Channel]?: (req: Request<C>) => Response<C> | Promise<Response<C>> } = {
     'app:info': () => ({ version: '0.0.0-test', simulated: fleet.simulated ?? false, keychain: 'memory' }),
@@ -70,6 +89,10 @@ export function fakeApi(fleet: FakeFleet) {
     },
     'op:call': async (req) => ({ result: await fleet.call?.(req) }),
     'search:query': (req) => (fleet.search ? fleet.search(req) : searchCache(req)),
+    'health:summaries': (req) => {
+      const all = summarise();
+      return { seq: summarySeq, systems: all.filter((x) => x.seq > (req.since ?? -1)) };
+    },
   };
 
   /** What main's index answers on the fake cache: every system, in the fleet's order, read. */
@@ -117,6 +140,10 @@ export function fakeApi(fleet: FakeFleet) {
     /** `op:call` invocations only. */
     calls: () => invocations.filter((i) => i.channel === 'op:call').map((i) => i.request as Request<'op:call'>),
     emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
+      if (event === 'fleet:status') {
+        const st = payload as EventPayload<'fleet:status'>;
+        announced.set(`${st.siteId}|${st.system}`, { siteId: st.siteId, system: st.system });
+      }
       for (const l of listeners.get(event) ?? []) l(payload);
       flushSync();
     },

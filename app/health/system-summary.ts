@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import type { Application, Node, NotificationRecord } from '../catalog/resources.js';
+import { NOTIFICATIONS_CACHE, refreshRead, type PlannedRead } from '../fleet/refresh-plan.js';
+import { highLevel, laggingReplication, unhealthyDrives, type LaggingPair, type NodeDrive, type Rollup } from './rollup.js';
+import { listOf, ROLLUP_READS, rollupAnswers, systemRollup } from './system-health.js';
+
+/**
+ * One system's health facts as every fleet-wide view shows them (the overview, the tree, the system
+ * header, capacity planning): the roll-up with capacity and HA, unhealthy drives, lagging
+ * replication, recent high-level notifications and the time the health record was read (the data
+ * age). Main computes them once per change of the system's cached answers and sends them to the
+ * window in one read (`health:summaries`), instead of the window reading eight answers per system.
+ */
+
+/** The cached reads a summary is computed from: the roll-up's, plus hardware, replication and notifications. */
+export const SUMMARY_READS = {
+  ...ROLLUP_READS,
+  resources: refreshRead('GET /resources/list'),
+  replication: refreshRead('GET /replication/list'),
+  notifications: { op: NOTIFICATIONS_CACHE.op, query: { ...NOTIFICATIONS_CACHE.query } },
+} as const satisfies Record<string, PlannedRead>;
+
+/** High-level notifications kept per system. */
+export const SUMMARY_ERRORS = 20;
+
+/** A system's facts (what the window keeps per system). */
+export interface HealthFacts {
+  rollup: Rollup;
+  /** When the health record was read from the system. */
+  at: string | undefined;
+  drives: NodeDrive[];
+  lagging: LaggingPair[];
+  errors: NotificationRecord[];
+}
+
+/** A cached answer with the time it was read; undefined (or null) when nothing is cached. */
+export type CachedRead = { value: unknown; at: string } | null | undefined;
+
+/**
+ * A system's facts from its cached answers, each read by `read` (the offline cache in main, a
+ * fixture in tests), the capacity forecast counted from `now` (ms since the epoch).
+ */
+export function healthFacts(read: (r: PlannedRead) => CachedRead, now: number): HealthFacts {
+  const health = read(SUMMARY_READS.health);
+  return {
+    rollup: systemRollup(
+      rollupAnswers((r) => (r === SUMMARY_READS.health ? health : read(r))?.value),
+      now,
+    ),
+    at: health?.at,
+    drives: unhealthyDrives(listOf<Node>(read(SUMMARY_READS.resources)?.value)),
+    lagging: laggingReplication(listOf<Application>(read(SUMMARY_READS.replication)?.value)),
+    errors: highLevel(listOf<NotificationRecord>(read(SUMMARY_READS.notifications)?.value), SUMMARY_ERRORS),
+  };
+}
+
+// The wire form. Figures a system does not report are left out (JSON drops undefined); the one
+// infinite figure, the upper end of a forecast's range when growth is not certain, travels as null.
+const level = z.enum(['critical', 'unknown', 'warning', 'ok']);
+const figure = z.number().optional();
+const forecastSchema = z.object({
+  status: z.enum(['full', 'growing', 'not-growing', 'insufficient-data']),
+  slopePerDay: z.number(),
+  slopeStdErrorPerDay: figure,
+  consumedNow: figure,
+  capacity: z.number(),
+  days: figure,
+  range: z.object({ low: z.number(), high: z.number().nullable() }).optional(),
+  fullAt: z.string().optional(),
+  samples: z.number(),
+});
+const poolSchema = z.object({
+  name: z.string(),
+  usable: figure,
+  allocated: figure,
+  consumed: figure,
+  free: figure,
+  freePercent: figure,
+  allocatedPercent: figure,
+  state: z.string().optional(),
+  reason: z.string().optional(),
+  layouts: z.array(z.object({ n: z.number(), k: z.number() })),
+  forecast: forecastSchema,
+  level,
+  verdict: z.string(),
+  reasons: z.array(z.string()),
+});
+const rollupSchema = z.object({
+  level,
+  dimensions: z.array(z.object({ name: z.enum(['volumes', 'hardware', 'utilization', 'capacity', 'ha']), level, percent: figure, text: z.string() })),
+  reasons: z.array(z.string()),
+  capacity: z.object({ pools: z.array(poolSchema), total: poolSchema.optional(), level, reasons: z.array(z.string()) }),
+  ha: z
+    .object({
+      level,
+      label: z.enum(['normal', 'taken over', 'degraded', 'not reported']),
+      text: z.string(),
+      takenOver: z.array(z.string()),
+      takingOver: z.array(z.string()),
+      down: z.array(z.string()),
+    })
+    .optional(),
+});
+/** A record as the system sent it (normalised and redacted in main): a drive, a replication pair, a notification. */
+const record = z.record(z.string(), z.unknown());
+
+/** One system's summary as `health:summaries` answers it. */
+export const systemSummarySchema = z.object({
+  siteId: z.string(),
+  system: z.string(),
+  /** Main's summary sequence number when this summary was last computed: asking `since` it gives what changed after. */
+  seq: z.number().int(),
+  rollup: rollupSchema,
+  at: z.string().optional(),
+  drives: z.array(z.object({ node: z.string(), drive: record })),
+  lagging: z.array(z.object({ application: z.string(), volume: z.string(), pair: record })),
+  errors: z.array(record),
+});
+export type SystemSummaryWire = z.output<typeof systemSummarySchema>;
+
+/** What the window keeps of a summary: the facts with the one infinite figure restored. */
+export function factsFromWire(w: SystemSummaryWire): HealthFacts {
+  const pool = <P extends z.output<typeof poolSchema>>(p: P) =>
+    p.forecast.range ? { ...p, forecast: { ...p.forecast, range: { low: p.forecast.range.low, high: p.forecast.range.high ?? Number.POSITIVE_INFINITY } } } : p;
+  const capacity = w.rollup.capacity;
+  // The wire schema is the shape of HealthFacts as JSON; the records are the system's own, already normalised.
+  return {
+    rollup: { ...w.rollup, capacity: { ...capacity, pools: capacity.pools.map(pool), total: capacity.total ? pool(capacity.total) : undefined } },
+    at: w.at,
+    drives: w.drives,
+    lagging: w.lagging,
+    errors: w.errors,
+  } as HealthFacts;
+}

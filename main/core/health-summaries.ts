@@ -1,0 +1,140 @@
+import { refreshEnded, type SystemStatus } from '../../app/domain/site.js';
+import { healthFacts, type CachedRead } from '../../app/health/system-summary.js';
+import { redactedJson } from '../../app/redact.js';
+import type { FleetEvent } from './fleet-state.js';
+import type { Database } from '../store/database.js';
+
+/** The part of the fleet the summaries read: status events, statuses and cached answers. */
+export interface SummarySource {
+  on(listener: (e: FleetEvent) => void): () => void;
+  status(siteId?: string): SystemStatus[];
+  cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { value: unknown; at: string } | undefined;
+}
+
+export interface HealthSummariesOptions {
+  fleet: SummarySource;
+  /** The offline cache's connection: summaries live beside the answers they are computed from. */
+  db: Database;
+  clock?: () => Date;
+  /** Where a summary that could not be computed or stored is reported (a refresh never fails for it). */
+  warn?: (message: string) => void;
+}
+
+/**
+ * Version of what a stored summary holds: raise it when `healthFacts` changes what it computes, and
+ * summaries stored by an earlier version are computed again from the cache when first asked for.
+ */
+export const SUMMARY_FORMAT = 1;
+
+/** A summary as kept: its wire JSON (redacted, without seq) and its sequence number. */
+interface Kept {
+  json: string;
+  seq: number;
+}
+
+const NO_USE = { recordUse: false } as const;
+const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
+
+/**
+ * Every system's health summary (`app/health/system-summary.ts`), kept by main: computed when a
+ * system's refresh or poll ends (its status event, whoever refreshed: the rule the window's data
+ * versions follow, `refreshEnded`), kept in memory as redacted JSON and in the cache database's
+ * `system_summaries` table, so a cold start loads small rows instead of parsing every system's
+ * answers. The window reads them all in one call, then only those changed since (`seq`).
+ */
+export class HealthSummaries {
+  private readonly kept = new Map<string, Kept>();
+  /** Each system's last status, to tell a refresh's or poll's end from any other status event. */
+  private readonly last = new Map<string, SystemStatus>();
+  private seq = 0;
+  private readonly clock: () => Date;
+  private unsubscribe: (() => void) | undefined;
+  private readonly stmts: ReturnType<typeof prepare>;
+
+  constructor(private readonly o: HealthSummariesOptions) {
+    this.clock = o.clock ?? (() => new Date());
+    this.stmts = prepare(o.db);
+    this.loadStored();
+  }
+
+  /** Starts listening to the fleet: must run before the shells forward status events, so a window told of a finished refresh reads the new summary. */
+  start(): void {
+    if (this.unsubscribe) return;
+    for (const s of this.o.fleet.status()) this.last.set(key(s.siteId, s.system), s);
+    this.unsubscribe = this.o.fleet.on((e) => {
+      if (e.type !== 'status') return;
+      const k = key(e.status.siteId, e.status.system);
+      const prev = this.last.get(k);
+      this.last.set(k, e.status);
+      // A system first heard of (listed by this refresh) may have answers cached at its first status that is not 'refreshing'.
+      if (refreshEnded(prev, e.status) || (prev === undefined && e.status.state !== 'refreshing')) this.compute(e.status.siteId, e.status.system);
+    });
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  /**
+   * The summaries of the known systems (of `siteId` only, when given) changed after `since` (all
+   * without it), as one JSON array text, and the newest sequence number. A system never summarised
+   * yet (answers cached by an earlier version) is computed now, once.
+   */
+  summaries(options: { siteId?: string | undefined; since?: number | undefined } = {}): { seq: number; json: string } {
+    const since = options.since ?? -1;
+    const parts: string[] = [];
+    for (const s of this.o.fleet.status(options.siteId)) {
+      const k = key(s.siteId, s.system);
+      const kept = this.kept.get(k) ?? this.compute(s.siteId, s.system);
+      if (kept && kept.seq > since) parts.push(`{"seq":${kept.seq},${kept.json.slice(1)}`);
+    }
+    return { seq: this.seq, json: `[${parts.join(',')}]` };
+  }
+
+  private compute(siteId: string, system: string): Kept | undefined {
+    try {
+      const read = (r: { op: string; query: Record<string, unknown> }): CachedRead => {
+        try {
+          return this.o.fleet.cached(siteId, system, r.op, r.query, NO_USE);
+        } catch {
+          // A damaged answer counts as not cached, as a view reading it alone would show.
+          return undefined;
+        }
+      };
+      const facts = healthFacts(read, this.clock().getTime());
+      // The answers were redacted before they were cached; redacted again, as everything leaving main.
+      const json = redactedJson({ siteId, system, ...facts });
+      if (typeof json !== 'string') throw new TypeError('the summary is not JSON-serialisable');
+      const kept: Kept = { json, seq: ++this.seq };
+      this.kept.set(key(siteId, system), kept);
+      this.stmts.upsert.run(siteId, system, SUMMARY_FORMAT, json);
+      return kept;
+    } catch (err) {
+      this.o.warn?.(`the health summary of ${siteId}/${system} could not be computed or stored: ${err instanceof Error ? err.message : String(err)}`);
+      return this.kept.get(key(siteId, system));
+    }
+  }
+
+  /** Stored summaries of systems still known; those of an earlier format or of forgotten systems are dropped. */
+  private loadStored(): void {
+    const known = new Set(this.o.fleet.status().map((s) => key(s.siteId, s.system)));
+    const stale: Array<[string, string]> = [];
+    for (const row of this.stmts.all.iterate()) {
+      if (row.format !== SUMMARY_FORMAT || !known.has(key(row.site_id, row.system))) stale.push([row.site_id, row.system]);
+      else this.kept.set(key(row.site_id, row.system), { json: row.summary, seq: ++this.seq });
+    }
+    for (const [siteId, system] of stale) this.stmts.delete.run(siteId, system);
+  }
+}
+
+function prepare(db: Database) {
+  return {
+    all: db.prepare<[], { site_id: string; system: string; format: number; summary: string }>('SELECT site_id, system, format, summary FROM system_summaries'),
+    upsert: db.prepare<[string, string, number, string]>(
+      `INSERT INTO system_summaries (site_id, system, format, summary) VALUES (?, ?, ?, ?)
+       ON CONFLICT (site_id, system) DO UPDATE SET format = excluded.format, summary = excluded.summary`,
+    ),
+    delete: db.prepare<[string, string]>('DELETE FROM system_summaries WHERE site_id = ? AND system = ?'),
+  };
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { PlannedRead } from '../../../../app/fleet/refresh-plan.js';
+import { highLevel, laggingReplication, unhealthyDrives } from '../../../../app/health/rollup.js';
+import { systemRollup } from '../../../../app/health/system-health.js';
+import { factsFromWire, healthFacts, SUMMARY_ERRORS, SUMMARY_READS, systemSummarySchema, type CachedRead } from '../../../../app/health/system-summary.js';
+
+const NOW = Date.parse('2026-03-01T00:00:00Z');
+const DAY = 86_400_000;
+const AT = '2026-02-28T23:00:00.000Z';
+const TIB = 1024 ** 4;
+
+/** The answers a refresh caches for one system: a noisy pool (its forecast range open-ended), a failed drive, a lagging pair, 25 errors. */
+const answers: Record<keyof typeof SUMMARY_READS, unknown> = {
+  health: {
+    Volumes: { VolumesHealthInPercentage: 100 },
+    HardwareResources: { HardwareResourcesHealthInPercentage: 90 },
+    HardwareUtilization: { HardwareUtilizationInPercentage: 40 },
+    CapacityUtilization: { CapacityInBytes: 100 * TIB, CapacityUsageInBytes: 60 * TIB, PoolCapacity: [{ PoolName: 'p', CapacityInBytes: 100 * TIB, CapacityUsageInBytes: 60 * TIB }] },
+  },
+  pools: null,
+  provisioning: { Data: [{ PoolName: 'p', State: 'Warning', Reason: 'LowFreeSpace' }] },
+  history: {
+    // Up, down, up: growth not distinguishable from zero, so the range's upper end is infinite.
+    PerformanceStatstics: [50, 58, 49, 59, 51, 60].map((t, i) => ({ PoolName: 'p', Time: new Date(NOW - (5 - i) * DAY).toISOString().slice(0, 19), TotalConsumedSizeInBytes: t * TIB })),
+  },
+  nodes: { Data: [{ Name: 'n1', State: 'Running', HAState: 'TakeoverActive' }, { Name: 'n2', State: 'Down', HAState: 'TakenOver' }] },
+  resources: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }, { Id: 2, Name: 'd2', ResourceStatus: 'Failed' }] }] },
+  replication: { Data: [{ Application: 'app', Volumes: [{ Volume: 'v1', Replication: { ReplicationPairs: [{ SyncInPercentage: 40, ConnectionStatus: 'Initializing' }] } }] }] },
+  notifications: {
+    Data: [
+      ...Array.from({ length: 25 }, (_, i) => ({ Id: i, Level: 4 + (i % 2), Timestamp: `2026-02-${String(1 + i).padStart(2, '0')}T00:00:00Z`, Message: `error ${i}` })),
+      { Id: 99, Level: 2, Timestamp: '2026-02-27T00:00:00Z', Message: 'information' },
+    ],
+  },
+};
+
+const readOf = (a: Partial<Record<keyof typeof SUMMARY_READS, unknown>>) => (r: PlannedRead): CachedRead => {
+  const name = (Object.keys(SUMMARY_READS) as Array<keyof typeof SUMMARY_READS>).find((k) => SUMMARY_READS[k] === r);
+  const value = name ? a[name] : undefined;
+  return value === undefined ? undefined : { value, at: AT };
+};
+
+const dataOf = (v: unknown): never[] => ((v as { Data?: unknown } | null)?.Data as never[] | undefined) ?? [];
+
+describe("a system's health summary", () => {
+  it('holds the same facts the window computed from the eight cached answers before', () => {
+    const facts = healthFacts(readOf(answers), NOW);
+    // What renderer/lib/fleet-health.svelte.ts computed per system until main kept the summaries.
+    const before = {
+      rollup: systemRollup({ health: answers.health, pools: answers.pools, provisioning: answers.provisioning, history: answers.history, nodes: answers.nodes }, NOW),
+      at: AT,
+      drives: unhealthyDrives(dataOf(answers.resources)),
+      lagging: laggingReplication(dataOf(answers.replication)),
+      errors: highLevel(dataOf(answers.notifications), 20),
+    };
+    expect(facts).toEqual(before);
+    expect(facts.rollup.level).toBe('critical');
+    expect(facts.drives.map((d) => d.drive.Name)).toEqual(['d2']);
+    expect(facts.lagging).toHaveLength(1);
+    expect(facts.errors).toHaveLength(SUMMARY_ERRORS);
+    expect(facts.errors[0]?.Message).toBe('error 24');
+    expect(facts.rollup.capacity.pools[0]?.forecast.range?.high).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('crosses as JSON, checked by its schema, and comes back equal, the open-ended range included', () => {
+    const facts = healthFacts(readOf(answers), NOW);
+    const wire = systemSummarySchema.parse(JSON.parse(JSON.stringify({ siteId: 's', system: 'x', seq: 3, ...facts })));
+    expect(wire.rollup.capacity.pools[0]?.forecast.range?.high).toBeNull();
+    expect(factsFromWire(wire)).toEqual(facts);
+  });
+
+  it('is unknown, without a data age, for a system with nothing cached', () => {
+    const facts = healthFacts(readOf({}), NOW);
+    expect(facts).toMatchObject({ at: undefined, drives: [], lagging: [], errors: [] });
+    expect(facts.rollup.level).toBe('unknown');
+    expect(factsFromWire(systemSummarySchema.parse(JSON.parse(JSON.stringify({ siteId: 's', system: 'x', seq: 1, ...facts }))))).toEqual(facts);
+  });
+
+  it('refuses a wire form that is not a summary', () => {
+    expect(systemSummarySchema.safeParse({ siteId: 's', system: 'x', seq: 1 }).success).toBe(false);
+    const facts = healthFacts(readOf(answers), NOW);
+    expect(systemSummarySchema.safeParse({ siteId: 's', system: 'x', seq: 1, ...facts, rollup: { ...facts.rollup, level: 'fine' } }).success).toBe(false);
+  });
+});

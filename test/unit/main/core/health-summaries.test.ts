@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { getOperation } from '../../../../app/catalog/index.js';
+import type { SystemStatus } from '../../../../app/domain/site.js';
+import { SUMMARY_READS, systemSummarySchema } from '../../../../app/health/system-summary.js';
+import { REDACTED } from '../../../../app/redact.js';
+import { HealthSummaries, type SummarySource } from '../../../../main/core/health-summaries.js';
+import type { FleetEvent } from '../../../../main/core/fleet-state.js';
+import { OfflineCache, cacheKey, openDatabase, type Database } from '../../../../main/store/index.js';
+import { steppingClock, useTempDirs } from '../store/temp-dir.js';
+
+const tempDir = useTempDirs();
+const open: Database[] = [];
+afterEach(() => {
+  for (const db of open.splice(0)) if (db.open) db.close();
+});
+
+const CLOCK = () => new Date('2026-03-01T00:00:00Z');
+const healthOf = (volumes: number) => ({
+  Volumes: { VolumesHealthInPercentage: volumes },
+  HardwareResources: { HardwareResourcesHealthInPercentage: 100 },
+  HardwareUtilization: { HardwareUtilizationInPercentage: 10 },
+  CapacityUtilization: { CapacityInBytes: 100, CapacityUsageInBytes: 50, PoolCapacity: [{ PoolName: 'p', CapacityInBytes: 100, CapacityUsageInBytes: 50 }] },
+});
+const keyOf = (r: { op: string; query: Record<string, unknown> }): string => cacheKey(getOperation(r.op).key, r.query);
+
+/** A fleet over a real offline cache: its statuses, its events, and how many cached answers were read. */
+function fleetOver(cache: OfflineCache, statuses: SystemStatus[]) {
+  const listeners = new Set<(e: FleetEvent) => void>();
+  let reads = 0;
+  const source: SummarySource = {
+    on: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    status: (siteId) => statuses.filter((s) => !siteId || s.siteId === siteId),
+    cached: (siteId, system, op, query = {}, options) => {
+      reads++;
+      const hit = cache.get(siteId, system, cacheKey(getOperation(op).key, query), options);
+      return hit ? { value: hit.value, at: hit.at } : undefined;
+    },
+  };
+  return {
+    source,
+    reads: () => reads,
+    emit: (status: SystemStatus) => {
+      for (const l of listeners) l({ type: 'status', status });
+    },
+  };
+}
+
+function setup(statuses: SystemStatus[]) {
+  const dir = tempDir();
+  const db = openDatabase(dir);
+  open.push(db);
+  const cache = new OfflineCache({ db, clock: steppingClock() });
+  return { dir, db, cache, fleet: fleetOver(cache, statuses) };
+}
+
+const parse = (json: string) => (JSON.parse(json) as unknown[]).map((x) => systemSummarySchema.parse(x));
+
+describe('health summaries kept by main', () => {
+  it("computes a system's summary when its refresh ends, and answers only what changed since a seq", () => {
+    const statuses: SystemStatus[] = [
+      { siteId: 'a', system: 'x', state: 'ok' },
+      { siteId: 'a', system: 'y', state: 'ok' },
+      { siteId: 'b', system: 'z', state: 'ok' },
+    ];
+    const { cache, fleet, db } = setup(statuses);
+    for (const s of statuses) cache.put(s.siteId, s.system, keyOf(SUMMARY_READS.health), healthOf(100), '2026-02-01T00:00:00Z');
+    const summaries = new HealthSummaries({ fleet: fleet.source, db, clock: CLOCK });
+    summaries.start();
+
+    const first = summaries.summaries();
+    const all = parse(first.json);
+    expect(all.map((s) => `${s.siteId}/${s.system} ${s.rollup.level} ${s.at}`)).toEqual(['a/x ok 2026-02-01T00:00:00.000Z', 'a/y ok 2026-02-01T00:00:00.000Z', 'b/z ok 2026-02-01T00:00:00.000Z']);
+    expect(parse(summaries.summaries({ since: first.seq }).json)).toEqual([]);
+
+    // A refresh of a/y wrote a worse health record; its status events: refreshing (ignored), then its end.
+    cache.put('a', 'y', keyOf(SUMMARY_READS.health), healthOf(50), '2026-02-02T00:00:00Z');
+    fleet.emit({ siteId: 'a', system: 'y', state: 'refreshing' });
+    expect(parse(summaries.summaries({ since: first.seq }).json)).toEqual([]);
+    fleet.emit({ siteId: 'a', system: 'y', state: 'ok' });
+    const changed = summaries.summaries({ since: first.seq });
+    expect(parse(changed.json).map((s) => `${s.system} ${s.rollup.level} ${s.at}`)).toEqual(['y critical 2026-02-02T00:00:00.000Z']);
+    expect(changed.seq).toBeGreaterThan(first.seq);
+    // A window scoped to site b sees b's systems only.
+    expect(parse(summaries.summaries({ siteId: 'b' }).json).map((s) => s.system)).toEqual(['z']);
+    summaries.stop();
+  });
+
+  it('computes nothing again on a status event that ends no refresh or poll', () => {
+    const statuses: SystemStatus[] = [{ siteId: 'a', system: 'x', state: 'ok' }];
+    const { cache, fleet, db } = setup(statuses);
+    cache.put('a', 'x', keyOf(SUMMARY_READS.health), healthOf(100), '2026-02-01T00:00:00Z');
+    const summaries = new HealthSummaries({ fleet: fleet.source, db, clock: CLOCK });
+    summaries.start();
+    const first = summaries.summaries();
+    const reads = fleet.reads();
+    // The site paused: a status event, no refresh or poll ended, nothing new to compute.
+    fleet.emit({ siteId: 'a', system: 'x', state: 'paused' });
+    expect(fleet.reads()).toBe(reads);
+    expect(summaries.summaries({ since: first.seq }).json).toBe('[]');
+    // A background poll's end (no 'refreshing' before it): a new success time.
+    cache.put('a', 'x', keyOf(SUMMARY_READS.health), healthOf(50), '2026-02-03T00:00:00Z');
+    fleet.emit({ siteId: 'a', system: 'x', state: 'ok', lastSuccessAt: '2026-02-03T00:00:00Z' });
+    expect(parse(summaries.summaries({ since: first.seq }).json).map((s) => `${s.system} ${s.rollup.level} ${s.at}`)).toEqual(['x critical 2026-02-03T00:00:00.000Z']);
+  });
+
+  it('keeps the summaries across a restart: loaded without reading any answer, those of forgotten systems dropped', () => {
+    const statuses: SystemStatus[] = [
+      { siteId: 'a', system: 'x', state: 'ok' },
+      { siteId: 'a', system: 'gone', state: 'ok' },
+    ];
+    const { dir, cache, fleet, db } = setup(statuses);
+    for (const s of statuses) cache.put(s.siteId, s.system, keyOf(SUMMARY_READS.health), healthOf(90), '2026-02-01T00:00:00Z');
+    const before = parse(new HealthSummaries({ fleet: fleet.source, db, clock: CLOCK }).summaries().json);
+    db.close();
+
+    const db2 = openDatabase(dir);
+    open.push(db2);
+    const restarted = fleetOver(new OfflineCache({ db: db2 }), [statuses[0]!]);
+    const summaries = new HealthSummaries({ fleet: restarted.source, db: db2, clock: () => new Date('2030-01-01T00:00:00Z') });
+    expect(parse(summaries.summaries().json).map(({ seq: _seq, ...s }) => s)).toEqual(before.filter((s) => s.system === 'x').map(({ seq: _seq, ...s }) => s));
+    expect(restarted.reads()).toBe(0);
+    expect(db2.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM system_summaries').get()?.n).toBe(1);
+  });
+
+  it('computes a summary a stored row of another format or no row at all lacks, once, when first asked', () => {
+    const statuses: SystemStatus[] = [{ siteId: 'a', system: 'x', state: 'stale' }];
+    const { cache, fleet, db } = setup(statuses);
+    cache.put('a', 'x', keyOf(SUMMARY_READS.health), healthOf(100), '2026-02-01T00:00:00Z');
+    db.prepare('INSERT INTO system_summaries (site_id, system, format, summary) VALUES (?, ?, ?, ?)').run('a', 'x', 0, '{"siteId":"a","system":"x","old":true}');
+    const summaries = new HealthSummaries({ fleet: fleet.source, db, clock: CLOCK });
+    expect(parse(summaries.summaries().json)[0]).toMatchObject({ system: 'x', at: '2026-02-01T00:00:00.000Z', rollup: { level: 'ok' } });
+    const reads = fleet.reads();
+    summaries.summaries();
+    expect(fleet.reads()).toBe(reads);
+  });
+
+  it('redacts what it keeps and sends, and takes a damaged answer as not cached', () => {
+    const statuses: SystemStatus[] = [{ siteId: 'a', system: 'x', state: 'ok' }];
+    const { fleet, db } = setup(statuses);
+    const source: SummarySource = {
+      ...fleet.source,
+      cached: (_s, _y, op) => {
+        if (op === SUMMARY_READS.health.op) throw new Error('the cached answer is damaged');
+        // Not redacted by a cache here: the summary must redact on its own.
+        return op === SUMMARY_READS.notifications.op ? { value: { Data: [{ Level: 5, Timestamp: '2026-02-01T00:00:00Z', Message: 'chap failed', ChapSecret: 'hunter2-secret', Password: 'pw-123' }] }, at: '2026-02-01T00:00:00Z' } : undefined;
+      },
+    };
+    const summaries = new HealthSummaries({ fleet: source, db, clock: CLOCK });
+    const { json } = summaries.summaries();
+    expect(json).not.toContain('hunter2-secret');
+    expect(json).not.toContain('pw-123');
+    const [s] = parse(json);
+    expect(s?.errors[0]).toMatchObject({ Message: 'chap failed', ChapSecret: REDACTED, Password: REDACTED });
+    expect(s?.rollup.level).toBe('unknown');
+    const stored = db.prepare<[], { summary: string }>('SELECT summary FROM system_summaries').get()?.summary ?? '';
+    expect(stored).not.toContain('hunter2-secret');
+  });
+});
