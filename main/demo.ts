@@ -60,7 +60,8 @@ export async function startDemoFleet(options: { scopedSite?: string | undefined;
       scopedSite: scopedSiteId,
       ...(options.saveFile ? { saveFile: options.saveFile } : {}),
     });
-    for (const [id, password] of passwords) await runtime.fleet.login(id, { password }).catch(() => undefined);
+    // The sites are apart (each its own simulated endpoint): their logins run side by side.
+    await Promise.all([...passwords].map(([id, password]) => runtime.fleet.login(id, { password }).catch(() => undefined)));
     return {
       runtime,
       simulator,

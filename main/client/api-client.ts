@@ -1,4 +1,4 @@
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import {
   buildBody,
   buildQuery,
@@ -132,8 +132,12 @@ const NETWORK_CODES = new Set([
  */
 export class ApiClient {
   readonly baseUrl: URL;
-  private readonly dispatcher: Dispatcher;
+  /** The injected dispatcher, or this site's pool once the first request opened it. */
+  private dispatcher: Promise<Dispatcher> | undefined;
   private readonly ownsDispatcher: boolean;
+  private closed = false;
+  private readonly connections: number;
+  private readonly tls: TlsTrust | undefined;
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly now: () => number;
@@ -152,13 +156,26 @@ export class ApiClient {
     this.maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
     this.now = options.now ?? Date.now;
     this.ownsDispatcher = !options.dispatcher;
-    this.dispatcher =
-      options.dispatcher ??
-      new Pool(url.origin, {
-        connections: options.connections ?? 8,
+    this.connections = options.connections ?? 8;
+    this.tls = options.tls;
+    if (options.dispatcher) this.dispatcher = Promise.resolve(options.dispatcher);
+  }
+
+  /**
+   * The site's keep-alive pool, opened on the first request: undici is loaded only then, so a
+   * start that sends nothing (every site paused, a window reading the cache) does not pay for it.
+   */
+  private connection(): Promise<Dispatcher> {
+    this.dispatcher ??= import('undici').then(({ Pool, buildConnector, errors }) => {
+      // Closed before anything was sent: answer as a closed pool does (a network error).
+      if (this.closed) throw new errors.ClientClosedError();
+      return new Pool(this.baseUrl.origin, {
+        connections: this.connections,
         keepAliveTimeout: 10_000,
-        connect: tlsConnector(options.tls, this.timeoutMs),
+        connect: tlsConnector(this.tls, this.timeoutMs, buildConnector),
       });
+    });
+    return this.dispatcher;
   }
 
   /**
@@ -232,7 +249,10 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    this.closed = true;
+    if (!this.ownsDispatcher || !this.dispatcher) return;
+    const pool = await this.dispatcher.catch(() => undefined);
+    await pool?.close();
   }
 
   private async send(op: Operation, path: string, headers: Record<string, string>, payload: string | undefined, options: CallOptions, sent: readonly string[]): Promise<unknown> {
@@ -272,9 +292,15 @@ export class ApiClient {
   ): Promise<unknown> {
     const { signal, timeoutMs, where } = bounds;
     let res: Dispatcher.ResponseData;
+    let dispatcher: Dispatcher;
+    try {
+      dispatcher = await this.connection();
+    } catch (err) {
+      throw this.mapNetworkError(err, where, timeoutMs, options.signal, bounds.timedOut());
+    }
     options.onSend?.();
     try {
-      res = await this.dispatcher.request({
+      res = await dispatcher.request({
         origin: this.baseUrl.origin,
         path,
         method: op.method,

@@ -1,7 +1,7 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import tls, { type TLSSocket } from 'node:tls';
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
 import { InputError } from '../../app/errors.js';
 import { formatFingerprint, requireFingerprint } from '../../app/fingerprint.js';
 import { CertificateError, UnreachableError } from './errors.js';
@@ -35,11 +35,12 @@ export function sha256Hex(der: Buffer): string {
  * or not a chain to some CA also validates (a CA-issued leaf is no trust root of its own, so making
  * it one would refuse the very certificate that was pinned), and any other certificate is refused,
  * however well signed. TLS sessions are not resumed, so every connection shows its certificate.
+ * `build` is undici's `buildConnector`, passed in by the caller that loaded undici (on first use).
  */
-export function tlsConnector(trust: TlsTrust | undefined, timeoutMs: number): buildConnector.BuildOptions | buildConnector.connector {
+export function tlsConnector(trust: TlsTrust | undefined, timeoutMs: number, build: typeof buildConnector): buildConnector.BuildOptions | buildConnector.connector {
   if (!trust?.pinSha256) return { ...(trust?.ca ? { ca: trust.ca } : {}), timeout: timeoutMs };
   const pin = requireFingerprint(trust.pinSha256);
-  const connect = buildConnector({ rejectUnauthorized: false, maxCachedSessions: 0, timeout: timeoutMs });
+  const connect = build({ rejectUnauthorized: false, maxCachedSessions: 0, timeout: timeoutMs });
   return (options, callback) => {
     connect(options, (err, socket) => {
       if (err || !socket) return callback(err ?? new Error('no socket'), null);

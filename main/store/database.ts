@@ -290,6 +290,13 @@ ${CACHE_SIZE_TRIGGERS}
     PRIMARY KEY (site_id, system)
   ) WITHOUT ROWID;
   `,
+  `
+  -- Every start lists each (site, system) with its newest read time (OfflineCache.systems, the
+  -- fleet's statuses before the window opens). Read from the table, \`at\` lies past each row's
+  -- stored answer, so the listing walked the whole cache (40 MB at 200 systems); from this index
+  -- alone it reads a few pages.
+  CREATE INDEX cache_entries_system_at ON cache_entries (site_id, system, at);
+  `,
 ];
 
 /**

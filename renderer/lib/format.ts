@@ -10,8 +10,23 @@ export function formatPercent(p: number | undefined, digits = 0): string {
   return p === undefined || !Number.isFinite(p) ? '—' : `${p.toFixed(digits)} %`;
 }
 
+/**
+ * Formatters made on first use and kept: building one loads locale data (tens of ms at the first
+ * one), and `toLocaleString` with options builds a new one on every call; the first frame of the
+ * overview formats hundreds of figures and should neither pay per call nor for the formats it does
+ * not show.
+ */
+function memo<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+const numberFormats = new Map<number, Intl.NumberFormat>();
+
 export function formatNumber(n: number | undefined, digits = 0): string {
-  return n === undefined || !Number.isFinite(n) ? '—' : n.toLocaleString(undefined, { maximumFractionDigits: digits });
+  if (n === undefined || !Number.isFinite(n)) return '—';
+  let f = numberFormats.get(digits);
+  if (!f) numberFormats.set(digits, (f = new Intl.NumberFormat(undefined, { maximumFractionDigits: digits })));
+  return f.format(n);
 }
 
 /** Service times come without a zone (`YYYY-MM-DDTHH:MM:SS`) and are UTC by the interface's convention. */
@@ -21,29 +36,29 @@ export function parseTime(iso: string | undefined): number | undefined {
   return Number.isFinite(t) ? t : undefined;
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const dateTime = memo(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
+const timeOnly = memo(() => new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }));
 
 /** Local date and time; just the time when it is today. */
 export function formatTime(iso: string | number | undefined, now = Date.now()): string {
   const t = typeof iso === 'number' ? iso : parseTime(iso);
   if (t === undefined) return '—';
   const d = new Date(t);
-  return new Date(now).toDateString() === d.toDateString() ? timeOnly.format(d) : dateTime.format(d);
+  return new Date(now).toDateString() === d.toDateString() ? timeOnly().format(d) : dateTime().format(d);
 }
 
 /** Local date and time, always both (lists sorted by time must not drop the date or AM/PM). */
 export function formatTimeFull(iso: string | number | undefined): string {
   const t = typeof iso === 'number' ? iso : parseTime(iso);
-  return t === undefined ? '—' : dateTime.format(new Date(t));
+  return t === undefined ? '—' : dateTime().format(new Date(t));
 }
 
-const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const dateTimeSeconds = memo(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }));
 
 /** Local date and time to the second: records of one minute (an audit trail) must stay apart. */
 export function formatTimeSeconds(iso: string | number | undefined): string {
   const t = typeof iso === 'number' ? iso : parseTime(iso);
-  return t === undefined ? '—' : dateTimeSeconds.format(new Date(t));
+  return t === undefined ? '—' : dateTimeSeconds().format(new Date(t));
 }
 
 /** `just now`, `5 min ago`, `3 h ago`, `2 d ago`. */

@@ -6,7 +6,8 @@ import { SiteStore } from '../../../../main/store/site-store.js';
 
 // What a start from the admin's sites loads before it can answer: the embedded simulator (demo
 // fleet) and pdf-lib (PDF merging) are large and used by neither the window nor the refresh, so a
-// launch must not load them (issue 17: cold start). The modules are watched by their mock factories,
+// launch must not load them; undici (HTTP to the sites) only when a first request is sent, which a
+// start with every site paused never does (issue 17: cold start). The modules are watched by their mock factories,
 // which run only when something imports them.
 const loaded = new Set<string>();
 vi.mock('../../../../main/demo.js', async (importOriginal) => {
@@ -15,6 +16,10 @@ vi.mock('../../../../main/demo.js', async (importOriginal) => {
 });
 vi.mock('pdf-lib', async (importOriginal) => {
   loaded.add('pdf-lib');
+  return importOriginal();
+});
+vi.mock('undici', async (importOriginal) => {
+  loaded.add('undici');
   return importOriginal();
 });
 
@@ -27,7 +32,7 @@ afterEach(() => {
 });
 
 describe('launchCore loads only what a start needs', () => {
-  it('a start from saved sites loads neither the demo fleet nor pdf-lib; a first start (no sites) loads the demo fleet', async () => {
+  it('a start from saved sites loads neither the demo fleet, pdf-lib nor undici; a first start (no sites) loads the demo fleet', async () => {
     vi.stubEnv('FLEETDECK_KEYCHAIN', 'memory');
     const dir = mkdtempSync(join(tmpdir(), 'fd-launch-cold-'));
     dirs.push(dir);

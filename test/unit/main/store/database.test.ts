@@ -42,6 +42,17 @@ describe('openDatabase', () => {
     expect(again.prepare('SELECT COUNT(*) AS n FROM cache_entries').get()).toEqual({ n: 1 });
   });
 
+  it("lists the cached systems from an index, without reading the stored answers (a start's first read)", () => {
+    // OfflineCache.systems' query: `at` lies past each row's answer, so read from the table the
+    // listing walked the whole cache (issue 17: cold start).
+    const db = openDb(tempDir());
+    const plan = db
+      .prepare<[], { detail: string }>('EXPLAIN QUERY PLAN SELECT site_id AS siteId, system, MAX(at) AS at FROM cache_entries GROUP BY site_id, system ORDER BY site_id, system')
+      .all()
+      .map((r) => r.detail);
+    expect(plan).toEqual(['SCAN cache_entries USING COVERING INDEX cache_entries_system_at']);
+  });
+
   it('brings a version-1 cache forward: entries, sizes and LRU order kept, reads recorded apart from the values', () => {
     const dir = tempDir();
     const v1 = connect(path.join(dir, 'fleetdeck.db'));
