@@ -17,8 +17,8 @@ const SEARCH_KEYS: readonly string[] = Object.values(SEARCH_READS).map((r) => ca
 export interface SearchSource {
   status(): SystemStatus[];
   cached(siteId: string, system: string, opKey: string, query: Record<string, unknown>, options: { recordUse?: boolean }): { value: unknown } | undefined;
-  /** When each cached answer of a system was read, by cache key (reads no answer). */
-  cachedTimes(siteId: string, system: string): ReadonlyMap<string, string>;
+  /** The content version of each cached answer of a system, by cache key (reads no answer; an answer read again unchanged keeps its version). */
+  cachedVersions(siteId: string, system: string): ReadonlyMap<string, number>;
   on(listener: (e: { type: string; status?: SystemStatus }) => void): () => void;
 }
 
@@ -52,8 +52,8 @@ export const START_DELAY_MS = 3000;
 interface Indexed {
   siteName: string;
   siteHost: string;
-  /** When its searched answers were read, as the cache says (what tells a changed system from one only polled). */
-  times: string;
+  /** The content versions of its searched answers, as the cache says (what tells a changed system from one only polled). */
+  versions: string;
   site: FoldedEntry[];
   data: FoldedEntry[];
 }
@@ -217,16 +217,16 @@ export class SearchIndex {
       const site = sites.get(s.siteId);
       const siteHost = site ? hostOf(site.baseUrl) : '';
       const base = { siteId: s.siteId, siteName: site?.name ?? s.siteId, siteHost, system: s.system };
-      let times: string;
+      let versions: string;
       try {
-        const at = this.#o.fleet.cachedTimes(s.siteId, s.system);
-        times = SEARCH_KEYS.map((k) => at.get(k) ?? '').join('|');
+        const held = this.#o.fleet.cachedVersions(s.siteId, s.system);
+        versions = SEARCH_KEYS.map((k) => held.get(k) ?? '').join('|');
       } catch {
-        times = '';
+        versions = '';
       }
       const known = this.#indexed.get(key);
-      // A poll that cached nothing new for the search (same read times) costs no re-read.
-      if (known && times !== '' && known.times === times) continue;
+      // A poll that cached nothing new for the search (same content versions) costs no re-read.
+      if (known && versions !== '' && known.versions === versions) continue;
       const read = (r: { op: string; query: Record<string, unknown> }): unknown => {
         try {
           return this.#o.fleet.cached(s.siteId, s.system, r.op, r.query, { recordUse: false })?.value;
@@ -239,7 +239,7 @@ export class SearchIndex {
       this.#indexed.set(key, {
         siteName: base.siteName,
         siteHost,
-        times,
+        versions,
         site: siteEntriesOf(base).map(foldEntry),
         data: dataEntriesOf({
           ...base,

@@ -32,8 +32,6 @@ interface Tagged {
   system: string;
 }
 
-/** Systems views publish together when they read per system (the fleet search index). */
-export const PUBLISH_BATCH = 25;
 const key = (s: Tagged): string => `${s.siteId}\u0000${s.system}`;
 
 /**

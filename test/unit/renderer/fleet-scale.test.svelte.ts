@@ -2,7 +2,7 @@ import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import type { FleetdeckApi } from '../../../app/ipc/contract.js';
 import { setApi } from '../../../renderer/lib/api.js';
-import { FleetHealth, PUBLISH_BATCH } from '../../../renderer/lib/fleet-health.svelte.js';
+import { FleetHealth } from '../../../renderer/lib/fleet-health.svelte.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { mapLimitBatched } from '../../../renderer/lib/limit.js';
 import { READS } from '../../../renderer/lib/reads.js';

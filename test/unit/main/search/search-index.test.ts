@@ -14,7 +14,7 @@ class FakeFleet implements SearchSource {
   statuses: SystemStatus[] = [];
   readonly answers = new Map<string, unknown>();
   /** When each answer was cached, by `site/system/cacheKey`. */
-  readonly times = new Map<string, string>();
+  readonly versions = new Map<string, number>();
   #clock = 0;
   readonly listeners = new Set<Listener>();
   reads = 0;
@@ -30,9 +30,9 @@ class FakeFleet implements SearchSource {
     if (this.damaged.has(k)) throw new Error('the cached answer is damaged');
     return this.answers.has(k) ? { value: this.answers.get(k) } : undefined;
   }
-  cachedTimes(siteId: string, system: string): ReadonlyMap<string, string> {
+  cachedVersions(siteId: string, system: string): ReadonlyMap<string, number> {
     const prefix = `${siteId}/${system}/`;
-    return new Map([...this.times].filter(([k]) => k.startsWith(prefix)).map(([k, at]) => [k.slice(prefix.length), at]));
+    return new Map([...this.versions].filter(([k]) => k.startsWith(prefix)).map(([k, at]) => [k.slice(prefix.length), at]));
   }
   on(listener: Listener): () => void {
     this.listeners.add(listener);
@@ -45,7 +45,7 @@ class FakeFleet implements SearchSource {
     const set = (r: { op: string; query: Record<string, unknown> }, data: unknown): void => {
       const k = `${d.siteId}/${d.system}/${cacheKey(r.op, r.query)}`;
       this.answers.set(k, { Data: data });
-      this.times.set(k, new Date(Date.UTC(2026, 0, 1) + ++this.#clock * 1000).toISOString());
+      this.versions.set(k, ++this.#clock);
     };
     if (d.hosts) set(SEARCH_READS.hosts, d.hosts);
     if (d.applications) set(SEARCH_READS.applications, d.applications);
