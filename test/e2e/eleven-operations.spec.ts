@@ -106,7 +106,10 @@ test("an application's volumes are mapped and unmapped from the application's si
   await expect.poll(mapped).toBe(before + 1);
   expect(logged('POST /applications/mappings/add').map((e) => e.result)).toEqual(['ok']);
 
-  // The volumes' mappings come back with the next refresh of the application list.
+  // The volumes' mappings come back with the next refresh of the application list. The Unmap
+  // button may already be enabled by an earlier mapping of another volume: the dialog offers the
+  // hosts of the mappings shown, so wait for this one to be shown.
+  await expect(page.getByTestId('volumes-table')).toContainText(`${host.name}:201`);
   await expect(page.getByTestId('app-unmap')).not.toHaveAttribute('aria-disabled', 'true');
   await page.getByTestId('app-unmap').click();
   await dialog(page).getByTestId('field-query.hosts').getByLabel(host.name, { exact: true }).check();
