@@ -215,6 +215,18 @@ export class Fleet {
     return hit ? { value: hit.value, at: hit.at, stale: this.state.isStale(siteId, system) } : undefined;
   }
 
+  /**
+   * Every cached answer of one system in one read, looked up as {@link cached} looks one up (each
+   * parsed when asked for): for a reader of most of them, such as a report. Counts as no use.
+   */
+  cachedSystem(siteId: string, system: string): (opKey: string, query?: Record<string, unknown>) => { value: unknown; at: string } | undefined {
+    const entries = this.o.cache.systemEntries(siteId, system);
+    return (opKey, query = {}) => {
+      const hit = entries.get(cacheKey(getOperation(opKey).key, query));
+      return hit ? { value: JSON.parse(hit.json) as unknown, at: hit.at } : undefined;
+    };
+  }
+
   /** The content version of each cached answer of a system, by cache key (one index read; reads no answer). */
   cachedVersions(siteId: string, system: string): ReadonlyMap<string, number> {
     return this.o.cache.versions(siteId, system);

@@ -14,16 +14,20 @@ export function collectSystems(fleet: Fleet, sites: readonly Site[]): { systems:
     const statuses = new Map(fleet.status(site.id).map((s) => [s.system, s]));
     const names = [...new Set([...fleet.systemsOf(site.id), ...statuses.keys()])].sort((a, b) => a.localeCompare(b));
     if (!names.length) unknownSites.push(site);
-    const list = fleet.cached(site.id, '', 'GET /systems/list')?.value;
+    const list = fleet.cached(site.id, '', 'GET /systems/list', {}, { recordUse: false })?.value;
     for (const system of names) {
+      // All of a system's answers in one read (a report reads nearly all of them: a read per
+      // answer and per drive's SMART text cost more than building the report). Not recorded as
+      // use: a report reading everything would only reset the LRU order views depend on.
+      const cached = fleet.cachedSystem(site.id, system);
       const answers: Partial<Record<string, CachedAnswer>> = {};
       for (const read of REPORT_READS) {
-        const hit = fleet.cached(site.id, system, read.op, read.query);
+        const hit = cached(read.op, read.query);
         if (hit) answers[read.op] = { value: hit.value, at: hit.at };
       }
       const smart: SmartAnswer[] = [];
       for (const read of smartReadsOf(answers['GET /resources/list']?.value)) {
-        const hit = fleet.cached(site.id, system, read.op, read.query);
+        const hit = cached(read.op, read.query);
         if (hit) smart.push({ node: String(read.query.node), driveId: Number(read.query.driveid), value: hit.value, at: hit.at });
       }
       systems.push({

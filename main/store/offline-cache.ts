@@ -184,6 +184,20 @@ export class OfflineCache {
     return { value: JSON.parse(stored.value) as unknown, at: stored.at, bytes: stored.bytes };
   }
 
+  /**
+   * Every answer cached for one system, by key, as stored JSON text (parse what you use): one query
+   * instead of one per key, for a reader that wants most of a system's answers (a report reads
+   * them all). Does not count as use; entries of an earlier format are upgraded as {@link get} does.
+   */
+  systemEntries(siteId: string, system: string): Map<string, { json: string; at: string; bytes: number }> {
+    const out = new Map<string, { json: string; at: string; bytes: number }>();
+    for (const row of this.guard('read', () => this.stmts.readSystem.all(siteId, system))) {
+      const stored = row.format < FORMAT && this.upgrade ? this.upgraded(siteId, system, row.key, row.value, row.at, this.upgrade) : row;
+      if (stored) out.set(row.key, { json: stored.value, at: stored.at, bytes: stored.bytes });
+    }
+    return out;
+  }
+
   /** An entry of an earlier format, upgraded and stored again with its read time, or dropped (undefined). */
   private upgraded(siteId: string, system: string, key: string, json: string, at: string, upgrade: (key: string, value: unknown) => unknown): { value: string; at: string; bytes: number } | undefined {
     const value = upgrade(key, JSON.parse(json) as unknown);
@@ -318,6 +332,9 @@ function prepareStatements(db: Database) {
     ),
     read: db.prepare<[string, string, string], { value: string; at: string; bytes: number; format: number }>(
       'SELECT value, at, bytes, format FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?',
+    ),
+    readSystem: db.prepare<[string, string], { key: string; value: string; at: string; bytes: number; format: number }>(
+      'SELECT key, value, at, bytes, format FROM cache_entries WHERE site_id = ? AND system = ?',
     ),
     readChecked: db.prepare<[string, string, string], { value: string; at: string; bytes: number; valid: number; format: number }>(
       'SELECT value, at, bytes, json_valid(value) AS valid, format FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?',

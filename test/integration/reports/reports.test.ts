@@ -48,6 +48,19 @@ describe('reports against the simulator (2 sites × 2 systems)', () => {
     }
   });
 
+  it('builds from the cache without touching its read bookkeeping, with every drive\'s SMART text read', async () => {
+    // The systems' answers (a site's system list is the fleet's own read of which systems it has).
+    const uses = (): unknown => h.db.prepare("SELECT site_id, system, key, use_seq FROM cache_use WHERE system <> '' ORDER BY site_id, system, key").all();
+    const before = uses();
+    const offline = await h.reports.generate({ kind: 'smart', offline: true });
+    // A report reads every answer: recording that as use would only flatten the LRU order views keep.
+    expect(uses()).toEqual(before);
+    const drives = offline.model.sections[0]?.tables.find((t) => t.id === 'smart.drives')?.rows ?? [];
+    expect(drives.length).toBeGreaterThan(0);
+    expect(drives.filter((r) => r.at(-3) === 'no SMART data')).toEqual([]);
+    expect(offline.model.sections[0]?.tables.find((t) => t.id === 'smart.drives')).toEqual(audit.model.sections.find((s) => s.kind === 'smart')?.tables.find((t) => t.id === 'smart.drives'));
+  });
+
   it('inventory: systems with nodes and versions, hardware with serials and firmware', () => {
     const inv = rows(audit.model, 'inventory.systems');
     expect(inv.map((r) => r.system).sort()).toEqual([...systems].sort());

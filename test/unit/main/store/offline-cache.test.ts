@@ -192,6 +192,22 @@ describe('OfflineCache', () => {
 });
 
 describe('cacheKey with text that is not well-formed', () => {
+  it("reads every answer of one system at once, as stored, and that read does not keep them from eviction", () => {
+    const { cache } = setup(1000);
+    cache.put('lab', 'sys1', 'a', sized(200), new Date('2025-03-01T10:00:00Z'));
+    cache.put('lab', 'sys1', 'b', { Data: [{ Name: 'h', Password: 'pw' }] }, new Date('2025-03-01T11:00:00Z'));
+    cache.put('lab', 'sys2', 'a', sized(200));
+    cache.put('other', 'sys1', 'a', sized(200));
+    const all = cache.systemEntries('lab', 'sys1');
+    expect([...all.keys()].sort()).toEqual(['a', 'b']);
+    expect(all.get('b')).toEqual({ json: JSON.stringify({ Data: [{ Name: 'h', Password: REDACTED }] }), at: '2025-03-01T11:00:00.000Z', bytes: all.get('b')?.json.length });
+    expect(JSON.parse(all.get('a')?.json ?? 'null')).toEqual(sized(200));
+    expect(cache.systemEntries('lab', 'nothing').size).toBe(0);
+    // sys1's "a" stays the least recently used entry: the next put past the bound evicts it first.
+    cache.put('lab', 'sys3', 'c', sized(400));
+    expect(cache.entries('lab', 'sys1').map((e) => e.key)).toEqual(['b']);
+  });
+
   it('keys a lone surrogate instead of throwing', () => {
     expect(cacheKey('GET /hosts/list', { name: 'a\uD800b' })).toBe('GET /hosts/list?name=a%EF%BF%BDb');
   });
@@ -230,6 +246,20 @@ describe('OfflineCache: answers stored by an earlier version', () => {
     expect(cache.getText('s', 'a', 'GET /hosts/list')).toBeUndefined();
     expect(cache.entries('s', 'a')).toEqual([]);
     expect(cache.sizeBytes()).toBe(0);
+  });
+
+  it('normalises them when a whole system is read, as when they are read one by one', () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    open.push(db);
+    const cache = new OfflineCache({ db, clock: steppingClock(), upgrade: normaliseStoredAnswer });
+    storeOld(db, 'GET /hosts/list?mapping=true', { Result: { Data: [{ name: 'esx01', Mappings: null }] } });
+    storeOld(db, 'GET /hosts/list', { items: [{ Name: 'esx01' }], total: 1 });
+    const all = cache.systemEntries('s', 'a');
+    expect([...all.keys()]).toEqual(['GET /hosts/list?mapping=true']);
+    expect(JSON.parse(all.get('GET /hosts/list?mapping=true')?.json ?? 'null')).toMatchObject({ Data: [{ Name: 'esx01' }] });
+    expect(all.get('GET /hosts/list?mapping=true')?.at).toBe('2025-01-01T00:00:00.000Z');
+    expect(db.prepare('SELECT key, format FROM cache_entries').all()).toEqual([{ key: 'GET /hosts/list?mapping=true', format: 2 }]);
   });
 
   it('leaves what this version stored alone', () => {
