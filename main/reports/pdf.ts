@@ -141,11 +141,34 @@ export function codePointName(cp: number): string {
 
 /** A PDF string literal of encoded text: only `(`, `)` and `\` need escaping; there are no control bytes. */
 function literal(encoded: string): string {
-  return `(${encoded.replace(/[()\\]/g, '\\$&')})`;
+  return `(${PDF_SPECIAL.test(encoded) ? encoded.replace(PDF_SPECIALS, '\\$&') : encoded})`;
 }
+const PDF_SPECIAL = /[()\\]/;
+const PDF_SPECIALS = /[()\\]/g;
 
 const n = (x: number): string => (Math.round(x * 100) / 100).toString();
-const rgb = (c: Rgb): string => `${n(c[0])} ${n(c[1])} ${n(c[2])}`;
+/** Operator text of each colour, written once: every cell's text, fill and rule names one (a million times in a large pack). */
+const rgbText = new WeakMap<Rgb, string>();
+const rgb = (c: Rgb): string => {
+  let t = rgbText.get(c);
+  if (t === undefined) rgbText.set(c, (t = `${n(c[0])} ${n(c[1])} ${n(c[2])}`));
+  return t;
+};
+const fillOps = new WeakMap<Rgb, string>();
+/** `r g b rg`: the fill (text) colour operator. */
+const fillOp = (c: Rgb): string => {
+  let t = fillOps.get(c);
+  if (t === undefined) fillOps.set(c, (t = `${rgb(c)} rg`));
+  return t;
+};
+/** `/F1 9 Tf` of each font and size, written once. */
+const fontOps = new Map<string, string>();
+const fontOp = (font: FontKey, size: number): string => {
+  const k = `${font}${size}`;
+  let t = fontOps.get(k);
+  if (t === undefined) fontOps.set(k, (t = `/${font} ${n(size)} Tf`));
+  return t;
+};
 
 /** One page being written: fills under the lines under the text; links; the fonts it uses. */
 interface PageOps {
@@ -246,12 +269,12 @@ class Writer {
 
   /** {@link text} at a position already written as PDF numbers (a table's columns and lines are the same for every row). */
   textAt(x: string, baseline: string, encoded: string, font: FontKey, size: number, color: Rgb, p: PageOps = this.current): void {
-    const f = `/${font} ${n(size)} Tf`;
+    const f = fontOp(font, size);
     if (p.font !== f) {
       p.text.push(f);
       p.font = f;
     }
-    const c = `${rgb(color)} rg`;
+    const c = fillOp(color);
     if (p.color !== c) {
       p.text.push(c);
       p.color = c;

@@ -58,6 +58,12 @@ export class ReportRequestError extends InputError {
  */
 export class ReportService {
   private readonly clock: () => Date;
+  /**
+   * The report this service generated last: exporting it right after (the audit pack's usual
+   * path) takes the model as built, already redacted, instead of reading, validating and redacting
+   * its stored JSON again (a quarter of a second per 200 systems).
+   */
+  private latest: GeneratedReport | undefined;
 
   constructor(private readonly o: ReportServiceOptions) {
     this.clock = o.clock ?? (() => new Date());
@@ -96,7 +102,8 @@ export class ReportService {
       actions: collectActions(this.o.actionLog, period, explicit ? sites.map((s) => s.id) : undefined),
     });
     const summary = this.o.store.save(model);
-    return { id: summary.id, summary, model };
+    this.latest = { id: summary.id, summary, model };
+    return this.latest;
   }
 
   /** The history, newest first. */
@@ -124,8 +131,8 @@ export class ReportService {
 
   /** Writes a stored report to a new or empty directory in the given formats, with its manifest. */
   async export(id: number, dir: string, formats: readonly ExportFormat[]): Promise<ExportResult> {
-    const r = this.open(id);
-    return exportReport(r.model, {
+    const model = this.latest?.id === id ? this.latest.model : this.open(id).model;
+    return exportReport(model, {
       dir,
       formats,
       reportId: id,
