@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { UnreachableError } from '../client/index.js';
 
 /** A time source with timers; injected so tests run deadlines on a fake clock. */
@@ -40,6 +41,9 @@ export class Deadline {
   ) {
     this.at = timers.now() + ms;
     this.signal = this.#controller.signal;
+    // Every request of the work, and every one queued for a slot, listens to this one signal (a
+    // system's refresh queues its ~60 reads at once): not the leak Node's default limit of 10 warns of.
+    setMaxListeners(0, this.signal);
     this.#handle = timers.setTimeout(() => {
       this.#passed = true;
       this.#controller.abort(this.error());
