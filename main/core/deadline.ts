@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { UnreachableError } from '../client/index.js';
 
 /** A time source with timers; injected so tests run deadlines on a fake clock. */
@@ -27,6 +28,7 @@ export class Deadline {
   readonly signal: AbortSignal;
   readonly #controller = new AbortController();
   readonly #handle: unknown;
+  #passed = false;
 
   /**
    * @param ms length from now, in milliseconds
@@ -39,16 +41,33 @@ export class Deadline {
   ) {
     this.at = timers.now() + ms;
     this.signal = this.#controller.signal;
-    this.#handle = timers.setTimeout(() => this.#controller.abort(this.error()), ms);
+    // Every request of the work, and every one queued for a slot, listens to this one signal (a
+    // system's refresh queues its ~60 reads at once): not the leak Node's default limit of 10 warns of.
+    setMaxListeners(0, this.signal);
+    this.#handle = timers.setTimeout(() => {
+      this.#passed = true;
+      this.#controller.abort(this.error());
+    }, ms);
   }
 
+  /** The limit passed (not merely {@link abandon}ed). */
   get expired(): boolean {
-    return this.signal.aborted;
+    return this.#passed;
   }
 
-  /** Milliseconds left, never negative. */
+  /** Milliseconds left, never negative; none once the work was abandoned. */
   remaining(): number {
-    return this.expired ? 0 : Math.max(0, this.at - this.timers.now());
+    return this.signal.aborted ? 0 : Math.max(0, this.at - this.timers.now());
+  }
+
+  /**
+   * Ends the work before its limit (one part failed, the rest is no longer wanted): `signal` aborts
+   * as `AbortController.abort()` does, `expired` stays false. One signal for both reasons, so each
+   * request under it needs no `AbortSignal.any` of its own (a refresh makes thousands).
+   */
+  abandon(): void {
+    this.dispose();
+    this.#controller.abort();
   }
 
   /** The error the work fails with once the deadline passed. */

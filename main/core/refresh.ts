@@ -138,10 +138,10 @@ export class FleetRefresh {
     let answered = 0;
     let total = plan.length;
     const deadline = new Deadline(o.refreshDeadlineMs ?? FLEET_LIMITS.refreshDeadlineMs, `refresh of ${site.name}/${system}`, this.f.timers);
-    // Once the system has failed, its other reads are cancelled and their late answers ignored: they
-    // must neither flip its state back to 'refreshing' nor overwrite the cache after the verdict.
-    const abandon = new AbortController();
-    const signal = AbortSignal.any([abandon.signal, deadline.signal]);
+    // Once the system has failed, its other reads are cancelled (deadline.abandon()) and their late
+    // answers ignored: they must neither flip its state back to 'refreshing' nor overwrite the cache
+    // after the verdict.
+    const signal = deadline.signal;
     const maxBytes = o.maxSystemBytes ?? FLEET_LIMITS.maxSystemBytes;
     const budget: ByteBudget = { remaining: maxBytes, total: maxBytes };
     const progress = (): void => {
@@ -173,7 +173,7 @@ export class FleetRefresh {
     };
     const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
       try {
-        const value = await conn.read(system, getOperation(opKey), { query, signal, deadline, budget });
+        const value = await conn.read(system, getOperation(opKey), { query, deadline, budget });
         if (signal.aborted) return undefined;
         answered++;
         cache.put(site.id, system, storeKey, value, this.f.clock());
@@ -239,7 +239,7 @@ export class FleetRefresh {
           : { siteId: site.id, system, state: 'ok', lastSuccessAt: now, truncated: cut },
       );
     } catch (err) {
-      abandon.abort();
+      deadline.abandon();
       const why = deadline.expired
         ? new UnreachableError(
             `refresh of ${site.name}/${system} did not finish within ${formatMs(deadline.ms)} (${answered} of ${total} reads answered); stopped there, it is tried again at the next refresh`,

@@ -30,6 +30,20 @@ describe('Deadline', () => {
     expect(timers.pending).toBe(0);
   });
 
+  it('abandoned before its limit, stops what waits on it without saying the limit passed', async () => {
+    const timers = new FakeTimers();
+    const d = new Deadline(60_000, 'refresh of paris/prod-a', timers);
+    const waiting = raceSignal(never<string>(), d.signal).catch((e: unknown) => e);
+    timers.advance(1000);
+    d.abandon();
+    expect(d.signal.aborted).toBe(true);
+    expect((await waiting) as DOMException).toMatchObject({ name: 'AbortError' });
+    // A refresh that gave up on a system must not report it as timed out.
+    expect(d.expired).toBe(false);
+    expect(d.remaining()).toBe(0);
+    expect(timers.pending).toBe(0);
+  });
+
   it('stops a wait that would never end', async () => {
     const timers = new FakeTimers();
     const d = new Deadline(5000, 'GET /Version on paris', timers);
