@@ -5,7 +5,7 @@ import type { AppState, CgState, VolumeState } from '../state/model.js';
 import { createApplication } from '../state/provision.js';
 import { linksOfVolume, removeLink } from '../state/replication.js';
 import { appView } from '../state/views.js';
-import { requireName } from './checks.js';
+import { editNameAndDescription, requireName } from './checks.js';
 import type { Ctx, HandlerMap } from './context.js';
 import { addMappings, deleteMappings } from './mappings.js';
 
@@ -55,16 +55,7 @@ export const applicationHandlers: HandlerMap = {
 
   'PUT /applications/edit': (ctx) => {
     const app = requireApp(ctx.system, ctx.query.str('application'));
-    const newName = ctx.body.str('Application');
-    const description = ctx.body.str('Description');
-    if (newName === undefined && description === undefined) fail('Nothing to change: send Application (new name) or Description.');
-    if (newName !== undefined && !sameName(newName, app.name)) {
-      requireName('Application', newName);
-      if (ctx.system.apps.some((a) => sameName(a.name, newName))) fail(`Application '${newName}' already exists.`);
-    }
-    if (newName !== undefined) app.name = newName;
-    if (description !== undefined) app.description = description;
-    return `Application '${app.name}' updated.`;
+    return editNameAndDescription(ctx.body, app, ctx.system.apps, 'Application');
   },
 
   'GET /applications/list': (ctx) => {

@@ -1,4 +1,6 @@
+import type { Args } from '../args.js';
 import { fail } from '../errors.js';
+import { sameName } from '../state/lookup.js';
 import { normalizeWwn } from '../../app/validation/formats.js';
 
 /** Input checks shared by handlers; each failure is a 400 naming the field. */
@@ -50,6 +52,28 @@ export function requireName(field: string, text: string | undefined): string {
   if (text === undefined || text.trim() === '') fail(`${field} is required.`);
   if (!NAME.test(text)) fail(`Invalid ${field} '${text}': use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.`);
   return text;
+}
+
+/**
+ * `PUT …/edit` of an application or a template: body `Application` (the new name, unique among
+ * `siblings` regardless of case) and `Description`; at least one of them. Returns the answer text.
+ */
+export function editNameAndDescription(
+  body: Args,
+  item: { name: string; description: string },
+  siblings: readonly { name: string }[],
+  noun: 'Application' | 'Template',
+): string {
+  const newName = body.str('Application');
+  const description = body.str('Description');
+  if (newName === undefined && description === undefined) fail('Nothing to change: send Application (new name) or Description.');
+  if (newName !== undefined && !sameName(newName, item.name)) {
+    requireName('Application', newName);
+    if (siblings.some((x) => sameName(x.name, newName))) fail(`${noun} '${newName}' already exists.`);
+  }
+  if (newName !== undefined) item.name = newName;
+  if (description !== undefined) item.description = description;
+  return `${noun} '${item.name}' updated.`;
 }
 
 export function requireEmail(field: string, text: string | undefined): string {

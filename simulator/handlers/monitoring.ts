@@ -16,6 +16,20 @@ import { appView, volumeDegraded, volumeState } from '../state/views.js';
 import type { Ctx, HandlerMap } from './context.js';
 
 /** Most points one history answer may hold; beyond it the request is refused (400) rather than truncated. */
+/**
+ * The volumes a performance query names: `application` and optionally `volumes` of it, or
+ * undefined for the whole system (no application, or `wholeSystem`). `volumes` without
+ * `application` is a 400 either way.
+ */
+function volumeScope(ctx: Ctx, wholeSystem: boolean): { app: AppState; vols: VolumeState[] } | undefined {
+  const appName = ctx.query.str('application');
+  const volNames = ctx.query.strs('volumes') ?? [];
+  if (volNames.length > 0 && !appName) fail('volumes needs application.');
+  if (wholeSystem || !appName) return undefined;
+  const app = requireApp(ctx.system, appName);
+  return { app, vols: volNames.length > 0 ? volNames.map((n) => requireVolume(app, n)) : app.volumes };
+}
+
 export const MAX_POINTS = 2000;
 const MINUTE = 60_000;
 
@@ -260,17 +274,10 @@ export const monitoringHandlers: HandlerMap = {
   'GET /monitoring/performance/history': (ctx) => {
     const q = ctx.query;
     const sys = ctx.system;
-    const appName = q.str('application');
-    const volNames = q.strs('volumes') ?? [];
-    if (volNames.length > 0 && !appName) fail('volumes needs application.');
-    let entities: Array<{ name: string; vols: VolumeState[] }>;
-    if (q.flag('system') || !appName) {
-      entities = [{ name: sys.name, vols: allVolumes(sys).map((x) => x.vol) }];
-    } else {
-      const app = requireApp(sys, appName);
-      const vols = volNames.length > 0 ? volNames.map((n) => requireVolume(app, n)) : app.volumes;
-      entities = vols.map((v) => ({ name: `${app.name}/${v.name}`, vols: [v] }));
-    }
+    const scope = volumeScope(ctx, q.flag('system'));
+    const entities: Array<{ name: string; vols: VolumeState[] }> = scope
+      ? scope.vols.map((v) => ({ name: `${scope.app.name}/${v.name}`, vols: [v] }))
+      : [{ name: sys.name, vols: allVolumes(sys).map((x) => x.vol) }];
     const r = range(ctx, entities.length);
     const m = metricSwitches(ctx);
     const readOnly = q.flag('readOnly');
@@ -289,11 +296,8 @@ export const monitoringHandlers: HandlerMap = {
   'GET /monitoring/performance/live': (ctx) => {
     const q = ctx.query;
     const sys = ctx.system;
-    const appName = q.str('application');
-    const volNames = q.strs('volumes') ?? [];
-    if (volNames.length > 0 && !appName) fail('volumes needs application.');
-    const app = appName ? requireApp(sys, appName) : undefined;
-    const picked = app ? (volNames.length ? volNames.map((n) => requireVolume(app, n)) : app.volumes).map((vol) => ({ app, vol })) : allVolumes(sys);
+    const scope = volumeScope(ctx, false);
+    const picked = scope ? scope.vols.map((vol) => ({ app: scope.app, vol })) : allVolumes(sys);
     const m = metricSwitches(ctx);
     const read = q.on('read');
     const write = q.on('write');
@@ -316,7 +320,7 @@ export const monitoringHandlers: HandlerMap = {
       return out;
     };
     const data = q.flag('aggr')
-      ? [record(app?.name ?? sys.name, sumLoad(sys, picked.map((p) => p.vol), ctx.nowMs))]
+      ? [record(scope?.app.name ?? sys.name, sumLoad(sys, picked.map((p) => p.vol), ctx.nowMs))]
       : picked.map((p) => record(`${p.app.name}/${p.vol.name}`, sumLoad(sys, [p.vol], ctx.nowMs)));
     return { Data: data };
   },

@@ -5,7 +5,7 @@ import { findPool } from '../state/capacity.js';
 import { sameName } from '../state/lookup.js';
 import type { SystemState, TemplateState, TemplateVolumeState } from '../state/model.js';
 import { templateView } from '../state/views.js';
-import { requireName } from './checks.js';
+import { editNameAndDescription, requireName } from './checks.js';
 import type { Ctx, HandlerMap } from './context.js';
 
 const MAX_VOLUME_BYTES = 2 ** 50;
@@ -104,16 +104,7 @@ export const templateHandlers: HandlerMap = {
 
   'PUT /templates/edit': (ctx) => {
     const t = requireTemplate(ctx.system, ctx.query.str('application'), 'application');
-    const newName = ctx.body.str('Application');
-    const description = ctx.body.str('Description');
-    if (newName === undefined && description === undefined) fail('Nothing to change: send Application (new name) or Description.');
-    if (newName !== undefined && !sameName(newName, t.name)) {
-      requireName('Application', newName);
-      if (ctx.system.templates.some((x) => sameName(x.name, newName))) fail(`Template '${newName}' already exists.`);
-    }
-    if (newName !== undefined) t.name = newName;
-    if (description !== undefined) t.description = description;
-    return `Template '${t.name}' updated.`;
+    return editNameAndDescription(ctx.body, t, ctx.system.templates, 'Template');
   },
 
   'GET /templates/list': (ctx) => {

@@ -165,4 +165,25 @@ describe('provisioning object graph', () => {
     const join = await h.call<string>('PUT /nas_servers/directory_service/test_join');
     expect(join).toMatch(/SHOPNAS.*corp\.example\.com/);
   });
+
+  it('edits the name and description of an application and of a template alike: one of them required, a new name unique regardless of case', async () => {
+    await h.call('POST /templates/create', { body: { Application: 'edit-t1' } });
+    await h.call('POST /templates/create', { body: { Application: 'edit-t2' } });
+    await h.call('POST /applications/create', { body: { Application: 'edit-a1', Template: 'edit-t1' } });
+    await h.call('POST /applications/create', { body: { Application: 'edit-a2', Template: 'edit-t1' } });
+
+    await expect400(h.call('PUT /applications/edit', { query: { application: 'edit-a1' }, body: {} }), /Nothing to change/);
+    await expect400(h.call('PUT /templates/edit', { query: { application: 'edit-t1' }, body: {} }), /Nothing to change/);
+    await expect400(h.call('PUT /applications/edit', { query: { application: 'edit-a1' }, body: { Application: 'EDIT-A2' } }), /Application 'EDIT-A2' already exists/);
+    await expect400(h.call('PUT /templates/edit', { query: { application: 'edit-t1' }, body: { Application: 'Edit-T2' } }), /Template 'Edit-T2' already exists/);
+    await expect400(h.call('PUT /templates/edit', { query: { application: 'edit-t1' }, body: { Application: 'no spaces' } }), /Invalid Application/);
+
+    // Its own name in another case is a rename, not a clash.
+    expect(await h.call('PUT /applications/edit', { query: { application: 'edit-a1' }, body: { Application: 'Edit-A1', Description: 'renamed' } })).toMatch(/Application 'Edit-A1' updated/);
+    expect(await h.call('PUT /templates/edit', { query: { application: 'edit-t2' }, body: { Description: 'described' } })).toMatch(/Template 'edit-t2' updated/);
+    const apps = await h.call<{ Data: Application[] }>('GET /applications/list', { query: { application: 'edit-a1' } });
+    expect(apps.Data[0]).toMatchObject({ Application: 'Edit-A1', Description: 'renamed' });
+    const templates = await h.call<{ Data: Template[] }>('GET /templates/list', { query: { name: 'edit-t2' } });
+    expect(templates.Data[0]).toMatchObject({ Application: 'edit-t2', Description: 'described' });
+  });
 });
