@@ -33,13 +33,13 @@ export interface FleetSize {
 export const SIZES = { s60: { sites: 20, systems: 3 }, s200: { sites: 50, systems: 4 }, s1000: { sites: 100, systems: 10 } } as const satisfies Record<string, FleetSize>;
 const count = (s: FleetSize): number => s.sites * s.systems;
 
-async function launchChromium(): Promise<Browser> {
+export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'], headless: true });
 }
 
 /** A page that records long tasks and defines esbuild's name helper (tsx compiles page functions with it). */
-async function newPage(browser: Browser, expectSystems: number): Promise<Page> {
+export async function newPage(browser: Browser, expectSystems: number): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   if (process.env.BENCH_DEBUG) page.on('pageerror', (e) => process.stderr.write(`bench: page error: ${e.message.slice(0, 300)}\n`));
   await page.addInitScript({ content: 'window.__name = (f) => f;' });
@@ -68,7 +68,7 @@ async function newPage(browser: Browser, expectSystems: number): Promise<Page> {
 }
 
 /** Navigates and waits until the tree and overview are painted; returns ms since navigation start. */
-async function firstPaint(page: Page, url: string): Promise<number> {
+export async function firstPaint(page: Page, url: string): Promise<number> {
   await page.goto(url, { waitUntil: 'commit' });
   await page.waitForFunction(() => (window as unknown as { __painted?: number }).__painted !== undefined, undefined, { timeout: 120_000, polling: 50 });
   return page.evaluate(() => (window as unknown as { __painted: number }).__painted);

@@ -7,40 +7,22 @@
  *
  *   npx tsx test/bench/search-filter.ts [--main-only]
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRuntime } from '../../main/runtime.js';
-import { ms, startChildSimulator, type ChildSimulator } from './support.js';
+import { cachedFleet } from './cached-fleet.js';
+import { ms, type ChildSimulator } from './support.js';
 import { SIZES, uiAtScale } from './scale.js';
 
 const size = SIZES.s1000;
-
-async function cachedFleet(dir: string): Promise<ChildSimulator['sites']> {
-  const manifest = join(dir, 'bench-sites.json');
-  if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')) as ChildSimulator['sites'];
-  mkdirSync(dir, { recursive: true });
-  const sim = await startChildSimulator({ ...size, seed: 'bench-scale' });
-  try {
-    const rt = await openRuntime({ dataDir: join(dir, 'data'), memorySecrets: true, timeoutMs: 60_000 });
-    const ids: string[] = [];
-    for (const s of sim.sites) ids.push((await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password })).id);
-    await rt.fleet.refresh({ force: true });
-    for (const id of ids) await rt.fleet.setPaused(id, true);
-    await rt.close();
-    writeFileSync(manifest, JSON.stringify(sim.sites));
-    return sim.sites;
-  } finally {
-    await sim.stop();
-  }
-}
 
 const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
 
 async function main(): Promise<void> {
   const keep = process.env.BENCH_FLEET_DIR;
   const fleetDir = keep ?? mkdtempSync(join(tmpdir(), 'fleetdeck-bench-search-'));
-  const sites = await cachedFleet(fleetDir);
+  const sites = await cachedFleet(fleetDir, size);
   const work = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-search-run-'));
   cpSync(join(fleetDir, 'data'), work, { recursive: true });
   const rt = await openRuntime({ dataDir: work, memorySecrets: true });

@@ -1,0 +1,98 @@
+/**
+ * Where the first paint at 1,000 systems goes (issue 17): the `scale` part's first paint (from
+ * navigation to the frame showing the tree's system rows and the overview's rows, as `uiAtScale`
+ * takes it), broken down on the last fresh page: document, script and stylesheet loads, DOMContentLoaded,
+ * the IPC calls the page made before that frame (start, end, size, main's time in the handler) and
+ * the page's own marks. Uses the same cached
+ * 100 × 10 fleet as `search-filter.ts` (kept in BENCH_FLEET_DIR when set).
+ *
+ *   npx tsx test/bench/first-paint.ts [--runs N]
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Handlers } from '../../main/ipc/handlers.js';
+import { openRuntime } from '../../main/runtime.js';
+import { startBrowserShell } from '../../main/shells/browser-shell.js';
+import { cachedFleet } from './cached-fleet.js';
+import { firstPaint, launchChromium, newPage, SIZES } from './scale.js';
+import { median, ms, ROOT } from './support.js';
+
+const { values: flags } = parseArgs({ options: { runs: { type: 'string' } } });
+const RUNS = Number(flags.runs ?? 3);
+
+async function main(): Promise<void> {
+  const keep = process.env.BENCH_FLEET_DIR;
+  const fleetDir = keep ?? mkdtempSync(join(tmpdir(), 'fleetdeck-bench-paint-'));
+  await cachedFleet(fleetDir, SIZES.s1000);
+  const work = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-paint-run-'));
+  cpSync(join(fleetDir, 'data'), work, { recursive: true });
+  const rt = await openRuntime({ dataDir: work, memorySecrets: true });
+  // Main's time per call, so the page's wait can be split into main's work and the rest.
+  let calls: Array<{ channel: string; startMs: number; handlerMs: number }> = [];
+  const timed = Object.fromEntries(
+    Object.entries(rt.handlers).map(([channel, h]) => [
+      channel,
+      async (req: unknown) => {
+        const t = performance.now();
+        try {
+          return await (h as (r: unknown) => Promise<unknown>)(req);
+        } finally {
+          calls.push({ channel, startMs: t, handlerMs: performance.now() - t });
+        }
+      },
+    ]),
+  ) as unknown as Handlers;
+  const shell = await startBrowserShell({ handlers: timed, rendererDir: join(ROOT, 'out/renderer'), subscribe: () => () => undefined });
+  const browser = await launchChromium();
+  const systems = rt.fleet.status().length;
+  try {
+    const paints: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const page = await newPage(browser, systems);
+      calls = [];
+      const traced = i === RUNS - 1; // the last page: its requests and marks are printed
+      const paint = await firstPaint(page, shell.url);
+      paints.push(paint);
+      if (!traced) {
+        await page.close();
+        continue;
+      }
+      const resources = await page.evaluate(() =>
+        performance.getEntriesByType('resource').map((e) => {
+          const r = e as PerformanceResourceTiming;
+          return { name: new URL(r.name).pathname, start: r.startTime, end: r.responseEnd, bytes: r.encodedBodySize };
+        }),
+      );
+      const nav = await page.evaluate(() => {
+        const n = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+        return { responseEnd: n.responseEnd, domInteractive: n.domInteractive, domContentLoaded: n.domContentLoadedEventEnd };
+      });
+      const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((m) => ({ name: m.name, at: m.startTime })));
+      console.log(`\nfirst paint ${ms(paint)} (run ${i + 1}); document ${ms(nav.responseEnd)}, DOM interactive ${ms(nav.domInteractive)}, DOMContentLoaded ${ms(nav.domContentLoaded)}`);
+      for (const m of marks) console.log(`  mark ${m.name.padEnd(40)} ${ms(m.at)}`);
+      console.log('  requests before the painted frame (page time):');
+      const t0 = Math.min(...calls.map((c) => c.startMs));
+      const seen = new Map<string, number>();
+      for (const r of resources.filter((x) => x.start <= paint).sort((a, b) => a.start - b.start)) {
+        const channel = r.name.startsWith('/ipc/') ? r.name.slice(5) : undefined;
+        // The n-th request of a channel is main's n-th call of it.
+        const nth = channel ? (seen.get(channel) ?? 0) : 0;
+        if (channel) seen.set(channel, nth + 1);
+        const main = channel ? calls.filter((c) => c.channel === channel)[nth] : undefined;
+        console.log(`    ${r.name.padEnd(34)} ${ms(r.start).padStart(8)} → ${ms(r.end).padStart(8)}  ${(r.bytes / 1024).toFixed(0).padStart(6)} KiB${main ? `  main ${ms(main.handlerMs)} (at +${ms(main.startMs - t0)})` : ''}`);
+      }
+      await page.close();
+    }
+    console.log(`\nfirst paint, ${systems} systems: median ${ms(median(paints))} of ${paints.map((p) => ms(p)).join(', ')}`);
+  } finally {
+    await browser.close();
+    await shell.close();
+    await rt.close();
+    rmSync(work, { recursive: true, force: true });
+    if (!keep) rmSync(fleetDir, { recursive: true, force: true });
+  }
+}
+
+await main();
