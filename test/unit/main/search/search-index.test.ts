@@ -199,8 +199,8 @@ describe('the fleet search index in main', () => {
     const poll = (fleet: FakeFleet, at: string, celsius: number, serial = 'ZL2ABCDE'): void =>
       fleet.put({
         ...PROD_A,
-        resources: [{ Name: 'node-1', Time: at, Sensors: [{ Name: 'cpu', Value: celsius }], HardwareUtilization: { CPUInPercentage: celsius }, Drives: [{ Id: 4, Name: 'd4', ResourceSerial: serial }] }] as SystemData['resources'],
-        nodes: [{ Name: 'node-1', Time: at, Iqn: 'iqn.2025-01.example:node-1', Wwn: ['21:00:00:24:ff:00:00:01'] }] as SystemData['nodes'],
+        resources: [{ Name: 'node-1', Time: at, Sensors: [{ Name: 'cpu', Value: celsius }], HardwareUtilization: { CPUInPercentage: celsius }, Drives: [{ Id: 4, Name: 'd4', ResourceSerial: serial }] }] as unknown as SystemData['resources'],
+        nodes: [{ Name: 'node-1', Time: at, Iqn: 'iqn.2025-01.example:node-1', Wwn: ['21:00:00:24:ff:00:00:01'] }] as unknown as SystemData['nodes'],
       });
     for (const withDigests of [true, false]) {
       const { fleet, index } = setup({ digests: withDigests });
