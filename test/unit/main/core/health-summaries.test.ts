@@ -56,17 +56,23 @@ function setup(statuses: SystemStatus[]) {
   return { dir, db, cache, fleet: fleetOver(cache, statuses) };
 }
 
+/** Systems a/x, a/y and b/z, each with a healthy record cached. */
+function threeHealthySystems() {
+  const statuses: SystemStatus[] = [
+    { siteId: 'a', system: 'x', state: 'ok' },
+    { siteId: 'a', system: 'y', state: 'ok' },
+    { siteId: 'b', system: 'z', state: 'ok' },
+  ];
+  const world = setup(statuses);
+  for (const s of statuses) world.cache.put(s.siteId, s.system, keyOf(SUMMARY_READS.health), healthOf(100), '2026-02-01T00:00:00Z');
+  return { statuses, ...world };
+}
+
 const parse = (json: string) => (JSON.parse(json) as unknown[]).map((x) => systemSummarySchema.parse(x));
 
 describe('health summaries kept by main', () => {
   it("computes a system's summary when its refresh ends, and answers only what changed since a seq", () => {
-    const statuses: SystemStatus[] = [
-      { siteId: 'a', system: 'x', state: 'ok' },
-      { siteId: 'a', system: 'y', state: 'ok' },
-      { siteId: 'b', system: 'z', state: 'ok' },
-    ];
-    const { cache, fleet, db } = setup(statuses);
-    for (const s of statuses) cache.put(s.siteId, s.system, keyOf(SUMMARY_READS.health), healthOf(100), '2026-02-01T00:00:00Z');
+    const { cache, fleet, db } = threeHealthySystems();
     const summaries = new HealthSummaries({ fleet: fleet.source, db, clock: CLOCK });
     summaries.start();
 
@@ -108,13 +114,7 @@ describe('health summaries kept by main', () => {
 
   // Issue 14: each poll's summary was its own commit, a third of what a summary cost main.
   it('stores the summaries computed after polls together, later, and what still waits when stopped', () => {
-    const statuses: SystemStatus[] = [
-      { siteId: 'a', system: 'x', state: 'ok' },
-      { siteId: 'a', system: 'y', state: 'ok' },
-      { siteId: 'b', system: 'z', state: 'ok' },
-    ];
-    const { cache, fleet, db } = setup(statuses);
-    for (const s of statuses) cache.put(s.siteId, s.system, keyOf(SUMMARY_READS.health), healthOf(100), '2026-02-01T00:00:00Z');
+    const { statuses, cache, fleet, db } = threeHealthySystems();
     const deferred: Array<() => void> = [];
     const summaries = new HealthSummaries({ fleet: fleet.source, db, clock: CLOCK, defer: (write) => void deferred.push(write) });
     summaries.start();
