@@ -8,6 +8,7 @@ import { AlertStore } from './alerts/alert-store.js';
 import { SearchIndex } from './search/search-index.js';
 import { Fleet } from './core/fleet.js';
 import { HealthSummaries } from './core/health-summaries.js';
+import { AnswerDigests } from './core/answer-digests.js';
 import { createHandlers, type Handlers, type SaveFile } from './ipc/handlers.js';
 import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
@@ -97,7 +98,9 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   // Before the alert engine and the shells: a status event reaches them with the system's summary already computed.
   const summaries = new HealthSummaries({ fleet, db: stores.cacheDb, warn: (m) => o.warn?.(m) });
   summaries.start();
-  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m) });
+  // One digest per poll of each volatile answer (node and drive lists, health), for the alert engine and the search index both.
+  const digests = new AnswerDigests(fleet);
+  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m), digests });
   alerts.start();
   const reports = new ReportService({
     fleet,
@@ -108,7 +111,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     appVersion: APP_VERSION,
   });
   const bulk = new BulkJobs({ send: fleetSender(fleet) });
-  const search = new SearchIndex({ fleet, sites: () => sites.list(), warn: (m) => o.warn?.(m) });
+  const search = new SearchIndex({ fleet, sites: () => sites.list(), warn: (m) => o.warn?.(m), digests });
   if (o.searchIndex !== false) search.start();
   const handlers = createHandlers({
     fleet,

@@ -1,12 +1,12 @@
-import { createHash } from 'node:crypto';
 import type { Alert, AlertFilter } from '../../app/alerts/alert.js';
 import { redact } from '../../app/redact.js';
-import { FIELDS_NO_RULE_READS, evaluateAlerts, notificationWindowEnd, smartReportOf, type AlertInput } from '../../app/alerts/evaluate.js';
+import { evaluateAlerts, notificationWindowEnd, smartReportOf, type AlertInput } from '../../app/alerts/evaluate.js';
 import type { SmartReport } from '../../app/smart/parse.js';
 import { DEFAULT_RULES, effectiveRules, scopeText, type RuleOverride, type RuleScope, type RuleSettings, type ScopedOverride } from '../../app/alerts/rules.js';
 import type { SystemStatus } from '../../app/domain/site.js';
 import { NOTIFICATIONS_CACHE, refreshRead, smartRead } from '../../app/fleet/refresh-plan.js';
 import { ROLLUP_READS, rollupAnswers } from '../../app/health/system-health.js';
+import { AnswerDigests } from '../core/answer-digests.js';
 import type { FleetEvent } from '../core/fleet-state.js';
 import type { ActionLog } from '../store/action-log.js';
 import { cacheKey } from '../store/offline-cache.js';
@@ -56,34 +56,15 @@ export interface AlertEngineOptions {
    * within that.
    */
   maxUnchangedMs?: number;
+  /** What the rules see of the volatile answers, when shared with other readers (default: the engine's own, from `fleet.cachedText`). */
+  digests?: AnswerDigests;
 }
 
 const RESOURCES = refreshRead('GET /resources/list');
 const APPLICATIONS = refreshRead('GET /applications/list');
 /** Every cached answer the rules read, besides SMART texts: what an evaluation depends on. */
-const ENGINE_READS = [...Object.values(ROLLUP_READS), RESOURCES, APPLICATIONS, NOTIFICATIONS_CACHE].map((r) => ({
-  ...r,
-  key: cacheKey(r.op, r.query),
-  // The node and drive lists and the health answer change at every read (clocks, sensor readings, load) in ways no rule reads.
-  volatile: r === RESOURCES || r === ROLLUP_READS.nodes || r === ROLLUP_READS.health,
-}));
+const ENGINE_READS = [...Object.values(ROLLUP_READS), RESOURCES, APPLICATIONS, NOTIFICATIONS_CACHE];
 const SMART_KEYS = `${smartRead('', 0).op}?`;
-
-/** A JSON string, a flat array (no array inside: sensor records), a flat object (load figures) or a scalar. */
-const JSON_VALUE = String.raw`\{(?:[^{}[\]"]|"(?:[^"\\]|\\.)*")*\}|"(?:[^"\\]|\\.)*"|\[(?:[^[\]"]|"(?:[^"\\]|\\.)*")*\]|[-\w.+]+`;
-/**
- * The members named in {@link FIELDS_NO_RULE_READS} with the comma after them, in JSON text as the
- * cache stores it (no whitespace): a key follows `{` or `,` (an escaped quote inside a string
- * follows a backslash), so a list with and without them compares equal.
- * A value of another shape (nested objects or arrays) is not matched and stays: the comparison
- * then sees more change than there is, never less.
- */
-const UNREAD_MEMBERS = new RegExp(String.raw`(?<=[{,])"(?:${FIELDS_NO_RULE_READS.join('|')})":(?:${JSON_VALUE}),?`, 'g');
-
-/** What the rules can see of a node or drive list or a health answer, hashed: its stored JSON text without the members no rule reads. */
-export function ruleDigest(json: string): string {
-  return createHash('sha256').update(json.replace(UNREAD_MEMBERS, '')).digest('base64');
-}
 
 /**
  * Evaluates the alert rules after every refresh of a system: it listens to the fleet's `status`
@@ -104,13 +85,15 @@ export class AlertEngine {
    * when the same input gives the same result: a steady poll that changed nothing costs one index read.
    */
   private readonly lastInput = new Map<string, { signature: string; until: number }>();
-  /** Per system, the digest of its node and drive lists and health answer ({@link ruleDigest}), with the content version it was taken from. */
-  private readonly digests = new Map<string, Map<string, { version: number; digest: string }>>();
+  /** What the rules see of the node and drive lists and the health answer (shared with the search index in the app). */
+  private readonly digests: AnswerDigests | undefined;
   private readonly maxUnchangedMs: number;
 
   constructor(private readonly o: AlertEngineOptions) {
     this.clock = o.clock ?? (() => new Date());
     this.maxUnchangedMs = o.maxUnchangedMs ?? SEEN_PRECISION_MS;
+    const fleet = o.fleet;
+    this.digests = o.digests ?? (fleet.cachedText ? new AnswerDigests({ cachedText: (...a) => fleet.cachedText?.(...a) }) : undefined);
   }
 
   /** Starts listening to the fleet. */
@@ -147,7 +130,7 @@ export class AlertEngine {
     const rules = effectiveRules(this.o.store.overrides(), status.siteId, status.system);
     const versions = this.o.fleet.cachedVersions?.(status.siteId, status.system);
     const systemKey = JSON.stringify([status.siteId, status.system]);
-    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, this.seen(status, systemKey, versions)]);
+    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, this.seen(status, versions)]);
     const last = this.lastInput.get(systemKey);
     if (signature !== undefined && last?.signature === signature && now.getTime() <= last.until) return { raised: [], cleared: [] };
     this.lastInput.delete(systemKey);
@@ -173,7 +156,7 @@ export class AlertEngine {
   evaluateAll(): void {
     // Everything afresh: the alerts of a system cleared here must come back if it is listed again.
     this.lastInput.clear();
-    this.digests.clear();
+    this.digests?.clear();
     const systems = this.o.fleet.status();
     const sites = new Set(this.o.siteIds());
     const known = new Map<string, Set<string>>();
@@ -236,29 +219,11 @@ export class AlertEngine {
    * of the node and drive lists and the health answer the digest of their text without what no rule reads (taken again
    * only when their version moved), and each SMART text's version.
    */
-  private seen(status: SystemStatus, systemKey: string, versions: ReadonlyMap<string, number>): Array<[string, string | number | null]> {
-    const known = this.digests.get(systemKey) ?? new Map<string, { version: number; digest: string }>();
-    this.digests.set(systemKey, known);
-    const out: Array<[string, string | number | null]> = [];
-    for (const r of ENGINE_READS) {
-      const version = versions.get(r.key);
-      let d = known.get(r.key);
-      if (version === undefined) {
-        known.delete(r.key);
-        out.push([r.key, null]);
-        continue;
-      }
-      // Any other answer is what its version says; the node and drive lists, what the rules see of them.
-      if (!r.volatile || !this.o.fleet.cachedText) {
-        out.push([r.key, version]);
-        continue;
-      }
-      if (d?.version !== version) {
-        d = { version, digest: ruleDigest(this.o.fleet.cachedText(status.siteId, status.system, r.op, r.query, NO_USE)?.json ?? '') };
-        known.set(r.key, d);
-      }
-      out.push([r.key, d.digest]);
-    }
+  private seen(status: SystemStatus, versions: ReadonlyMap<string, number>): Array<[string, string | number | null]> {
+    const out: Array<[string, string | number | null]> = ENGINE_READS.map((r) => {
+      const key = cacheKey(r.op, r.query);
+      return [key, this.digests ? this.digests.seen(status.siteId, status.system, r, versions) : (versions.get(key) ?? null)];
+    });
     const smart = [...versions].filter(([k]) => k.startsWith(SMART_KEYS)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return [...out, ...smart];
   }

@@ -11,7 +11,8 @@ export const SEARCH_READS = {
   nodes: refreshRead('GET /nodes/list'),
 } as const;
 const SEARCH_OPS: ReadonlySet<string> = new Set(Object.values(SEARCH_READS).map((r) => r.op));
-const SEARCH_KEYS: readonly string[] = Object.values(SEARCH_READS).map((r) => cacheKey(r.op, r.query));
+const SEARCH_LIST = Object.values(SEARCH_READS);
+const SEARCH_KEYS: readonly string[] = SEARCH_LIST.map((r) => cacheKey(r.op, r.query));
 
 /** What the index needs of the fleet: the systems, their cached answers and news of refreshes. */
 export interface SearchSource {
@@ -44,6 +45,13 @@ export interface SearchIndexOptions {
   /** Systems a query reads itself before answering (default 32): a few refreshed systems show at once. */
   queryReads?: number | undefined;
   warn?: ((message: string) => void) | undefined;
+  /**
+   * What the search compares of a system's answers to tell a changed system from one only polled:
+   * the answers' content versions, but for the node and drive lists, whose sensor readings and
+   * clocks move at every poll while the search reads none of them, the digest of what stays
+   * (`AnswerDigests`, shared with the alert engine). Without it, the content versions alone.
+   */
+  digests?: { seen(siteId: string, system: string, read: { op: string; query: Record<string, unknown> }, versions: ReadonlyMap<string, number>): string | number | null } | undefined;
 }
 
 /** How long after start the index starts reading the cache on its own: the window's first paint comes first. */
@@ -52,7 +60,7 @@ export const START_DELAY_MS = 3000;
 interface Indexed {
   siteName: string;
   siteHost: string;
-  /** The content versions of its searched answers, as the cache says (what tells a changed system from one only polled). */
+  /** What the search compares of its searched answers (their content versions, or digests: {@link SearchIndexOptions.digests}): what tells a changed system from one only polled. */
   versions: string;
   site: FoldedEntry[];
   data: FoldedEntry[];
@@ -220,7 +228,8 @@ export class SearchIndex {
       let versions: string;
       try {
         const held = this.#o.fleet.cachedVersions(s.siteId, s.system);
-        versions = SEARCH_KEYS.map((k) => held.get(k) ?? '').join('|');
+        const digests = this.#o.digests;
+        versions = digests ? SEARCH_LIST.map((r) => digests.seen(s.siteId, s.system, r, held) ?? '').join('|') : SEARCH_KEYS.map((k) => held.get(k) ?? '').join('|');
       } catch {
         versions = '';
       }

@@ -61,6 +61,13 @@ export class SiteStore {
   private readonly dataDir: string;
   private readonly clock: () => Date;
   private db: Database | undefined;
+  /**
+   * The list as last read, with SQLite's `data_version` then: a background poll asks for the site
+   * list several times per site and minute (to follow edits made by another process), and only a
+   * commit changes it — another connection's (the version moves) or this store's (it forgets it).
+   */
+  private memo: { version: unknown; sites: Site[] } | undefined;
+  private dataVersion: { get(): { data_version: number } | undefined } | undefined;
 
   constructor(options: SiteStoreOptions) {
     this.dataDir = options.dataDir;
@@ -76,7 +83,16 @@ export class SiteStore {
    */
   list(): Site[] {
     const db = this.open(false);
-    return db ? this.read(db) : [];
+    if (!db) return [];
+    let version: unknown;
+    try {
+      this.dataVersion ??= db.prepare<[], { data_version: number }>('PRAGMA data_version');
+      version = this.dataVersion.get()?.data_version;
+    } catch (err) {
+      throw storeError(err, this.file, 'read', SITES_DATABASE.label);
+    }
+    if (this.memo === undefined || this.memo.version !== version) this.memo = { version, sites: this.read(db) };
+    return structuredClone(this.memo.sites);
   }
 
   /**
@@ -196,6 +212,8 @@ export class SiteStore {
   close(): void {
     this.db?.close();
     this.db = undefined;
+    this.memo = undefined;
+    this.dataVersion = undefined;
   }
 
   /**
@@ -270,6 +288,8 @@ export class SiteStore {
 
   private modify<T>(change: (sites: Site[]) => { sites: Site[]; result: T }): Promise<T> {
     const db = this.open(true) as Database;
+    // Whatever happens, the list is read again: a commit of this connection does not move data_version.
+    this.memo = undefined;
     try {
       const result = db.transaction(() => {
         const { sites, result } = change(this.read(db));

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { refreshRead, smartRead } from '../../../app/fleet/refresh-plan.js';
+import { AnswerDigests } from '../../../main/core/answer-digests.js';
 import { openRuntime } from '../../../main/runtime.js';
+import { SEARCH_READS, SearchIndex } from '../../../main/search/search-index.js';
 import { cacheKey } from '../../../main/store/index.js';
 import type { SimulatorHandle } from '../../../simulator/index.js';
 import { FakeTimers } from '../../unit/main/core/fake-timers.js';
@@ -18,6 +20,7 @@ const INTERVAL_S = 30;
 const HEALTH = refreshRead('GET /monitoring/health/current');
 const USERS = refreshRead('GET /users/list');
 const PROVISIONING = refreshRead('GET /monitoring/capacity/provisioning');
+const RESOURCES = refreshRead('GET /resources/list');
 
 interface Harness extends FleetOnDisk {
   timers: FakeTimers;
@@ -115,6 +118,55 @@ describe('background polling against the simulator', () => {
     const pollAt = new Date(h.timers.now()).toISOString();
     expect(h.stores.cache.versions(h.siteId, system).get(key)).toBe(version);
     expect(h.fleet.cached(h.siteId, system, PROVISIONING.op, PROVISIONING.query)?.at).toBe(pollAt);
+  });
+
+  // Issue 14: the node and drive lists move at every poll (clocks, sensors, load), so the search index
+  // read and folded every polled system again each minute, though nothing it searches had changed.
+  it('a poll that moved only clocks, sensors and load costs the search index no re-read, and the alert engine and it one digest', async () => {
+    const h = await harness();
+    await h.fleet.refresh({ force: true });
+    const searched: ReadonlySet<string> = new Set<string>(Object.values(SEARCH_READS).map((r) => r.op));
+    let searchReads = 0;
+    let texts = 0;
+    const fleet = h.fleet;
+    const source = {
+      status: () => fleet.status(),
+      on: (l: Parameters<typeof fleet.on>[0]) => fleet.on(l),
+      cachedVersions: (siteId: string, system: string) => fleet.cachedVersions(siteId, system),
+      cached: (siteId: string, system: string, op: string, query: Record<string, unknown>, options: { recordUse?: boolean }) => {
+        if (searched.has(op)) searchReads++;
+        return fleet.cached(siteId, system, op, query, options);
+      },
+    };
+    const digests = new AnswerDigests({
+      cachedText: (siteId, system, op, query, options) => {
+        texts++;
+        return fleet.cachedText(siteId, system, op, query, options);
+      },
+    });
+    const index = new SearchIndex({ fleet: source, sites: () => h.sites.list(), digests, afterStart: () => () => undefined });
+    index.start();
+    index.settle();
+    const serial = (fleet.cached(h.siteId, h.systems[0]!, RESOURCES.op, RESOURCES.query)?.value as { Data: Array<{ Drives?: Array<{ ResourceSerial?: string }> }> }).Data[0]?.Drives?.[0]?.ResourceSerial;
+    expect(serial).toEqual(expect.any(String));
+    const versionsBefore = h.systems.map((system) => fleet.cachedVersions(h.siteId, system).get(cacheKey(RESOURCES.op, RESOURCES.query)));
+    const readsBefore = searchReads;
+    const textsBefore = texts;
+
+    h.fleet.startPolling();
+    await pollAfter(h, INTERVAL_S * 1000);
+    // The simulator's drive lists did move (their sensor readings): the content versions alone would have meant a re-read.
+    expect(h.systems.map((system) => fleet.cachedVersions(h.siteId, system).get(cacheKey(RESOURCES.op, RESOURCES.query)))).not.toEqual(versionsBefore);
+    index.settle();
+    expect(index.pending).toBe(0);
+    expect(searchReads).toBe(readsBefore);
+    // One text per moved list and system (drive list, node list), however many readers ask.
+    expect(texts - textsBefore).toBeLessThanOrEqual(2 * h.systems.length);
+    const again = texts;
+    for (const system of h.systems) digests.seen(h.siteId, system, RESOURCES, fleet.cachedVersions(h.siteId, system));
+    expect(texts).toBe(again);
+    expect(index.query(serial!, 10).results.map((e) => e.text)).toEqual([serial]);
+    index.close();
   });
 
   it('re-reads the SMART of a drive whose status changed, and only that one', async () => {

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SystemStatus } from '../../../../app/domain/site.js';
-import { AlertEngine, ruleDigest, type AlertChange, type AlertFleet } from '../../../../main/alerts/alert-engine.js';
+import { AlertEngine, type AlertChange, type AlertFleet } from '../../../../main/alerts/alert-engine.js';
+import { stableDigest as ruleDigest } from '../../../../main/core/answer-digests.js';
 import { AlertStore } from '../../../../main/alerts/alert-store.js';
 import type { FleetEvent } from '../../../../main/core/fleet-state.js';
 import { ActionLog } from '../../../../main/store/action-log.js';

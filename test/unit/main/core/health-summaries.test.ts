@@ -56,17 +56,23 @@ function setup(statuses: SystemStatus[]) {
   return { dir, db, cache, fleet: fleetOver(cache, statuses) };
 }
 
+/** Systems a/x, a/y and b/z, each with a healthy record cached. */
+function threeHealthySystems() {
+  const statuses: SystemStatus[] = [
+    { siteId: 'a', system: 'x', state: 'ok' },
+    { siteId: 'a', system: 'y', state: 'ok' },
+    { siteId: 'b', system: 'z', state: 'ok' },
+  ];
+  const world = setup(statuses);
+  for (const s of statuses) world.cache.put(s.siteId, s.system, keyOf(SUMMARY_READS.health), healthOf(100), '2026-02-01T00:00:00Z');
+  return { statuses, ...world };
+}
+
 const parse = (json: string) => (JSON.parse(json) as unknown[]).map((x) => systemSummarySchema.parse(x));
 
 describe('health summaries kept by main', () => {
   it("computes a system's summary when its refresh ends, and answers only what changed since a seq", () => {
-    const statuses: SystemStatus[] = [
-      { siteId: 'a', system: 'x', state: 'ok' },
-      { siteId: 'a', system: 'y', state: 'ok' },
-      { siteId: 'b', system: 'z', state: 'ok' },
-    ];
-    const { cache, fleet, db } = setup(statuses);
-    for (const s of statuses) cache.put(s.siteId, s.system, keyOf(SUMMARY_READS.health), healthOf(100), '2026-02-01T00:00:00Z');
+    const { cache, fleet, db } = threeHealthySystems();
     const summaries = new HealthSummaries({ fleet: fleet.source, db, clock: CLOCK });
     summaries.start();
 
@@ -104,6 +110,40 @@ describe('health summaries kept by main', () => {
     cache.put('a', 'x', keyOf(SUMMARY_READS.health), healthOf(50), '2026-02-03T00:00:00Z');
     fleet.emit({ siteId: 'a', system: 'x', state: 'ok', lastSuccessAt: '2026-02-03T00:00:00Z' });
     expect(parse(summaries.summaries({ since: first.seq }).json).map((s) => `${s.system} ${s.rollup.level} ${s.at}`)).toEqual(['x critical 2026-02-03T00:00:00.000Z']);
+  });
+
+  // Issue 14: each poll's summary was its own commit, a third of what a summary cost main.
+  it('stores the summaries computed after polls together, later, and what still waits when stopped', () => {
+    const { statuses, cache, fleet, db } = threeHealthySystems();
+    const deferred: Array<() => void> = [];
+    const summaries = new HealthSummaries({ fleet: fleet.source, db, clock: CLOCK, defer: (write) => void deferred.push(write) });
+    summaries.start();
+    const stored = (): string[] =>
+      db
+        .prepare<[], { site_id: string; system: string; summary: string }>('SELECT site_id, system, summary FROM system_summaries ORDER BY site_id, system')
+        .all()
+        .map((r) => `${r.site_id}/${r.system} ${systemSummarySchema.parse({ seq: 0, ...(JSON.parse(r.summary) as object) }).rollup.level}`);
+    // Asked for (a window's first read): computed and stored at once.
+    summaries.summaries();
+    expect(stored()).toEqual(['a/x ok', 'a/y ok', 'b/z ok']);
+
+    for (const s of statuses) cache.put(s.siteId, s.system, keyOf(SUMMARY_READS.health), healthOf(50), '2026-02-02T00:00:00Z');
+    fleet.emit({ siteId: 'a', system: 'x', state: 'ok', lastSuccessAt: '2026-02-02T00:00:00Z' });
+    fleet.emit({ siteId: 'a', system: 'y', state: 'ok', lastSuccessAt: '2026-02-02T00:00:00Z' });
+    // Served from memory at once; stored when the deferred write runs, once for both.
+    expect(parse(summaries.summaries({ siteId: 'a' }).json).map((s) => s.rollup.level)).toEqual(['critical', 'critical']);
+    expect(stored()).toEqual(['a/x ok', 'a/y ok', 'b/z ok']);
+    expect(deferred).toHaveLength(1);
+    deferred.shift()?.();
+    expect(stored()).toEqual(['a/x critical', 'a/y critical', 'b/z ok']);
+
+    fleet.emit({ siteId: 'b', system: 'z', state: 'ok', lastSuccessAt: '2026-02-02T00:00:00Z' });
+    expect(stored()).toContain('b/z ok');
+    summaries.stop();
+    expect(stored()).toEqual(['a/x critical', 'a/y critical', 'b/z critical']);
+    // The write scheduled before the stop finds nothing left to store.
+    deferred.shift()?.();
+    expect(stored()).toEqual(['a/x critical', 'a/y critical', 'b/z critical']);
   });
 
   it('keeps the summaries across a restart: loaded without reading any answer, those of forgotten systems dropped', () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SystemStatus } from '../../../../app/domain/site.js';
 import { cacheKey } from '../../../../main/store/offline-cache.js';
 import { entriesOf, searchEntries, type SystemData } from '../../../../app/search/entries.js';
+import { AnswerDigests } from '../../../../main/core/answer-digests.js';
 import { SEARCH_READS, SearchIndex, type SearchSite, type SearchSource } from '../../../../main/search/search-index.js';
 
 type Listener = (e: { type: string; status?: SystemStatus }) => void;
@@ -13,7 +14,7 @@ type Listener = (e: { type: string; status?: SystemStatus }) => void;
 class FakeFleet implements SearchSource {
   statuses: SystemStatus[] = [];
   readonly answers = new Map<string, unknown>();
-  /** When each answer was cached, by `site/system/cacheKey`. */
+  /** The content version of each cached answer, by `site/system/cacheKey`. */
   readonly versions = new Map<string, number>();
   #clock = 0;
   readonly listeners = new Set<Listener>();
@@ -30,6 +31,13 @@ class FakeFleet implements SearchSource {
     if (this.damaged.has(k)) throw new Error('the cached answer is damaged');
     return this.answers.has(k) ? { value: this.answers.get(k) } : undefined;
   }
+  /** Stored texts read (by the digests of the volatile answers). */
+  texts = 0;
+  cachedText(siteId: string, system: string, opKey: string, query: Record<string, unknown> = {}): { json: string } | undefined {
+    this.texts++;
+    const k = `${siteId}/${system}/${cacheKey(opKey, query)}`;
+    return this.answers.has(k) ? { json: JSON.stringify(this.answers.get(k)) } : undefined;
+  }
   cachedVersions(siteId: string, system: string): ReadonlyMap<string, number> {
     const prefix = `${siteId}/${system}/`;
     return new Map([...this.versions].filter(([k]) => k.startsWith(prefix)).map(([k, at]) => [k.slice(prefix.length), at]));
@@ -44,6 +52,8 @@ class FakeFleet implements SearchSource {
   put(d: SystemData): void {
     const set = (r: { op: string; query: Record<string, unknown> }, data: unknown): void => {
       const k = `${d.siteId}/${d.system}/${cacheKey(r.op, r.query)}`;
+      // As the cache does: an answer stored again unchanged keeps its content version.
+      if (JSON.stringify(this.answers.get(k)) === JSON.stringify({ Data: data })) return;
       this.answers.set(k, { Data: data });
       this.versions.set(k, ++this.#clock);
     };
@@ -83,7 +93,7 @@ const SITES: SearchSite[] = [
   { id: 's2', name: 'Site two', baseUrl: 'https://mgmt-2.example' },
 ];
 
-function setup(o: { queryReads?: number; slice?: number; sites?: SearchSite[] } = {}) {
+function setup(o: { queryReads?: number; slice?: number; sites?: SearchSite[]; digests?: boolean } = {}) {
   const fleet = new FakeFleet();
   fleet.put(PROD_A);
   fleet.put(DR_B);
@@ -102,6 +112,7 @@ function setup(o: { queryReads?: number; slice?: number; sites?: SearchSite[] } 
     ...(o.queryReads !== undefined ? { queryReads: o.queryReads } : {}),
     ...(o.slice !== undefined ? { slice: o.slice } : {}),
     warn: (m) => void warnings.push(m),
+    ...(o.digests ? { digests: new AnswerDigests(fleet) } : {}),
   });
   index.start();
   /** Runs the background slices until none is left; how many ran. */
@@ -180,6 +191,40 @@ describe('the fleet search index in main', () => {
     fleet.emit(status('s1', 'prod-a', 'ok'));
     expect(index.query('esx', 10).pending).toBe(0);
     expect(fleet.reads).toBe(reads);
+  });
+
+  // Issue 14: a node or drive list moves at every poll (clocks, sensor readings, load), so every poll
+  // gave it a new content version and the index read and folded every polled system again each minute.
+  it('does not read again a system whose poll moved only clocks, sensors and load in its node and drive lists', () => {
+    const poll = (fleet: FakeFleet, at: string, celsius: number, serial = 'ZL2ABCDE'): void =>
+      fleet.put({
+        ...PROD_A,
+        resources: [{ Name: 'node-1', Time: at, Sensors: [{ Name: 'cpu', Value: celsius }], HardwareUtilization: { CPUInPercentage: celsius }, Drives: [{ Id: 4, Name: 'd4', ResourceSerial: serial }] }] as unknown as SystemData['resources'],
+        nodes: [{ Name: 'node-1', Time: at, Iqn: 'iqn.2025-01.example:node-1', Wwn: ['21:00:00:24:ff:00:00:01'] }] as unknown as SystemData['nodes'],
+      });
+    for (const withDigests of [true, false]) {
+      const { fleet, index } = setup({ digests: withDigests });
+      poll(fleet, '2026-01-01T12:00:00Z', 41);
+      index.query('', 1);
+      const reads = fleet.reads;
+      poll(fleet, '2026-01-01T12:01:00Z', 44);
+      fleet.emit(status('s1', 'prod-a', 'ok'));
+      expect(index.query('zl2abcde', 10)).toMatchObject({ total: 1, pending: 0 });
+      // Without the digests (the content versions alone), the same poll costs the four answers again.
+      expect(fleet.reads - reads).toBe(withDigests ? 0 : 4);
+      if (!withDigests) continue;
+      // A text read per volatile answer and poll, not per query or status event.
+      const texts = fleet.texts;
+      fleet.emit(status('s1', 'prod-a', 'ok'));
+      expect(index.query('zl2', 10).pending).toBe(0);
+      expect(fleet.texts).toBe(texts);
+      // What the search shows did change: read again.
+      poll(fleet, '2026-01-01T12:02:00Z', 45, 'ZL2NEW01');
+      fleet.emit(status('s1', 'prod-a', 'ok'));
+      expect(index.query('zl2new01', 10).results.map((e) => `${e.system} ${e.text} ${e.context}`)).toEqual(['prod-a ZL2NEW01 d4 on node-1']);
+      expect(index.query('zl2abcde', 10).total).toBe(0);
+      expect(fleet.reads - reads).toBe(4);
+    }
   });
 
   it('reads a system again when its refresh ends or one of its searched answers is cached, and only then', () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SiteStore, type NewSite } from '../../../../main/store/index.js';
 import { steppingClock, useTempDirs } from './temp-dir.js';
 
@@ -189,6 +189,35 @@ describe('SiteStore', () => {
     await b.update('lab-a', { polling: { paused: true } });
     expect(a.get('lab-a')?.polling.paused).toBe(true);
     expect(a.list()).toHaveLength(1);
+  });
+
+  // Issue 14: every background poll of a site read and validated the whole site list three times.
+  it('reads the stored list again only after a commit, its own or another instance\'s, and hands out copies', async () => {
+    const dir = tempDir();
+    const a = store(dir);
+    const b = store(dir);
+    await a.add(lab);
+    const reads = vi.spyOn(SiteStore.prototype as unknown as { read(db: unknown): unknown }, 'read');
+    try {
+      const first = a.list();
+      expect(a.list()).toEqual(first);
+      expect(a.get('lab-a')?.name).toBe('Lab A');
+      expect(reads).toHaveBeenCalledTimes(1);
+      // A copy: changing it changes nothing the store holds.
+      first[0]!.name = 'changed';
+      expect(a.list()[0]?.name).toBe('Lab A');
+      await b.update('lab-a', { polling: { intervalSeconds: 60 } });
+      expect(a.list()[0]?.polling.intervalSeconds).toBe(60);
+      await a.update('lab-a', { polling: { intervalSeconds: 120 } });
+      expect(a.list()[0]?.polling.intervalSeconds).toBe(120);
+      expect(b.list()[0]?.polling.intervalSeconds).toBe(120);
+      const counted = reads.mock.calls.length;
+      a.list();
+      b.list();
+      expect(reads).toHaveBeenCalledTimes(counted);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('imports sites.json once, every field as it was, and renames it aside rather than deleting it', async () => {
