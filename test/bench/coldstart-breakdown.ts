@@ -76,7 +76,7 @@ for (let t = 0; t < tries; t++) {
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
     const res = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => ({ name: r.name.replace(/^http:\/\/[^/]+/, '').replace(/token=[^&]+/, 'token=…'), start: Math.round(r.startTime), reqStart: Math.round(r.requestStart), respStart: Math.round(r.responseStart), end: Math.round(r.responseEnd), size: r.encodedBodySize }));
     const paints = performance.getEntriesByType('paint').map((p) => [p.name, Math.round(p.startTime)]);
-    return { nav: { responseEnd: Math.round(nav.responseEnd), domInteractive: Math.round(nav.domInteractive), dcl: Math.round(nav.domContentLoadedEventEnd), load: Math.round(nav.loadEventEnd) }, res, paints, lt: w.__lt, painted: Math.round(w.__painted), marks: Object.fromEntries(Object.entries(w.__marks).map(([k, v]) => [k, Math.round(v)])) };
+    return { nav: { responseEnd: Math.round(nav.responseEnd), domInteractive: Math.round(nav.domInteractive), dcl: Math.round(nav.domContentLoadedEventEnd), load: Math.round(nav.loadEventEnd) }, res, paints, lt: w.__lt, pagePainted: Math.round(w.__painted), marks: Object.fromEntries(Object.entries(w.__marks).map(([k, v]) => [k, Math.round(v)])) };
   });
   await new Promise((r) => setTimeout(r, 1500));
   const after = cpu(child.pid!);
