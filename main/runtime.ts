@@ -9,6 +9,7 @@ import { SearchIndex } from './search/search-index.js';
 import { Fleet } from './core/fleet.js';
 import { HealthSummaries } from './core/health-summaries.js';
 import { AnswerDigests } from './core/answer-digests.js';
+import { StartGate, type StartGateOptions } from './core/start-gate.js';
 import { createHandlers, type Handlers, type SaveFile } from './ipc/handlers.js';
 import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
@@ -37,6 +38,8 @@ export interface RuntimeOptions {
   timers?: Timers;
   /** Keep the fleet search index (default true; the CLI, which never searches, says false). */
   searchIndex?: boolean;
+  /** When background start-up work runs (tests: fake timers; see {@link StartGate}). */
+  startGate?: StartGateOptions;
 }
 
 /** Everything main runs on: stores, secrets, the fleet and the IPC handlers, for one data dir. */
@@ -111,7 +114,9 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     appVersion: APP_VERSION,
   });
   const bulk = new BulkJobs({ send: fleetSender(fleet) });
-  const search = new SearchIndex({ fleet, sites: () => sites.list(), warn: (m) => o.warn?.(m), digests });
+  // The index's background reading waits until the window has painted its first frame (or no window asks).
+  const startGate = new StartGate(o.startGate);
+  const search = new SearchIndex({ fleet, sites: () => sites.list(), warn: (m) => o.warn?.(m), digests, afterStart: (run) => startGate.after(run) });
   if (o.searchIndex !== false) search.start();
   const handlers = createHandlers({
     fleet,
@@ -128,6 +133,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     alerts,
     search,
     summaries,
+    startGate,
     user: osUser(),
     ...(o.saveFile ? { saveFile: o.saveFile } : {}),
   });
@@ -148,6 +154,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     keychainWarning,
     storeWarnings: stores.warnings,
     close: async () => {
+      startGate.close();
       search.close();
       alerts.stop();
       summaries.stop();

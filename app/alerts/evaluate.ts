@@ -67,6 +67,11 @@ const CONNECTION_KNOWN: ReadonlySet<SystemState> = new Set(['ok', 'unreachable',
 /** States in which the cache holds what the system last said and nothing newer is coming: data rules read it. */
 const DATA_KNOWN: ReadonlySet<SystemState> = new Set(['ok', 'stale', 'protocol-error']);
 
+/** Whether the data rules (drives, pools, replication, notifications) read a system in this state: else only its state is evaluated. */
+export function dataRulesApply(state: SystemState): boolean {
+  return DATA_KNOWN.has(state);
+}
+
 const CONNECTION_TEXT: Readonly<Record<(typeof CONNECTION_RULES)[number], { level: AlertLevel; text: string }>> = {
   unreachable: { level: 'critical', text: 'the system does not answer' },
   'login-required': { level: 'warning', text: 'the session needs a new login: nothing is refreshed until then' },
@@ -114,7 +119,7 @@ export function evaluateAlerts(input: AlertInput, rules: RuleSettings): Evaluati
       }
     }
   }
-  if (!DATA_KNOWN.has(input.state)) return { conditions, assessed };
+  if (!dataRulesApply(input.state)) return { conditions, assessed };
   assessed.push(...DATA_RULES);
   if (rules.drive.enabled) conditions.push(...driveConditions(input, rules.drive.minSmartRisk));
   conditions.push(...poolConditions(input, rules));

@@ -1,6 +1,6 @@
 import type { Alert, AlertFilter } from '../../app/alerts/alert.js';
 import { redact } from '../../app/redact.js';
-import { evaluateAlerts, notificationWindowEnd, smartReportOf, type AlertInput } from '../../app/alerts/evaluate.js';
+import { dataRulesApply, evaluateAlerts, notificationWindowEnd, smartReportOf, type AlertInput } from '../../app/alerts/evaluate.js';
 import type { SmartReport } from '../../app/smart/parse.js';
 import { DEFAULT_RULES, effectiveRules, scopeText, type RuleOverride, type RuleScope, type RuleSettings, type ScopedOverride } from '../../app/alerts/rules.js';
 import type { SystemStatus } from '../../app/domain/site.js';
@@ -128,13 +128,16 @@ export class AlertEngine {
   evaluate(status: SystemStatus): Reconciled {
     const now = this.clock();
     const rules = effectiveRules(this.o.store.overrides(), status.siteId, status.system);
-    const versions = this.o.fleet.cachedVersions?.(status.siteId, status.system);
     const systemKey = JSON.stringify([status.siteId, status.system]);
-    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, this.seen(status, versions)]);
+    // A paused (or logged-out, unreachable…) system is judged by its state alone: none of its
+    // answers is read. A start marks every system of a paused site so, and must not read them all.
+    const readsData = dataRulesApply(status.state);
+    const versions = readsData ? this.o.fleet.cachedVersions?.(status.siteId, status.system) : new Map<string, number>();
+    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, readsData ? this.seen(status, versions) : null]);
     const last = this.lastInput.get(systemKey);
     if (signature !== undefined && last?.signature === signature && now.getTime() <= last.until) return { raised: [], cleared: [] };
     this.lastInput.delete(systemKey);
-    const input = this.inputOf(status, now.getTime(), versions);
+    const input = readsData ? this.inputOf(status, now.getTime(), versions) : { state: status.state, lastError: status.lastError, rollup: {}, now: now.getTime() };
     const result = this.o.store.reconcile(status.siteId, status.system, evaluateAlerts(input, rules), now);
     if (signature !== undefined) {
       const windowEnd = notificationWindowEnd(input, rules);

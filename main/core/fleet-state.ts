@@ -42,7 +42,8 @@ export class FleetState {
 
   /** Systems of a site as last listed (from the cache when offline). */
   systemsOf(siteId: string): string[] {
-    const cached = this.cache.get(siteId, '', SYSTEMS_KEY)?.value as SystemsList | undefined;
+    // Main's own bookkeeping, not a view's read: no write per read (a start marks every paused site).
+    const cached = this.cache.get(siteId, '', SYSTEMS_KEY, { recordUse: false })?.value as SystemsList | undefined;
     return (cached?.Systems ?? []).map((s) => s.Name).filter((n): n is string => typeof n === 'string');
   }
 
@@ -72,7 +73,11 @@ export class FleetState {
     const systems = new Set([...this.systemsOf(siteId), ...this.status(siteId).map((s) => s.system)]);
     for (const system of systems) {
       const prev = this.statuses.get(statusKey(siteId, system));
-      this.setStatus({ siteId, system, state, lastSuccessAt: prev?.lastSuccessAt, lastErrorAt: prev?.lastErrorAt, lastError: message ?? prev?.lastError });
+      const next: SystemStatus = { siteId, system, state, lastSuccessAt: prev?.lastSuccessAt, lastErrorAt: prev?.lastErrorAt, lastError: message ?? prev?.lastError };
+      // The same status again (a start's first refresh of a site paused since the last run, a second
+      // logout) is no change: no event, so no listener re-evaluates the fleet for nothing.
+      if (prev && sameStatus(prev, next)) continue;
+      this.setStatus(next);
     }
   }
 
@@ -84,6 +89,12 @@ export class FleetState {
   emit(e: FleetEvent): void {
     for (const l of this.listeners) l(e);
   }
+}
+
+/** Whether two statuses of one system say the same (every field, an absent one equal to undefined). */
+function sameStatus(a: SystemStatus, b: SystemStatus): boolean {
+  const fields = new Set([...Object.keys(a), ...Object.keys(b)] as Array<keyof SystemStatus>);
+  return [...fields].every((f) => JSON.stringify(a[f]) === JSON.stringify(b[f]));
 }
 
 function statusKey(siteId: string, system: string): string {

@@ -14,6 +14,7 @@ import { isAbsolute } from 'node:path';
 import type { ReportService } from '../reports/service.js';
 import type { AlertEngine } from '../alerts/alert-engine.js';
 import type { HealthSummaries } from '../core/health-summaries.js';
+import type { StartGate } from '../core/start-gate.js';
 import { exportTable } from '../reports/table-export.js';
 import { RawJson } from './raw-json.js';
 import type { ActionLog } from '../store/action-log.js';
@@ -46,6 +47,8 @@ export interface HandlerContext {
   search?: SearchIndex | undefined;
   /** Every system's health summary; `health:summaries` fails without it. */
   summaries?: HealthSummaries | undefined;
+  /** Told when a window reads every summary (its first frame): background start-up work waits for it. */
+  startGate?: Pick<StartGate, 'firstFrameServed'> | undefined;
   /**
    * Saves an export where the admin chooses (Electron's save dialog): the path written, or
    * undefined when cancelled. Without it (browser shell, tests) an export is handed to the window
@@ -258,6 +261,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     'health:summaries': async (r) => {
       if (!ctx.summaries) throw new Error('health summaries are not available in this process');
       const { seq, json } = ctx.summaries.summaries({ siteId: ctx.scopedSite, since: r.since });
+      if (r.since === undefined) ctx.startGate?.firstFrameServed();
       // Kept as redacted JSON text (HealthSummaries), spliced into the answer as it is.
       return { seq, systems: new RawJson(json) };
     },

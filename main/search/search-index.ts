@@ -34,7 +34,7 @@ export interface SearchIndexOptions {
   fleet: SearchSource;
   sites: () => readonly SearchSite[];
   /**
-   * Calls `run` once start-up is over (default: 3 s later), when the index starts reading the cache
+   * Calls `run` once start-up is over (default: 3 s later; the runtime's: once the window painted its first frame, `StartGate`), when the index starts reading the cache
    * in the background unless a query started it first; returns a cancel function.
    */
   afterStart?: ((run: () => void) => () => void) | undefined;

@@ -68,6 +68,8 @@ export class SiteStore {
    */
   private memo: { version: unknown; sites: Site[] } | undefined;
   private dataVersion: { get(): { data_version: number } | undefined } | undefined;
+  /** Each stored row's text as last read, with the site it validated to: the rows of the list now, no more. */
+  private validated = new Map<string, Site>();
 
   constructor(options: SiteStoreOptions) {
     this.dataDir = options.dataDir;
@@ -272,7 +274,14 @@ export class SiteStore {
     } catch (err) {
       throw storeError(err, this.file, 'read', SITES_DATABASE.label);
     }
-    return rows.map((row) => {
+    const validated = new Map<string, Site>();
+    const sites = rows.map((row) => {
+      // A row as read and validated before (a start reads the list once per site): a copy, not parsed again.
+      const known = this.validated.get(row.site);
+      if (known) {
+        validated.set(row.site, known);
+        return structuredClone(known);
+      }
       let parsed: ReturnType<typeof siteSchema.safeParse>;
       try {
         parsed = siteSchema.safeParse(JSON.parse(row.site));
@@ -282,8 +291,11 @@ export class SiteStore {
       if (!parsed.success) {
         throw new StoreError(`${this.file} (${SITES_DATABASE.label}): site "${row.id}" is damaged (${issueText(parsed.error.issues[0])}); ${remedy('damaged', this.file)}`, this.file, 'damaged');
       }
-      return parsed.data;
+      validated.set(row.site, parsed.data);
+      return structuredClone(parsed.data);
     });
+    this.validated = validated;
+    return sites;
   }
 
   private modify<T>(change: (sites: Site[]) => { sites: Site[]; result: T }): Promise<T> {

@@ -226,6 +226,25 @@ describe('the alert engine', () => {
     expect(e.evaluate(status).cleared.map((a) => a.rule)).toEqual(['notification']);
   });
 
+  it('judges a paused or unreachable system by its state alone: none of its answers is read, its data alerts stay as they were', () => {
+    // A start marks every system of a paused site 'paused': 200 systems' answers must not be read for it.
+    const { e, answers } = versionedEngine(60_000);
+    const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
+    answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed' }] }] });
+    expect(e.evaluate(status).raised.map((a) => a.rule)).toEqual(['drive']);
+
+    answers.reads.length = 0;
+    expect(e.evaluate({ ...status, state: 'paused' })).toEqual({ raised: [], cleared: [] });
+    expect(e.evaluate({ ...status, state: 'unreachable', lastError: 'timed out' }).raised.map((a) => a.rule)).toEqual(['unreachable']);
+    expect(answers.reads).toEqual([]);
+    // What the cache said stays open while nothing newer can be known.
+    expect(e.list({ state: 'open' }).map((a) => a.rule).sort()).toEqual(['drive', 'unreachable']);
+
+    // Back to ok: the answers are read again and the connection alert clears.
+    expect(e.evaluate(status).cleared.map((a) => a.rule)).toEqual(['unreachable']);
+    expect(answers.reads).toContain(RESOURCES_KEY);
+  });
+
   it('compares node and drive lists without the members no rule reads, on their text as the cache stores it', () => {
     const list = (time: string, reading: string, status: string, message = 'ok'): string =>
       JSON.stringify({ Data: [{ Name: 'n1', Time: time, Sensors: [{ Name: 'temp', Reading: reading, EventMessage: `[${reading}] "Time":x` }], Drives: [{ Id: 1, Name: 'd1', ResourceStatus: status, ErrMsg: message, Sensors: [] }] }] });

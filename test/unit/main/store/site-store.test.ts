@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import Libsql from 'libsql';
 import { describe, expect, it, vi } from 'vitest';
 import { SiteStore, type NewSite } from '../../../../main/store/index.js';
 import { steppingClock, useTempDirs } from './temp-dir.js';
@@ -265,6 +266,24 @@ describe('SiteStore', () => {
     fs.writeFileSync(file, '{ "version": 1, "sites": [{ "name": "x" }] }');
     expect(() => store(dir).list()).toThrow(/not a valid site list \(sites\.0\.id/);
     expect(fs.readdirSync(dir)).toEqual(['sites.json']);
+  });
+
+  it('hands out copies of the sites it read before, and validates a row again once its stored text changed', async () => {
+    // A start reads the list once per site: a row read before is not parsed again, but each reader gets its own copy.
+    const dir = tempDir();
+    const sites = store(dir);
+    await sites.add(lab);
+    const first = sites.list()[0]!;
+    first.name = 'changed by a reader';
+    first.polling.paused = true;
+    expect(sites.list()[0]).toMatchObject({ name: 'Lab A', polling: { paused: false } });
+    expect(sites.get('lab-a')).not.toBe(sites.get('lab-a'));
+
+    // Another writer damages the row: the new text is validated, and reported, not served from before.
+    const raw = new Libsql(path.join(dir, 'sites.db'));
+    raw.prepare('UPDATE sites SET site = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(JSON.stringify(first)), name: 'Lab A', baseUrl: 42 }), 'lab-a');
+    raw.close();
+    expect(() => sites.list()).toThrow(/site "lab-a" is damaged/);
   });
 
   it('reports a damaged sites.db, naming it, and never replaces it with an empty list', async () => {
