@@ -153,6 +153,9 @@ describe('background polling against the simulator', () => {
     const readsBefore = searchReads;
     const textsBefore = texts;
 
+    // A minute passes on the systems too: their clocks, sensor readings and load move (a quick
+    // machine could otherwise poll within the same simulated second and see nothing move).
+    sim.control.advanceClock(INTERVAL_S);
     h.fleet.startPolling();
     await pollAfter(h, INTERVAL_S * 1000);
     // The simulator's drive lists did move (their sensor readings): the content versions alone would have meant a re-read.
