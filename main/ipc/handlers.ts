@@ -269,8 +269,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       const siteId = r.site ? siteOf(r.site).id : ctx.scopedSite;
       return ctx.actionLog.list({
         ...(siteId ? { siteId } : {}),
-        ...(r.since ? { since: r.since } : {}),
-        ...(r.until ? { until: r.until } : {}),
+        ...(r.since ? { since: checkedTime(r.since, 'since') } : {}),
+        ...(r.until ? { until: checkedTime(r.until, 'until') } : {}),
         ...(r.limit ? { limit: r.limit } : {}),
       });
     },

@@ -1,17 +1,25 @@
+import { InputError } from '../../app/errors.js';
+
 /**
  * Names of the secret store accounts that hold a site's password and per-system session tokens.
  * Every name of one site starts with `sitePrefix(siteId)`, so forgetting a site is one
  * `deleteAll(sitePrefix(siteId))`.
  */
 
+/** An unpaired UTF-16 surrogate: text encodeURIComponent refuses. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
  * Encodes one path segment of an account name. Site ids and system names may contain `/`, spaces
  * or anything else; encoding keeps `/` as the only separator so a prefix never matches a longer
  * name by accident (`site/a/` must not match site `a/b`).
  * @throws RangeError when the value is empty: `site//` would be a prefix of nothing meaningful.
+ * @throws InputError when the value holds a lone surrogate (no account can be named after it).
  */
 function segment(value: string, what: string): string {
   if (value === '') throw new RangeError(`${what} must not be empty`);
+  // A lone surrogate cannot be percent-encoded, and replacing it would give two names one account.
+  if (LONE_SURROGATE.test(value)) throw new InputError(`${what} is not well-formed text (a lone UTF-16 surrogate): no account can be named after it`);
   return encodeURIComponent(value);
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InputError } from '../../../../app/errors.js';
 import { passwordAccount, sitePrefix, tokenAccount } from '../../../../main/secrets/accounts.js';
 
 describe('secret account names', () => {
@@ -23,5 +24,12 @@ describe('secret account names', () => {
   it('refuses empty site ids and system names', () => {
     expect(() => sitePrefix('')).toThrow(RangeError);
     expect(() => tokenAccount('a', '')).toThrow(RangeError);
+  });
+
+  it('refuses a name with a lone surrogate as the caller\'s input, rather than folding two names into one account', () => {
+    expect(() => tokenAccount('a', 'sys\uD800')).toThrow(InputError);
+    expect(() => sitePrefix('\uDC00')).toThrow(/lone UTF-16 surrogate/);
+    // A paired surrogate (an emoji) is well-formed text and names its own account.
+    expect(tokenAccount('a', 'sys\u{1F4BE}')).toBe(`site/a/system/${encodeURIComponent('sys\u{1F4BE}')}/token`);
   });
 });
