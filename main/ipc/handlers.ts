@@ -1,4 +1,5 @@
 import type { z, ZodError } from 'zod';
+import { getOperation } from '../../app/catalog/index.js';
 import { InputError } from '../../app/errors.js';
 import { CONTRACT, type Channel, type IpcError, type Response, type SiteView } from '../../app/ipc/contract.js';
 import type { Site } from '../../app/domain/site.js';
@@ -217,7 +218,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       const control = new AbortController();
       if (r.callId !== undefined) running.set(r.callId, control);
       try {
-        const result = await fleet.call(site.id, r.system, r.operation, {
+        // The window's operation is any of the catalog's: its answer is read as unknown, and redacted below.
+        const result = await fleet.call(site.id, r.system, getOperation(r.operation), {
           ...(r.query ? { query: r.query } : {}),
           ...(r.body !== undefined ? { body: r.body } : {}),
           ...(r.headers ? { headers: r.headers } : {}),
