@@ -4,6 +4,7 @@
  */
 export const CHANNEL_NAMES = [
   'app:info',
+  'notices:dismiss',
   'sites:list',
   'sites:probe',
   'sites:add',
