@@ -112,6 +112,7 @@ function garbage(rand: Rand, json: boolean, depth = 0): unknown {
 function templates(siteId: string, system: string, exportDir: string): Record<ChannelName, Array<Record<string, unknown>>> {
   return {
     'app:info': [{}],
+    'notices:dismiss': [{ notice: 'site-import' }],
     'sites:list': [{}],
     'sites:probe': [{ baseUrl: 'https://127.0.0.1:1' }],
     'sites:add': [{ name: 'fuzz-site', baseUrl: 'http://127.0.0.1:1', username: 'fuzz', password: 'fuzz-password', tags: ['fuzz'] }],
