@@ -112,7 +112,6 @@ function garbage(rand: Rand, json: boolean, depth = 0): unknown {
 function templates(siteId: string, system: string, exportDir: string): Record<ChannelName, Array<Record<string, unknown>>> {
   return {
     'app:info': [{}],
-    'notices:dismiss': [{ notice: 'site-import' }],
     'sites:list': [{}],
     'sites:probe': [{ baseUrl: 'https://127.0.0.1:1' }],
     'sites:add': [{ name: 'fuzz-site', baseUrl: 'http://127.0.0.1:1', username: 'fuzz', password: 'fuzz-password', tags: ['fuzz'] }],
@@ -157,6 +156,7 @@ function templates(siteId: string, system: string, exportDir: string): Record<Ch
     'alertrules:set': [{ scope: { level: 'system', siteId, system }, override: { 'pool-used': { percent: 80 } } }],
     'alerts:notify': [{ notify: true }],
     'table:export': [{ file: `${exportDir}/fuzz-table.csv`, format: 'csv', title: 'fuzz', columns: ['a', 'b'], rows: [['=1', 2]] }],
+    'notices:dismiss': [{ notice: 'site-import' }],
   };
 }
 
