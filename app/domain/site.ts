@@ -130,6 +130,17 @@ export const siteViewSchema = siteSchema.omit({ tls: true, createdAt: true, upda
 export type SiteView = z.infer<typeof siteViewSchema>;
 
 /**
+ * What became of an earlier Fleetdeck's `sites.json` when this data directory's site list was
+ * created: imported (and renamed aside), or not imported because it could not be read. Told in the
+ * window until the admin dismisses it. The message is the one sentence the admin reads.
+ */
+export const siteImportNoticeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('imported'), file: z.string(), sites: z.number().int().min(0), renamedTo: z.string().optional(), message: z.string() }),
+  z.object({ kind: z.literal('not-imported'), file: z.string(), message: z.string() }),
+]);
+export type SiteImportNotice = z.infer<typeof siteImportNoticeSchema>;
+
+/**
  * What a system's session and data look like to every view. `protocol-error`: the system answers,
  * but some answer of its last refresh had a shape the app does not recognise; what it could not
  * read is named in `lastError` and was neither shown nor cached (views keep older data, with its age).

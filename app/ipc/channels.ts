@@ -40,6 +40,7 @@ export const CHANNEL_NAMES = [
   'alertrules:set',
   'alerts:notify',
   'table:export',
+  'notices:dismiss',
 ] as const;
 
 export const EVENT_NAMES = ['fleet:status', 'fleet:notifications', 'bulk:progress', 'alerts:changed', 'alerts:open'] as const;

@@ -3,7 +3,7 @@ import { bulkJobSchema } from '../domain/bulk.js';
 import { alertFilterSchema, alertSchema } from '../alerts/alert.js';
 import { ruleOverrideSchema, ruleScopeSchema, ruleSettingsSchema, scopedOverrideSchema } from '../alerts/rules.js';
 import { ACTION_EXPORT_FORMATS, actionEntrySchema, actionLogExportSchema, actionLogFilterSchema, actionLogPageSchema, actionLogVerificationSchema } from '../domain/action.js';
-import { siteEditSchema, siteInputSchema, siteViewSchema, systemStatusSchema } from '../domain/site.js';
+import { siteEditSchema, siteImportNoticeSchema, siteInputSchema, siteViewSchema, systemStatusSchema } from '../domain/site.js';
 import { systemSummarySchema } from '../health/system-summary.js';
 import { OPERATION_KEYS } from '../catalog/operations.js';
 import { exportedFileSchema, reportDiffSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
@@ -74,8 +74,12 @@ export const CONTRACT = {
       keychainWarning: z.string().optional(),
       /** Data files moved aside and rebuilt, kept in memory, or unusable (an action log that refuses writes), one sentence each. */
       storeWarnings: z.array(z.string()).optional(),
+      /** What became of an earlier Fleetdeck's sites.json (imported, or why not), until dismissed with `notices:dismiss`. */
+      siteImport: siteImportNoticeSchema.optional(),
     }),
   },
+  /** The admin has read a notice: main remembers it, so no window (nor a reload, nor the next start) tells it again. */
+  'notices:dismiss': { request: z.object({ notice: z.enum(['site-import']) }), response: ok },
   'sites:list': { request: z.object({}), response: z.array(siteSchema) },
   'sites:probe': { request: z.object({ baseUrl: z.string().min(1).max(2000) }), response: presentedCertificateSchema },
   'sites:add': { request: siteInputSchema, response: siteSchema },

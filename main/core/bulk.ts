@@ -3,7 +3,7 @@ import { RETRYABLE_OUTCOMES, type BulkJobView, type BulkTarget } from '../../app
 import { InputError } from '../../app/errors.js';
 import { maskSecrets, redact, secretValues } from '../../app/redact.js';
 import type { WriteResult } from '../store/action-log.js';
-import type { Fleet } from './fleet.js';
+import type { FleetCallParams } from './fleet.js';
 import { Limiter } from './limiter.js';
 
 /** The parameters every system of a bulk change receives (secrets included: they stay in main). */
@@ -231,13 +231,18 @@ export class BulkJobs {
   }
 }
 
+/** `Fleet.call` for an operation found at run time (a bulk job's), whose answer is read as unknown. */
+export interface FleetCaller {
+  call(siteId: string, system: string | undefined, op: Operation, params?: FleetCallParams): Promise<unknown>;
+}
+
 /**
  * The sender of the app: each system's write through `Fleet.call`, classified by the outcome the
  * fleet recorded in the action log. A write that throws before any outcome was recorded was
  * refused before its intent was logged (invalid parameters, an unusable log, an unknown site),
  * so it was never sent.
  */
-export function fleetSender(fleet: Pick<Fleet, 'call'>): BulkSender {
+export function fleetSender(fleet: FleetCaller): BulkSender {
   return async (t, op, params) => {
     let recorded: { result: WriteResult; message: string } | undefined;
     try {

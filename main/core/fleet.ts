@@ -1,4 +1,4 @@
-import { announcedRunTime, getOperation, keyOf, timeoutForRun, type Operation, type OperationKey } from '../../app/catalog/index.js';
+import { announcedRunTime, getOperation, keyOf, timeoutForRun, type BodyOf, type HeadersOf, type Operation, type OperationKey, type QueryOf, type ResultOf } from '../../app/catalog/index.js';
 import type { Site, SystemStatus } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
 import { redact, secretValues } from '../../app/redact.js';
@@ -24,6 +24,12 @@ export type { SiteInput } from './site-admin.js';
 export type OutcomeListener = (result: WriteResult, message: string) => void;
 /** A call's parameters, plus, for a write, who to tell its recorded outcome. */
 export type FleetCallParams = CallParams & { onOutcome?: OutcomeListener | undefined };
+/** A call's parameters for an operation named by its key: its query, body and headers typed from the catalog. */
+export type TypedFleetCallParams<K extends OperationKey> = Omit<FleetCallParams, 'query' | 'body' | 'headers'> & {
+  query?: QueryOf<K>;
+  body?: BodyOf<K>;
+  headers?: HeadersOf<K>;
+};
 
 /** Selecting a system is the session manager's alone (SiteConnection). */
 const SELECT_OP = 'GET /systems/select';
@@ -128,8 +134,13 @@ export class Fleet {
    * it is sent, and its outcome after: `ok`, `refused` (the system said no, or it was never
    * sent) or `unknown`. It is never resent after a timeout (a list checks the outcome instead,
    * under its own deadline).
+   * Named by key, its parameters and answer (normalised, as the client returns it) are typed from
+   * the catalog; an operation resolved at run time (the CLI's argument, a window's request, a bulk
+   * job's step) answers `unknown`.
    * @throws StoreError when the intent cannot be recorded: the write is then not sent.
    */
+  async call<K extends OperationKey>(siteId: string, system: string | undefined, opKey: K, callParams?: TypedFleetCallParams<K>): Promise<ResultOf<K>>;
+  async call(siteId: string, system: string | undefined, op: Operation, callParams?: FleetCallParams): Promise<unknown>;
   async call(siteId: string, system: string | undefined, opKey: OperationKey | Operation, callParams: FleetCallParams = {}): Promise<unknown> {
     const op = typeof opKey === 'string' ? getOperation(opKey) : opKey;
     const site = this.site(siteId);

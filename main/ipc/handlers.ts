@@ -1,7 +1,8 @@
 import type { z, ZodError } from 'zod';
+import { getOperation } from '../../app/catalog/index.js';
 import { InputError } from '../../app/errors.js';
 import { CONTRACT, type Channel, type IpcError, type Response, type SiteView } from '../../app/ipc/contract.js';
-import type { Site } from '../../app/domain/site.js';
+import type { Site, SiteImportNotice } from '../../app/domain/site.js';
 import type { BulkJobView } from '../../app/domain/bulk.js';
 import { nestedDeeperThan } from '../../app/nesting.js';
 import { maskSecrets, redact, secretValues, type Redacted } from '../../app/redact.js';
@@ -145,6 +146,15 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       ...(r.until ? { until: checkedTime(r.until, 'until') } : {}),
     };
   };
+  /** The sites.json import notice, unless dismissed; a site list that cannot be read says so elsewhere (every site read fails). */
+  const siteImportNotice = (): { siteImport?: SiteImportNotice } => {
+    try {
+      const notice = ctx.sites.importNotice();
+      return notice ? { siteImport: notice } : {};
+    } catch {
+      return {};
+    }
+  };
   /** Calls running under a renderer's callId, so `op:cancel` can stop them. */
   const running = new Map<string, AbortController>();
   const bulkInScope = bulkInScopeOf(ctx.scopedSite);
@@ -156,7 +166,12 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       keychain: ctx.keychain,
       ...(ctx.keychainWarning ? { keychainWarning: ctx.keychainWarning } : {}),
       ...(ctx.storeWarnings?.length ? { storeWarnings: [...ctx.storeWarnings] } : {}),
+      ...siteImportNotice(),
     }),
+    'notices:dismiss': async () => {
+      ctx.sites.dismissImportNotice();
+      return ok;
+    },
     'sites:list': async () => inScopeSites().map(view),
     'sites:probe': async (r) => {
       const c = await probeCertificate(r.baseUrl);
@@ -217,7 +232,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       const control = new AbortController();
       if (r.callId !== undefined) running.set(r.callId, control);
       try {
-        const result = await fleet.call(site.id, r.system, r.operation, {
+        // The window's operation is any of the catalog's: its answer is read as unknown, and redacted below.
+        const result = await fleet.call(site.id, r.system, getOperation(r.operation), {
           ...(r.query ? { query: r.query } : {}),
           ...(r.body !== undefined ? { body: r.body } : {}),
           ...(r.headers ? { headers: r.headers } : {}),

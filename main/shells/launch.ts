@@ -34,7 +34,7 @@ export function parseLaunchArgs(argv: readonly string[], env: NodeJS.ProcessEnv 
 
 /** What a launch serves, decided from the site list alone (not the cache, log or keychain). */
 export interface LaunchScope {
-  /** The embedded demo fleet: `--demo`, or no site saved yet. */
+  /** The embedded demo fleet: `--demo`, or no site saved yet (and no earlier sites.json left unimported). */
   demo: boolean;
   /** The saved site a `--site NAME` window serves (its id, whatever case or name was typed). */
   siteId?: string | undefined;
@@ -60,6 +60,8 @@ export function resolveScope(args: LaunchArgs): LaunchScope {
         if (!site) throw new Error(`no site named "${args.site}" (see "fleetdeck site list")`);
         return { demo: false, siteId: site.id, instanceKey: `site-${site.id}` };
       }
+      // An earlier Fleetdeck's sites.json that could not be imported: the admin's own (empty) fleet, whose window says why, not the demo.
+      if (sites.importNotice()?.kind === 'not-imported') return { demo: false, instanceKey: 'fleet' };
     } finally {
       sites.close();
     }

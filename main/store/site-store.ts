@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { newSiteSchema, siteIdFromName, siteNameProblem, sitePatchSchema, sitePollingSchema, siteSchema, siteTlsSchema, type NewSite, type Site, type SiteAuth, type SitePatch, type SitePolling, type SiteTls } from '../../app/domain/site.js';
+import { newSiteSchema, siteIdFromName, siteNameProblem, sitePatchSchema, sitePollingSchema, siteSchema, siteTlsSchema, type NewSite, type Site, type SiteAuth, type SiteImportNotice, type SitePatch, type SitePolling, type SiteTls } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
 import { normalizeFingerprint } from '../../app/fingerprint.js';
 import { isSecretField } from '../../app/redact.js';
@@ -40,8 +40,18 @@ const TLS_FIELDS = new Set(Object.keys(siteTlsSchema.shape));
 const POLLING_FIELDS = new Set(Object.keys(sitePollingSchema.shape));
 const fileSchema = z.object({ version: z.literal(SITES_FILE_VERSION), sites: z.array(siteSchema) });
 
-/** The `site_meta` key naming the sites.json a site list was imported from. */
+/** The `site_meta` key naming the sites.json a site list was imported from (and, once renamed aside, its new name). */
 const IMPORTED_FROM = 'imported-from';
+/** The `site_meta` key set when the admin dismissed the notice of the import (ISO time). */
+const IMPORT_NOTICE_DISMISSED = 'import-notice-dismissed';
+
+interface ImportRecord {
+  file: string;
+  sites: number;
+  sha256: string;
+  /** What the file was renamed to (its name, in the data directory). */
+  renamedTo?: string;
+}
 
 /**
  * The configured sites, in `<dataDir>/sites.db` (SQLite, WAL, 0600). Holds no secret: saving an
@@ -52,7 +62,8 @@ const IMPORTED_FROM = 'imported-from';
  * A `sites.json` of an earlier Fleetdeck is imported once, every field as it was (the learned
  * token scheme included), when the database is created, and then renamed aside
  * (`sites.json.imported-<time>`), never deleted. A damaged `sites.json` is reported, and nothing
- * is created until it is fixed or moved away.
+ * is created until it is fixed or moved away: the list reads as empty, adding a site is refused,
+ * and {@link SiteStore.importNotice} says what is wrong.
  */
 export class SiteStore {
   /** The site list's file, `<dataDir>/sites.db`. */
@@ -70,6 +81,10 @@ export class SiteStore {
   private dataVersion: { get(): { data_version: number } | undefined } | undefined;
   /** Each stored row's text as last read, with the site it validated to: the rows of the list now, no more. */
   private validated = new Map<string, Site>();
+  /** Why a sites.json found with no site list yet was not imported (it is left as it was). */
+  private legacyProblem: StoreError | undefined;
+  /** The not-imported notice the admin dismissed in this run (nothing is stored while the file is unusable). */
+  private dismissedProblem: string | undefined;
 
   constructor(options: SiteStoreOptions) {
     this.dataDir = options.dataDir;
@@ -225,7 +240,16 @@ export class SiteStore {
   private open(create: boolean): Database | undefined {
     if (this.db?.open) return this.db;
     const exists = fs.existsSync(this.file);
-    const legacy = exists ? undefined : readLegacyFile(this.legacyFile);
+    let legacy: ReturnType<typeof readLegacyFile>;
+    this.legacyProblem = undefined;
+    try {
+      legacy = exists ? undefined : readLegacyFile(this.legacyFile);
+    } catch (err) {
+      // Read as no sites (the window opens and says why); created, never, until it is fixed or moved away.
+      if (create || !(err instanceof StoreError)) throw err;
+      this.legacyProblem = err;
+      return undefined;
+    }
     if (!exists && !legacy && !create) return undefined;
     try {
       ensureDataDir(this.dataDir);
@@ -251,9 +275,8 @@ export class SiteStore {
 
   /** Renames an imported sites.json aside (it stays, for the admin to keep or delete). */
   private setImportedFileAside(db: Database): void {
-    const row = db.prepare<[string], { value: string }>('SELECT value FROM site_meta WHERE key = ?').get(IMPORTED_FROM);
-    if (!row || !fs.existsSync(this.legacyFile)) return;
-    const imported = JSON.parse(row.value) as { sha256?: string };
+    const imported = this.importRecord(db);
+    if (!imported || !fs.existsSync(this.legacyFile)) return;
     // Only the very file that was imported: a sites.json put back later is left alone (and not read).
     if (imported.sha256 !== sha256(fs.readFileSync(this.legacyFile))) return;
     const stamp = this.clock().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -261,10 +284,77 @@ export class SiteStore {
     for (let n = 2; fs.existsSync(aside); n++) aside = `${this.legacyFile}${IMPORTED_SUFFIX}-${stamp}-${n}`;
     try {
       fs.renameSync(this.legacyFile, aside);
-    } catch (err) {
-      // Another instance renamed it first; anything else leaves it for the next start.
-      if (errorCodeOf(err) !== 'ENOENT') return;
+    } catch {
+      // Another instance renamed it first (and records its name); anything else leaves it for the next start.
+      return;
     }
+    try {
+      db.prepare('UPDATE site_meta SET value = ? WHERE key = ?').run(JSON.stringify({ ...imported, renamedTo: path.basename(aside) }), IMPORTED_FROM);
+    } catch {
+      // The notice then names the file without its new name; the import itself is complete.
+    }
+  }
+
+  /**
+   * What became of an earlier Fleetdeck's sites.json, until the admin dismisses it: how many sites
+   * were imported from where, and what the file was renamed to; or why it was not imported (it is
+   * left as it was). Undefined when there was none, or once dismissed.
+   * @throws StoreError as {@link list}.
+   */
+  importNotice(): SiteImportNotice | undefined {
+    const db = this.open(false);
+    if (!db) {
+      const problem = this.legacyProblem;
+      if (!problem || problem.message === this.dismissedProblem) return undefined;
+      return {
+        kind: 'not-imported',
+        file: this.legacyFile,
+        message: `The sites of an earlier Fleetdeck were not imported: ${problem.message}. The file is left as it was (nothing is lost); sites cannot be added until it is fixed or moved away.`,
+      };
+    }
+    const imported = this.importRecord(db);
+    if (!imported || this.meta(db, IMPORT_NOTICE_DISMISSED) !== undefined) return undefined;
+    const file = path.join(this.dataDir, imported.file);
+    const sites = `${imported.sites} ${imported.sites === 1 ? 'site was' : 'sites were'}`;
+    return {
+      kind: 'imported',
+      file,
+      sites: imported.sites,
+      ...(imported.renamedTo ? { renamedTo: imported.renamedTo } : {}),
+      message: `${sites} imported from ${file}${imported.renamedTo ? ` (renamed to ${imported.renamedTo})` : ''}.`,
+    };
+  }
+
+  /**
+   * The admin has read the import notice: it is not told again (remembered in the site list, so
+   * in every window and after a restart; a file still unusable is told again at the next start).
+   * @throws StoreError when the site list cannot be written.
+   */
+  dismissImportNotice(): void {
+    const db = this.open(false);
+    if (!db) {
+      this.dismissedProblem = this.legacyProblem?.message;
+      return;
+    }
+    if (!this.importRecord(db)) return;
+    try {
+      db.prepare('INSERT OR REPLACE INTO site_meta (key, value) VALUES (?, ?)').run(IMPORT_NOTICE_DISMISSED, this.clock().toISOString());
+    } catch (err) {
+      throw storeError(err, this.file, 'save the site list in', SITES_DATABASE.label);
+    }
+  }
+
+  private meta(db: Database, key: string): string | undefined {
+    try {
+      return db.prepare<[string], { value: string }>('SELECT value FROM site_meta WHERE key = ?').get(key)?.value;
+    } catch (err) {
+      throw storeError(err, this.file, 'read', SITES_DATABASE.label);
+    }
+  }
+
+  private importRecord(db: Database): ImportRecord | undefined {
+    const value = this.meta(db, IMPORTED_FROM);
+    return value === undefined ? undefined : (JSON.parse(value) as ImportRecord);
   }
 
   private read(db: Database): Site[] {

@@ -156,6 +156,7 @@ function templates(siteId: string, system: string, exportDir: string): Record<Ch
     'alertrules:set': [{ scope: { level: 'system', siteId, system }, override: { 'pool-used': { percent: 80 } } }],
     'alerts:notify': [{ notify: true }],
     'table:export': [{ file: `${exportDir}/fuzz-table.csv`, format: 'csv', title: 'fuzz', columns: ['a', 'b'], rows: [['=1', 2]] }],
+    'notices:dismiss': [{ notice: 'site-import' }],
   };
 }
 

@@ -97,6 +97,9 @@ async function siteList(io: CliIo, args: readonly string[]): Promise<number> {
   const { values } = parseArgs({ args: [...args], options: { ...DATA_DIR, json: { type: 'boolean', default: false } } });
   return withRuntime(io, values['data-dir'], async (rt) => {
     const sites = rt.sites.list();
+    // Told (on stderr, so --json stays parseable) until the window's notice is dismissed.
+    const imported = rt.sites.importNotice();
+    if (imported) io.stderr(`fleetdeck: ${terminalField(imported.message)}\n`);
     const validity = (s: (typeof sites)[number]): PinnedValidity | undefined => (s.tls.pinSha256 ? pinnedValidity(s.tls.pinnedCertPem) : undefined);
     if (values.json) {
       printJson(

@@ -148,7 +148,7 @@ describe('fleet against the simulator', () => {
     expect(err).toBeInstanceOf(OutcomeUnknownError);
     expect((err as Error).message).toMatch(/timed out but a list shows it was applied/);
     sim.control.setFaults(0, { latencyMs: 0 });
-    const hosts = (await rt.fleet.call(id, system, 'GET /hosts/list', { query: { name: 'slow-host' } })) as { Data: unknown[] };
+    const hosts = await rt.fleet.call(id, system, 'GET /hosts/list', { query: { name: 'slow-host' } });
     // Sent once: the server applied it once, and the client did not repeat it.
     expect(hosts.Data).toHaveLength(1);
     expect(rt.actionLog.list({ siteId: id }).at(-1)).toMatchObject({ operation: 'POST /hosts/create', result: 'unknown', message: expect.stringMatching(/timed out but a list shows it was applied/) });

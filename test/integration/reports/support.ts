@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { OperationKey } from '../../../app/catalog/index.js';
+import { getOperation, type OperationKey } from '../../../app/catalog/index.js';
 import type { Site } from '../../../app/domain/site.js';
 import { Fleet } from '../../../main/core/fleet.js';
 import { ReportService } from '../../../main/reports/service.js';
@@ -113,7 +113,7 @@ export async function setMarkerSecrets(h: ReportHarness, siteId: string, system:
     ['PUT /resources/drives/sed/supply_password', { Password: MARKERS.sedPassword }],
     ['PUT /applications/encryption/supply_encryption_key', { Cgid: 1, EncryptionKey: MARKERS.encryptionKey }],
   ];
-  for (const [op, body] of writes) await h.fleet.call(siteId, system, op, { body });
+  for (const [op, body] of writes) await h.fleet.call(siteId, system, getOperation(op), { body });
 }
 
 /** Every file under a directory with its bytes (PDFs also as their extracted text: their streams are compressed). */

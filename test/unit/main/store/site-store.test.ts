@@ -253,19 +253,64 @@ describe('SiteStore', () => {
     expect(store(dir).get('paris')?.auth).toEqual({ tokenScheme: 'raw', learnedAt: '2024-06-01T10:00:00.000Z' });
   });
 
+  it('tells what it imported, from where and under which name the file was set aside, until the admin dismisses it', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'sites.json');
+    const site = { id: 'paris', name: 'Paris', baseUrl: 'https://paris.example', username: 'admin', tags: [], tls: {}, allowHttp: false, polling: { intervalSeconds: 0, paused: false, maxInFlight: 4 }, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
+    fs.writeFileSync(file, JSON.stringify({ version: 1, sites: [site, { ...site, id: 'lyon', name: 'Lyon' }] }));
+    const first = store(dir, { clock: steppingClock('2026-03-04T05:06:07.000Z') });
+    expect(first.importNotice()).toEqual({
+      kind: 'imported',
+      file,
+      sites: 2,
+      renamedTo: 'sites.json.imported-20260304T050607Z',
+      message: `2 sites were imported from ${file} (renamed to sites.json.imported-20260304T050607Z).`,
+    });
+    expect(fs.existsSync(path.join(dir, 'sites.json.imported-20260304T050607Z'))).toBe(true);
+    // Another instance (a window per site) tells the same, until one of them is dismissed.
+    const second = store(dir);
+    expect(second.importNotice()?.message).toBe(first.importNotice()?.message);
+    second.dismissImportNotice();
+    expect(first.importNotice()).toBeUndefined();
+    expect(store(dir).importNotice()).toBeUndefined();
+    expect(store(dir).list().map((s) => s.id)).toEqual(['paris', 'lyon']);
+  });
+
+  it('tells nothing when there was no sites.json', async () => {
+    const dir = tempDir();
+    const s = store(dir);
+    expect(s.importNotice()).toBeUndefined();
+    await s.add(lab);
+    expect(s.importNotice()).toBeUndefined();
+    s.dismissImportNotice();
+    expect(s.importNotice()).toBeUndefined();
+  });
+
   it('reports a damaged or newer sites.json, imports nothing and leaves it untouched', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'sites.json');
     fs.writeFileSync(file, '{ "version": 1, "sites": [ ');
-    expect(() => store(dir).list()).toThrow(/sites.json is not valid JSON.*nothing was imported/);
-    await expect(store(dir).add(lab)).rejects.toMatchObject({ code: 'store', reason: 'damaged' });
+    // The list reads as empty (the window opens), and says what is wrong with which file.
+    const damaged = store(dir);
+    expect(damaged.list()).toEqual([]);
+    expect(damaged.importNotice()).toEqual({ kind: 'not-imported', file, message: expect.stringMatching(/not imported: .*sites\.json is not valid JSON.*nothing was imported.*left as it was \(nothing is lost\)/) });
+    await expect(damaged.add(lab)).rejects.toMatchObject({ code: 'store', reason: 'damaged' });
     expect(fs.readFileSync(file, 'utf8')).toBe('{ "version": 1, "sites": [ ');
     expect(fs.readdirSync(dir)).toEqual(['sites.json']);
+    // Dismissed for this run only: the file is still not imported, and the next start says so again.
+    damaged.dismissImportNotice();
+    expect(damaged.importNotice()).toBeUndefined();
+    expect(store(dir).importNotice()?.kind).toBe('not-imported');
     fs.writeFileSync(file, '{ "version": 2, "sites": [] }');
-    expect(() => store(dir).list()).toThrow(/newer Fleetdeck/);
+    expect(store(dir).importNotice()?.message).toMatch(/newer Fleetdeck/);
     fs.writeFileSync(file, '{ "version": 1, "sites": [{ "name": "x" }] }');
-    expect(() => store(dir).list()).toThrow(/not a valid site list \(sites\.0\.id/);
+    expect(store(dir).importNotice()?.message).toMatch(/not a valid site list \(sites\.0\.id/);
     expect(fs.readdirSync(dir)).toEqual(['sites.json']);
+    // Fixed: imported at the next reading, and told.
+    fs.writeFileSync(file, '{ "version": 1, "sites": [] }');
+    const fixed = store(dir);
+    expect(fixed.list()).toEqual([]);
+    expect(fixed.importNotice()?.message).toMatch(/^0 sites were imported from /);
   });
 
   it('hands out copies of the sites it read before, and validates a row again once its stored text changed', async () => {
