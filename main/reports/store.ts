@@ -48,6 +48,12 @@ export class ReportStore {
     return this.stmts.list.all().map((r) => this.summaryOf(r));
   }
 
+  /** A stored report's listing without its model (nothing parsed); undefined when no report has this id. */
+  summary(id: number): ReportSummary | undefined {
+    const row = this.stmts.summaryById.get(id);
+    return row ? this.summaryOf(row) : undefined;
+  }
+
   /** A stored report; undefined when no report has this id. @throws Error when its stored model is damaged. */
   get(id: number): StoredReport | undefined {
     const row = this.stmts.byId.get(id);
@@ -91,6 +97,7 @@ function prepare(db: Database) {
       'INSERT INTO reports (kind, title, generated_at, generated_by, source, sites, systems, model, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     byId: db.prepare<[number], Row>('SELECT * FROM reports WHERE id = ?'),
+    summaryById: db.prepare<[number], Row>(`SELECT ${columns}, '' AS model FROM reports WHERE id = ?`),
     list: db.prepare<[], Row>(`SELECT ${columns}, '' AS model FROM reports ORDER BY id DESC`),
   };
 }
