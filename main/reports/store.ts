@@ -40,7 +40,8 @@ export class ReportStore {
     const sites = JSON.stringify(model.scope.sites.map((s) => ({ id: s.id, name: s.name })));
     const hash = sha256(json);
     const info = this.stmts.insert.run(model.kind, model.title, model.generatedAt, model.generatedBy, model.source, sites, model.scope.systems.length, json, hash);
-    return this.summaryOf(this.stmts.byId.get(Number(info.lastInsertRowid)) as Row);
+    // The listing alone: the model just written is not read back (megabytes for a large pack).
+    return this.summaryOf(this.stmts.summaryById.get(Number(info.lastInsertRowid)) as Row);
   }
 
   /** Every stored report, newest first (without models). */
