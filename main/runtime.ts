@@ -157,8 +157,10 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
       startGate.close();
       search.close();
       alerts.stop();
-      summaries.stop();
+      // The running refreshes end before the databases close (libsql aborts the process on some
+      // calls after close); the summaries' last batch is stored after their last status.
       await fleet.close();
+      summaries.stop();
       stores.close();
       sites.close();
     },

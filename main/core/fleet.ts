@@ -31,6 +31,8 @@ export type TypedFleetCallParams<K extends OperationKey> = Omit<FleetCallParams,
   headers?: HeadersOf<K>;
 };
 
+/** How long {@link Fleet.close} waits for abandoned refreshes to settle (they end on their signal, normally at once). */
+const CLOSE_WAIT_MS = 5_000;
 /** Selecting a system is the session manager's alone (SiteConnection). */
 const SELECT_OP = 'GET /systems/select';
 const ANALYZER_OP = 'GET /resources/drives/performance_analyzer';
@@ -340,8 +342,14 @@ export class Fleet {
     return this.state.siteErrors.get(siteId)?.code;
   }
 
+  /**
+   * Stops polling, abandons the refreshes running (they write nothing more and raise nothing) and
+   * waits for them to settle, at most `CLOSE_WAIT_MS`, before the connections close: the caller
+   * closes the databases after this.
+   */
   async close(): Promise<void> {
     this.scheduler.stop();
+    await this.refresher.close(CLOSE_WAIT_MS);
     await Promise.all([...this.connections.values()].map((c) => c.close()));
     this.connections.clear();
   }

@@ -40,6 +40,9 @@ export interface RefreshOptions {
 export class FleetRefresh {
   /** The refresh running (or queued last) per site id. */
   private readonly running = new Map<string, Promise<void>>();
+  /** The deadlines of the work running now (site listings, system refreshes): {@link close} abandons them. */
+  private readonly deadlines = new Set<Deadline>();
+  private closing = false;
 
   constructor(private readonly f: FleetContext) {}
 
@@ -54,6 +57,27 @@ export class FleetRefresh {
     return this.f.state.status().filter((s) => sites.some((site) => site.id === s.siteId));
   }
 
+  /**
+   * Ends every refresh and poll running: nothing new starts, the running ones are abandoned (their
+   * requests and retry waits end on their deadline's signal) and leave no status, alert or cache
+   * write behind. Resolves once they have settled, or after `boundMs` on the fleet's timers.
+   */
+  async close(boundMs: number): Promise<void> {
+    this.closing = true;
+    for (const d of this.deadlines) d.abandon();
+    let handle: unknown;
+    const bound = new Promise<void>((resolve) => (handle = this.f.timers.setTimeout(resolve, boundMs)));
+    await Promise.race([Promise.all(this.running.values()), bound]);
+    this.f.timers.clearTimeout(handle);
+  }
+
+  /** A deadline {@link close} can abandon; already abandoned when closing. */
+  private tracked(d: Deadline): Deadline {
+    this.deadlines.add(d);
+    if (this.closing) d.abandon();
+    return d;
+  }
+
   private serialised(siteId: string, onlySystems: readonly string[] | undefined, force: boolean, mode: RefreshMode): Promise<void> {
     const current = this.running.get(siteId);
     // A poll while a refresh runs would read the same answers again: it joins.
@@ -62,7 +86,7 @@ export class FleetRefresh {
       await current;
       // Read again: the site may have been edited, paused or removed while the earlier one ran.
       const site = this.f.o.sites.get(siteId);
-      if (site) await this.refreshSite(site, onlySystems, force, mode);
+      if (site && !this.closing) await this.refreshSite(site, onlySystems, force, mode);
     };
     const next = run().catch(() => undefined);
     this.running.set(siteId, next);
@@ -80,7 +104,7 @@ export class FleetRefresh {
     if (mode === 'steady' && SITE_WAITS_FOR_ADMIN.has(state.siteErrors.get(site.id)?.code ?? '')) return;
     const conn = this.f.connection(site);
     let systems: string[];
-    const deadline = this.f.callDeadline(site, undefined, getOperation('GET /systems/list'), undefined);
+    const deadline = this.tracked(this.f.callDeadline(site, undefined, getOperation('GET /systems/list'), undefined));
     try {
       const list = await conn.listSystems({ deadline });
       this.f.o.cache.put(site.id, '', SYSTEMS_KEY, list, this.f.clock());
@@ -88,11 +112,13 @@ export class FleetRefresh {
       state.backoff.delete(site.id);
       state.siteErrors.delete(site.id);
     } catch (err) {
-      this.siteFailed(site, err);
+      if (!this.closing) this.siteFailed(site, err);
       return;
     } finally {
       deadline.dispose();
+      this.deadlines.delete(deadline);
     }
+    if (this.closing) return;
     state.keepOnly(site.id, systems);
     const targets = systems.filter(
       (s) => (!onlySystems || onlySystems.includes(s)) && !(mode === 'steady' && SYSTEM_WAITS_FOR_ADMIN.has(state.get(site.id, s)?.state ?? 'ok')),
@@ -137,7 +163,7 @@ export class FleetRefresh {
     let done = 0;
     let answered = 0;
     let total = plan.length;
-    const deadline = new Deadline(o.refreshDeadlineMs ?? FLEET_LIMITS.refreshDeadlineMs, `refresh of ${site.name}/${system}`, this.f.timers);
+    const deadline = this.tracked(new Deadline(o.refreshDeadlineMs ?? FLEET_LIMITS.refreshDeadlineMs, `refresh of ${site.name}/${system}`, this.f.timers));
     // Once the system has failed, its other reads are cancelled (deadline.abandon()) and their late
     // answers ignored: they must neither flip its state back to 'refreshing' nor overwrite the cache
     // after the verdict.
@@ -217,6 +243,8 @@ export class FleetRefresh {
       const before = failures.length;
       await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d)));
       failures.splice(before);
+      // Closed meanwhile: its reads were cut short by the close, not by the system.
+      if (this.closing) return;
       const now = this.f.clock().toISOString();
       const cut = truncated.length ? truncated.join('; ') : undefined;
       const problems = [
@@ -240,6 +268,7 @@ export class FleetRefresh {
       );
     } catch (err) {
       deadline.abandon();
+      if (this.closing) return;
       const why = deadline.expired
         ? new UnreachableError(
             `refresh of ${site.name}/${system} did not finish within ${formatMs(deadline.ms)} (${answered} of ${total} reads answered); stopped there, it is tried again at the next refresh`,
@@ -254,6 +283,7 @@ export class FleetRefresh {
       this.systemFailed(site, system, why, previous);
     } finally {
       deadline.dispose();
+      this.deadlines.delete(deadline);
     }
   }
 

@@ -316,7 +316,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       return reportService().diff(r.from, r.to);
     },
     'reports:export': async (r) => {
-      storedInScope(r.id);
+      // Its listing says its sites: the model is read (and checked, redacted) once, by the export.
+      checkReportScope(r.id, reportService().summary(r.id));
       // The renderer names the directory (from a save dialog); a relative path would land in
       // whatever the main process's working directory happens to be.
       if (!isAbsolute(r.dir)) throw new ScopeError('choose an absolute directory to export to');
@@ -368,9 +369,12 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   function inScope(summary: { siteIds: readonly string[] }): boolean {
     return !ctx.scopedSite || (summary.siteIds.length > 0 && summary.siteIds.every((id) => id === ctx.scopedSite));
   }
+  function checkReportScope(id: number, summary: { siteIds: readonly string[] }): void {
+    if (!inScope(summary)) throw new ScopeError(`report ${id} covers sites outside this window's scope`);
+  }
   function storedInScope(id: number): ReturnType<ReportService['open']> {
     const stored = reportService().open(id);
-    if (!inScope(stored.summary)) throw new ScopeError(`report ${id} covers sites outside this window's scope`);
+    checkReportScope(id, stored.summary);
     return stored;
   }
 }

@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import type * as PdfLibModule from 'pdf-lib';
-import type { PDFDict, PDFDocument, PDFFont, PDFPage, PDFRef } from 'pdf-lib';
+import type { PDFDict, PDFDocument, PDFFont, PDFPage, PDFPageTree, PDFRef } from 'pdf-lib';
 import type { Redacted } from '../../app/redact.js';
 import type { Cell, ReportModel, ReportSection, ReportTable } from '../../app/reports/model.js';
 import { ageText, agesId, cellMarks, cellText, LONG_TEXT, metaRows, shownColumns, siteSystemText, tableId, WIDE_COLUMNS } from './html.js';
@@ -139,14 +139,22 @@ export function codePointName(cp: number): string {
   return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** A PDF string literal of encoded text: only `(`, `)` and `\` need escaping; there are no control bytes. */
-function literal(encoded: string): string {
-  return `(${PDF_SPECIAL.test(encoded) ? encoded.replace(PDF_SPECIALS, '\\$&') : encoded})`;
-}
+/** In a PDF string literal of encoded text only `(`, `)` and `\` need escaping; there are no control bytes. */
 const PDF_SPECIAL = /[()\\]/;
 const PDF_SPECIALS = /[()\\]/g;
 
-const n = (x: number): string => (Math.round(x * 100) / 100).toString();
+/**
+ * A number as PDF operator text, to 2 decimals. Kept per value: a table's rows sit at the same
+ * heights on every page and its cells at the same columns, so a large pack writes a few thousand
+ * distinct numbers a million times.
+ */
+const numberText = new Map<number, string>();
+const n = (x: number): string => {
+  const hundredths = Math.round(x * 100);
+  let t = numberText.get(hundredths);
+  if (t === undefined) numberText.set(hundredths, (t = (hundredths / 100).toString()));
+  return t;
+};
 /** Operator text of each colour, written once: every cell's text, fill and rule names one (a million times in a large pack). */
 const rgbText = new WeakMap<Rgb, string>();
 const rgb = (c: Rgb): string => {
@@ -217,10 +225,18 @@ class Writer {
   readonly links: Array<{ page: PDFPage; rect: [number, number, number, number]; dest: string }> = [];
   y = TOP;
 
+  /** The document's page tree, which every page is appended to. */
+  private readonly tree: PDFPageTree;
+  private readonly treeRef: PDFRef;
+
   constructor(
+    private readonly lib: PdfLib,
     private readonly doc: PDFDocument,
     readonly enc: Encoder,
-  ) {}
+  ) {
+    this.tree = doc.catalog.Pages();
+    this.treeRef = doc.catalog.get(lib.PDFName.of('Pages')) as PDFRef;
+  }
 
   get current(): PageOps {
     return this.pages.at(-1) ?? this.newPage();
@@ -229,7 +245,13 @@ class Writer {
   newPage(): PageOps {
     const last = this.pages.at(-1);
     if (last) this.complete(last);
-    const ops: PageOps = { page: this.doc.addPage([PAGE_W, PAGE_H]), fills: [], lines: [], text: [], font: '', color: '' };
+    // What `doc.addPage` does, less its walk over every page already in the tree to find the place
+    // of the new one (a thousand-page pack spent a second there): the same objects, the same file.
+    const page = this.lib.PDFPage.create(this.doc);
+    page.setSize(PAGE_W, PAGE_H);
+    this.tree.pushLeafNode(page.ref);
+    page.node.setParent(this.treeRef);
+    const ops: PageOps = { page, fills: [], lines: [], text: [], font: '', color: '' };
     this.pages.push(ops);
     this.y = TOP;
     return ops;
@@ -279,7 +301,8 @@ class Writer {
       p.text.push(c);
       p.color = c;
     }
-    p.text.push(`1 0 0 1 ${x} ${baseline} Tm ${literal(encoded)} Tj`);
+    // One string per cell (a large pack sets hundreds of thousands), not a literal and then the operator.
+    p.text.push(`1 0 0 1 ${x} ${baseline} Tm (${PDF_SPECIAL.test(encoded) ? encoded.replace(PDF_SPECIALS, '\\$&') : encoded}) Tj`);
   }
 
   fill(x: number, top: number, w: number, h: number, color: Rgb): void {
@@ -450,36 +473,51 @@ async function drawTable(w: Writer, t: SetTable, rowsPerSlice: number): Promise<
     x += cw;
   }
   const lh = t.size * LEADING;
-  // Most cells fit on one line: their width is known from setting them, no need to measure again.
-  const layout = (row: SetCell[]): string[][] =>
-    row.map((c, i) => {
-      const room = (widths[i] as number) - 2 * t.padX;
-      return c.full <= room ? [c.text] : wrap(w.enc, c.text, c.font, t.size, room);
-    });
+  const rooms = widths.map((cw) => cw - 2 * t.padX);
+  // Most cells fit on one line: their width is known from setting them, no need to measure again,
+  // and no array of lines is made for them (`undefined`: the cell's text is its one line).
+  const layout = (row: SetCell[]): Array<string[] | undefined> => {
+    const lines: Array<string[] | undefined> = new Array<string[] | undefined>(row.length);
+    for (let i = 0; i < row.length; i++) {
+      const c = row[i] as SetCell;
+      const room = rooms[i] as number;
+      lines[i] = c.full <= room ? undefined : wrap(w.enc, c.text, c.font, t.size, room);
+    }
+    return lines;
+  };
+  const lineCount = (lines: Array<string[] | undefined>): number => {
+    let most = 1;
+    for (const l of lines) if (l && l.length > most) most = l.length;
+    return most;
+  };
   // Positions as PDF numbers, written once per table rather than once per cell.
   const ruleX = xs.slice(1).map(n);
   const textX = xs.map((cx) => n(cx + t.padX));
   const gridStart = `${rgb(BORDER)} RG 0.75 w ${n(LEFT)}`;
   const head = layout(t.head);
-  const height = (lines: string[][]): number => Math.max(1, ...lines.map((l) => l.length)) * lh + 2 * t.padY;
+  const height = (lines: Array<string[] | undefined>): number => lineCount(lines) * lh + 2 * t.padY;
   // A table without a header row (the facts under the title) has nothing to repeat.
   const headH = t.head.length ? height(head) : 0;
 
-  const drawRow = (row: SetCell[], lines: string[][], from: number, count: number): void => {
+  const drawRow = (row: SetCell[], lines: Array<string[] | undefined>, from: number, count: number): void => {
     const h = count * lh + 2 * t.padY;
     const top = w.y;
-    const baselines = Array.from({ length: count }, (_x, k) => n(Writer.baseline(top - t.padY - k * lh, t.size)));
-    row.forEach((c, i) => {
+    const baselines: string[] = [];
+    for (let k = 0; k < count; k++) baselines.push(n(Writer.baseline(top - t.padY - k * lh, t.size)));
+    for (let i = 0; i < row.length; i++) {
+      const c = row[i] as SetCell;
       const cx = xs[i] as number;
       const cw = widths[i] as number;
       if (c.bg) w.fill(cx, top, cw, h, c.bg);
+      const cellLines = lines[i];
       for (let k = 0; k < count; k++) {
-        const line = lines[i]?.[from + k];
+        const line = cellLines ? cellLines[from + k] : from + k === 0 ? c.text : undefined;
         if (line === undefined) break;
-        const tx = c.right ? n(cx + cw - t.padX - w.enc.width(line, c.font, t.size)) : (textX[i] as string);
+        // A right-aligned line that is the whole cell has the width measured when the cell was set.
+        const tx = c.right ? n(cx + cw - t.padX - (cellLines ? w.enc.width(line, c.font, t.size) : c.full)) : (textX[i] as string);
         w.textAt(tx, baselines[k] as string, line, c.font, t.size, c.color);
       }
-    });
+    }
     // The grid: the row's box and its column rules, one path.
     const right = xs.at(-1) as number;
     const end = right + (widths.at(-1) as number);
@@ -492,7 +530,7 @@ async function drawTable(w: Writer, t: SetTable, rowsPerSlice: number): Promise<
     w.y -= h;
   };
   const header = (): void => {
-    if (t.head.length) drawRow(t.head, head, 0, Math.max(...head.map((l) => l.length)));
+    if (t.head.length) drawRow(t.head, head, 0, lineCount(head));
   };
 
   const firstH = t.rows[0] ? height(layout(t.rows[0])) : 0;
@@ -501,7 +539,7 @@ async function drawTable(w: Writer, t: SetTable, rowsPerSlice: number): Promise<
   for (const [r, row] of t.rows.entries()) {
     if (r > 0 && r % rowsPerSlice === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const lines = layout(row);
-    const total = Math.max(1, ...lines.map((l) => l.length));
+    const total = lineCount(lines);
     let from = 0;
     while (from < total) {
       const room = Math.floor((w.y - BOTTOM - 2 * t.padY) / lh);
@@ -538,7 +576,7 @@ export async function writeReportPdf(m: Redacted<ReportModel>, o: PdfWriteOption
     F3: doc.embedStandardFont(lib.StandardFonts.HelveticaOblique),
   };
   const enc = new Encoder(fonts);
-  const w = new Writer(doc, enc);
+  const w = new Writer(lib, doc, enc);
 
   // Everything is encoded before anything is drawn, so the front matter knows whether a character had to be replaced.
   const sections = m.sections.map((s) => ({ s, ages: s.dataAges.length ? setAges(enc, s) : undefined, tables: s.tables.map((table) => ({ table, set: table.rows.length ? setTable(enc, table) : undefined })) }));

@@ -111,6 +111,13 @@ export class ReportService {
     return this.o.store.list();
   }
 
+  /** A stored report's listing, without reading its model. @throws ReportRequestError when there is none with this id. */
+  summary(id: number): ReportSummary {
+    const s = this.o.store.summary(id);
+    if (!s) throw new ReportRequestError(`there is no report ${id}; "fleetdeck report list" shows the history`);
+    return s;
+  }
+
   /** A stored report. @throws ReportRequestError when there is none with this id. */
   open(id: number): StoredReport {
     const r = this.o.store.get(id);

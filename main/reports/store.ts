@@ -40,12 +40,19 @@ export class ReportStore {
     const sites = JSON.stringify(model.scope.sites.map((s) => ({ id: s.id, name: s.name })));
     const hash = sha256(json);
     const info = this.stmts.insert.run(model.kind, model.title, model.generatedAt, model.generatedBy, model.source, sites, model.scope.systems.length, json, hash);
-    return this.summaryOf(this.stmts.byId.get(Number(info.lastInsertRowid)) as Row);
+    // The listing alone: the model just written is not read back (megabytes for a large pack).
+    return this.summaryOf(this.stmts.summaryById.get(Number(info.lastInsertRowid)) as Row);
   }
 
   /** Every stored report, newest first (without models). */
   list(): ReportSummary[] {
     return this.stmts.list.all().map((r) => this.summaryOf(r));
+  }
+
+  /** A stored report's listing without its model (nothing parsed); undefined when no report has this id. */
+  summary(id: number): ReportSummary | undefined {
+    const row = this.stmts.summaryById.get(id);
+    return row ? this.summaryOf(row) : undefined;
   }
 
   /** A stored report; undefined when no report has this id. @throws Error when its stored model is damaged. */
@@ -91,6 +98,7 @@ function prepare(db: Database) {
       'INSERT INTO reports (kind, title, generated_at, generated_by, source, sites, systems, model, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     byId: db.prepare<[number], Row>('SELECT * FROM reports WHERE id = ?'),
+    summaryById: db.prepare<[number], Row>(`SELECT ${columns}, '' AS model FROM reports WHERE id = ?`),
     list: db.prepare<[], Row>(`SELECT ${columns}, '' AS model FROM reports ORDER BY id DESC`),
   };
 }

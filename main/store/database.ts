@@ -45,14 +45,36 @@ export interface Database {
  */
 export function connect(file: string): Database {
   const db = new Libsql(file);
+  // libsql 0.5 runs a statement prepared before `close()` on the lingering handle, and its
+  // `inTransaction` after `close()` aborts the whole process (a Rust panic, exit 134): work that
+  // outlives the connection (a poll ending while the app shuts down) gets a clear error instead.
+  const ensureOpen = (): void => {
+    if (!db.open) throw closedError(file);
+  };
   const prepare = db.prepare.bind(db);
   db.prepare = ((sql: string) => {
     const stmt = prepare(sql);
     const get = stmt.get.bind(stmt);
     stmt.get = (...params: unknown[]): unknown => {
+      ensureOpen();
       const row: unknown = get(...params);
       if (typeof row === 'object' && row !== null && '_metadata' in row) delete (row as { _metadata?: unknown })._metadata;
       return row;
+    };
+    const run = stmt.run.bind(stmt);
+    stmt.run = (...params: unknown[]) => {
+      ensureOpen();
+      return run(...params);
+    };
+    const all = stmt.all.bind(stmt);
+    stmt.all = (...params: unknown[]) => {
+      ensureOpen();
+      return all(...params);
+    };
+    const iterate = stmt.iterate.bind(stmt);
+    stmt.iterate = (...params: unknown[]) => {
+      ensureOpen();
+      return iterate(...params);
     };
     return stmt;
   }) as typeof db.prepare;
@@ -62,7 +84,7 @@ export function connect(file: string): Database {
     const row: unknown = prepare(`PRAGMA ${source}`).raw().get();
     return Array.isArray(row) ? (row[0] as unknown) : undefined;
   };
-  db.transaction = ((fn: (...args: never[]) => unknown) => transactionOf(db, fn)) as typeof db.transaction;
+  db.transaction = ((fn: (...args: never[]) => unknown) => transactionOf(db, fn, ensureOpen)) as typeof db.transaction;
   const close = db.close.bind(db);
   db.close = () => {
     // A reader in another process can hold the WAL back; the checkpoint then does what it can.
@@ -70,6 +92,11 @@ export function connect(file: string): Database {
     return close();
   };
   return db as unknown as Database;
+}
+
+/** What a read or write on a closed connection gets (see {@link connect}). */
+function closedError(file: string): StoreError {
+  return new StoreError(`cannot use ${file}: it is closed (Fleetdeck is shutting down); nothing was read or written`, file, 'closed');
 }
 
 let savepoints = 0;
@@ -81,11 +108,14 @@ let savepoints = 0;
  * of the error that happened; and it cannot nest. Here a nested call is a savepoint, and ROLLBACK
  * runs only while a transaction is still open, so the original error reaches the caller.
  */
-function transactionOf(db: Libsql.Database, fn: (...args: never[]) => unknown): Transaction<(...args: never[]) => unknown> {
+function transactionOf(db: Libsql.Database, fn: (...args: never[]) => unknown, ensureOpen: () => void): Transaction<(...args: never[]) => unknown> {
+  // `inTransaction` of a closed connection is a process abort in libsql, not an error.
+  const inTransaction = (): boolean => db.open && db.inTransaction;
   const run =
     (mode: string) =>
     (...args: never[]): unknown => {
-      if (db.inTransaction) {
+      ensureOpen();
+      if (inTransaction()) {
         const name = `fleetdeck_sp_${++savepoints}`;
         db.exec(`SAVEPOINT ${name}`);
         try {
@@ -93,7 +123,7 @@ function transactionOf(db: Libsql.Database, fn: (...args: never[]) => unknown): 
           db.exec(`RELEASE ${name}`);
           return result;
         } catch (err) {
-          if (db.inTransaction) db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+          if (inTransaction()) db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
           throw err;
         }
       }
@@ -103,7 +133,7 @@ function transactionOf(db: Libsql.Database, fn: (...args: never[]) => unknown): 
         db.exec('COMMIT');
         return result;
       } catch (err) {
-        if (db.inTransaction) db.exec('ROLLBACK');
+        if (inTransaction()) db.exec('ROLLBACK');
         throw err;
       }
     };

@@ -24,9 +24,10 @@ export class StoreError extends CodedError {
 /**
  * `damaged`: not a database, malformed or emptied; `missing`: a file that must exist does not;
  * `read-only`: cannot be written (permissions, read-only file system); `full`: no space left;
- * `busy`: another process holds its lock; `newer`: written by a newer Fleetdeck; `io`: anything else.
+ * `busy`: another process holds its lock; `newer`: written by a newer Fleetdeck; `closed`: used after
+ * its connection was closed (shutting down); `io`: anything else.
  */
-export type StoreFailure = 'damaged' | 'missing' | 'read-only' | 'full' | 'busy' | 'newer' | 'io';
+export type StoreFailure = 'damaged' | 'missing' | 'read-only' | 'full' | 'busy' | 'newer' | 'closed' | 'io';
 
 /** The SQLite or file-system error code of an error, if it carries one. */
 export function errorCodeOf(err: unknown): string {
@@ -62,6 +63,8 @@ export function remedy(failure: StoreFailure, file: string): string {
       return 'another Fleetdeck process is writing to it: try again in a moment';
     case 'newer':
       return 'update Fleetdeck, or use another data directory';
+    case 'closed':
+      return 'start Fleetdeck again';
     case 'damaged':
     case 'missing':
       return `restore ${path.basename(file)} from a backup`;

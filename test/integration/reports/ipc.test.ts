@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONTRACT, type Channel } from '../../../app/ipc/contract.js';
 import { createHandlers, dispatch, type Handlers } from '../../../main/ipc/handlers.js';
+import { ReportStore } from '../../../main/reports/store.js';
 import { reportHarness, type ReportHarness } from './support.js';
 
 describe('reports:* IPC channels', () => {
@@ -71,6 +72,26 @@ describe('reports:* IPC channels', () => {
     expect(visible.ok && (visible.value as Array<{ siteIds: string[] }>).every((r) => r.siteIds.every((id) => id === h.saved[0]!.id))).toBe(true);
     expect(await call(scoped, 'reports:open', { id: 1 })).toMatchObject({ ok: false, error: { code: 'not-found' } });
     expect(await call(scoped, 'reports:generate', { kind: 'config', sites: [h.saved[1]!.name], offline: true })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+  });
+
+  it('exports the report just generated without reading its model back from the history; a scoped window still may not export another site\'s', async () => {
+    const generated = await call(scoped, 'reports:generate', { kind: 'audit', offline: true });
+    if (!generated.ok) throw new Error(generated.error.message);
+    const id = (generated.value as { id: number }).id;
+    // Reading a stored model parses, checks and redacts all of it: a quarter of a second at 200 systems.
+    const reads = vi.spyOn(ReportStore.prototype, 'get');
+    try {
+      const exported = await call(scoped, 'reports:export', { id, formats: ['json'], dir: path.join(h.tempDir(), 'scoped-export') });
+      expect(exported.ok).toBe(true);
+      expect(reads).not.toHaveBeenCalled();
+    } finally {
+      reads.mockRestore();
+    }
+    const other = await call(handlers, 'reports:generate', { kind: 'inventory', sites: [h.saved[1]!.name], offline: true });
+    if (!other.ok) throw new Error(other.error.message);
+    const dir = path.join(h.tempDir(), 'out-of-scope');
+    expect(await call(scoped, 'reports:export', { id: (other.value as { id: number }).id, formats: ['json'], dir })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/outside this window's scope/) } });
+    expect(fs.existsSync(dir)).toBe(false);
   });
 
   it('in a window scoped to one site, Refresh (fleet:refresh with no sites) reads its own site only, and naming another is refused', async () => {

@@ -135,6 +135,26 @@ describe('openDatabase', () => {
     expect(db.prepare('SELECT x FROM t').all()).toEqual([{ x: 'kept' }]);
   });
 
+  it('refuses a read or write after close with a clear error, writing nothing (libsql aborted the process or wrote on)', () => {
+    const file = path.join(tempDir(), 'closed.db');
+    const db = connect(file);
+    db.exec('CREATE TABLE t (x TEXT)');
+    const insert = db.prepare('INSERT INTO t VALUES (?)');
+    const select = db.prepare('SELECT x FROM t');
+    const write = db.transaction((v: string) => insert.run(v));
+    write('before');
+    db.close();
+    // A poll's answers arriving while the app shuts down: a statement prepared before, a transaction.
+    const closed = { name: 'StoreError', reason: 'closed', file, message: expect.stringContaining(`cannot use ${file}: it is closed`) };
+    expect(() => insert.run('after')).toThrow(expect.objectContaining(closed));
+    expect(() => write('after')).toThrow(expect.objectContaining(closed));
+    expect(() => select.all()).toThrow(expect.objectContaining(closed));
+    expect(() => select.get()).toThrow(expect.objectContaining(closed));
+    const again = connect(file);
+    open.push(again);
+    expect(again.prepare('SELECT x FROM t').all()).toEqual([{ x: 'before' }]);
+  });
+
   it('checks stored JSON with json_valid and keeps the cache size by triggers', () => {
     const db = openDb(tempDir());
     const cache = new OfflineCache({ db });
