@@ -509,6 +509,12 @@ type Declared = (typeof OPERATIONS)[number];
 /** `METHOD /path` of every catalog operation: a misspelt key fails `tsc`. */
 export type OperationKey = Declared['key'];
 
+/**
+ * Several operation keys named together (the forms that share their fields), each checked against
+ * the catalog where it is written: `type HostOps = OperationKeys<'POST /hosts/create' | 'PUT /hosts/edit'>`.
+ */
+export type OperationKeys<K extends OperationKey> = K;
+
 /** Each operation's declaration by key (type only). */
 type Specs = { [O in Declared as O['key']]: NonNullable<O[typeof DECLARED]> };
 

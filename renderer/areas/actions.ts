@@ -1,4 +1,4 @@
-import type { BodyOf, OperationKey, QueryOf } from '../../app/catalog/index.js';
+import type { BodyOf, OperationKey, OperationKeys, QueryOf } from '../../app/catalog/index.js';
 import type { FieldId, FieldOptionsOf, FormValuesOf, OpRequest, ProblemsOf } from '../lib/forms/op-form.js';
 
 /**
@@ -71,7 +71,7 @@ export interface Notice {
  */
 export function editNameAndDescription(
   what: 'application' | 'template',
-  op: 'PUT /applications/edit' | 'PUT /templates/edit',
+  op: OperationKeys<'PUT /applications/edit' | 'PUT /templates/edit'>,
   item: { Application?: string | null; Description?: string | null },
 ): FormAction {
   return {

@@ -1,5 +1,5 @@
 import type { SystemCapacity } from '../../app/capacity/pools.js';
-import type { Application, Host, Template, TemplateVolume } from '../../app/catalog/index.js';
+import type { Application, Host, OperationKeys, Template, TemplateVolume } from '../../app/catalog/index.js';
 import { sizeInput } from '../../app/units.js';
 import { poolChoices } from '../lib/capacity.svelte.js';
 import type { FieldId, FieldOptionsOf, FormValuesOf, OpRequest, ProblemsOf } from '../lib/forms/op-form.js';
@@ -21,11 +21,11 @@ export interface ProvisioningData {
 
 /** Sector sizes the systems take (the interface shows only a string; 512 and 4K are what systems accept). */
 /** The two volume template forms, which share their fields. */
-type VolumeOps = 'POST /templates/volumes/create' | 'PUT /templates/volumes/edit';
+type VolumeOps = OperationKeys<'POST /templates/volumes/create' | 'PUT /templates/volumes/edit'>;
 /** The two host forms. */
-type HostOps = 'POST /hosts/create' | 'PUT /hosts/edit';
+type HostOps = OperationKeys<'POST /hosts/create' | 'PUT /hosts/edit'>;
 /** The two mapping forms, which share their rule. */
-type MappingOps = 'POST /hosts/mappings/add' | 'POST /applications/mappings/add';
+type MappingOps = OperationKeys<'POST /hosts/mappings/add' | 'POST /applications/mappings/add'>;
 
 const SECTOR_SIZES = [
   { value: '512', label: '512 bytes' },

@@ -1,10 +1,10 @@
-import { OPERATIONS, type Operation } from '../../app/catalog/index.js';
+import { OPERATIONS, type Operation, type OperationKey } from '../../app/catalog/index.js';
 import { RETRYABLE_OUTCOMES, type BulkJobView, type BulkOutcome } from '../../app/domain/bulk.js';
 import type { Request } from '../../app/ipc/contract.js';
 import { api } from './api.js';
 
 /** The writes admins most often make on many systems at once, offered first. */
-export const BULK_PRESETS: ReadonlyArray<{ op: Operation['key']; label: string }> = [
+export const BULK_PRESETS: ReadonlyArray<{ op: OperationKey; label: string }> = [
   { op: 'POST /notifications/targets/email/add', label: 'Add an e-mail notification target' },
   { op: 'POST /users/create', label: 'Create a user' },
   { op: 'PUT /notifications/settings/email/edit', label: 'Edit e-mail delivery settings' },

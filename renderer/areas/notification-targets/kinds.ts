@@ -1,4 +1,4 @@
-import type { OperationKey } from '../../../app/catalog/index.js';
+import type { OperationKey, OperationKeys } from '../../../app/catalog/index.js';
 import type { FieldId, FieldOptionsOf } from '../../lib/forms/op-form.js';
 import { LEVEL_NAMES } from '../../lib/levels.js';
 
@@ -25,7 +25,7 @@ function targetKind<A extends OperationKey, E extends OperationKey = never>(kind
 }
 
 /** Every add and edit operation of a target: the field presentation below is shared by their forms. */
-type TargetOps = 'POST /notifications/targets/email/add' | 'PUT /notifications/targets/email/edit' | 'POST /notifications/targets/logserver/add' | 'PUT /notifications/targets/logserver/edit' | 'POST /notifications/targets/chathook/add' | 'PUT /notifications/targets/chathook/edit' | 'POST /notifications/targets/snmp/add' | 'PUT /notifications/targets/snmp/edit' | 'POST /notifications/targets/syslog/add' | 'PUT /notifications/targets/syslog/edit';
+type TargetOps = OperationKeys<'POST /notifications/targets/email/add' | 'PUT /notifications/targets/email/edit' | 'POST /notifications/targets/logserver/add' | 'PUT /notifications/targets/logserver/edit' | 'POST /notifications/targets/chathook/add' | 'PUT /notifications/targets/chathook/edit' | 'POST /notifications/targets/snmp/add' | 'PUT /notifications/targets/snmp/edit' | 'POST /notifications/targets/syslog/add' | 'PUT /notifications/targets/syslog/edit'>;
 
 /** The batching fields every kind but SNMP takes, on add and edit alike. */
 const BATCH = ['body.MinLevel', 'body.Modules', 'body.BatchPostingLimit', 'body.BatchPostingPeriod'] as const satisfies readonly FieldId<TargetOps>[];
