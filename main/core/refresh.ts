@@ -2,15 +2,15 @@ import { getOperation } from '../../app/catalog/index.js';
 import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
 import { AnswerTooLargeError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget } from '../client/index.js';
-import { cacheKey } from '../store/offline-cache.js';
+import { cacheKey, type CacheWrite } from '../store/offline-cache.js';
 import { Deadline, formatMs } from './deadline.js';
 import { ipcErrorCode } from '../../app/errors.js';
 import { LoginRequiredError, SitePausedError } from './errors.js';
 import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
 import { Limiter } from './limiter.js';
-import { newestTimestamp, refreshPlan, refreshRead, smartDrivesToRead, smartDue, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
-import { NOTIFICATIONS_OP, readNotifications } from './notifications.js';
+import { driveStatuses, refreshPlan, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
+import { MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type NotificationMark } from './notifications.js';
 import type { SiteConnection } from './site-connection.js';
 
 const MAX_BACKOFF_MS = 10 * 60_000;
@@ -22,6 +22,19 @@ const RESOURCES = refreshRead('GET /resources/list');
  */
 const SITE_WAITS_FOR_ADMIN: ReadonlySet<string> = new Set(['login-required', 'certificate']);
 const SYSTEM_WAITS_FOR_ADMIN: ReadonlySet<SystemState> = new Set(['login-required', 'certificate-changed']);
+
+/**
+ * What a system's last refresh left for the next poll to compare with: the mark of the merged
+ * notifications and the drives' statuses. Kept in memory (small) so that a poll does not read and
+ * parse the drive list and the notifications back from the cache; valid only for what this process
+ * wrote, so a poll without it (the first one, or after a failure) reads the cache as before.
+ */
+interface PollMemo {
+  notifications: NotificationMark | undefined;
+  drives: ReadonlyMap<string, string> | undefined;
+}
+
+const NO_USE = { recordUse: false } as const;
 
 /** What one refresh asks for: which sites and systems, whether to try a backing-off site, full or steady. */
 export interface RefreshOptions {
@@ -40,6 +53,8 @@ export interface RefreshOptions {
 export class FleetRefresh {
   /** The refresh running (or queued last) per site id. */
   private readonly running = new Map<string, Promise<void>>();
+  /** Per site, per system: what its last refresh left (see {@link PollMemo}). */
+  private readonly memo = new Map<string, Map<string, PollMemo>>();
 
   constructor(private readonly f: FleetContext) {}
 
@@ -94,6 +109,8 @@ export class FleetRefresh {
       deadline.dispose();
     }
     state.keepOnly(site.id, systems);
+    const memo = this.memo.get(site.id);
+    if (memo) for (const system of memo.keys()) if (!systems.includes(system)) memo.delete(system);
     const targets = systems.filter(
       (s) => (!onlySystems || onlySystems.includes(s)) && !(mode === 'steady' && SYSTEM_WAITS_FOR_ADMIN.has(state.get(site.id, s)?.state ?? 'ok')),
     );
@@ -119,21 +136,30 @@ export class FleetRefresh {
   private async refreshSystem(site: Site, conn: SiteConnection, system: string, mode: RefreshMode): Promise<void> {
     const { o, state } = this.f;
     const previous = state.get(site.id, system);
-    // The refresh's own look at what it cached before is no view's use: no write per read (LRU).
-    const sinceHit = o.cache.get(site.id, system, cacheKey(NOTIFICATIONS_OP, {}), { recordUse: false });
-    const since = newestTimestamp(sinceHit?.value);
     const steady = mode === 'steady';
     const nowMs = this.f.clock().getTime();
     // When each cached answer was read: one query for all of the system's keys.
     const readAt = steady ? new Map(o.cache.entries(site.id, system).map((e) => [e.key, Date.parse(e.at)])) : undefined;
+    const siteMemo = this.memo.get(site.id) ?? new Map<string, PollMemo>();
+    this.memo.set(site.id, siteMemo);
+    // A poll compares with what this process's last refresh of the system left (while the cache
+    // still holds the merged notifications it marks); a full refresh, or a poll without it, reads
+    // the cache. Dropped now: only a refresh that ends well leaves a new one.
+    const kept = steady && readAt?.has(MERGED_NOTIFICATIONS_KEY) ? siteMemo.get(system) : undefined;
+    siteMemo.delete(system);
+    // The refresh's own look at what it cached before is no view's use: no write per read (LRU).
+    let heldNotifications: { value: unknown } | undefined;
+    const previousNotifications = (): unknown => (heldNotifications ??= { value: o.cache.get(site.id, system, MERGED_NOTIFICATIONS_KEY, NO_USE)?.value }).value;
+    const mark = kept ? kept.notifications : notificationMark(previousNotifications());
+    const since = mark?.since;
     const ageOf = (key: string): number | undefined => {
       const at = readAt?.get(key);
       return at === undefined || Number.isNaN(at) ? undefined : nowMs - at;
     };
     const slowMaxAge = o.slowReadMaxAgeMs ?? FLEET_LIMITS.slowReadMaxAgeMs;
     const plan = refreshPlan(this.f.clock(), since, mode, (r) => (ageOf(cacheKey(r.op, r.cacheQuery ?? r.query)) ?? Infinity) >= slowMaxAge);
-    // The drive list before this poll, to see which drives changed status.
-    const previousResources = steady ? o.cache.get(site.id, system, cacheKey(RESOURCES.op, RESOURCES.query), { recordUse: false })?.value : undefined;
+    // The drives' statuses before this poll, to see which drives changed status.
+    const previousDrives = !steady ? undefined : (kept?.drives ?? driveStatuses(o.cache.get(site.id, system, cacheKey(RESOURCES.op, RESOURCES.query), NO_USE)?.value));
     let done = 0;
     let answered = 0;
     let total = plan.length;
@@ -158,11 +184,13 @@ export class FleetRefresh {
     // largest cost per answer. Views re-read a system's answers only when its refresh has ended,
     // so they see the same. A system whose answers pass `cacheBatchBytes` writes what it holds
     // then, so the answers waiting stay bounded in memory.
-    const pending: Array<{ key: string; value: unknown; at: Date }> = [];
+    const pending: CacheWrite[] = [];
     const flush = (): void => o.cache.putMany(site.id, system, pending.splice(0));
     const batchBytes = o.cacheBatchBytes ?? FLEET_LIMITS.cacheBatchBytes;
     let bytesAtFlush = 0;
     const cache = {
+      // An answer the same as the one held: only its read time moves (no value to write).
+      renew: (_siteId: string, _sys: string, key: string, at: Date): void => void pending.push({ key, unchanged: true, at }),
       put: (_siteId: string, _sys: string, key: string, value: unknown, at: Date): void => {
         pending.push({ key, value, at });
         const bytesRead = budget.total - budget.remaining;
@@ -194,10 +222,11 @@ export class FleetRefresh {
     };
     const notificationDeps = { cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => state.emit(e) };
     try {
+      let marked = mark;
       const results = await Promise.all(
         plan.map((p) =>
           p.op === NOTIFICATIONS_OP
-            ? readNotifications(notificationDeps, site, system, read, p.query, sinceHit?.value)
+            ? readNotifications(notificationDeps, site, system, read, p.query, previousNotifications, mark).then((m) => void (marked = m))
             : read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query)),
         ),
       );
@@ -209,7 +238,7 @@ export class FleetRefresh {
         const r = smartRead(d.node, d.driveid);
         return ageOf(cacheKey(r.op, r.query));
       };
-      const due = steady ? smartDue(resources, previousResources, smartAge, smartMaxAgeMs) : undefined;
+      const due = previousDrives ? smartDueAfter(resources, previousDrives, smartAge, smartMaxAgeMs) : undefined;
       const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives, due);
       if (smart.drives.length < smart.total) truncated.push(`SMART read for ${smart.drives.length} of ${smart.total} drives (failing drives first)`);
       total += smart.drives.length;
@@ -225,6 +254,8 @@ export class FleetRefresh {
         ...(smartSkipped ? [smartSkipped] : []),
       ];
       flush();
+      // What the cache now holds, for the next poll: an unread drive list leaves the one held.
+      siteMemo.set(system, { notifications: marked, drives: resources === undefined ? previousDrives : driveStatuses(resources) });
       state.setStatus(
         problems.length
           ? {

@@ -53,6 +53,12 @@ export interface CacheEntry {
   bytes: number;
 }
 
+/**
+ * One answer for {@link OfflineCache.putMany}: its value, or `unchanged` when the caller knows it is
+ * the value held (only its read time moves; nothing is serialised or compared).
+ */
+export type CacheWrite = { key: string; value: unknown; at?: Date | string } | { key: string; unchanged: true; at?: Date | string };
+
 export interface CacheEntryInfo {
   key: string;
   /** ISO time the value was read from the system. */
@@ -131,14 +137,18 @@ export class OfflineCache {
    * commit instead of one per answer), each as {@link put} would; none of them is evicted by the others.
    * An answer identical to the one held (same stored text) keeps its content version and only takes
    * the new read time: the data age a view shows is still when it was last read from the system.
+   * An entry marked `unchanged` takes the new read time without its value being sent (none is
+   * written when nothing is held under its key any more).
    * @throws TypeError as {@link put} does, before anything is written
    */
-  putMany(siteId: string, system: string, entries: ReadonlyArray<{ key: string; value: unknown; at?: Date | string }>): void {
+  putMany(siteId: string, system: string, entries: readonly CacheWrite[]): void {
     if (entries.length === 0) return;
-    const rows = entries.map(({ key, value, at = this.clock() }) => {
+    const rows = entries.map((entry) => {
+      const { key, at = this.clock() } = entry;
       const readAt = typeof at === 'string' ? new Date(at) : at;
       if (Number.isNaN(readAt.getTime())) throw new TypeError(`cache time for ${key} is not a valid date: ${String(at)}`);
-      const json: unknown = redactedJson(value);
+      if ('unchanged' in entry) return { key, json: undefined, bytes: 0, at: readAt.toISOString() };
+      const json: unknown = redactedJson(entry.value);
       if (typeof json !== 'string') throw new TypeError(`cache value for ${key} is not JSON-serialisable`);
       return { key, json, bytes: Buffer.byteLength(json, 'utf8'), at: readAt.toISOString() };
     });
@@ -148,6 +158,10 @@ export class OfflineCache {
       this.db
         .transaction(() => {
           for (const r of rows) {
+            if (r.json === undefined) {
+              if (this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0) this.stmts.use.run(siteId, system, r.key, now);
+              continue;
+            }
             // The same text as held (compared by SQLite, nothing read back here): only the read time moves.
             if (this.stmts.touch.run(r.at, siteId, system, r.key, FORMAT, r.json).changes === 0) {
               this.stmts.nextVersion.run();
@@ -318,6 +332,7 @@ function prepareStatements(db: Database) {
       `INSERT INTO cache_entries (site_id, system, key, value, bytes, at, format, version) VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT version FROM cache_size WHERE id = 1))
        ON CONFLICT (site_id, system, key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes, at = excluded.at, format = excluded.format, version = excluded.version`,
     ),
+    renew: db.prepare<[string, string, string, string]>('UPDATE cache_entries SET at = ? WHERE site_id = ? AND system = ? AND key = ?'),
     nextVersion: db.prepare<[]>('UPDATE cache_size SET version = version + 1 WHERE id = 1'),
     touch: db.prepare<[string, string, string, string, number, string]>(
       'UPDATE cache_entries SET at = ? WHERE site_id = ? AND system = ? AND key = ? AND format = ? AND value = ?',

@@ -139,6 +139,21 @@ describe('OfflineCache', () => {
     expect(cache.get('lab', 'sys1', 'd')).toBeUndefined();
   });
 
+  it('an answer its caller knows unchanged takes the new read time only: same value and version, nothing written when nothing is held', () => {
+    const { cache } = setup();
+    const merged = { Data: [{ Id: 1, Level: 4 }] };
+    cache.putMany('lab', 'sys1', [{ key: 'notifications', value: merged, at: '2025-03-01T10:00:00Z' }]);
+    const version = cache.versions('lab', 'sys1').get('notifications');
+    cache.putMany('lab', 'sys1', [
+      { key: 'notifications', unchanged: true, at: '2025-03-01T10:01:00Z' },
+      { key: 'gone', unchanged: true, at: '2025-03-01T10:01:00Z' },
+    ]);
+    expect(cache.versions('lab', 'sys1')).toEqual(new Map([['notifications', version]]));
+    expect(cache.get('lab', 'sys1', 'notifications')).toEqual({ value: merged, at: '2025-03-01T10:01:00.000Z', bytes: JSON.stringify(merged).length });
+    expect(cache.get('lab', 'sys1', 'gone')).toBeUndefined();
+    expect(cache.sizeBytes()).toBe(JSON.stringify(merged).length);
+  });
+
   it('keeps the content version of an answer read again unchanged, and moves its read time (the data age shown)', () => {
     const { cache } = setup();
     const health = { Data: [{ State: 'Normal', Used: 10 }] };
