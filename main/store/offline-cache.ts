@@ -106,6 +106,13 @@ export class OfflineCache {
   private readonly clock: () => Date;
   private readonly stmts: Statements;
   private readonly upgrade: ((key: string, value: unknown) => unknown) | undefined;
+  /**
+   * The answers of the last {@link putMany}, as written: the readers that follow a poll at once
+   * (the health summary, the alert engine, the answer digests, all on the system's status event)
+   * read them here instead of reading and parsing them back. Only one system's, replaced by the next
+   * write; only for reads that record no use (a view's read goes to the file).
+   */
+  private fresh: { siteId: string; system: string; rows: Map<string, FreshRow> } | undefined;
 
   constructor(options: OfflineCacheOptions) {
     this.db = options.db;
@@ -153,6 +160,7 @@ export class OfflineCache {
       return { key, json, bytes: Buffer.byteLength(json, 'utf8'), at: readAt.toISOString() };
     });
     const now = this.clock().toISOString();
+    this.fresh = undefined;
     // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
     this.guard('store an answer in', () =>
       this.db
@@ -173,6 +181,21 @@ export class OfflineCache {
         })
         .immediate(),
     );
+    const fresh = new Map<string, FreshRow>();
+    entries.forEach((entry, i) => {
+      const r = rows[i];
+      if (!r || r.json === undefined || 'unchanged' in entry) return;
+      // The value itself only when redaction masked nothing in it (its text holds no mask), so that
+      // it is what parsing the stored text gives (normalised answers hold no undefined or null member).
+      fresh.set(r.key, { json: r.json, at: r.at, bytes: r.bytes, value: r.json.includes(REDACTED) ? NOT_KEPT : entry.value });
+    });
+    this.fresh = { siteId, system, rows: fresh };
+  }
+
+  /** An answer of the last write, for a read that records no use. */
+  private freshRow(siteId: string, system: string, key: string, options: { recordUse?: boolean }): FreshRow | undefined {
+    const f = this.fresh;
+    return options.recordUse === false && f?.siteId === siteId && f.system === system ? f.rows.get(key) : undefined;
   }
 
   /**
@@ -190,6 +213,8 @@ export class OfflineCache {
    * read nor keep entries from eviction); `undefined` when nothing is cached.
    */
   get(siteId: string, system: string, key: string, options: { recordUse?: boolean } = {}): CacheEntry | undefined {
+    const fresh = this.freshRow(siteId, system, key, options);
+    if (fresh) return { value: fresh.value === NOT_KEPT ? (JSON.parse(fresh.json) as unknown) : fresh.value, at: fresh.at, bytes: fresh.bytes };
     const row = this.guard('read', () => this.stmts.read.get(siteId, system, key));
     if (!row) return undefined;
     const stored = row.format < FORMAT && this.upgrade ? this.upgraded(siteId, system, key, row.value, row.at, this.upgrade) : row;
@@ -229,6 +254,8 @@ export class OfflineCache {
    * @throws Error naming the key when the stored text is damaged
    */
   getText(siteId: string, system: string, key: string, options: { recordUse?: boolean } = {}): { json: string; at: string; bytes: number } | undefined {
+    const fresh = this.freshRow(siteId, system, key, options);
+    if (fresh) return { json: fresh.json, at: fresh.at, bytes: fresh.bytes };
     const row = this.guard('read', () => this.stmts.readChecked.get(siteId, system, key));
     if (!row) return undefined;
     if (row.valid !== 1) throw new Error(`the cached answer for ${key} is damaged (not JSON); refresh the system to replace it`);
@@ -264,11 +291,13 @@ export class OfflineCache {
 
   /** Forgets everything cached for a site (the site was removed). Returns the number of entries deleted. */
   deleteSite(siteId: string): number {
+    this.fresh = undefined;
     return this.guard('delete from', () => this.stmts.deleteSite.run(siteId).changes);
   }
 
   /** Forgets everything cached for one system of a site. Returns the number of entries deleted. */
   deleteSystem(siteId: string, system: string): number {
+    this.fresh = undefined;
     return this.guard('delete from', () => this.stmts.deleteSystem.run(siteId, system).changes);
   }
 
@@ -316,6 +345,17 @@ export class OfflineCache {
     }
     for (const [s, y, k] of victims) this.stmts.delete.run(s, y, k);
   }
+}
+
+/** Marks a fresh row whose value is not kept (redaction masked part of it): its text is parsed. */
+const NOT_KEPT: unique symbol = Symbol('not kept');
+
+/** One answer of the last write: its stored text, read time, size, and the value when it equals the text's parse. */
+interface FreshRow {
+  json: string;
+  at: string;
+  bytes: number;
+  value: unknown;
 }
 
 function isBusy(err: unknown): boolean {
