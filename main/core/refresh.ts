@@ -64,8 +64,11 @@ export class FleetRefresh {
    * @returns the statuses afterwards.
    */
   async refresh(options: RefreshOptions = {}): Promise<SystemStatus[]> {
-    const sites = this.f.o.sites.list().filter((s) => !options.siteIds || options.siteIds.includes(s.id));
+    // A poll names its site: only that one is looked up (the whole list was copied per poll).
+    const sites = options.siteIds ? [...new Set(options.siteIds)].flatMap((id) => this.f.o.sites.get(id) ?? []).filter((s) => options.siteIds?.includes(s.id)) : this.f.o.sites.list();
     await Promise.all(sites.map((site) => this.serialised(site.id, options.systems, options.force ?? false, options.mode ?? 'full')));
+    // A poll's own site's statuses: not a walk over the fleet's.
+    if (sites.length === 1 && sites[0]) return this.f.state.status(sites[0].id);
     return this.f.state.status().filter((s) => sites.some((site) => site.id === s.siteId));
   }
 
