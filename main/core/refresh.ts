@@ -237,10 +237,17 @@ export class FleetRefresh {
       // No drive list, no SMART reads: said, so that zero reads are not taken for zero drives.
       const smartSkipped = resources === undefined ? 'SMART not read: the drive list (GET /resources/list) could not be read' : undefined;
       const smartMaxAgeMs = (site.polling.smartMaxAgeHours ?? DEFAULT_SMART_MAX_AGE_HOURS) * 3_600_000;
-      const smartAge = (d: { node: string; driveid: number }): number | undefined => {
+      // Each drive's SMART key, as cacheKey spells it (`driveid` sorts before `node`; an integer is
+      // its own encoding), with the node's part encoded once per node rather than once per drive.
+      const nodeParts = new Map<string, string>();
+      const smartKey = (d: { node: string; driveid: number }): string => {
         const r = smartRead(d.node, d.driveid);
-        return ageOf(cacheKey(r.op, r.query));
+        if (!Number.isSafeInteger(d.driveid)) return cacheKey(r.op, r.query);
+        let part = nodeParts.get(d.node);
+        if (part === undefined) nodeParts.set(d.node, (part = cacheKey(r.op, { node: d.node }).slice(r.op.length + 1)));
+        return `${r.op}?driveid=${d.driveid}&${part}`;
       };
+      const smartAge = (d: { node: string; driveid: number }): number | undefined => ageOf(smartKey(d));
       const due = previousDrives ? smartDueAfter(resources, previousDrives, smartAge, smartMaxAgeMs) : undefined;
       const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives, due);
       if (smart.drives.length < smart.total) truncated.push(`SMART read for ${smart.drives.length} of ${smart.total} drives (failing drives first)`);
