@@ -116,7 +116,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   const bulk = new BulkJobs({ send: fleetSender(fleet) });
   // The index's background reading waits until the window has painted its first frame (or no window asks).
   const startGate = new StartGate(o.startGate);
-  const search = new SearchIndex({ fleet, sites: () => sites.list(), warn: (m) => o.warn?.(m), digests, afterStart: (run) => startGate.after(run) });
+  const search = new SearchIndex({ fleet, sites: () => sites.shared(), warn: (m) => o.warn?.(m), digests, afterStart: (run) => startGate.after(run) });
   if (o.searchIndex !== false) search.start();
   const handlers = createHandlers({
     fleet,

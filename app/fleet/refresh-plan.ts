@@ -152,8 +152,17 @@ export function smartDue(
   ageMs: (d: { node: string; driveid: number }) => number | undefined,
   maxAgeMs: number,
 ): (d: { node: string; driveid: number }) => boolean {
+  return smartDueAfter(resources, driveStatuses(previousResources), ageMs, maxAgeMs);
+}
+
+/** {@link smartDue} with the previous drive list's {@link driveStatuses} (kept by a poll rather than the list itself). */
+export function smartDueAfter(
+  resources: unknown,
+  before: ReadonlyMap<string, string>,
+  ageMs: (d: { node: string; driveid: number }) => number | undefined,
+  maxAgeMs: number,
+): (d: { node: string; driveid: number }) => boolean {
   const now = driveStatuses(resources);
-  const before = driveStatuses(previousResources);
   return (d) => {
     const age = ageMs(d);
     if (age === undefined || age >= maxAgeMs) return true;

@@ -14,7 +14,8 @@ export const SYSTEMS_KEY = cacheKey('GET /systems/list', {});
  * error, and who listens to changes. Shared by the fleet's jobs (calls, refresh, site administration).
  */
 export class FleetState {
-  readonly statuses = new Map<string, SystemStatus>();
+  /** Per site, per system: a poll of one site reads and writes its own systems' statuses, never walks the fleet's. */
+  private readonly statuses = new Map<string, Map<string, SystemStatus>>();
   readonly backoff = new Map<string, { failures: number; until: number }>();
   readonly siteErrors = new Map<string, { message: string; code: string }>();
   private readonly listeners = new Set<(e: FleetEvent) => void>();
@@ -23,7 +24,7 @@ export class FleetState {
     // Systems known from the cache start as stale until refreshed.
     for (const s of cache.systems()) {
       if (s.system === '') continue;
-      this.statuses.set(statusKey(s.siteId, s.system), { siteId: s.siteId, system: s.system, state: 'stale', lastSuccessAt: s.at });
+      this.put({ siteId: s.siteId, system: s.system, state: 'stale', lastSuccessAt: s.at });
     }
   }
 
@@ -35,9 +36,8 @@ export class FleetState {
 
   /** Every known system's status, sorted by site then system. */
   status(siteId?: string): SystemStatus[] {
-    return [...this.statuses.values()]
-      .filter((s) => !siteId || s.siteId === siteId)
-      .sort((a, b) => a.siteId.localeCompare(b.siteId) || a.system.localeCompare(b.system));
+    const all = siteId === undefined ? [...this.statuses.values()].flatMap((m) => [...m.values()]) : [...(this.statuses.get(siteId)?.values() ?? [])];
+    return all.sort((a, b) => a.siteId.localeCompare(b.siteId) || a.system.localeCompare(b.system));
   }
 
   /** Systems of a site as last listed (from the cache when offline). */
@@ -48,31 +48,29 @@ export class FleetState {
   }
 
   get(siteId: string, system: string): SystemStatus | undefined {
-    return this.statuses.get(statusKey(siteId, system));
+    return this.statuses.get(siteId)?.get(system);
   }
 
   isStale(siteId: string, system: string): boolean {
-    return this.statuses.get(statusKey(siteId, system))?.state !== 'ok';
+    return this.get(siteId, system)?.state !== 'ok';
   }
 
   /** Forgets the systems of a site no longer listed. */
   keepOnly(siteId: string, systems: readonly string[]): void {
-    for (const k of [...this.statuses.keys()]) {
-      const s = this.statuses.get(k);
-      if (s && s.siteId === siteId && !systems.includes(s.system)) this.statuses.delete(k);
-    }
+    const site = this.statuses.get(siteId);
+    if (site) for (const system of [...site.keys()]) if (!systems.includes(system)) site.delete(system);
   }
 
   /** Forgets every state of a site. */
   forgetSite(siteId: string): void {
-    for (const k of [...this.statuses.keys()]) if (k.startsWith(`${siteId}\u0000`)) this.statuses.delete(k);
+    this.statuses.delete(siteId);
     this.backoff.delete(siteId);
   }
 
   markSite(siteId: string, state: SystemState, message: string | undefined): void {
     const systems = new Set([...this.systemsOf(siteId), ...this.status(siteId).map((s) => s.system)]);
     for (const system of systems) {
-      const prev = this.statuses.get(statusKey(siteId, system));
+      const prev = this.get(siteId, system);
       const next: SystemStatus = { siteId, system, state, lastSuccessAt: prev?.lastSuccessAt, lastErrorAt: prev?.lastErrorAt, lastError: message ?? prev?.lastError };
       // The same status again (a start's first refresh of a site paused since the last run, a second
       // logout) is no change: no event, so no listener re-evaluates the fleet for nothing.
@@ -82,8 +80,14 @@ export class FleetState {
   }
 
   setStatus(status: SystemStatus): void {
-    this.statuses.set(statusKey(status.siteId, status.system), status);
+    this.put(status);
     this.emit({ type: 'status', status });
+  }
+
+  private put(status: SystemStatus): void {
+    const site = this.statuses.get(status.siteId) ?? new Map<string, SystemStatus>();
+    this.statuses.set(status.siteId, site);
+    site.set(status.system, status);
   }
 
   emit(e: FleetEvent): void {
@@ -95,8 +99,4 @@ export class FleetState {
 function sameStatus(a: SystemStatus, b: SystemStatus): boolean {
   const fields = new Set([...Object.keys(a), ...Object.keys(b)] as Array<keyof SystemStatus>);
   return [...fields].every((f) => JSON.stringify(a[f]) === JSON.stringify(b[f]));
-}
-
-function statusKey(siteId: string, system: string): string {
-  return `${siteId}\u0000${system}`;
 }

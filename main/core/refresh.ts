@@ -2,15 +2,15 @@ import { getOperation } from '../../app/catalog/index.js';
 import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
 import { AnswerTooLargeError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget } from '../client/index.js';
-import { cacheKey } from '../store/offline-cache.js';
+import { cacheKey, type CacheWrite } from '../store/offline-cache.js';
 import { Deadline, formatMs } from './deadline.js';
 import { ipcErrorCode } from '../../app/errors.js';
 import { LoginRequiredError, SitePausedError } from './errors.js';
 import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
 import { Limiter } from './limiter.js';
-import { newestTimestamp, refreshPlan, refreshRead, smartDrivesToRead, smartDue, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
-import { NOTIFICATIONS_OP, readNotifications } from './notifications.js';
+import { driveStatuses, refreshPlan, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
+import { MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type NotificationMark } from './notifications.js';
 import type { SiteConnection } from './site-connection.js';
 
 const MAX_BACKOFF_MS = 10 * 60_000;
@@ -22,6 +22,19 @@ const RESOURCES = refreshRead('GET /resources/list');
  */
 const SITE_WAITS_FOR_ADMIN: ReadonlySet<string> = new Set(['login-required', 'certificate']);
 const SYSTEM_WAITS_FOR_ADMIN: ReadonlySet<SystemState> = new Set(['login-required', 'certificate-changed']);
+
+/**
+ * What a system's last refresh left for the next poll to compare with: the mark of the merged
+ * notifications and the drives' statuses. Kept in memory (small) so that a poll does not read and
+ * parse the drive list and the notifications back from the cache; valid only for what this process
+ * wrote, so a poll without it (the first one, or after a failure) reads the cache as before.
+ */
+interface PollMemo {
+  notifications: NotificationMark | undefined;
+  drives: ReadonlyMap<string, string> | undefined;
+}
+
+const NO_USE = { recordUse: false } as const;
 
 /** What one refresh asks for: which sites and systems, whether to try a backing-off site, full or steady. */
 export interface RefreshOptions {
@@ -43,6 +56,8 @@ export class FleetRefresh {
   /** The deadlines of the work running now (site listings, system refreshes): {@link close} abandons them. */
   private readonly deadlines = new Set<Deadline>();
   private closing = false;
+  /** Per site, per system: what its last refresh left (see {@link PollMemo}). */
+  private readonly memo = new Map<string, Map<string, PollMemo>>();
 
   constructor(private readonly f: FleetContext) {}
 
@@ -52,8 +67,11 @@ export class FleetRefresh {
    * @returns the statuses afterwards.
    */
   async refresh(options: RefreshOptions = {}): Promise<SystemStatus[]> {
-    const sites = this.f.o.sites.list().filter((s) => !options.siteIds || options.siteIds.includes(s.id));
+    // A poll names its site: only that one is looked up (the whole list was copied per poll).
+    const sites = options.siteIds ? [...new Set(options.siteIds)].flatMap((id) => this.f.o.sites.get(id) ?? []).filter((s) => options.siteIds?.includes(s.id)) : this.f.o.sites.list();
     await Promise.all(sites.map((site) => this.serialised(site.id, options.systems, options.force ?? false, options.mode ?? 'full')));
+    // A poll's own site's statuses: not a walk over the fleet's.
+    if (sites.length === 1 && sites[0]) return this.f.state.status(sites[0].id);
     return this.f.state.status().filter((s) => sites.some((site) => site.id === s.siteId));
   }
 
@@ -120,6 +138,8 @@ export class FleetRefresh {
     }
     if (this.closing) return;
     state.keepOnly(site.id, systems);
+    const memo = this.memo.get(site.id);
+    if (memo) for (const system of memo.keys()) if (!systems.includes(system)) memo.delete(system);
     const targets = systems.filter(
       (s) => (!onlySystems || onlySystems.includes(s)) && !(mode === 'steady' && SYSTEM_WAITS_FOR_ADMIN.has(state.get(site.id, s)?.state ?? 'ok')),
     );
@@ -145,21 +165,30 @@ export class FleetRefresh {
   private async refreshSystem(site: Site, conn: SiteConnection, system: string, mode: RefreshMode): Promise<void> {
     const { o, state } = this.f;
     const previous = state.get(site.id, system);
-    // The refresh's own look at what it cached before is no view's use: no write per read (LRU).
-    const sinceHit = o.cache.get(site.id, system, cacheKey(NOTIFICATIONS_OP, {}), { recordUse: false });
-    const since = newestTimestamp(sinceHit?.value);
     const steady = mode === 'steady';
     const nowMs = this.f.clock().getTime();
     // When each cached answer was read: one query for all of the system's keys.
     const readAt = steady ? new Map(o.cache.entries(site.id, system).map((e) => [e.key, Date.parse(e.at)])) : undefined;
+    const siteMemo = this.memo.get(site.id) ?? new Map<string, PollMemo>();
+    this.memo.set(site.id, siteMemo);
+    // A poll compares with what this process's last refresh of the system left (while the cache
+    // still holds the merged notifications it marks); a full refresh, or a poll without it, reads
+    // the cache. Dropped now: only a refresh that ends well leaves a new one.
+    const kept = steady && readAt?.has(MERGED_NOTIFICATIONS_KEY) ? siteMemo.get(system) : undefined;
+    siteMemo.delete(system);
+    // The refresh's own look at what it cached before is no view's use: no write per read (LRU).
+    let heldNotifications: { value: unknown } | undefined;
+    const previousNotifications = (): unknown => (heldNotifications ??= { value: o.cache.get(site.id, system, MERGED_NOTIFICATIONS_KEY, NO_USE)?.value }).value;
+    const mark = kept ? kept.notifications : notificationMark(previousNotifications());
+    const since = mark?.since;
     const ageOf = (key: string): number | undefined => {
       const at = readAt?.get(key);
       return at === undefined || Number.isNaN(at) ? undefined : nowMs - at;
     };
     const slowMaxAge = o.slowReadMaxAgeMs ?? FLEET_LIMITS.slowReadMaxAgeMs;
     const plan = refreshPlan(this.f.clock(), since, mode, (r) => (ageOf(cacheKey(r.op, r.cacheQuery ?? r.query)) ?? Infinity) >= slowMaxAge);
-    // The drive list before this poll, to see which drives changed status.
-    const previousResources = steady ? o.cache.get(site.id, system, cacheKey(RESOURCES.op, RESOURCES.query), { recordUse: false })?.value : undefined;
+    // The drives' statuses before this poll, to see which drives changed status.
+    const previousDrives = !steady ? undefined : (kept?.drives ?? driveStatuses(o.cache.get(site.id, system, cacheKey(RESOURCES.op, RESOURCES.query), NO_USE)?.value));
     let done = 0;
     let answered = 0;
     let total = plan.length;
@@ -184,11 +213,13 @@ export class FleetRefresh {
     // largest cost per answer. Views re-read a system's answers only when its refresh has ended,
     // so they see the same. A system whose answers pass `cacheBatchBytes` writes what it holds
     // then, so the answers waiting stay bounded in memory.
-    const pending: Array<{ key: string; value: unknown; at: Date }> = [];
+    const pending: CacheWrite[] = [];
     const flush = (): void => o.cache.putMany(site.id, system, pending.splice(0));
     const batchBytes = o.cacheBatchBytes ?? FLEET_LIMITS.cacheBatchBytes;
     let bytesAtFlush = 0;
     const cache = {
+      // An answer the same as the one held: only its read time moves (no value to write).
+      renew: (_siteId: string, _sys: string, key: string, at: Date): void => void pending.push({ key, unchanged: true, at }),
       put: (_siteId: string, _sys: string, key: string, value: unknown, at: Date): void => {
         pending.push({ key, value, at });
         const bytesRead = budget.total - budget.remaining;
@@ -220,10 +251,11 @@ export class FleetRefresh {
     };
     const notificationDeps = { cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => state.emit(e) };
     try {
+      let marked = mark;
       const results = await Promise.all(
         plan.map((p) =>
           p.op === NOTIFICATIONS_OP
-            ? readNotifications(notificationDeps, site, system, read, p.query, sinceHit?.value)
+            ? readNotifications(notificationDeps, site, system, read, p.query, previousNotifications, mark).then((m) => void (marked = m))
             : read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query)),
         ),
       );
@@ -231,11 +263,18 @@ export class FleetRefresh {
       // No drive list, no SMART reads: said, so that zero reads are not taken for zero drives.
       const smartSkipped = resources === undefined ? 'SMART not read: the drive list (GET /resources/list) could not be read' : undefined;
       const smartMaxAgeMs = (site.polling.smartMaxAgeHours ?? DEFAULT_SMART_MAX_AGE_HOURS) * 3_600_000;
-      const smartAge = (d: { node: string; driveid: number }): number | undefined => {
+      // Each drive's SMART key, as cacheKey spells it (`driveid` sorts before `node`; an integer is
+      // its own encoding), with the node's part encoded once per node rather than once per drive.
+      const nodeParts = new Map<string, string>();
+      const smartKey = (d: { node: string; driveid: number }): string => {
         const r = smartRead(d.node, d.driveid);
-        return ageOf(cacheKey(r.op, r.query));
+        if (!Number.isSafeInteger(d.driveid)) return cacheKey(r.op, r.query);
+        let part = nodeParts.get(d.node);
+        if (part === undefined) nodeParts.set(d.node, (part = cacheKey(r.op, { node: d.node }).slice(r.op.length + 1)));
+        return `${r.op}?driveid=${d.driveid}&${part}`;
       };
-      const due = steady ? smartDue(resources, previousResources, smartAge, smartMaxAgeMs) : undefined;
+      const smartAge = (d: { node: string; driveid: number }): number | undefined => ageOf(smartKey(d));
+      const due = previousDrives ? smartDueAfter(resources, previousDrives, smartAge, smartMaxAgeMs) : undefined;
       const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives, due);
       if (smart.drives.length < smart.total) truncated.push(`SMART read for ${smart.drives.length} of ${smart.total} drives (failing drives first)`);
       total += smart.drives.length;
@@ -253,6 +292,8 @@ export class FleetRefresh {
         ...(smartSkipped ? [smartSkipped] : []),
       ];
       flush();
+      // What the cache now holds, for the next poll: an unread drive list leaves the one held.
+      siteMemo.set(system, { notifications: marked, drives: resources === undefined ? previousDrives : driveStatuses(resources) });
       state.setStatus(
         problems.length
           ? {

@@ -101,6 +101,8 @@ export class SearchIndex {
   readonly #indexed = new Map<string, Indexed>();
   /** Systems whose cached data may have changed since they were read (or were never read). */
   readonly #dirty = new Map<string, { siteId: string; system: string }>();
+  /** The site list last asked for and its map by id (see #siteMap). */
+  #sitesSeen: { list: readonly SearchSite[]; map: Map<string, SearchSite> } | undefined;
   #scheduled = false;
   #unsubscribe: (() => void) | undefined;
   #cancelStart: (() => void) | undefined;
@@ -195,7 +197,10 @@ export class SearchIndex {
   }
 
   #siteMap(): Map<string, SearchSite> {
-    return new Map(this.#o.sites().map((s) => [s.id, s]));
+    // Built again only when the list is another one (a store's shared list stays the same array until a site changes).
+    const list = this.#o.sites();
+    if (this.#sitesSeen?.list !== list) this.#sitesSeen = { list, map: new Map(list.map((s) => [s.id, s])) };
+    return this.#sitesSeen.map;
   }
 
   #activate(): void {

@@ -53,6 +53,12 @@ export interface CacheEntry {
   bytes: number;
 }
 
+/**
+ * One answer for {@link OfflineCache.putMany}: its value, or `unchanged` when the caller knows it is
+ * the value held (only its read time moves; nothing is serialised or compared).
+ */
+export type CacheWrite = { key: string; value: unknown; at?: Date | string } | { key: string; unchanged: true; at?: Date | string };
+
 export interface CacheEntryInfo {
   key: string;
   /** ISO time the value was read from the system. */
@@ -100,6 +106,13 @@ export class OfflineCache {
   private readonly clock: () => Date;
   private readonly stmts: Statements;
   private readonly upgrade: ((key: string, value: unknown) => unknown) | undefined;
+  /**
+   * The answers of the last {@link putMany}, as written: the readers that follow a poll at once
+   * (the health summary, the alert engine, the answer digests, all on the system's status event)
+   * read them here instead of reading and parsing them back. Only one system's, replaced by the next
+   * write; only for reads that record no use (a view's read goes to the file).
+   */
+  private fresh: { siteId: string; system: string; rows: Map<string, FreshRow> } | undefined;
 
   constructor(options: OfflineCacheOptions) {
     this.db = options.db;
@@ -131,23 +144,32 @@ export class OfflineCache {
    * commit instead of one per answer), each as {@link put} would; none of them is evicted by the others.
    * An answer identical to the one held (same stored text) keeps its content version and only takes
    * the new read time: the data age a view shows is still when it was last read from the system.
+   * An entry marked `unchanged` takes the new read time without its value being sent (none is
+   * written when nothing is held under its key any more).
    * @throws TypeError as {@link put} does, before anything is written
    */
-  putMany(siteId: string, system: string, entries: ReadonlyArray<{ key: string; value: unknown; at?: Date | string }>): void {
+  putMany(siteId: string, system: string, entries: readonly CacheWrite[]): void {
     if (entries.length === 0) return;
-    const rows = entries.map(({ key, value, at = this.clock() }) => {
+    const rows = entries.map((entry) => {
+      const { key, at = this.clock() } = entry;
       const readAt = typeof at === 'string' ? new Date(at) : at;
       if (Number.isNaN(readAt.getTime())) throw new TypeError(`cache time for ${key} is not a valid date: ${String(at)}`);
-      const json: unknown = redactedJson(value);
+      if ('unchanged' in entry) return { key, json: undefined, bytes: 0, at: readAt.toISOString() };
+      const json: unknown = redactedJson(entry.value);
       if (typeof json !== 'string') throw new TypeError(`cache value for ${key} is not JSON-serialisable`);
       return { key, json, bytes: Buffer.byteLength(json, 'utf8'), at: readAt.toISOString() };
     });
     const now = this.clock().toISOString();
+    this.fresh = undefined;
     // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
     this.guard('store an answer in', () =>
       this.db
         .transaction(() => {
           for (const r of rows) {
+            if (r.json === undefined) {
+              if (this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0) this.stmts.use.run(siteId, system, r.key, now);
+              continue;
+            }
             // The same text as held (compared by SQLite, nothing read back here): only the read time moves.
             if (this.stmts.touch.run(r.at, siteId, system, r.key, FORMAT, r.json).changes === 0) {
               this.stmts.nextVersion.run();
@@ -159,6 +181,21 @@ export class OfflineCache {
         })
         .immediate(),
     );
+    const fresh = new Map<string, FreshRow>();
+    entries.forEach((entry, i) => {
+      const r = rows[i];
+      if (!r || r.json === undefined || 'unchanged' in entry) return;
+      // The value itself only when redaction masked nothing in it (its text holds no mask), so that
+      // it is what parsing the stored text gives (normalised answers hold no undefined or null member).
+      fresh.set(r.key, { json: r.json, at: r.at, bytes: r.bytes, value: r.json.includes(REDACTED) ? NOT_KEPT : entry.value });
+    });
+    this.fresh = { siteId, system, rows: fresh };
+  }
+
+  /** An answer of the last write, for a read that records no use. */
+  private freshRow(siteId: string, system: string, key: string, options: { recordUse?: boolean }): FreshRow | undefined {
+    const f = this.fresh;
+    return options.recordUse === false && f?.siteId === siteId && f.system === system ? f.rows.get(key) : undefined;
   }
 
   /**
@@ -176,6 +213,8 @@ export class OfflineCache {
    * read nor keep entries from eviction); `undefined` when nothing is cached.
    */
   get(siteId: string, system: string, key: string, options: { recordUse?: boolean } = {}): CacheEntry | undefined {
+    const fresh = this.freshRow(siteId, system, key, options);
+    if (fresh) return { value: fresh.value === NOT_KEPT ? (JSON.parse(fresh.json) as unknown) : fresh.value, at: fresh.at, bytes: fresh.bytes };
     const row = this.guard('read', () => this.stmts.read.get(siteId, system, key));
     if (!row) return undefined;
     const stored = row.format < FORMAT && this.upgrade ? this.upgraded(siteId, system, key, row.value, row.at, this.upgrade) : row;
@@ -215,6 +254,8 @@ export class OfflineCache {
    * @throws Error naming the key when the stored text is damaged
    */
   getText(siteId: string, system: string, key: string, options: { recordUse?: boolean } = {}): { json: string; at: string; bytes: number } | undefined {
+    const fresh = this.freshRow(siteId, system, key, options);
+    if (fresh) return { json: fresh.json, at: fresh.at, bytes: fresh.bytes };
     const row = this.guard('read', () => this.stmts.readChecked.get(siteId, system, key));
     if (!row) return undefined;
     if (row.valid !== 1) throw new Error(`the cached answer for ${key} is damaged (not JSON); refresh the system to replace it`);
@@ -250,11 +291,13 @@ export class OfflineCache {
 
   /** Forgets everything cached for a site (the site was removed). Returns the number of entries deleted. */
   deleteSite(siteId: string): number {
+    this.fresh = undefined;
     return this.guard('delete from', () => this.stmts.deleteSite.run(siteId).changes);
   }
 
   /** Forgets everything cached for one system of a site. Returns the number of entries deleted. */
   deleteSystem(siteId: string, system: string): number {
+    this.fresh = undefined;
     return this.guard('delete from', () => this.stmts.deleteSystem.run(siteId, system).changes);
   }
 
@@ -304,6 +347,17 @@ export class OfflineCache {
   }
 }
 
+/** Marks a fresh row whose value is not kept (redaction masked part of it): its text is parsed. */
+const NOT_KEPT: unique symbol = Symbol('not kept');
+
+/** One answer of the last write: its stored text, read time, size, and the value when it equals the text's parse. */
+interface FreshRow {
+  json: string;
+  at: string;
+  bytes: number;
+  value: unknown;
+}
+
 function isBusy(err: unknown): boolean {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' && err.code.startsWith('SQLITE_BUSY');
 }
@@ -318,6 +372,7 @@ function prepareStatements(db: Database) {
       `INSERT INTO cache_entries (site_id, system, key, value, bytes, at, format, version) VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT version FROM cache_size WHERE id = 1))
        ON CONFLICT (site_id, system, key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes, at = excluded.at, format = excluded.format, version = excluded.version`,
     ),
+    renew: db.prepare<[string, string, string, string]>('UPDATE cache_entries SET at = ? WHERE site_id = ? AND system = ? AND key = ?'),
     nextVersion: db.prepare<[]>('UPDATE cache_size SET version = version + 1 WHERE id = 1'),
     touch: db.prepare<[string, string, string, string, number, string]>(
       'UPDATE cache_entries SET at = ? WHERE site_id = ? AND system = ? AND key = ? AND format = ? AND value = ?',

@@ -99,6 +99,20 @@ export class SiteStore {
    * @throws StoreError when the site list (or a sites.json to import) cannot be read.
    */
   list(): Site[] {
+    return structuredClone(this.current());
+  }
+
+  /**
+   * The list as {@link list} gives it, without copying it: the same array until a commit changes
+   * the list, for readers that only look (the search index asks for it after every poll). Never
+   * change what it holds.
+   */
+  shared(): ReadonlyArray<Readonly<Site>> {
+    return this.current();
+  }
+
+  /** The memo of the list, read again when a commit moved SQLite's `data_version` (not a copy: never handed out). */
+  private current(): Site[] {
     const db = this.open(false);
     if (!db) return [];
     let version: unknown;
@@ -109,7 +123,7 @@ export class SiteStore {
       throw storeError(err, this.file, 'read', SITES_DATABASE.label);
     }
     if (this.memo === undefined || this.memo.version !== version) this.memo = { version, sites: this.read(db) };
-    return structuredClone(this.memo.sites);
+    return this.memo.sites;
   }
 
   /**
@@ -117,7 +131,9 @@ export class SiteStore {
    * @throws StoreError as {@link list}.
    */
   get(nameOrId: string): Site | undefined {
-    return find(this.list(), nameOrId);
+    // A copy of the one site found: a poll asks for its site each time, and copying them all was O(fleet).
+    const found = find(this.current(), nameOrId);
+    return found && structuredClone(found);
   }
 
   /**

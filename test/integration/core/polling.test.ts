@@ -172,11 +172,15 @@ describe('background polling against the simulator', () => {
     index.close();
   });
 
-  it('re-reads the SMART of a drive whose status changed, and only that one', async () => {
+  it('re-reads the SMART of a drive whose status changed, and only that one; its notification is merged once, then kept with a new read time', async () => {
     const h = await harness();
     await h.fleet.refresh({ force: true });
     h.fleet.startPolling();
     const steady = await pollAfter(h, INTERVAL_S * 1000);
+    const told: number[] = [];
+    h.fleet.on((e) => {
+      if (e.type === 'notifications' && e.system === h.systems[0]) told.push(e.count);
+    });
     const failed = sim.control.failDrive({ site: 0, system: h.systems[0]! });
     const others = smartAts(h, h.systems[0]!);
     const afterFailure = await pollAfter(h, INTERVAL_S * 1000);
@@ -185,6 +189,18 @@ describe('background polling against the simulator', () => {
     expect(at(h, h.systems[0]!, smartRead(failed.node, failed.driveId))).toBe(now);
     expect(smartAts(h, h.systems[0]!).filter((t) => t === now)).toHaveLength(1);
     expect(others.filter((t) => t === now)).toHaveLength(0);
+    // The failure's notification reached the merged list (a poll keeps only the mark of what it holds).
+    const merged = (): { value: { Data: Array<{ Message?: string }> }; at: string } => h.fleet.cached(h.siteId, h.systems[0]!, 'GET /notifications/query', {}) as never;
+    expect(merged().value.Data[0]?.Message).toContain(failed.name);
+    expect(merged().at).toBe(now);
+    expect(told).toEqual([1]);
+    // A quiet interval: the same list, its version kept, its data age the new poll.
+    const version = h.stores.cache.versions(h.siteId, h.systems[0]!).get(cacheKey('GET /notifications/query', {}));
+    await pollAfter(h, INTERVAL_S * 1000);
+    expect(merged().at).toBe(new Date(h.timers.now()).toISOString());
+    expect(merged().value.Data[0]?.Message).toContain(failed.name);
+    expect(h.stores.cache.versions(h.siteId, h.systems[0]!).get(cacheKey('GET /notifications/query', {}))).toBe(version);
+    expect(told).toEqual([1]);
   });
 
   it('re-reads slow configuration once it is 15 min old, and SMART once it is older than the site’s SMART age', async () => {

@@ -139,6 +139,41 @@ describe('OfflineCache', () => {
     expect(cache.get('lab', 'sys1', 'd')).toBeUndefined();
   });
 
+  it('a reader right after a write (no use recorded) gets what the file holds, a secret masked', () => {
+    const { cache } = setup();
+    const nodes = { Data: [{ Name: 'n1', TargetChap: { ChapName: 'iqn', ChapSecret: 'hunter2hunter2' } }] };
+    const health = { Data: [{ State: 'Normal', Used: 10 }] };
+    cache.putMany('lab', 'sys1', [
+      { key: 'nodes', value: nodes, at: '2025-03-01T10:00:00Z' },
+      { key: 'health', value: health, at: '2025-03-01T10:00:00Z' },
+    ]);
+    for (const key of ['nodes', 'health']) {
+      const fromFile = cache.get('lab', 'sys1', key, { recordUse: true });
+      expect(cache.get('lab', 'sys1', key, { recordUse: false })).toEqual(fromFile);
+      expect(cache.getText('lab', 'sys1', key, { recordUse: false })).toEqual(cache.getText('lab', 'sys1', key));
+    }
+    expect(JSON.stringify(cache.get('lab', 'sys1', 'nodes', { recordUse: false }))).not.toContain('hunter2');
+    expect(cache.getText('lab', 'sys1', 'nodes', { recordUse: false })?.json).toContain(REDACTED);
+    // Another system written, or this one forgotten: the file answers again.
+    cache.deleteSystem('lab', 'sys1');
+    expect(cache.get('lab', 'sys1', 'health', { recordUse: false })).toBeUndefined();
+  });
+
+  it('an answer its caller knows unchanged takes the new read time only: same value and version, nothing written when nothing is held', () => {
+    const { cache } = setup();
+    const merged = { Data: [{ Id: 1, Level: 4 }] };
+    cache.putMany('lab', 'sys1', [{ key: 'notifications', value: merged, at: '2025-03-01T10:00:00Z' }]);
+    const version = cache.versions('lab', 'sys1').get('notifications');
+    cache.putMany('lab', 'sys1', [
+      { key: 'notifications', unchanged: true, at: '2025-03-01T10:01:00Z' },
+      { key: 'gone', unchanged: true, at: '2025-03-01T10:01:00Z' },
+    ]);
+    expect(cache.versions('lab', 'sys1')).toEqual(new Map([['notifications', version]]));
+    expect(cache.get('lab', 'sys1', 'notifications')).toEqual({ value: merged, at: '2025-03-01T10:01:00.000Z', bytes: JSON.stringify(merged).length });
+    expect(cache.get('lab', 'sys1', 'gone')).toBeUndefined();
+    expect(cache.sizeBytes()).toBe(JSON.stringify(merged).length);
+  });
+
   it('keeps the content version of an answer read again unchanged, and moves its read time (the data age shown)', () => {
     const { cache } = setup();
     const health = { Data: [{ State: 'Normal', Used: 10 }] };

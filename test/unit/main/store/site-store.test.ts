@@ -51,6 +51,22 @@ describe('SiteStore', () => {
     expect(b.get('nope')).toBeUndefined();
   });
 
+  it('shares one list until a site changes, here or in another instance; a site got or listed is a copy', async () => {
+    const dir = tempDir();
+    const a = store(dir);
+    await a.add(lab);
+    const b = store(dir);
+    const first = b.shared();
+    expect(b.shared()).toBe(first);
+    const copy = b.get('lab-a')!;
+    copy.name = 'changed by a caller';
+    b.list()[0]!.name = 'changed too';
+    expect(b.shared().map((s) => s.name)).toEqual(['Lab A']);
+    await a.update('lab-a', { name: 'Lab B' });
+    expect(b.shared()).not.toBe(first);
+    expect(b.shared().map((s) => s.name)).toEqual(['Lab B']);
+  });
+
   it('refuses a duplicate name, case-insensitively, and a name that is another site’s id', async () => {
     const sites = store();
     await sites.add(lab);

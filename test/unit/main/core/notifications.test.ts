@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { Site } from '../../../../app/domain/site.js';
+import type { FleetEvent } from '../../../../main/core/fleet-state.js';
+import { MERGED_NOTIFICATIONS_KEY, notificationMark, readNotifications, type NotificationMark } from '../../../../main/core/notifications.js';
+
+/**
+ * The incremental notification read of a refresh: what is new is merged with the records held; a
+ * poll that keeps the mark of the records held renews their read time without reading them back
+ * when the system sent only what it already holds.
+ */
+
+const site = { id: 's1', name: 'site' } as Site;
+const AT = new Date('2026-11-27T03:00:00Z');
+
+function world(fresh: unknown, held: unknown) {
+  const puts: Array<{ key: string; value: unknown }> = [];
+  const renewed: string[] = [];
+  const events: FleetEvent[] = [];
+  let previousReads = 0;
+  const deps = {
+    cache: {
+      put: (_s: string, _y: string, key: string, value: unknown) => void puts.push({ key, value }),
+      renew: (_s: string, _y: string, key: string) => void renewed.push(key),
+    },
+    clock: () => AT,
+    emit: (e: FleetEvent) => void events.push(e),
+  };
+  const read = async (_op: string, _q: Record<string, unknown>, key?: string): Promise<unknown> => {
+    if (fresh !== undefined) puts.push({ key: key ?? '', value: fresh });
+    return fresh;
+  };
+  const previous = (): unknown => {
+    previousReads++;
+    return held;
+  };
+  return {
+    run: (mark: NotificationMark | undefined) => readNotifications(deps, site, 'sys', read, {}, previous, mark),
+    puts,
+    renewed,
+    events,
+    previousReads: () => previousReads,
+  };
+}
+
+const held = { Data: [{ Id: 3, Timestamp: '2026-11-27T02:59:00Z', Level: 4 }, { Id: 2, Timestamp: '2026-11-27T02:59:00Z' }, { Id: 1, Timestamp: '2026-11-27T02:00:00Z' }] };
+
+describe('readNotifications', () => {
+  it('marks the newest time held and the records at it', () => {
+    expect(notificationMark(held)).toEqual({ since: '2026-11-27T02:59:00Z', ids: [3, 2] });
+    expect(notificationMark({ Data: [] })).toBeUndefined();
+  });
+
+  it('with the mark, an answer of records already held renews the merged list’s read time: nothing read back, nothing merged', async () => {
+    const w = world({ Data: [{ Id: 3, Timestamp: '2026-11-27T02:59:00Z' }, { Id: 2, Timestamp: '2026-11-27T02:59:00Z' }] }, held);
+    const mark = notificationMark(held);
+    expect(await w.run(mark)).toBe(mark);
+    expect(w.previousReads()).toBe(0);
+    expect(w.renewed).toEqual([MERGED_NOTIFICATIONS_KEY]);
+    expect(w.puts.map((p) => p.key)).toEqual([`${MERGED_NOTIFICATIONS_KEY}#new`]);
+    expect(w.events).toEqual([]);
+  });
+
+  it('a new record at the mark’s own time is merged, cached and told', async () => {
+    const w = world({ Data: [{ Id: 4, Timestamp: '2026-11-27T02:59:00Z' }, { Id: 3, Timestamp: '2026-11-27T02:59:00Z' }] }, held);
+    const next = await w.run(notificationMark(held));
+    expect(w.previousReads()).toBe(1);
+    expect(w.renewed).toEqual([]);
+    const merged = w.puts.find((p) => p.key === MERGED_NOTIFICATIONS_KEY)?.value as { Data: Array<{ Id: number }> };
+    expect(merged.Data.map((r) => r.Id)).toEqual([4, 3, 2, 1]);
+    expect(w.events).toEqual([{ type: 'notifications', siteId: 's1', system: 'sys', count: 1 }]);
+    expect(next).toEqual({ since: '2026-11-27T02:59:00Z', ids: [4, 3, 2] });
+  });
+
+  it('a record older than the mark (a system that ignores the start time) is compared with every record held', async () => {
+    const w = world({ Data: [{ Id: 1, Timestamp: '2026-11-27T02:00:00Z' }, { Id: 0, Timestamp: '2026-11-27T01:00:00Z' }] }, held);
+    await w.run(notificationMark(held));
+    expect(w.previousReads()).toBe(1);
+    const merged = w.puts.find((p) => p.key === MERGED_NOTIFICATIONS_KEY)?.value as { Data: Array<{ Id: number }> };
+    expect(merged.Data.map((r) => r.Id)).toEqual([0, 3, 2, 1]);
+    expect(w.events).toEqual([{ type: 'notifications', siteId: 's1', system: 'sys', count: 1 }]);
+  });
+
+  it('without a mark (a first poll), the records held are read and merged as before', async () => {
+    const w = world({ Data: [] }, held);
+    expect(await w.run(undefined)).toEqual(notificationMark(held));
+    expect(w.previousReads()).toBe(1);
+    expect(w.renewed).toEqual([]);
+    expect(w.puts.find((p) => p.key === MERGED_NOTIFICATIONS_KEY)?.value).toEqual(held);
+  });
+
+  it('an answer that could not be read leaves the records held and their mark', async () => {
+    const w = world(undefined, held);
+    const mark = notificationMark(held);
+    expect(await w.run(mark)).toBe(mark);
+    expect(w.puts).toEqual([]);
+    expect(w.renewed).toEqual([]);
+  });
+});
