@@ -70,7 +70,10 @@ export class FleetState {
   }
 
   markSite(siteId: string, state: SystemState, message: string | undefined): void {
-    const systems = new Set([...this.systemsOf(siteId), ...this.status(siteId).map((s) => s.system)]);
+    // Unsorted: a start marks every paused site, and sorting by localeCompare would load ICU's
+    // collation data before the first byte is served.
+    const known = [...this.statuses.values()].filter((s) => s.siteId === siteId).map((s) => s.system);
+    const systems = new Set([...this.systemsOf(siteId), ...known]);
     for (const system of systems) {
       const prev = this.statuses.get(statusKey(siteId, system));
       const next: SystemStatus = { siteId, system, state, lastSuccessAt: prev?.lastSuccessAt, lastErrorAt: prev?.lastErrorAt, lastError: message ?? prev?.lastError };
