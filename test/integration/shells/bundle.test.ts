@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shellIpc as ipc } from '../support/shell-ipc.js';
 import { openRuntime } from '../../../main/runtime.js';
 import { SimClock, startSimulator } from '../../../simulator/index.js';
 
@@ -54,15 +55,6 @@ const COLLATION_PROBE = `data:text/javascript,${encodeURIComponent(`
   Intl.Collator = function (...a) { say(); return new Collator(...a); };
 `)}`;
 
-async function ipc(url: string, channel: string, body: unknown): Promise<unknown> {
-  const u = new URL(url);
-  const res = await fetch(new URL(`/ipc/${channel}`, u), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-fleetdeck-token': u.searchParams.get('token') ?? '' },
-    body: JSON.stringify(body),
-  });
-  return ((await res.json()) as { value: unknown }).value;
-}
 
 /** Every module specifier a built file imports, statically or on first use. */
 function specifiers(file: string): string[] {
