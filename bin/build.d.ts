@@ -1,2 +1,4 @@
 /** Compiles out/ with `tsc -b main` and rebuilds the Vite bundles when stale; false when a build failed. */
 export function build(log: (line: string) => void): boolean;
+/** The entries `vite build --mode main` writes: the browser shell, the Electron main process, the CLI. */
+export const MAIN_BUNDLES: readonly string[];

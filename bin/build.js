@@ -1,7 +1,7 @@
 // Brings out/ up to date for `npm start`, the bench and the Electron tests. `tsc -b main` compiles
 // app/, simulator/ and main/ to out/ and skips every project whose sources have not changed (its
-// out/.tsbuild/*.tsbuildinfo says so). The two Vite bundles (renderer, preload) have no incremental
-// build: they are rebuilt when a source they bundle is newer than the bundle.
+// out/.tsbuild/*.tsbuildinfo says so). The Vite bundles (main's entries in out/bundle, renderer,
+// preload) have no incremental build: each is rebuilt when a source it bundles is newer than it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,11 +10,20 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE_SOURCES = ['renderer', 'app', 'main/electron/preload.ts', 'vite.config.ts', 'svelte.config.js', 'package.json'];
 const BUNDLES = ['out/renderer/index.html', 'out/preload/preload.cjs'];
+const MAIN_SOURCES = ['main', 'app', 'simulator', 'vite.config.ts', 'package.json'];
+/** What the shells and the CLI start (`vite build --mode main`). */
+export const MAIN_BUNDLES = ['out/bundle/shells/web.js', 'out/bundle/electron/main.js', 'out/bundle/cli/main.js'];
 
 function newest(path) {
   const s = statSync(path);
   if (!s.isDirectory()) return s.mtimeMs;
   return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+/** True when every file of `built` exists and is newer than every file under `sources`. */
+function upToDate(built, sources) {
+  const newestSource = Math.max(...sources.map((s) => join(root, s)).filter(existsSync).map(newest));
+  return built.every((b) => existsSync(join(root, b)) && statSync(join(root, b)).mtimeMs >= newestSource);
 }
 
 function run(args) {
@@ -28,9 +37,11 @@ function run(args) {
  */
 export function build(log) {
   if (!run(['build:node'])) return false;
-  const built = BUNDLES.map((b) => join(root, b));
-  const sources = Math.max(...BUNDLE_SOURCES.map((s) => join(root, s)).filter(existsSync).map(newest));
-  if (built.every((b) => existsSync(b) && statSync(b).mtimeMs >= sources)) return true;
+  if (!upToDate(MAIN_BUNDLES, MAIN_SOURCES)) {
+    log('bundling the main process…');
+    if (!run(['build:main'])) return false;
+  }
+  if (upToDate(BUNDLES, BUNDLE_SOURCES)) return true;
   log('building the renderer…');
   return run(['build:preload']) && run(['build:renderer']);
 }

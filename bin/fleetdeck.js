@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// The compiled CLI lives in out/ (built by `npm ci` through the prepare script, or `npm run build`).
+// The bundled CLI lives in out/bundle (built by `npm ci` through the prepare script, or `npm run build`).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const entry = new URL('../out/main/cli/main.js', import.meta.url);
+const entry = new URL('../out/bundle/cli/main.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write('fleetdeck: not built yet; run `npm run build` in the project folder\n');
   process.exit(2);

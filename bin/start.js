@@ -16,6 +16,6 @@ if (electron.path) {
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
   if (!forceWeb) process.stdout.write(`Fleetdeck: the Electron runtime is not available here (${electron.reason}); serving the browser shell instead.\n`);
-  const { runWeb } = await import(join(APP_DIR, 'out/main/shells/web.js'));
+  const { runWeb } = await import(join(APP_DIR, 'out/bundle/shells/web.js'));
   await runWeb(args);
 }

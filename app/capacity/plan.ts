@@ -30,7 +30,9 @@ export interface PoolFigures {
 }
 
 // One collator for every comparison: `localeCompare` builds one per call, slow for thousands of rows.
-const collator = new Intl.Collator(undefined, { numeric: true });
+// Made on first use, not at import: the first collator of a process loads ICU's collation data,
+// which main's start does not need.
+let collator: Intl.Collator | undefined;
 
 const round = (v: number, digits: number): number => {
   const f = 10 ** digits;
@@ -132,7 +134,8 @@ export function comparePlan(a: PlanRow, b: PlanRow): number {
   const ua = a.usedPercent ?? -1;
   const ub = b.usedPercent ?? -1;
   if (ua !== ub) return ub - ua;
-  return collator.compare(a.siteName, b.siteName) || collator.compare(a.system, b.system) || collator.compare(a.pool, b.pool);
+  const c = (collator ??= new Intl.Collator(undefined, { numeric: true }));
+  return c.compare(a.siteName, b.siteName) || c.compare(a.system, b.system) || c.compare(a.pool, b.pool);
 }
 
 /** The fleet total of planning rows. */

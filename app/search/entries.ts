@@ -126,7 +126,9 @@ export function foldEntry(entry: SearchEntry): FoldedEntry {
   return { entry, text, flat: squash(entry.text), hay: `${text} ${entry.context.toLowerCase()}` };
 }
 
-const collator = new Intl.Collator();
+// Made on the first query, not at import: a process's first collator loads ICU's collation data
+// (tens of ms), which main's start does not need.
+let collator: Intl.Collator | undefined;
 
 /**
  * Entries matching a query: every word must occur in the entry's text or context (or, for
@@ -155,7 +157,8 @@ export function matchEntries(lists: Iterable<readonly FoldedEntry[]>, query: str
   for (const bucket of buckets) {
     if (results.length >= limit) break;
     // Array.prototype.sort is stable: ties keep the given order.
-    bucket.sort((a, b) => collator.compare(a.text, b.text));
+    const c = (collator ??= new Intl.Collator());
+    bucket.sort((a, b) => c.compare(a.text, b.text));
     results.push(...bucket.slice(0, limit - results.length));
   }
   return { results, total };

@@ -2,6 +2,9 @@ import type { SystemsList } from '../../app/catalog/index.js';
 import type { SystemState, SystemStatus } from '../../app/domain/site.js';
 import { cacheKey, type OfflineCache } from '../store/offline-cache.js';
 
+/** The order of {@link FleetState.status}: by site then system, or as kept (for lookups). */
+export type StatusOrder = 'sorted' | 'any';
+
 export type FleetEvent =
   | { type: 'status'; status: SystemStatus }
   | { type: 'notifications'; siteId: string; system: string; count: number };
@@ -34,10 +37,13 @@ export class FleetState {
     return () => this.listeners.delete(listener);
   }
 
-  /** Every known system's status, sorted by site then system. */
-  status(siteId?: string): SystemStatus[] {
-    const all = siteId === undefined ? [...this.statuses.values()].flatMap((m) => [...m.values()]) : [...(this.statuses.get(siteId)?.values() ?? [])];
-    return all.sort((a, b) => a.siteId.localeCompare(b.siteId) || a.system.localeCompare(b.system));
+  /**
+   * Every known system's status, sorted by site then system; `'any'` order for a caller that only
+   * looks them up (a start's: sorting by localeCompare loads ICU's collation data, tens of ms).
+   */
+  status(siteId?: string, order: StatusOrder = 'sorted'): SystemStatus[] {
+    const found = siteId === undefined ? [...this.statuses.values()].flatMap((m) => [...m.values()]) : [...(this.statuses.get(siteId)?.values() ?? [])];
+    return order === 'any' ? found : found.sort((a, b) => a.siteId.localeCompare(b.siteId) || a.system.localeCompare(b.system));
   }
 
   /** Systems of a site as last listed (from the cache when offline). */
@@ -68,7 +74,8 @@ export class FleetState {
   }
 
   markSite(siteId: string, state: SystemState, message: string | undefined): void {
-    const systems = new Set([...this.systemsOf(siteId), ...this.status(siteId).map((s) => s.system)]);
+    // In any order: a start marks every paused site before serving (see `status`).
+    const systems = new Set([...this.systemsOf(siteId), ...this.status(siteId, 'any').map((s) => s.system)]);
     for (const system of systems) {
       const prev = this.get(siteId, system);
       const next: SystemStatus = { siteId, system, state, lastSuccessAt: prev?.lastSuccessAt, lastErrorAt: prev?.lastErrorAt, lastError: message ?? prev?.lastError };

@@ -6,7 +6,7 @@ import type { SitePatch } from '../store/site-store.js';
 import { cacheKey } from '../store/offline-cache.js';
 import { Deadline, SYSTEM_TIMERS, type Timers } from './deadline.js';
 import { FLEET_LIMITS, type FleetContext, type FleetOptions } from './fleet-context.js';
-import { FleetState, SYSTEMS_KEY, type FleetEvent } from './fleet-state.js';
+import { FleetState, SYSTEMS_KEY, type FleetEvent, type StatusOrder } from './fleet-state.js';
 import { Limiter } from './limiter.js';
 import { drivesOf } from '../../app/fleet/refresh-plan.js';
 import { FleetRefresh, type RefreshOptions } from './refresh.js';
@@ -96,9 +96,9 @@ export class Fleet {
     return this.state.on(listener);
   }
 
-  /** Every known system's status, sorted by site then system. */
-  status(siteId?: string): SystemStatus[] {
-    return this.state.status(siteId);
+  /** Every known system's status, sorted by site then system (or in `'any'` order: {@link FleetState.status}). */
+  status(siteId?: string, order?: StatusOrder): SystemStatus[] {
+    return this.state.status(siteId, order);
   }
 
   /** Systems of a site as last listed (from the cache when offline). */

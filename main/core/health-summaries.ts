@@ -1,13 +1,13 @@
 import { refreshEnded, type SystemStatus } from '../../app/domain/site.js';
 import { healthFacts, type CachedRead } from '../../app/health/system-summary.js';
 import { redactedJson } from '../../app/redact.js';
-import type { FleetEvent } from './fleet-state.js';
+import type { FleetEvent, StatusOrder } from './fleet-state.js';
 import type { Database } from '../store/database.js';
 
 /** The part of the fleet the summaries read: status events, statuses and cached answers. */
 export interface SummarySource {
   on(listener: (e: FleetEvent) => void): () => void;
-  status(siteId?: string): SystemStatus[];
+  status(siteId?: string, order?: StatusOrder): SystemStatus[];
   cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { value: unknown; at: string } | undefined;
 }
 
@@ -77,7 +77,7 @@ export class HealthSummaries {
   /** Starts listening to the fleet: must run before the shells forward status events, so a window told of a finished refresh reads the new summary. */
   start(): void {
     if (this.unsubscribe) return;
-    for (const s of this.o.fleet.status()) this.last.set(key(s.siteId, s.system), s);
+    for (const s of this.o.fleet.status(undefined, 'any')) this.last.set(key(s.siteId, s.system), s);
     this.unsubscribe = this.o.fleet.on((e) => {
       if (e.type !== 'status') return;
       const k = key(e.status.siteId, e.status.system);
@@ -169,7 +169,7 @@ export class HealthSummaries {
 
   /** Stored summaries of systems still known; those of an earlier format or of forgotten systems are dropped. */
   private loadStored(): void {
-    const known = new Set(this.o.fleet.status().map((s) => key(s.siteId, s.system)));
+    const known = new Set(this.o.fleet.status(undefined, 'any').map((s) => key(s.siteId, s.system)));
     const stale: Array<[string, string]> = [];
     for (const row of this.stmts.all.iterate()) {
       if (row.format !== SUMMARY_FORMAT || !known.has(key(row.site_id, row.system))) stale.push([row.site_id, row.system]);

@@ -2,6 +2,7 @@ import type { SystemStatus } from '../../app/domain/site.js';
 import { refreshRead } from '../../app/fleet/refresh-plan.js';
 import { dataEntriesOf, foldEntry, matchEntries, siteEntriesOf, type FoldedEntry, type SearchAnswer } from '../../app/search/entries.js';
 import { cacheKey } from '../store/offline-cache.js';
+import type { StatusOrder } from '../core/fleet-state.js';
 
 /** The cached reads whose answers the search index is built from (hosts, volumes, drives, nodes). */
 export const SEARCH_READS = {
@@ -16,7 +17,7 @@ const SEARCH_KEYS: readonly string[] = SEARCH_LIST.map((r) => cacheKey(r.op, r.q
 
 /** What the index needs of the fleet: the systems, their cached answers and news of refreshes. */
 export interface SearchSource {
-  status(): SystemStatus[];
+  status(siteId?: string, order?: StatusOrder): SystemStatus[];
   cached(siteId: string, system: string, opKey: string, query: Record<string, unknown>, options: { recordUse?: boolean }): { value: unknown } | undefined;
   /** The content version of each cached answer of a system, by cache key (reads no answer; an answer read again unchanged keeps its version). */
   cachedVersions(siteId: string, system: string): ReadonlyMap<string, number>;
@@ -123,7 +124,8 @@ export class SearchIndex {
       // A refresh's end (or a poll's, which sends only its end) may have cached new answers.
       if (e.type === 'status' && e.status && e.status.state !== 'refreshing') this.markChanged(e.status.siteId, e.status.system);
     });
-    for (const s of this.#o.fleet.status()) this.#dirty.set(keyOf(s.siteId, s.system), { siteId: s.siteId, system: s.system });
+    // In any order (no localeCompare, whose first use loads ICU's collation data, before serving).
+    for (const s of this.#o.fleet.status(undefined, 'any')) this.#dirty.set(keyOf(s.siteId, s.system), { siteId: s.siteId, system: s.system });
     this.#cancelStart = (this.#o.afterStart ?? defaultAfterStart)(() => this.#activate());
   }
 

@@ -4,9 +4,10 @@
  * resource timings (each IPC call with its server time), long tasks, and the painted frame.
  *   npx tsx test/bench/coldstart-breakdown.ts DIR [--cpu-prof PROFDIR] [--tries N] [--root CHECKOUT] [--summary]
  * (`--root`: another built checkout to start, for before/after; `--summary`: one line per try)
+ * Starts the bundled entry (out/bundle/shells/web.js), or out/main's where a checkout has no bundle.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './support.js';
@@ -21,6 +22,7 @@ const expect = Number(process.env.EXPECT ?? 200);
 const rootIdx = args.indexOf('--root');
 const root = rootIdx >= 0 ? (args[rootIdx + 1] as string) : ROOT;
 const summary = args.includes('--summary');
+const entry = ['out/bundle/shells/web.js', 'out/main/shells/web.js'].find((e) => existsSync(join(root, e))) as string;
 
 function cpu(pid: number): number {
   try {
@@ -57,7 +59,7 @@ for (let t = 0; t < tries; t++) {
   if (expect) cpSync(dir, copy, { recursive: true });
   const t0 = performance.now();
   const nodeArgs = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
-  const child = spawn(process.execPath, [...nodeArgs, 'out/main/shells/web.js', '--data-dir', expect ? copy : join(copy, 'x')], { cwd: root, env: { ...process.env, FLEETDECK_KEYCHAIN: 'memory' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, entry, '--data-dir', expect ? copy : join(copy, 'x')], { cwd: root, env: { ...process.env, FLEETDECK_KEYCHAIN: 'memory' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const samples: Array<[number, number]> = [];
   const timer = setInterval(() => samples.push([Math.round(performance.now() - t0), cpu(child.pid!)]), 25);
   const url = await new Promise<string>((res) => { let out = ''; child.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; const m = /^(http:\/\/127\.0\.0\.1:\d+\/\S*)$/m.exec(out); if (m) res(m[1]!); }); });

@@ -94,9 +94,9 @@ async function cachedFleetDir(size: FleetSize, seed: string): Promise<{ dir: str
   return { dir, sim };
 }
 
-/** Starts the browser shell as `npm start` does without Electron, in its own process; resolves with its URL. */
+/** Starts the browser shell as `npm start` does without Electron (its bundled entry), in its own process; resolves with its URL. */
 function startShellProcess(dataDir: string): { child: ChildProcess; url: Promise<string> } {
-  const child = spawn(process.execPath, ['out/main/shells/web.js', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, ['out/bundle/shells/web.js', '--data-dir', dataDir], {
     cwd: ROOT,
     env: { ...process.env, FLEETDECK_KEYCHAIN: 'memory' },
     stdio: ['ignore', 'pipe', 'pipe'],

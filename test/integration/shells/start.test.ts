@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { shellIpc as ipc } from '../support/shell-ipc.js';
 
 const START = fileURLToPath(new URL('../../../bin/start.js', import.meta.url));
 
@@ -26,16 +27,6 @@ function launch(args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildP
     child.stderr?.on('data', onData);
     child.on('exit', (code) => reject(new Error(`exited ${code}:\n${output}`)));
   });
-}
-
-async function ipc(url: string, channel: string, body: unknown): Promise<unknown> {
-  const u = new URL(url);
-  const res = await fetch(new URL(`/ipc/${channel}`, u), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-fleetdeck-token': u.searchParams.get('token') ?? '' },
-    body: JSON.stringify(body),
-  });
-  return ((await res.json()) as { value: unknown }).value;
 }
 
 /**

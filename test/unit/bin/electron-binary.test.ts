@@ -9,7 +9,7 @@ describe('launching the app on Electron (npm start, npm run test:electron)', () 
     expect(args.slice(1)).toEqual(['--site', 'paris']);
     const pkg = JSON.parse(readFileSync(join(args[0]!, 'package.json'), 'utf8')) as { productName: string; main: string };
     expect(pkg.productName).toBe('Fleetdeck');
-    expect(pkg.main).toBe('out/main/electron/main.js');
+    expect(pkg.main).toBe('out/bundle/electron/main.js');
   });
 
   it('says why when the runtime cannot be had', () => {

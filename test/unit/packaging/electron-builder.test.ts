@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -76,6 +76,14 @@ const { validateConfiguration } = createRequire(import.meta.url)('app-builder-li
 };
 
 /** Width and height from a PNG's IHDR chunk (after checking the signature). */
+/** `vite build --mode main`'s options that decide where each entry and chunk is written. */
+async function mainBundleConfig(): Promise<{ outDir: string; input: Record<string, string>; entryFileNames: string; chunkFileNames: string }> {
+  type Build = { outDir: string; rollupOptions: { input: Record<string, string>; output: { entryFileNames: string; chunkFileNames: string } } };
+  const { default: configFor } = (await import('../../../vite.config.js')) as { default: (env: { mode: string; command: string }) => { build: Build } };
+  const { outDir, rollupOptions } = configFor({ mode: 'main', command: 'build' }).build;
+  return { outDir, input: rollupOptions.input, ...rollupOptions.output };
+}
+
 function pngSize(bytes: Buffer): { width: number; height: number } {
   expect(bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
   expect(bytes.subarray(12, 16).toString('ascii')).toBe('IHDR');
@@ -99,10 +107,11 @@ describe('electron-builder.yml', () => {
   });
 
   it('packages the compiled app and nothing of the sources, tests or tooling', () => {
-    for (const file of ['package.json', 'out/main/electron/main.js', 'out/preload/preload.cjs', 'out/renderer/index.html', 'out/renderer/assets/index-abc123.js', 'out/simulator/index.js', 'out/app/catalog/operations.js']) {
+    for (const file of ['package.json', 'out/bundle/electron/main.js', 'out/bundle/cli/main.js', 'out/bundle/chunks/runtime-abc123.js', 'out/preload/preload.cjs', 'out/renderer/index.html', 'out/renderer/assets/index-abc123.js', 'bin/fleetdeck.js']) {
       expect(packaged(file), `${file} is packaged`).toBe(true);
     }
-    for (const file of ['test/x.ts', 'main/x.ts', 'renderer/x.svelte', 'renderer/App.svelte', 'app/x.ts', 'simulator/cli.ts', 'scripts/setup', 'docs/interface.md', '.ci/run', 'out/main/electron/main.js.map', 'tsconfig.json', 'electron-builder.yml', 'vite.config.ts', 'README.md', 'build/icon.png']) {
+    // tsc's per-module output is not what the app starts (out/bundle is), and the maps stay home.
+    for (const file of ['test/x.ts', 'main/x.ts', 'renderer/x.svelte', 'renderer/App.svelte', 'app/x.ts', 'simulator/cli.ts', 'scripts/setup', 'docs/interface.md', '.ci/run', 'out/main/electron/main.js', 'out/app/catalog/operations.js', 'out/simulator/index.js', 'out/bundle/electron/main.js.map', 'out/bundle/chunks/runtime-abc123.js.map', 'tsconfig.json', 'electron-builder.yml', 'vite.config.ts', 'README.md', 'build/icon.png']) {
       expect(packaged(file), `${file} stays out`).toBe(false);
     }
   });
@@ -152,16 +161,18 @@ describe('electron-builder.yml', () => {
     expect(config.deb?.depends).toEqual(expect.arrayContaining(['libgtk-3-0', 'libnss3', 'libxss1', 'libxtst6', 'xdg-utils', 'libatspi2.0-0', 'libuuid1', 'libnotify4', 'libsecret-1-0']));
   });
 
-  it('points main at the file the build writes, and that file loads what the build writes beside it', () => {
+  it('points main at the file the build writes, and that file loads what the build writes beside it', async () => {
     const main = config.extraMetadata?.main;
-    expect(main).toBe('out/main/electron/main.js');
+    expect(main).toBe('out/bundle/electron/main.js');
     expect(pkg.main).toBe(main);
     expect(packaged(main!)).toBe(true);
-    // tsc -b main compiles main/electron/main.ts to out/main/electron/main.js (main/tsconfig.json).
-    const node = JSON.parse(read('main/tsconfig.json').replace(/^\/\/.*$/gm, '')) as { compilerOptions: { rootDir: string; outDir: string }; include: string[] };
-    expect(node.compilerOptions).toMatchObject({ rootDir: '.', outDir: '../out/main' });
-    expect(node.include).toContain('**/*.ts');
-    expect(existsSync(join(repo, main!.replace(/^out\//, '').replace(/\.js$/, '.ts')))).toBe(true);
+    // `vite build --mode main` bundles main/electron/main.ts to out/bundle/electron/main.js, and every
+    // entry and chunk two folders below out/, as tsc's out/main/electron/main.js was.
+    const bundle = await mainBundleConfig();
+    expect(bundle.outDir).toBe(join(repo, 'out/bundle'));
+    expect(bundle.input['electron/main']).toBe(join(repo, 'main/electron/main.ts'));
+    expect(join('out/bundle', bundle.entryFileNames.replace('[name]', 'electron/main'))).toBe(main);
+    expect(bundle.chunkFileNames).toMatch(/^[a-z]+\/[^/]+\.js$/);
     // The entry loads ../../preload/preload.cjs, which `vite build --mode preload` writes to out/preload.
     expect(read('main/electron/main.ts')).toContain("new URL('../../preload/preload.cjs', import.meta.url)");
     expect(read('vite.config.ts')).toMatch(/outDir: here\('out\/preload'\)[\s\S]*fileName: \(\) => 'preload\.cjs'/);
