@@ -1,4 +1,4 @@
-import { DEFAULT_SMART_MAX_AGE_HOURS, siteNameProblem } from '../../app/domain/site.js';
+import { DEFAULT_SMART_MAX_AGE_HOURS, siteNameProblem } from '../../app/domain/site-rules.js';
 import type { Request, SiteView } from '../../app/ipc/contract.js';
 
 export type SitePatch = Request<'sites:edit'>['patch'];
