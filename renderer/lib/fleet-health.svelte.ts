@@ -137,6 +137,11 @@ export class FleetHealth {
     return this.#running;
   }
 
+  /** Resolves when the read running now (if any) has ended, without asking for another. */
+  settled(): Promise<void> {
+    return this.#running ?? Promise.resolve();
+  }
+
   async #read(): Promise<void> {
     const answer = await api().invoke('health:summaries', this.#seq === undefined ? {} : { since: this.#seq });
     // One publication for the whole answer: every derived list below walks all systems' facts.

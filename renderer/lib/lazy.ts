@@ -64,7 +64,28 @@ export function lazyPart<Props extends Record<string, any>>(what: string, import
   };
 }
 
-/** Resolves once no part is loading (tests wait for it instead of for time). */
+/** Resolves once no part is loading and nothing waits for a painted frame (tests wait for it instead of for time). */
 export async function partsLoaded(): Promise<void> {
   while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+}
+
+/**
+ * Resolves after the next frame is painted (a task after the next animation frame), or after
+ * `limitMs` when no frame comes (a hidden or minimised window does not paint): what waits for the
+ * first frame must not wait for ever.
+ */
+export function afterNextPaint(limitMs = 1000): Promise<void> {
+  const painted = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, limitMs);
+    if (typeof requestAnimationFrame !== 'function') return;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
+  });
+  inFlight.add(painted);
+  void painted.finally(() => inFlight.delete(painted));
+  return painted;
 }

@@ -4,7 +4,8 @@
  * takes it), broken down on the last fresh page: document, script and stylesheet loads, DOMContentLoaded,
  * the IPC calls the page made before that frame (start, end, size, main's time in the handler) and
  * the page's own marks. Uses the same cached
- * 100 × 10 fleet as `search-filter.ts` (kept in BENCH_FLEET_DIR when set).
+ * 100 × 10 fleet as `search-filter.ts` (kept in BENCH_FLEET_DIR when set). BENCH_RENDERER_DIR serves
+ * another renderer build (an earlier commit's `out/renderer`, to compare before and after).
  *
  *   npx tsx test/bench/first-paint.ts [--runs N]
  */
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
       },
     ]),
   ) as unknown as Handlers;
-  const shell = await startBrowserShell({ handlers: timed, rendererDir: join(ROOT, 'out/renderer'), subscribe: () => () => undefined });
+  const shell = await startBrowserShell({ handlers: timed, rendererDir: process.env.BENCH_RENDERER_DIR ?? join(ROOT, 'out/renderer'), subscribe: () => () => undefined });
   const browser = await launchChromium();
   const systems = rt.fleet.status().length;
   try {
