@@ -37,9 +37,11 @@ const renderer: UserConfig = {
     // No source map in the build: it would be served with the app (2 MB of our sources) and is
     // excluded from installers anyway; `npm run dev:renderer` has maps for debugging.
     sourcemap: false,
-    // One script read from disk or loopback, never over a network: a single ~0.6 MB file costs less
-    // than the extra requests of splitting it, so warn only well above that.
-    chunkSizeWarningLimit: 1500,
+    // The first script holds only the first frame (frame, tree, overview, palette); every other
+    // view, each system area, the catalog's operations and zod are chunks loaded when first used
+    // (renderer/lib/lazy.ts: at 1,000 systems, loading and running one 634 KiB script was most of
+    // the first paint, issue 17). Read from disk or loopback, so a chunk costs little as a request.
+    chunkSizeWarningLimit: 500,
   },
   server: shell ? { proxy: { '/ipc': toShell(shell), '/events': toShell(shell) } } : {},
 };

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { hasUnsafeChars } from '../safe-text.js';
 
 /*
  * A site and a system's state are declared once here, as schemas; every variant (what the store
@@ -42,9 +41,6 @@ export const sitePollingSchema = z.object({
   smartMaxAgeHours: z.number().int().min(1).max(8760).optional(),
 });
 export type SitePolling = z.infer<typeof sitePollingSchema>;
-
-/** SMART age a background poll keeps when the site sets none: once a day. */
-export const DEFAULT_SMART_MAX_AGE_HOURS = 24;
 
 /** A site: one management endpoint of the storage interface, as stored. Holds no secret. */
 export const siteSchema = z.object({
@@ -167,16 +163,8 @@ export const systemStatusSchema = z.object({
 });
 export type SystemStatus = z.infer<typeof systemStatusSchema>;
 
-/**
- * Whether a system's cached answers may have changed between two of its statuses: a refresh ended,
- * or a background poll did (a poll sends no 'refreshing' status, only its end: a new success or
- * error time). What the window's data versions and main's health summaries both follow.
- */
-export function refreshEnded(prev: Pick<SystemStatus, 'state' | 'lastSuccessAt' | 'lastErrorAt'> | undefined, next: Pick<SystemStatus, 'state' | 'lastSuccessAt' | 'lastErrorAt'>): boolean {
-  if (prev === undefined) return false;
-  const finished = prev.state === 'refreshing' && next.state !== 'refreshing';
-  return finished || prev.lastSuccessAt !== next.lastSuccessAt || prev.lastErrorAt !== next.lastErrorAt;
-}
+// In their own module, without zod, for the window's first script (issue 17); main imports them from here.
+export { DEFAULT_SMART_MAX_AGE_HOURS, refreshEnded, siteNameProblem } from './site-rules.js';
 
 /** Lowercase, dash-separated id from a name. */
 export function siteIdFromName(name: string): string {
@@ -188,14 +176,3 @@ export function siteIdFromName(name: string): string {
   return id || 'site';
 }
 
-/**
- * Site names: 1–64 printable characters, no leading/trailing space. Control and bidirectional
- * formatting characters are refused: a right-to-left override makes a name read as another in
- * every list, log line and report.
- */
-export function siteNameProblem(name: string): string | undefined {
-  if (name.trim() !== name || name.length === 0) return 'a site name cannot be empty or start/end with a space';
-  if (name.length > 64) return 'a site name has at most 64 characters';
-  if (hasUnsafeChars(name)) return 'a site name cannot contain control or text-direction characters';
-  return undefined;
-}

@@ -1,4 +1,6 @@
-import { formatDateTime, type OperationKey } from '../catalog/index.js';
+import type { OperationKey } from '../catalog/index.js';
+// Not the catalog's index: the window's first script reads the refresh plan, and the index brings every operation.
+import { formatDateTime } from '../catalog/validate.js';
 
 /** One read of a refresh: an operation and its query. */
 export interface PlannedRead {

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import type { Application, Node, NotificationRecord } from '../catalog/resources.js';
 import { NOTIFICATIONS_CACHE, refreshRead, type PlannedRead } from '../fleet/refresh-plan.js';
-import { highLevel, laggingReplication, unhealthyDrives, type LaggingPair, type NodeDrive, type Rollup } from './rollup.js';
+import { highLevel, laggingReplication, unhealthyDrives } from './rollup.js';
+import type { HealthFacts } from './summary-facts.js';
 import { listOf, ROLLUP_READS, rollupAnswers, systemRollup } from './system-health.js';
+
+// The window's side (the facts' type and `factsFromWire`) is in summary-facts.ts, without zod, for its first script.
+export { factsFromWire, type HealthFacts } from './summary-facts.js';
 
 /**
  * One system's health facts as every fleet-wide view shows them (the overview, the tree, the system
@@ -22,16 +26,6 @@ export const SUMMARY_READS = {
 
 /** High-level notifications kept per system. */
 export const SUMMARY_ERRORS = 20;
-
-/** A system's facts (what the window keeps per system). */
-export interface HealthFacts {
-  rollup: Rollup;
-  /** When the health record was read from the system. */
-  at: string | undefined;
-  drives: NodeDrive[];
-  lagging: LaggingPair[];
-  errors: NotificationRecord[];
-}
 
 /** A cached answer with the time it was read; undefined (or null) when nothing is cached. */
 export type CachedRead = { value: unknown; at: string } | null | undefined;
@@ -117,18 +111,3 @@ export const systemSummarySchema = z.object({
   errors: z.array(record),
 });
 export type SystemSummaryWire = z.output<typeof systemSummarySchema>;
-
-/** What the window keeps of a summary: the facts with the one infinite figure restored. */
-export function factsFromWire(w: SystemSummaryWire): HealthFacts {
-  const pool = <P extends z.output<typeof poolSchema>>(p: P) =>
-    p.forecast.range ? { ...p, forecast: { ...p.forecast, range: { low: p.forecast.range.low, high: p.forecast.range.high ?? Number.POSITIVE_INFINITY } } } : p;
-  const capacity = w.rollup.capacity;
-  // The wire schema is the shape of HealthFacts as JSON; the records are the system's own, already normalised.
-  return {
-    rollup: { ...w.rollup, capacity: { ...capacity, pools: capacity.pools.map(pool), total: capacity.total ? pool(capacity.total) : undefined } },
-    at: w.at,
-    drives: w.drives,
-    lagging: w.lagging,
-    errors: w.errors,
-  } as HealthFacts;
-}

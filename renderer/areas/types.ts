@@ -1,4 +1,4 @@
-import type { Component } from 'svelte';
+import type { LazyPart } from '../lib/lazy.js';
 import type { AreaDetail, Nav } from '../lib/nav.svelte.js';
 import type { SystemContext } from '../lib/system.svelte.js';
 
@@ -21,7 +21,8 @@ export interface AreaDef {
   /** A shorter word for the area tabs (the title stays the accessible name), so they fit a 1024 px window. */
   short?: string;
   group: AreaGroup;
-  component: Component<AreaProps>;
+  /** The area's component, loaded when first opened. */
+  part: LazyPart<AreaProps>;
   /** False while the area shows only its cached data (it is still to be built). */
   ready: boolean;
   /** Extra words the command palette matches. */

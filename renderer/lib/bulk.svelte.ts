@@ -1,5 +1,5 @@
-import { OPERATIONS, type Operation, type OperationKey } from '../../app/catalog/index.js';
-import { RETRYABLE_OUTCOMES, type BulkJobView, type BulkOutcome } from '../../app/domain/bulk.js';
+import type { Operation, OperationKey } from '../../app/catalog/index.js';
+import type { BulkJobView, BulkOutcome } from '../../app/domain/bulk.js';
 import type { Request } from '../../app/ipc/contract.js';
 import { api } from './api.js';
 
@@ -11,9 +11,6 @@ export const BULK_PRESETS: ReadonlyArray<{ op: OperationKey; label: string }> = 
   { op: 'PUT /nodes/chap', label: 'Apply target CHAP credentials' },
 ];
 
-/** Every write of the catalog can be a bulk change; reads cannot. */
-export const BULK_OPERATIONS: readonly Operation[] = OPERATIONS.filter((o) => o.writes);
-
 /** What each outcome is called where the admin reads it. */
 export const OUTCOME_LABEL: Readonly<Record<BulkOutcome, string>> = {
   pending: 'waiting',
@@ -23,11 +20,6 @@ export const OUTCOME_LABEL: Readonly<Record<BulkOutcome, string>> = {
   unknown: 'outcome unknown: check on the system',
   skipped: 'not sent',
 };
-
-/** How many systems of a job a retry would send to again (refused or not sent; never unknown). */
-export function retryable(job: BulkJobView): number {
-  return job.targets.filter((t) => RETRYABLE_OUTCOMES.includes(t.outcome)).length;
-}
 
 /** Counts of a job's outcomes, for its summary line. */
 export function tally(job: BulkJobView): Record<BulkOutcome, number> {

@@ -1,7 +1,7 @@
 import { SvelteMap } from 'svelte/reactivity';
 import { planRows, planTotal, type PlanRow } from '../../app/capacity/plan.js';
 import type { PoolCapacity } from '../../app/capacity/pools.js';
-import { factsFromWire, type HealthFacts } from '../../app/health/system-summary.js';
+import { factsFromWire, type HealthFacts } from '../../app/health/summary-facts.js';
 import type { NotificationRecord } from '../../app/catalog/index.js';
 import { api } from './api.js';
 import { errorText } from './format.js';
@@ -135,6 +135,11 @@ export class FleetHealth {
       }
     })();
     return this.#running;
+  }
+
+  /** Resolves when the read running now (if any) has ended, without asking for another. */
+  settled(): Promise<void> {
+    return this.#running ?? Promise.resolve();
   }
 
   async #read(): Promise<void> {

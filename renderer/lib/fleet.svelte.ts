@@ -1,6 +1,6 @@
 import { SvelteMap } from 'svelte/reactivity';
 import type { Response, SiteView, SystemStatusView } from '../../app/ipc/contract.js';
-import { refreshEnded } from '../../app/domain/site.js';
+import { refreshEnded } from '../../app/domain/site-rules.js';
 import { api } from './api.js';
 import { errorText } from './format.js';
 

@@ -1,4 +1,5 @@
-import { DEFAULT_SMART_MAX_AGE_HOURS, siteNameProblem, type SiteEdit, type SiteInput, type SiteView } from '../../app/domain/site.js';
+import { DEFAULT_SMART_MAX_AGE_HOURS, siteNameProblem } from '../../app/domain/site-rules.js';
+import type { SiteEdit, SiteInput, SiteView } from '../../app/domain/site.js';
 
 /*
  * The site dialogs' forms, derived from the site schemas in `app/domain/site.ts`: a form has one

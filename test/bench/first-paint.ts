@@ -4,7 +4,8 @@
  * takes it), broken down on the last fresh page: document, script and stylesheet loads, DOMContentLoaded,
  * the IPC calls the page made before that frame (start, end, size, main's time in the handler) and
  * the page's own marks. Uses the same cached
- * 100 × 10 fleet as `search-filter.ts` (kept in BENCH_FLEET_DIR when set).
+ * 100 × 10 fleet as `search-filter.ts` (kept in BENCH_FLEET_DIR when set). BENCH_RENDERER_DIR serves
+ * another renderer build (an earlier commit's `out/renderer`, to compare before and after).
  *
  *   npx tsx test/bench/first-paint.ts [--runs N]
  */
@@ -44,16 +45,27 @@ async function main(): Promise<void> {
       },
     ]),
   ) as unknown as Handlers;
-  const shell = await startBrowserShell({ handlers: timed, rendererDir: join(ROOT, 'out/renderer'), subscribe: () => () => undefined });
+  const shell = await startBrowserShell({ handlers: timed, rendererDir: process.env.BENCH_RENDERER_DIR ?? join(ROOT, 'out/renderer'), subscribe: () => () => undefined });
   const browser = await launchChromium();
   const systems = rt.fleet.status().length;
   try {
     const paints: number[] = [];
+    const cpus: Array<{ thread: number; script: number; task: number }> = [];
     for (let i = 0; i < RUNS; i++) {
       const page = await newPage(browser, systems);
       calls = [];
       const traced = i === RUNS - 1; // the last page: its requests and marks are printed
+      // The page's main-thread CPU time (thread ticks, so other processes on a loaded machine do not
+      // count), read as soon as the painted frame is seen: comparable where wall time is not.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
       const paint = await firstPaint(page, shell.url);
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const metric = (name: string): number => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
+      const cpu = { thread: metric('ThreadTime'), script: metric('ScriptDuration'), compile: metric('V8CompileDuration'), layout: metric('LayoutDuration'), style: metric('RecalcStyleDuration'), task: metric('TaskDuration') };
+      cpus.push(cpu);
+      const longest = await page.evaluate((p) => (window as unknown as { __longtasks: Array<{ start: number; duration: number }> }).__longtasks.filter((t) => t.start < p).reduce((a, t) => a + t.duration, 0), paint);
+      console.log(`run ${i + 1}: paint ${ms(paint)}; page main thread CPU ${ms(cpu.thread)} (script ${ms(cpu.script)}, compile ${ms(cpu.compile)}, style ${ms(cpu.style)}, layout ${ms(cpu.layout)}; tasks ${ms(cpu.task)}); long tasks before the frame ${ms(longest)}`);
       paints.push(paint);
       if (!traced) {
         await page.close();
@@ -86,6 +98,7 @@ async function main(): Promise<void> {
       await page.close();
     }
     console.log(`\nfirst paint, ${systems} systems: median ${ms(median(paints))} of ${paints.map((p) => ms(p)).join(', ')}`);
+    console.log(`page main thread CPU to the frame: median ${ms(median(cpus.map((c) => c.thread)))} of ${cpus.map((c) => ms(c.thread)).join(', ')}; script ${ms(median(cpus.map((c) => c.script)))}`);
   } finally {
     await browser.close();
     await shell.close();

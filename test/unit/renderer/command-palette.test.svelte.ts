@@ -29,19 +29,22 @@ describe('the app frame', () => {
     expect(target.querySelector('[data-testid="simulated-banner"]')?.textContent).toContain('SIMULATED');
   });
 
-  it('opens the command palette with Ctrl+K and goes to a system with the keyboard', () => {
+  it('opens the command palette with Ctrl+K and goes to a system with the keyboard', async () => {
     key(window.document.body, 'k', { ctrlKey: true });
+    await settle();
     expect(palette()).not.toBeNull();
     expect(document.activeElement).toBe(input());
     type('prod-b');
     expect(options()[0]).toBe('prod-b');
     key(input(), 'Enter');
+    await settle();
     expect(palette()).toBeNull();
     expect(target.querySelector('[data-testid="system-page"]')?.getAttribute('data-system')).toBe('prod-b');
   });
 
-  it('lists views of the open system and catalog operations', () => {
+  it('lists views of the open system and catalog operations', async () => {
     key(window.document.body, 'k', { metaKey: true });
+    await settle();
     type('hosts/list');
     // No system is open yet: operations are listed but say why they cannot open.
     expect(options()).toContain('GET /hosts/list');
@@ -51,20 +54,26 @@ describe('the app frame', () => {
 
     (target.querySelector('[data-testid="tree-system-s1-prod-a"]') as HTMLElement).focus();
     key(document.activeElement as Element, 'Enter');
+    await settle();
     key(window.document.body, 'k', { ctrlKey: true });
+    await settle();
     type('hardware');
     expect(options()[0]).toBe('Hardware — prod-a');
     key(input(), 'Enter');
+    await settle();
     expect(target.querySelector('[data-testid="area-hardware"]')).not.toBeNull();
 
     key(window.document.body, 'k', { ctrlKey: true });
+    await settle();
     type('GET /hosts/list');
     key(input(), 'Enter');
+    await settle();
     expect(target.querySelector('[data-testid="area-console"]')?.textContent).toContain('List hosts');
   });
 
-  it('moves through results with the arrow keys', () => {
+  it('moves through results with the arrow keys', async () => {
     key(window.document.body, 'k', { ctrlKey: true });
+    await settle();
     type('prod');
     const activeLabel = () => document.querySelector('[role="option"][aria-selected="true"] .label')?.textContent;
     expect(activeLabel()).toBe('prod-a');

@@ -66,6 +66,8 @@ describe('the login dialog', () => {
     expect(q('login-dialog')).toBeNull();
     // Neither the systems' nor the site's own error from before the login lingers.
     click(q('open-sites'));
+    // The sites view is its own script chunk, loaded when first shown.
+    await settle();
     expect(q('site-east')?.textContent).not.toContain('no password stored');
     expect(q('site-attention')).toBeNull();
     // The password went to session:login and nowhere else.
@@ -231,6 +233,8 @@ describe('what a site says about how it is reached', () => {
     expect(pill?.textContent).toBe('cert expired');
     expect(pill?.getAttribute('title')).toBe('Certificate expired since 2025-03-01 12:00 UTC: still trusted by its pinned fingerprint');
     click(q('open-sites'));
+    // The sites view is its own script chunk, loaded when first shown.
+    await settle();
     expect(q('site-notice-certificate-expired-west')?.textContent).toBe(
       'West DC: certificate expired since 2025-03-01 12:00 UTC: still trusted by its pinned fingerprint; renew it on the system, then trust the new one.',
     );
@@ -241,6 +245,8 @@ describe('what a site says about how it is reached', () => {
     const { q } = await render([site('west', 'West DC', { tls: { pinSha256: PINNED, hasCaBundle: false, validTo: '2099-01-01T00:00:00.000Z' } })], [status('west', 'w-1', 'ok')]);
     expect(q('tree-cert-expired-west')).toBeNull();
     click(q('open-sites'));
+    // The sites view is its own script chunk, loaded when first shown.
+    await settle();
     expect(q('site-notice-certificate-expired-west')).toBeNull();
     expect(q('site-west')?.textContent).toContain('valid until 2099-01-01 00:00 UTC');
   });
@@ -289,6 +295,8 @@ describe('the certificate-changed dialog', () => {
       },
     );
     click(q('open-sites'));
+    // The sites view is its own script chunk, loaded when first shown.
+    await settle();
     click(q('site-trust-west'));
     await settle();
     click(q('trust-confirm'));
@@ -327,6 +335,8 @@ describe('managing a site', () => {
   it('removes a site only after its exact name is typed, and forgets its systems', async () => {
     const { fake, q } = await render(sites(), statuses(), { 'sites:remove': () => ({ ok: true }) });
     click(q('open-sites'));
+    // The sites view is its own script chunk, loaded when first shown.
+    await settle();
     click(q('site-remove-west'));
     const submit = q('confirm-submit') as HTMLButtonElement;
     expect(q('confirm-dialog')?.textContent).toContain('keychain');
@@ -361,6 +371,8 @@ describe('managing a site', () => {
       'sites:edit': (r) => ({ ...site('east', 'East DC', { group: 'Europe', tags: ['prod'] }), tags: r.patch.tags ?? [], polling: { intervalSeconds: r.patch.intervalSeconds ?? 60, paused: false, maxInFlight: 4 } }),
     });
     click(q('open-sites'));
+    // The sites view is its own script chunk, loaded when first shown.
+    await settle();
     click(q('site-edit-east'));
     expect(q<HTMLInputElement>('site-name')?.value).toBe('East DC');
     type(q('site-tags'), 'prod, dr , prod,');
@@ -378,6 +390,8 @@ describe('managing a site', () => {
       'sites:edit': (r) => ({ ...site('east', 'East DC'), polling: { intervalSeconds: 60, paused: false, maxInFlight: 4, ...(r.patch.smartMaxAgeHours ? { smartMaxAgeHours: r.patch.smartMaxAgeHours } : {}) } }),
     });
     click(q('open-sites'));
+    // The sites view is its own script chunk, loaded when first shown.
+    await settle();
     click(q('site-edit-east'));
     expect(q<HTMLInputElement>('site-smart-age')?.value).toBe('24');
     type(q('site-smart-age'), '0');
@@ -393,6 +407,8 @@ describe('managing a site', () => {
   it('refuses an edit that breaks a limit, saying which', async () => {
     const { fake, q } = await render(sites(), statuses(), { 'sites:edit': () => site('east', 'East DC') });
     click(q('open-sites'));
+    // The sites view is its own script chunk, loaded when first shown.
+    await settle();
     click(q('site-edit-east'));
     type(q('site-inflight'), '65');
     click(q('site-save'));
@@ -412,6 +428,8 @@ describe('managing a site', () => {
       'session:logout': () => ({ ok: true }),
     });
     click(q('open-sites'));
+    // The sites view is its own script chunk, loaded when first shown.
+    await settle();
     click(q('site-pause-east'));
     await settle();
     expect(sent(fake, 'sites:pause')).toEqual([{ site: 'east', paused: true }]);

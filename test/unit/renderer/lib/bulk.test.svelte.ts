@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BulkJobView, BulkOutcome } from '../../../../app/domain/bulk.js';
-import { BulkState, retryable, tally } from '../../../../renderer/lib/bulk.svelte.js';
+import { retryable } from '../../../../renderer/lib/bulk-ops.js';
+import { BulkState, tally } from '../../../../renderer/lib/bulk.svelte.js';
 
 function job(run: number, outcomes: BulkOutcome[], state: BulkJobView['state'] = 'running'): BulkJobView {
   return {

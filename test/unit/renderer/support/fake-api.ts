@@ -2,6 +2,7 @@ import type { Channel, EventName, EventPayload, FleetdeckApi, Request, Response,
 import { flushSync } from 'svelte';
 import { entriesOf, foldEntry, matchEntries, type SearchAnswer } from '../../../../app/search/entries.js';
 import { READS } from '../../../../renderer/lib/reads.js';
+import { partsLoaded } from '../../../../renderer/lib/lazy.js';
 import { healthFacts, type SystemSummaryWire } from '../../../../app/health/system-summary.js';
 
 /** A cached answer as `cache:read` returns it. */
@@ -154,6 +155,8 @@ export function fakeApi(fleet: FakeFleet) {
 export async function settle(rounds = 8): Promise<void> {
   for (let i = 0; i < rounds; i++) {
     await new Promise((r) => setTimeout(r, 0));
+    // A view or area shown for the first time loads its script chunk (renderer/lib/lazy.ts): wait for it, not for time.
+    await partsLoaded();
     flushSync();
   }
 }

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import App from '../../../renderer/App.svelte';
+import { setApi } from '../../../renderer/lib/api.js';
+import { fakeApi, settle, site, status } from './support/fake-api.js';
+import { renderComponent } from './support/render.js';
+
+/**
+ * Issue 17: the first frame is the tree and the overview. The window asks main first for what that
+ * frame shows (sites, statuses, every system's health) and reads the alerts and bulk jobs only once
+ * that frame is painted, so main answers the first frame's reads first and the page parses less
+ * before painting. Nothing is left out: the alerts and jobs are read right after.
+ */
+describe('the first frame', () => {
+  it('reads the fleet and its health before the alerts and bulk jobs, and those right after', async () => {
+    const fake = fakeApi({ sites: [site('s1', 'Site one')], statuses: [status('s1', 'prod-a', 'ok'), status('s1', 'prod-b', 'ok')] });
+    setApi(fake.api);
+    const { target } = renderComponent(App);
+    const asked = (): string[] => fake.invocations.map((i) => i.channel);
+    expect(asked()).toEqual(expect.arrayContaining(['sites:list', 'fleet:status', 'health:summaries']));
+    expect(asked()).not.toContain('alerts:list');
+    expect(asked()).not.toContain('bulk:list');
+
+    await settle();
+    const channels = asked();
+    const first = (c: string): number => channels.indexOf(c);
+    for (const later of ['alerts:list', 'alertrules:get', 'bulk:list']) {
+      expect(first(later), later).toBeGreaterThan(first('health:summaries'));
+      expect(first(later), later).toBeGreaterThan(first('fleet:status'));
+    }
+    // The frame itself did not wait for them: the tree and the overview show both systems.
+    expect(target.querySelectorAll('[data-testid^="tree-system-"]')).toHaveLength(2);
+    expect(target.querySelector('[data-testid="fleet-totals"]')?.textContent).toContain('2 systems');
+  });
+});
