@@ -1,4 +1,4 @@
-import type { Operation, OperationKey } from '../../app/catalog/index.js';
+import type { OperationKey } from '../../app/catalog/index.js';
 import type { BulkJobView, BulkOutcome } from '../../app/domain/bulk.js';
 import type { Request } from '../../app/ipc/contract.js';
 import { api } from './api.js';
