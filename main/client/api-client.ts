@@ -14,8 +14,7 @@ import {
   type AuthenticationResult,
   type Operation,
 } from '../../app/catalog/index.js';
-import { parseAnswerJson } from '../../app/answers/json-text.js';
-import { nestedDeeperThan } from '../../app/nesting.js';
+import { readAnswerJson, type AnswerJson } from '../../app/answers/json-text.js';
 import { maskSecrets, secretValues } from '../../app/redact.js';
 import { normalisedAnswer } from './answer.js';
 import {
@@ -333,16 +332,16 @@ export class ApiClient {
 
   private parseSuccess(op: Operation, text: string, where: string): unknown {
     if (op.response.kind === 'empty') return undefined;
-    let value: unknown;
+    let answer: AnswerJson;
     try {
-      value = parseAnswerJson(text);
+      answer = readAnswerJson(text, MAX_ANSWER_DEPTH);
     } catch {
       throw new ProtocolError(`${where}: the answer is not JSON (${text.slice(0, 80) || 'empty body'})`);
     }
-    if (nestedDeeperThan(value, MAX_ANSWER_DEPTH)) {
+    if (answer.tooDeep) {
       throw new ProtocolError(`${where}: the answer is nested deeper than ${MAX_ANSWER_DEPTH} levels, which no answer of the interface is; it was not read`);
     }
-    return normalisedAnswer(op, value, where);
+    return normalisedAnswer(op, answer.value, where);
   }
 
   private mapNetworkError(err: unknown, where: string, timeoutMs: number, callerSignal: AbortSignal | undefined): Error {
