@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import {
   buildBody,
@@ -13,8 +14,7 @@ import {
   type AuthenticationResult,
   type Operation,
 } from '../../app/catalog/index.js';
-import { parseAnswerJson } from '../../app/answers/json-text.js';
-import { nestedDeeperThan } from '../../app/nesting.js';
+import { readAnswerJson, type AnswerJson } from '../../app/answers/json-text.js';
 import { maskSecrets, secretValues } from '../../app/redact.js';
 import { normalisedAnswer } from './answer.js';
 import {
@@ -30,6 +30,7 @@ import {
   UnreachableError,
 } from './errors.js';
 import { tlsConnector, type TlsTrust } from './tls.js';
+import { exchangeOnce, formatBytes, isExchangeTimeout, type ByteBudget, type WireAnswer } from './wire-answer.js';
 import { bodyText, decodeContent, isJsonText, pageSummary, parseRetryAfter, serverMessage } from './wire-body.js';
 
 /**
@@ -37,6 +38,8 @@ import { bodyText, decodeContent, isJsonText, pageSummary, parseRetryAfter, serv
  * `Bearer <token>`; `raw` the token alone, as some systems want it.
  */
 export type TokenScheme = 'bearer' | 'raw';
+
+export type { ByteBudget } from './wire-answer.js';
 
 /** Statuses that mean "not now" when their body is not the service's JSON: a proxy or an overloaded front end. */
 const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -86,13 +89,6 @@ export type TypedCallOptions<K extends OperationKey> = Omit<CallOptions, 'query'
   body?: BodyOf<K>;
   headers?: HeadersOf<K>;
 };
-
-/** Bytes of answers a group of calls may still read. */
-export interface ByteBudget {
-  remaining: number;
-  /** The budget's size, for messages. */
-  readonly total: number;
-}
 
 /** A validated request, ready for the wire. */
 export interface PreparedRequest {
@@ -255,88 +251,48 @@ export class ApiClient {
     await pool?.close();
   }
 
+  /** One request and its answer, bounded by its timeout, the caller's signal and the byte limits. */
   private async send(op: Operation, path: string, headers: Record<string, string>, payload: string | undefined, options: CallOptions, sent: readonly string[]): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const where = `${this.baseUrl.host} ${op.key}`;
-    if (options.signal?.aborted) throw this.mapNetworkError(options.signal.reason, where, timeoutMs, options.signal, false);
-    // One controller and one timer per request, both ended with it. AbortSignal.timeout left every
-    // request's timer to fire after the answer, and AbortSignal.any tied one more signal to the
-    // caller's per request: together a tenth of main's CPU per answer in a refresh.
-    const abort = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      abort.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
-    }, timeoutMs);
-    // Like AbortSignal.timeout's: a request in flight keeps the process alive by its socket, not by its timer.
-    timer.unref();
-    const callerAborted = (): void => abort.abort(options.signal?.reason);
-    options.signal?.addEventListener('abort', callerAborted, { once: true });
-    try {
-      return await this.exchange(op, path, headers, payload, options, sent, { signal: abort.signal, timeoutMs, where, timedOut: () => timedOut });
-    } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', callerAborted);
-    }
-  }
-
-  /** One request and its answer, under `signal` (the caller's and the request's timeout). */
-  private async exchange(
-    op: Operation,
-    path: string,
-    headers: Record<string, string>,
-    payload: string | undefined,
-    options: CallOptions,
-    sent: readonly string[],
-    bounds: { signal: AbortSignal; timeoutMs: number; where: string; timedOut: () => boolean },
-  ): Promise<unknown> {
-    const { signal, timeoutMs, where } = bounds;
-    let res: Dispatcher.ResponseData;
+    const signal = options.signal;
+    if (signal?.aborted) throw this.mapNetworkError(signal.reason, where, timeoutMs, signal);
     let dispatcher: Dispatcher;
     try {
       dispatcher = await this.connection();
     } catch (err) {
-      throw this.mapNetworkError(err, where, timeoutMs, options.signal, bounds.timedOut());
+      throw this.mapNetworkError(err, where, timeoutMs, signal);
     }
     options.onSend?.();
+    const budget = options.budget;
+    let answer: WireAnswer;
     try {
-      res = await dispatcher.request({
-        origin: this.baseUrl.origin,
-        path,
-        method: op.method,
-        headers,
-        body: payload,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
+      answer = await exchangeOnce(
+        dispatcher,
+        { origin: this.baseUrl.origin, path, method: op.method, headers, body: payload, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+        { timeoutMs, signal, maxBytes: this.maxResponseBytes, budget, where },
+      );
     } catch (err) {
-      throw this.mapNetworkError(err, where, timeoutMs, options.signal, bounds.timedOut());
+      if (err instanceof ProtocolError) throw err;
+      throw this.mapNetworkError(err, where, timeoutMs, signal);
     }
-    const status = res.statusCode;
+    const { status, headers: answered } = answer;
     if (REDIRECT_STATUSES.has(status)) {
       // Not followed, whatever the target: the token (and a login's password) go only to the site's own URL.
-      await res.body.dump().catch(() => undefined);
-      const location = headerValue(res.headers, 'location') ?? '(no Location given)';
+      const location = headerValue(answered, 'location') ?? '(no Location given)';
       throw new RedirectError(
         `${where}: the site answered HTTP ${status}, redirecting to ${location}; not followed, since credentials are sent only to the site's own URL. If the endpoint moved, change the site's URL`,
         location,
       );
     }
-    let text: string;
-    try {
-      text = await this.readBody(res.body, where, options.budget, headerValue(res.headers, 'content-encoding'));
-    } catch (err) {
-      if (err instanceof ProtocolError) throw err;
-      throw this.mapNetworkError(err, where, timeoutMs, options.signal, bounds.timedOut());
-    }
+    const text = await this.decodedText(answer.bytes, where, budget, headerValue(answered, 'content-encoding'));
     if (status === 200) {
       const value = this.parseSuccess(op, text, where);
       // Walk the answer only when its text may hold a secret: most answers never do.
       return mayContainSecret(text, sent) ? maskSecrets(value, sent) : value;
     }
     if (TRANSIENT_STATUSES.has(status) && !isJsonText(text)) {
-      const retryAfterMs = parseRetryAfter(headerValue(res.headers, 'retry-after'), this.now());
+      const retryAfterMs = parseRetryAfter(headerValue(answered, 'retry-after'), this.now());
       throw new TransientHttpError(
         `${where}: HTTP ${status} with ${pageSummary(text)}, not the service's answer: something between Fleetdeck and the system (a proxy or load balancer) could not reach it${retryAfterMs !== undefined ? `; it asked to retry after ${Math.ceil(retryAfterMs / 1000)} s` : ''}`,
         status,
@@ -352,31 +308,12 @@ export class ApiClient {
   }
 
   /**
-   * Reads an answer within the per-answer limit and the caller's budget, then undoes its
-   * Content-Encoding (the decoded size counts against both) and drops a UTF-8 byte order mark.
+   * An answer's text: its Content-Encoding undone (the decoded size counts against the per-answer
+   * limit and the caller's budget) and a UTF-8 byte order mark dropped.
    */
-  private async readBody(body: Dispatcher.ResponseData['body'], where: string, budget: ByteBudget | undefined, encoding: string | undefined): Promise<string> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of body) {
-        const n = (chunk as Buffer).length;
-        size += n;
-        if (budget) budget.remaining -= n;
-        if (size > this.maxResponseBytes) throw new AnswerTooLargeError(`${where}: answer larger than ${formatBytes(this.maxResponseBytes)}, not read`, this.maxResponseBytes);
-        if (budget && budget.remaining < 0) {
-          throw new AnswerTooLargeError(`${where}: answer larger than what is left of the ${formatBytes(budget.total)} a system's answers may take per refresh, not read`, budget.total);
-        }
-        chunks.push(chunk as Buffer);
-      }
-    } catch (err) {
-      // The bytes of an answer not kept go back to the budget: only answers read count against it.
-      if (budget) budget.remaining += size;
-      if (err instanceof AnswerTooLargeError) body.destroy();
-      throw err;
-    }
-    const wire = Buffer.concat(chunks);
+  private async decodedText(wire: Buffer, where: string, budget: ByteBudget | undefined, encoding: string | undefined): Promise<string> {
     if (!encoding) return bodyText(wire);
+    const size = wire.length;
     const limit = Math.min(this.maxResponseBytes, budget ? budget.remaining + size : Number.MAX_SAFE_INTEGER);
     let decoded: Buffer;
     try {
@@ -395,21 +332,21 @@ export class ApiClient {
 
   private parseSuccess(op: Operation, text: string, where: string): unknown {
     if (op.response.kind === 'empty') return undefined;
-    let value: unknown;
+    let answer: AnswerJson;
     try {
-      value = parseAnswerJson(text);
+      answer = readAnswerJson(text, MAX_ANSWER_DEPTH);
     } catch {
       throw new ProtocolError(`${where}: the answer is not JSON (${text.slice(0, 80) || 'empty body'})`);
     }
-    if (nestedDeeperThan(value, MAX_ANSWER_DEPTH)) {
+    if (answer.tooDeep) {
       throw new ProtocolError(`${where}: the answer is nested deeper than ${MAX_ANSWER_DEPTH} levels, which no answer of the interface is; it was not read`);
     }
-    return normalisedAnswer(op, value, where);
+    return normalisedAnswer(op, answer.value, where);
   }
 
-  private mapNetworkError(err: unknown, where: string, timeoutMs: number, callerSignal: AbortSignal | undefined, timedOut: boolean): Error {
+  private mapNetworkError(err: unknown, where: string, timeoutMs: number, callerSignal: AbortSignal | undefined): Error {
     if (callerSignal?.aborted) return callerSignal.reason instanceof ClientError ? callerSignal.reason : new CancelledError(`${where}: cancelled`);
-    if (timedOut) return new UnreachableError(`${where}: no answer within ${timeoutMs} ms`, 'timeout', { cause: err });
+    if (isExchangeTimeout(err)) return new UnreachableError(`${where}: no answer within ${timeoutMs} ms`, 'timeout', { cause: err });
     if (err instanceof CertificateError) return err;
     const e = err as NodeJS.ErrnoException & { cause?: unknown };
     const inner = (e.cause ?? e) as NodeJS.ErrnoException;
@@ -431,11 +368,6 @@ export class ApiClient {
  */
 function mayContainSecret(text: string, secrets: readonly string[]): boolean {
   return secrets.some((s) => s.length >= 4 && (text.includes(s) || /[^\x20-\x7e]|["\\/]/.test(s)));
-}
-
-function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${Math.round(n / (1024 * 1024))} MiB`;
-  return n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} bytes`;
 }
 
 function describeCode(code: string): string {
@@ -461,7 +393,7 @@ function describeCode(code: string): string {
 }
 
 /** One header's value (the first, when repeated). */
-function headerValue(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
+function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }

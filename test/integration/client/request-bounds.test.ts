@@ -52,6 +52,30 @@ describe('the bounds of a request', () => {
     expect(await other).toBeInstanceOf(CancelledError);
   });
 
+  it('ends a request still waiting for a connection as soon as the caller aborts, not when a connection frees up', async () => {
+    const single = new ApiClient({ baseUrl: `http://127.0.0.1:${server.port}`, timeoutMs: 120_000, connections: 1 });
+    server.responder = () => undefined;
+    const seen = server.requests.length;
+    const first = new AbortController();
+    let firstSettled = false;
+    const holding = single
+      .call('GET /hosts/list', { token: 't', signal: first.signal })
+      .catch((e: unknown) => e)
+      .finally(() => (firstSettled = true));
+    await until(() => server.requests.length > seen, () => 'the first request at the server');
+    const waiting = new AbortController();
+    const queued = single.call('GET /hosts/list', { token: 't', signal: waiting.signal }).catch((e: unknown) => e);
+    const reason = new UnreachableError('refresh of paris/prod-a: no answer within 60 s, the limit for the whole of it', 'timeout');
+    waiting.abort(reason);
+    expect(await queued).toBe(reason);
+    // The only connection is still held by the first request: the second did not wait for it.
+    expect(firstSettled).toBe(false);
+    expect(server.requests.length).toBe(seen + 1);
+    first.abort();
+    expect(await holding).toBeInstanceOf(CancelledError);
+    await single.close();
+  });
+
   it('times out a body that stops half way, not only a missing answer', async () => {
     server.responder = (_r, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
