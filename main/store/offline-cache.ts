@@ -53,6 +53,14 @@ export interface CacheEntry {
   bytes: number;
 }
 
+/** An answer ready to be stored ({@link OfflineCache.rowOf}): its key, redacted JSON text, size in bytes and read time (ISO). */
+export interface CacheRow {
+  readonly key: string;
+  readonly json: string;
+  readonly bytes: number;
+  readonly at: string;
+}
+
 export interface CacheEntryInfo {
   key: string;
   /** ISO time the value was read from the system. */
@@ -134,14 +142,30 @@ export class OfflineCache {
    * @throws TypeError as {@link put} does, before anything is written
    */
   putMany(siteId: string, system: string, entries: ReadonlyArray<{ key: string; value: unknown; at?: Date | string }>): void {
-    if (entries.length === 0) return;
-    const rows = entries.map(({ key, value, at = this.clock() }) => {
-      const readAt = typeof at === 'string' ? new Date(at) : at;
-      if (Number.isNaN(readAt.getTime())) throw new TypeError(`cache time for ${key} is not a valid date: ${String(at)}`);
-      const json: unknown = redactedJson(value);
-      if (typeof json !== 'string') throw new TypeError(`cache value for ${key} is not JSON-serialisable`);
-      return { key, json, bytes: Buffer.byteLength(json, 'utf8'), at: readAt.toISOString() };
-    });
+    this.putRows(
+      siteId,
+      system,
+      entries.map(({ key, value, at }) => this.rowOf(key, value, at)),
+    );
+  }
+
+  /**
+   * An answer as {@link putRows} stores it: its redacted JSON text, made at once. A refresh turns
+   * each answer into its row when it arrives, so the parsed answer (several times the size of its
+   * text) does not wait in memory for its system's transaction.
+   * @throws TypeError as {@link put} does
+   */
+  rowOf(key: string, value: unknown, at: Date | string = this.clock()): CacheRow {
+    const readAt = typeof at === 'string' ? new Date(at) : at;
+    if (Number.isNaN(readAt.getTime())) throw new TypeError(`cache time for ${key} is not a valid date: ${String(at)}`);
+    const json: unknown = redactedJson(value);
+    if (typeof json !== 'string') throw new TypeError(`cache value for ${key} is not JSON-serialisable`);
+    return { key, json, bytes: Buffer.byteLength(json, 'utf8'), at: readAt.toISOString() };
+  }
+
+  /** Stores rows made by {@link rowOf} in one transaction, as {@link putMany} stores answers. */
+  putRows(siteId: string, system: string, rows: readonly CacheRow[]): void {
+    if (rows.length === 0) return;
     const now = this.clock().toISOString();
     // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
     this.guard('store an answer in', () =>
