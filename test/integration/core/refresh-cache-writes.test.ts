@@ -6,9 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fullGc } from '../../support/full-gc.js';
 import { Fleet, type FleetOptions } from '../../../main/core/fleet.js';
 import { openSecretStore } from '../../../main/secrets/secret-store.js';
 import { SiteStore, openStores, type DataStores } from '../../../main/store/index.js';
@@ -128,8 +127,7 @@ describe('a full refresh writes each system answers to the cache', () => {
   });
 
   it('holds each answer as its stored text until the system is written, not parsed: only the drive list (for SMART) stays', async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
+    const gc = fullGc();
     // Each parsed answer as it is turned into its row, weakly: what the refresh still holds at the write stays.
     const arrived: Array<{ key: string; value: WeakRef<object> }> = [];
     const alive = new Set<string>();

@@ -1,6 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { fullGc } from '../../../support/full-gc.js';
 import { dataEntriesOf, entriesOf, foldEntry, searchEntries } from '../../../../app/search/entries.js';
 
 const entries = entriesOf({
@@ -43,8 +42,7 @@ describe('fleet search', () => {
   it('keeps a fleet of entries compact in memory: under 420 bytes per folded entry, strings included', () => {
     // Main holds every system's entries (74,000 at a thousand systems). Entries spread from a
     // shared base (`{ ...base, kind, … }`) each had a hidden class of their own: 578 bytes each here.
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
+    const gc = fullGc();
     gc();
     const before = process.memoryUsage().heapUsed;
     const kept: unknown[] = [];

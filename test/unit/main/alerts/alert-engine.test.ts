@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fullGc } from '../../../support/full-gc.js';
 import type { SystemStatus } from '../../../../app/domain/site.js';
 import { AlertEngine, type AlertChange, type AlertFleet } from '../../../../main/alerts/alert-engine.js';
 import { stableDigest as ruleDigest } from '../../../../main/core/answer-digests.js';
@@ -58,12 +57,6 @@ function ataText(o: { reallocated: number; health?: string }): string {
     '  9 Power_On_Hours          0x0032   097   097   000    Old_age   Always       -       31234',
     '',
   ].join('\n');
-}
-
-/** A full garbage collection, so that what the heap holds afterwards is what something still references. */
-function fullGc(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
 }
 
 /** A fleet whose cache holds the answers the test sets, each with a content version, recording the keys read. */
