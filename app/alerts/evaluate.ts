@@ -5,7 +5,7 @@ import { haOf } from '../health/ha.js';
 import { levelName } from '../health/notification-level.js';
 import { laggingReplication, unhealthyDrives } from '../health/rollup.js';
 import { capacityFromAnswers, type RollupAnswers } from '../health/system-health.js';
-import { parseSmart, type SmartReport, type SmartRisk } from '../smart/parse.js';
+import { parseSmart, type SmartFinding, type SmartReport, type SmartRisk } from '../smart/parse.js';
 import { RULE_KINDS, type RuleKind, type RuleSettings } from './rules.js';
 
 /** How loud an alert is. */
@@ -34,8 +34,8 @@ export interface AlertInput {
   applications?: unknown;
   /** The merged notification records (`NOTIFICATIONS_CACHE`). */
   notifications?: unknown;
-  /** The SMART report of one drive's cached text ({@link smartReportOf}), if any is cached. */
-  smart?: ((node: string, driveId: number) => SmartReport | undefined) | undefined;
+  /** What the rules read of one drive's SMART report ({@link smartVerdictOf}), if its text is cached. */
+  smart?: ((node: string, driveId: number) => SmartVerdict | undefined) | undefined;
   /** Milliseconds since the epoch. */
   now: number;
 }
@@ -82,6 +82,35 @@ const listOf = <T>(value: unknown): T[] => {
   const data = (value as { Data?: unknown } | null | undefined)?.Data;
   return Array.isArray(data) ? (data as T[]) : [];
 };
+
+/** What the drive rule reads of a SMART report: its risk and the findings it reports. */
+export interface SmartVerdict {
+  readonly risk: SmartRisk;
+  readonly findings: readonly SmartFinding[];
+}
+
+const RISK_RANK: Readonly<Record<SmartRisk, number>> = { ok: 0, unknown: 1, warning: 2, critical: 3 };
+
+/** The verdict of a drive whose report found nothing to report (most drives): one object for them all. */
+const NOTHING_FOUND: Readonly<Record<'ok' | 'unknown', SmartVerdict>> = {
+  ok: Object.freeze({ risk: 'ok', findings: Object.freeze([]) }),
+  unknown: Object.freeze({ risk: 'unknown', findings: Object.freeze([]) }),
+};
+
+/**
+ * What the drive rule needs of a drive's cached SMART answer ({@link smartReportOf}), in a form
+ * small enough to keep for every drive of a fleet: the risk and only the findings a rule can report
+ * (warning, critical). The parser's strings are slices of (or joins over) the SMART text, and each
+ * would keep the whole text alive; the findings kept are copied through JSON, which builds new
+ * strings, so the text can be collected once read.
+ */
+export function smartVerdictOf(cached: unknown): SmartVerdict | undefined {
+  const report = smartReportOf(cached);
+  if (!report) return undefined;
+  const findings = report.findings.filter((f) => RISK_RANK[f.risk] >= RISK_RANK.warning);
+  if (!findings.length && (report.risk === 'ok' || report.risk === 'unknown')) return NOTHING_FOUND[report.risk];
+  return JSON.parse(JSON.stringify({ risk: report.risk, findings: findings.map((f) => ({ risk: f.risk, subject: f.subject, message: f.message })) })) as SmartVerdict;
+}
 
 /** Milliseconds of an interface date-time (`YYYY-MM-DDTHH:MM:SS`, UTC unless it names a zone). */
 function timeOf(text: string | undefined): number | undefined {
@@ -142,8 +171,6 @@ export function evaluateAlerts(input: AlertInput, rules: RuleSettings): Evaluati
   if (rules.notification.enabled) conditions.push(...notificationConditions(input, rules.notification));
   return { conditions, assessed };
 }
-
-const RISK_RANK: Readonly<Record<SmartRisk, number>> = { ok: 0, unknown: 1, warning: 2, critical: 3 };
 
 function driveConditions(input: AlertInput, minRisk: 'warning' | 'critical'): AlertCondition[] {
   const out: AlertCondition[] = [];

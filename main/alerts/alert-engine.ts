@@ -1,7 +1,6 @@
 import type { Alert, AlertFilter } from '../../app/alerts/alert.js';
 import { redact } from '../../app/redact.js';
-import { dataRulesApply, evaluateAlerts, notificationWindowEnd, smartReportOf, type AlertInput } from '../../app/alerts/evaluate.js';
-import type { SmartReport } from '../../app/smart/parse.js';
+import { dataRulesApply, evaluateAlerts, notificationWindowEnd, smartVerdictOf, type AlertInput, type SmartVerdict } from '../../app/alerts/evaluate.js';
 import { DEFAULT_RULES, effectiveRules, scopeText, type RuleOverride, type RuleScope, type RuleSettings, type ScopedOverride } from '../../app/alerts/rules.js';
 import type { SystemStatus } from '../../app/domain/site.js';
 import { NOTIFICATIONS_CACHE, refreshRead, smartRead } from '../../app/fleet/refresh-plan.js';
@@ -76,10 +75,13 @@ export class AlertEngine {
   private readonly listeners = new Set<(c: AlertChange) => void>();
   private unsubscribe: (() => void) | undefined;
   /**
-   * Each drive's SMART report with the version (or read time) of the cached text it was parsed from:
-   * a steady-state poll reads SMART only when old, so most evaluations find the same text and parse nothing.
+   * Per system, each drive's SMART verdict (what the drive rule reads: {@link smartVerdictOf}) with
+   * the version (or read time) of the cached text it came from: a steady-state poll reads SMART only
+   * when old, so most evaluations find the same text and parse nothing. Kept for every drive of the
+   * fleet, so never the parsed report nor any piece of the text (a thousand systems have some 30,000
+   * drives); the drives a system's last evaluation did not ask for are dropped with it.
    */
-  private readonly smartReports = new Map<string, { stamp: string; report: SmartReport | undefined }>();
+  private readonly smartVerdicts = new Map<string, Map<string, { stamp: string; verdict: SmartVerdict | undefined }>>();
   /**
    * Per system, what its last evaluation depended on (state, error, rules, answer versions) and until
    * when the same input gives the same result: a steady poll that changed nothing costs one index read.
@@ -234,6 +236,10 @@ export class AlertEngine {
   private inputOf(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined): AlertInput {
     const { siteId, system } = status;
     const read = (op: string, query: Record<string, unknown>): unknown => this.o.fleet.cached(siteId, system, op, query, NO_USE)?.value;
+    const systemKey = JSON.stringify([siteId, system]);
+    const known = this.smartVerdicts.get(systemKey);
+    const kept = new Map<string, { stamp: string; verdict: SmartVerdict | undefined }>();
+    this.smartVerdicts.set(systemKey, kept);
     return {
       state: status.state,
       lastError: status.lastError,
@@ -243,19 +249,20 @@ export class AlertEngine {
       notifications: read(NOTIFICATIONS_CACHE.op, NOTIFICATIONS_CACHE.query),
       smart: (node, driveId) => {
         const r = smartRead(node, driveId);
-        const key = JSON.stringify([siteId, system, node, driveId]);
-        const known = this.smartReports.get(key);
+        const key = cacheKey(r.op, r.query);
+        const before = known?.get(key);
         // The text's version says whether it changed, without reading it; else its read time, after reading it.
-        const version = versions?.get(cacheKey(r.op, r.query));
+        const version = versions?.get(key);
         if (versions && version === undefined) return undefined;
-        if (version !== undefined && known?.stamp === `#${version}`) return known.report;
-        const hit = this.o.fleet.cached(siteId, system, r.op, r.query, NO_USE);
-        if (!hit) return undefined;
-        const stamp = version !== undefined ? `#${version}` : hit.at;
-        if (known?.stamp === stamp) return known.report;
-        const report = smartReportOf(hit.value);
-        this.smartReports.set(key, { stamp, report });
-        return report;
+        let entry = version !== undefined && before?.stamp === `#${version}` ? before : undefined;
+        if (!entry) {
+          const hit = this.o.fleet.cached(siteId, system, r.op, r.query, NO_USE);
+          if (!hit) return undefined;
+          const stamp = version !== undefined ? `#${version}` : hit.at;
+          entry = before?.stamp === stamp ? before : { stamp, verdict: smartVerdictOf(hit.value) };
+        }
+        kept.set(key, entry);
+        return entry.verdict;
       },
       now,
     };

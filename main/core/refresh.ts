@@ -2,7 +2,7 @@ import { getOperation } from '../../app/catalog/index.js';
 import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
 import { AnswerTooLargeError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget } from '../client/index.js';
-import { cacheKey, type CacheWrite } from '../store/offline-cache.js';
+import { cacheKey, type CacheRow } from '../store/offline-cache.js';
 import { Deadline, formatMs } from './deadline.js';
 import { ipcErrorCode } from '../../app/errors.js';
 import { LoginRequiredError, SitePausedError } from './errors.js';
@@ -211,21 +211,25 @@ export class FleetRefresh {
     // A system's answers are written in one transaction when its refresh or poll ends (each with
     // the time it arrived): one commit per system rather than one per answer, which was main's
     // largest cost per answer. Views re-read a system's answers only when its refresh has ended,
-    // so they see the same. A system whose answers pass `cacheBatchBytes` writes what it holds
-    // then, so the answers waiting stay bounded in memory.
-    const pending: CacheWrite[] = [];
-    const flush = (): void => o.cache.putMany(site.id, system, pending.splice(0));
+    // so they see the same. Each answer of a full refresh waits as its stored text, not parsed (a
+    // fleet's refresh holds dozens of systems' answers at once); a poll's few small answers keep their
+    // values too, for the readers of its status event (`OfflineCache.rowOf`). A system whose texts
+    // pass `cacheBatchBytes` writes what it holds then, so what waits stays bounded in memory.
+    const pending: CacheRow[] = [];
+    let pendingBytes = 0;
+    const flush = (): void => {
+      pendingBytes = 0;
+      o.cache.putRows(site.id, system, pending.splice(0));
+    };
     const batchBytes = o.cacheBatchBytes ?? FLEET_LIMITS.cacheBatchBytes;
-    let bytesAtFlush = 0;
     const cache = {
       // An answer the same as the one held: only its read time moves (no value to write).
-      renew: (_siteId: string, _sys: string, key: string, at: Date): void => void pending.push({ key, unchanged: true, at }),
+      renew: (_siteId: string, _sys: string, key: string, at: Date): void => void pending.push(o.cache.renewRow(key, at)),
       put: (_siteId: string, _sys: string, key: string, value: unknown, at: Date): void => {
-        pending.push({ key, value, at });
-        const bytesRead = budget.total - budget.remaining;
-        if (bytesRead - bytesAtFlush < batchBytes) return;
-        bytesAtFlush = bytesRead;
-        flush();
+        const row = o.cache.rowOf(key, value, at, steady);
+        pending.push(row);
+        pendingBytes += row.bytes;
+        if (pendingBytes >= batchBytes) flush();
       },
     };
     const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
@@ -252,11 +256,12 @@ export class FleetRefresh {
     const notificationDeps = { cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => state.emit(e) };
     try {
       let marked = mark;
+      // Of the answers, only the drive list is read again here (for SMART); the others wait as text alone.
       const results = await Promise.all(
         plan.map((p) =>
           p.op === NOTIFICATIONS_OP
             ? readNotifications(notificationDeps, site, system, read, p.query, previousNotifications, mark).then((m) => void (marked = m))
-            : read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query)),
+            : read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query)).then((value) => (p.op === RESOURCES.op ? value : undefined)),
         ),
       );
       const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
@@ -280,7 +285,7 @@ export class FleetRefresh {
       total += smart.drives.length;
       // A drive that cannot report SMART is a fact about that drive, not a failed refresh.
       const before = failures.length;
-      await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d)));
+      await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d).then(() => undefined)));
       failures.splice(before);
       // Closed meanwhile: its reads were cut short by the close, not by the system.
       if (this.closing) return;

@@ -59,6 +59,19 @@ export interface CacheEntry {
  */
 export type CacheWrite = { key: string; value: unknown; at?: Date | string } | { key: string; unchanged: true; at?: Date | string };
 
+/**
+ * An answer ready to be stored ({@link OfflineCache.rowOf}): its key, redacted JSON text (none for an
+ * `unchanged` one, {@link OfflineCache.renewRow}), size in bytes and read time (ISO); `value` the
+ * answer itself when the writer asked to keep it and redaction masked nothing in it.
+ */
+export interface CacheRow {
+  readonly key: string;
+  readonly json: string | undefined;
+  readonly bytes: number;
+  readonly at: string;
+  readonly value?: unknown;
+}
+
 export interface CacheEntryInfo {
   key: string;
   /** ISO time the value was read from the system. */
@@ -149,16 +162,37 @@ export class OfflineCache {
    * @throws TypeError as {@link put} does, before anything is written
    */
   putMany(siteId: string, system: string, entries: readonly CacheWrite[]): void {
-    if (entries.length === 0) return;
-    const rows = entries.map((entry) => {
-      const { key, at = this.clock() } = entry;
-      const readAt = typeof at === 'string' ? new Date(at) : at;
-      if (Number.isNaN(readAt.getTime())) throw new TypeError(`cache time for ${key} is not a valid date: ${String(at)}`);
-      if ('unchanged' in entry) return { key, json: undefined, bytes: 0, at: readAt.toISOString() };
-      const json: unknown = redactedJson(entry.value);
-      if (typeof json !== 'string') throw new TypeError(`cache value for ${key} is not JSON-serialisable`);
-      return { key, json, bytes: Buffer.byteLength(json, 'utf8'), at: readAt.toISOString() };
-    });
+    this.putRows(
+      siteId,
+      system,
+      entries.map((e) => ('unchanged' in e ? this.renewRow(e.key, e.at) : this.rowOf(e.key, e.value, e.at, true))),
+    );
+  }
+
+  /**
+   * An answer as {@link putRows} stores it: its redacted JSON text, made at once. A full refresh
+   * turns each answer into its row when it arrives, so the parsed answer (several times the size of
+   * its text) does not wait in memory for its system's transaction; a poll (a few small answers)
+   * keeps the value (`keepValue`) for the readers of its status event.
+   * @throws TypeError as {@link put} does
+   */
+  rowOf(key: string, value: unknown, at: Date | string = this.clock(), keepValue = false): CacheRow {
+    const json: unknown = redactedJson(value);
+    if (typeof json !== 'string') throw new TypeError(`cache value for ${key} is not JSON-serialisable`);
+    const row = { key, json, bytes: Buffer.byteLength(json, 'utf8'), at: isoReadTime(key, at) };
+    // The value itself only when redaction masked nothing in it (its text holds no mask), so that
+    // it is what parsing the stored text gives (normalised answers hold no undefined or null member).
+    return keepValue && !json.includes(REDACTED) ? { ...row, value } : row;
+  }
+
+  /** A row for an answer the same as the one held: only its read time moves ({@link putMany}'s `unchanged`). */
+  renewRow(key: string, at: Date | string = this.clock()): CacheRow {
+    return { key, json: undefined, bytes: 0, at: isoReadTime(key, at) };
+  }
+
+  /** Stores rows made by {@link rowOf} and {@link renewRow} in one transaction, as {@link putMany} stores answers. */
+  putRows(siteId: string, system: string, rows: readonly CacheRow[]): void {
+    if (rows.length === 0) return;
     const now = this.clock().toISOString();
     this.fresh = undefined;
     // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
@@ -182,13 +216,7 @@ export class OfflineCache {
         .immediate(),
     );
     const fresh = new Map<string, FreshRow>();
-    entries.forEach((entry, i) => {
-      const r = rows[i];
-      if (!r || r.json === undefined || 'unchanged' in entry) return;
-      // The value itself only when redaction masked nothing in it (its text holds no mask), so that
-      // it is what parsing the stored text gives (normalised answers hold no undefined or null member).
-      fresh.set(r.key, { json: r.json, at: r.at, bytes: r.bytes, value: r.json.includes(REDACTED) ? NOT_KEPT : entry.value });
-    });
+    for (const r of rows) if (r.json !== undefined) fresh.set(r.key, { json: r.json, at: r.at, bytes: r.bytes, value: 'value' in r ? r.value : NOT_KEPT });
     this.fresh = { siteId, system, rows: fresh };
   }
 
@@ -345,6 +373,13 @@ export class OfflineCache {
     }
     for (const [s, y, k] of victims) this.stmts.delete.run(s, y, k);
   }
+}
+
+/** A read time as stored (ISO). @throws TypeError when it is not a valid time */
+function isoReadTime(key: string, at: Date | string): string {
+  const readAt = typeof at === 'string' ? new Date(at) : at;
+  if (Number.isNaN(readAt.getTime())) throw new TypeError(`cache time for ${key} is not a valid date: ${String(at)}`);
+  return readAt.toISOString();
 }
 
 /** Marks a fresh row whose value is not kept (redaction masked part of it): its text is parsed. */

@@ -1,8 +1,9 @@
 /**
  * Where main's memory goes at scale (issue 17): the RSS child's run, with process.memoryUsage()
- * by phase and, with --snapshot FILE, a V8 heap snapshot after the refresh and the index settled.
+ * by phase and, with --snapshot FILE, a V8 heap snapshot after the refresh and the index settled;
+ * with --snapshot-mid FILE, one when half the systems have ended their refresh (what a refresh holds).
  *
- *   node --expose-gc test/bench/rss-probe.mjs MANIFEST.json [--snapshot FILE]
+ *   node --expose-gc test/bench/rss-probe.mjs MANIFEST.json [--snapshot FILE] [--snapshot-mid FILE]
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +13,32 @@ import { openRuntime } from '../../out/main/runtime.js';
 
 const gc = globalThis.gc;
 const MB = (n) => Math.round(n / 1048576);
+/** Resident memory by kind of mapping (Linux): V8's and malloc's anonymous memory, malloc's brk heap, files mapped (code, SQLite). */
+const smaps = () => {
+  let text;
+  try {
+    text = readFileSync('/proc/self/smaps', 'utf8');
+  } catch {
+    return undefined;
+  }
+  const out = {};
+  let kind = 'anon';
+  for (const line of text.split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      const name = head[1] ?? '';
+      kind = !name ? 'anon' : name.startsWith('[') ? name : /\.node$/.test(name) ? 'native addons' : /\.db(-shm|-wal)?$/.test(name) ? 'sqlite files' : name.includes('/node') ? 'node binary' : 'other files';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) out[kind] = (out[kind] ?? 0) + Number(rss[1]);
+  }
+  return Object.fromEntries(Object.entries(out).filter(([, kb]) => kb >= 1024).map(([k, kb]) => [k, Math.round(kb / 1024)]));
+};
 const mem = (label) => {
   const m = process.memoryUsage();
   const line = { label, rss: MB(m.rss), heapUsed: MB(m.heapUsed), heapTotal: MB(m.heapTotal), external: MB(m.external), arrayBuffers: MB(m.arrayBuffers), nonHeap: MB(m.rss - m.heapTotal) };
-  process.stderr.write(`${JSON.stringify(line)}\n`);
+  process.stderr.write(`${JSON.stringify(line)}\n  smaps MB: ${JSON.stringify(smaps())}\n`);
   return m;
 };
 const settle = async (idleMs) => {
@@ -25,6 +48,7 @@ const settle = async (idleMs) => {
 };
 const args = process.argv.slice(2);
 const snap = args.includes('--snapshot') ? args[args.indexOf('--snapshot') + 1] : undefined;
+const snapMid = args.includes('--snapshot-mid') ? args[args.indexOf('--snapshot-mid') + 1] : undefined;
 const manifest = JSON.parse(readFileSync(args[0] ?? '', 'utf8'));
 const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-probe-'));
 const cpu0 = process.cpuUsage();
@@ -39,10 +63,19 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, m.rss);
   peakHeap = Math.max(peakHeap, m.heapUsed);
 }, 20);
+let ended = 0;
+const systems = manifest.sites.reduce((n, s) => n + s.systems.length, 0);
+const offMid = rt.fleet.on((e) => {
+  if (!snapMid || e.type !== 'status' || e.status.state === 'refreshing' || ++ended !== Math.floor(systems / 2)) return;
+  mem('half the systems refreshed');
+  writeHeapSnapshot(snapMid);
+  process.stderr.write(`snapshot ${snapMid}\n`);
+});
 const t = performance.now();
 const statuses = await rt.fleet.refresh({ force: true });
 const refreshMs = performance.now() - t;
 clearInterval(sampler);
+offMid();
 process.stderr.write(`${JSON.stringify({ label: 'peak during refresh', rss: MB(peakRss), heapUsed: MB(peakHeap), refreshMs: Math.round(refreshMs), ok: statuses.filter((s) => s.state === 'ok').length })}\n`);
 mem('right after refresh');
 rt.search.settle();

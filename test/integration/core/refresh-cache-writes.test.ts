@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fullGc } from '../../support/full-gc.js';
 import { Fleet, type FleetOptions } from '../../../main/core/fleet.js';
 import { openSecretStore } from '../../../main/secrets/secret-store.js';
 import { SiteStore, openStores, type DataStores } from '../../../main/store/index.js';
@@ -33,7 +34,8 @@ describe('a full refresh writes each system answers to the cache', () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  async function harness(options: Partial<FleetOptions> = {}): Promise<Harness> {
+  /** @param onWrite called at each cache write, before it is made */
+  async function harness(options: Partial<FleetOptions> = {}, onWrite?: (system: string) => void): Promise<Harness> {
     const dir = mkdtempSync(join(tmpdir(), 'fd-cache-writes-'));
     dirs.push(dir);
     const stores = openStores(dir);
@@ -42,11 +44,12 @@ describe('a full refresh writes each system answers to the cache', () => {
     const s = sim.manifest.sites[0]!;
     const { id } = await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
     const writes: Harness['writes'] = [];
-    // Every write goes through putMany (put is putMany of one): each call is one transaction.
-    const putMany = stores.cache.putMany.bind(stores.cache);
-    vi.spyOn(stores.cache, 'putMany').mockImplementation((siteId, system, entries) => {
-      writes.push({ system, keys: entries.map((e) => e.key) });
-      putMany(siteId, system, entries);
+    // Every write goes through putRows (put and putMany end there): each call is one transaction.
+    const putRows = stores.cache.putRows.bind(stores.cache);
+    vi.spyOn(stores.cache, 'putRows').mockImplementation((siteId, system, rows) => {
+      onWrite?.(system);
+      writes.push({ system, keys: rows.map((e) => e.key) });
+      putRows(siteId, system, rows);
     });
     return {
       fleet,
@@ -113,14 +116,43 @@ describe('a full refresh writes each system answers to the cache', () => {
       await small.fleet.refresh({ force: true });
       for (const system of sim.manifest.sites[0]!.systems) {
         const own = small.writes.filter((w) => w.system === system);
-        // A byte's batch: answers are written as they arrive (one whose bytes had all come in
-        // while another was being written waits for the next write), not all at the end.
+        // A byte's batch: answers are written as they arrive, not all at the end.
         expect(own.length).toBeGreaterThan(20);
         expect(new Set(small.stores.cache.entries(small.siteId, system).map((e) => e.key))).toEqual(new Set(one.stores.cache.entries(one.siteId, system).map((e) => e.key)));
       }
     } finally {
       await one.close();
       await small.close();
+    }
+  });
+
+  it('holds each answer as its stored text until the system is written, not parsed: only the drive list (for SMART) stays', async () => {
+    const gc = fullGc();
+    // Each parsed answer as it is turned into its row, weakly: what the refresh still holds at the write stays.
+    const arrived: Array<{ key: string; value: WeakRef<object> }> = [];
+    const alive = new Set<string>();
+    let systemWrites = 0;
+    const h = await harness({}, (system) => {
+      if (system === '') return;
+      systemWrites++;
+      gc();
+      for (const a of arrived) if (a.value.deref() !== undefined) alive.add(a.key.replace(/\?.*/, ''));
+    });
+    // Not a spy: a spy keeps every argument it was called with.
+    const rowOf = h.stores.cache.rowOf.bind(h.stores.cache);
+    h.stores.cache.rowOf = (key, value, at) => {
+      if (typeof value === 'object' && value !== null) arrived.push({ key, value: new WeakRef(value) });
+      return rowOf(key, value, at);
+    };
+    try {
+      const statuses = await h.fleet.refresh({ force: true });
+      expect(statuses.every((s) => s.state === 'ok')).toBe(true);
+      expect(systemWrites).toBe(2);
+      expect(arrived.length).toBeGreaterThan(40);
+      // The site's system list is held while its systems refresh (one per site); of a system's answers, the drive list alone.
+      expect([...alive].sort()).toEqual(['GET /resources/list', 'GET /systems/list']);
+    } finally {
+      await h.close();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIELDS_NO_RULE_READS, MAX_NOTIFICATION_ALERTS, evaluateAlerts, notificationWindowEnd, smartReportOf, type AlertInput } from '../../../../app/alerts/evaluate.js';
+import { FIELDS_NO_RULE_READS, MAX_NOTIFICATION_ALERTS, evaluateAlerts, notificationWindowEnd, smartReportOf, smartVerdictOf, type AlertInput } from '../../../../app/alerts/evaluate.js';
 import { DEFAULT_RULES, RULE_KINDS, type RuleSettings } from '../../../../app/alerts/rules.js';
 import { healthy } from '../health/fixtures.js';
 
@@ -100,6 +100,20 @@ describe('alert evaluation', () => {
     // An answer that is not text is read, and rated unknown: never ok, never "no data".
     expect(smartReportOf({ Output: 'x' })?.risk).toBe('unknown');
     expect(smartReportOf(null)).toBeUndefined();
+  });
+
+  it('keeps of a SMART report only what the drive rule reads: its risk and the findings it can report', () => {
+    const failing = smartVerdictOf(nvme('0x01'));
+    expect(Object.keys(failing ?? {}).sort()).toEqual(['findings', 'risk']);
+    expect(failing?.risk).toBe('critical');
+    expect(failing?.findings.length).toBeGreaterThan(0);
+    expect(failing?.findings.every((f) => f.risk === 'warning' || f.risk === 'critical')).toBe(true);
+    // The same conditions as from the whole report.
+    const whole = evaluateAlerts(input({ smart: () => smartReportOf(nvme('0x01')) }), DEFAULT_RULES).conditions;
+    expect(evaluateAlerts(input({ smart: () => failing }), DEFAULT_RULES).conditions).toEqual(whole);
+    expect(smartVerdictOf(nvme('0x00'))).toEqual({ risk: 'ok', findings: [] });
+    expect(smartVerdictOf('garbage')?.risk).toBe('unknown');
+    expect(smartVerdictOf(undefined)).toBeUndefined();
   });
 
   it('raises a pool above the allocated share, and only above it', () => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fullGc } from '../../../support/full-gc.js';
 import type { SystemStatus } from '../../../../app/domain/site.js';
 import { AlertEngine, type AlertChange, type AlertFleet } from '../../../../main/alerts/alert-engine.js';
 import { stableDigest as ruleDigest } from '../../../../main/core/answer-digests.js';
@@ -43,6 +44,20 @@ function fakeFleet() {
 
 const RESOURCES_KEY = cacheKey('GET /resources/list', { details: true, sensors: true });
 const NOTES_KEY = cacheKey('GET /notifications/query', {});
+const smartKey = (driveid: number): string => cacheKey('GET /resources/drives/smart', { node: 'n1', driveid });
+
+/** An ATA SMART report as smartctl prints it, with the reallocated sector count and self-assessment given. */
+function ataText(o: { reallocated: number; health?: string }): string {
+  return [
+    '=== START OF READ SMART DATA SECTION ===',
+    `SMART overall-health self-assessment test result: ${o.health ?? 'PASSED'}`,
+    '',
+    'ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE      UPDATED  WHEN_FAILED RAW_VALUE',
+    `  5 Reallocated_Sector_Ct   0x0033   100   100   010    Pre-fail  Always       -       ${o.reallocated}`,
+    '  9 Power_On_Hours          0x0032   097   097   000    Old_age   Always       -       31234',
+    '',
+  ].join('\n');
+}
 
 /** A fleet whose cache holds the answers the test sets, each with a content version, recording the keys read. */
 function versionedFleet() {
@@ -183,6 +198,68 @@ describe('the alert engine', () => {
     expect(smartReads()).toBe(2);
     expect(reads.length).toBeGreaterThan(2);
     expect(reads.every((r) => r.recordUse === false)).toBe(true);
+  });
+
+  it('raises a drive whose SMART worsens between two evaluations, and does not raise again one that stays as it was', () => {
+    const { e, answers, clock } = versionedEngine(2 * 86_400_000);
+    const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
+    answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Drives: [1, 2, 3].map((Id) => ({ Id, Name: `d${Id}`, ResourceStatus: 'OK' })) }] });
+    for (const id of [1, 2, 3]) answers.set(smartKey(id), ataText({ reallocated: 0 }));
+    expect(e.evaluate(status)).toEqual({ raised: [], cleared: [] });
+    // Drive 1 grows reallocated sectors: its alert is raised, with the finding that says why.
+    answers.set(smartKey(1), ataText({ reallocated: 12 }));
+    clock.now += 60_000;
+    const first = e.evaluate(status).raised;
+    expect(first.map((a) => [a.subject, a.level, a.message])).toEqual([['n1/d1', 'warning', 'SMART risk warning on drive d1 of n1: 5 Reallocated_Sector_Ct: raw count 12 is above 0']]);
+    // Drive 2 fails its self-assessment; drive 1 is read again unchanged: only drive 2 is raised, drive 1 stays open.
+    answers.set(smartKey(2), ataText({ reallocated: 0, health: 'FAILED!' }));
+    answers.set(smartKey(1), ataText({ reallocated: 12 }));
+    clock.now += 60_000;
+    const second = e.evaluate(status);
+    expect(second.raised.map((a) => [a.subject, a.level])).toEqual([['n1/d2', 'critical']]);
+    expect(second.cleared).toEqual([]);
+    expect(e.list({ state: 'active' }).map((a) => a.subject).sort()).toEqual(['n1/d1', 'n1/d2']);
+    // Drive 1 healed: cleared; drive 2, unchanged, neither raised nor cleared.
+    answers.set(smartKey(1), ataText({ reallocated: 0 }));
+    clock.now += 60_000;
+    const third = e.evaluate(status);
+    expect(third.raised).toEqual([]);
+    expect(third.cleared.map((a) => a.subject)).toEqual(['n1/d1']);
+  });
+
+  it('keeps no part of a SMART text once evaluated: the texts of a fleet of drives can be collected', () => {
+    // Twenty drives whose texts are 1 MB each (padding lines after the report, as a long error log
+    // would be), generated afresh at each read so that only the engine could keep one.
+    const DRIVES = 20;
+    const padding = (id: number): string => Array.from({ length: 2048 }, (_, i) => `# log ${id}:${i} ${'.'.repeat(500)}`).join('\n');
+    const fleet: AlertFleet = {
+      on: () => () => undefined,
+      status: () => [],
+      cached: (_site, _system, op, query) => {
+        if (op === 'GET /resources/list') return { value: { Data: [{ Name: 'n1', Drives: Array.from({ length: DRIVES }, (_, i) => ({ Id: i + 1, Name: `d${i + 1}`, ResourceStatus: 'OK' })) }] }, at: 'x' };
+        if (op !== 'GET /resources/drives/smart') return undefined;
+        const id = Number(query?.['driveid']);
+        return { value: `${ataText({ reallocated: id % 2 ? 0 : id })}\n${padding(id)}`, at: 'x' };
+      },
+      cachedVersions: () => new Map([[RESOURCES_KEY, 1], ...Array.from({ length: DRIVES }, (_, i): [string, number] => [smartKey(i + 1), 1])]),
+    };
+    const dir = tempDir();
+    const db = openAlertsDatabase(dir);
+    const logDb = openLogDatabase(dir);
+    open.push(db, logDb);
+    const e = new AlertEngine({ store: new AlertStore(db), fleet, actionLog: new ActionLog({ db: logDb, file: path.join(dir, 'actions.db'), clock: steppingClock() }), user: 'admin', siteIds: () => ['lab'], clock: steppingClock() });
+    const gc = fullGc();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const raised = e.evaluate({ siteId: 'lab', system: 'sys1', state: 'ok' }).raised;
+    gc();
+    const kept = process.memoryUsage().heapUsed - before;
+    // The even drives' findings are kept (and reported), their texts not: 20 MB of text, well under 4 MB kept.
+    expect(raised.map((a) => a.subject)).toHaveLength(DRIVES / 2);
+    expect(raised[0]?.message).toBe('SMART risk warning on drive d2 of n1: 5 Reallocated_Sector_Ct: raw count 2 is above 0');
+    expect(kept).toBeLessThan(4 * 1024 * 1024);
+    // Still what later evaluations use: nothing raised again while the texts' versions stand.
+    expect(e.evaluate({ siteId: 'lab', system: 'sys1', state: 'stale' }).raised).toEqual([]);
   });
 
   it('skips a system whose state, rules and answers are as at its last evaluation: nothing read again, nothing written', () => {
