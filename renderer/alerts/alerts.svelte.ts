@@ -45,6 +45,11 @@ export function notificationText(a: Pick<Alert, 'level' | 'system' | 'message'>)
 export class AlertsState {
   alerts = $state.raw<Alert[]>([]);
   openCount = $state(0);
+  /**
+   * Whether `openCount` comes from main (a read or a change event): until then the badge says the
+   * count is not known rather than showing 0 (the first read waits for the window's first frame).
+   */
+  countKnown = $state(false);
   filter = $state<AlertFilter>({ state: 'active' });
   loaded = $state(false);
   error = $state<string | undefined>();
@@ -71,6 +76,7 @@ export class AlertsState {
         const r = await api().invoke('alerts:list', { ...this.filter, limit: 500 });
         this.alerts = r.alerts;
         this.openCount = r.openCount;
+        this.countKnown = true;
         this.readAt = isoOf(this.clock());
         this.error = undefined;
       } catch (err) {
@@ -94,6 +100,7 @@ export class AlertsState {
   listen(): () => void {
     return api().on('alerts:changed', (c) => {
       this.openCount = c.openCount;
+      this.countKnown = true;
       void this.load();
       if (this.browser && this.rules?.notify && this.browser.permission === 'granted') {
         for (const a of c.raised) {

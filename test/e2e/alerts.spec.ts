@@ -13,6 +13,8 @@ test('a failed drive is raised after a refresh, found by filter, opened, and ack
   const siteId = fleet().siteIds[0] as string;
   await page.goto(fleet().url);
   const badge = page.getByTestId('open-alerts');
+  // The count is read after the first frame: until then the badge says it is not known (never 0).
+  await expect(badge).toHaveAccessibleName(/^Alerts: \d+ open$/);
   const before = Number((await badge.getAttribute('aria-label'))?.match(/Alerts: (\d+) open/)?.[1]);
   expect(Number.isInteger(before)).toBe(true);
 

@@ -59,6 +59,19 @@ function setup(notify: boolean, browser: BrowserNotifications | undefined) {
 }
 
 describe('the alert centre in the browser shell', () => {
+  it('does not claim a count before main has given one: known after the first read or a change event', async () => {
+    const { state } = setup(false, undefined);
+    expect(state.countKnown).toBe(false);
+    await state.load();
+    expect([state.countKnown, state.openCount]).toEqual([true, 1]);
+    const other = setup(false, undefined);
+    expect(other.state.countKnown).toBe(false);
+    const stop = other.state.listen();
+    other.fake.emit('alerts:changed', { siteId: 'lab', system: 'tundra-01', raised: [], cleared: [], openCount: 4 });
+    expect([other.state.countKnown, other.state.openCount]).toEqual([true, 4]);
+    stop();
+  });
+
   it('shows each new alert on the desktop when the setting is on and the page may; a click opens the system', async () => {
     const browser = fakeNotifications('granted');
     const { fake, state, opened } = setup(true, browser.n);
