@@ -16,13 +16,52 @@ import type { ChannelName, EventNameList } from './channels.js';
  * all built from this one map. Tokens and passwords never appear in a response schema.
  */
 
+/**
+ * Built on first use, then kept. A start would otherwise build every channel's request and
+ * response schemas (about 90 zod schemas) before it serves: main parses only the requests of the
+ * calls a window makes, and the responses are read by the tests.
+ */
+function once<T>(build: () => T): () => T {
+  let value: T | undefined;
+  let built = false;
+  return () => {
+    if (!built) {
+      value = build();
+      built = true;
+    }
+    return value as T;
+  };
+}
+
+/** An object whose properties are built by their functions on first read, then kept (plain data properties from then on). */
+function lazily<T extends Record<string, () => unknown>>(builders: T): { readonly [K in keyof T]: ReturnType<T[K]> } {
+  const out = {} as { [K in keyof T]: ReturnType<T[K]> };
+  for (const key of Object.keys(builders) as Array<keyof T & string>) {
+    Object.defineProperty(out, key, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        const value = builders[key]?.() as ReturnType<T[typeof key]>;
+        Object.defineProperty(out, key, { value, enumerable: true, writable: false, configurable: false });
+        return value;
+      },
+    });
+  }
+  return out;
+}
+
+/** A channel's request and response schemas, each built on its first read. */
+function channel<Req extends z.ZodType, Res extends z.ZodType>(request: () => Req, response: () => Res): { readonly request: Req; readonly response: Res } {
+  return lazily({ request, response });
+}
+
 const name = z.string().min(1).max(200);
 const siteRef = z.string().min(1).max(200);
 const isoTime = z.string().max(40);
 const params = z.record(z.string().max(200), z.unknown());
 /** A catalog operation key: a window names operations exactly as the catalog spells them. */
 // A short message of its own: zod's default would list all 129 keys in every refusal.
-const operationKey = z.enum(OPERATION_KEYS, { error: 'not an operation of the catalog (write it as "METHOD /path", as the catalog spells it)' });
+const operationKey = once(() => z.enum(OPERATION_KEYS, { error: 'not an operation of the catalog (write it as "METHOD /path", as the catalog spells it)' }));
 
 /** A site as the renderer sees it (`app/domain/site.ts`). */
 export const siteSchema = siteViewSchema;
@@ -44,29 +83,27 @@ const ok = z.object({ ok: z.literal(true) });
 const reportId = z.number().int().min(1);
 const alertIds = z.array(z.number().int().min(1)).min(1).max(10_000);
 /** The alert rules as the rule editor shows them. */
-const alertRules = z.object({ defaults: ruleSettingsSchema, overrides: z.array(scopedOverrideSchema), notify: z.boolean() });
-/** What an evaluation raised and cleared on one system, and how many alerts are open fleet-wide (in the window's scope). */
-const alertChange = z.object({ siteId: z.string(), system: z.string(), raised: z.array(alertSchema), cleared: z.array(alertSchema), openCount: z.number() });
-/** A cell of an exported table: what a view shows, never a secret. */
-const tableCell = z.union([z.string().max(100_000), z.number(), z.boolean(), z.null()]);
-/** One table of a fleet view, to be written to a file. */
-export const tableExportSchema = z.object({
-  file: z.string().min(1).max(4096),
-  format: z.enum(['csv', 'json']),
-  title: z.string().max(200),
-  columns: z.array(z.string().max(200)).min(1).max(200),
-  rows: z.array(z.array(tableCell).max(200)).max(200_000),
-});
-export type TableExport = z.output<typeof tableExportSchema>;
+const alertRules = once(() => z.object({ defaults: ruleSettingsSchema, overrides: z.array(scopedOverrideSchema), notify: z.boolean() }));
+/** One table of a fleet view, to be written to a file; a cell is what a view shows, never a secret. */
+const tableExportSchema = once(() =>
+  z.object({
+    file: z.string().min(1).max(4096),
+    format: z.enum(['csv', 'json']),
+    title: z.string().max(200),
+    columns: z.array(z.string().max(200)).min(1).max(200),
+    rows: z.array(z.array(z.union([z.string().max(100_000), z.number(), z.boolean(), z.null()])).max(200)).max(200_000),
+  }),
+);
+export type TableExport = z.output<ReturnType<typeof tableExportSchema>>;
 
 /** A report with its place in the history. */
-const storedReport = z.object({ id: z.number().int(), summary: reportSummarySchema, model: reportModelSchema });
+const storedReport = once(() => z.object({ id: z.number().int(), summary: reportSummarySchema, model: reportModelSchema }));
 
 /** channel → { request, response }. Channel names are `domain:verb`. */
 export const CONTRACT = {
-  'app:info': {
-    request: z.object({}),
-    response: z.object({
+  'app:info': channel(
+    () => z.object({}),
+    () => z.object({
       version: z.string(),
       scopedSite: z.string().optional(),
       simulated: z.boolean(),
@@ -77,67 +114,94 @@ export const CONTRACT = {
       /** What became of an earlier Fleetdeck's sites.json (imported, or why not), until dismissed with `notices:dismiss`. */
       siteImport: siteImportNoticeSchema.optional(),
     }),
-  },
+  ),
   /** The admin has read a notice: main remembers it, so no window (nor a reload, nor the next start) tells it again. */
-  'notices:dismiss': { request: z.object({ notice: z.enum(['site-import']) }), response: ok },
-  'sites:list': { request: z.object({}), response: z.array(siteSchema) },
-  'sites:probe': { request: z.object({ baseUrl: z.string().min(1).max(2000) }), response: presentedCertificateSchema },
-  'sites:add': { request: siteInputSchema, response: siteSchema },
-  'sites:edit': {
-    request: z.object({
+  'notices:dismiss': channel(
+    () => z.object({ notice: z.enum(['site-import']) }),
+    () => ok,
+  ),
+  'sites:list': channel(
+    () => z.object({}),
+    () => z.array(siteSchema),
+  ),
+  'sites:probe': channel(
+    () => z.object({ baseUrl: z.string().min(1).max(2000) }),
+    () => presentedCertificateSchema,
+  ),
+  'sites:add': channel(
+    () => siteInputSchema,
+    () => siteSchema,
+  ),
+  'sites:edit': channel(
+    () => z.object({
       site: siteRef,
       patch: siteEditSchema,
     }),
-    response: siteSchema,
-  },
-  'sites:remove': { request: z.object({ site: siteRef }), response: ok },
-  'sites:trust': { request: z.object({ site: siteRef, sha256: z.string().min(1).max(200) }), response: z.object({ sha256: z.string() }) },
-  'sites:pause': { request: z.object({ site: siteRef, paused: z.boolean() }), response: ok },
+    () => siteSchema,
+  ),
+  'sites:remove': channel(
+    () => z.object({ site: siteRef }),
+    () => ok,
+  ),
+  'sites:trust': channel(
+    () => z.object({ site: siteRef, sha256: z.string().min(1).max(200) }),
+    () => z.object({ sha256: z.string() }),
+  ),
+  'sites:pause': channel(
+    () => z.object({ site: siteRef, paused: z.boolean() }),
+    () => ok,
+  ),
   /**
    * Logs in the site's systems (or only `system`). A code goes with one login only, since one-time
    * codes are accepted once: the systems that then ask for a code of their own are in `needCode`,
    * each to be logged in with `system` and the next code.
    */
-  'session:login': {
-    request: z.object({ site: siteRef, password: z.string().max(1000).optional(), code: z.string().regex(/^\d{6,8}$/).optional(), system: name.optional() }),
-    response: z.object({ ok: z.literal(true), loggedIn: z.array(z.string()), needCode: z.array(z.string()) }),
-  },
-  'session:logout': { request: z.object({ site: siteRef }), response: ok },
-  'fleet:status': {
-    request: z.object({ site: siteRef.optional() }),
-    response: z.array(z.object({ siteId: z.string(), error: z.string().optional(), systems: z.array(systemStatusSchema) })),
-  },
-  'fleet:refresh': {
-    request: z.object({ sites: z.array(siteRef).max(1000).optional(), systems: z.array(name).max(1000).optional(), force: z.boolean().optional() }),
-    response: z.array(systemStatusSchema),
-  },
-  'op:call': {
-    request: z.object({
+  'session:login': channel(
+    () => z.object({ site: siteRef, password: z.string().max(1000).optional(), code: z.string().regex(/^\d{6,8}$/).optional(), system: name.optional() }),
+    () => z.object({ ok: z.literal(true), loggedIn: z.array(z.string()), needCode: z.array(z.string()) }),
+  ),
+  'session:logout': channel(
+    () => z.object({ site: siteRef }),
+    () => ok,
+  ),
+  'fleet:status': channel(
+    () => z.object({ site: siteRef.optional() }),
+    () => z.array(z.object({ siteId: z.string(), error: z.string().optional(), systems: z.array(systemStatusSchema) })),
+  ),
+  'fleet:refresh': channel(
+    () => z.object({ sites: z.array(siteRef).max(1000).optional(), systems: z.array(name).max(1000).optional(), force: z.boolean().optional() }),
+    () => z.array(systemStatusSchema),
+  ),
+  'op:call': channel(
+    () => z.object({
       site: siteRef,
       system: name.optional(),
       /** `METHOD /path` of a catalog operation, spelt exactly as the catalog does (`OperationKey`). */
-      operation: operationKey,
+      operation: operationKey(),
       query: params.optional(),
       body: z.unknown().optional(),
       headers: params.optional(),
       /** Names the call for `op:cancel` (unique per window, e.g. a random UUID). */
       callId: z.string().min(1).max(100).optional(),
     }),
-    response: z.object({ result: z.unknown() }),
-  },
+    () => z.object({ result: z.unknown() }),
+  ),
   /**
    * Cancels an `op:call` still running. A read stops; a write already sent is recorded as
    * "outcome unknown" (it may still run on the system), one not yet sent as refused.
    */
-  'op:cancel': { request: z.object({ callId: z.string().min(1).max(100) }), response: z.object({ cancelled: z.boolean() }) },
+  'op:cancel': channel(
+    () => z.object({ callId: z.string().min(1).max(100) }),
+    () => z.object({ cancelled: z.boolean() }),
+  ),
   /**
    * Starts a bulk change: one write, the same parameters, on several systems, run by main (so a
    * closed view loses no outcome; progress comes as `bulk:progress` events). Each system's write
    * goes through the same path as `op:call` and is in the action log.
    */
-  'bulk:start': {
-    request: z.object({
-      operation: operationKey,
+  'bulk:start': channel(
+    () => z.object({
+      operation: operationKey(),
       targets: z.array(z.object({ site: siteRef, system: name })).min(1).max(500),
       query: params.optional(),
       body: z.unknown().optional(),
@@ -147,111 +211,150 @@ export const CONTRACT = {
       /** After the first refused or unknown outcome, start no other system. */
       stopOnFailure: z.boolean().optional(),
     }),
-    response: bulkJobSchema,
-  },
+    () => bulkJobSchema,
+  ),
   /** The bulk changes main keeps (this window's sites only), newest first. */
-  'bulk:list': { request: z.object({}), response: z.array(bulkJobSchema) },
+  'bulk:list': channel(
+    () => z.object({}),
+    () => z.array(bulkJobSchema),
+  ),
   /** Sends again to the systems that refused or were not sent to; never to one whose outcome is unknown. */
-  'bulk:retry': { request: z.object({ id: z.string().min(1).max(100) }), response: bulkJobSchema },
+  'bulk:retry': channel(
+    () => z.object({ id: z.string().min(1).max(100) }),
+    () => bulkJobSchema,
+  ),
   /** Starts no further system; writes already sent finish. */
-  'bulk:cancel': { request: z.object({ id: z.string().min(1).max(100) }), response: bulkJobSchema },
-  'cache:read': {
-    request: z.object({ site: siteRef, system: name, operation: operationKey, query: params.optional() }),
-    response: z.object({ value: z.unknown(), at: z.string(), stale: z.boolean() }).nullable(),
-  },
+  'bulk:cancel': channel(
+    () => z.object({ id: z.string().min(1).max(100) }),
+    () => bulkJobSchema,
+  ),
+  'cache:read': channel(
+    () => z.object({ site: siteRef, system: name, operation: operationKey(), query: params.optional() }),
+    () => z.object({ value: z.unknown(), at: z.string(), stale: z.boolean() }).nullable(),
+  ),
   /**
    * Fleet search over the cached data, answered from main's index: the first `limit` matches, how
    * many match in all, and how many systems are still to be read into the index (this window's
    * sites only).
    */
-  'search:query': {
-    request: z.object({ query: z.string().max(1000), limit: z.number().int().min(1).max(1000).default(200) }),
-    response: searchAnswerSchema,
-  },
+  'search:query': channel(
+    () => z.object({ query: z.string().max(1000), limit: z.number().int().min(1).max(1000).default(200) }),
+    () => searchAnswerSchema,
+  ),
   /**
    * Every known system's health summary (roll-up, unhealthy drives, lagging replication, recent
    * errors, data age: `app/health/system-summary.ts`), kept by main: all of them, or with `since`
    * only those computed after that sequence number (the `seq` of an earlier answer). A scoped
    * window gets its site's systems only.
    */
-  'health:summaries': {
-    request: z.object({ since: z.number().int().min(0).optional() }),
-    response: z.object({ seq: z.number().int(), systems: z.array(systemSummarySchema) }),
-  },
-  'log:list': {
-    request: z.object({ site: siteRef.optional(), since: isoTime.optional(), until: isoTime.optional(), limit: z.number().int().min(1).max(100_000).optional() }),
-    response: z.array(actionEntrySchema),
-  },
-  'log:verify': {
-    request: z.object({}),
-    response: actionLogVerificationSchema,
-  },
+  'health:summaries': channel(
+    () => z.object({ since: z.number().int().min(0).optional() }),
+    () => z.object({ seq: z.number().int(), systems: z.array(systemSummarySchema) }),
+  ),
+  'log:list': channel(
+    () => z.object({ site: siteRef.optional(), since: isoTime.optional(), until: isoTime.optional(), limit: z.number().int().min(1).max(100_000).optional() }),
+    () => z.array(actionEntrySchema),
+  ),
+  'log:verify': channel(
+    () => z.object({}),
+    () => actionLogVerificationSchema,
+  ),
   /**
    * One page of the action log, newest first, filtered in main (site by name or id; a scoped
    * window sees its site only), with the number of matching writes and the time it was read.
    */
-  'log:query': {
-    request: actionLogFilterSchema.omit({ siteId: true }).extend({
+  'log:query': channel(
+    () => actionLogFilterSchema.omit({ siteId: true }).extend({
       site: siteRef.optional(),
       offset: z.number().int().min(0).max(100_000_000).default(0),
       limit: z.number().int().min(1).max(1000).default(200),
     }),
-    response: actionLogPageSchema,
-  },
+    () => actionLogPageSchema,
+  ),
   /**
    * Exports every write matching the filter as CSV or JSON: to a file chosen in a save dialog
    * (Electron), or as the file's text for the window to download (browser shell).
    */
-  'log:export': {
-    request: actionLogFilterSchema.omit({ siteId: true }).extend({ site: siteRef.optional(), format: z.enum(ACTION_EXPORT_FORMATS) }),
-    response: actionLogExportSchema,
-  },
+  'log:export': channel(
+    () => actionLogFilterSchema.omit({ siteId: true }).extend({ site: siteRef.optional(), format: z.enum(ACTION_EXPORT_FORMATS) }),
+    () => actionLogExportSchema,
+  ),
   /** The report history, newest first (without models). */
-  'reports:list': { request: z.object({}), response: z.array(reportSummarySchema) },
+  'reports:list': channel(
+    () => z.object({}),
+    () => z.array(reportSummarySchema),
+  ),
   /**
    * Builds and stores a report. Refreshes the sites first unless `offline`; unreachable systems are
    * reported from the offline cache with their data ages. `sites` defaults to every site (the
    * scoped site in a scoped window); `since`/`until` bound the action log part (ISO).
    */
-  'reports:generate': {
-    request: z.object({
+  'reports:generate': channel(
+    () => z.object({
       kind: reportKindSchema,
       sites: z.array(siteRef).max(1000).optional(),
       offline: z.boolean().optional(),
       since: isoTime.optional(),
       until: isoTime.optional(),
     }),
-    response: storedReport,
-  },
+    () => storedReport(),
+  ),
   /** Reopens a stored report. */
-  'reports:open': { request: z.object({ id: reportId }), response: storedReport },
+  'reports:open': channel(
+    () => z.object({ id: reportId }),
+    () => storedReport(),
+  ),
   /** Configuration changes between two stored config or audit reports: rows added, removed, changed. */
-  'reports:diff': { request: z.object({ from: reportId, to: reportId }), response: reportDiffSchema },
+  'reports:diff': channel(
+    () => z.object({ from: reportId, to: reportId }),
+    () => reportDiffSchema,
+  ),
   /**
    * Writes a stored report to `dir` (absolute; new or empty) in the chosen formats, plus
    * manifest.json with the SHA-256 of every file.
    */
-  'reports:export': {
-    request: z.object({ id: reportId, formats: z.array(reportFormatSchema).min(1).max(4), dir: z.string().min(1).max(4096) }),
-    response: z.object({ dir: z.string(), files: z.array(exportedFileSchema), manifestSha256: z.string() }),
-  },
+  'reports:export': channel(
+    () => z.object({ id: reportId, formats: z.array(reportFormatSchema).min(1).max(4), dir: z.string().min(1).max(4096) }),
+    () => z.object({ dir: z.string(), files: z.array(exportedFileSchema), manifestSha256: z.string() }),
+  ),
   /** Alerts matching the filters, newest first, and how many are open (not acknowledged, not snoozed, not cleared). */
-  'alerts:list': { request: alertFilterSchema, response: z.object({ alerts: z.array(alertSchema), openCount: z.number() }) },
+  'alerts:list': channel(
+    () => alertFilterSchema,
+    () => z.object({ alerts: z.array(alertSchema), openCount: z.number() }),
+  ),
   /** Acknowledges alerts (cleared ones stay as they were); answers them as they are now. */
-  'alerts:ack': { request: z.object({ ids: alertIds }), response: z.array(alertSchema) },
+  'alerts:ack': channel(
+    () => z.object({ ids: alertIds }),
+    () => z.array(alertSchema),
+  ),
   /** Snoozes alerts until a time after now (ISO), or ends their snooze with `null`. */
-  'alerts:snooze': { request: z.object({ ids: alertIds, until: isoTime.nullable() }), response: z.array(alertSchema) },
+  'alerts:snooze': channel(
+    () => z.object({ ids: alertIds, until: isoTime.nullable() }),
+    () => z.array(alertSchema),
+  ),
   /** The default rules, every stored override with its scope, and whether new alerts raise desktop notifications. */
-  'alertrules:get': { request: z.object({}), response: alertRules },
+  'alertrules:get': channel(
+    () => z.object({}),
+    () => alertRules(),
+  ),
   /** Replaces the override at one scope (`null` removes it); recorded in the action log; alerts are evaluated again at once. */
-  'alertrules:set': { request: z.object({ scope: ruleScopeSchema, override: ruleOverrideSchema.nullable() }), response: alertRules },
+  'alertrules:set': channel(
+    () => z.object({ scope: ruleScopeSchema, override: ruleOverrideSchema.nullable() }),
+    () => alertRules(),
+  ),
   /** Turns desktop notifications of new alerts on or off (recorded in the action log). */
-  'alerts:notify': { request: z.object({ notify: z.boolean() }), response: ok },
+  'alerts:notify': channel(
+    () => z.object({ notify: z.boolean() }),
+    () => ok,
+  ),
   /**
    * Writes one table a fleet view shows (capacity planning, version drift, a configuration
    * comparison) to a new file (absolute path; never overwritten) as CSV or JSON.
    */
-  'table:export': { request: tableExportSchema, response: exportedFileSchema },
+  'table:export': channel(
+    () => tableExportSchema(),
+    () => exportedFileSchema,
+  ),
 } as const;
 
 export type Channel = keyof typeof CONTRACT;
@@ -266,16 +369,20 @@ export type Response<C extends Channel> = z.output<(typeof CONTRACT)[C]['respons
 export const CHANNELS = Object.keys(CONTRACT) as Channel[];
 
 /** Events main pushes to the renderer. */
-export const EVENTS = {
-  'fleet:status': systemStatusSchema,
-  'fleet:notifications': z.object({ siteId: z.string(), system: z.string(), count: z.number() }),
+export const EVENTS = lazily({
+  'fleet:status': () => systemStatusSchema,
+  'fleet:notifications': () => z.object({ siteId: z.string(), system: z.string(), count: z.number() }),
   /** A bulk change moved (a system started or ended, the job ended). */
-  'bulk:progress': bulkJobSchema,
-  /** An evaluation raised or cleared alerts of a system (each new alert raises a desktop notification when that is on). */
-  'alerts:changed': alertChange,
+  'bulk:progress': () => bulkJobSchema,
+  /**
+   * An evaluation raised or cleared alerts of a system (each new alert raises a desktop notification
+   * when that is on): what it raised and cleared, and how many alerts are open fleet-wide (in the
+   * window's scope).
+   */
+  'alerts:changed': () => z.object({ siteId: z.string(), system: z.string(), raised: z.array(alertSchema), cleared: z.array(alertSchema), openCount: z.number() }),
   /** The admin clicked a desktop notification of an alert (Electron): the window opens its system. */
-  'alerts:open': z.object({ siteId: z.string(), system: z.string() }),
-} as const;
+  'alerts:open': () => z.object({ siteId: z.string(), system: z.string() }),
+});
 export type EventName = keyof typeof EVENTS;
 export type EventPayload<E extends EventName> = z.output<(typeof EVENTS)[E]>;
 

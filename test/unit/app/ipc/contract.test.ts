@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import { CHANNEL_NAMES, EVENT_NAMES } from '../../../../app/ipc/channels.js';
 import { CONTRACT, EVENTS } from '../../../../app/ipc/contract.js';
@@ -54,5 +54,21 @@ describe('IPC contract', () => {
     expect(CONTRACT['session:login'].request.safeParse({ site: 'a', code: '12ab56' }).success).toBe(false);
     expect(CONTRACT['sites:add'].request.safeParse({ name: '', baseUrl: 'x', username: 'u' }).success).toBe(false);
     expect(CONTRACT['fleet:refresh'].request.safeParse({ sites: 'all' }).success).toBe(false);
+  });
+
+  it('builds a schema when it is first read, once: loading the contract builds none', async () => {
+    vi.resetModules();
+    const fresh = (await import('../../../../app/ipc/contract.js')).CONTRACT;
+    const kind = (entry: object, key: string): string => {
+      const d = Object.getOwnPropertyDescriptor(entry, key);
+      return d?.get ? 'not built' : d && 'value' in d ? 'built' : 'missing';
+    };
+    for (const c of CHANNEL_NAMES) expect([kind(fresh[c], 'request'), kind(fresh[c], 'response')], c).toEqual(['not built', 'not built']);
+    const request = fresh['alerts:snooze'].request;
+    expect(fresh['alerts:snooze'].request).toBe(request);
+    expect([kind(fresh['alerts:snooze'], 'request'), kind(fresh['alerts:snooze'], 'response')]).toEqual(['built', 'not built']);
+    // Built late, it validates as before.
+    expect(request.safeParse({ ids: [], until: null }).success).toBe(false);
+    expect(request.safeParse({ ids: [1], until: null }).success).toBe(true);
   });
 });
