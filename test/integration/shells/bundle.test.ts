@@ -1,11 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pausedCachedFleet } from '../support/cached-fleet.js';
 import { shellIpc as ipc } from '../support/shell-ipc.js';
-import { openRuntime } from '../../../main/runtime.js';
 import { SimClock, startSimulator } from '../../../simulator/index.js';
 
 /**
@@ -23,15 +22,9 @@ let dataDir: string;
 
 beforeAll(async () => {
   const sim = await startSimulator({ sites: 2, systems: 2, password: PASSWORD, controlServer: false, clock: new SimClock(), seed: 'bundle' });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bundle-'));
   try {
-    const rt = await openRuntime({ dataDir, memorySecrets: true, timeoutMs: 10_000 });
-    const ids: string[] = [];
-    for (const s of sim.manifest.sites) ids.push((await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: PASSWORD })).id);
-    await rt.fleet.refresh({ force: true });
     // Paused, as in the cold-start bench: the started shell contacts nothing (the simulator is gone).
-    for (const id of ids) await rt.fleet.setPaused(id, true);
-    await rt.close();
+    dataDir = await pausedCachedFleet(sim, PASSWORD, 'bundle');
   } finally {
     await sim.close();
   }

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SetTimer } from '../../../main/core/start-gate.js';
 import type { FleetEvent } from '../../../main/core/fleet-state.js';
@@ -8,6 +6,7 @@ import { dispatch } from '../../../main/ipc/handlers.js';
 import { answerJson } from '../../../main/ipc/raw-json.js';
 import { openRuntime, type Runtime } from '../../../main/runtime.js';
 import { SimClock, startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import { pausedCachedFleet } from '../support/cached-fleet.js';
 
 /**
  * Issue 17, cold start: what main does while the window loads. A start from the cache of paused
@@ -23,13 +22,7 @@ let rt: Runtime | undefined;
 
 beforeAll(async () => {
   sim = await startSimulator({ sites: 2, systems: 2, password: PASSWORD, controlServer: false, clock: new SimClock(), seed: 'cold-start' });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-cold-start-'));
-  const first = await openRuntime({ dataDir, memorySecrets: true, timeoutMs: 10_000 });
-  const ids: string[] = [];
-  for (const s of sim.manifest.sites) ids.push((await first.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: PASSWORD })).id);
-  await first.fleet.refresh({ force: true });
-  for (const id of ids) await first.fleet.setPaused(id, true);
-  await first.close();
+  dataDir = await pausedCachedFleet(sim, PASSWORD, 'cold-start');
 }, 120_000);
 
 afterAll(async () => {
