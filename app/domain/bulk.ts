@@ -48,3 +48,8 @@ export const bulkJobSchema = z.object({
   targets: z.array(bulkTargetSchema),
 });
 export type BulkJobView = z.infer<typeof bulkJobSchema>;
+
+/** In a window scoped to one site, only bulk changes on that site alone are visible. */
+export function bulkInScopeOf(scopedSite: string | undefined): (job: Pick<BulkJobView, 'targets'>) => boolean {
+  return (job) => !scopedSite || job.targets.every((t) => t.siteId === scopedSite);
+}

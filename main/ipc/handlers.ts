@@ -3,7 +3,7 @@ import { getOperation } from '../../app/catalog/index.js';
 import { InputError } from '../../app/errors.js';
 import { CONTRACT, type Channel, type IpcError, type Response, type SiteView } from '../../app/ipc/contract.js';
 import type { Site, SiteImportNotice } from '../../app/domain/site.js';
-import type { BulkJobView } from '../../app/domain/bulk.js';
+import { bulkInScopeOf, type BulkJobView } from '../../app/domain/bulk.js';
 import { nestedDeeperThan } from '../../app/nesting.js';
 import { maskSecrets, redact, secretValues, type Redacted } from '../../app/redact.js';
 import { CancelledError } from '../client/errors.js';
@@ -377,11 +377,6 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     checkReportScope(id, stored.summary);
     return stored;
   }
-}
-
-/** In a window scoped to one site, only bulk changes on that site alone are visible. */
-export function bulkInScopeOf(scopedSite: string | undefined): (job: Pick<BulkJobView, 'targets'>) => boolean {
-  return (job) => !scopedSite || job.targets.every((t) => t.siteId === scopedSite);
 }
 
 /** A time a window sent, as ISO text; a time that does not parse is the user's to correct. */

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { EVENT_NAMES } from '../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../app/ipc/contract.js';
-import { dispatch, type Handlers } from '../ipc/handlers.js';
+import type { Handlers } from '../ipc/handlers.js';
 import { answerJson } from '../ipc/raw-json.js';
 import { CONTENT_SECURITY_POLICY } from './csp.js';
 
@@ -98,6 +98,8 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
       const channel = decodePath(url.pathname.slice('/ipc/'.length));
       if (channel === undefined) return sendJson(res, 200, { ok: false, error: { code: 'unknown-channel', message: 'unknown channel (the name does not decode)' } });
       // answerJson: a cached answer's JSON text goes out as stored, not parsed and re-serialised.
+      // Loaded with the first call, not with the shell: the page is served while main's core loads.
+      const { dispatch } = await import('../ipc/handlers.js');
       return send(res, 200, 'application/json; charset=utf-8', answerJson(await dispatch(options.handlers, channel, payload)));
     }
     if (url.pathname === '/events') {

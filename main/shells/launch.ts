@@ -1,10 +1,10 @@
-import { bulkInScopeOf } from '../ipc/handlers.js';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { bulkInScopeOf } from '../../app/domain/bulk.js';
 import { siteIdFromName, type SystemStatus } from '../../app/domain/site.js';
 import type { EventName, EventPayload } from '../../app/ipc/contract.js';
 import type { DemoFleet } from '../demo.js';
-import { openRuntime, type Runtime, type RuntimeOptions } from '../runtime.js';
+import type { Runtime, RuntimeOptions } from '../runtime.js';
 import { resolveDataDir } from '../store/data-dir.js';
 import { SiteStore } from '../store/site-store.js';
 
@@ -91,6 +91,9 @@ export interface Launched {
  */
 export async function launchCore(args: LaunchArgs, warn: (m: string) => void, extra: Pick<RuntimeOptions, 'saveFile'> = {}, scope: LaunchScope = resolveScope(args)): Promise<Launched> {
   if (!scope.demo) {
+    // The core's code (the fleet, its stores, the handlers) is loaded here rather than with this
+    // module: a shell can serve its page (from the site list alone) while it loads.
+    const { openRuntime } = await import('../runtime.js');
     const runtime = await openRuntime({ dataDir: args.dataDir, warn, scopedSite: scope.siteId, ...extra });
     return launched(runtime, scope.siteId, undefined, () => runtime.close());
   }

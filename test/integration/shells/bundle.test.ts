@@ -96,6 +96,29 @@ describe('main bundled for start (out/bundle)', { timeout: 120_000 }, () => {
     expect(await exited).toBe(0);
   });
 
+  it('the browser shell entry serves before main’s core is loaded: what it loads first holds no handler, fleet or runtime code', () => {
+    // Its static imports, followed through the chunks (a dynamic import() waits for first use).
+    const first = new Set<string>();
+    const visit = (file: string): void => {
+      if (first.has(file)) return;
+      first.add(file);
+      const code = fs.readFileSync(file, 'utf8');
+      for (const m of code.matchAll(/^(?:import|export)\s[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm)) visit(path.resolve(path.dirname(file), (m[1] ?? m[2]) as string));
+    };
+    visit(path.join(BUNDLE, 'shells/web.js'));
+    const code = [...first].map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    // A class as the bundler writes it (`var Fleet = class {`) or as written.
+    const defines = (name: string): RegExp => new RegExp(`\\b(?:class ${name}\\b|${name} = class\\b|function ${name}\\()`);
+    // The site list is read before serving (a --site naming no site stops there) …
+    expect(first.size).toBeGreaterThan(1);
+    expect(code).toMatch(defines('SiteStore'));
+    // … the core after: its handlers, fleet and runtime are loaded while the browser loads the page.
+    for (const name of ['createHandlers', 'Fleet', 'openRuntime', 'dispatch']) expect(code, name).not.toMatch(defines(name));
+    // The same reading finds them in the bundle (so a miss above is not a blind spot).
+    const all = fs.readdirSync(path.join(BUNDLE, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => fs.readFileSync(path.join(BUNDLE, 'chunks', f), 'utf8')).join('\n');
+    for (const name of ['createHandlers', 'Fleet', 'openRuntime', 'dispatch']) expect(all, name).toMatch(defines(name));
+  });
+
   it('the CLI entry reads the saved sites', () => {
     const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/fleetdeck.js'), 'site', 'list', '--json', '--data-dir', dataDir], { env, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
