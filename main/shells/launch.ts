@@ -94,6 +94,8 @@ export async function launchCore(args: LaunchArgs, warn: (m: string) => void, ex
     // The core's code (the fleet, its stores, the handlers) is loaded here rather than with this
     // module: a shell can serve its page (from the site list alone) while it loads.
     const { openRuntime } = await import('../runtime.js');
+    // Requests that came in while it loaded (the page, its scripts) are answered before it opens.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const runtime = await openRuntime({ dataDir: args.dataDir, warn, scopedSite: scope.siteId, ...extra });
     return launched(runtime, scope.siteId, undefined, () => runtime.close());
   }
