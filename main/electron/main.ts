@@ -31,6 +31,8 @@ async function start(): Promise<void> {
     return;
   }
   app.enableSandbox();
+  // The core's code (loaded by launchCore, below) loads while Electron gets ready, not after.
+  void import('../runtime.js').catch(() => undefined);
   await app.whenReady();
   const core: Launched = await launchCore(args, (m) => process.stderr.write(`fleetdeck: ${m}\n`), { saveFile: electronSaveFile(dialog) }, scope);
   hardenSession(session.defaultSession);
