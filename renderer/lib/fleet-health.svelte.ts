@@ -49,6 +49,41 @@ interface Details {
 
 const key = (s: Tagged): string => `${s.siteId}\u0000${s.system}`;
 
+/** How many of the fleet's newest errors the overview lists. */
+const RECENT_ERRORS = 100;
+
+const timeOf = (n: NotificationRecord): string => n.Timestamp ?? '';
+/** Newest first. ISO times of one form order as their code units: what localeCompare gave, without a collator per comparison. */
+const newestFirst = (a: NotificationRecord, b: NotificationRecord): number => (timeOf(a) < timeOf(b) ? 1 : timeOf(a) > timeOf(b) ? -1 : 0);
+
+/**
+ * The `n` newest of lists each sorted newest first, merged by taking the newest head `n` times:
+ * n × lists comparisons (100 × 1,000 at 1,000 systems) instead of sorting every system's 20 errors.
+ */
+function newest<T extends NotificationRecord>(lists: ReadonlyArray<readonly T[]>, n: number): T[] {
+  const heads = lists.map(() => 0);
+  const times = lists.map((l) => (l[0] ? timeOf(l[0]) : undefined));
+  const out: T[] = [];
+  while (out.length < n) {
+    let best = -1;
+    let bestTime = '';
+    for (let i = 0; i < times.length; i++) {
+      const t = times[i];
+      if (t !== undefined && (best < 0 || t > bestTime)) {
+        best = i;
+        bestTime = t;
+      }
+    }
+    if (best < 0) break;
+    const list = lists[best]!;
+    const at = heads[best]!;
+    out.push(list[at]!);
+    heads[best] = at + 1;
+    times[best] = list[at + 1] ? timeOf(list[at + 1]!) : undefined;
+  }
+  return out;
+}
+
 /** What a system without a summary shows: the roll-up of nothing cached. */
 const NOTHING = briefOf({ rollup: rollupHealth(undefined), at: undefined, drives: [], lagging: [] }).rollup;
 
@@ -136,18 +171,8 @@ export class FleetHealth {
   readonly pools: Array<PoolCapacity & Tagged> = $derived(
     [...this.#details.values()].flatMap((d) => d.pools).sort((a, b) => levelRank(a.level) - levelRank(b.level) || (a.freePercent ?? 100) - (b.freePercent ?? 100)),
   );
-  /** The 100 newest high-level notifications across the fleet. */
-  readonly errors: Array<NotificationRecord & Tagged> = $derived(
-    // ISO times of one form: their order is the code-unit order (what localeCompare gave, without a collator per comparison).
-    [...this.#details.values()]
-      .flatMap((d) => d.errors)
-      .sort((a, b) => {
-        const ta = a.Timestamp ?? '';
-        const tb = b.Timestamp ?? '';
-        return ta < tb ? 1 : ta > tb ? -1 : 0;
-      })
-      .slice(0, 100),
-  );
+  /** The {@link RECENT_ERRORS} newest high-level notifications across the fleet, newest first. */
+  readonly errors: Array<NotificationRecord & Tagged> = $derived(newest([...this.#details.values()].map((d) => d.errors), RECENT_ERRORS));
 
   /** Every pool of every system, fullest first: the capacity planning view (app/capacity/plan.ts); empty until the details are read. */
   readonly plan: PlanRow[] = $derived.by(() =>
@@ -251,7 +276,7 @@ export class FleetHealth {
         drives: facts.drives.map(tag),
         lagging: facts.lagging.map(tag),
         pools: facts.rollup.capacity.pools.filter(needsLook).map(tag),
-        errors: facts.errors.map(tag),
+        errors: facts.errors.map(tag).sort(newestFirst),
       });
       // The roll-up read first is the same summary's unless main computed it again since.
       if (this.#briefs.get(k)?.seq !== w.seq) this.#briefs.set(k, { ...briefOf(facts), seq: w.seq });

@@ -165,4 +165,29 @@ describe('FleetHealth on health:rollups and health:summaries', () => {
     expect(health.detailsError).toBeUndefined();
     expect(health.errors).toHaveLength(1);
   });
+
+  it("lists the fleet's 100 newest errors, newest first, merged across systems", async () => {
+    const sites = [site('a', 'Alpha')];
+    const statuses = Array.from({ length: 7 }, (_, i) => status('a', `s${i}`, 'ok'));
+    const fake = fakeApi({ sites, statuses });
+    // 7 systems × 20 errors kept each, their times interleaved across systems (and one tie).
+    for (const [i, st] of statuses.entries()) {
+      const records = Array.from({ length: 25 }, (_, j) => ({ Id: j, Level: 4, Timestamp: new Date(Date.UTC(2026, 0, 1, 0, (j * 7 + i * 3) % 180)).toISOString(), Message: `${st.system} e${j}` }));
+      fake.cache.set(cacheKey('a', st.system, READS.notifications.op, READS.notifications.query), { value: { Data: records }, at: '2026-01-02T00:00:00Z' });
+    }
+    setApi(fake.api);
+    const fleet = new FleetStore({ eventBatchMs: 0 });
+    await fleet.load();
+    const health = new FleetHealth(fleet);
+    made.push(health);
+    await loadBoth(health);
+    const all = statuses.flatMap((st) => health.details('a', st.system)?.errors ?? []);
+    expect(all).toHaveLength(140);
+    const expected = all
+      .map((e) => e.Timestamp ?? '')
+      .sort((x, y) => y.localeCompare(x))
+      .slice(0, 100);
+    expect(health.errors.map((e) => e.Timestamp)).toEqual(expected);
+    expect(new Set(health.errors.map((e) => `${e.system} ${e.Message}`)).size).toBe(100);
+  });
 });
