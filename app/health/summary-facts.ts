@@ -1,6 +1,7 @@
 import type { NotificationRecord } from '../catalog/resources.js';
+import type { Level } from './level.js';
 import type { LaggingPair, NodeDrive, Rollup } from './rollup.js';
-import type { SystemSummaryWire } from './system-summary.js';
+import type { SystemRollupWire, SystemSummaryWire } from './system-summary.js';
 
 // The window's side of a health summary (app/health/system-summary.ts): types only from there, so the
 // window's first script does not carry zod (issue 17).
@@ -13,6 +14,60 @@ export interface HealthFacts {
   drives: NodeDrive[];
   lagging: LaggingPair[];
   errors: NotificationRecord[];
+}
+
+/**
+ * A system's capacity as the overview's first frame shows it: its level, its worst pool's verdict
+ * (the capacity cell), and the figures of the fleet totals line, counted as `planTotal`
+ * (`app/capacity/plan.ts`) counts the system's pools.
+ */
+export interface CapacityBrief {
+  level: Level;
+  /** The worst pool's verdict (`full`, `nearly full`, `full in 20 days`); undefined without pools. */
+  verdict: string | undefined;
+  /** Bytes, of the pools that report a usable size. */
+  usable: number;
+  /** Bytes, of every pool (one with no figure adds nothing). */
+  allocated: number;
+  /** Pools whose usable size is unknown (missing from `usable`). */
+  unknownUsable: number;
+  pools: number;
+  /** Pools full, nearly full or filling fast: the overview's "pools need a look". */
+  attention: number;
+}
+
+/** A roll-up without the pools and their forecasts: what the tree, the overview's rows and the system header show. */
+export type RollupBrief = Omit<Rollup, 'capacity'> & { capacity: CapacityBrief };
+
+/**
+ * What the tree's and the overview's first frame need of a system (a few hundred bytes, where the
+ * whole summary is several KB): the roll-up without pools, the counts of unhealthy drives and
+ * lagging pairs, and the data age. The details (pools with forecasts, drives, pairs, errors) are
+ * read after the first frame.
+ */
+export interface HealthBrief {
+  rollup: RollupBrief;
+  at: string | undefined;
+  /** How many drives are not OK. */
+  drives: number;
+  /** How many replication pairs are behind. */
+  lagging: number;
+}
+
+/** A pool the overview lists as needing a look. */
+export const needsLook = (p: { level: Level }): boolean => p.level !== 'ok' && p.level !== 'unknown';
+
+/** A system's brief from its facts: computed by main beside the summary, and by the window from a summary it read in full. */
+export function briefOf(f: Pick<HealthFacts, 'rollup' | 'at'> & { drives: readonly unknown[]; lagging: readonly unknown[] }): HealthBrief {
+  const { capacity, ...rest } = f.rollup;
+  const c: CapacityBrief = { level: capacity.level, verdict: capacity.pools[0]?.verdict, usable: 0, allocated: 0, unknownUsable: 0, pools: capacity.pools.length, attention: 0 };
+  for (const p of capacity.pools) {
+    if (p.usable === undefined) c.unknownUsable++;
+    else c.usable += p.usable;
+    c.allocated += p.allocated ?? 0;
+    if (needsLook(p)) c.attention++;
+  }
+  return { rollup: { ...rest, capacity: c }, at: f.at, drives: f.drives.length, lagging: f.lagging.length };
 }
 
 type WirePool = SystemSummaryWire['rollup']['capacity']['pools'][number];
@@ -30,4 +85,9 @@ export function factsFromWire(w: SystemSummaryWire): HealthFacts {
     lagging: w.lagging,
     errors: w.errors,
   } as HealthFacts;
+}
+
+/** What the window keeps of a roll-up summary: the wire form is the brief as JSON (figures not reported left out). */
+export function briefFromWire(w: SystemRollupWire): HealthBrief {
+  return { rollup: w.rollup as RollupBrief, at: w.at, drives: w.drives, lagging: w.lagging };
 }

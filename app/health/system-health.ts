@@ -78,6 +78,6 @@ export function connectionLevel(state: string | undefined): Level {
 }
 
 /** What a system is shown as: its roll-up made worse by its connection state. */
-export function systemLevel(rollup: Rollup, state: string | undefined): Level {
+export function systemLevel(rollup: Pick<Rollup, 'level'>, state: string | undefined): Level {
   return worse(rollup.level, connectionLevel(state));
 }

@@ -6,7 +6,7 @@ import type { HealthFacts } from './summary-facts.js';
 import { listOf, ROLLUP_READS, rollupAnswers, systemRollup } from './system-health.js';
 
 // The window's side (the facts' type and `factsFromWire`) is in summary-facts.ts, without zod, for its first script.
-export { factsFromWire, type HealthFacts } from './summary-facts.js';
+export { briefFromWire, briefOf, factsFromWire, type HealthBrief, type HealthFacts } from './summary-facts.js';
 
 /**
  * One system's health facts as every fleet-wide view shows them (the overview, the tree, the system
@@ -79,22 +79,25 @@ const poolSchema = z.object({
   verdict: z.string(),
   reasons: z.array(z.string()),
 });
+const dimensions = z.array(z.object({ name: z.enum(['volumes', 'hardware', 'utilization', 'capacity', 'ha']), level, percent: figure, text: z.string() }));
+const haSchema = z
+  .object({
+    level,
+    label: z.enum(['normal', 'taken over', 'degraded', 'not reported']),
+    text: z.string(),
+    takenOver: z.array(z.string()),
+    takingOver: z.array(z.string()),
+    down: z.array(z.string()),
+  })
+  .optional();
 const rollupSchema = z.object({
   level,
-  dimensions: z.array(z.object({ name: z.enum(['volumes', 'hardware', 'utilization', 'capacity', 'ha']), level, percent: figure, text: z.string() })),
+  dimensions,
   reasons: z.array(z.string()),
   capacity: z.object({ pools: z.array(poolSchema), total: poolSchema.optional(), level, reasons: z.array(z.string()) }),
-  ha: z
-    .object({
-      level,
-      label: z.enum(['normal', 'taken over', 'degraded', 'not reported']),
-      text: z.string(),
-      takenOver: z.array(z.string()),
-      takingOver: z.array(z.string()),
-      down: z.array(z.string()),
-    })
-    .optional(),
+  ha: haSchema,
 });
+const count = z.number().int().min(0);
 /** A record as the system sent it (normalised and redacted in main): a drive, a replication pair, a notification. */
 const record = z.record(z.string(), z.unknown());
 
@@ -111,3 +114,26 @@ export const systemSummarySchema = z.object({
   errors: z.array(record),
 });
 export type SystemSummaryWire = z.output<typeof systemSummarySchema>;
+
+/**
+ * One system's roll-up summary as `health:rollups` answers it (`HealthBrief`): the roll-up without
+ * pools and forecasts, with the capacity figures of the fleet totals, the counts of unhealthy drives
+ * and lagging pairs, and the data age. Main keeps it beside the summary, computed from the same facts.
+ */
+export const systemRollupSchema = z.object({
+  siteId: z.string(),
+  system: z.string(),
+  /** The sequence number of the summary it was computed with (the same for both forms). */
+  seq: z.number().int(),
+  rollup: z.object({
+    level,
+    dimensions,
+    reasons: z.array(z.string()),
+    capacity: z.object({ level, verdict: z.string().optional(), usable: z.number(), allocated: z.number(), unknownUsable: count, pools: count, attention: count }),
+    ha: haSchema,
+  }),
+  at: z.string().optional(),
+  drives: count,
+  lagging: count,
+});
+export type SystemRollupWire = z.output<typeof systemRollupSchema>;

@@ -23,6 +23,7 @@ export const CHANNEL_NAMES = [
   'bulk:cancel',
   'cache:read',
   'search:query',
+  'health:rollups',
   'health:summaries',
   'log:list',
   'log:verify',

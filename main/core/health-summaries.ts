@@ -1,5 +1,5 @@
 import { refreshEnded, type SystemStatus } from '../../app/domain/site.js';
-import { healthFacts, type CachedRead } from '../../app/health/system-summary.js';
+import { briefOf, healthFacts, type CachedRead } from '../../app/health/system-summary.js';
 import { redactedJson } from '../../app/redact.js';
 import type { FleetEvent, StatusOrder } from './fleet-state.js';
 import type { Database } from '../store/database.js';
@@ -35,15 +35,26 @@ export interface HealthSummariesOptions {
 export const STORE_DELAY_MS = 2000;
 
 /**
- * Version of what a stored summary holds: raise it when `healthFacts` changes what it computes, and
- * summaries stored by an earlier version are computed again from the cache when first asked for.
+ * Version of what a stored summary holds: raise it when `healthFacts` or `briefOf` changes what it
+ * computes, and summaries stored by an earlier version are computed again from the cache when first
+ * asked for. Format 2 stores the roll-up summary's JSON, a newline (which JSON text never holds
+ * outside its strings), then the summary's JSON; a format-1 row (the summary alone) gets its roll-up
+ * computed from it at load, without reading the answers again.
  */
-export const SUMMARY_FORMAT = 1;
+export const SUMMARY_FORMAT = 2;
 
-/** A summary as kept: its wire JSON (redacted, without seq) and its sequence number. */
+/** A summary as kept: its wire JSON and its roll-up summary's (both redacted, without seq), and its sequence number. */
 interface Kept {
   json: string;
+  rollup: string;
   seq: number;
+}
+
+/** The roll-up summary of a summary, as JSON text. */
+function rollupJson(siteId: string, system: string, facts: Parameters<typeof briefOf>[0]): string {
+  const json = redactedJson({ siteId, system, ...briefOf(facts) });
+  if (typeof json !== 'string') throw new TypeError('the roll-up summary is not JSON-serialisable');
+  return json;
 }
 
 const NO_USE = { recordUse: false } as const;
@@ -65,7 +76,7 @@ export class HealthSummaries {
   private unsubscribe: (() => void) | undefined;
   private readonly stmts: ReturnType<typeof prepare>;
   /** Summaries computed after polls and not stored yet, by system. */
-  private readonly unstored = new Map<string, { siteId: string; system: string; json: string }>();
+  private readonly unstored = new Map<string, { siteId: string; system: string; stored: string }>();
   private storeScheduled = false;
 
   constructor(private readonly o: HealthSummariesOptions) {
@@ -98,15 +109,17 @@ export class HealthSummaries {
   /**
    * The summaries of the known systems (of `siteId` only, when given) changed after `since` (all
    * without it), as one JSON array text, and the newest sequence number. A system never summarised
-   * yet (answers cached by an earlier version) is computed now, once.
+   * yet (answers cached by an earlier version) is computed now, once. `form` 'rollup' gives the
+   * roll-up summaries (`health:rollups`, a few hundred bytes each) instead of the whole ones.
    */
-  summaries(options: { siteId?: string | undefined; since?: number | undefined } = {}): { seq: number; json: string } {
+  summaries(options: { siteId?: string | undefined; since?: number | undefined; form?: 'summary' | 'rollup' } = {}): { seq: number; json: string } {
     const since = options.since ?? -1;
+    const rollup = options.form === 'rollup';
     const parts: string[] = [];
     for (const s of this.o.fleet.status(options.siteId)) {
       const k = key(s.siteId, s.system);
       const kept = this.kept.get(k) ?? this.compute(s.siteId, s.system);
-      if (kept && kept.seq > since) parts.push(`{"seq":${kept.seq},${kept.json.slice(1)}`);
+      if (kept && kept.seq > since) parts.push(`{"seq":${kept.seq},${(rollup ? kept.rollup : kept.json).slice(1)}`);
     }
     return { seq: this.seq, json: `[${parts.join(',')}]` };
   }
@@ -126,14 +139,15 @@ export class HealthSummaries {
       // The answers were redacted before they were cached; redacted again, as everything leaving main.
       const json = redactedJson({ siteId, system, ...facts });
       if (typeof json !== 'string') throw new TypeError('the summary is not JSON-serialisable');
-      const kept: Kept = { json, seq: ++this.seq };
+      const kept: Kept = { json, rollup: rollupJson(siteId, system, facts), seq: ++this.seq };
       this.kept.set(key(siteId, system), kept);
+      const stored = `${kept.rollup}\n${json}`;
       if (batched) {
-        this.unstored.set(key(siteId, system), { siteId, system, json });
+        this.unstored.set(key(siteId, system), { siteId, system, stored });
         this.scheduleStore();
       } else {
         this.unstored.delete(key(siteId, system));
-        this.stmts.upsert.run(siteId, system, SUMMARY_FORMAT, json);
+        this.stmts.upsert.run(siteId, system, SUMMARY_FORMAT, stored);
       }
       return kept;
     } catch (err) {
@@ -160,22 +174,57 @@ export class HealthSummaries {
     this.unstored.clear();
     try {
       this.o.db.transaction(() => {
-        for (const r of rows) this.stmts.upsert.run(r.siteId, r.system, SUMMARY_FORMAT, r.json);
+        for (const r of rows) this.stmts.upsert.run(r.siteId, r.system, SUMMARY_FORMAT, r.stored);
       })();
     } catch (err) {
       this.o.warn?.(`the health summaries of ${rows.length} system(s) could not be stored: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
-  /** Stored summaries of systems still known; those of an earlier format or of forgotten systems are dropped. */
+  /**
+   * Stored summaries of systems still known; those of an unknown format or of forgotten systems are
+   * dropped (computed again when asked for). A format-1 row gets its roll-up summary from its own
+   * JSON, and is stored again in the current format.
+   */
   private loadStored(): void {
     const known = new Set(this.o.fleet.status(undefined, 'any').map((s) => key(s.siteId, s.system)));
     const stale: Array<[string, string]> = [];
+    const upgraded: Array<[string, string, string]> = [];
     for (const row of this.stmts.all.iterate()) {
-      if (row.format !== SUMMARY_FORMAT || !known.has(key(row.site_id, row.system))) stale.push([row.site_id, row.system]);
-      else this.kept.set(key(row.site_id, row.system), { json: row.summary, seq: ++this.seq });
+      const k = key(row.site_id, row.system);
+      const kept = known.has(k) ? keptOf(row) : undefined;
+      if (!kept) {
+        stale.push([row.site_id, row.system]);
+        continue;
+      }
+      this.kept.set(k, { ...kept, seq: ++this.seq });
+      if (row.format !== SUMMARY_FORMAT) upgraded.push([row.site_id, row.system, `${kept.rollup}\n${kept.json}`]);
     }
-    for (const [siteId, system] of stale) this.stmts.delete.run(siteId, system);
+    if (stale.length === 0 && upgraded.length === 0) return;
+    try {
+      this.o.db.transaction(() => {
+        for (const [siteId, system] of stale) this.stmts.delete.run(siteId, system);
+        for (const [siteId, system, stored] of upgraded) this.stmts.upsert.run(siteId, system, SUMMARY_FORMAT, stored);
+      })();
+    } catch (err) {
+      this.o.warn?.(`the stored health summaries could not be updated: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}
+
+/** A stored row as kept (without seq), or undefined when it is of an unknown format or cannot be read. */
+function keptOf(row: { site_id: string; system: string; format: number; summary: string }): Omit<Kept, 'seq'> | undefined {
+  if (row.format === SUMMARY_FORMAT) {
+    const nl = row.summary.indexOf('\n');
+    return nl < 0 ? undefined : { rollup: row.summary.slice(0, nl), json: row.summary.slice(nl + 1) };
+  }
+  if (row.format !== 1) return undefined;
+  try {
+    // The summary's wire form carries what briefOf reads (roll-up, data age, the lists it counts).
+    const facts = JSON.parse(row.summary) as Parameters<typeof briefOf>[0];
+    return { json: row.summary, rollup: rollupJson(row.site_id, row.system, facts) };
+  } catch {
+    return undefined;
   }
 }
 

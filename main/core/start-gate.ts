@@ -10,7 +10,7 @@ export interface StartGateOptions {
   setTimer?: SetTimer | undefined;
 }
 
-/** Time the page takes from its first frame's data to painting it, with margin (200 systems: ~0.5 s quiet). */
+/** Time the page takes from its first frame's data to painting it and reading the details after it, with margin (1,000 systems: ~0.5 s quiet). */
 export const SETTLE_MS = 1500;
 /** A start whose window never asks (a process without one, a window that failed to load) still does its background work. */
 export const FALLBACK_MS = 10_000;
@@ -25,8 +25,9 @@ const defaultTimer: SetTimer = (run, ms) => {
  * Holds main's background start-up work (the search index reading every system's cached answers)
  * until the window has painted its first frame: on 2 cores, that work and the page's loading would
  * otherwise share the CPU, and the window would show later. Opens `settleMs` after the window's
- * first frame data was served ({@link firstFrameServed}: its full `health:summaries` read), or
- * `fallbackMs` after the start when no window asks.
+ * first frame data was served ({@link firstFrameServed}: its `health:rollups` read of every
+ * system; the details, `health:summaries`, are read right after that frame and parsed within the
+ * settle time), or `fallbackMs` after the start when no window asks.
  */
 export class StartGate {
   readonly #settleMs: number;

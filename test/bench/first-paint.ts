@@ -48,12 +48,22 @@ async function main(): Promise<void> {
   const shell = await startBrowserShell({ handlers: timed, rendererDir: process.env.BENCH_RENDERER_DIR ?? join(ROOT, 'out/renderer'), subscribe: () => () => undefined });
   const browser = await launchChromium();
   const systems = rt.fleet.status().length;
+  // CPU time of Chromium's renderer processes (every thread: parsing, script, layout, paint), from
+  // the browser: one page at a time is open, so their growth is that page's.
+  const browserCdp = await browser.newBrowserCDPSession();
+  const rendererCpu = async (): Promise<number> => {
+    const { processInfo } = (await browserCdp.send('SystemInfo.getProcessInfo')) as { processInfo: Array<{ type: string; cpuTime: number }> };
+    return processInfo.filter((p) => p.type === 'renderer').reduce((a, p) => a + p.cpuTime, 0) * 1000;
+  };
   try {
     const paints: number[] = [];
     const cpus: Array<{ thread: number; script: number; task: number }> = [];
+    const healths: Array<{ shown: number; cpu: number; details: number; detailsCpu: number; processCpu: number }> = [];
     for (let i = 0; i < RUNS; i++) {
       const page = await newPage(browser, systems);
+      await page.addInitScript(markHealth);
       calls = [];
+      const cpu0 = await rendererCpu();
       const traced = i === RUNS - 1; // the last page: its requests and marks are printed
       // The page's main-thread CPU time (thread ticks, so other processes on a loaded machine do not
       // count), read as soon as the painted frame is seen: comparable where wall time is not.
@@ -64,6 +74,29 @@ async function main(): Promise<void> {
       const metric = (name: string): number => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
       const cpu = { thread: metric('ThreadTime'), script: metric('ScriptDuration'), compile: metric('V8CompileDuration'), layout: metric('LayoutDuration'), style: metric('RecalcStyleDuration'), task: metric('TaskDuration') };
       cpus.push(cpu);
+      // Every system's health shown (the tree's health pills there and the overview's "reading cached
+      // data…" gone, as `uiAtScale` takes it), then the details (the attention lists no longer
+      // "reading…"), each at the frame that showed it (`markHealth`), with the page's long tasks
+      // (≥ 50 ms) up to each: the CDP metrics were seen not to move after the frame.
+      const health = await page.evaluate(waitFor, '__healthShown');
+      const pageCpu = (until: number): Promise<number> =>
+        page.evaluate((u) => (window as unknown as { __longtasks: Array<{ start: number; duration: number }> }).__longtasks.filter((t) => t.start < u).reduce((a, t) => a + t.duration, 0), until);
+      const details = await page.evaluate(waitFor, '__detailsShown');
+      const healthCpu = await pageCpu(health);
+      const detailsCpu = await pageCpu(details);
+      // Read once the details are shown (so it includes a moment after them): the page's whole start.
+      const processCpu = (await rendererCpu()) - cpu0;
+      healths.push({ shown: health, cpu: healthCpu, details, detailsCpu, processCpu });
+      const sizes = await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((e) => e as PerformanceResourceTiming)
+          .filter((r) => r.name.includes('/ipc/health:'))
+          .map((r) => `${new URL(r.name).pathname.slice(5)} ${(r.encodedBodySize / 1024).toFixed(0)} KiB at ${r.responseEnd.toFixed(0)} ms`),
+      );
+      console.log(
+        `run ${i + 1}: health shown ${ms(health)} (long tasks ${ms(healthCpu)}), details ${ms(details)} (long tasks ${ms(detailsCpu)}); renderer process CPU from navigation to the details ${ms(processCpu)}; health reads: ${sizes.join('; ')}`,
+      );
       const longest = await page.evaluate((p) => (window as unknown as { __longtasks: Array<{ start: number; duration: number }> }).__longtasks.filter((t) => t.start < p).reduce((a, t) => a + t.duration, 0), paint);
       console.log(`run ${i + 1}: paint ${ms(paint)}; page main thread CPU ${ms(cpu.thread)} (script ${ms(cpu.script)}, compile ${ms(cpu.compile)}, style ${ms(cpu.style)}, layout ${ms(cpu.layout)}; tasks ${ms(cpu.task)}); long tasks before the frame ${ms(longest)}`);
       paints.push(paint);
@@ -99,12 +132,45 @@ async function main(): Promise<void> {
     }
     console.log(`\nfirst paint, ${systems} systems: median ${ms(median(paints))} of ${paints.map((p) => ms(p)).join(', ')}`);
     console.log(`page main thread CPU to the frame: median ${ms(median(cpus.map((c) => c.thread)))} of ${cpus.map((c) => ms(c.thread)).join(', ')}; script ${ms(median(cpus.map((c) => c.script)))}`);
+    console.log(`every system's health shown: median ${ms(median(healths.map((h) => h.shown)))} of ${healths.map((h) => ms(h.shown)).join(', ')}; long tasks by then ${ms(median(healths.map((h) => h.cpu)))}`);
+    console.log(`renderer process CPU from navigation to the details shown: median ${ms(median(healths.map((h) => h.processCpu)))} of ${healths.map((h) => ms(h.processCpu)).join(', ')}`);
+    console.log(`details (attention lists) read: median ${ms(median(healths.map((h) => h.details)))} of ${healths.map((h) => ms(h.details)).join(', ')}; long tasks by then ${ms(median(healths.map((h) => h.detailsCpu)))}`);
   } finally {
     await browser.close();
     await shell.close();
     await rt.close();
     rmSync(work, { recursive: true, force: true });
     if (!keep) rmSync(fleetDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * In the page, from its start: at each frame, notes when the tree shows health levels and the
+ * overview no longer says "reading cached data…" (`__healthShown`), and when, besides, no attention
+ * list says "reading…" any more (`__detailsShown`); each after that frame is painted.
+ */
+function markHealth(): void {
+  const w = window as unknown as { __healthShown?: number; __detailsShown?: number };
+  const check = (): void => {
+    const levels = document.querySelector('[data-testid="tree-health"]') !== null && document.querySelector('[data-testid="fleet-totals"]') !== null;
+    const reading = [...document.querySelectorAll('.overview .head .muted')].some((e) => e.textContent?.includes('reading cached data'));
+    if (levels && !reading && w.__healthShown === undefined) setTimeout(() => (w.__healthShown ??= performance.now()), 0);
+    if (levels && !reading && !document.querySelector('[data-testid="details-reading"]')) {
+      setTimeout(() => (w.__detailsShown ??= performance.now()), 0);
+      return;
+    }
+    requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+}
+
+/** In the page: resolves with the time `markHealth` noted under `name`, once it has. */
+async function waitFor(name: string): Promise<number> {
+  for (;;) {
+    const at = (window as unknown as Record<string, number | undefined>)[name];
+    if (at !== undefined) return at;
+    if (performance.now() > 600_000) throw new Error(`${name} not reached after 10 minutes`);
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { factsFromWire, healthFacts, SUMMARY_READS, type HealthFacts } from '../../../app/health/system-summary.js';
+import { briefOf, factsFromWire, healthFacts, SUMMARY_READS, type HealthFacts } from '../../../app/health/system-summary.js';
 import { CONTRACT } from '../../../app/ipc/contract.js';
 import { createHandlers, dispatch, type Handlers } from '../../../main/ipc/handlers.js';
 import { answerJson } from '../../../main/ipc/raw-json.js';
@@ -80,12 +80,25 @@ describe('health:summaries against the simulator', { timeout: 120_000 }, () => {
     expect(factsFromWire(after.systems[0]!).drives.map((d) => `${d.node}/${d.drive.Name}`)).toContain(`${failed.node}/${failed.name}`);
   });
 
+  it("answers every system's roll-up summary (health:rollups), that of its summary, with the same seq", async () => {
+    const r = rt!;
+    const whole = await call(r.handlers, {});
+    const envelope = JSON.parse(answerJson(await dispatch(r.handlers, 'health:rollups', {}))) as { ok: boolean; value: unknown };
+    expect(envelope.ok).toBe(true);
+    const rollups = CONTRACT['health:rollups'].response.parse(envelope.value);
+    expect(rollups.seq).toBe(whole.seq);
+    expect(rollups.systems).toEqual(whole.systems.map((w) => JSON.parse(JSON.stringify({ siteId: w.siteId, system: w.system, seq: w.seq, ...briefOf(factsFromWire(w)) })) as unknown));
+    expect(JSON.parse(answerJson(await dispatch(r.handlers, 'health:rollups', { since: rollups.seq })))).toEqual({ ok: true, value: { seq: rollups.seq, systems: [] } });
+  });
+
   it("limits a window scoped to one site to that site's systems", async () => {
     const r = rt!;
     const scoped = createHandlers({ fleet: r.fleet, sites: r.sites, actionLog: r.actionLog, version: 'test', keychain: 'memory', simulatedSiteIds: new Set(), scopedSite: siteIds[1], summaries: r.summaries });
     const answer = await call(scoped, {});
     expect(answer.systems.length).toBeGreaterThan(0);
     expect(new Set(answer.systems.map((s) => s.siteId))).toEqual(new Set([siteIds[1]]));
+    const rollups = CONTRACT['health:rollups'].response.parse((JSON.parse(answerJson(await dispatch(scoped, 'health:rollups', {}))) as { value: unknown }).value);
+    expect(rollups.systems.map((s) => s.system)).toEqual(answer.systems.map((s) => s.system));
   });
 
   it('serves the same summaries after a restart with the sites paused, before any refresh', async () => {

@@ -12,7 +12,7 @@ import { pausedCachedFleet } from '../support/cached-fleet.js';
  * Issue 17, cold start: what main does while the window loads. A start from the cache of paused
  * sites emits no status event for systems already paused (nothing re-evaluates the fleet for
  * nothing), and the search index reads no cached answer until the window has read its first frame
- * (`health:summaries`) and had time to paint it; then it reads every system, as before.
+ * (`health:rollups`) and had time to paint it; then it reads every system, as before.
  */
 
 const PASSWORD = 'cold-start-pw-1';
@@ -59,7 +59,10 @@ describe('a cold start from the cache of paused sites', { timeout: 120_000 }, ()
     // Nothing read for the search while the window loads.
     await turns(20);
     expect(rt.search.pending).toBe(4);
-    const answer = JSON.parse(answerJson(await dispatch(rt.handlers, 'health:summaries', {}))) as { ok: boolean; value: { systems: unknown[] } };
+    // The details read is not the first frame's: the gate keeps waiting for the roll-ups.
+    expect(JSON.parse(answerJson(await dispatch(rt.handlers, 'health:summaries', {})))).toMatchObject({ ok: true });
+    expect(timers.filter((t) => !t.cancelled).map((t) => t.ms)).toEqual([10_000]);
+    const answer = JSON.parse(answerJson(await dispatch(rt.handlers, 'health:rollups', {}))) as { ok: boolean; value: { systems: unknown[] } };
     expect(answer.ok).toBe(true);
     expect(answer.value.systems).toHaveLength(4);
     await turns(20);

@@ -6,9 +6,9 @@ import { renderComponent } from './support/render.js';
 
 /**
  * Issue 17: the first frame is the tree and the overview. The window asks main first for what that
- * frame shows (sites, statuses, every system's health) and reads the alerts and bulk jobs only once
- * that frame is painted, so main answers the first frame's reads first and the page parses less
- * before painting. Nothing is left out: the alerts and jobs are read right after.
+ * frame shows (sites, statuses, every system's roll-up) and reads the health details, the alerts and
+ * the bulk jobs only once that frame is painted, so main answers the first frame's reads first and
+ * the page parses less before painting. Nothing is left out: those are read right after.
  */
 describe('the first frame', () => {
   it('reads the fleet and its health before the alerts and bulk jobs, and those right after', async () => {
@@ -16,15 +16,16 @@ describe('the first frame', () => {
     setApi(fake.api);
     const { target } = renderComponent(App);
     const asked = (): string[] => fake.invocations.map((i) => i.channel);
-    expect(asked()).toEqual(expect.arrayContaining(['sites:list', 'fleet:status', 'health:summaries']));
+    expect(asked()).toEqual(expect.arrayContaining(['sites:list', 'fleet:status', 'health:rollups']));
+    expect(asked()).not.toContain('health:summaries');
     expect(asked()).not.toContain('alerts:list');
     expect(asked()).not.toContain('bulk:list');
 
     await settle();
     const channels = asked();
     const first = (c: string): number => channels.indexOf(c);
-    for (const later of ['alerts:list', 'alertrules:get', 'bulk:list']) {
-      expect(first(later), later).toBeGreaterThan(first('health:summaries'));
+    for (const later of ['health:summaries', 'alerts:list', 'alertrules:get', 'bulk:list']) {
+      expect(first(later), later).toBeGreaterThan(first('health:rollups'));
       expect(first(later), later).toBeGreaterThan(first('fleet:status'));
     }
     // The frame itself did not wait for them: the tree and the overview show both systems.

@@ -1,5 +1,6 @@
 import { flushSync } from 'svelte';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { planTotal } from '../../../app/capacity/plan.js';
 import type { FleetdeckApi } from '../../../app/ipc/contract.js';
 import { setApi } from '../../../renderer/lib/api.js';
 import { FleetHealth } from '../../../renderer/lib/fleet-health.svelte.js';
@@ -7,7 +8,8 @@ import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { READS } from '../../../renderer/lib/reads.js';
 import { cacheKey, fakeApi, site, status } from './support/fake-api.js';
 
-// Issue 17: FleetHealth reads every system's health summary from main in one call, then only the
+// Issue 17: FleetHealth reads every system's roll-up summary from main in one call (what the first
+// frame shows), the details (pools, drives, pairs, errors) after that frame is painted, then only the
 // summaries main computed again, instead of eight cache reads per system.
 
 const healthOf = (volumes: number) => ({
@@ -15,6 +17,12 @@ const healthOf = (volumes: number) => ({
   HardwareResources: { HardwareResourcesHealthInPercentage: 100 },
   HardwareUtilization: { HardwareUtilizationInPercentage: 10 },
   CapacityUtilization: { CapacityInBytes: 100, CapacityUsageInBytes: 50, PoolCapacity: [{ PoolName: 'p', CapacityInBytes: 100, CapacityUsageInBytes: 50 }] },
+});
+
+/** Every FleetHealth made: the details read each schedules after its first frame ends before the next test's API is set. */
+const made: FleetHealth[] = [];
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((h) => h.detailsSettled()));
 });
 
 async function setup() {
@@ -26,11 +34,12 @@ async function setup() {
   put('a', 'a2', READS.health, healthOf(100), '2025-12-01T00:00:00Z');
   put('b', 'b1', READS.health, healthOf(100), '2026-01-01T00:00:00Z');
   put('b', 'b1', READS.notifications, { Data: [{ Level: 5, Timestamp: '2026-01-01T00:00:00Z', Message: 'pool offline' }] }, '2026-01-01T00:00:00Z');
-  let failNext = false;
+  put('b', 'b1', READS.resources, { Data: [{ Name: 'n1', Drives: [{ Id: 7, Name: 'd7', ResourceStatus: 'Failed' }] }] }, '2026-01-01T00:00:00Z');
+  let failNext: string | undefined;
   const api: FleetdeckApi = {
     invoke: (channel, request) => {
-      if (failNext && channel === 'health:summaries') {
-        failNext = false;
+      if (failNext === channel) {
+        failNext = undefined;
         return Promise.reject(Object.assign(new Error('main is busy'), { code: 'internal' }));
       }
       return fake.api.invoke(channel, request);
@@ -42,37 +51,80 @@ async function setup() {
   await fleet.load();
   fleet.listen();
   const health = new FleetHealth(fleet);
-  const reads = () => fake.invocations.filter((i) => i.channel === 'health:summaries').map((i) => i.request);
-  return { fake, fleet, health, put, reads, failOnce: () => (failNext = true) };
+  made.push(health);
+  const reads = () => fake.invocations.filter((i) => i.channel.startsWith('health:')).map((i) => ({ [i.channel]: i.request }));
+  return { fake, fleet, health, put, reads, failOnce: (channel: 'health:rollups' | 'health:summaries') => (failNext = channel) };
 }
 
-describe('FleetHealth on health:summaries', () => {
-  it('shows every system from one read: levels with the connection state, worst first, data ages, errors', async () => {
+/** Reads the roll-ups, then the details as after the first frame. */
+async function loadBoth(health: FleetHealth): Promise<void> {
+  await health.load();
+  await health.detailsSettled();
+  flushSync();
+}
+
+describe('FleetHealth on health:rollups and health:summaries', () => {
+  it('shows every system from one roll-up read: levels with the connection state, worst first, data ages, totals; the details say they are not read yet', async () => {
     const { fake, health, reads } = await setup();
     await health.load();
     flushSync();
-    expect(reads()).toEqual([{}]);
+    expect(reads()).toEqual([{ 'health:rollups': {} }]);
     expect(fake.invocations.some((i) => i.channel === 'cache:read')).toBe(false);
     // a2 is unreachable: its ok roll-up is shown as a warning, so it sorts first.
     expect(health.rows.map((r) => `${r.system} ${r.level} ${r.at}`)).toEqual(['a2 warning 2025-12-01T00:00:00Z', 'a1 ok 2026-01-01T00:00:00Z', 'b1 ok 2026-01-01T00:00:00Z']);
-    expect(health.errors.map((e) => `${e.system}: ${e.Message}`)).toEqual(['b1: pool offline']);
-    expect(health.of('b', 'b1')?.at).toBe('2026-01-01T00:00:00Z');
+    expect(health.of('b', 'b1')).toMatchObject({ at: '2026-01-01T00:00:00Z', drives: 1, lagging: 0, rollup: { level: 'ok' } });
+    expect(health.totals).toMatchObject({ usable: 300, allocated: 150, drives: 1, lagging: 0, pools: 0, byLevel: { critical: 0, unknown: 0, warning: 1, ok: 2 } });
+    expect(health.loading).toBe(false);
+    // The details are not there yet, and say so: no empty list passed off as "none".
+    expect(health.detailsRead).toBe(false);
+    expect(health.details('b', 'b1')).toBeUndefined();
+    expect(health.errors).toEqual([]);
+    expect(health.plan).toEqual([]);
   });
 
-  it("reads only what main computed again after a system's refresh ended", async () => {
+  it('reads the details after the first frame: the attention lists and capacity planning, agreeing with the roll-ups', async () => {
+    const { health, reads } = await setup();
+    await health.load();
+    const brief = health.of('b', 'b1');
+    await health.detailsSettled();
+    flushSync();
+    expect(reads()).toEqual([{ 'health:rollups': {} }, { 'health:summaries': {} }]);
+    expect(health.detailsRead).toBe(true);
+    expect(health.errors.map((e) => `${e.system}: ${e.Message}`)).toEqual(['b1: pool offline']);
+    expect(health.drives.map((d) => `${d.siteId}/${d.system} ${d.node} ${d.drive.Name}`)).toEqual(['b/b1 n1 d7']);
+    expect(health.plan.map((p) => `${p.system} ${p.pool}`)).toEqual(['a1 p', 'a2 p', 'b1 p']);
+    const t = planTotal(health.plan);
+    expect(health.totals).toMatchObject({ usable: t.usable, allocated: t.allocated, drives: health.drives.length, lagging: health.lagging.length, pools: health.pools.length });
+    // The roll-up read first is kept: main computed nothing again in between.
+    expect(health.of('b', 'b1')).toBe(brief);
+  });
+
+  it("reads only what main computed again after a system's refresh ended, roll-ups before the details are read, whole summaries after", async () => {
     const { fake, fleet, health, put, reads } = await setup();
     await health.load();
-    const first = health.of('a', 'a1');
     put('b', 'b1', READS.health, healthOf(50), '2026-01-02T00:00:00Z');
     fake.emit('fleet:status', status('b', 'b1', 'ok', { lastSuccessAt: '2026-01-02T00:00:00Z' }));
     expect(fleet.version('b', 'b1')).toBe(1);
     await health.load();
     flushSync();
-    const [, second] = reads() as Array<{ since?: number }>;
-    expect(second?.since).toBeGreaterThan(0);
+    const since = (reads()[1]?.['health:rollups'] as { since?: number } | undefined)?.since;
+    expect(since).toBeGreaterThan(0);
     expect(health.rows[0]).toMatchObject({ system: 'b1', level: 'critical', at: '2026-01-02T00:00:00Z' });
+
+    await health.detailsSettled();
+    const first = health.of('a', 'a1');
+    const firstDetails = health.details('a', 'a1');
+    put('a', 'a2', READS.health, healthOf(70), '2026-01-03T00:00:00Z');
+    fake.emit('fleet:status', status('a', 'a2', 'unreachable', { lastSuccessAt: '2026-01-03T00:00:00Z' }));
+    await health.load();
+    flushSync();
+    const last = reads().at(-1) as { 'health:summaries'?: { since?: number } };
+    expect(last['health:summaries']?.since).toBeGreaterThan(since ?? 0);
+    expect(health.of('a', 'a2')).toMatchObject({ at: '2026-01-03T00:00:00Z', rollup: { level: 'critical' } });
+    expect(health.details('a', 'a2')?.at).toBe('2026-01-03T00:00:00Z');
     // The other systems' facts are the very objects read first: nothing else was sent again.
     expect(health.of('a', 'a1')).toBe(first);
+    expect(health.details('a', 'a1')).toBe(firstDetails);
   });
 
   it('folds loads asked for during a read into one more read', async () => {
@@ -84,16 +136,58 @@ describe('FleetHealth on health:summaries', () => {
 
   it('keeps what it showed, and says why, when a read fails; the next read recovers', async () => {
     const { fake, health, put, failOnce } = await setup();
-    await health.load();
-    failOnce();
+    await loadBoth(health);
+    failOnce('health:summaries');
     put('a', 'a1', READS.health, healthOf(50), '2026-01-03T00:00:00Z');
     fake.emit('fleet:status', status('a', 'a1', 'ok', { lastSuccessAt: '2026-01-03T00:00:00Z' }));
     await health.load();
     expect(health.error).toContain('main is busy');
     expect(health.rows).toHaveLength(3);
     expect(health.of('a', 'a1')?.at).toBe('2026-01-01T00:00:00Z');
+    // The details read before stay shown: only a first details read that fails is told in their place.
+    expect(health.detailsError).toBeUndefined();
     await health.load();
     expect(health.error).toBeUndefined();
     expect(health.of('a', 'a1')?.at).toBe('2026-01-03T00:00:00Z');
+  });
+
+  it('says why the details are missing when their first read fails, and reads them at the next load', async () => {
+    const { health, failOnce, reads } = await setup();
+    failOnce('health:summaries');
+    await health.load();
+    await health.detailsSettled();
+    expect(health.detailsRead).toBe(false);
+    expect(health.detailsError).toContain('main is busy');
+    expect(health.rows.map((r) => r.at)).toContain('2026-01-01T00:00:00Z');
+    await health.load();
+    expect(reads().at(-1)).toEqual({ 'health:summaries': {} });
+    expect(health.detailsRead).toBe(true);
+    expect(health.detailsError).toBeUndefined();
+    expect(health.errors).toHaveLength(1);
+  });
+
+  it("lists the fleet's 100 newest errors, newest first, merged across systems", async () => {
+    const sites = [site('a', 'Alpha')];
+    const statuses = Array.from({ length: 7 }, (_, i) => status('a', `s${i}`, 'ok'));
+    const fake = fakeApi({ sites, statuses });
+    // 7 systems × 20 errors kept each, their times interleaved across systems (and one tie).
+    for (const [i, st] of statuses.entries()) {
+      const records = Array.from({ length: 25 }, (_, j) => ({ Id: j, Level: 4, Timestamp: new Date(Date.UTC(2026, 0, 1, 0, (j * 7 + i * 3) % 180)).toISOString(), Message: `${st.system} e${j}` }));
+      fake.cache.set(cacheKey('a', st.system, READS.notifications.op, READS.notifications.query), { value: { Data: records }, at: '2026-01-02T00:00:00Z' });
+    }
+    setApi(fake.api);
+    const fleet = new FleetStore({ eventBatchMs: 0 });
+    await fleet.load();
+    const health = new FleetHealth(fleet);
+    made.push(health);
+    await loadBoth(health);
+    const all = statuses.flatMap((st) => health.details('a', st.system)?.errors ?? []);
+    expect(all).toHaveLength(140);
+    const expected = all
+      .map((e) => e.Timestamp ?? '')
+      .sort((x, y) => y.localeCompare(x))
+      .slice(0, 100);
+    expect(health.errors.map((e) => e.Timestamp)).toEqual(expected);
+    expect(new Set(health.errors.map((e) => `${e.system} ${e.Message}`)).size).toBe(100);
   });
 });

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { PlannedRead } from '../../../../app/fleet/refresh-plan.js';
 import { highLevel, laggingReplication, unhealthyDrives } from '../../../../app/health/rollup.js';
 import { systemRollup } from '../../../../app/health/system-health.js';
-import { factsFromWire, healthFacts, SUMMARY_ERRORS, SUMMARY_READS, systemSummarySchema, type CachedRead } from '../../../../app/health/system-summary.js';
+import { planRows, planTotal } from '../../../../app/capacity/plan.js';
+import {
+  briefFromWire,
+  briefOf,
+  factsFromWire,
+  healthFacts,
+  SUMMARY_ERRORS,
+  SUMMARY_READS,
+  systemRollupSchema,
+  systemSummarySchema,
+  type CachedRead,
+} from '../../../../app/health/system-summary.js';
 
 const NOW = Date.parse('2026-03-01T00:00:00Z');
 const DAY = 86_400_000;
@@ -80,5 +91,56 @@ describe("a system's health summary", () => {
     expect(systemSummarySchema.safeParse({ siteId: 's', system: 'x', seq: 1 }).success).toBe(false);
     const facts = healthFacts(readOf(answers), NOW);
     expect(systemSummarySchema.safeParse({ siteId: 's', system: 'x', seq: 1, ...facts, rollup: { ...facts.rollup, level: 'fine' } }).success).toBe(false);
+  });
+});
+
+// Issue 17: the window's first frame reads a roll-up summary per system, the details after it.
+describe("a system's roll-up summary", () => {
+  /** Three pools: one without a usable size, one nearly full, one ok. */
+  const threePools = {
+    ...answers,
+    health: {
+      ...(answers.health as object),
+      CapacityUtilization: {
+        PoolCapacity: [
+          { PoolName: 'p', CapacityInBytes: 100 * TIB, CapacityUsageInBytes: 95 * TIB },
+          { PoolName: 'q', CapacityInBytes: 100 * TIB, CapacityUsageInBytes: 10 * TIB },
+          { PoolName: 'r', CapacityUsageInBytes: 5 * TIB },
+        ],
+      },
+    },
+    provisioning: null,
+  };
+
+  it('holds the capacity figures of the fleet totals as planTotal counts them, the worst verdict and the counts', () => {
+    const facts = healthFacts(readOf(threePools), NOW);
+    const brief = briefOf(facts);
+    const total = planTotal(planRows([{ siteId: 's', siteName: 'S', system: 'x', capacity: facts.rollup.capacity }]));
+    expect(brief.rollup.capacity).toMatchObject({ usable: total.usable, allocated: total.allocated, unknownUsable: total.unknownUsable, pools: total.pools, level: facts.rollup.capacity.level });
+    expect(total.unknownUsable).toBe(1);
+    expect(brief.rollup.capacity.verdict).toBe(facts.rollup.capacity.pools[0]?.verdict);
+    expect(brief.rollup.capacity.attention).toBe(facts.rollup.capacity.pools.filter((p) => p.level !== 'ok' && p.level !== 'unknown').length);
+    expect(brief.rollup.capacity.attention).toBeGreaterThan(0);
+    // Everything else the first frame shows is the roll-up's own.
+    expect(brief).toMatchObject({ at: AT, drives: 1, lagging: 1, rollup: { level: facts.rollup.level, dimensions: facts.rollup.dimensions, reasons: facts.rollup.reasons, ha: facts.rollup.ha } });
+  });
+
+  it('crosses as JSON, checked by its schema, in a fraction of the summary', () => {
+    const facts = healthFacts(readOf(answers), NOW);
+    const json = JSON.stringify({ siteId: 's', system: 'x', seq: 3, ...briefOf(facts) });
+    expect(briefFromWire(systemRollupSchema.parse(JSON.parse(json)))).toEqual(JSON.parse(JSON.stringify(briefOf(facts))));
+    expect(json.length).toBeLessThan(JSON.stringify({ siteId: 's', system: 'x', seq: 3, ...facts }).length / 3);
+  });
+
+  it('is unknown, without pools or a data age, for a system with nothing cached', () => {
+    const brief = briefOf(healthFacts(readOf({}), NOW));
+    expect(brief).toMatchObject({ at: undefined, drives: 0, lagging: 0, rollup: { level: 'unknown', capacity: { usable: 0, allocated: 0, pools: 0, attention: 0, verdict: undefined } } });
+    expect(systemRollupSchema.safeParse(JSON.parse(JSON.stringify({ siteId: 's', system: 'x', seq: 1, ...brief }))).success).toBe(true);
+  });
+
+  it('refuses a wire form that is not a roll-up summary', () => {
+    const brief = briefOf(healthFacts(readOf(answers), NOW));
+    expect(systemRollupSchema.safeParse({ siteId: 's', system: 'x', seq: 1, ...brief, drives: -1 }).success).toBe(false);
+    expect(systemRollupSchema.safeParse({ siteId: 's', system: 'x', seq: 1, ...brief, rollup: { ...brief.rollup, capacity: {} } }).success).toBe(false);
   });
 });

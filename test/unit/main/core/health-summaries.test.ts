@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { getOperation } from '../../../../app/catalog/index.js';
 import type { SystemStatus } from '../../../../app/domain/site.js';
-import { SUMMARY_READS, systemSummarySchema } from '../../../../app/health/system-summary.js';
+import { briefOf, factsFromWire, SUMMARY_READS, systemRollupSchema, systemSummarySchema } from '../../../../app/health/system-summary.js';
 import { REDACTED } from '../../../../app/redact.js';
-import { HealthSummaries, type SummarySource } from '../../../../main/core/health-summaries.js';
+import { HealthSummaries, SUMMARY_FORMAT, type SummarySource } from '../../../../main/core/health-summaries.js';
 import type { FleetEvent } from '../../../../main/core/fleet-state.js';
 import { OfflineCache, cacheKey, openDatabase, type Database } from '../../../../main/store/index.js';
 import { steppingClock, useTempDirs } from '../store/temp-dir.js';
@@ -69,6 +69,9 @@ function threeHealthySystems() {
 }
 
 const parse = (json: string) => (JSON.parse(json) as unknown[]).map((x) => systemSummarySchema.parse(x));
+const parseRollups = (json: string) => (JSON.parse(json) as unknown[]).map((x) => systemRollupSchema.parse(x));
+/** A stored row's summary (the part after the roll-up summary's line). */
+const storedSummary = (text: string): unknown => JSON.parse(text.slice(text.indexOf('\n') + 1));
 
 describe('health summaries kept by main', () => {
   it("computes a system's summary when its refresh ends, and answers only what changed since a seq", () => {
@@ -122,7 +125,7 @@ describe('health summaries kept by main', () => {
       db
         .prepare<[], { site_id: string; system: string; summary: string }>('SELECT site_id, system, summary FROM system_summaries ORDER BY site_id, system')
         .all()
-        .map((r) => `${r.site_id}/${r.system} ${systemSummarySchema.parse({ seq: 0, ...(JSON.parse(r.summary) as object) }).rollup.level}`);
+        .map((r) => `${r.site_id}/${r.system} ${systemSummarySchema.parse({ seq: 0, ...(storedSummary(r.summary) as object) }).rollup.level}`);
     // Asked for (a window's first read): computed and stored at once.
     summaries.summaries();
     expect(stored()).toEqual(['a/x ok', 'a/y ok', 'b/z ok']);
@@ -177,6 +180,55 @@ describe('health summaries kept by main', () => {
     expect(fleet.reads()).toBe(reads);
   });
 
+  // Issue 17: the window's first frame reads the roll-ups alone (a few hundred bytes per system), the details after it.
+  it('keeps each roll-up summary beside its summary: the same facts and seq, without pools and lists, changed ones only since a seq', () => {
+    const { cache, fleet, db } = threeHealthySystems();
+    cache.put('a', 'x', keyOf(SUMMARY_READS.resources), { Data: [{ Name: 'n1', Drives: [{ Id: 1, ResourceStatus: 'Failed' }, { Id: 2, ResourceStatus: 'OK' }] }] }, '2026-02-01T00:00:00Z');
+    const summaries = new HealthSummaries({ fleet: fleet.source, db, clock: CLOCK });
+    summaries.start();
+    const whole = summaries.summaries();
+    const rollups = summaries.summaries({ form: 'rollup' });
+    expect(rollups.seq).toBe(whole.seq);
+    const full = parse(whole.json);
+    const brief = parseRollups(rollups.json);
+    // Each is the brief of its summary, as the window computes it from a summary it read whole.
+    expect(brief).toEqual(full.map((s) => JSON.parse(JSON.stringify({ siteId: s.siteId, system: s.system, seq: s.seq, ...briefOf(factsFromWire(s)) })) as unknown));
+    expect(brief[0]).toMatchObject({ system: 'x', drives: 1, lagging: 0, rollup: { capacity: { usable: 100, allocated: 50, pools: 1, attention: 0, verdict: 'ok' } } });
+    // Neither the pools with their forecasts nor the drive records cross in the first read.
+    expect(whole.json).toContain('forecast');
+    expect(whole.json).toContain('ResourceStatus');
+    expect(rollups.json).not.toContain('forecast');
+    expect(rollups.json).not.toContain('ResourceStatus');
+
+    cache.put('b', 'z', keyOf(SUMMARY_READS.health), healthOf(50), '2026-02-02T00:00:00Z');
+    fleet.emit({ siteId: 'b', system: 'z', state: 'ok', lastSuccessAt: '2026-02-02T00:00:00Z' });
+    expect(parseRollups(summaries.summaries({ since: rollups.seq, form: 'rollup' }).json).map((s) => `${s.system} ${s.rollup.level}`)).toEqual(['z critical']);
+    expect(parseRollups(summaries.summaries({ siteId: 'a', form: 'rollup' }).json).map((s) => s.system)).toEqual(['x', 'y']);
+    summaries.stop();
+  });
+
+  it("upgrades a stored row of the previous format from its own summary, without reading the system's answers", () => {
+    const statuses: SystemStatus[] = [{ siteId: 'a', system: 'x', state: 'ok' }];
+    const { dir, cache, fleet, db } = setup(statuses);
+    cache.put('a', 'x', keyOf(SUMMARY_READS.health), healthOf(90), '2026-02-01T00:00:00Z');
+    const before = new HealthSummaries({ fleet: fleet.source, db, clock: CLOCK });
+    const whole = parse(before.summaries().json).map(({ seq: _seq, ...s }) => s);
+    const rollups = parseRollups(before.summaries({ form: 'rollup' }).json).map(({ seq: _seq, ...s }) => s);
+    // The row as format 1 stored it: the summary's JSON alone.
+    const row = db.prepare<[], { summary: string }>('SELECT summary FROM system_summaries').get()?.summary ?? '';
+    db.prepare('UPDATE system_summaries SET format = 1, summary = ?').run(JSON.stringify(storedSummary(row)));
+    db.close();
+
+    const db2 = openDatabase(dir);
+    open.push(db2);
+    const restarted = fleetOver(new OfflineCache({ db: db2 }), statuses);
+    const summaries = new HealthSummaries({ fleet: restarted.source, db: db2, clock: CLOCK });
+    expect(parseRollups(summaries.summaries({ form: 'rollup' }).json).map(({ seq: _seq, ...s }) => s)).toEqual(rollups);
+    expect(parse(summaries.summaries().json).map(({ seq: _seq, ...s }) => s)).toEqual(whole);
+    expect(restarted.reads()).toBe(0);
+    expect(db2.prepare<[], { format: number }>('SELECT format FROM system_summaries').get()?.format).toBe(SUMMARY_FORMAT);
+  });
+
   it('redacts what it keeps and sends, and takes a damaged answer as not cached', () => {
     const statuses: SystemStatus[] = [{ siteId: 'a', system: 'x', state: 'ok' }];
     const { fleet, db } = setup(statuses);
@@ -190,6 +242,7 @@ describe('health summaries kept by main', () => {
     };
     const summaries = new HealthSummaries({ fleet: source, db, clock: CLOCK });
     const { json } = summaries.summaries();
+    expect(summaries.summaries({ form: 'rollup' }).json).not.toContain('hunter2-secret');
     expect(json).not.toContain('hunter2-secret');
     expect(json).not.toContain('pw-123');
     const [s] = parse(json);

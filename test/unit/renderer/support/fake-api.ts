@@ -3,7 +3,7 @@ import { flushSync } from 'svelte';
 import { entriesOf, foldEntry, matchEntries, type SearchAnswer } from '../../../../app/search/entries.js';
 import { READS } from '../../../../renderer/lib/reads.js';
 import { partsLoaded } from '../../../../renderer/lib/lazy.js';
-import { healthFacts, type SystemSummaryWire } from '../../../../app/health/system-summary.js';
+import { briefOf, factsFromWire, healthFacts, type SystemRollupWire, type SystemSummaryWire } from '../../../../app/health/system-summary.js';
 
 /** A cached answer as `cache:read` returns it. */
 export interface CachedAnswer {
@@ -90,6 +90,12 @@ export function fakeApi(fleet: FakeFleet) {
     },
     'op:call': async (req) => ({ result: await fleet.call?.(req) }),
     'search:query': (req) => (fleet.search ? fleet.search(req) : searchCache(req)),
+    'health:rollups': (req) => {
+      const all = summarise();
+      // Main's roll-up summary of the same facts, as JSON carries it.
+      const rollups = all.filter((x) => x.seq > (req.since ?? -1)).map((x) => JSON.parse(JSON.stringify({ siteId: x.siteId, system: x.system, seq: x.seq, ...briefOf(factsFromWire(x)) })) as SystemRollupWire);
+      return { seq: summarySeq, systems: rollups };
+    },
     'health:summaries': (req) => {
       const all = summarise();
       return { seq: summarySeq, systems: all.filter((x) => x.seq > (req.since ?? -1)) };
