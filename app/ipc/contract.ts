@@ -248,10 +248,10 @@ export const CONTRACT = {
    * of them, or with `since` only those computed after that sequence number. It shares its sequence
    * numbers with `health:summaries`, which has the details. A scoped window gets its site's systems only.
    */
-  'health:rollups': {
-    request: z.object({ since: z.number().int().min(0).optional() }),
-    response: z.object({ seq: z.number().int(), systems: z.array(systemRollupSchema) }),
-  },
+  'health:rollups': channel(
+    () => z.object({ since: z.number().int().min(0).optional() }),
+    () => z.object({ seq: z.number().int(), systems: z.array(systemRollupSchema) }),
+  ),
   /**
    * Every known system's health summary (roll-up with pools and forecasts, unhealthy drives, lagging
    * replication, recent errors, data age: `app/health/system-summary.ts`), kept by main: all of them,
