@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { defineConfig, type ProxyOptions, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type ProxyOptions, type UserConfig } from 'vite';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
@@ -18,6 +18,67 @@ const toShell = (target: string): ProxyOptions => ({
 });
 
 /**
+ * The first frame in two scripts (issue 17). The entry (`renderer/main.ts`) holds only the transport
+ * and sends the first reads; the frame (`renderer/frame.ts`: App and everything it imports statically,
+ * Svelte's runtime and the shared helpers the lazy views import from it too) is one chunk, linked as
+ * a modulepreload from index.html so both load side by side. Left to the automatic split, the frame
+ * was 12 files: over HTTP/1.1's 6 connections per host they queued behind each other, and the
+ * first reads behind them.
+ */
+const ENTRY = here('renderer/main.ts');
+const FRAME = here('renderer/frame.ts');
+
+interface GraphInfo {
+  importedIds: readonly string[];
+}
+/** Every module `root` imports statically, itself included. */
+function staticClosure(root: string, info: (id: string) => GraphInfo | null): Set<string> {
+  const seen = new Set<string>();
+  const todo = [root];
+  for (let id = todo.pop(); id !== undefined; id = todo.pop()) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    todo.push(...(info(id)?.importedIds ?? []));
+  }
+  return seen;
+}
+/** The frame chunk's modules: the frame's static closure less the entry's (which the frame imports from the entry). */
+const frameModules = new WeakMap<object, Set<string>>();
+function frameChunkName(id: string, ctx: { getModuleInfo(id: string): GraphInfo | null }): string | null {
+  let frame = frameModules.get(ctx);
+  if (!frame) {
+    const info = (m: string): GraphInfo | null => ctx.getModuleInfo(m);
+    const entry = staticClosure(ENTRY, info);
+    frame = new Set([...staticClosure(FRAME, info)].filter((m) => !entry.has(m)));
+    frameModules.set(ctx, frame);
+  }
+  return frame.has(id) ? 'frame' : null;
+}
+
+/** index.html links the frame chunk (and what it imports besides the entry) as modulepreloads. */
+const preloadFrame: Plugin = {
+  name: 'fleetdeck:preload-frame',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(_html, ctx) {
+      const chunks = new Map(Object.values(ctx.bundle ?? {}).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])));
+      const frame = [...chunks.values()].find((c) => c.moduleIds.includes(FRAME));
+      if (!frame) throw new Error('renderer build: no chunk holds renderer/frame.ts');
+      const files = new Set<string>();
+      const add = (fileName: string): void => {
+        const c = chunks.get(fileName);
+        if (!c || c.isEntry || files.has(fileName)) return;
+        files.add(fileName);
+        c.imports.forEach(add);
+      };
+      add(frame.fileName);
+      return [...files].map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` }, injectTo: 'head' as const }));
+    },
+  },
+};
+
+/**
  * The renderer bundle. `base: './'` makes every asset URL relative, so one build works from the
  * Electron custom protocol, from a file URL and from the loopback browser shell. Nothing is inlined
  * as script (the CSP allows only 'self' scripts), and the bundle has no remote fonts or CDNs.
@@ -26,7 +87,7 @@ const renderer: UserConfig = {
   root: here('renderer'),
   base: './',
   // The root is renderer/, so point the plugin at the shared config one folder up.
-  plugins: [svelte({ configFile: here('svelte.config.js') })],
+  plugins: [svelte({ configFile: here('svelte.config.js') }), preloadFrame],
   build: {
     outDir: here('out/renderer'),
     emptyOutDir: true,
@@ -42,6 +103,7 @@ const renderer: UserConfig = {
     // (renderer/lib/lazy.ts: at 1,000 systems, loading and running one 634 KiB script was most of
     // the first paint, issue 17). Read from disk or loopback, so a chunk costs little as a request.
     chunkSizeWarningLimit: 500,
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: frameChunkName, debugName: 'frame', includeDependenciesRecursively: false }] } } },
   },
   server: shell ? { proxy: { '/ipc': toShell(shell), '/events': toShell(shell) } } : {},
 };

@@ -41,8 +41,16 @@ export interface SearchIndexOptions {
   afterStart?: ((run: () => void) => () => void) | undefined;
   /** Runs the next slice of the background reading later (default `setImmediate`: IPC and timers run between slices). */
   defer?: ((run: () => void) => void) | undefined;
-  /** Systems read per background slice (default 10, about 30 ms of work: an IPC call waits at most that long). */
+  /** Systems read per background slice at most (default 10). */
   slice?: number | undefined;
+  /**
+   * A background slice stops once it has run this long (default {@link SLICE_MS}), after at least one
+   * system: an IPC call or a page's script waits at most about that long. Ten systems took 90-140 ms
+   * on a busy 2-core machine (issue 17: the window's assets and first reads queued behind them).
+   */
+  sliceMs?: number | undefined;
+  /** The clock of the slice's budget (default `performance.now`). */
+  now?: (() => number) | undefined;
   /** Systems a query reads itself before answering (default 32): a few refreshed systems show at once. */
   queryReads?: number | undefined;
   warn?: ((message: string) => void) | undefined;
@@ -54,6 +62,9 @@ export interface SearchIndexOptions {
    */
   digests?: { seen(siteId: string, system: string, read: { op: string; query: Record<string, unknown> }, versions: ReadonlyMap<string, number>): string | number | null } | undefined;
 }
+
+/** How long one background slice of reading may run (ms). */
+export const SLICE_MS = 8;
 
 /** How long after start the index starts reading the cache on its own: the window's first paint comes first. */
 export const START_DELAY_MS = 3000;
@@ -218,16 +229,19 @@ export class SearchIndex {
     (this.#o.defer ?? setImmediate)(() => {
       this.#scheduled = false;
       if (this.#closed) return;
-      this.#read(this.#o.slice ?? 10, this.#siteMap());
+      const now = this.#o.now ?? (() => performance.now());
+      const until = now() + (this.#o.sliceMs ?? SLICE_MS);
+      this.#read(this.#o.slice ?? 10, this.#siteMap(), () => now() >= until);
       this.#schedule();
     });
   }
 
-  /** Reads up to `count` changed systems into the index. */
-  #read(count: number, sites: ReadonlyMap<string, SearchSite>): void {
+  /** Reads up to `count` changed systems into the index, or fewer once `spent` says the slice's time is up (after one at least). */
+  #read(count: number, sites: ReadonlyMap<string, SearchSite>, spent: () => boolean = () => false): void {
     let n = 0;
     for (const [key, s] of this.#dirty) {
-      if (n++ >= count) break;
+      if (n >= count || (n > 0 && spent())) break;
+      n++;
       this.#dirty.delete(key);
       const site = sites.get(s.siteId);
       const siteHost = site ? hostOf(site.baseUrl) : '';

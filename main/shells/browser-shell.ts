@@ -1,6 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -120,22 +119,58 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
     return serveStatic(url.pathname, res);
   }
 
-  async function serveStatic(pathname: string, res: ServerResponse): Promise<void> {
-    const root = resolve(options.rendererDir);
+  const root = resolve(options.rendererDir);
+  /**
+   * The bundle's assets, each read once and then answered from memory in one write (issue 17: a
+   * stat, an open, reads and a close per request, each a trip through libuv's thread pool, made a
+   * 3 KiB module take 100+ ms to arrive on a busy machine). Their names carry their content's hash,
+   * so a kept copy cannot be stale; index.html, whose content changes with a rebuild, is read each time.
+   */
+  const assets = new Map<string, Promise<Buffer | undefined>>();
+  const readAsset = (file: string, keep: boolean): Promise<Buffer | undefined> => {
+    const kept = assets.get(file);
+    if (kept) return kept;
+    const read = readFile(file).catch(() => undefined);
+    if (keep) {
+      assets.set(file, read);
+      // A file missing now may be written later (a build in progress): ask the disk again next time.
+      void read.then((b) => (b === undefined ? assets.delete(file) : undefined));
+    }
+    return read;
+  };
+
+  /** The renderer file a path names, or the status to refuse it with. */
+  function resolveStatic(pathname: string): { file: string } | { status: number; message: string } {
     const decoded = decodePath(pathname);
-    if (decoded === undefined) return send(res, 400, 'text/plain', 'bad path');
+    if (decoded === undefined) return { status: 400, message: 'bad path' };
     const rel = pathname === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
     const file = normalize(join(root, rel));
-    if (!file.startsWith(root + sep) && file !== root) return send(res, 403, 'text/plain', 'forbidden path');
+    if (!file.startsWith(root + sep) && file !== root) return { status: 403, message: 'forbidden path' };
     // Source maps are for developers with the sources, not for whoever can reach this port.
-    if (extname(file) === '.map') return send(res, 404, 'text/plain', 'not found');
-    const info = await stat(file).catch(() => undefined);
-    if (!info?.isFile()) return send(res, 404, 'text/plain', 'not found');
+    if (extname(file) === '.map') return { status: 404, message: 'not found' };
+    return { file };
+  }
+
+  async function serveStatic(pathname: string, res: ServerResponse): Promise<void> {
+    const target = resolveStatic(pathname);
+    if ('status' in target) return send(res, target.status, 'text/plain', target.message);
+    const { file } = target;
+    const body = await readAsset(file, file.startsWith(join(root, 'assets') + sep));
+    if (body === undefined) return send(res, 404, 'text/plain', 'not found');
     const type = MIME[extname(file)] ?? 'application/octet-stream';
-    const headers: Record<string, string | string[]> = { 'content-type': type, 'content-length': String(info.size), 'cache-control': 'no-store' };
+    const headers: Record<string, string> = { 'content-type': type, 'content-length': String(body.length), 'cache-control': 'no-store' };
     if (type.startsWith('text/html')) headers['content-security-policy'] = CONTENT_SECURITY_POLICY;
     res.writeHead(200, headers);
-    createReadStream(file).pipe(res);
+    res.end(body);
+  }
+
+  /** Reads the assets index.html names (the first frame's scripts and stylesheet) before the page asks. */
+  async function prefetchFirstAssets(): Promise<void> {
+    const html = await readFile(join(root, 'index.html'), 'utf8').catch(() => '');
+    for (const m of html.matchAll(/(?:src|href)="\.?\/?(assets\/[^"?#]+)"/g)) {
+      const target = resolveStatic(`/${m[1] ?? ''}`);
+      if ('file' in target) void readAsset(target.file, true);
+    }
   }
 
   const heartbeat = setInterval(() => {
@@ -154,6 +189,7 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
+  void prefetchFirstAssets();
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,

@@ -3,7 +3,8 @@
  * navigation to the frame showing the tree's system rows and the overview's rows, as `uiAtScale`
  * takes it), broken down on the last fresh page: document, script and stylesheet loads, DOMContentLoaded,
  * the IPC calls the page made before that frame (start, end, size, main's time in the handler) and
- * the page's own marks. Uses the same cached
+ * the page's own marks; per page, when its first IPC call left, and main's CPU and event-loop delay
+ * over the load (main serves the page from this process). Uses the same cached
  * 100 × 10 fleet as `search-filter.ts` (kept in BENCH_FLEET_DIR when set). BENCH_RENDERER_DIR serves
  * another renderer build (an earlier commit's `out/renderer`, to compare before and after).
  *
@@ -12,6 +13,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Handlers } from '../../main/ipc/handlers.js';
 import { openRuntime } from '../../main/runtime.js';
@@ -59,6 +61,7 @@ async function main(): Promise<void> {
     const paints: number[] = [];
     const cpus: Array<{ thread: number; script: number; task: number }> = [];
     const healths: Array<{ shown: number; cpu: number; details: number; detailsCpu: number; processCpu: number }> = [];
+    const firstCalls: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const page = await newPage(browser, systems);
       await page.addInitScript(markHealth);
@@ -69,7 +72,14 @@ async function main(): Promise<void> {
       // count), read as soon as the painted frame is seen: comparable where wall time is not.
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+      // Main's side of the same interval (this process serves the page): its CPU, and how long its event
+      // loop was held (a request waits that long before main reads it, whatever its handler costs).
+      const loop = monitorEventLoopDelay({ resolution: 5 });
+      loop.enable();
+      const mainCpu0 = process.cpuUsage();
       const paint = await firstPaint(page, shell.url);
+      const mainCpu = process.cpuUsage(mainCpu0);
+      loop.disable();
       const { metrics } = await cdp.send('Performance.getMetrics');
       const metric = (name: string): number => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
       const cpu = { thread: metric('ThreadTime'), script: metric('ScriptDuration'), compile: metric('V8CompileDuration'), layout: metric('LayoutDuration'), style: metric('RecalcStyleDuration'), task: metric('TaskDuration') };
@@ -98,7 +108,9 @@ async function main(): Promise<void> {
         `run ${i + 1}: health shown ${ms(health)} (long tasks ${ms(healthCpu)}), details ${ms(details)} (long tasks ${ms(detailsCpu)}); renderer process CPU from navigation to the details ${ms(processCpu)}; health reads: ${sizes.join('; ')}`,
       );
       const longest = await page.evaluate((p) => (window as unknown as { __longtasks: Array<{ start: number; duration: number }> }).__longtasks.filter((t) => t.start < p).reduce((a, t) => a + t.duration, 0), paint);
-      console.log(`run ${i + 1}: paint ${ms(paint)}; page main thread CPU ${ms(cpu.thread)} (script ${ms(cpu.script)}, compile ${ms(cpu.compile)}, style ${ms(cpu.style)}, layout ${ms(cpu.layout)}; tasks ${ms(cpu.task)}); long tasks before the frame ${ms(longest)}`);
+      const firstCall = await page.evaluate(() => Math.min(...performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.startsWith('/ipc/')).map((e) => e.startTime)));
+      console.log(`run ${i + 1}: paint ${ms(paint)}; page main thread CPU ${ms(cpu.thread)} (script ${ms(cpu.script)}, compile ${ms(cpu.compile)}, style ${ms(cpu.style)}, layout ${ms(cpu.layout)}; tasks ${ms(cpu.task)}); long tasks before the frame ${ms(longest)}; first IPC call sent ${ms(firstCall)}; main CPU ${ms((mainCpu.user + mainCpu.system) / 1000)}, its event loop held up to ${ms(loop.max / 1e6)} (p99 ${ms(loop.percentile(99) / 1e6)})`);
+      firstCalls.push(firstCall);
       paints.push(paint);
       if (!traced) {
         await page.close();
@@ -135,6 +147,7 @@ async function main(): Promise<void> {
     console.log(`every system's health shown: median ${ms(median(healths.map((h) => h.shown)))} of ${healths.map((h) => ms(h.shown)).join(', ')}; long tasks by then ${ms(median(healths.map((h) => h.cpu)))}`);
     console.log(`renderer process CPU from navigation to the details shown: median ${ms(median(healths.map((h) => h.processCpu)))} of ${healths.map((h) => ms(h.processCpu)).join(', ')}`);
     console.log(`details (attention lists) read: median ${ms(median(healths.map((h) => h.details)))} of ${healths.map((h) => ms(h.details)).join(', ')}; long tasks by then ${ms(median(healths.map((h) => h.detailsCpu)))}`);
+    console.log(`first IPC call sent: median ${ms(median(firstCalls))} from navigation`);
   } finally {
     await browser.close();
     await shell.close();

@@ -94,6 +94,27 @@ describe('browser shell', () => {
     expect(asset.headers['set-cookie']).toBeUndefined();
   });
 
+  it('serves the assets whole from memory, index.html as it is now, and a file written after a miss', async () => {
+    const asset = await raw(shell.port, '/assets/app.js');
+    expect(asset.body).toBe('console.log(1)');
+    expect(asset.headers['content-length']).toBe(String('console.log(1)'.length));
+    expect(asset.headers['cache-control']).toBe('no-store');
+    const head = await raw(shell.port, '/assets/app.js', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    // A rebuild writes a new index.html (new chunk names): the next page gets it.
+    const before = (await raw(shell.port, `/?token=${token}`)).body;
+    writeFileSync(join(dir, 'index.html'), before.replace('app.js', 'app2.js'));
+    expect((await raw(shell.port, `/?token=${token}`)).body).toContain('app2.js');
+    writeFileSync(join(dir, 'index.html'), before);
+    // A miss is not remembered: the file, once written, is served.
+    expect((await raw(shell.port, '/assets/late.js')).status).toBe(404);
+    writeFileSync(join(dir, 'assets', 'late.js'), 'console.log(2)');
+    expect((await raw(shell.port, '/assets/late.js')).body).toBe('console.log(2)');
+    // A folder is not a file.
+    expect((await raw(shell.port, '/assets/')).status).toBe(404);
+  });
+
   it('never serves a source map', async () => {
     const map = await raw(shell.port, '/assets/app.js.map');
     expect(map.status).toBe(404);

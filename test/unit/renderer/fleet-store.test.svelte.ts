@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { setApi } from '../../../renderer/lib/api.js';
+import { setApi, startFirstReads } from '../../../renderer/lib/api.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { fakeApi, site, status } from './support/fake-api.js';
 
@@ -12,6 +12,41 @@ async function store(eventBatchMs = 0) {
 }
 
 describe('FleetStore', () => {
+  it('takes the reads the first script sent, once: the first load asks main nothing more, a second load asks again', async () => {
+    const fake = fakeApi({ sites: [site('a', 'Alpha')], statuses: [status('a', 'x', 'ok')] });
+    setApi(fake.api);
+    startFirstReads();
+    const sent = (): string[] => fake.invocations.map((i) => i.channel);
+    expect(sent()).toEqual(['app:info', 'sites:list', 'fleet:status']);
+    const fleet = new FleetStore({ eventBatchMs: 0 });
+    await fleet.load();
+    expect(sent()).toHaveLength(3);
+    expect(fleet.systems.map((s) => `${s.site?.name}/${s.system}`)).toEqual(['Alpha/x']);
+    await fleet.load();
+    expect(sent()).toEqual(['app:info', 'sites:list', 'fleet:status', 'app:info', 'sites:list', 'fleet:status']);
+  });
+
+  it('says a first read that failed as any failed load, and reads again on the next load', async () => {
+    const fake = fakeApi({ sites: [site('a', 'Alpha')], statuses: [status('a', 'x', 'ok')] });
+    let refuse = true;
+    setApi({
+      invoke: async (channel, request) => {
+        if (channel === 'fleet:status' && refuse) throw Object.assign(new Error('the cache could not be read'), { code: 'store' });
+        return fake.api.invoke(channel, request);
+      },
+      on: fake.api.on,
+    });
+    startFirstReads();
+    const fleet = new FleetStore({ eventBatchMs: 0 });
+    await fleet.load();
+    expect(fleet.error).toMatch(/the cache could not be read/);
+    expect(fleet.systems).toEqual([]);
+    refuse = false;
+    await fleet.load();
+    expect(fleet.error).toBeUndefined();
+    expect(fleet.systems).toHaveLength(1);
+  });
+
   it('loads info, sites and statuses, sorted by site name', async () => {
     const { fleet } = await store();
     expect(fleet.info?.simulated).toBe(true);

@@ -1,6 +1,7 @@
 import { flushSync, type Component } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import VirtualTable from '../../../renderer/components/VirtualTable.svelte';
+import { firstFrame } from '../../../renderer/lib/first-frame.svelte.js';
 import type { Column } from '../../../renderer/lib/table.js';
 import { renderComponent } from './support/render.js';
 
@@ -43,6 +44,35 @@ describe('VirtualTable', () => {
     expect(el.querySelector('[role="grid"]')?.getAttribute('aria-rowcount')).toBe('10001');
     // The body is as tall as all rows, so the scrollbar is true to the data.
     expect((el.querySelector('[role="rowgroup"]') as HTMLElement).style.height).toBe('300000px');
+  });
+
+  it('renders the rows in view only until the window\'s first frame is painted, then its overscan', () => {
+    firstFrame.pending = true;
+    try {
+      const el = renderTable();
+      // 600 px minus a 30 px header: 19 rows in view, none below.
+      expect(firstCells(el).map(Number)).toEqual(Array.from({ length: 19 }, (_, i) => i));
+      firstFrame.pending = false;
+      flushSync();
+      expect(bodyRows(el)).toHaveLength(19 + 8);
+    } finally {
+      firstFrame.pending = false;
+    }
+  });
+
+  it('renders the rows its height cap shows, not those of the height it measures while it holds few rows', () => {
+    // A capped table is as tall as its rows: measured before its rows are in, it is a header tall.
+    const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 30 });
+    firstFrame.pending = true;
+    try {
+      const el = renderTable();
+      flushSync();
+      expect(bodyRows(el)).toHaveLength(19);
+    } finally {
+      firstFrame.pending = false;
+      if (real) Object.defineProperty(HTMLElement.prototype, 'clientHeight', real);
+    }
   });
 
   it('renders the rows at the scroll position', () => {

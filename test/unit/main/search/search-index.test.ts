@@ -93,7 +93,7 @@ const SITES: SearchSite[] = [
   { id: 's2', name: 'Site two', baseUrl: 'https://mgmt-2.example' },
 ];
 
-function setup(o: { queryReads?: number; slice?: number; sites?: SearchSite[]; digests?: boolean } = {}) {
+function setup(o: { queryReads?: number; slice?: number; sliceMs?: number; now?: () => number; sites?: SearchSite[]; digests?: boolean } = {}) {
   const fleet = new FakeFleet();
   fleet.put(PROD_A);
   fleet.put(DR_B);
@@ -111,6 +111,8 @@ function setup(o: { queryReads?: number; slice?: number; sites?: SearchSite[]; d
     defer: (run) => void deferred.push(run),
     ...(o.queryReads !== undefined ? { queryReads: o.queryReads } : {}),
     ...(o.slice !== undefined ? { slice: o.slice } : {}),
+    ...(o.sliceMs !== undefined ? { sliceMs: o.sliceMs } : {}),
+    ...(o.now ? { now: o.now } : {}),
     warn: (m) => void warnings.push(m),
     ...(o.digests ? { digests: new AnswerDigests(fleet) } : {}),
   });
@@ -171,6 +173,25 @@ describe('the fleet search index in main', () => {
     expect(half.total).toBe(5);
     expect(drain()).toBeGreaterThan(0);
     expect(index.query('esx', 50)).toMatchObject({ total: 8, pending: 0 });
+  });
+
+  it('ends a background slice when its time is up, after one system at least, so IPC waits for no more than that', () => {
+    // Each look at the clock finds 10 ms gone: past an 8 ms budget after the first system.
+    let t = 0;
+    const { fleet, index, deferred, startUpOver } = setup({ queryReads: 0, slice: 10, sliceMs: 8, now: () => (t += 10) });
+    startUpOver();
+    deferred.shift()?.();
+    expect(index.pending).toBe(1);
+    const oneSystem = fleet.reads;
+    expect(oneSystem).toBeGreaterThan(0);
+    deferred.shift()?.();
+    expect(index.pending).toBe(0);
+    expect(fleet.reads).toBe(2 * oneSystem);
+    // With time to spare, one slice reads up to its count.
+    const quick = setup({ queryReads: 0, slice: 10, sliceMs: 8, now: () => 0 });
+    quick.startUpOver();
+    quick.deferred.shift()?.();
+    expect(quick.index.pending).toBe(0);
   });
 
   it('starts reading in the background once start-up is over, with no query', () => {
