@@ -225,8 +225,8 @@ export function setApi(fake: FleetdeckApi): void {
   early.clear();
 }
 
-/** The fleet's first reads (all the first frame needs besides the health summaries), each with an empty request. */
-export const FIRST_READS = ['app:info', 'sites:list', 'fleet:status'] as const;
+/** The first frame's reads (the fleet and every system's health roll-up), each with an empty request. */
+export const FIRST_READS = ['app:info', 'sites:list', 'fleet:status', 'health:rollups'] as const;
 export type FirstRead = (typeof FIRST_READS)[number];
 
 /** Reads sent by {@link startFirstReads}, each handed out once by {@link firstRead}. */

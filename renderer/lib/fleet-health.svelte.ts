@@ -3,7 +3,7 @@ import { planRows, type PlanRow } from '../../app/capacity/plan.js';
 import type { PoolCapacity } from '../../app/capacity/pools.js';
 import { briefFromWire, briefOf, factsFromWire, needsLook, type HealthBrief, type HealthFacts, type RollupBrief } from '../../app/health/summary-facts.js';
 import type { NotificationRecord } from '../../app/catalog/index.js';
-import { api } from './api.js';
+import { api, firstRead } from './api.js';
 import { errorText } from './format.js';
 import type { FleetStore } from './fleet.svelte.js';
 import { afterNextPaint } from './lazy.js';
@@ -244,7 +244,8 @@ export class FleetHealth {
     if (this.#detailSeq !== undefined || this.#detailsDue) return this.#readWhole(this.#detailSeq);
     const first = this.#seq === undefined;
     if (first) this.loading = true;
-    const answer = await api().invoke('health:rollups', first ? {} : { since: this.#seq });
+    // The first read is the one the first script sent (`startFirstReads`), while the frame's modules loaded.
+    const answer = await (first ? firstRead('health:rollups') : api().invoke('health:rollups', { since: this.#seq }));
     // One publication for the whole answer: every derived list walks all systems.
     for (const w of answer.systems) this.#briefs.set(key(w), { ...briefFromWire(w), seq: w.seq });
     this.#seq = answer.seq;

@@ -2,7 +2,7 @@ import { flushSync } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import { planTotal } from '../../../app/capacity/plan.js';
 import type { FleetdeckApi } from '../../../app/ipc/contract.js';
-import { setApi } from '../../../renderer/lib/api.js';
+import { setApi, startFirstReads } from '../../../renderer/lib/api.js';
 import { FleetHealth } from '../../../renderer/lib/fleet-health.svelte.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { READS } from '../../../renderer/lib/reads.js';
@@ -64,6 +64,20 @@ async function loadBoth(health: FleetHealth): Promise<void> {
 }
 
 describe('FleetHealth on health:rollups and health:summaries', () => {
+  it('takes its first roll-up read from the ones the first script sent, asking main nothing more for it; later reads ask again', async () => {
+    const { fake, health, reads } = await setup();
+    startFirstReads();
+    const sent = reads().length;
+    expect(reads().at(-1)).toEqual({ 'health:rollups': {} });
+    await health.load();
+    flushSync();
+    expect(reads()).toHaveLength(sent);
+    expect(health.rows.map((r) => r.system)).toHaveLength(3);
+    await health.detailsSettled();
+    expect(reads().slice(sent)).toEqual([{ 'health:summaries': {} }]);
+    expect(fake.invocations.filter((i) => i.channel === 'health:rollups')).toHaveLength(1);
+  });
+
   it('shows every system from one roll-up read: levels with the connection state, worst first, data ages, totals; the details say they are not read yet', async () => {
     const { fake, health, reads } = await setup();
     await health.load();

@@ -17,13 +17,13 @@ describe('FleetStore', () => {
     setApi(fake.api);
     startFirstReads();
     const sent = (): string[] => fake.invocations.map((i) => i.channel);
-    expect(sent()).toEqual(['app:info', 'sites:list', 'fleet:status']);
+    expect(sent()).toEqual(['app:info', 'sites:list', 'fleet:status', 'health:rollups']);
     const fleet = new FleetStore({ eventBatchMs: 0 });
     await fleet.load();
-    expect(sent()).toHaveLength(3);
+    expect(sent()).toHaveLength(4);
     expect(fleet.systems.map((s) => `${s.site?.name}/${s.system}`)).toEqual(['Alpha/x']);
     await fleet.load();
-    expect(sent()).toEqual(['app:info', 'sites:list', 'fleet:status', 'app:info', 'sites:list', 'fleet:status']);
+    expect(sent()).toEqual(['app:info', 'sites:list', 'fleet:status', 'health:rollups', 'app:info', 'sites:list', 'fleet:status']);
   });
 
   it('says a first read that failed as any failed load, and reads again on the next load', async () => {
