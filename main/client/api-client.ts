@@ -293,7 +293,9 @@ export class ApiClient {
         location,
       );
     }
-    const text = await this.decodedText(answer.bytes, where, budget, headerValue(answered, 'content-encoding'));
+    const encoding = headerValue(answered, 'content-encoding');
+    // Most answers are not compressed: their text is read without another promise.
+    const text = encoding ? await this.decodedText(answer.bytes, where, budget, encoding) : bodyText(answer.bytes);
     if (status === 200) {
       const value = this.parseSuccess(op, text, where);
       // Walk the answer only when its text may hold a secret: most answers never do.
@@ -319,8 +321,7 @@ export class ApiClient {
    * An answer's text: its Content-Encoding undone (the decoded size counts against the per-answer
    * limit and the caller's budget) and a UTF-8 byte order mark dropped.
    */
-  private async decodedText(wire: Buffer, where: string, budget: ByteBudget | undefined, encoding: string | undefined): Promise<string> {
-    if (!encoding) return bodyText(wire);
+  private async decodedText(wire: Buffer, where: string, budget: ByteBudget | undefined, encoding: string): Promise<string> {
     const size = wire.length;
     const limit = Math.min(this.maxResponseBytes, budget ? budget.remaining + size : Number.MAX_SAFE_INTEGER);
     let decoded: Buffer;
