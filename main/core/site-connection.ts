@@ -341,7 +341,8 @@ export class SiteConnection {
   private async withSession<T>(system: string | undefined, signal: AbortSignal | undefined, task: (token: string) => Promise<T>): Promise<T> {
     if (this.site.polling.paused) throw new SitePausedError(`${this.site.name} is paused`);
     this.assertTrusted();
-    const token = await this.sessionToken(system, false, signal);
+    // A session in memory (nearly every call) is taken without another promise.
+    const token = this.tokens.get(key(system)) ?? (await this.sessionToken(system, false, signal));
     try {
       return await task(token);
     } catch (err) {
