@@ -6,7 +6,9 @@
  * `node --cpu-prof` (e.g. `node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx
  * test/bench/refresh-profile.ts`) for main's profile; `--sim-prof DIR` writes the simulator's there.
  *
- *   npx tsx test/bench/refresh-profile.ts [--runs N] [--sim-prof DIR]
+ * With `--fresh` each run is the first refresh of a new runtime and data dir, as the `refresh` part's.
+ *
+ *   npx tsx test/bench/refresh-profile.ts [--runs N] [--fresh] [--sim-prof DIR]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -15,25 +17,32 @@ import { parseArgs } from 'node:util';
 import { subscribe } from 'node:diagnostics_channel';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Limiter } from '../../main/core/limiter.js';
-import { openRuntime } from '../../main/runtime.js';
+import { openRuntime, type Runtime } from '../../main/runtime.js';
 import { criticalPath, ms, startChildSimulator } from './support.js';
 
-const { values: flags } = parseArgs({ options: { runs: { type: 'string' }, 'sim-prof': { type: 'string' } } });
+const { values: flags } = parseArgs({ options: { runs: { type: 'string' }, 'sim-prof': { type: 'string' }, fresh: { type: 'boolean' } } });
 const RUNS = Number(flags.runs ?? 3);
 const LATENCY_MS = 25;
 
 async function main(): Promise<void> {
   const sim = await startChildSimulator({ sites: 20, systems: 3, seed: 'bench', ...(flags['sim-prof'] ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${flags['sim-prof']}`] } : {}) });
-  const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-refresh-profile-'));
+  const dirs: string[] = [];
+  const open = async (): Promise<Runtime> => {
+    const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-refresh-profile-'));
+    dirs.push(dir);
+    const opened = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 30_000 });
+    for (const s of sim.sites) await opened.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
+    return opened;
+  };
   try {
     for (let i = 0; i < sim.sites.length; i++) await sim.setFaults(i, { latencyMs: LATENCY_MS });
-    const rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 30_000 });
-    for (const s of sim.sites) await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
+    let rt = await open();
     await rt.fleet.refresh({ force: true });
     const cap = rt.sites.list()[0]?.polling.maxInFlight ?? 4;
-    process.stdout.write(`load average ${loadavg().map((x) => x.toFixed(2)).join(', ')}\n`);
+    process.stdout.write(`load average ${loadavg().map((x) => x.toFixed(2)).join(', ')}${flags.fresh ? '; each run the first refresh of a new runtime, as the refresh part' : ''}\n`);
     // How full the fleet-wide cap of 32 is kept (time-weighted slots in use) and how long each read holds its slot.
-    const global = (rt.fleet as unknown as { globalLimiter: Limiter }).globalLimiter;
+    const globalOf = (r: Runtime): Limiter => (r.fleet as unknown as { globalLimiter: Limiter }).globalLimiter;
+    let global = globalOf(rt);
     let area = 0;
     let last = performance.now();
     let held = 0;
@@ -76,6 +85,11 @@ async function main(): Promise<void> {
       spans.n++;
     });
     for (let run = 0; run < RUNS; run++) {
+      if (flags.fresh) {
+        await rt.close();
+        rt = await open();
+        global = globalOf(rt);
+      }
       spans.queued = spans.answered = spans.body = spans.n = 0;
       area = 0;
       held = 0;
@@ -110,7 +124,7 @@ async function main(): Promise<void> {
     await rt.close();
   } finally {
     await sim.stop();
-    rmSync(dir, { recursive: true, force: true });
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 }
 
