@@ -42,15 +42,34 @@ export class Limiter {
    * aborts while the task is still waiting, it leaves the queue and rejects with the signal's reason.
    */
   async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    if (signal?.aborted) throw signal.reason as Error;
-    if (this.active < this.max && this.left === 0) this.active++;
-    else await this.enqueue(signal);
+    const wait = this.acquire(signal);
+    if (wait) await wait;
     try {
       return await task();
     } finally {
-      this.active--;
-      this.drain();
+      this.release();
     }
+  }
+
+  /**
+   * Takes a slot: at once (undefined) when one is free and nobody waits, else a promise that
+   * settles when granted, or rejects with the signal's reason if it aborts first (no slot taken).
+   * Whoever got a slot gives it back with {@link release}.
+   * @throws the signal's reason when it has already aborted
+   */
+  acquire(signal?: AbortSignal): Promise<void> | undefined {
+    if (signal?.aborted) throw signal.reason as Error;
+    if (this.active < this.max && this.left === 0) {
+      this.active++;
+      return undefined;
+    }
+    return this.enqueue(signal);
+  }
+
+  /** Gives back a slot taken by {@link acquire}. */
+  release(): void {
+    this.active--;
+    this.drain();
   }
 
   private enqueue(signal: AbortSignal | undefined): Promise<void> {
@@ -114,13 +133,20 @@ export class Limiter {
   }
 }
 
-/** Runs a task under several limiters (per-endpoint, then global), releasing all however it ends; `signal` as in {@link Limiter.run}. */
-export function runLimited<T>(limiters: readonly Limiter[], task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  return runFrom(limiters, 0, task, signal);
-}
-
-function runFrom<T>(limiters: readonly Limiter[], at: number, task: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  const limiter = limiters[at];
-  if (!limiter) return task();
-  return limiter.run(() => runFrom(limiters, at + 1, task, signal), signal);
+/**
+ * Runs a task under several limiters (per-endpoint, then global), releasing all however it ends, the
+ * last taken first; `signal` as in {@link Limiter.run}. One async frame for all of them, not one each.
+ */
+export async function runLimited<T>(limiters: readonly Limiter[], task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  let held = 0;
+  try {
+    for (const limiter of limiters) {
+      const wait = limiter.acquire(signal);
+      if (wait) await wait;
+      held++;
+    }
+    return await task();
+  } finally {
+    while (held > 0) (limiters[--held] as Limiter).release();
+  }
 }

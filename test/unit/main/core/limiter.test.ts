@@ -152,4 +152,30 @@ describe('runLimited', () => {
     await expect(Promise.all([run, second])).resolves.toEqual(['first', 'second']);
     expect([site.inFlight, fleet.inFlight]).toEqual([0, 0]);
   });
+
+  it('gives back the first slot when its signal aborts while it waits for the second', async () => {
+    const site = new Limiter(1);
+    const fleet = new Limiter(1);
+    const t = held();
+    const holder = fleet.run(t.task);
+    const c = new AbortController();
+    let ran = false;
+    const waiting = runLimited(
+      [site, fleet],
+      async () => {
+        ran = true;
+      },
+      c.signal,
+    ).catch((e: unknown) => e);
+    await settle();
+    expect([site.inFlight, fleet.queued]).toEqual([1, 1]);
+    const reason = new Error('deadline passed');
+    c.abort(reason);
+    expect(await waiting).toBe(reason);
+    expect([site.inFlight, fleet.queued, fleet.inFlight]).toEqual([0, 0, 1]);
+    t.release('done');
+    await holder;
+    expect(ran).toBe(false);
+    await expect(runLimited([site, fleet], async () => 'next')).resolves.toBe('next');
+  });
 });
