@@ -43,31 +43,29 @@ async function main(): Promise<void> {
     // How full the fleet-wide cap of 32 is kept (time-weighted slots in use) and how long each read holds its slot.
     const globalOf = (r: Runtime): Limiter => (r.fleet as unknown as { globalLimiter: Limiter }).globalLimiter;
     let global = globalOf(rt);
+    // Slots in use integrated over time; by Little's law, that integral over the slots granted is the mean hold.
     let area = 0;
     let last = performance.now();
-    let held = 0;
     let holds = 0;
-    const run0 = Limiter.prototype.run;
-    Limiter.prototype.run = async function <T>(this: Limiter, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-      if (this !== global) return run0.call(this, task, signal) as Promise<T>;
-      return run0.call(
-        this,
-        async () => {
-          const now = performance.now();
-          area += (this.inFlight - 1) * (now - last);
-          last = now;
-          try {
-            return await task();
-          } finally {
-            const end = performance.now();
-            area += this.inFlight * (end - last);
-            last = end;
-            held += end - now;
-            holds++;
-          }
-        },
-        signal,
-      ) as Promise<T>;
+    const step = (limiter: Limiter): void => {
+      const now = performance.now();
+      area += limiter.inFlight * (now - last);
+      last = now;
+    };
+    const acquire0 = Limiter.prototype.acquire;
+    const release0 = Limiter.prototype.release;
+    Limiter.prototype.acquire = function (this: Limiter, signal?: AbortSignal): Promise<void> | undefined {
+      if (this !== global) return acquire0.call(this, signal);
+      // A waiter's slot is taken in drain(), inside a release: in use stays level there.
+      step(this);
+      return acquire0.call(this, signal);
+    };
+    Limiter.prototype.release = function (this: Limiter): void {
+      if (this === global) {
+        step(this);
+        holds++;
+      }
+      release0.call(this);
     };
     // Each request's time from undici's request object to its headers written, to its answer's headers, to its end.
     const marks = new WeakMap<object, number[]>();
@@ -92,7 +90,6 @@ async function main(): Promise<void> {
       }
       spans.queued = spans.answered = spans.body = spans.n = 0;
       area = 0;
-      held = 0;
       holds = 0;
       last = performance.now();
       const loop = monitorEventLoopDelay({ resolution: 1 });
@@ -115,7 +112,7 @@ async function main(): Promise<void> {
         `run ${run + 1}: ${statuses.filter((s) => s.state === 'ok').length}/${statuses.length} ok, ${total} requests, wall ${ms(wall)} = ${(wall / bound).toFixed(2)}× bound; ` +
           `main CPU ${ms(appMs)} (${(appMs / total).toFixed(3)} ms per request, ${((appMs / wall) * 100).toFixed(0)}% of a core), ` +
           `simulator CPU ${ms(simMs)} (${(simMs / total).toFixed(3)} ms per request, ${((simMs / wall) * 100).toFixed(0)}%); ` +
-          `fleet-wide slots in use ${(area / wall).toFixed(1)} of 32 on average, each held ${(held / holds).toFixed(1)} ms; ` +
+          `fleet-wide slots in use ${(area / wall).toFixed(1)} of 32 on average, each held ${(area / holds).toFixed(1)} ms; ` +
           `per request: ${(spans.queued / spans.n).toFixed(2)} ms to its headers written, ${(spans.answered / spans.n).toFixed(1)} ms to the answer's headers, ${(spans.body / spans.n).toFixed(2)} ms to its end; ` +
           `main's event loop delay mean ${(loop.mean / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(0)} ms\n`,
       );
