@@ -128,6 +128,11 @@ const NETWORK_CODES = new Set([
  */
 export class ApiClient {
   readonly baseUrl: URL;
+  /** The base URL's path without its trailing slashes, put before every operation's path. */
+  private readonly pathPrefix: string;
+  /** `baseUrl.origin` and `.host`, read once: URL getters build a new string each time. */
+  private readonly origin: string;
+  private readonly host: string;
   /** The injected dispatcher, or this site's pool once the first request opened it. */
   private dispatcher: Promise<Dispatcher> | undefined;
   private readonly ownsDispatcher: boolean;
@@ -148,6 +153,9 @@ export class ApiClient {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${options.baseUrl}: only http and https are supported`);
     if (url.username || url.password) throw new Error('put credentials in the login, not in the URL');
     this.baseUrl = url;
+    this.pathPrefix = url.pathname.replace(/\/+$/, '');
+    this.origin = url.origin;
+    this.host = url.host;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
     this.now = options.now ?? Date.now;
@@ -165,7 +173,7 @@ export class ApiClient {
     this.dispatcher ??= import('undici').then(({ Pool, buildConnector, errors }) => {
       // Closed before anything was sent: answer as a closed pool does (a network error).
       if (this.closed) throw new errors.ClientClosedError();
-      return new Pool(this.baseUrl.origin, {
+      return new Pool(this.origin, {
         connections: this.connections,
         keepAliveTimeout: 10_000,
         connect: tlsConnector(this.tls, this.timeoutMs, buildConnector),
@@ -186,10 +194,11 @@ export class ApiClient {
     const op = typeof operation === 'string' ? getOperation(operation) : operation;
     // Every secret this request carries: a system that echoes one (in its answer or an error)
     // must not get it written into the log, the cache, a terminal or an IPC error.
-    const sent = [...secretValues(options.body), ...secretValues(options.query), ...secretValues(options.headers), ...(options.token ? [options.token] : [])];
+    const sent = sentSecrets(options);
     try {
       const prepared = this.validate(op, options);
-      const headers: Record<string, string> = { accept: 'application/json', ...prepared.headers };
+      const headers: Record<string, string> = { accept: 'application/json' };
+      for (const name in prepared.headers) headers[name] = prepared.headers[name] as string;
       if (op.authenticated) {
         if (!options.token) throw new AuthError(`${op.key} needs a session: log in first`);
         headers.authorization = options.tokenScheme === 'raw' ? options.token : `Bearer ${options.token}`;
@@ -211,7 +220,7 @@ export class ApiClient {
     const body = buildBody(op, options.body);
     const headers: Record<string, string> = {};
     const problems: string[] = [];
-    for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (options.headers) for (const [name, value] of Object.entries(options.headers)) {
       const field = op.headers.find((h) => h.name.toLowerCase() === name.toLowerCase());
       if (!field || typeof field.type !== 'string') {
         problems.push(`unknown header parameter "${name}"`);
@@ -222,10 +231,9 @@ export class ApiClient {
       else problems.push(`header ${field.name}: ${c.error}`);
     }
     if (problems.length) throw new ValidationError(op.key, problems);
-    const search = new URLSearchParams(pairs).toString();
-    const prefix = this.baseUrl.pathname.replace(/\/+$/, '');
+    const search = pairs.length ? new URLSearchParams(pairs).toString() : '';
     return {
-      path: `${prefix}${op.path}${search ? `?${search}` : ''}`,
+      path: `${this.pathPrefix}${op.path}${search ? `?${search}` : ''}`,
       headers,
       payload: body === undefined ? undefined : JSON.stringify(body),
     };
@@ -254,7 +262,7 @@ export class ApiClient {
   /** One request and its answer, bounded by its timeout, the caller's signal and the byte limits. */
   private async send(op: Operation, path: string, headers: Record<string, string>, payload: string | undefined, options: CallOptions, sent: readonly string[]): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const where = `${this.baseUrl.host} ${op.key}`;
+    const where = `${this.host} ${op.key}`;
     const signal = options.signal;
     if (signal?.aborted) throw this.mapNetworkError(signal.reason, where, timeoutMs, signal);
     let dispatcher: Dispatcher;
@@ -269,7 +277,7 @@ export class ApiClient {
     try {
       answer = await exchangeOnce(
         dispatcher,
-        { origin: this.baseUrl.origin, path, method: op.method, headers, body: payload, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+        { origin: this.origin, path, method: op.method, headers, body: payload, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
         { timeoutMs, signal, maxBytes: this.maxResponseBytes, budget, where },
       );
     } catch (err) {
@@ -285,7 +293,9 @@ export class ApiClient {
         location,
       );
     }
-    const text = await this.decodedText(answer.bytes, where, budget, headerValue(answered, 'content-encoding'));
+    const encoding = headerValue(answered, 'content-encoding');
+    // Most answers are not compressed: their text is read without another promise.
+    const text = encoding ? await this.decodedText(answer.bytes, where, budget, encoding) : bodyText(answer.bytes);
     if (status === 200) {
       const value = this.parseSuccess(op, text, where);
       // Walk the answer only when its text may hold a secret: most answers never do.
@@ -311,8 +321,7 @@ export class ApiClient {
    * An answer's text: its Content-Encoding undone (the decoded size counts against the per-answer
    * limit and the caller's budget) and a UTF-8 byte order mark dropped.
    */
-  private async decodedText(wire: Buffer, where: string, budget: ByteBudget | undefined, encoding: string | undefined): Promise<string> {
-    if (!encoding) return bodyText(wire);
+  private async decodedText(wire: Buffer, where: string, budget: ByteBudget | undefined, encoding: string): Promise<string> {
     const size = wire.length;
     const limit = Math.min(this.maxResponseBytes, budget ? budget.remaining + size : Number.MAX_SAFE_INTEGER);
     let decoded: Buffer;
@@ -360,6 +369,15 @@ export class ApiClient {
     }
     return new UnreachableError(`${where}: ${inner.message || e.message || 'request failed'}`, code, { cause: err });
   }
+}
+
+/** The secret values a call sends: those under secret fields of its body, query and headers, and its token. */
+function sentSecrets(options: CallOptions): string[] {
+  const sent = options.body === undefined ? [] : secretValues(options.body);
+  if (options.query !== undefined) sent.push(...secretValues(options.query));
+  if (options.headers !== undefined) sent.push(...secretValues(options.headers));
+  if (options.token) sent.push(options.token);
+  return sent;
 }
 
 /**

@@ -75,7 +75,7 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     this.timer = setTimeout(this.onTimeout, timeoutMs);
     // Like AbortSignal.timeout's: a request in flight keeps the process alive by its socket, not by its timer.
     this.timer.unref();
-    signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (signal) watch(signal, this);
     dispatcher.dispatch(request, this);
   }
 
@@ -124,10 +124,8 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
 
   private readonly onTimeout = (): void => this.end(new DOMException(`no answer within ${this.bounds.timeoutMs} ms`, 'TimeoutError'));
 
-  private readonly onAbort = (): void => this.end(this.bounds.signal?.reason as Error);
-
   /** Ends the request from outside (timeout, caller): at once, even while it still waits for a connection. */
-  private end(reason: Error): void {
+  end(reason: Error): void {
     if (this.settled) return;
     if (this.controller) {
       // Calls onResponseError with the reason, which settles.
@@ -157,8 +155,37 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   private finish(): void {
     this.settled = true;
     clearTimeout(this.timer);
-    this.bounds.signal?.removeEventListener('abort', this.onAbort);
+    if (this.bounds.signal) unwatch(this.bounds.signal, this);
   }
+}
+
+/**
+ * The exchanges in flight under each signal, which share one abort listener, removed with the last
+ * of them: a system's refresh sends all its reads under its deadline's one signal, and a listener
+ * each made every add and remove walk the signal's list.
+ */
+const inFlight = new WeakMap<AbortSignal, { handlers: Set<AnswerHandler>; onAbort: () => void }>();
+
+function watch(signal: AbortSignal, handler: AnswerHandler): void {
+  const watched = inFlight.get(signal);
+  if (watched) {
+    watched.handlers.add(handler);
+    return;
+  }
+  const handlers = new Set([handler]);
+  const onAbort = (): void => {
+    inFlight.delete(signal);
+    for (const h of handlers) h.end(signal.reason as Error);
+  };
+  inFlight.set(signal, { handlers, onAbort });
+  signal.addEventListener('abort', onAbort, { once: true });
+}
+
+function unwatch(signal: AbortSignal, handler: AnswerHandler): void {
+  const watched = inFlight.get(signal);
+  if (!watched?.handlers.delete(handler) || watched.handlers.size > 0) return;
+  inFlight.delete(signal);
+  signal.removeEventListener('abort', watched.onAbort);
 }
 
 export function formatBytes(n: number): string {

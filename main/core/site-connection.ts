@@ -52,6 +52,8 @@ const LIST = getOperation('GET /systems/list');
  */
 export class SiteConnection {
   readonly limiter: Limiter;
+  /** The site's limiter, then the fleet's: every request holds a slot of both. */
+  private readonly limiters: readonly Limiter[];
   private client: ApiClient;
   private readonly tokens = new Map<string, string>();
   private readonly logins = new Map<string, Promise<string>>();
@@ -71,6 +73,7 @@ export class SiteConnection {
     private readonly deps: ConnectionDeps,
   ) {
     this.limiter = new Limiter(site.polling.maxInFlight);
+    this.limiters = [this.limiter, deps.globalLimiter];
     this.client = this.makeClient();
     this.scheme = site.auth?.tokenScheme ?? 'bearer';
     this.sleep = sleepOn(deps.timers ?? SYSTEM_TIMERS);
@@ -243,9 +246,10 @@ export class SiteConnection {
 
   private send(op: Operation, token: string, params: CallParams, signal: AbortSignal | undefined): Promise<unknown> {
     if (this.site.polling.paused) return Promise.reject(new SitePausedError(`${this.site.name} is paused`));
-    const { deadline: _deadline, onReselected: _onReselected, ...options } = params;
+    // The call's options named one by one: a rest pattern and a spread per request cost more than the fields.
+    const { query, body, headers, onSend, budget } = params;
     return this.authed(token, (tokenScheme) =>
-      runLimited([this.limiter, this.deps.globalLimiter], () => this.client.call(op, { ...options, token, tokenScheme, signal, timeoutMs: this.requestTimeout(params) }), signal),
+      runLimited(this.limiters, () => this.client.call(op, { query, body, headers, onSend, budget, token, tokenScheme, signal, timeoutMs: this.requestTimeout(params) }), signal),
     );
   }
 
@@ -337,7 +341,8 @@ export class SiteConnection {
   private async withSession<T>(system: string | undefined, signal: AbortSignal | undefined, task: (token: string) => Promise<T>): Promise<T> {
     if (this.site.polling.paused) throw new SitePausedError(`${this.site.name} is paused`);
     this.assertTrusted();
-    const token = await this.sessionToken(system, false, signal);
+    // A session in memory (nearly every call) is taken without another promise.
+    const token = this.tokens.get(key(system)) ?? (await this.sessionToken(system, false, signal));
     try {
       return await task(token);
     } catch (err) {
@@ -411,7 +416,7 @@ export class SiteConnection {
     try {
       result = await this.retrying(
         () =>
-          runLimited([this.limiter, this.deps.globalLimiter], () =>
+          runLimited(this.limiters, () =>
             this.client.login({ Username: this.site.username, Password: password, ...(code ? { TwoFactorAuthenticationToken: code } : {}) }),
           ),
         undefined,
@@ -437,8 +442,10 @@ export class SiteConnection {
 
 /** The call's own signal and its deadline's, as one. */
 function signalOf(params: CallParams): AbortSignal | undefined {
-  const signals = [params.signal, params.deadline?.signal].filter((x): x is AbortSignal => x !== undefined);
-  return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  const own = params.signal;
+  const deadline = params.deadline?.signal;
+  if (!own) return deadline;
+  return deadline ? AbortSignal.any([own, deadline]) : own;
 }
 
 /** Session key: a system name, or '' for the site's discovery session. */

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,15 +29,34 @@ export interface ChildSimulator {
   sites: ManifestSite[];
   status(): Promise<SiteLoad[]>;
   setFaults(site: number, faults: { latencyMs?: number; jitterMs?: number; errorRate?: number }): Promise<void>;
+  /** The simulator process's CPU time so far (user + system), in ms; NaN where /proc is not there. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
-export async function startChildSimulator(args: { sites: number; systems: number; seed: string }): Promise<ChildSimulator> {
+/** Clock ticks per second of /proc/PID/stat's times (Linux's USER_HZ, 100 on every build that matters here). */
+const USER_HZ = 100;
+
+/** A process's CPU time (user + system) in ms from /proc/PID/stat, NaN where it cannot be read. */
+export function processCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15, the 12th and 13th after the name.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export async function startChildSimulator(args: { sites: number; systems: number; seed: string; nodeArgs?: readonly string[] }): Promise<ChildSimulator> {
   const dir = await mkdtemp(join(tmpdir(), 'fleetdeck-bench-sim-'));
   const manifestPath = join(dir, 'manifest.json');
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'simulator/cli.ts', '--sites', String(args.sites), '--systems', String(args.systems), '--seed', args.seed, '--manifest', manifestPath],
+    [...(args.nodeArgs ?? []), '--import', 'tsx', 'simulator/cli.ts', '--sites', String(args.sites), '--systems', String(args.systems), '--seed', args.seed, '--manifest', manifestPath],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   await new Promise<void>((resolve, reject) => {
@@ -53,6 +73,7 @@ export async function startChildSimulator(args: { sites: number; systems: number
     sites: manifest.sites,
     status: async () => (await control('GET', '/status')) as SiteLoad[],
     setFaults: async (site, faults) => void (await control('POST', `/sites/${site}/faults`, faults)),
+    cpuMs: () => processCpuMs(child.pid),
     stop: async () => {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGTERM');

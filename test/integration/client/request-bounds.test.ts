@@ -52,6 +52,19 @@ describe('the bounds of a request', () => {
     expect(await other).toBeInstanceOf(CancelledError);
   });
 
+  it('holds one listener on a signal however many of its requests are in flight, and ends them all when it aborts', async () => {
+    server.responder = () => undefined;
+    const refresh = new AbortController();
+    const seen = server.requests.length;
+    const calls = Array.from({ length: 4 }, () => client.call('GET /hosts/list', { token: 't', signal: refresh.signal }).catch((e: unknown) => e));
+    await until(() => server.requests.length >= seen + 4, () => 'the four requests at the server');
+    expect(getEventListeners(refresh.signal, 'abort')).toHaveLength(1);
+    const reason = new UnreachableError('refresh of paris/prod-a: no answer within 60 s, the limit for the whole of it', 'timeout');
+    refresh.abort(reason);
+    expect(await Promise.all(calls)).toEqual([reason, reason, reason, reason]);
+    expect(getEventListeners(refresh.signal, 'abort')).toHaveLength(0);
+  });
+
   it('ends a request still waiting for a connection as soon as the caller aborts, not when a connection frees up', async () => {
     const single = new ApiClient({ baseUrl: `http://127.0.0.1:${server.port}`, timeoutMs: 120_000, connections: 1 });
     server.responder = () => undefined;
