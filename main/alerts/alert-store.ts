@@ -203,8 +203,7 @@ export class AlertStore {
 
   private byIds(ids: readonly number[], now: number): Alert[] {
     if (!ids.length) return [];
-    const stmt = this.db.prepare<[number], Row>('SELECT * FROM alerts WHERE id = ?');
-    return ids.map((id) => stmt.get(id)).filter((r): r is Row => r !== undefined).map((r) => toAlert(r, now));
+    return ids.map((id) => this.stmts.byId.get(id)).filter((r): r is Row => r !== undefined).map((r) => toAlert(r, now));
   }
 }
 
@@ -216,6 +215,8 @@ function prepareStatements(db: Database) {
     ),
     update: db.prepare<[string, string, string, number]>('UPDATE alerts SET level = ?, message = ?, last_seen_at = ? WHERE id = ?'),
     clear: db.prepare<[string, number]>('UPDATE alerts SET cleared_at = ? WHERE id = ?'),
+    // Prepared once: preparing it for each reconciliation that raised something was most of its cost.
+    byId: db.prepare<[number], Row>('SELECT * FROM alerts WHERE id = ?'),
     overrides: db.prepare<[], { site_id: string; system: string; override: string }>('SELECT * FROM alert_rules ORDER BY site_id, system'),
   };
 }

@@ -312,6 +312,8 @@ export class FleetRefresh {
             }
           : { siteId: site.id, system, state: 'ok', lastSuccessAt: now, truncated: cut },
       );
+      // Its readers have read what it wrote: what they parsed of it is let go.
+      o.cache.settled(site.id, system);
     } catch (err) {
       deadline.abandon();
       if (this.closing) return;
@@ -327,6 +329,7 @@ export class FleetRefresh {
         // The system's own failure is the verdict; what answered before it is lost with the store.
       }
       this.systemFailed(site, system, why, previous);
+      o.cache.settled(site.id, system);
     } finally {
       deadline.dispose();
       this.deadlines.delete(deadline);

@@ -123,7 +123,8 @@ export class OfflineCache {
    * The answers of the last {@link putMany}, as written: the readers that follow a poll at once
    * (the health summary, the alert engine, the answer digests, all on the system's status event)
    * read them here instead of reading and parsing them back. Only one system's, replaced by the next
-   * write; only for reads that record no use (a view's read goes to the file).
+   * write; only for reads that record no use (a view's read goes to the file). A text is parsed once,
+   * by its first reader, and its value shared by the others until {@link settled}.
    */
   private fresh: { siteId: string; system: string; rows: Map<string, FreshRow> } | undefined;
 
@@ -199,9 +200,10 @@ export class OfflineCache {
     this.guard('store an answer in', () =>
       this.db
         .transaction(() => {
+          const used: string[] = [];
           for (const r of rows) {
             if (r.json === undefined) {
-              if (this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0) this.stmts.use.run(siteId, system, r.key, now);
+              if (this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0) used.push(r.key);
               continue;
             }
             // The same text as held (compared by SQLite, nothing read back here): only the read time moves.
@@ -209,15 +211,29 @@ export class OfflineCache {
               this.stmts.nextVersion.run();
               this.stmts.upsert.run(siteId, system, r.key, r.json, r.bytes, r.at, FORMAT);
             }
-            this.stmts.use.run(siteId, system, r.key, now);
+            used.push(r.key);
           }
+          // Every use in one statement, in the rows' order: one call instead of one per answer.
+          if (used.length) this.stmts.useMany.run(siteId, system, now, JSON.stringify(used));
           this.evictIfNeeded(siteId, system, new Set(rows.map((r) => r.key)));
         })
         .immediate(),
     );
     const fresh = new Map<string, FreshRow>();
-    for (const r of rows) if (r.json !== undefined) fresh.set(r.key, { json: r.json, at: r.at, bytes: r.bytes, value: 'value' in r ? r.value : NOT_KEPT });
+    for (const r of rows) if (r.json !== undefined) fresh.set(r.key, 'value' in r ? { json: r.json, at: r.at, bytes: r.bytes, value: r.value, kept: true } : { json: r.json, at: r.at, bytes: r.bytes, value: NOT_KEPT, kept: false });
     this.fresh = { siteId, system, rows: fresh };
+  }
+
+  /**
+   * The readers of a system's last write are done (its status event has passed): the values parsed
+   * for them are dropped, so a full refresh's answers wait as text again (memory), while the texts stay
+   * for a reader that comes later (the search index's background slice). Values the writer kept (a
+   * poll's) stay, as before.
+   */
+  settled(siteId: string, system: string): void {
+    const f = this.fresh;
+    if (f?.siteId !== siteId || f.system !== system) return;
+    for (const row of f.rows.values()) if (!row.kept) row.value = NOT_KEPT;
   }
 
   /** An answer of the last write, for a read that records no use. */
@@ -242,7 +258,11 @@ export class OfflineCache {
    */
   get(siteId: string, system: string, key: string, options: { recordUse?: boolean } = {}): CacheEntry | undefined {
     const fresh = this.freshRow(siteId, system, key, options);
-    if (fresh) return { value: fresh.value === NOT_KEPT ? (JSON.parse(fresh.json) as unknown) : fresh.value, at: fresh.at, bytes: fresh.bytes };
+    if (fresh) {
+      // Parsed once for every reader of the write (the summary, the alert engine, the search index): none of them changes what it reads.
+      if (fresh.value === NOT_KEPT) fresh.value = JSON.parse(fresh.json) as unknown;
+      return { value: fresh.value, at: fresh.at, bytes: fresh.bytes };
+    }
     const row = this.guard('read', () => this.stmts.read.get(siteId, system, key));
     if (!row) return undefined;
     const stored = row.format < FORMAT && this.upgrade ? this.upgraded(siteId, system, key, row.value, row.at, this.upgrade) : row;
@@ -382,15 +402,19 @@ function isoReadTime(key: string, at: Date | string): string {
   return readAt.toISOString();
 }
 
-/** Marks a fresh row whose value is not kept (redaction masked part of it): its text is parsed. */
+/** Marks a fresh row whose value is not parsed yet (or was dropped, {@link OfflineCache.settled}): its text is parsed when read. */
 const NOT_KEPT: unique symbol = Symbol('not kept');
 
-/** One answer of the last write: its stored text, read time, size, and the value when it equals the text's parse. */
+/**
+ * One answer of the last write: its stored text, read time, size, and its value (the text's parse)
+ * once read; `kept` when the writer handed the value itself (a poll's answer redaction left whole).
+ */
 interface FreshRow {
-  json: string;
-  at: string;
-  bytes: number;
+  readonly json: string;
+  readonly at: string;
+  readonly bytes: number;
   value: unknown;
+  readonly kept: boolean;
 }
 
 function isBusy(err: unknown): boolean {
@@ -418,6 +442,11 @@ function prepareStatements(db: Database) {
     // Recording a use touches only cache_use: the (possibly large) value is not rewritten.
     use: db.prepare<[string, string, string, string]>(
       `INSERT INTO cache_use (site_id, system, key, last_read_at, use_seq) VALUES (?, ?, ?, ?, ${nextUse})
+       ON CONFLICT (site_id, system, key) DO UPDATE SET last_read_at = excluded.last_read_at, use_seq = excluded.use_seq`,
+    ),
+    useMany: db.prepare<[string, string, string, string]>(
+      `INSERT INTO cache_use (site_id, system, key, last_read_at, use_seq)
+       SELECT ?1, ?2, j.value, ?3, (SELECT COALESCE(MAX(use_seq), 0) FROM cache_use) + j.key + 1 FROM json_each(?4) AS j WHERE true
        ON CONFLICT (site_id, system, key) DO UPDATE SET last_read_at = excluded.last_read_at, use_seq = excluded.use_seq`,
     ),
     read: db.prepare<[string, string, string], { value: string; at: string; bytes: number; format: number }>(

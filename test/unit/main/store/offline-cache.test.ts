@@ -159,6 +159,34 @@ describe('OfflineCache', () => {
     expect(cache.get('lab', 'sys1', 'health', { recordUse: false })).toBeUndefined();
   });
 
+  it('counts the answers of one write as used in their order: the first of them is evicted first', () => {
+    const { cache } = setup(1000);
+    cache.putRows('lab', 'sys1', ['a', 'b', 'c'].map((k) => cache.rowOf(k, sized(300))));
+    cache.putRows('lab', 'sys1', [cache.renewRow('a'), cache.renewRow('nothing held')]);
+    cache.put('lab', 'sys2', 'd', sized(300));
+    // 1200 > 1000: b, the least recently used (a was renewed after it), goes; 900 ≤ 900.
+    expect(cache.entries('lab', 'sys1').map((e) => e.key)).toEqual(['a', 'c']);
+    expect(cache.entries('lab', 'sys1').map((e) => e.key)).not.toContain('nothing held');
+  });
+
+  it("parses a refresh's answer once for all the readers of its write, and lets the value go once they are done", () => {
+    const { cache } = setup();
+    const drives = { Data: [{ Name: 'd1', Secret: { ChapSecret: 'hunter2hunter2' } }] };
+    cache.putRows('lab', 'sys1', [cache.rowOf('drives', drives, '2025-03-01T10:00:00Z'), cache.rowOf('health', { Data: [{ State: 'Normal' }] }, '2025-03-01T10:00:00Z')]);
+    const first = cache.get('lab', 'sys1', 'drives', { recordUse: false });
+    // The next reader gets the same value, not a second parse; still what the file holds, masked.
+    expect(cache.get('lab', 'sys1', 'drives', { recordUse: false })?.value).toBe(first?.value);
+    expect(first).toEqual(cache.get('lab', 'sys1', 'drives', { recordUse: true }));
+    expect(JSON.stringify(first?.value)).not.toContain('hunter2');
+    // Another system's readers being done changes nothing here.
+    cache.settled('lab', 'sys2');
+    expect(cache.get('lab', 'sys1', 'drives', { recordUse: false })?.value).toBe(first?.value);
+    cache.settled('lab', 'sys1');
+    const later = cache.get('lab', 'sys1', 'drives', { recordUse: false });
+    expect(later?.value).not.toBe(first?.value);
+    expect(later).toEqual(first);
+  });
+
   it('an answer its caller knows unchanged takes the new read time only: same value and version, nothing written when nothing is held', () => {
     const { cache } = setup();
     const merged = { Data: [{ Id: 1, Level: 4 }] };
