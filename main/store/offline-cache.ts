@@ -54,12 +54,6 @@ export interface CacheEntry {
 }
 
 /**
- * One answer for {@link OfflineCache.putMany}: its value, or `unchanged` when the caller knows it is
- * the value held (only its read time moves; nothing is serialised or compared).
- */
-export type CacheWrite = { key: string; value: unknown; at?: Date | string } | { key: string; unchanged: true; at?: Date | string };
-
-/**
  * An answer ready to be stored ({@link OfflineCache.rowOf}): its key, redacted JSON text (none for an
  * `unchanged` one, {@link OfflineCache.renewRow}), size in bytes and read time (ISO); `value` the
  * answer itself when the writer asked to keep it and redaction masked nothing in it.
@@ -120,7 +114,7 @@ export class OfflineCache {
   private readonly stmts: Statements;
   private readonly upgrade: ((key: string, value: unknown) => unknown) | undefined;
   /**
-   * The answers of the last {@link putMany}, as written: the readers that follow a poll at once
+   * The answers of the last {@link putRows}, as written: the readers that follow a poll at once
    * (the health summary, the alert engine, the answer digests, all on the system's status event)
    * read them here instead of reading and parsing them back. Only one system's, replaced by the next
    * write; only for reads that record no use (a view's read goes to the file). A text is parsed once,
@@ -150,24 +144,7 @@ export class OfflineCache {
    *   or `at` is not a valid time
    */
   put(siteId: string, system: string, key: string, value: unknown, at: Date | string = this.clock()): void {
-    this.putMany(siteId, system, [{ key, value, at }]);
-  }
-
-  /**
-   * Stores several answers of one system in one transaction (a background poll's answers: one
-   * commit instead of one per answer), each as {@link put} would; none of them is evicted by the others.
-   * An answer identical to the one held (same stored text) keeps its content version and only takes
-   * the new read time: the data age a view shows is still when it was last read from the system.
-   * An entry marked `unchanged` takes the new read time without its value being sent (none is
-   * written when nothing is held under its key any more).
-   * @throws TypeError as {@link put} does, before anything is written
-   */
-  putMany(siteId: string, system: string, entries: readonly CacheWrite[]): void {
-    this.putRows(
-      siteId,
-      system,
-      entries.map((e) => ('unchanged' in e ? this.renewRow(e.key, e.at) : this.rowOf(e.key, e.value, e.at, true))),
-    );
+    this.putRows(siteId, system, [this.rowOf(key, value, at, true)]);
   }
 
   /**
@@ -186,12 +163,21 @@ export class OfflineCache {
     return keepValue && !json.includes(REDACTED) ? { ...row, value } : row;
   }
 
-  /** A row for an answer the same as the one held: only its read time moves ({@link putMany}'s `unchanged`). */
+  /**
+   * A row for an answer its caller knows is the one held (same value): only its read time moves;
+   * nothing is serialised or compared, and nothing is written when nothing is held under its key.
+   */
   renewRow(key: string, at: Date | string = this.clock()): CacheRow {
     return { key, json: undefined, bytes: 0, at: isoReadTime(key, at) };
   }
 
-  /** Stores rows made by {@link rowOf} and {@link renewRow} in one transaction, as {@link putMany} stores answers. */
+  /**
+   * Stores several answers of one system, as rows made by {@link rowOf} and {@link renewRow}, in one
+   * transaction (one commit per system's refresh or poll instead of one per answer), each as {@link put}
+   * would; none of them is evicted by the others. An answer identical to the one held (same stored
+   * text) keeps its content version and only takes the new read time: the data age a view shows is
+   * still when it was last read from the system.
+   */
   putRows(siteId: string, system: string, rows: readonly CacheRow[]): void {
     if (rows.length === 0) return;
     const now = this.clock().toISOString();

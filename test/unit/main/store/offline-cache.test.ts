@@ -18,6 +18,11 @@ function setup(maxBytes?: number): { dir: string; db: Database; cache: OfflineCa
   return { dir, db, cache: new OfflineCache({ db, clock: steppingClock(), ...(maxBytes ? { maxBytes } : {}) }) };
 }
 
+/** Several answers of one system written at once, as a refresh writes them: each a row (`rowOf`, value kept), or only a new read time (`renewRow`). */
+function putMany(cache: OfflineCache, siteId: string, system: string, entries: ReadonlyArray<{ key: string; value: unknown; at?: Date | string } | { key: string; unchanged: true; at?: Date | string }>): void {
+  cache.putRows(siteId, system, entries.map((e) => ('unchanged' in e ? cache.renewRow(e.key, e.at) : cache.rowOf(e.key, e.value, e.at, true))));
+}
+
 /** A value whose stored JSON is exactly `bytes` long: `{"pad":"xxx…"}`. */
 function sized(bytes: number): { pad: string } {
   return { pad: 'x'.repeat(bytes - 10) };
@@ -122,7 +127,7 @@ describe('OfflineCache', () => {
   it('stores several answers of one system at once, each with its own read time, none evicting another', () => {
     const { cache } = setup(1000);
     cache.put('lab', 'sys1', 'old', sized(300));
-    cache.putMany('lab', 'sys1', [
+    putMany(cache, 'lab', 'sys1', [
       { key: 'a', value: sized(400), at: new Date('2025-03-01T10:00:00Z') },
       { key: 'b', value: { Password: 'hunter2' }, at: '2025-03-01T10:00:05Z' },
       { key: 'c', value: sized(400), at: new Date('2025-03-01T10:00:09Z') },
@@ -135,7 +140,7 @@ describe('OfflineCache', () => {
     ]);
     expect(cache.get('lab', 'sys1', 'b')?.value).toEqual({ Password: REDACTED });
     // One value that is not JSON: nothing of the batch is written.
-    expect(() => cache.putMany('lab', 'sys1', [{ key: 'd', value: sized(10) }, { key: 'e', value: 1n }])).toThrow(TypeError);
+    expect(() => putMany(cache, 'lab', 'sys1', [{ key: 'd', value: sized(10) }, { key: 'e', value: 1n }])).toThrow(TypeError);
     expect(cache.get('lab', 'sys1', 'd')).toBeUndefined();
   });
 
@@ -143,7 +148,7 @@ describe('OfflineCache', () => {
     const { cache } = setup();
     const nodes = { Data: [{ Name: 'n1', TargetChap: { ChapName: 'iqn', ChapSecret: 'hunter2hunter2' } }] };
     const health = { Data: [{ State: 'Normal', Used: 10 }] };
-    cache.putMany('lab', 'sys1', [
+    putMany(cache, 'lab', 'sys1', [
       { key: 'nodes', value: nodes, at: '2025-03-01T10:00:00Z' },
       { key: 'health', value: health, at: '2025-03-01T10:00:00Z' },
     ]);
@@ -190,9 +195,9 @@ describe('OfflineCache', () => {
   it('an answer its caller knows unchanged takes the new read time only: same value and version, nothing written when nothing is held', () => {
     const { cache } = setup();
     const merged = { Data: [{ Id: 1, Level: 4 }] };
-    cache.putMany('lab', 'sys1', [{ key: 'notifications', value: merged, at: '2025-03-01T10:00:00Z' }]);
+    putMany(cache, 'lab', 'sys1', [{ key: 'notifications', value: merged, at: '2025-03-01T10:00:00Z' }]);
     const version = cache.versions('lab', 'sys1').get('notifications');
-    cache.putMany('lab', 'sys1', [
+    putMany(cache, 'lab', 'sys1', [
       { key: 'notifications', unchanged: true, at: '2025-03-01T10:01:00Z' },
       { key: 'gone', unchanged: true, at: '2025-03-01T10:01:00Z' },
     ]);
@@ -205,7 +210,7 @@ describe('OfflineCache', () => {
   it('keeps the content version of an answer read again unchanged, and moves its read time (the data age shown)', () => {
     const { cache } = setup();
     const health = { Data: [{ State: 'Normal', Used: 10 }] };
-    cache.putMany('lab', 'sys1', [
+    putMany(cache, 'lab', 'sys1', [
       { key: 'health', value: health, at: '2025-03-01T10:00:00Z' },
       { key: 'drives', value: { Data: [{ Id: 1, Status: 'OK' }] }, at: '2025-03-01T10:00:00Z' },
     ]);
@@ -214,7 +219,7 @@ describe('OfflineCache', () => {
     expect(first.get('drives')).not.toBe(first.get('health'));
 
     // The next poll: the same health (a new object, equal text), a drive that failed.
-    cache.putMany('lab', 'sys1', [
+    putMany(cache, 'lab', 'sys1', [
       { key: 'health', value: structuredClone(health), at: '2025-03-01T10:01:00Z' },
       { key: 'drives', value: { Data: [{ Id: 1, Status: 'Failed' }] }, at: '2025-03-01T10:01:00Z' },
     ]);
