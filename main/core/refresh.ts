@@ -36,6 +36,11 @@ interface PollMemo {
 
 const NO_USE = { recordUse: false } as const;
 
+/** Resolves in the event loop's next check phase: the I/O callbacks already due run before what follows. */
+function nextTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 /** What one refresh asks for: which sites and systems, whether to try a backing-off site, full or steady. */
 export interface RefreshOptions {
   siteIds?: readonly string[];
@@ -287,6 +292,10 @@ export class FleetRefresh {
       const before = failures.length;
       await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d).then(() => undefined)));
       failures.splice(before);
+      // The system's end, its cache write and then its status event's readers (summary, alert
+      // engine, digests), is main's longest synchronous work of a refresh: each part waits for a turn
+      // of the event loop, so answers already in hand are handled (their next requests sent) first.
+      await nextTurn();
       // Closed meanwhile: its reads were cut short by the close, not by the system.
       if (this.closing) return;
       const now = this.f.clock().toISOString();
@@ -299,6 +308,9 @@ export class FleetRefresh {
       flush();
       // What the cache now holds, for the next poll: an unread drive list leaves the one held.
       siteMemo.set(system, { notifications: marked, drives: resources === undefined ? previousDrives : driveStatuses(resources) });
+      // The cache holds what it wrote for these readers meanwhile (`OfflineCache.fresh`).
+      await nextTurn();
+      if (this.closing) return;
       state.setStatus(
         problems.length
           ? {

@@ -114,13 +114,14 @@ export class OfflineCache {
   private readonly stmts: Statements;
   private readonly upgrade: ((key: string, value: unknown) => unknown) | undefined;
   /**
-   * The answers of the last {@link putRows}, as written: the readers that follow a poll at once
-   * (the health summary, the alert engine, the answer digests, all on the system's status event)
-   * read them here instead of reading and parsing them back. Only one system's, replaced by the next
-   * write; only for reads that record no use (a view's read goes to the file). A text is parsed once,
-   * by its first reader, and its value shared by the others until {@link settled}.
+   * The answers of the last {@link putRows} of the last few systems written ({@link FRESH_SYSTEMS}),
+   * as written, by system: the readers that follow a refresh or poll (the health summary, the alert
+   * engine, the answer digests, all on the system's status event, which may come a turn of the event
+   * loop after the write) read them here instead of reading and parsing them back. A system's are
+   * replaced by its next write; only for reads that record no use (a view's read goes to the file).
+   * A text is parsed once, by its first reader, and its value shared by the others until {@link settled}.
    */
-  private fresh: { siteId: string; system: string; rows: Map<string, FreshRow> } | undefined;
+  private readonly fresh = new Map<string, Map<string, FreshRow>>();
 
   constructor(options: OfflineCacheOptions) {
     this.db = options.db;
@@ -181,7 +182,8 @@ export class OfflineCache {
   putRows(siteId: string, system: string, rows: readonly CacheRow[]): void {
     if (rows.length === 0) return;
     const now = this.clock().toISOString();
-    this.fresh = undefined;
+    const written = systemKey(siteId, system);
+    this.fresh.delete(written);
     // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
     this.guard('store an answer in', () =>
       this.db
@@ -207,7 +209,12 @@ export class OfflineCache {
     );
     const fresh = new Map<string, FreshRow>();
     for (const r of rows) if (r.json !== undefined) fresh.set(r.key, 'value' in r ? { json: r.json, at: r.at, bytes: r.bytes, value: r.value, kept: true } : { json: r.json, at: r.at, bytes: r.bytes, value: NOT_KEPT, kept: false });
-    this.fresh = { siteId, system, rows: fresh };
+    this.fresh.set(written, fresh);
+    // The oldest written first (a Map keeps insertion order): only the last few systems' texts are held.
+    for (const k of this.fresh.keys()) {
+      if (this.fresh.size <= FRESH_SYSTEMS) break;
+      this.fresh.delete(k);
+    }
   }
 
   /**
@@ -217,15 +224,12 @@ export class OfflineCache {
    * poll's) stay, as before.
    */
   settled(siteId: string, system: string): void {
-    const f = this.fresh;
-    if (f?.siteId !== siteId || f.system !== system) return;
-    for (const row of f.rows.values()) if (!row.kept) row.value = NOT_KEPT;
+    for (const row of this.fresh.get(systemKey(siteId, system))?.values() ?? []) if (!row.kept) row.value = NOT_KEPT;
   }
 
   /** An answer of the last write, for a read that records no use. */
   private freshRow(siteId: string, system: string, key: string, options: { recordUse?: boolean }): FreshRow | undefined {
-    const f = this.fresh;
-    return options.recordUse === false && f?.siteId === siteId && f.system === system ? f.rows.get(key) : undefined;
+    return options.recordUse === false ? this.fresh.get(systemKey(siteId, system))?.get(key) : undefined;
   }
 
   /**
@@ -325,13 +329,13 @@ export class OfflineCache {
 
   /** Forgets everything cached for a site (the site was removed). Returns the number of entries deleted. */
   deleteSite(siteId: string): number {
-    this.fresh = undefined;
+    this.fresh.clear();
     return this.guard('delete from', () => this.stmts.deleteSite.run(siteId).changes);
   }
 
   /** Forgets everything cached for one system of a site. Returns the number of entries deleted. */
   deleteSystem(siteId: string, system: string): number {
-    this.fresh = undefined;
+    this.fresh.clear();
     return this.guard('delete from', () => this.stmts.deleteSystem.run(siteId, system).changes);
   }
 
@@ -377,7 +381,11 @@ export class OfflineCache {
       victims.push([row.site_id, row.system, row.key]);
       size -= row.bytes;
     }
-    for (const [s, y, k] of victims) this.stmts.delete.run(s, y, k);
+    for (const [s, y, k] of victims) {
+      this.stmts.delete.run(s, y, k);
+      // Another system's answers held for its readers are not served once gone from the file.
+      if (s !== siteId || y !== system) this.fresh.delete(systemKey(s, y));
+    }
   }
 }
 
@@ -386,6 +394,16 @@ function isoReadTime(key: string, at: Date | string): string {
   const readAt = typeof at === 'string' ? new Date(at) : at;
   if (Number.isNaN(readAt.getTime())) throw new TypeError(`cache time for ${key} is not a valid date: ${String(at)}`);
   return readAt.toISOString();
+}
+
+/**
+ * How many systems' last writes are held for their readers: a system's status event may come a turn
+ * of the event loop after its write, while a few other systems of a refresh write theirs.
+ */
+const FRESH_SYSTEMS = 8;
+
+function systemKey(siteId: string, system: string): string {
+  return `${siteId}\u0000${system}`;
 }
 
 /** Marks a fresh row whose value is not parsed yet (or was dropped, {@link OfflineCache.settled}): its text is parsed when read. */

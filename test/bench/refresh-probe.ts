@@ -31,14 +31,20 @@ function cpuMsNow(): number {
   return (u.user + u.system) / 1000;
 }
 const timed = { emit: 0, emits: 0, putRows: 0, rowOf: 0, on: false };
+/** The longest single call (wall ms) of the cache's write and of a status event's listeners. */
+const longest = { putRows: 0, emit: 0 };
 function wrap<K extends 'putRows' | 'rowOf'>(proto: OfflineCache, name: K): void {
   const original = proto[name] as (...a: unknown[]) => unknown;
   (proto as unknown as Record<string, unknown>)[name] = function (this: unknown, ...a: unknown[]): unknown {
     const t = cpuMsNow();
+    const w = performance.now();
     try {
       return original.apply(this, a);
     } finally {
-      if (timed.on) timed[name] += cpuMsNow() - t;
+      if (timed.on) {
+        timed[name] += cpuMsNow() - t;
+        if (name === 'putRows') longest.putRows = Math.max(longest.putRows, performance.now() - w);
+      }
     }
   };
 }
@@ -47,10 +53,12 @@ wrap(OfflineCache.prototype, 'rowOf');
 const emit = FleetState.prototype.emit;
 FleetState.prototype.emit = function (this: FleetState, e): void {
   const t = cpuMsNow();
+  const w = performance.now();
   try {
     emit.call(this, e);
   } finally {
     if (timed.on) {
+      longest.emit = Math.max(longest.emit, performance.now() - w);
       timed.emit += cpuMsNow() - t;
       timed.emits++;
     }
@@ -69,6 +77,7 @@ try {
     const cap = rt.sites.list()[0]?.polling.maxInFlight ?? 4;
     const before = await sim.status();
     Object.assign(timed, { emit: 0, emits: 0, putRows: 0, rowOf: 0, on: true });
+    Object.assign(longest, { putRows: 0, emit: 0 });
     const session = flags.profile && round === ROUNDS ? new Session() : undefined;
     if (session) {
       session.connect();
@@ -102,7 +111,7 @@ try {
         `round ${round}: ${ok}/${statuses.length} ok, ${requests} requests; wall ${wall.toFixed(0)} ms / bound ${bound} = ${(wall / bound).toFixed(2)}x; ` +
           `main CPU ${cpuMs.toFixed(0)} ms (${((cpuMs / requests) * 1000).toFixed(0)} us/request, ${((cpuMs / wall) * 100).toFixed(0)} % of a core); ` +
           `event-loop delay p50 ${q(50)} p99 ${q(99)} max ${(eld.max / 1e6).toFixed(1)} ms; ` +
-          `CPU in: status events ${timed.emit.toFixed(0)} ms (${timed.emits}), putRows ${timed.putRows.toFixed(0)} ms, rowOf ${timed.rowOf.toFixed(0)} ms; load ${loadavg()[0]?.toFixed(2)}\n`,
+          `CPU in: status events ${timed.emit.toFixed(0)} ms (${timed.emits}), putRows ${timed.putRows.toFixed(0)} ms, rowOf ${timed.rowOf.toFixed(0)} ms; longest putRows ${longest.putRows.toFixed(1)} ms, status event ${longest.emit.toFixed(1)} ms (wall); load ${loadavg()[0]?.toFixed(2)}\n`,
       );
     await rt.close();
     rmSync(dir, { recursive: true, force: true });
