@@ -293,8 +293,9 @@ export class FleetRefresh {
       await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d).then(() => undefined)));
       failures.splice(before);
       // The system's end, its cache write and then its status event's readers (summary, alert
-      // engine, digests), is main's longest synchronous work of a refresh: each part waits for a turn
-      // of the event loop, so answers already in hand are handled (their next requests sent) first.
+      // engine, digests), is main's longest synchronous work of a refresh: it waits for a turn of the
+      // event loop, so answers already in hand are handled (their next requests sent) first. Write and
+      // status stay in one turn: a close can never come between them (a write no reader has seen).
       await nextTurn();
       // Closed meanwhile: its reads were cut short by the close, not by the system.
       if (this.closing) return;
@@ -308,9 +309,6 @@ export class FleetRefresh {
       flush();
       // What the cache now holds, for the next poll: an unread drive list leaves the one held.
       siteMemo.set(system, { notifications: marked, drives: resources === undefined ? previousDrives : driveStatuses(resources) });
-      // The cache holds what it wrote for these readers meanwhile (`OfflineCache.fresh`).
-      await nextTurn();
-      if (this.closing) return;
       state.setStatus(
         problems.length
           ? {
