@@ -125,7 +125,10 @@ export class AlertStore {
 
   /** Alerts open now: not cleared, not acknowledged, not snoozed. */
   openCount(now: number): number {
-    return this.list({ state: 'open' }, now).length;
+    // Counted from the few columns that decide it (every evaluation that changed something asks), as `alertState` decides it.
+    let open = 0;
+    for (const r of this.stmts.unacknowledged.all()) if (alertState({ snoozedUntil: r.snoozed_until ?? undefined }, now) === 'open') open++;
+    return open;
   }
 
   /**
@@ -203,8 +206,7 @@ export class AlertStore {
 
   private byIds(ids: readonly number[], now: number): Alert[] {
     if (!ids.length) return [];
-    const stmt = this.db.prepare<[number], Row>('SELECT * FROM alerts WHERE id = ?');
-    return ids.map((id) => stmt.get(id)).filter((r): r is Row => r !== undefined).map((r) => toAlert(r, now));
+    return ids.map((id) => this.stmts.byId.get(id)).filter((r): r is Row => r !== undefined).map((r) => toAlert(r, now));
   }
 }
 
@@ -216,6 +218,9 @@ function prepareStatements(db: Database) {
     ),
     update: db.prepare<[string, string, string, number]>('UPDATE alerts SET level = ?, message = ?, last_seen_at = ? WHERE id = ?'),
     clear: db.prepare<[string, number]>('UPDATE alerts SET cleared_at = ? WHERE id = ?'),
+    // Prepared once: preparing it for each reconciliation that raised something was most of its cost.
+    byId: db.prepare<[number], Row>('SELECT * FROM alerts WHERE id = ?'),
+    unacknowledged: db.prepare<[], { snoozed_until: string | null }>('SELECT snoozed_until FROM alerts WHERE cleared_at IS NULL AND acknowledged_at IS NULL'),
     overrides: db.prepare<[], { site_id: string; system: string; override: string }>('SELECT * FROM alert_rules ORDER BY site_id, system'),
   };
 }

@@ -36,6 +36,11 @@ interface PollMemo {
 
 const NO_USE = { recordUse: false } as const;
 
+/** Resolves in the event loop's next check phase: the I/O callbacks already due run before what follows. */
+function nextTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 /** What one refresh asks for: which sites and systems, whether to try a backing-off site, full or steady. */
 export interface RefreshOptions {
   siteIds?: readonly string[];
@@ -287,6 +292,11 @@ export class FleetRefresh {
       const before = failures.length;
       await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d).then(() => undefined)));
       failures.splice(before);
+      // The system's end, its cache write and then its status event's readers (summary, alert
+      // engine, digests), is main's longest synchronous work of a refresh: it waits for a turn of the
+      // event loop, so answers already in hand are handled (their next requests sent) first. Write and
+      // status stay in one turn: a close can never come between them (a write no reader has seen).
+      await nextTurn();
       // Closed meanwhile: its reads were cut short by the close, not by the system.
       if (this.closing) return;
       const now = this.f.clock().toISOString();
@@ -312,6 +322,8 @@ export class FleetRefresh {
             }
           : { siteId: site.id, system, state: 'ok', lastSuccessAt: now, truncated: cut },
       );
+      // Its readers have read what it wrote: what they parsed of it is let go.
+      o.cache.settled(site.id, system);
     } catch (err) {
       deadline.abandon();
       if (this.closing) return;
@@ -327,6 +339,7 @@ export class FleetRefresh {
         // The system's own failure is the verdict; what answered before it is lost with the store.
       }
       this.systemFailed(site, system, why, previous);
+      o.cache.settled(site.id, system);
     } finally {
       deadline.dispose();
       this.deadlines.delete(deadline);

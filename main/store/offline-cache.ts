@@ -54,12 +54,6 @@ export interface CacheEntry {
 }
 
 /**
- * One answer for {@link OfflineCache.putMany}: its value, or `unchanged` when the caller knows it is
- * the value held (only its read time moves; nothing is serialised or compared).
- */
-export type CacheWrite = { key: string; value: unknown; at?: Date | string } | { key: string; unchanged: true; at?: Date | string };
-
-/**
  * An answer ready to be stored ({@link OfflineCache.rowOf}): its key, redacted JSON text (none for an
  * `unchanged` one, {@link OfflineCache.renewRow}), size in bytes and read time (ISO); `value` the
  * answer itself when the writer asked to keep it and redaction masked nothing in it.
@@ -120,12 +114,14 @@ export class OfflineCache {
   private readonly stmts: Statements;
   private readonly upgrade: ((key: string, value: unknown) => unknown) | undefined;
   /**
-   * The answers of the last {@link putMany}, as written: the readers that follow a poll at once
-   * (the health summary, the alert engine, the answer digests, all on the system's status event)
-   * read them here instead of reading and parsing them back. Only one system's, replaced by the next
-   * write; only for reads that record no use (a view's read goes to the file).
+   * The answers of the last {@link putRows} of the last few systems written ({@link FRESH_SYSTEMS}),
+   * as written, by system: the readers that follow a refresh or poll (the health summary, the alert
+   * engine, the answer digests, all on the system's status event, which may come a turn of the event
+   * loop after the write) read them here instead of reading and parsing them back. A system's are
+   * replaced by its next write; only for reads that record no use (a view's read goes to the file).
+   * A text is parsed once, by its first reader, and its value shared by the others until {@link settled}.
    */
-  private fresh: { siteId: string; system: string; rows: Map<string, FreshRow> } | undefined;
+  private readonly fresh = new Map<string, Map<string, FreshRow>>();
 
   constructor(options: OfflineCacheOptions) {
     this.db = options.db;
@@ -149,24 +145,7 @@ export class OfflineCache {
    *   or `at` is not a valid time
    */
   put(siteId: string, system: string, key: string, value: unknown, at: Date | string = this.clock()): void {
-    this.putMany(siteId, system, [{ key, value, at }]);
-  }
-
-  /**
-   * Stores several answers of one system in one transaction (a background poll's answers: one
-   * commit instead of one per answer), each as {@link put} would; none of them is evicted by the others.
-   * An answer identical to the one held (same stored text) keeps its content version and only takes
-   * the new read time: the data age a view shows is still when it was last read from the system.
-   * An entry marked `unchanged` takes the new read time without its value being sent (none is
-   * written when nothing is held under its key any more).
-   * @throws TypeError as {@link put} does, before anything is written
-   */
-  putMany(siteId: string, system: string, entries: readonly CacheWrite[]): void {
-    this.putRows(
-      siteId,
-      system,
-      entries.map((e) => ('unchanged' in e ? this.renewRow(e.key, e.at) : this.rowOf(e.key, e.value, e.at, true))),
-    );
+    this.putRows(siteId, system, [this.rowOf(key, value, at, true)]);
   }
 
   /**
@@ -185,23 +164,34 @@ export class OfflineCache {
     return keepValue && !json.includes(REDACTED) ? { ...row, value } : row;
   }
 
-  /** A row for an answer the same as the one held: only its read time moves ({@link putMany}'s `unchanged`). */
+  /**
+   * A row for an answer its caller knows is the one held (same value): only its read time moves;
+   * nothing is serialised or compared, and nothing is written when nothing is held under its key.
+   */
   renewRow(key: string, at: Date | string = this.clock()): CacheRow {
     return { key, json: undefined, bytes: 0, at: isoReadTime(key, at) };
   }
 
-  /** Stores rows made by {@link rowOf} and {@link renewRow} in one transaction, as {@link putMany} stores answers. */
+  /**
+   * Stores several answers of one system, as rows made by {@link rowOf} and {@link renewRow}, in one
+   * transaction (one commit per system's refresh or poll instead of one per answer), each as {@link put}
+   * would; none of them is evicted by the others. An answer identical to the one held (same stored
+   * text) keeps its content version and only takes the new read time: the data age a view shows is
+   * still when it was last read from the system.
+   */
   putRows(siteId: string, system: string, rows: readonly CacheRow[]): void {
     if (rows.length === 0) return;
     const now = this.clock().toISOString();
-    this.fresh = undefined;
+    const written = systemKey(siteId, system);
+    this.fresh.delete(written);
     // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
     this.guard('store an answer in', () =>
       this.db
         .transaction(() => {
+          const used: string[] = [];
           for (const r of rows) {
             if (r.json === undefined) {
-              if (this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0) this.stmts.use.run(siteId, system, r.key, now);
+              if (this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0) used.push(r.key);
               continue;
             }
             // The same text as held (compared by SQLite, nothing read back here): only the read time moves.
@@ -209,21 +199,37 @@ export class OfflineCache {
               this.stmts.nextVersion.run();
               this.stmts.upsert.run(siteId, system, r.key, r.json, r.bytes, r.at, FORMAT);
             }
-            this.stmts.use.run(siteId, system, r.key, now);
+            used.push(r.key);
           }
+          // Every use in one statement, in the rows' order: one call instead of one per answer.
+          if (used.length) this.stmts.useMany.run(siteId, system, now, JSON.stringify(used));
           this.evictIfNeeded(siteId, system, new Set(rows.map((r) => r.key)));
         })
         .immediate(),
     );
     const fresh = new Map<string, FreshRow>();
-    for (const r of rows) if (r.json !== undefined) fresh.set(r.key, { json: r.json, at: r.at, bytes: r.bytes, value: 'value' in r ? r.value : NOT_KEPT });
-    this.fresh = { siteId, system, rows: fresh };
+    for (const r of rows) if (r.json !== undefined) fresh.set(r.key, 'value' in r ? { json: r.json, at: r.at, bytes: r.bytes, value: r.value, kept: true } : { json: r.json, at: r.at, bytes: r.bytes, value: NOT_KEPT, kept: false });
+    this.fresh.set(written, fresh);
+    // The oldest written first (a Map keeps insertion order): only the last few systems' texts are held.
+    for (const k of this.fresh.keys()) {
+      if (this.fresh.size <= FRESH_SYSTEMS) break;
+      this.fresh.delete(k);
+    }
+  }
+
+  /**
+   * The readers of a system's last write are done (its status event has passed): the values parsed
+   * for them are dropped, so a full refresh's answers wait as text again (memory), while the texts stay
+   * for a reader that comes later (the search index's background slice). Values the writer kept (a
+   * poll's) stay, as before.
+   */
+  settled(siteId: string, system: string): void {
+    for (const row of this.fresh.get(systemKey(siteId, system))?.values() ?? []) if (!row.kept) row.value = NOT_KEPT;
   }
 
   /** An answer of the last write, for a read that records no use. */
   private freshRow(siteId: string, system: string, key: string, options: { recordUse?: boolean }): FreshRow | undefined {
-    const f = this.fresh;
-    return options.recordUse === false && f?.siteId === siteId && f.system === system ? f.rows.get(key) : undefined;
+    return options.recordUse === false ? this.fresh.get(systemKey(siteId, system))?.get(key) : undefined;
   }
 
   /**
@@ -242,7 +248,11 @@ export class OfflineCache {
    */
   get(siteId: string, system: string, key: string, options: { recordUse?: boolean } = {}): CacheEntry | undefined {
     const fresh = this.freshRow(siteId, system, key, options);
-    if (fresh) return { value: fresh.value === NOT_KEPT ? (JSON.parse(fresh.json) as unknown) : fresh.value, at: fresh.at, bytes: fresh.bytes };
+    if (fresh) {
+      // Parsed once for every reader of the write (the summary, the alert engine, the search index): none of them changes what it reads.
+      if (fresh.value === NOT_KEPT) fresh.value = JSON.parse(fresh.json) as unknown;
+      return { value: fresh.value, at: fresh.at, bytes: fresh.bytes };
+    }
     const row = this.guard('read', () => this.stmts.read.get(siteId, system, key));
     if (!row) return undefined;
     const stored = row.format < FORMAT && this.upgrade ? this.upgraded(siteId, system, key, row.value, row.at, this.upgrade) : row;
@@ -319,13 +329,13 @@ export class OfflineCache {
 
   /** Forgets everything cached for a site (the site was removed). Returns the number of entries deleted. */
   deleteSite(siteId: string): number {
-    this.fresh = undefined;
+    this.fresh.clear();
     return this.guard('delete from', () => this.stmts.deleteSite.run(siteId).changes);
   }
 
   /** Forgets everything cached for one system of a site. Returns the number of entries deleted. */
   deleteSystem(siteId: string, system: string): number {
-    this.fresh = undefined;
+    this.fresh.clear();
     return this.guard('delete from', () => this.stmts.deleteSystem.run(siteId, system).changes);
   }
 
@@ -371,7 +381,11 @@ export class OfflineCache {
       victims.push([row.site_id, row.system, row.key]);
       size -= row.bytes;
     }
-    for (const [s, y, k] of victims) this.stmts.delete.run(s, y, k);
+    for (const [s, y, k] of victims) {
+      this.stmts.delete.run(s, y, k);
+      // Another system's answers held for its readers are not served once gone from the file.
+      if (s !== siteId || y !== system) this.fresh.delete(systemKey(s, y));
+    }
   }
 }
 
@@ -382,15 +396,29 @@ function isoReadTime(key: string, at: Date | string): string {
   return readAt.toISOString();
 }
 
-/** Marks a fresh row whose value is not kept (redaction masked part of it): its text is parsed. */
+/**
+ * How many systems' last writes are held for their readers: a system's status event may come a turn
+ * of the event loop after its write, while a few other systems of a refresh write theirs.
+ */
+const FRESH_SYSTEMS = 8;
+
+function systemKey(siteId: string, system: string): string {
+  return `${siteId}\u0000${system}`;
+}
+
+/** Marks a fresh row whose value is not parsed yet (or was dropped, {@link OfflineCache.settled}): its text is parsed when read. */
 const NOT_KEPT: unique symbol = Symbol('not kept');
 
-/** One answer of the last write: its stored text, read time, size, and the value when it equals the text's parse. */
+/**
+ * One answer of the last write: its stored text, read time, size, and its value (the text's parse)
+ * once read; `kept` when the writer handed the value itself (a poll's answer redaction left whole).
+ */
 interface FreshRow {
-  json: string;
-  at: string;
-  bytes: number;
+  readonly json: string;
+  readonly at: string;
+  readonly bytes: number;
   value: unknown;
+  readonly kept: boolean;
 }
 
 function isBusy(err: unknown): boolean {
@@ -418,6 +446,11 @@ function prepareStatements(db: Database) {
     // Recording a use touches only cache_use: the (possibly large) value is not rewritten.
     use: db.prepare<[string, string, string, string]>(
       `INSERT INTO cache_use (site_id, system, key, last_read_at, use_seq) VALUES (?, ?, ?, ?, ${nextUse})
+       ON CONFLICT (site_id, system, key) DO UPDATE SET last_read_at = excluded.last_read_at, use_seq = excluded.use_seq`,
+    ),
+    useMany: db.prepare<[string, string, string, string]>(
+      `INSERT INTO cache_use (site_id, system, key, last_read_at, use_seq)
+       SELECT ?1, ?2, j.value, ?3, (SELECT COALESCE(MAX(use_seq), 0) FROM cache_use) + j.key + 1 FROM json_each(?4) AS j WHERE true
        ON CONFLICT (site_id, system, key) DO UPDATE SET last_read_at = excluded.last_read_at, use_seq = excluded.use_seq`,
     ),
     read: db.prepare<[string, string, string], { value: string; at: string; bytes: number; format: number }>(

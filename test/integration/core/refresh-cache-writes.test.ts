@@ -44,7 +44,7 @@ describe('a full refresh writes each system answers to the cache', () => {
     const s = sim.manifest.sites[0]!;
     const { id } = await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
     const writes: Harness['writes'] = [];
-    // Every write goes through putRows (put and putMany end there): each call is one transaction.
+    // Every write goes through putRows (put ends there): each call is one transaction.
     const putRows = stores.cache.putRows.bind(stores.cache);
     vi.spyOn(stores.cache, 'putRows').mockImplementation((siteId, system, rows) => {
       onWrite?.(system);

@@ -95,6 +95,18 @@ describe('the alert store', () => {
     expect(reopened.reconcile('lab', 'sys1', failedDrive, T(62)).raised).toEqual([]);
   });
 
+  it('counts as open what the list shows open: not cleared, not acknowledged (even once its snooze ran out), not snoozed', () => {
+    const s = store(tempDir());
+    const ids = ['sys1', 'sys2', 'sys3', 'sys4', 'sys5'].map((system) => s.reconcile('lab', system, failedDrive, T(0)).raised[0]!.id);
+    s.acknowledge([ids[0]!], 'admin', T(1));
+    s.snooze([ids[0]!, ids[1]!], T(30), T(1));
+    s.snooze([ids[2]!], T(90), T(1));
+    s.reconcile('lab', 'sys4', nothing, T(2));
+    for (const t of [T(2), T(60), T(120)]) expect(s.openCount(t.getTime())).toBe(s.list({ state: 'open' }, t.getTime()).length);
+    // At 60: sys2 (its snooze over) and sys5; sys1 acknowledged, sys3 snoozed, sys4 cleared.
+    expect(s.openCount(T(60).getTime())).toBe(2);
+  });
+
   it('refuses a snooze that ends in the past and an id that names no alert', () => {
     const s = store(tempDir());
     const [a] = s.reconcile('lab', 'sys1', failedDrive, T(10)).raised;

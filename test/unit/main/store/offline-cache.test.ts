@@ -18,6 +18,11 @@ function setup(maxBytes?: number): { dir: string; db: Database; cache: OfflineCa
   return { dir, db, cache: new OfflineCache({ db, clock: steppingClock(), ...(maxBytes ? { maxBytes } : {}) }) };
 }
 
+/** Several answers of one system written at once, as a refresh writes them: each a row (`rowOf`, value kept), or only a new read time (`renewRow`). */
+function putMany(cache: OfflineCache, siteId: string, system: string, entries: ReadonlyArray<{ key: string; value: unknown; at?: Date | string } | { key: string; unchanged: true; at?: Date | string }>): void {
+  cache.putRows(siteId, system, entries.map((e) => ('unchanged' in e ? cache.renewRow(e.key, e.at) : cache.rowOf(e.key, e.value, e.at, true))));
+}
+
 /** A value whose stored JSON is exactly `bytes` long: `{"pad":"xxx…"}`. */
 function sized(bytes: number): { pad: string } {
   return { pad: 'x'.repeat(bytes - 10) };
@@ -122,7 +127,7 @@ describe('OfflineCache', () => {
   it('stores several answers of one system at once, each with its own read time, none evicting another', () => {
     const { cache } = setup(1000);
     cache.put('lab', 'sys1', 'old', sized(300));
-    cache.putMany('lab', 'sys1', [
+    putMany(cache, 'lab', 'sys1', [
       { key: 'a', value: sized(400), at: new Date('2025-03-01T10:00:00Z') },
       { key: 'b', value: { Password: 'hunter2' }, at: '2025-03-01T10:00:05Z' },
       { key: 'c', value: sized(400), at: new Date('2025-03-01T10:00:09Z') },
@@ -135,7 +140,7 @@ describe('OfflineCache', () => {
     ]);
     expect(cache.get('lab', 'sys1', 'b')?.value).toEqual({ Password: REDACTED });
     // One value that is not JSON: nothing of the batch is written.
-    expect(() => cache.putMany('lab', 'sys1', [{ key: 'd', value: sized(10) }, { key: 'e', value: 1n }])).toThrow(TypeError);
+    expect(() => putMany(cache, 'lab', 'sys1', [{ key: 'd', value: sized(10) }, { key: 'e', value: 1n }])).toThrow(TypeError);
     expect(cache.get('lab', 'sys1', 'd')).toBeUndefined();
   });
 
@@ -143,7 +148,7 @@ describe('OfflineCache', () => {
     const { cache } = setup();
     const nodes = { Data: [{ Name: 'n1', TargetChap: { ChapName: 'iqn', ChapSecret: 'hunter2hunter2' } }] };
     const health = { Data: [{ State: 'Normal', Used: 10 }] };
-    cache.putMany('lab', 'sys1', [
+    putMany(cache, 'lab', 'sys1', [
       { key: 'nodes', value: nodes, at: '2025-03-01T10:00:00Z' },
       { key: 'health', value: health, at: '2025-03-01T10:00:00Z' },
     ]);
@@ -159,12 +164,61 @@ describe('OfflineCache', () => {
     expect(cache.get('lab', 'sys1', 'health', { recordUse: false })).toBeUndefined();
   });
 
+  it('counts the answers of one write as used in their order: the first of them is evicted first', () => {
+    const { cache } = setup(1000);
+    cache.putRows('lab', 'sys1', ['a', 'b', 'c'].map((k) => cache.rowOf(k, sized(300))));
+    cache.putRows('lab', 'sys1', [cache.renewRow('a'), cache.renewRow('nothing held')]);
+    cache.put('lab', 'sys2', 'd', sized(300));
+    // 1200 > 1000: b, the least recently used (a was renewed after it), goes; 900 ≤ 900.
+    expect(cache.entries('lab', 'sys1').map((e) => e.key)).toEqual(['a', 'c']);
+    expect(cache.entries('lab', 'sys1').map((e) => e.key)).not.toContain('nothing held');
+  });
+
+  it("parses a refresh's answer once for all the readers of its write, and lets the value go once they are done", () => {
+    const { cache } = setup();
+    const drives = { Data: [{ Name: 'd1', Secret: { ChapSecret: 'hunter2hunter2' } }] };
+    cache.putRows('lab', 'sys1', [cache.rowOf('drives', drives, '2025-03-01T10:00:00Z'), cache.rowOf('health', { Data: [{ State: 'Normal' }] }, '2025-03-01T10:00:00Z')]);
+    const first = cache.get('lab', 'sys1', 'drives', { recordUse: false });
+    // The next reader gets the same value, not a second parse; still what the file holds, masked.
+    expect(cache.get('lab', 'sys1', 'drives', { recordUse: false })?.value).toBe(first?.value);
+    expect(first).toEqual(cache.get('lab', 'sys1', 'drives', { recordUse: true }));
+    expect(JSON.stringify(first?.value)).not.toContain('hunter2');
+    // Another system's readers being done changes nothing here.
+    cache.settled('lab', 'sys2');
+    expect(cache.get('lab', 'sys1', 'drives', { recordUse: false })?.value).toBe(first?.value);
+    cache.settled('lab', 'sys1');
+    const later = cache.get('lab', 'sys1', 'drives', { recordUse: false });
+    expect(later?.value).not.toBe(first?.value);
+    expect(later).toEqual(first);
+  });
+
+  it("holds a system's write for its readers while a few other systems write theirs, never what the file no longer has, and only the last few", () => {
+    const { cache } = setup(2000);
+    cache.putRows('lab', 'sys1', [cache.rowOf('drives', sized(300))]);
+    for (const s of ['sys2', 'sys3']) cache.putRows('lab', s, [cache.rowOf('drives', sized(300))]);
+    // Its readers come after the others' writes: still the same value, parsed once.
+    const first = cache.get('lab', 'sys1', 'drives', { recordUse: false })?.value;
+    expect(cache.get('lab', 'sys1', 'drives', { recordUse: false })?.value).toBe(first);
+    // Evicted by another system's write: the file's answer (none), not the one held.
+    cache.putRows('lab', 'sys4', [cache.rowOf('big', sized(1200))]);
+    expect(cache.entries('lab', 'sys1')).toEqual([]);
+    expect(cache.get('lab', 'sys1', 'drives', { recordUse: false })).toBeUndefined();
+    // Many systems later, sys2's answer comes from the file again (equal, parsed anew).
+    const { cache: wide } = setup();
+    wide.putRows('lab', 'sys2', [wide.rowOf('drives', sized(300))]);
+    const held = wide.get('lab', 'sys2', 'drives', { recordUse: false })?.value;
+    for (let i = 0; i < 20; i++) wide.putRows('lab', `other${i}`, [wide.rowOf('drives', sized(300))]);
+    const later = wide.get('lab', 'sys2', 'drives', { recordUse: false })?.value;
+    expect(later).toEqual(held);
+    expect(later).not.toBe(held);
+  });
+
   it('an answer its caller knows unchanged takes the new read time only: same value and version, nothing written when nothing is held', () => {
     const { cache } = setup();
     const merged = { Data: [{ Id: 1, Level: 4 }] };
-    cache.putMany('lab', 'sys1', [{ key: 'notifications', value: merged, at: '2025-03-01T10:00:00Z' }]);
+    putMany(cache, 'lab', 'sys1', [{ key: 'notifications', value: merged, at: '2025-03-01T10:00:00Z' }]);
     const version = cache.versions('lab', 'sys1').get('notifications');
-    cache.putMany('lab', 'sys1', [
+    putMany(cache, 'lab', 'sys1', [
       { key: 'notifications', unchanged: true, at: '2025-03-01T10:01:00Z' },
       { key: 'gone', unchanged: true, at: '2025-03-01T10:01:00Z' },
     ]);
@@ -177,7 +231,7 @@ describe('OfflineCache', () => {
   it('keeps the content version of an answer read again unchanged, and moves its read time (the data age shown)', () => {
     const { cache } = setup();
     const health = { Data: [{ State: 'Normal', Used: 10 }] };
-    cache.putMany('lab', 'sys1', [
+    putMany(cache, 'lab', 'sys1', [
       { key: 'health', value: health, at: '2025-03-01T10:00:00Z' },
       { key: 'drives', value: { Data: [{ Id: 1, Status: 'OK' }] }, at: '2025-03-01T10:00:00Z' },
     ]);
@@ -186,7 +240,7 @@ describe('OfflineCache', () => {
     expect(first.get('drives')).not.toBe(first.get('health'));
 
     // The next poll: the same health (a new object, equal text), a drive that failed.
-    cache.putMany('lab', 'sys1', [
+    putMany(cache, 'lab', 'sys1', [
       { key: 'health', value: structuredClone(health), at: '2025-03-01T10:01:00Z' },
       { key: 'drives', value: { Data: [{ Id: 1, Status: 'Failed' }] }, at: '2025-03-01T10:01:00Z' },
     ]);
