@@ -16,6 +16,8 @@ export interface SimulatedSmart {
   text: string;
   /** The same drive 500 simulated hours later (counters of a degrading drive have grown). */
   later: string;
+  /** `failed`: a copy of a drive failed as the control API fails one (not in the generated fleet). */
+  as: 'drive' | 'failed';
 }
 
 const HOUR = 3_600_000;
@@ -44,11 +46,11 @@ export function simulatedSmartTexts(o: { seed: string; sites: number; systems: n
           if (d.status === 'Missing') continue;
           for (const sas of [false, true]) {
             if (sas && d.type === 'NVMe') continue;
-            out.push({ kind: kindOf(sas, system, d), text: textOf(sas, system, d, o.nowMs), later: textOf(sas, system, d, o.nowMs + 500 * HOUR) });
+            out.push({ as: 'drive', kind: kindOf(sas, system, d), text: textOf(sas, system, d, o.nowMs), later: textOf(sas, system, d, o.nowMs + 500 * HOUR) });
             if (d.status === 'Failed') continue;
             // As the control API fails a drive: only its status changes.
             const failed: DriveState = { ...d, status: 'Failed' };
-            out.push({ kind: kindOf(sas, system, failed), text: textOf(sas, system, failed, o.nowMs), later: textOf(sas, system, failed, o.nowMs + 500 * HOUR) });
+            out.push({ as: 'failed', kind: kindOf(sas, system, failed), text: textOf(sas, system, failed, o.nowMs), later: textOf(sas, system, failed, o.nowMs + 500 * HOUR) });
           }
         }
   return out;
