@@ -268,6 +268,16 @@ function splitKeyValue(l: Line): boolean {
 const labelOf = (l: Line): string => l.text.slice(l.start, l.labelEnd);
 const valueOf = (l: Line): string => l.text.slice(l.valueStart, l.valueEnd);
 
+/**
+ * The label and value of a `Name: value` line as the parser reads them (one line: no LF in it), or
+ * undefined when the line is not one; with its normalised key (letters in lower case and digits).
+ */
+export function nameValueOf(line: string): { label: string; value: string; key: string } | undefined {
+  const l: Line = { text: '', start: 0, first: -1, split: 'todo', labelEnd: 0, valueStart: 0, valueEnd: 0, key: '', plainEnds: false };
+  readLine(l, line);
+  return splitKeyValue(l) ? { label: labelOf(l), value: valueOf(l), key: l.key } : undefined;
+}
+
 type NvmeNumber = Exclude<keyof NvmeHealth, 'fields'>;
 
 /** smartctl labels and nvme-cli `smart-log` labels, normalised by `keyOf`. */
