@@ -164,9 +164,17 @@ const ATA_BRIEF = /^\s*(\d{1,3})\s+(\S+)\s+([PSROCK+-]{6,7})\s+(\d{1,3})\s+(\d{1
 const ATA_HEADER = /^\s*ID#\s+ATTRIBUTE_NAME/;
 // The brief layout's flag legend under the table.
 const ATA_LEGEND = /^\s*(\|{2,}|[_|]+\s)/;
-const NVME_LOG = /SMART\/Health Information|Smart Log for NVME/i;
+// Found in the whole text rather than line by line: neither can match across a line end.
+const NVME_LOG = /SMART\/Health Information|Smart Log for NVME/gi;
 const OVERALL = /self-assessment test result:\s*(.+?)\s*$/i;
-const OVERALL_LABEL = /self-assessment test result:/i;
+const OVERALL_LABEL = /self-assessment test result:/gi;
+
+/** Index of the next match of a global pattern in `text` at or after `from`; `Infinity` when none. */
+function nextMatch(pattern: RegExp, text: string, from: number): number {
+  pattern.lastIndex = from;
+  const m = pattern.exec(text);
+  return m ? m.index : Infinity;
+}
 
 /** Whether a UTF-16 code unit is one `\s` matches (and `String.prototype.trim` strips). */
 export function isSpace(c: number): boolean {
@@ -174,9 +182,15 @@ export function isSpace(c: number): boolean {
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
-/** The characters of a `Name: value` label after its first letter: `[A-Za-z0-9 ./()_-]`. */
+/**
+ * The characters of a `Name: value` label (`[A-Za-z0-9 ./()_-]`), by what its key does with them:
+ * 0 not a label character, 1 kept (lower-case letter, digit), 2 lower-cased, 3 space, 4 dropped.
+ */
 const LABEL_CHAR = new Uint8Array(128);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ./()_-') LABEL_CHAR[c.charCodeAt(0)] = 1;
+for (const c of 'abcdefghijklmnopqrstuvwxyz0123456789') LABEL_CHAR[c.charCodeAt(0)] = 1;
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') LABEL_CHAR[c.charCodeAt(0)] = 2;
+LABEL_CHAR[32] = 3;
+for (const c of './()_-') LABEL_CHAR[c.charCodeAt(0)] = 4;
 
 /** Normalised key of text[from, to): lower-case ASCII letters and digits only. */
 function keyOfRange(text: string, from: number, to: number): string {
@@ -241,8 +255,15 @@ function splitKeyValue(l: Line): boolean {
   if (letter < 97 || letter > 122) return false;
   const t = l.text;
   const n = t.length;
+  // Which kinds of label character occur (bit 1 << kind), so that the key is made by native calls alone.
+  let kinds = 1 << (LABEL_CHAR[l.first] as number);
   let i = l.start + 1;
-  while (i < n && t.charCodeAt(i) < 128 && LABEL_CHAR[t.charCodeAt(i)] === 1) i++;
+  for (; i < n; i++) {
+    const c = t.charCodeAt(i);
+    const kind = c < 128 ? (LABEL_CHAR[c] as number) : 0;
+    if (kind === 0) break;
+    kinds |= 1 << kind;
+  }
   while (i < n && isSpace(t.charCodeAt(i))) i++;
   if (i >= n || t.charCodeAt(i) !== 58) return false;
   let labelEnd = i;
@@ -261,7 +282,11 @@ function splitKeyValue(l: Line): boolean {
   l.labelEnd = labelEnd;
   l.valueStart = valueStart;
   l.valueEnd = valueEnd;
-  l.key = keyOfRange(t, l.start, labelEnd);
+  let key = t.slice(l.start, labelEnd);
+  if (kinds & (1 << 2)) key = key.toLowerCase();
+  if (kinds & (1 << 3)) key = key.replaceAll(' ', '');
+  if (kinds & (1 << 4)) key = key.replace(/[^a-z0-9]/g, '');
+  l.key = key;
   return true;
 }
 
@@ -626,9 +651,9 @@ export function parseSmart(text: string, previous?: SmartReport): SmartReport {
   const counterTable = { open: false, rows: 0 };
   let inAtaTable = false;
   let inNvmeLog = false;
-  // Patterns that may match anywhere in a line are looked for in each line only when the text has them.
-  const hasNvmeLog = NVME_LOG.test(text);
-  const hasOverall = OVERALL_LABEL.test(text);
+  // Patterns that may match anywhere in a line are found in the text; a line holds one when the next one starts in it.
+  let nvmeLogAt = nextMatch(NVME_LOG, text, 0);
+  let overallAt = nextMatch(OVERALL_LABEL, text, 0);
   const plainEnds = !text.includes('\r') && !text.includes('\u2028') && !text.includes('\u2029');
   const l: Line = { text: '', start: 0, first: -1, split: 'todo', labelEnd: 0, valueStart: 0, valueEnd: 0, key: '', plainEnds };
 
@@ -636,8 +661,14 @@ export function parseSmart(text: string, previous?: SmartReport): SmartReport {
   for (let pos = 0; pos <= text.length; ) {
     const newline = text.indexOf('\n', pos);
     const end = newline === -1 ? text.length : newline;
-    const line = text.slice(pos, newline > pos && text.charCodeAt(newline - 1) === 13 ? newline - 1 : end);
+    const lineStart = pos;
+    const lineEnd = newline > pos && text.charCodeAt(newline - 1) === 13 ? newline - 1 : end;
+    const line = text.slice(lineStart, lineEnd);
     pos = end + 1;
+    const nvmeLog = nvmeLogAt < lineEnd;
+    if (nvmeLog) nvmeLogAt = nextMatch(NVME_LOG, text, pos);
+    const overallLabel = overallAt < lineEnd;
+    if (overallLabel) overallAt = nextMatch(OVERALL_LABEL, text, pos);
     readLine(l, line);
     const first = l.first;
     if (first === 73 && ATA_HEADER.test(line)) {
@@ -653,14 +684,14 @@ export function parseSmart(text: string, previous?: SmartReport): SmartReport {
       // The brief layout prints a flag legend under the table; any other line ends the table.
       if (!((first === 124 || first === 95) && ATA_LEGEND.test(line))) inAtaTable = false;
     }
-    if (hasNvmeLog && NVME_LOG.test(line)) {
+    if (nvmeLog) {
       inNvmeLog = true;
       continue;
     }
     // The log ends at the first blank line; error and self-test logs may follow.
     if (first === -1) inNvmeLog = false;
     if (scanScsiLine(l, scan, counterTable)) continue;
-    const overall = hasOverall && line.includes('-') ? OVERALL.exec(line) : null;
+    const overall = overallLabel ? OVERALL.exec(line) : null;
     if (overall) {
       info.overallHealth = overall[1] as string;
       continue;
