@@ -192,22 +192,12 @@ for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') LABEL_CHAR[c.charCodeAt(0)] = 2;
 LABEL_CHAR[32] = 3;
 for (const c of './()_-') LABEL_CHAR[c.charCodeAt(0)] = 4;
 
-/** Normalised key of text[from, to): lower-case ASCII letters and digits only. */
-function keyOfRange(text: string, from: number, to: number): string {
-  let key = '';
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) key += text[i];
-    else if (c >= 65 && c <= 90) key += String.fromCharCode(c + 32);
-  }
-  return key;
-}
-
-/** Normalised key of a `Name: value` line, so `Media and Data Integrity Errors` and `media_errors` meet. */
+/**
+ * Normalised key of a `Name: value` line, so `Media and Data Integrity Errors` and `media_errors`
+ * meet. (A line's key is made as its label is found: {@link splitKeyValue}.)
+ */
 function keyOf(label: string): string {
-  // Lower-casing maps a few non-ASCII letters to ASCII ones (U+212A KELVIN SIGN to k): those take the long way.
-  for (let i = 0; i < label.length; i++) if (label.charCodeAt(i) >= 0x80) return label.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return keyOfRange(label, 0, label.length);
+  return label.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
 /**
@@ -469,6 +459,7 @@ const SCSI_HEALTH = /^\s*SMART Health Status:\s*(.*?)\s*$/i;
 const SCSI_TRANSPORT_OR_DEFECTS = /^\s*(Transport protocol:\s*SAS|Read defect list\b)/i;
 const SCSI_DEFECTS_UNREAD = /^\s*Read defect list\b/i;
 const NOT_AVAILABLE = /not available/i;
+const ACCUMULATED_POWER_ON = keyOf('Accumulated power on time');
 
 /**
  * Reads one line of SCSI output into `scan`; returns whether the line was SCSI's. Each pattern is
@@ -542,7 +533,6 @@ function scanScsiLine(l: Line, scan: ScsiScan, table: { open: boolean; rows: num
   scan.keys.push(l.key);
   return true;
 }
-const ACCUMULATED_POWER_ON = keyOf('Accumulated power on time');
 
 /** Rates a SCSI field or counter row, keeping the most severe reason. */
 function rateOn(target: { risk: SmartRisk; reason?: string }, risk: SmartRisk, reason: string): void {
