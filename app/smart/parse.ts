@@ -203,11 +203,18 @@ function keyOf(label: string): string {
 /**
  * One line of the text as the parser reads it, worked out once and shared by every reader of the
  * line: where its text starts, its first character (which decides which patterns can match at all),
- * and its `Name: value` split, made when first asked. One object serves every line of a text.
+ * and its `Name: value` split, made when first asked. It is read by offsets into the whole text (a
+ * flat string, quick to read character by character); the line is cut out as a string of its own
+ * only for a pattern that may match it. One object serves every line of a text.
  */
 interface Line {
-  text: string;
-  /** Index of the first character that is not white space; `text.length` when the line is blank. */
+  /** The whole text, and the line's bounds in it (its line end excluded). */
+  src: string;
+  from: number;
+  to: number;
+  /** The line as a string, once cut out ({@link lineText}). */
+  text: string | undefined;
+  /** Offset of the first character that is not white space; `to` when the line is blank. */
   start: number;
   /** Code of that character; -1 when the line is blank. */
   first: number;
@@ -217,19 +224,33 @@ interface Line {
   labelEnd: number;
   valueStart: number;
   valueEnd: number;
-  /** The label's normalised key ({@link keyOf}). */
+  /** The label, and its normalised key ({@link keyOf}). */
+  label: string;
   key: string;
   /** The text holds no line terminator a line keeps (CR without LF, U+2028, U+2029): no value can hold one. */
   plainEnds: boolean;
 }
 
-function readLine(l: Line, text: string): void {
-  let i = 0;
-  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
-  l.text = text;
+function newLine(src: string): Line {
+  return { src, from: 0, to: 0, text: undefined, start: 0, first: -1, split: 'todo', labelEnd: 0, valueStart: 0, valueEnd: 0, label: '', key: '', plainEnds: !src.includes('\r') && !src.includes('\u2028') && !src.includes('\u2029') };
+}
+
+function readLine(l: Line, from: number, to: number): void {
+  const t = l.src;
+  let i = from;
+  while (i < to && isSpace(t.charCodeAt(i))) i++;
+  l.from = from;
+  l.to = to;
+  l.text = undefined;
   l.start = i;
-  l.first = i < text.length ? text.charCodeAt(i) : -1;
+  l.first = i < to ? t.charCodeAt(i) : -1;
   l.split = 'todo';
+}
+
+/** The line as a string (cut out once). */
+function lineText(l: Line): string {
+  l.text ??= l.src.slice(l.from, l.to);
+  return l.text;
 }
 
 /**
@@ -243,8 +264,8 @@ function splitKeyValue(l: Line): boolean {
   l.split = 'none';
   const letter = l.first | 0x20;
   if (letter < 97 || letter > 122) return false;
-  const t = l.text;
-  const n = t.length;
+  const t = l.src;
+  const n = l.to;
   // Which kinds of label character occur (bit 1 << kind), so that the key is made by native calls alone.
   let kinds = 1 << (LABEL_CHAR[l.first] as number);
   let i = l.start + 1;
@@ -272,24 +293,46 @@ function splitKeyValue(l: Line): boolean {
   l.labelEnd = labelEnd;
   l.valueStart = valueStart;
   l.valueEnd = valueEnd;
-  let key = t.slice(l.start, labelEnd);
-  if (kinds & (1 << 2)) key = key.toLowerCase();
-  if (kinds & (1 << 3)) key = key.replaceAll(' ', '');
-  if (kinds & (1 << 4)) key = key.replace(/[^a-z0-9]/g, '');
+  const label = t.slice(l.start, labelEnd);
+  let key = KEYS.get(label);
+  if (key === undefined) {
+    key = label;
+    if (kinds & (1 << 2)) key = key.toLowerCase();
+    if (kinds & (1 << 3)) key = key.replaceAll(' ', '');
+    if (kinds & (1 << 4)) key = key.replace(/[^a-z0-9]/g, '');
+    if (label.length <= KEYS_LABEL_MAX) {
+      if (KEYS.size >= KEYS_MAX) KEYS.clear();
+      KEYS.set(detached(label), detached(key));
+    }
+  }
+  l.label = label;
   l.key = key;
   return true;
 }
 
-const labelOf = (l: Line): string => l.text.slice(l.start, l.labelEnd);
-const valueOf = (l: Line): string => l.text.slice(l.valueStart, l.valueEnd);
+/**
+ * The keys of the labels met lately (smartctl prints the same few dozen on every drive): a lookup
+ * costs a third of making the key. Bounded, and holding copies, never a piece of a text.
+ */
+const KEYS = new Map<string, string>();
+const KEYS_MAX = 1024;
+const KEYS_LABEL_MAX = 64;
+
+/** A copy of a string that does not keep alive the text it was cut from (V8 cuts long strings as views into it). */
+function detached(s: string): string {
+  return JSON.parse(JSON.stringify(s)) as string;
+}
+
+const labelOf = (l: Line): string => l.label;
+const valueOf = (l: Line): string => l.src.slice(l.valueStart, l.valueEnd);
 
 /**
  * The label and value of a `Name: value` line as the parser reads them (one line: no LF in it), or
  * undefined when the line is not one; with its normalised key (letters in lower case and digits).
  */
 export function nameValueOf(line: string): { label: string; value: string; key: string } | undefined {
-  const l: Line = { text: '', start: 0, first: -1, split: 'todo', labelEnd: 0, valueStart: 0, valueEnd: 0, key: '', plainEnds: false };
-  readLine(l, line);
+  const l = newLine(line);
+  readLine(l, 0, line.length);
   return splitKeyValue(l) ? { label: labelOf(l), value: valueOf(l), key: l.key } : undefined;
 }
 
@@ -466,9 +509,8 @@ const ACCUMULATED_POWER_ON = keyOf('Accumulated power on time');
  * tried only on lines whose first character (in either case: they ignore case) could start it.
  */
 function scanScsiLine(l: Line, scan: ScsiScan, table: { open: boolean; rows: number }): boolean {
-  const line = l.text;
   const letter = l.first | 0x20;
-  if (letter === 101 && SCSI_COUNTER_LOG.test(line)) {
+  if (letter === 101 && SCSI_COUNTER_LOG.test(lineText(l))) {
     scan.seen = true;
     scan.countersSeen = true;
     table.open = true;
@@ -476,7 +518,8 @@ function scanScsiLine(l: Line, scan: ScsiScan, table: { open: boolean; rows: num
     return true;
   }
   if (table.open) {
-    if ((letter === 114 || letter === 119 || letter === 118) && SCSI_COUNTER_START.test(line)) {
+    if ((letter === 114 || letter === 119 || letter === 118) && SCSI_COUNTER_START.test(lineText(l))) {
+      const line = lineText(l);
       table.rows++;
       const m = SCSI_COUNTER_ROW.exec(line);
       if (!m) {
@@ -498,31 +541,31 @@ function scanScsiLine(l: Line, scan: ScsiScan, table: { open: boolean; rows: num
       return true;
     }
     // The three header lines of the table; the table ends at the first other line after its rows.
-    if (table.rows === 0 && (l.first === -1 || SCSI_COUNTER_HEADER.test(line))) return true;
+    if (table.rows === 0 && (l.first === -1 || SCSI_COUNTER_HEADER.test(lineText(l)))) return true;
     table.open = false;
     if (table.rows === 0) scan.problems.push({ risk: 'unknown', subject: 'Error counter log', message: 'printed without any read, write or verify row' });
   }
-  if (letter === 101 && SCSI_COUNTERS_UNSUPPORTED.test(line)) {
+  if (letter === 101 && SCSI_COUNTERS_UNSUPPORTED.test(lineText(l))) {
     scan.seen = true;
     scan.countersSeen = true;
     return true;
   }
-  const health = letter === 115 ? SCSI_HEALTH.exec(line) : null;
+  const health = letter === 115 ? SCSI_HEALTH.exec(lineText(l)) : null;
   if (health) {
     scan.seen = true;
     scan.health = health[1] as string;
     return true;
   }
-  const powerOn = letter === 97 ? SCSI_POWER_ON.exec(line) : null;
+  const powerOn = letter === 97 ? SCSI_POWER_ON.exec(lineText(l)) : null;
   if (powerOn) {
     scan.seen = true;
     scan.fields.push({ label: 'Accumulated power on time', text: `${powerOn[1]}:${powerOn[2]}`, value: Number(powerOn[1]), risk: 'ok' });
     scan.keys.push(ACCUMULATED_POWER_ON);
     return true;
   }
-  if ((letter === 116 || letter === 114) && SCSI_TRANSPORT_OR_DEFECTS.test(line)) scan.seen = true;
-  if (letter === 114 && SCSI_DEFECTS_UNREAD.test(line)) {
-    scan.problems.push({ risk: 'unknown', subject: 'Elements in grown defect list', message: `not read: "${line.trim()}"` });
+  if ((letter === 116 || letter === 114) && SCSI_TRANSPORT_OR_DEFECTS.test(lineText(l))) scan.seen = true;
+  if (letter === 114 && SCSI_DEFECTS_UNREAD.test(lineText(l))) {
+    scan.problems.push({ risk: 'unknown', subject: 'Elements in grown defect list', message: `not read: "${lineText(l).trim()}"` });
     return true;
   }
   if (!splitKeyValue(l) || SCSI_KEYS[l.key] === undefined) return false;
@@ -644,35 +687,32 @@ export function parseSmart(text: string, previous?: SmartReport): SmartReport {
   // Patterns that may match anywhere in a line are found in the text; a line holds one when the next one starts in it.
   let nvmeLogAt = nextMatch(NVME_LOG, text, 0);
   let overallAt = nextMatch(OVERALL_LABEL, text, 0);
-  const plainEnds = !text.includes('\r') && !text.includes('\u2028') && !text.includes('\u2029');
-  const l: Line = { text: '', start: 0, first: -1, split: 'todo', labelEnd: 0, valueStart: 0, valueEnd: 0, key: '', plainEnds };
+  const l = newLine(text);
 
   // Line by line as text.split(/\r?\n/) would cut it, without the array.
   for (let pos = 0; pos <= text.length; ) {
     const newline = text.indexOf('\n', pos);
     const end = newline === -1 ? text.length : newline;
-    const lineStart = pos;
     const lineEnd = newline > pos && text.charCodeAt(newline - 1) === 13 ? newline - 1 : end;
-    const line = text.slice(lineStart, lineEnd);
+    readLine(l, pos, lineEnd);
     pos = end + 1;
     const nvmeLog = nvmeLogAt < lineEnd;
     if (nvmeLog) nvmeLogAt = nextMatch(NVME_LOG, text, pos);
     const overallLabel = overallAt < lineEnd;
     if (overallLabel) overallAt = nextMatch(OVERALL_LABEL, text, pos);
-    readLine(l, line);
     const first = l.first;
-    if (first === 73 && ATA_HEADER.test(line)) {
+    if (first === 73 && ATA_HEADER.test(lineText(l))) {
       inAtaTable = true;
       continue;
     }
     if (inAtaTable) {
-      const row = first >= 48 && first <= 57 ? parseAtaRow(line) : undefined;
+      const row = first >= 48 && first <= 57 ? parseAtaRow(lineText(l)) : undefined;
       if (row) {
         attributes.push(row);
         continue;
       }
       // The brief layout prints a flag legend under the table; any other line ends the table.
-      if (!((first === 124 || first === 95) && ATA_LEGEND.test(line))) inAtaTable = false;
+      if (!((first === 124 || first === 95) && ATA_LEGEND.test(lineText(l)))) inAtaTable = false;
     }
     if (nvmeLog) {
       inNvmeLog = true;
@@ -681,7 +721,7 @@ export function parseSmart(text: string, previous?: SmartReport): SmartReport {
     // The log ends at the first blank line; error and self-test logs may follow.
     if (first === -1) inNvmeLog = false;
     if (scanScsiLine(l, scan, counterTable)) continue;
-    const overall = overallLabel ? OVERALL.exec(line) : null;
+    const overall = overallLabel ? OVERALL.exec(lineText(l)) : null;
     if (overall) {
       info.overallHealth = overall[1] as string;
       continue;
