@@ -509,6 +509,7 @@ const ACCUMULATED_POWER_ON = keyOf('Accumulated power on time');
  * tried only on lines whose first character (in either case: they ignore case) could start it.
  */
 function scanScsiLine(l: Line, scan: ScsiScan, table: { open: boolean; rows: number }): boolean {
+  // The first character in lower case ('e', 'r', 'w', 'v', 's', 'a', 't'): these patterns ignore case.
   const letter = l.first | 0x20;
   if (letter === 101 && SCSI_COUNTER_LOG.test(lineText(l))) {
     scan.seen = true;
@@ -700,6 +701,7 @@ export function parseSmart(text: string, previous?: SmartReport): SmartReport {
     if (nvmeLog) nvmeLogAt = nextMatch(NVME_LOG, text, pos);
     const overallLabel = overallAt < lineEnd;
     if (overallLabel) overallAt = nextMatch(OVERALL_LABEL, text, pos);
+    // Each anchored pattern is tried only on lines whose first character could start it ('I', a digit, '|' or '_').
     const first = l.first;
     if (first === 73 && ATA_HEADER.test(lineText(l))) {
       inAtaTable = true;
