@@ -161,11 +161,179 @@ export function worstRisk(a: SmartRisk, b: SmartRisk): SmartRisk {
 const ATA_FULL = /^\s*(\d{1,3})\s+(\S+)\s+(0x[0-9a-fA-F]{4})\s+(\d{1,3})\s+(\d{1,3})\s+(\d{1,3}|-{3})\s+(\S+)\s+(\S+)\s+(\S+)\s+(.*?)\s*$/;
 // smartctl -f brief: ID# ATTRIBUTE_NAME FLAGS VALUE WORST THRESH FAIL RAW_VALUE
 const ATA_BRIEF = /^\s*(\d{1,3})\s+(\S+)\s+([PSROCK+-]{6,7})\s+(\d{1,3})\s+(\d{1,3})\s+(\d{1,3}|-{3})\s+(\S+)\s+(.*?)\s*$/;
-const KEY_VALUE = /^\s*([A-Za-z][A-Za-z0-9 ./()_-]*?)\s*:\s*(.*?)\s*$/;
+const ATA_HEADER = /^\s*ID#\s+ATTRIBUTE_NAME/;
+// The brief layout's flag legend under the table.
+const ATA_LEGEND = /^\s*(\|{2,}|[_|]+\s)/;
+// Found in the whole text rather than line by line: neither can match across a line end.
+const NVME_LOG = /SMART\/Health Information|Smart Log for NVME/gi;
+const OVERALL = /self-assessment test result:\s*(.+?)\s*$/i;
+const OVERALL_LABEL = /self-assessment test result:/gi;
 
-/** Normalised key of a `Name: value` line, so `Media and Data Integrity Errors` and `media_errors` meet. */
+/** Index of the next match of a global pattern in `text` at or after `from`; `Infinity` when none. */
+function nextMatch(pattern: RegExp, text: string, from: number): number {
+  pattern.lastIndex = from;
+  const m = pattern.exec(text);
+  return m ? m.index : Infinity;
+}
+
+/** Whether a UTF-16 code unit is one `\s` matches (and `String.prototype.trim` strips). */
+export function isSpace(c: number): boolean {
+  if (c < 0x80) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
+ * The characters of a `Name: value` label (`[A-Za-z0-9 ./()_-]`), by what its key does with them:
+ * 0 not a label character, 1 kept (lower-case letter, digit), 2 lower-cased, 3 space, 4 dropped.
+ */
+const LABEL_CHAR = new Uint8Array(128);
+for (const c of 'abcdefghijklmnopqrstuvwxyz0123456789') LABEL_CHAR[c.charCodeAt(0)] = 1;
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') LABEL_CHAR[c.charCodeAt(0)] = 2;
+LABEL_CHAR[32] = 3;
+for (const c of './()_-') LABEL_CHAR[c.charCodeAt(0)] = 4;
+
+/**
+ * Normalised key of a `Name: value` line, so `Media and Data Integrity Errors` and `media_errors`
+ * meet. (A line's key is made as its label is found: {@link splitKeyValue}.)
+ */
 function keyOf(label: string): string {
   return label.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/**
+ * One line of the text as the parser reads it, worked out once and shared by every reader of the
+ * line: where its text starts, its first character (which decides which patterns can match at all),
+ * and its `Name: value` split, made when first asked. It is read by offsets into the whole text (a
+ * flat string, quick to read character by character); the line is cut out as a string of its own
+ * only for a pattern that may match it. One object serves every line of a text.
+ */
+interface Line {
+  /** The whole text, and the line's bounds in it (its line end excluded). */
+  src: string;
+  from: number;
+  to: number;
+  /** The line as a string, once cut out ({@link lineText}). */
+  text: string | undefined;
+  /** Offset of the first character that is not white space; `to` when the line is blank. */
+  start: number;
+  /** Code of that character; -1 when the line is blank. */
+  first: number;
+  /** The `Name: value` split: not made yet, none, or made. */
+  split: 'todo' | 'none' | 'done';
+  /** The label's end (white space before the colon excluded) and the value's bounds (white space around it excluded). */
+  labelEnd: number;
+  valueStart: number;
+  valueEnd: number;
+  /** The label, and its normalised key ({@link keyOf}). */
+  label: string;
+  key: string;
+  /** The text holds no line terminator a line keeps (CR without LF, U+2028, U+2029): no value can hold one. */
+  plainEnds: boolean;
+}
+
+function newLine(src: string): Line {
+  return { src, from: 0, to: 0, text: undefined, start: 0, first: -1, split: 'todo', labelEnd: 0, valueStart: 0, valueEnd: 0, label: '', key: '', plainEnds: !src.includes('\r') && !src.includes('\u2028') && !src.includes('\u2029') };
+}
+
+function readLine(l: Line, from: number, to: number): void {
+  const t = l.src;
+  let i = from;
+  while (i < to && isSpace(t.charCodeAt(i))) i++;
+  l.from = from;
+  l.to = to;
+  l.text = undefined;
+  l.start = i;
+  l.first = i < to ? t.charCodeAt(i) : -1;
+  l.split = 'todo';
+}
+
+/** The line as a string (cut out once). */
+function lineText(l: Line): string {
+  l.text ??= l.src.slice(l.from, l.to);
+  return l.text;
+}
+
+/**
+ * Splits a `Name: value` line as `/^\s*([A-Za-z][A-Za-z0-9 ./()_-]*?)\s*:\s*(.*?)\s*$/` does (the
+ * pattern it replaces, checked against it in the tests): a letter, label characters, white space,
+ * the first colon, then the value without the white space around it, which holds no line terminator.
+ * Returns whether the line is one.
+ */
+function splitKeyValue(l: Line): boolean {
+  if (l.split !== 'todo') return l.split === 'done';
+  l.split = 'none';
+  const letter = l.first | 0x20;
+  if (letter < 97 || letter > 122) return false;
+  const t = l.src;
+  const n = l.to;
+  // Which kinds of label character occur (bit 1 << kind), so that the key is made by native calls alone.
+  let kinds = 1 << (LABEL_CHAR[l.first] as number);
+  let i = l.start + 1;
+  for (; i < n; i++) {
+    const c = t.charCodeAt(i);
+    const kind = c < 128 ? (LABEL_CHAR[c] as number) : 0;
+    if (kind === 0) break;
+    kinds |= 1 << kind;
+  }
+  while (i < n && isSpace(t.charCodeAt(i))) i++;
+  if (i >= n || t.charCodeAt(i) !== 58) return false;
+  let labelEnd = i;
+  while (isSpace(t.charCodeAt(labelEnd - 1))) labelEnd--;
+  let valueStart = i + 1;
+  while (valueStart < n && isSpace(t.charCodeAt(valueStart))) valueStart++;
+  let valueEnd = n;
+  while (valueEnd > valueStart && isSpace(t.charCodeAt(valueEnd - 1))) valueEnd--;
+  if (!l.plainEnds) {
+    for (let j = valueStart; j < valueEnd; j++) {
+      const c = t.charCodeAt(j);
+      if (c === 13 || c === 10 || c === 0x2028 || c === 0x2029) return false;
+    }
+  }
+  l.split = 'done';
+  l.labelEnd = labelEnd;
+  l.valueStart = valueStart;
+  l.valueEnd = valueEnd;
+  const label = t.slice(l.start, labelEnd);
+  let key = KEYS.get(label);
+  if (key === undefined) {
+    key = label;
+    if (kinds & (1 << 2)) key = key.toLowerCase();
+    if (kinds & (1 << 3)) key = key.replaceAll(' ', '');
+    if (kinds & (1 << 4)) key = key.replace(/[^a-z0-9]/g, '');
+    if (label.length <= KEYS_LABEL_MAX) {
+      if (KEYS.size >= KEYS_MAX) KEYS.clear();
+      KEYS.set(detached(label), detached(key));
+    }
+  }
+  l.label = label;
+  l.key = key;
+  return true;
+}
+
+/**
+ * The keys of the labels met lately (smartctl prints the same few dozen on every drive): a lookup
+ * costs a third of making the key. Bounded, and holding copies, never a piece of a text.
+ */
+const KEYS = new Map<string, string>();
+const KEYS_MAX = 1024;
+const KEYS_LABEL_MAX = 64;
+
+/** A copy of a string that does not keep alive the text it was cut from (V8 cuts long strings as views into it). */
+function detached(s: string): string {
+  return JSON.parse(JSON.stringify(s)) as string;
+}
+
+const labelOf = (l: Line): string => l.label;
+const valueOf = (l: Line): string => l.src.slice(l.valueStart, l.valueEnd);
+
+/**
+ * The label and value of a `Name: value` line as the parser reads them (one line: no LF in it), or
+ * undefined when the line is not one; with its normalised key (letters in lower case and digits).
+ */
+export function nameValueOf(line: string): { label: string; value: string; key: string } | undefined {
+  const l = newLine(line);
+  readLine(l, 0, line.length);
+  return splitKeyValue(l) ? { label: labelOf(l), value: valueOf(l), key: l.key } : undefined;
 }
 
 type NvmeNumber = Exclude<keyof NvmeHealth, 'fields'>;
@@ -188,13 +356,20 @@ const NVME_KEYS: Readonly<Record<string, NvmeNumber>> = {
   unsafeshutdowns: 'unsafeShutdowns',
 };
 
+const HEX_NUMBER = /^\s*0x([0-9a-fA-F]+)\b/;
+const DECIMAL_NUMBER = /-?\d[\d,]*(?:\.\d+)?/;
+
 /** The first number in a printed value: `1,234` → 1234, `0x04` → 4, `12h+30m` → 12; undefined when none. */
 export function firstNumber(text: string): number | undefined {
-  const hex = /^\s*0x([0-9a-fA-F]+)\b/.exec(text);
-  if (hex) return Number.parseInt(hex[1] as string, 16);
-  const m = /-?\d[\d,]*(?:\.\d+)?/.exec(text);
+  let i = 0;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  if (text.charCodeAt(i) === 48 && text.charCodeAt(i + 1) === 120) {
+    const hex = HEX_NUMBER.exec(text);
+    if (hex) return Number.parseInt(hex[1] as string, 16);
+  }
+  const m = DECIMAL_NUMBER.exec(text);
   if (!m) return undefined;
-  const n = Number(m[0].replace(/,/g, ''));
+  const n = Number(m[0].includes(',') ? m[0].replace(/,/g, '') : m[0]);
   return Number.isFinite(n) ? n : undefined;
 }
 
@@ -234,22 +409,16 @@ function attribute(id: number, name: string, flag: string, value: number, worst:
 
 /** Sets an attribute's risk from its own row and, for watched counters, from the earlier reading. */
 function classifyAta(a: AtaAttribute, previousRaw: number | undefined): void {
-  const rate = (risk: SmartRisk, reason: string): void => {
-    if (RANK[risk] > RANK[a.risk]) {
-      a.risk = risk;
-      a.reason = reason;
-    }
-  };
   if (a.whenFailed === 'FAILING_NOW' || (a.thresh !== undefined && a.thresh > 0 && a.value <= a.thresh)) {
-    rate('critical', `normalised value ${a.value} is at or below the threshold ${a.thresh ?? ''}`.trim());
+    rateOn(a, 'critical', `normalised value ${a.value} is at or below the threshold ${a.thresh ?? ''}`.trim());
   } else if (a.whenFailed === 'In_the_past') {
-    rate('warning', 'failed in the past');
+    rateOn(a, 'warning', 'failed in the past');
   }
   if (!a.watched || a.rawNumber === undefined || a.rawNumber <= 0) return;
   const limit = ATA_CRITICAL_RAW[a.id] ?? Number.POSITIVE_INFINITY;
-  if (previousRaw !== undefined && a.rawNumber > previousRaw) rate('critical', `raw count grew from ${previousRaw} to ${a.rawNumber}`);
-  else if (a.rawNumber >= limit) rate('critical', `raw count ${a.rawNumber} is at or above ${limit}`);
-  else rate('warning', `raw count ${a.rawNumber} is above 0`);
+  if (previousRaw !== undefined && a.rawNumber > previousRaw) rateOn(a, 'critical', `raw count grew from ${previousRaw} to ${a.rawNumber}`);
+  else if (a.rawNumber >= limit) rateOn(a, 'critical', `raw count ${a.rawNumber} is at or above ${limit}`);
+  else rateOn(a, 'warning', `raw count ${a.rawNumber} is above 0`);
 }
 
 /** Rates a field `unknown` because its value could not be read as a number. */
@@ -258,10 +427,10 @@ function unreadable(f: SmartField): void {
   f.reason = `value "${f.text}" not understood`;
 }
 
-/** Sets the risk of each NVMe field from the log's rules. */
-function classifyNvme(h: NvmeHealth): void {
-  for (const f of h.fields) {
-    const k = NVME_KEYS[keyOf(f.label)];
+/** Sets the risk of each NVMe field from the log's rules; `keys[i]` is the key of `h.fields[i]`. */
+function classifyNvme(h: NvmeHealth, keys: readonly string[]): void {
+  for (const [i, f] of h.fields.entries()) {
+    const k = NVME_KEYS[keys[i] as string];
     if (f.value === undefined) {
       // Only the fields a risk is read from matter; an unreadable one cannot be called ok.
       if (k === 'criticalWarning' || k === 'availableSpare' || k === 'percentageUsed' || k === 'mediaErrors') unreadable(f);
@@ -317,6 +486,8 @@ interface ScsiScan {
   seen: boolean;
   health?: string;
   fields: SmartField[];
+  /** The key ({@link keyOf}) of each field, in the same order. */
+  keys: string[];
   counters: ScsiErrorCounter[];
   /** The error counter log was printed (as a table, or as "not supported"). */
   countersSeen: boolean;
@@ -324,9 +495,23 @@ interface ScsiScan {
   problems: SmartFinding[];
 }
 
-/** Reads one line of SCSI output into `scan`; returns whether the line was SCSI's. */
-function scanScsiLine(line: string, scan: ScsiScan, table: { open: boolean; rows: number }): boolean {
-  if (/^\s*Error counter log:?\s*$/i.test(line)) {
+const SCSI_COUNTER_LOG = /^\s*Error counter log:?\s*$/i;
+const SCSI_COUNTER_HEADER = /errors|ECC|fast|rewrites|uncorrected|processed/i;
+const SCSI_COUNTERS_UNSUPPORTED = /^\s*Error Counter logging not supported/i;
+const SCSI_HEALTH = /^\s*SMART Health Status:\s*(.*?)\s*$/i;
+const SCSI_TRANSPORT_OR_DEFECTS = /^\s*(Transport protocol:\s*SAS|Read defect list\b)/i;
+const SCSI_DEFECTS_UNREAD = /^\s*Read defect list\b/i;
+const NOT_AVAILABLE = /not available/i;
+const ACCUMULATED_POWER_ON = keyOf('Accumulated power on time');
+
+/**
+ * Reads one line of SCSI output into `scan`; returns whether the line was SCSI's. Each pattern is
+ * tried only on lines whose first character (in either case: they ignore case) could start it.
+ */
+function scanScsiLine(l: Line, scan: ScsiScan, table: { open: boolean; rows: number }): boolean {
+  // The first character in lower case ('e', 'r', 'w', 'v', 's', 'a', 't'): these patterns ignore case.
+  const letter = l.first | 0x20;
+  if (letter === 101 && SCSI_COUNTER_LOG.test(lineText(l))) {
     scan.seen = true;
     scan.countersSeen = true;
     table.open = true;
@@ -334,7 +519,8 @@ function scanScsiLine(line: string, scan: ScsiScan, table: { open: boolean; rows
     return true;
   }
   if (table.open) {
-    if (SCSI_COUNTER_START.test(line)) {
+    if ((letter === 114 || letter === 119 || letter === 118) && SCSI_COUNTER_START.test(lineText(l))) {
+      const line = lineText(l);
       table.rows++;
       const m = SCSI_COUNTER_ROW.exec(line);
       if (!m) {
@@ -356,38 +542,39 @@ function scanScsiLine(line: string, scan: ScsiScan, table: { open: boolean; rows
       return true;
     }
     // The three header lines of the table; the table ends at the first other line after its rows.
-    if (table.rows === 0 && (line.trim() === '' || /errors|ECC|fast|rewrites|uncorrected|processed/i.test(line))) return true;
+    if (table.rows === 0 && (l.first === -1 || SCSI_COUNTER_HEADER.test(lineText(l)))) return true;
     table.open = false;
     if (table.rows === 0) scan.problems.push({ risk: 'unknown', subject: 'Error counter log', message: 'printed without any read, write or verify row' });
   }
-  if (/^\s*Error Counter logging not supported/i.test(line)) {
+  if (letter === 101 && SCSI_COUNTERS_UNSUPPORTED.test(lineText(l))) {
     scan.seen = true;
     scan.countersSeen = true;
     return true;
   }
-  const health = /^\s*SMART Health Status:\s*(.*?)\s*$/i.exec(line);
+  const health = letter === 115 ? SCSI_HEALTH.exec(lineText(l)) : null;
   if (health) {
     scan.seen = true;
     scan.health = health[1] as string;
     return true;
   }
-  const powerOn = SCSI_POWER_ON.exec(line);
+  const powerOn = letter === 97 ? SCSI_POWER_ON.exec(lineText(l)) : null;
   if (powerOn) {
     scan.seen = true;
     scan.fields.push({ label: 'Accumulated power on time', text: `${powerOn[1]}:${powerOn[2]}`, value: Number(powerOn[1]), risk: 'ok' });
+    scan.keys.push(ACCUMULATED_POWER_ON);
     return true;
   }
-  if (/^\s*(Transport protocol:\s*SAS|Read defect list\b)/i.test(line)) scan.seen = true;
-  if (/^\s*Read defect list\b/i.test(line)) {
-    scan.problems.push({ risk: 'unknown', subject: 'Elements in grown defect list', message: `not read: "${line.trim()}"` });
+  if ((letter === 116 || letter === 114) && SCSI_TRANSPORT_OR_DEFECTS.test(lineText(l))) scan.seen = true;
+  if (letter === 114 && SCSI_DEFECTS_UNREAD.test(lineText(l))) {
+    scan.problems.push({ risk: 'unknown', subject: 'Elements in grown defect list', message: `not read: "${lineText(l).trim()}"` });
     return true;
   }
-  const kv = KEY_VALUE.exec(line);
-  if (!kv || SCSI_KEYS[keyOf(kv[1] as string)] === undefined) return false;
+  if (!splitKeyValue(l) || SCSI_KEYS[l.key] === undefined) return false;
   scan.seen = true;
-  const text = kv[2] as string;
+  const text = valueOf(l);
   // smartctl prints "<not available>" for a sensor the drive lacks: absent, not unreadable.
-  scan.fields.push({ label: kv[1] as string, text, value: /not available/i.test(text) ? undefined : firstNumber(text), risk: 'ok' });
+  scan.fields.push({ label: labelOf(l), text, value: NOT_AVAILABLE.test(text) ? undefined : firstNumber(text), risk: 'ok' });
+  scan.keys.push(l.key);
   return true;
 }
 
@@ -410,15 +597,15 @@ function rateCount(target: { risk: SmartRisk; reason?: string }, count: number, 
 /** Builds the SCSI health from a scan and rates it against smartctl's own limits and `previous`. */
 function classifyScsi(scan: ScsiScan, previous: ScsiHealth | undefined): ScsiHealth {
   const h: ScsiHealth = { fields: scan.fields, errorCounters: scan.counters };
-  for (const f of scan.fields) {
-    const k = SCSI_KEYS[keyOf(f.label)];
+  for (const [i, f] of scan.fields.entries()) {
+    const k = SCSI_KEYS[scan.keys[i] as string];
     if (k !== undefined && f.value !== undefined && h[k] === undefined) h[k] = f.value;
   }
-  for (const f of scan.fields) {
-    const k = SCSI_KEYS[keyOf(f.label)];
+  for (const [i, f] of scan.fields.entries()) {
+    const k = SCSI_KEYS[scan.keys[i] as string];
     if (k === undefined) continue;
     if (f.value === undefined) {
-      if (SCSI_RATED.has(k) && !/not available/i.test(f.text)) unreadable(f);
+      if (SCSI_RATED.has(k) && !NOT_AVAILABLE.test(f.text)) unreadable(f);
       continue;
     }
     if (k === 'grownDefects') rateCount(f, f.value, SCSI_CRITICAL_COUNT.grownDefects, 'elements in the grown defect list', previous?.grownDefects);
@@ -462,7 +649,7 @@ function scsiFindings(scan: ScsiScan, h: ScsiHealth): SmartFinding[] {
   // Without these the output was cut short or came from another command: nothing can be called ok.
   const missing = [
     ...(scan.health === undefined ? ['SMART Health Status'] : []),
-    ...([...h.fields.map((f) => f.label), ...scan.problems.map((p) => p.subject)].some((l) => keyOf(l) === 'elementsingrowndefectlist') ? [] : ['Elements in grown defect list']),
+    ...(scan.keys.includes('elementsingrowndefectlist') || scan.problems.some((p) => keyOf(p.subject) === 'elementsingrowndefectlist') ? [] : ['Elements in grown defect list']),
     ...(!scan.countersSeen ? ['Error counter log'] : []),
   ];
   for (const subject of missing) findings.push({ risk: 'unknown', subject, message: 'not in the output (cut short, or another command\'s output?)' });
@@ -491,50 +678,68 @@ function scsiFindings(scan: ScsiScan, h: ScsiHealth): SmartFinding[] {
 export function parseSmart(text: string, previous?: SmartReport): SmartReport {
   const attributes: AtaAttribute[] = [];
   const nvmeFields: NvmeField[] = [];
+  const nvmeKeys: string[] = [];
   const info: { model?: string; serial?: string; firmware?: string; overallHealth?: string } = {};
   let vendor: string | undefined;
-  const scan: ScsiScan = { seen: false, fields: [], counters: [], countersSeen: false, problems: [] };
+  const scan: ScsiScan = { seen: false, fields: [], keys: [], counters: [], countersSeen: false, problems: [] };
   const counterTable = { open: false, rows: 0 };
   let inAtaTable = false;
   let inNvmeLog = false;
+  // Patterns that may match anywhere in a line are found in the text; a line holds one when the next one starts in it.
+  let nvmeLogAt = nextMatch(NVME_LOG, text, 0);
+  let overallAt = nextMatch(OVERALL_LABEL, text, 0);
+  const l = newLine(text);
 
-  for (const line of text.split(/\r?\n/)) {
-    if (/^\s*ID#\s+ATTRIBUTE_NAME/.test(line)) {
+  // Line by line as text.split(/\r?\n/) would cut it, without the array.
+  for (let pos = 0; pos <= text.length; ) {
+    const newline = text.indexOf('\n', pos);
+    const end = newline === -1 ? text.length : newline;
+    const lineEnd = newline > pos && text.charCodeAt(newline - 1) === 13 ? newline - 1 : end;
+    readLine(l, pos, lineEnd);
+    pos = end + 1;
+    const nvmeLog = nvmeLogAt < lineEnd;
+    if (nvmeLog) nvmeLogAt = nextMatch(NVME_LOG, text, pos);
+    const overallLabel = overallAt < lineEnd;
+    if (overallLabel) overallAt = nextMatch(OVERALL_LABEL, text, pos);
+    // Each anchored pattern is tried only on lines whose first character could start it ('I', a digit, '|' or '_').
+    const first = l.first;
+    if (first === 73 && ATA_HEADER.test(lineText(l))) {
       inAtaTable = true;
       continue;
     }
     if (inAtaTable) {
-      const row = parseAtaRow(line);
+      const row = first >= 48 && first <= 57 ? parseAtaRow(lineText(l)) : undefined;
       if (row) {
         attributes.push(row);
         continue;
       }
       // The brief layout prints a flag legend under the table; any other line ends the table.
-      if (!/^\s*(\|{2,}|[_|]+\s)/.test(line)) inAtaTable = false;
+      if (!((first === 124 || first === 95) && ATA_LEGEND.test(lineText(l)))) inAtaTable = false;
     }
-    if (/SMART\/Health Information|Smart Log for NVME/i.test(line)) {
+    if (nvmeLog) {
       inNvmeLog = true;
       continue;
     }
     // The log ends at the first blank line; error and self-test logs may follow.
-    if (line.trim() === '') inNvmeLog = false;
-    if (scanScsiLine(line, scan, counterTable)) continue;
-    const overall = /self-assessment test result:\s*(.+?)\s*$/i.exec(line);
+    if (first === -1) inNvmeLog = false;
+    if (scanScsiLine(l, scan, counterTable)) continue;
+    const overall = overallLabel ? OVERALL.exec(lineText(l)) : null;
     if (overall) {
       info.overallHealth = overall[1] as string;
       continue;
     }
-    const kv = KEY_VALUE.exec(line);
-    if (!kv) continue;
-    const label = kv[1] as string;
-    const value = kv[2] as string;
-    const key = keyOf(label);
-    if (key === 'devicemodel' || key === 'modelnumber' || key === 'product') info.model ??= value;
-    else if (key === 'vendor') vendor ??= value;
-    else if (key === 'serialnumber') info.serial ??= value;
-    else if (key === 'firmwareversion' || key === 'revision') info.firmware ??= value;
+    if (!splitKeyValue(l)) continue;
+    const key = l.key;
+    if (key === 'devicemodel' || key === 'modelnumber' || key === 'product') info.model ??= valueOf(l);
+    else if (key === 'vendor') vendor ??= valueOf(l);
+    else if (key === 'serialnumber') info.serial ??= valueOf(l);
+    else if (key === 'firmwareversion' || key === 'revision') info.firmware ??= valueOf(l);
     // Inside the log every line is kept; outside it only fields known by name (nvme-cli's smart-log).
-    else if (inNvmeLog || NVME_KEYS[key] !== undefined) nvmeFields.push({ label, text: value, value: firstNumber(value), risk: 'ok' });
+    else if (inNvmeLog || NVME_KEYS[key] !== undefined) {
+      const value = valueOf(l);
+      nvmeFields.push({ label: labelOf(l), text: value, value: firstNumber(value), risk: 'ok' });
+      nvmeKeys.push(key);
+    }
   }
   // A table still open at the end of the text was cut before any row.
   if (counterTable.open && counterTable.rows === 0) scan.problems.push({ risk: 'unknown', subject: 'Error counter log', message: 'printed without any read, write or verify row' });
@@ -555,15 +760,15 @@ export function parseSmart(text: string, previous?: SmartReport): SmartReport {
     if (scan.health !== undefined) info.overallHealth = scan.health;
     // SCSI names the maker apart from the product; the product alone is ambiguous across vendors.
     if (vendor !== undefined && info.model !== undefined) info.model = `${vendor} ${info.model}`;
-  } else if (nvmeFields.some((f) => NVME_KEYS[keyOf(f.label)] !== undefined)) {
+  } else if (nvmeKeys.some((k) => NVME_KEYS[k] !== undefined)) {
     kind = 'nvme';
     nvme = { fields: nvmeFields };
-    for (const f of nvmeFields) {
-      const k = NVME_KEYS[keyOf(f.label)];
+    for (const [i, f] of nvmeFields.entries()) {
+      const k = NVME_KEYS[nvmeKeys[i] as string];
       // The first occurrence wins: smartctl prints Temperature once, later sensors separately.
       if (k !== undefined && f.value !== undefined && nvme[k] === undefined) nvme[k] = f.value;
     }
-    classifyNvme(nvme);
+    classifyNvme(nvme, nvmeKeys);
   }
 
   if (kind !== 'scsi' && info.overallHealth !== undefined && /FAIL/i.test(info.overallHealth)) {

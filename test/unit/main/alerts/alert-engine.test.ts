@@ -227,6 +227,37 @@ describe('the alert engine', () => {
     expect(third.cleared.map((a) => a.subject)).toEqual(['n1/d1']);
   });
 
+  it('parses no SMART text whose version did not move when the system is evaluated again for another answer', () => {
+    const { e, answers, clock } = versionedEngine(2 * 86_400_000);
+    const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
+    const drives = (statusOf2: string) => ({ Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }, { Id: 2, Name: 'd2', ResourceStatus: statusOf2 }] }] });
+    answers.set(RESOURCES_KEY, drives('OK'));
+    answers.set(smartKey(1), ataText({ reallocated: 12 }));
+    answers.set(smartKey(2), ataText({ reallocated: 0 }));
+    expect(e.evaluate(status).raised.map((a) => a.subject)).toEqual(['n1/d1']);
+    const smartReads = (): string[] => answers.reads.filter((k) => k.startsWith(smartKey(1).slice(0, smartKey(1).indexOf('?'))));
+    expect(smartReads()).toEqual([smartKey(1), smartKey(2)]);
+
+    // The drive list changed (drive 2 failed): the system is evaluated again, its SMART texts are not
+    // read (so not parsed), and drive 1's finding stands on the verdict kept from its version.
+    answers.set(RESOURCES_KEY, drives('Failed'));
+    answers.reads.length = 0;
+    clock.now += 60_000;
+    const again = e.evaluate(status);
+    expect(again.raised.map((a) => [a.rule, a.subject])).toEqual([['drive', 'n1/d2']]);
+    expect(again.cleared).toEqual([]);
+    expect(answers.reads).toContain(RESOURCES_KEY);
+    expect(smartReads()).toEqual([]);
+    expect(e.list({ state: 'active' }).map((a) => a.subject).sort()).toEqual(['n1/d1', 'n1/d2']);
+
+    // A new version of one text: that text alone is read again.
+    answers.set(smartKey(1), ataText({ reallocated: 0 }));
+    answers.reads.length = 0;
+    clock.now += 60_000;
+    expect(e.evaluate(status).cleared.map((a) => a.subject)).toEqual(['n1/d1']);
+    expect(smartReads()).toEqual([smartKey(1)]);
+  });
+
   it('keeps no part of a SMART text once evaluated: the texts of a fleet of drives can be collected', () => {
     // Twenty drives whose texts are 1 MB each (padding lines after the report, as a long error log
     // would be), generated afresh at each read so that only the engine could keep one.
