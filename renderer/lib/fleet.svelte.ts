@@ -16,13 +16,17 @@ export interface FleetSystem {
 
 const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
 
+// One collator for the sort: `localeCompare` builds one per call (the same default-locale order), slow for a thousand systems.
+let collator: Intl.Collator | undefined;
+
 /** Statuses with their sites, sorted by site name then system name. */
 function joinSystems(sites: readonly SiteView[], statuses: readonly SystemStatusView[]): FleetSystem[] {
   // By id, not a search of the list per system (1,000 systems × 100 sites at the first frame).
   const byId = new Map(sites.map((s) => [s.id, s]));
+  const c = (collator ??= new Intl.Collator());
   return statuses
     .map((status) => ({ siteId: status.siteId, site: byId.get(status.siteId), system: status.system, status }))
-    .sort((a, b) => (a.site?.name ?? a.siteId).localeCompare(b.site?.name ?? b.siteId) || a.system.localeCompare(b.system));
+    .sort((a, b) => c.compare(a.site?.name ?? a.siteId, b.site?.name ?? b.siteId) || c.compare(a.system, b.system));
 }
 
 /**
@@ -42,7 +46,11 @@ export class FleetStore {
   /** True while a refresh this window started is running. */
   refreshing = $state(false);
 
-  readonly #statuses = new SvelteMap<string, SystemStatusView>();
+  /**
+   * Every system's status: a plain map replaced whole at each publication (a load, a batch of
+   * events), so the first read of 1,000 systems is one change the views see, not 1,000 (issue 17).
+   */
+  #statuses = $state.raw(new Map<string, SystemStatusView>());
   readonly #versions = new SvelteMap<string, number>();
   readonly #batchMs: number;
   #pending: SystemStatusView[] = [];
@@ -84,8 +92,8 @@ export class FleetStore {
       for (const site of status) {
         if (site.error) this.siteErrors.set(site.siteId, site.error);
         else this.siteErrors.delete(site.siteId);
-        for (const s of site.systems) this.apply(s);
       }
+      this.applyAll(status.flatMap((site) => site.systems));
       this.error = undefined;
     } catch (err) {
       this.error = errorText(err);
@@ -119,18 +127,27 @@ export class FleetStore {
       this.#timer = undefined;
       const batch = this.#pending;
       this.#pending = [];
-      for (const x of batch) this.apply(x);
+      this.applyAll(batch);
     }, this.#batchMs);
   }
 
   /** Takes a status in; bumps the data version when a refresh or a background poll has finished (new data may be cached). */
   apply(s: SystemStatusView): void {
-    const k = key(s.siteId, s.system);
-    const prev = this.#statuses.get(k);
-    this.#statuses.set(k, s);
-    if (refreshEnded(prev, s)) {
-      this.#versions.set(k, (this.#versions.get(k) ?? 0) + 1);
+    this.applyAll([s]);
+  }
+
+  /** Takes statuses in, published together (one new map); bumps the data version of each system whose refresh or poll has finished. */
+  applyAll(list: readonly SystemStatusView[]): void {
+    if (list.length === 0) return;
+    const next = new Map(this.#statuses);
+    for (const s of list) {
+      const k = key(s.siteId, s.system);
+      // The status this one follows: an earlier one of the same list, else the one published.
+      const prev = next.get(k);
+      next.set(k, s);
+      if (refreshEnded(prev, s)) this.#versions.set(k, (this.#versions.get(k) ?? 0) + 1);
     }
+    this.#statuses = next;
   }
 
   status(siteId: string, system: string): SystemStatusView | undefined {
@@ -162,7 +179,8 @@ export class FleetStore {
     this.sites = this.sites.filter((s) => s.id !== siteId);
     this.siteErrors.delete(siteId);
     const prefix = key(siteId, '');
-    for (const map of [this.#statuses, this.#versions, this.newNotifications]) {
+    this.#statuses = new Map([...this.#statuses].filter(([k]) => !k.startsWith(prefix)));
+    for (const map of [this.#versions, this.newNotifications]) {
       for (const k of [...map.keys()]) if (k.startsWith(prefix)) map.delete(k);
     }
   }
@@ -173,7 +191,7 @@ export class FleetStore {
     try {
       // The admin asked: try now, even a site that is backing off after failures.
       const statuses = await api().invoke('fleet:refresh', target ? { sites: [target.siteId], systems: [target.system], force: true } : { force: true });
-      for (const s of statuses) this.apply(s);
+      this.applyAll(statuses);
       this.sites = await api().invoke('sites:list', {});
       this.error = undefined;
     } catch (err) {
