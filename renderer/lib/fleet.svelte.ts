@@ -3,6 +3,7 @@ import type { Response, SiteView, SystemStatusView } from '../../app/ipc/contrac
 import { refreshEnded } from '../../app/domain/site-rules.js';
 import { api, firstRead } from './api.js';
 import { errorText } from './format.js';
+import { changedMap, emptyMap } from './published-map.js';
 
 export type AppInfo = Response<'app:info'>;
 
@@ -50,7 +51,7 @@ export class FleetStore {
    * Every system's status: a plain map replaced whole at each publication (a load, a batch of
    * events), so the first read of 1,000 systems is one change the views see, not 1,000 (issue 17).
    */
-  #statuses = $state.raw(new Map<string, SystemStatusView>());
+  #statuses = $state.raw(emptyMap<string, SystemStatusView>());
   readonly #versions = new SvelteMap<string, number>();
   readonly #batchMs: number;
   #pending: SystemStatusView[] = [];
@@ -139,15 +140,15 @@ export class FleetStore {
   /** Takes statuses in, published together (one new map); bumps the data version of each system whose refresh or poll has finished. */
   applyAll(list: readonly SystemStatusView[]): void {
     if (list.length === 0) return;
-    const next = new Map(this.#statuses);
-    for (const s of list) {
-      const k = key(s.siteId, s.system);
-      // The status this one follows: an earlier one of the same list, else the one published.
-      const prev = next.get(k);
-      next.set(k, s);
-      if (refreshEnded(prev, s)) this.#versions.set(k, (this.#versions.get(k) ?? 0) + 1);
-    }
-    this.#statuses = next;
+    this.#statuses = changedMap(this.#statuses, (next) => {
+      for (const s of list) {
+        const k = key(s.siteId, s.system);
+        // The status this one follows: an earlier one of the same list, else the one published.
+        const prev = next.get(k);
+        next.set(k, s);
+        if (refreshEnded(prev, s)) this.#versions.set(k, (this.#versions.get(k) ?? 0) + 1);
+      }
+    });
   }
 
   status(siteId: string, system: string): SystemStatusView | undefined {
@@ -179,7 +180,9 @@ export class FleetStore {
     this.sites = this.sites.filter((s) => s.id !== siteId);
     this.siteErrors.delete(siteId);
     const prefix = key(siteId, '');
-    this.#statuses = new Map([...this.#statuses].filter(([k]) => !k.startsWith(prefix)));
+    this.#statuses = changedMap(this.#statuses, (next) => {
+      for (const k of [...next.keys()]) if (k.startsWith(prefix)) next.delete(k);
+    });
     for (const map of [this.#versions, this.newNotifications]) {
       for (const k of [...map.keys()]) if (k.startsWith(prefix)) map.delete(k);
     }
