@@ -83,11 +83,16 @@ export class FleetStore {
     return systems > 0 ? { done, total, systems } : undefined;
   });
 
-  /** Loads app info, sites and statuses. Failures land in `error`; the app still renders. */
-  async load(): Promise<void> {
+  /**
+   * Loads app info, sites and statuses. Failures land in `error`; the app still renders.
+   * @param options.with another first read (every system's health) whose answer is shown with these:
+   *   they are published once it has settled, so the views are built once with both, not twice.
+   */
+  async load(options: { with?: Promise<unknown> } = {}): Promise<void> {
     try {
       // The reads the first script sent (renderer/main.ts) when this is the window's first load.
       const [info, sites, status] = await Promise.all([firstRead('app:info'), firstRead('sites:list'), firstRead('fleet:status')]);
+      await options.with?.catch(() => undefined);
       this.info = info;
       this.sites = sites;
       for (const site of status) {
