@@ -1,4 +1,3 @@
-import { SvelteMap } from 'svelte/reactivity';
 import { planRows, type PlanRow } from '../../app/capacity/plan.js';
 import type { PoolCapacity } from '../../app/capacity/pools.js';
 import { briefFromWire, briefOf, factsFromWire, needsLook, type HealthBrief, type HealthFacts, type RollupBrief } from '../../app/health/summary-facts.js';
@@ -7,6 +6,7 @@ import { api, firstRead } from './api.js';
 import { errorText } from './format.js';
 import type { FleetStore } from './fleet.svelte.js';
 import { afterNextPaint } from './lazy.js';
+import { changedMap, emptyMap } from './published-map.js';
 import { levelRank, rollupHealth, systemLevel, type LaggingPair, type Level, type NodeDrive } from './health.js';
 
 /** A system's roll-up summary as main computed it (`app/health/summary-facts.ts` `HealthBrief`), with main's sequence number. */
@@ -110,8 +110,13 @@ const lowest = (r: RollupBrief): number => {
  * capacity planning, so they cannot disagree.
  */
 export class FleetHealth {
-  readonly #briefs = new SvelteMap<string, SystemBrief>();
-  readonly #details = new SvelteMap<string, Details>();
+  /**
+   * Every system's roll-up summary and details: plain maps replaced whole at each answer, so an
+   * answer of 1,000 systems is one change the views see (the rows, totals and lists walk every
+   * system anyway), not 1,000 (issue 17).
+   */
+  #briefs = $state.raw(emptyMap<string, SystemBrief>());
+  #details = $state.raw(emptyMap<string, Details>());
   /**
    * The first read of every system's roll-up is running: nothing is shown yet. Later reads (the few
    * summaries main computed again) do not set it: what they replace stays shown, with its data age.
@@ -247,7 +252,9 @@ export class FleetHealth {
     // The first read is the one the first script sent (`startFirstReads`), while the frame's modules loaded.
     const answer = await (first ? firstRead('health:rollups') : api().invoke('health:rollups', { since: this.#seq }));
     // One publication for the whole answer: every derived list walks all systems.
-    for (const w of answer.systems) this.#briefs.set(key(w), { ...briefFromWire(w), seq: w.seq });
+    this.#briefs = changedMap(this.#briefs, (briefs) => {
+      for (const w of answer.systems) briefs.set(key(w), { ...briefFromWire(w), seq: w.seq });
+    });
     this.#seq = answer.seq;
     this.loading = false;
     if (first) {
@@ -267,20 +274,28 @@ export class FleetHealth {
       if (!this.detailsRead) this.detailsError = errorText(err);
       throw err;
     }
-    for (const w of answer.systems) {
-      const k = key(w);
-      const facts: SystemFacts = { ...factsFromWire(w), seq: w.seq };
-      const { siteId, system } = w;
-      const tag = <T extends object>(x: T): T & Tagged => ({ ...x, siteId, system });
-      this.#details.set(k, {
-        facts,
-        drives: facts.drives.map(tag),
-        lagging: facts.lagging.map(tag),
-        pools: facts.rollup.capacity.pools.filter(needsLook).map(tag),
-        errors: facts.errors.map(tag).sort(newestFirst),
+    // The roll-ups main computed again since they were read first (the others are the same summary's).
+    const rebriefed: Array<[string, SystemBrief]> = [];
+    this.#details = changedMap(this.#details, (details) => {
+      for (const w of answer.systems) {
+        const k = key(w);
+        const facts: SystemFacts = { ...factsFromWire(w), seq: w.seq };
+        const { siteId, system } = w;
+        const tag = <T extends object>(x: T): T & Tagged => ({ ...x, siteId, system });
+        details.set(k, {
+          facts,
+          drives: facts.drives.map(tag),
+          lagging: facts.lagging.map(tag),
+          pools: facts.rollup.capacity.pools.filter(needsLook).map(tag),
+          errors: facts.errors.map(tag).sort(newestFirst),
+        });
+        if (this.#briefs.get(k)?.seq !== w.seq) rebriefed.push([k, { ...briefOf(facts), seq: w.seq }]);
+      }
+    });
+    if (rebriefed.length > 0) {
+      this.#briefs = changedMap(this.#briefs, (briefs) => {
+        for (const [k, b] of rebriefed) briefs.set(k, b);
       });
-      // The roll-up read first is the same summary's unless main computed it again since.
-      if (this.#briefs.get(k)?.seq !== w.seq) this.#briefs.set(k, { ...briefOf(facts), seq: w.seq });
     }
     this.#detailSeq = answer.seq;
     this.#seq = Math.max(this.#seq ?? 0, answer.seq);

@@ -3,6 +3,7 @@ import type { Response, SiteView, SystemStatusView } from '../../app/ipc/contrac
 import { refreshEnded } from '../../app/domain/site-rules.js';
 import { api, firstRead } from './api.js';
 import { errorText } from './format.js';
+import { changedMap, emptyMap } from './published-map.js';
 
 export type AppInfo = Response<'app:info'>;
 
@@ -16,13 +17,17 @@ export interface FleetSystem {
 
 const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
 
+// One collator for the sort: `localeCompare` builds one per call (the same default-locale order), slow for a thousand systems.
+let collator: Intl.Collator | undefined;
+
 /** Statuses with their sites, sorted by site name then system name. */
 function joinSystems(sites: readonly SiteView[], statuses: readonly SystemStatusView[]): FleetSystem[] {
   // By id, not a search of the list per system (1,000 systems × 100 sites at the first frame).
   const byId = new Map(sites.map((s) => [s.id, s]));
+  const c = (collator ??= new Intl.Collator());
   return statuses
     .map((status) => ({ siteId: status.siteId, site: byId.get(status.siteId), system: status.system, status }))
-    .sort((a, b) => (a.site?.name ?? a.siteId).localeCompare(b.site?.name ?? b.siteId) || a.system.localeCompare(b.system));
+    .sort((a, b) => c.compare(a.site?.name ?? a.siteId, b.site?.name ?? b.siteId) || c.compare(a.system, b.system));
 }
 
 /**
@@ -42,7 +47,11 @@ export class FleetStore {
   /** True while a refresh this window started is running. */
   refreshing = $state(false);
 
-  readonly #statuses = new SvelteMap<string, SystemStatusView>();
+  /**
+   * Every system's status: a plain map replaced whole at each publication (a load, a batch of
+   * events), so the first read of 1,000 systems is one change the views see, not 1,000 (issue 17).
+   */
+  #statuses = $state.raw(emptyMap<string, SystemStatusView>());
   readonly #versions = new SvelteMap<string, number>();
   readonly #batchMs: number;
   #pending: SystemStatusView[] = [];
@@ -74,18 +83,23 @@ export class FleetStore {
     return systems > 0 ? { done, total, systems } : undefined;
   });
 
-  /** Loads app info, sites and statuses. Failures land in `error`; the app still renders. */
-  async load(): Promise<void> {
+  /**
+   * Loads app info, sites and statuses. Failures land in `error`; the app still renders.
+   * @param options.with another first read (every system's health) whose answer is shown with these:
+   *   they are published once it has settled, so the views are built once with both, not twice.
+   */
+  async load(options: { with?: Promise<unknown> } = {}): Promise<void> {
     try {
       // The reads the first script sent (renderer/main.ts) when this is the window's first load.
       const [info, sites, status] = await Promise.all([firstRead('app:info'), firstRead('sites:list'), firstRead('fleet:status')]);
+      await options.with?.catch(() => undefined);
       this.info = info;
       this.sites = sites;
       for (const site of status) {
         if (site.error) this.siteErrors.set(site.siteId, site.error);
         else this.siteErrors.delete(site.siteId);
-        for (const s of site.systems) this.apply(s);
       }
+      this.applyAll(status.flatMap((site) => site.systems));
       this.error = undefined;
     } catch (err) {
       this.error = errorText(err);
@@ -119,18 +133,27 @@ export class FleetStore {
       this.#timer = undefined;
       const batch = this.#pending;
       this.#pending = [];
-      for (const x of batch) this.apply(x);
+      this.applyAll(batch);
     }, this.#batchMs);
   }
 
   /** Takes a status in; bumps the data version when a refresh or a background poll has finished (new data may be cached). */
   apply(s: SystemStatusView): void {
-    const k = key(s.siteId, s.system);
-    const prev = this.#statuses.get(k);
-    this.#statuses.set(k, s);
-    if (refreshEnded(prev, s)) {
-      this.#versions.set(k, (this.#versions.get(k) ?? 0) + 1);
-    }
+    this.applyAll([s]);
+  }
+
+  /** Takes statuses in, published together (one new map); bumps the data version of each system whose refresh or poll has finished. */
+  applyAll(list: readonly SystemStatusView[]): void {
+    if (list.length === 0) return;
+    this.#statuses = changedMap(this.#statuses, (next) => {
+      for (const s of list) {
+        const k = key(s.siteId, s.system);
+        // The status this one follows: an earlier one of the same list, else the one published.
+        const prev = next.get(k);
+        next.set(k, s);
+        if (refreshEnded(prev, s)) this.#versions.set(k, (this.#versions.get(k) ?? 0) + 1);
+      }
+    });
   }
 
   status(siteId: string, system: string): SystemStatusView | undefined {
@@ -162,7 +185,10 @@ export class FleetStore {
     this.sites = this.sites.filter((s) => s.id !== siteId);
     this.siteErrors.delete(siteId);
     const prefix = key(siteId, '');
-    for (const map of [this.#statuses, this.#versions, this.newNotifications]) {
+    this.#statuses = changedMap(this.#statuses, (next) => {
+      for (const k of [...next.keys()]) if (k.startsWith(prefix)) next.delete(k);
+    });
+    for (const map of [this.#versions, this.newNotifications]) {
       for (const k of [...map.keys()]) if (k.startsWith(prefix)) map.delete(k);
     }
   }
@@ -173,7 +199,7 @@ export class FleetStore {
     try {
       // The admin asked: try now, even a site that is backing off after failures.
       const statuses = await api().invoke('fleet:refresh', target ? { sites: [target.siteId], systems: [target.system], force: true } : { force: true });
-      for (const s of statuses) this.apply(s);
+      this.applyAll(statuses);
       this.sites = await api().invoke('sites:list', {});
       this.error = undefined;
     } catch (err) {

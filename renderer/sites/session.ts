@@ -34,7 +34,7 @@ export async function reloadSites(fleet: FleetStore): Promise<void> {
  */
 export async function refreshSite(fleet: FleetStore, siteId: string): Promise<void> {
   const statuses = await api().invoke('fleet:refresh', { sites: [siteId] });
-  for (const s of statuses) fleet.apply(s);
+  fleet.applyAll(statuses);
   await reloadSites(fleet);
   // The site-level error (e.g. "no password stored") is only in fleet:status; without this read the
   // old one would stay on screen after the login that fixed it.

@@ -47,6 +47,24 @@ describe('FleetStore', () => {
     expect(fleet.systems).toHaveLength(1);
   });
 
+  it('shows its first read with another one: nothing is published until that one has settled, even when it failed', async () => {
+    const fake = fakeApi({ sites: [site('a', 'Alpha')], statuses: [status('a', 'x', 'ok')] });
+    setApi(fake.api);
+    let fail!: (err: Error) => void;
+    const health = new Promise<void>((_, reject) => (fail = reject));
+    const fleet = new FleetStore({ eventBatchMs: 0 });
+    const loading = fleet.load({ with: health });
+    await vi.waitFor(() => expect(fake.invocations.map((i) => i.channel)).toContain('fleet:status'));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(fleet.loaded).toBe(false);
+    expect(fleet.systems).toEqual([]);
+    fail(new Error('main is busy'));
+    await loading;
+    expect(fleet.loaded).toBe(true);
+    expect(fleet.error).toBeUndefined();
+    expect(fleet.systems.map((s) => s.system)).toEqual(['x']);
+  });
+
   it('loads info, sites and statuses, sorted by site name', async () => {
     const { fleet } = await store();
     expect(fleet.info?.simulated).toBe(true);

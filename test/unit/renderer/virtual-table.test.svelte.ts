@@ -60,18 +60,65 @@ describe('VirtualTable', () => {
     }
   });
 
-  it('renders the rows its height cap shows, not those of the height it measures while it holds few rows', () => {
+  it('renders the rows its height cap shows, not those of the height it measures while it holds few rows', async () => {
     // A capped table is as tall as its rows: measured before its rows are in, it is a header tall.
     const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
     Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 30 });
+    const noLayout = globalThis.ResizeObserver;
+    const observed: Element[] = [];
+    // A browser's observer: it calls back once the observed element is laid out (after the mount).
+    globalThis.ResizeObserver = class implements ResizeObserver {
+      constructor(private readonly callback: ResizeObserverCallback) {}
+      observe(target: Element): void {
+        observed.push(target);
+        queueMicrotask(() => this.callback([], this));
+      }
+      unobserve(): void {}
+      disconnect(): void {}
+    };
     firstFrame.pending = true;
     try {
       const el = renderTable();
+      await Promise.resolve();
       flushSync();
+      expect(observed).toHaveLength(2);
       expect(bodyRows(el)).toHaveLength(19);
     } finally {
       firstFrame.pending = false;
+      globalThis.ResizeObserver = noLayout;
       if (real) Object.defineProperty(HTMLElement.prototype, 'clientHeight', real);
+    }
+  });
+
+  it('drops the columns a measured width cannot hold, the droppable ones first', async () => {
+    const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
+    // 16 rem at the 16 px root size (jsdom's computed font size).
+    Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 16 * 16 });
+    const noLayout = globalThis.ResizeObserver;
+    globalThis.ResizeObserver = class implements ResizeObserver {
+      constructor(private readonly callback: ResizeObserverCallback) {}
+      observe(): void {
+        queueMicrotask(() => this.callback([], this));
+      }
+      unobserve(): void {}
+      disconnect(): void {}
+    };
+    try {
+      const cols: Column<Drive>[] = [
+        { id: 'id', title: 'Id', value: (d) => d.id, width: '6rem' },
+        { id: 'serial', title: 'Serial', value: (d) => d.serial, width: '8rem', drop: 1 },
+        { id: 'size', title: 'Size', value: (d) => d.size, width: '8rem' },
+      ];
+      const el = renderTable({ columns: cols } as Partial<Props>);
+      const heads = (): string[] => [...el.querySelectorAll('[role="columnheader"]')].map((h) => h.textContent?.trim() ?? '');
+      // Before any layout every column shows.
+      expect(heads()).toEqual(['Id', 'Serial', 'Size']);
+      await Promise.resolve();
+      flushSync();
+      expect(heads()).toEqual(['Id', 'Size']);
+    } finally {
+      globalThis.ResizeObserver = noLayout;
+      if (real) Object.defineProperty(HTMLElement.prototype, 'clientWidth', real);
     }
   });
 

@@ -48,6 +48,24 @@ describe('buildTree', () => {
     expect(tree[0]?.children?.[0]?.children?.map((c) => c.id)).toEqual(['site:a/sys:a-sys/area:summary']);
   });
 
+  it('shows a closed system as expandable by its area count, and lists its areas when opened, the same nodes each time', () => {
+    const areas = [{ id: 'summary', title: 'Summary' }, { id: 'hardware', title: 'Hardware' }];
+    const tree = buildTree({ ...input, areas });
+    const closed = visibleRows(tree, (n) => n.kind !== 'system');
+    const sys = closed.find((r) => r.node.system === 'a-sys');
+    expect(sys).toMatchObject({ expandable: true, expanded: false });
+    expect(sys?.node.count).toBe(2);
+    const open = visibleRows(tree, () => true);
+    const under = open.filter((r) => r.parentId === sys?.node.id);
+    expect(under.map((r) => [r.node.id, r.level, r.posinset, r.setsize])).toEqual([
+      ['site:a/sys:a-sys/area:summary', 3, 1, 2],
+      ['site:a/sys:a-sys/area:hardware', 3, 2, 2],
+    ]);
+    expect(sys?.node.children?.[0]).toBe(under[0]?.node);
+    // A system without areas cannot be opened.
+    expect(visibleRows(buildTree({ ...input, areas: [] }), () => true).find((r) => r.node.kind === 'system')).toMatchObject({ expandable: false });
+  });
+
   it('puts a site under each of its tags, with distinct ids', () => {
     const tree = buildTree({ ...input, groupBy: 'tag' });
     expect(tree.map((g) => g.label)).toEqual(['dr', 'gold', 'prod']);

@@ -1,0 +1,113 @@
+/**
+ * What the page does before its first frame at 1,000 systems (issue 17): a CDP CPU profile of one
+ * page load each run, from navigation to the painted frame (as `first-paint.ts` takes it), summed by
+ * function (self time) and printed per 25 ms of the load, with the page's long tasks. Serve an
+ * unminified renderer (`npx vite build --minify false --outDir DIR`, then BENCH_RENDERER_DIR=DIR) to
+ * read the names. Writes the last run's profile to PROFILE_OUT when set (open it in Chrome's DevTools).
+ *
+ *   BENCH_FLEET_DIR=... npx tsx test/bench/paint-profile.ts [--runs N]
+ */
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openRuntime } from '../../main/runtime.js';
+import { startBrowserShell } from '../../main/shells/browser-shell.js';
+import { cachedFleet } from './cached-fleet.js';
+import { firstPaint, launchChromium, newPage, SIZES } from './scale.js';
+import { ms, ROOT } from './support.js';
+
+const { values: flags } = parseArgs({ options: { runs: { type: 'string' } } });
+const RUNS = Number(flags.runs ?? 2);
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+}
+
+const nameOf = (n: ProfileNode): string => {
+  const f = n.callFrame;
+  const file = f.url ? f.url.slice(f.url.lastIndexOf('/') + 1).replace(/-[\w-]{8}\.js$/, '.js') : '';
+  return `${f.functionName || '(anonymous)'}${file ? ` ${file}:${f.lineNumber + 1}` : ''}`;
+};
+
+/** Self time per function, in ms, over the samples taken before `untilUs` (µs from the profile's start). */
+function summarise(p: Profile, untilUs: number): { self: Map<string, number>; slots: Map<number, Map<string, number>>; total: number } {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  const slots = new Map<number, Map<string, number>>();
+  let t = 0;
+  let total = 0;
+  for (let i = 0; i < p.samples.length; i++) {
+    t += p.timeDeltas[i] ?? 0;
+    if (t > untilUs) break;
+    const dt = (p.timeDeltas[i + 1] ?? 0) / 1000;
+    const n = byId.get(p.samples[i]!)!;
+    const name = nameOf(n);
+    if (name.startsWith('(idle)')) continue;
+    total += dt;
+    self.set(name, (self.get(name) ?? 0) + dt);
+    const slot = Math.floor(t / 25_000);
+    const m = slots.get(slot) ?? new Map<string, number>();
+    m.set(name, (m.get(name) ?? 0) + dt);
+    slots.set(slot, m);
+  }
+  return { self, slots, total };
+}
+
+const top = (m: Map<string, number>, n: number): Array<[string, number]> => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
+
+async function main(): Promise<void> {
+  const keep = process.env.BENCH_FLEET_DIR;
+  const fleetDir = keep ?? mkdtempSync(join(tmpdir(), 'fleetdeck-bench-paint-'));
+  await cachedFleet(fleetDir, SIZES.s1000);
+  const work = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-profile-run-'));
+  cpSync(join(fleetDir, 'data'), work, { recursive: true });
+  const rt = await openRuntime({ dataDir: work, memorySecrets: true });
+  const shell = await startBrowserShell({ handlers: rt.handlers, rendererDir: process.env.BENCH_RENDERER_DIR ?? join(ROOT, 'out/renderer'), subscribe: () => () => undefined });
+  const browser = await launchChromium();
+  const systems = rt.fleet.status().length;
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const page = await newPage(browser, systems);
+      // A page of the shell's own origin first, so the profiled navigation stays in this renderer process.
+      await page.goto(new URL('/favicon.ico', shell.url).href, { waitUntil: 'commit' }).catch(() => undefined);
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+      const started = Date.now();
+      const paint = await firstPaint(page, shell.url);
+      const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+      const wallToStop = Date.now() - started;
+      // The profile started before navigation: count only up to the frame (from the profile's own start, roughly navigation).
+      const longtasks = await page.evaluate((p) => (window as unknown as { __longtasks: Array<{ start: number; duration: number }> }).__longtasks.filter((t) => t.start < p), paint);
+      const s = summarise(profile, (paint + 20) * 1000);
+      console.log(`\nrun ${i + 1}: paint ${ms(paint)} (profile to stop ${wallToStop} ms); sampled CPU to the frame ${ms(s.total)}; long tasks ${longtasks.map((t) => `${ms(t.start)}+${ms(t.duration)}`).join(', ')}`);
+      for (const [name, t] of top(s.self, 30)) console.log(`  ${t.toFixed(1).padStart(7)} ms  ${name}`);
+      console.log('  per 25 ms from the profile start (top 4 self):');
+      for (const [slot, m] of [...s.slots.entries()].sort((a, b) => a[0] - b[0])) {
+        const sum = [...m.values()].reduce((a, b) => a + b, 0);
+        if (sum < 2) continue;
+        console.log(`   ${String(slot * 25).padStart(5)} ms ${sum.toFixed(1).padStart(5)}: ${top(m, 4).map(([n, t]) => `${n} ${t.toFixed(1)}`).join(' | ')}`);
+      }
+      if (i === RUNS - 1 && process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    await shell.close();
+    await rt.close();
+    rmSync(work, { recursive: true, force: true });
+    if (!keep) rmSync(fleetDir, { recursive: true, force: true });
+  }
+}
+
+await main();
