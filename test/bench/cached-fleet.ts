@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openRuntime } from '../../main/runtime.js';
+import { openRuntime, type Runtime } from '../../main/runtime.js';
 import type { FleetSize } from './scale.js';
 import { startChildSimulator, type ChildSimulator } from './support.js';
 
@@ -26,4 +27,27 @@ export async function cachedFleet(dir: string, size: FleetSize): Promise<ChildSi
   } finally {
     await sim.stop();
   }
+}
+
+/**
+ * A runtime on a working copy of the cached `size` fleet (built by {@link cachedFleet} in
+ * BENCH_FLEET_DIR when set, kept there for the next run; else in a temp dir), so no run sees what an
+ * earlier one left. `close` closes the runtime and removes the copy (and the built fleet unless kept).
+ */
+export async function openCachedCopy(size: FleetSize, label: string): Promise<{ rt: Runtime; sites: ChildSimulator['sites']; close: () => Promise<void> }> {
+  const keep = process.env.BENCH_FLEET_DIR;
+  const fleetDir = keep ?? mkdtempSync(join(tmpdir(), `fleetdeck-bench-${label}-`));
+  const sites = await cachedFleet(fleetDir, size);
+  const work = mkdtempSync(join(tmpdir(), `fleetdeck-bench-${label}-run-`));
+  cpSync(join(fleetDir, 'data'), work, { recursive: true });
+  const rt = await openRuntime({ dataDir: work, memorySecrets: true });
+  return {
+    rt,
+    sites,
+    close: async () => {
+      await rt.close();
+      rmSync(work, { recursive: true, force: true });
+      if (!keep) rmSync(fleetDir, { recursive: true, force: true });
+    },
+  };
 }

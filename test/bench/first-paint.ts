@@ -10,15 +10,12 @@
  *
  *   npx tsx test/bench/first-paint.ts [--runs N]
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Handlers } from '../../main/ipc/handlers.js';
-import { openRuntime } from '../../main/runtime.js';
 import { startBrowserShell } from '../../main/shells/browser-shell.js';
-import { cachedFleet } from './cached-fleet.js';
+import { openCachedCopy } from './cached-fleet.js';
 import { firstPaint, launchChromium, newPage, SIZES } from './scale.js';
 import { median, ms, ROOT } from './support.js';
 
@@ -26,12 +23,7 @@ const { values: flags } = parseArgs({ options: { runs: { type: 'string' } } });
 const RUNS = Number(flags.runs ?? 3);
 
 async function main(): Promise<void> {
-  const keep = process.env.BENCH_FLEET_DIR;
-  const fleetDir = keep ?? mkdtempSync(join(tmpdir(), 'fleetdeck-bench-paint-'));
-  await cachedFleet(fleetDir, SIZES.s1000);
-  const work = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-paint-run-'));
-  cpSync(join(fleetDir, 'data'), work, { recursive: true });
-  const rt = await openRuntime({ dataDir: work, memorySecrets: true });
+  const { rt, close } = await openCachedCopy(SIZES.s1000, 'paint');
   // Main's time per call, so the page's wait can be split into main's work and the rest.
   let calls: Array<{ channel: string; startMs: number; handlerMs: number }> = [];
   const timed = Object.fromEntries(
@@ -151,9 +143,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await shell.close();
-    await rt.close();
-    rmSync(work, { recursive: true, force: true });
-    if (!keep) rmSync(fleetDir, { recursive: true, force: true });
+    await close();
   }
 }
 

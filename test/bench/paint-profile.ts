@@ -7,13 +7,11 @@
  *
  *   BENCH_FLEET_DIR=... npx tsx test/bench/paint-profile.ts [--runs N]
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openRuntime } from '../../main/runtime.js';
 import { startBrowserShell } from '../../main/shells/browser-shell.js';
-import { cachedFleet } from './cached-fleet.js';
+import { openCachedCopy } from './cached-fleet.js';
 import { firstPaint, launchChromium, newPage, SIZES } from './scale.js';
 import { ms, ROOT } from './support.js';
 
@@ -65,12 +63,7 @@ function summarise(p: Profile, untilUs: number): { self: Map<string, number>; sl
 const top = (m: Map<string, number>, n: number): Array<[string, number]> => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
 
 async function main(): Promise<void> {
-  const keep = process.env.BENCH_FLEET_DIR;
-  const fleetDir = keep ?? mkdtempSync(join(tmpdir(), 'fleetdeck-bench-paint-'));
-  await cachedFleet(fleetDir, SIZES.s1000);
-  const work = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-profile-run-'));
-  cpSync(join(fleetDir, 'data'), work, { recursive: true });
-  const rt = await openRuntime({ dataDir: work, memorySecrets: true });
+  const { rt, close } = await openCachedCopy(SIZES.s1000, 'profile');
   const shell = await startBrowserShell({ handlers: rt.handlers, rendererDir: process.env.BENCH_RENDERER_DIR ?? join(ROOT, 'out/renderer'), subscribe: () => () => undefined });
   const browser = await launchChromium();
   const systems = rt.fleet.status().length;
@@ -104,9 +97,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await shell.close();
-    await rt.close();
-    rmSync(work, { recursive: true, force: true });
-    if (!keep) rmSync(fleetDir, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -7,11 +7,7 @@
  *
  *   npx tsx test/bench/search-filter.ts [--main-only]
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openRuntime } from '../../main/runtime.js';
-import { cachedFleet } from './cached-fleet.js';
+import { openCachedCopy } from './cached-fleet.js';
 import { ms, type ChildSimulator } from './support.js';
 import { SIZES, uiAtScale } from './scale.js';
 
@@ -20,12 +16,7 @@ const size = SIZES.s1000;
 const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
 
 async function main(): Promise<void> {
-  const keep = process.env.BENCH_FLEET_DIR;
-  const fleetDir = keep ?? mkdtempSync(join(tmpdir(), 'fleetdeck-bench-search-'));
-  const sites = await cachedFleet(fleetDir, size);
-  const work = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-search-run-'));
-  cpSync(join(fleetDir, 'data'), work, { recursive: true });
-  const rt = await openRuntime({ dataDir: work, memorySecrets: true });
+  const { rt, sites, close } = await openCachedCopy(size, 'search');
   try {
     const statuses = rt.fleet.status();
     const systems = statuses.length;
@@ -54,9 +45,7 @@ async function main(): Promise<void> {
     console.log(`tree filter "${ui.filterTerm}": longest task ${ms(ui.filterLongestTask)}, longest keystroke to frame ${ms(ui.filterLongestKey)}; ${ui.filterShown} shown, ${ui.filterExpected} match`);
     console.log(`fleet search: ${ms(ui.searchMs)} (${ui.searchResults}); first paint ${ms(ui.paintMs)}`);
   } finally {
-    await rt.close();
-    rmSync(work, { recursive: true, force: true });
-    if (!keep) rmSync(fleetDir, { recursive: true, force: true });
+    await close();
   }
 }
 
