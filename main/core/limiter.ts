@@ -41,14 +41,8 @@ export class Limiter {
    * Runs `task` once a slot is free; the slot is released however the task ends. When `signal`
    * aborts while the task is still waiting, it leaves the queue and rejects with the signal's reason.
    */
-  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const wait = this.acquire(signal);
-    if (wait) await wait;
-    try {
-      return await task();
-    } finally {
-      this.release();
-    }
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return runLimited([this], task, signal);
   }
 
   /**

@@ -3,7 +3,7 @@ import type { PoolCapacity } from '../../app/capacity/pools.js';
 import { briefFromWire, briefOf, factsFromWire, needsLook, type HealthBrief, type HealthFacts, type RollupBrief } from '../../app/health/summary-facts.js';
 import type { NotificationRecord } from '../../app/catalog/index.js';
 import { api, firstRead } from './api.js';
-import { errorText } from './format.js';
+import { compareText, errorText } from './format.js';
 import type { FleetStore } from './fleet.svelte.js';
 import { afterNextPaint } from './lazy.js';
 import { changedMap, emptyMap } from './published-map.js';
@@ -87,9 +87,6 @@ function newest<T extends NotificationRecord>(lists: ReadonlyArray<readonly T[]>
 /** What a system without a summary shows: the roll-up of nothing cached. */
 const NOTHING = briefOf({ rollup: rollupHealth(undefined), at: undefined, drives: [], lagging: [] }).rollup;
 
-// One collator for the rows' sort: `localeCompare` builds one per call, slow for a thousand rows.
-let collator: Intl.Collator | undefined;
-
 /** The lowest health figure of a roll-up (what ranks rows of one level): volumes and hardware as they are, utilization and capacity as headroom. */
 const lowest = (r: RollupBrief): number => {
   let low = 100;
@@ -166,8 +163,7 @@ export class FleetHealth {
       // The sort keys once per row, not once per comparison.
       return { row, rank: levelRank(level), low: lowest(rollup) };
     });
-    const c = (collator ??= new Intl.Collator());
-    return rows.sort((a, b) => a.rank - b.rank || a.low - b.low || c.compare(a.row.system, b.row.system)).map((r) => r.row);
+    return rows.sort((a, b) => a.rank - b.rank || a.low - b.low || compareText(a.row.system, b.row.system)).map((r) => r.row);
   });
 
   readonly drives: Array<NodeDrive & Tagged> = $derived([...this.#details.values()].flatMap((d) => d.drives));

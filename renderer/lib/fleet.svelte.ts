@@ -2,7 +2,7 @@ import { SvelteMap } from 'svelte/reactivity';
 import type { Response, SiteView, SystemStatusView } from '../../app/ipc/contract.js';
 import { refreshEnded } from '../../app/domain/site-rules.js';
 import { api, firstRead } from './api.js';
-import { errorText } from './format.js';
+import { compareText, errorText } from './format.js';
 import { changedMap, emptyMap } from './published-map.js';
 
 export type AppInfo = Response<'app:info'>;
@@ -17,17 +17,13 @@ export interface FleetSystem {
 
 const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
 
-// One collator for the sort: `localeCompare` builds one per call (the same default-locale order), slow for a thousand systems.
-let collator: Intl.Collator | undefined;
-
 /** Statuses with their sites, sorted by site name then system name. */
 function joinSystems(sites: readonly SiteView[], statuses: readonly SystemStatusView[]): FleetSystem[] {
   // By id, not a search of the list per system (1,000 systems × 100 sites at the first frame).
   const byId = new Map(sites.map((s) => [s.id, s]));
-  const c = (collator ??= new Intl.Collator());
   return statuses
     .map((status) => ({ siteId: status.siteId, site: byId.get(status.siteId), system: status.system, status }))
-    .sort((a, b) => c.compare(a.site?.name ?? a.siteId, b.site?.name ?? b.siteId) || c.compare(a.system, b.system));
+    .sort((a, b) => compareText(a.site?.name ?? a.siteId, b.site?.name ?? b.siteId) || compareText(a.system, b.system));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { SiteView, SystemStatusView } from '../../app/ipc/contract.js';
+import { compareText } from './format.js';
 import { stateLook } from './states.js';
 
 /**
@@ -110,12 +111,8 @@ function siteNode(prefix: string, site: SiteView, systems: readonly SystemStatus
   };
 }
 
-// One collator for the sorts: `localeCompare` builds one per call (the same default-locale order).
-let collator: Intl.Collator | undefined;
-
 /** Builds the tree: sites → systems → areas, optionally under group or tag headings. */
 export function buildTree(input: TreeInput): TreeNode[] {
-  const c = (collator ??= new Intl.Collator());
   const q = input.filter.trim().toLowerCase();
   const bySite = new Map<string, SystemStatusView[]>();
   for (const s of input.statuses) {
@@ -123,9 +120,9 @@ export function buildTree(input: TreeInput): TreeNode[] {
     list.push(s);
     bySite.set(s.siteId, list);
   }
-  const sites = [...input.sites].sort((a, b) => c.compare(a.name, b.name));
+  const sites = [...input.sites].sort((a, b) => compareText(a.name, b.name));
   const visibleSystems = (site: SiteView): SystemStatusView[] => {
-    const all = (bySite.get(site.id) ?? []).slice().sort((a, b) => c.compare(a.system, b.system));
+    const all = (bySite.get(site.id) ?? []).slice().sort((a, b) => compareText(a.system, b.system));
     return q ? all.filter((s) => haystack(site, s).includes(q)) : all;
   };
   // With a filter, a site shows when its own name matches (with all its systems) or any system does.
@@ -133,7 +130,7 @@ export function buildTree(input: TreeInput): TreeNode[] {
     const matching = visibleSystems(site);
     if (!q || matching.length > 0) return matching;
     const own = [site.name, site.group ?? '', ...site.tags].join('\n').toLowerCase();
-    return own.includes(q) ? (bySite.get(site.id) ?? []).slice().sort((a, b) => c.compare(a.system, b.system)) : undefined;
+    return own.includes(q) ? (bySite.get(site.id) ?? []).slice().sort((a, b) => compareText(a.system, b.system)) : undefined;
   };
 
   if (input.groupBy === 'site') {
@@ -148,7 +145,7 @@ export function buildTree(input: TreeInput): TreeNode[] {
     for (const name of names) groups.set(name, [...(groups.get(name) ?? []), site]);
   }
   return [...groups.entries()]
-    .sort(([a], [b]) => c.compare(a, b))
+    .sort(([a], [b]) => compareText(a, b))
     .flatMap(([name, members]) => {
       const prefix = `group:${name}/`;
       const children = members.flatMap((site) => {
