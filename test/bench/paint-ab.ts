@@ -1,0 +1,123 @@
+/**
+ * First paint at 1,000 systems, two builds side by side (issue 17): each build's browser shell runs
+ * as `npm start` runs it without Electron (`out/bundle/shells/web.js`, its own process, its own copy
+ * of the cached 100 × 10 fleet kept in BENCH_FLEET_DIR), and page loads alternate between them, so a
+ * change is measured against its base under the same load. Per build: the first paint (from
+ * navigation to the frame showing the tree's system rows and the overview's rows, as `uiAtScale` takes
+ * it), the page's main-thread CPU to that frame (thread ticks: comparable where wall time is not on a
+ * loaded machine), when the first IPC call left and when the last answer the frame read arrived.
+ *
+ *   BENCH_FLEET_DIR=/work/bench/fleet1000 npx tsx test/bench/paint-ab.ts --a /work/main --b /work/wt/x [--runs 9]
+ *
+ * Each ROOT needs a build (`node bin/build.js` there). With only --a it measures one build.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Page } from 'playwright-core';
+import { cachedFleet } from './cached-fleet.js';
+import { firstPaint, launchChromium, newPage, SIZES } from './scale.js';
+import { median, ms } from './support.js';
+
+const { values: flags } = parseArgs({ options: { a: { type: 'string' }, b: { type: 'string' }, runs: { type: 'string' } } });
+const RUNS = Number(flags.runs ?? 9);
+const roots = [flags.a, flags.b].filter((r): r is string => !!r);
+if (!roots.length) throw new Error('usage: paint-ab.ts --a ROOT [--b ROOT] [--runs N]');
+
+interface Shell {
+  root: string;
+  child: ChildProcess;
+  url: string;
+  work: string;
+}
+
+async function startShell(root: string, data: string): Promise<Shell> {
+  const work = mkdtempSync(join(tmpdir(), 'fleetdeck-paint-ab-'));
+  cpSync(data, work, { recursive: true });
+  const child = spawn(process.execPath, [join(root, 'out/bundle/shells/web.js'), '--data-dir', work], {
+    cwd: root,
+    env: { ...process.env, FLEETDECK_KEYCHAIN: 'memory' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr?.resume();
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const m = /^(http:\/\/127\.0\.0\.1:\d+\/\S*)$/m.exec(out);
+      if (m) resolve(m[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`${root}: the browser shell exited ${code} before serving: ${out}`)));
+  });
+  return { root, child, url, work };
+}
+
+interface Load {
+  paint: number;
+  cpu: number;
+  firstCall: number;
+  lastAnswer: number;
+}
+
+async function load(page: Page, url: string): Promise<Load> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const paint = await firstPaint(page, url);
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const cpu = (metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0) * 1000;
+  const ipc = await page.evaluate(
+    (p) =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e as PerformanceResourceTiming)
+        .filter((r) => new URL(r.name).pathname.startsWith('/ipc/') && r.responseEnd <= p)
+        .map((r) => [r.startTime, r.responseEnd]),
+    paint,
+  );
+  return { paint, cpu, firstCall: Math.min(...ipc.map((r) => r[0]!)), lastAnswer: Math.max(...ipc.map((r) => r[1]!)) };
+}
+
+async function main(): Promise<void> {
+  const fleetDir = process.env.BENCH_FLEET_DIR ?? mkdtempSync(join(tmpdir(), 'fleetdeck-paint-ab-fleet-'));
+  await cachedFleet(fleetDir, SIZES.s1000);
+  const shells: Shell[] = [];
+  for (const root of roots) shells.push(await startShell(root, join(fleetDir, 'data')));
+  const browser = await launchChromium();
+  const loads = shells.map(() => [] as Load[]);
+  try {
+    // One untimed load each: both shells' code and the OS file cache warm, as on a desk that ran it before.
+    for (const s of shells) {
+      const page = await newPage(browser, 1000);
+      await firstPaint(page, s.url);
+      await page.close();
+    }
+    for (let i = 0; i < RUNS; i++) {
+      for (let j = 0; j < shells.length; j++) {
+        // Alternate which build goes first, so neither always follows the other's load.
+        const k = i % 2 === 0 ? j : shells.length - 1 - j;
+        const page = await newPage(browser, 1000);
+        const l = await load(page, shells[k]!.url);
+        loads[k]!.push(l);
+        console.log(`${k === 0 ? 'A' : 'B'} run ${i + 1}: paint ${ms(l.paint)}, page CPU ${ms(l.cpu)}, first call ${ms(l.firstCall)}, last answer ${ms(l.lastAnswer)}`);
+        await page.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    for (const s of shells) {
+      s.child.kill('SIGTERM');
+      rmSync(s.work, { recursive: true, force: true });
+    }
+  }
+  shells.forEach((s, k) => {
+    const l = loads[k]!;
+    const pick = (f: (x: Load) => number): string => `${ms(median(l.map(f)))}`;
+    console.log(
+      `${k === 0 ? 'A' : 'B'} ${s.root}: first paint median ${pick((x) => x.paint)} (range ${ms(Math.min(...l.map((x) => x.paint)))}–${ms(Math.max(...l.map((x) => x.paint)))}), page main-thread CPU ${pick((x) => x.cpu)}, first call ${pick((x) => x.firstCall)}, last answer ${pick((x) => x.lastAnswer)}`,
+    );
+  });
+}
+
+await main();
