@@ -87,7 +87,11 @@ export function factsFromWire(w: SystemSummaryWire): HealthFacts {
   } as HealthFacts;
 }
 
-/** What the window keeps of a roll-up summary: the wire form is the brief as JSON (figures not reported left out). */
-export function briefFromWire(w: SystemRollupWire): HealthBrief {
-  return { rollup: w.rollup as RollupBrief, at: w.at, drives: w.drives, lagging: w.lagging };
+/**
+ * What the window keeps of a roll-up summary, with its sequence number: the wire form is the brief
+ * as JSON (figures not reported left out), kept as it was parsed rather than copied (1,000 objects
+ * less to make and collect before the first frame).
+ */
+export function briefFromWire<W extends SystemRollupWire>(w: W): W & HealthBrief {
+  return w as W & HealthBrief;
 }

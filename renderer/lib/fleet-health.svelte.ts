@@ -155,15 +155,24 @@ export class FleetHealth {
   /** Rows worst first: critical, unknown, warning, ok; then by the lowest health figure; then by name. */
   readonly rows: OverviewRow[] = $derived.by(() => {
     const briefs = this.#briefs;
-    const rows = this.#fleet.systems.map((s) => {
-      const b = briefs.get(key(s));
+    const systems = this.#fleet.systems;
+    const rows: OverviewRow[] = [];
+    // The sort keys once per row, not once per comparison; the rows' indexes are sorted by them.
+    const rank: number[] = [];
+    const low: number[] = [];
+    const order: number[] = [];
+    for (const s of systems) {
+      const k = key(s);
+      const b = briefs.get(k);
       const rollup = b?.rollup ?? NOTHING;
       const level = systemLevel(rollup, s.status.state);
-      const row: OverviewRow = { key: key(s), siteId: s.siteId, siteName: s.site?.name ?? s.siteId, system: s.system, state: s.status.state, rollup, level, at: b?.at, drives: b?.drives ?? 0, lagging: b?.lagging ?? 0 };
-      // The sort keys once per row, not once per comparison.
-      return { row, rank: levelRank(level), low: lowest(rollup) };
-    });
-    return rows.sort((a, b) => a.rank - b.rank || a.low - b.low || compareText(a.row.system, b.row.system)).map((r) => r.row);
+      order.push(rows.length);
+      rank.push(levelRank(level));
+      low.push(lowest(rollup));
+      rows.push({ key: k, siteId: s.siteId, siteName: s.site?.name ?? s.siteId, system: s.system, state: s.status.state, rollup, level, at: b?.at, drives: b?.drives ?? 0, lagging: b?.lagging ?? 0 });
+    }
+    order.sort((a, b) => rank[a]! - rank[b]! || low[a]! - low[b]! || compareText(rows[a]!.system, rows[b]!.system));
+    return order.map((i) => rows[i]!);
   });
 
   readonly drives: Array<NodeDrive & Tagged> = $derived([...this.#details.values()].flatMap((d) => d.drives));
@@ -247,10 +256,14 @@ export class FleetHealth {
     if (first) this.loading = true;
     // The first read is the one the first script sent (`startFirstReads`), while the frame's modules loaded.
     const answer = await (first ? firstRead('health:rollups') : api().invoke('health:rollups', { since: this.#seq }));
-    // One publication for the whole answer: every derived list walks all systems.
-    this.#briefs = changedMap(this.#briefs, (briefs) => {
-      for (const w of answer.systems) briefs.set(key(w), { ...briefFromWire(w), seq: w.seq });
-    });
+    // One publication for the whole answer: every derived list walks all systems. None for an answer
+    // without changes (the read the window makes when its fleet list is first shown, issue 17): the
+    // rows, totals and tree would be built again for nothing.
+    if (answer.systems.length > 0) {
+      this.#briefs = changedMap(this.#briefs, (briefs) => {
+        for (const w of answer.systems) briefs.set(key(w), briefFromWire(w));
+      });
+    }
     this.#seq = answer.seq;
     this.loading = false;
     if (first) {

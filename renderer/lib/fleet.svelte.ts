@@ -17,13 +17,42 @@ export interface FleetSystem {
 
 const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
 
-/** Statuses with their sites, sorted by site name then system name. */
-function joinSystems(sites: readonly SiteView[], statuses: readonly SystemStatusView[]): FleetSystem[] {
+const bySystem = (a: FleetSystem, b: FleetSystem): number => compareText(a.system, b.system);
+
+/**
+ * Statuses with their sites, sorted by site name then system name (a stable sort: systems equal in
+ * both keep the order of `statuses`). Grouped by site name first, so the collator orders 100 site
+ * names and then each site's few systems: about 1,500 comparisons at 1,000 systems in 100 sites,
+ * where one sort of the whole list by both keys made about 8,000 (issue 17).
+ */
+export function joinSystems(sites: readonly SiteView[], statuses: readonly SystemStatusView[]): FleetSystem[] {
   // By id, not a search of the list per system (1,000 systems × 100 sites at the first frame).
   const byId = new Map(sites.map((s) => [s.id, s]));
-  return statuses
-    .map((status) => ({ siteId: status.siteId, site: byId.get(status.siteId), system: status.system, status }))
-    .sort((a, b) => compareText(a.site?.name ?? a.siteId, b.site?.name ?? b.siteId) || compareText(a.system, b.system));
+  const groups = new Map<string, FleetSystem[]>();
+  for (const status of statuses) {
+    const site = byId.get(status.siteId);
+    const name = site?.name ?? status.siteId;
+    let group = groups.get(name);
+    if (!group) groups.set(name, (group = []));
+    group.push({ siteId: status.siteId, site, system: status.system, status });
+  }
+  const names = [...groups.keys()].sort(compareText);
+  const out: FleetSystem[] = [];
+  for (let i = 0; i < names.length; ) {
+    let j = i + 1;
+    while (j < names.length && compareText(names[i]!, names[j]!) === 0) j++;
+    if (j === i + 1) {
+      out.push(...groups.get(names[i]!)!.sort(bySystem));
+    } else {
+      // Different texts the collator holds equal (canonically equivalent) are one name: their
+      // systems sorted together, ties in the order of `statuses`.
+      const members = new Set(names.slice(i, j).flatMap((n) => groups.get(n)!));
+      const order = new Map([...members].map((m) => [m.status, statuses.indexOf(m.status)]));
+      out.push(...[...members].sort((a, b) => bySystem(a, b) || order.get(a.status)! - order.get(b.status)!));
+    }
+    i = j;
+  }
+  return out;
 }
 
 /**

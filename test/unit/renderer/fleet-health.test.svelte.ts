@@ -141,6 +141,20 @@ describe('FleetHealth on health:rollups and health:summaries', () => {
     expect(health.details('a', 'a1')).toBe(firstDetails);
   });
 
+  it('publishes nothing for a read that brings no change: the rows and totals are not built again', async () => {
+    const { health, reads } = await setup();
+    await health.load();
+    flushSync();
+    const rows = health.rows;
+    const totals = health.totals;
+    // The read the window makes when its fleet list is first shown, before main computed anything again.
+    await health.load();
+    flushSync();
+    expect(reads()).toEqual([{ 'health:rollups': {} }, { 'health:rollups': { since: expect.any(Number) } }]);
+    expect(health.rows).toBe(rows);
+    expect(health.totals).toBe(totals);
+  });
+
   it('folds loads asked for during a read into one more read', async () => {
     const { health, reads } = await setup();
     await Promise.all([health.load(), health.load(), health.load()]);

@@ -20,6 +20,19 @@ const input = {
 const labels = (nodes: TreeNode[]): unknown => nodes.map((n) => (n.children && n.kind !== 'system' ? [n.label, labels(n.children)] : n.label));
 
 describe('buildTree', () => {
+  it('keeps both nodes of a system shown under two tags, each with its own areas', () => {
+    const systemsOf = (nodes: TreeNode[]): TreeNode[] => nodes.flatMap((g) => g.children ?? []).flatMap((s) => s.children ?? []).filter((n) => n.system === 'dr-1');
+    const first = systemsOf(buildTree({ ...input, groupBy: 'tag' }));
+    expect(first.map((n) => n.id)).toEqual(['group:dr/site:b/sys:dr-1', 'group:gold/site:b/sys:dr-1']);
+    expect(first.map((n) => n.children?.map((c) => c.id))).toEqual([['group:dr/site:b/sys:dr-1/area:summary'], ['group:gold/site:b/sys:dr-1/area:summary']]);
+    const bySite = buildTree(input).flatMap((s) => s.children ?? []).find((n) => n.system === 'dr-1');
+    expect(bySite?.id).toBe('site:b/sys:dr-1');
+    const again = systemsOf(buildTree({ ...input, groupBy: 'tag', filter: 'dr' }));
+    expect(again[0]).toBe(first[0]);
+    expect(again[1]).toBe(first[1]);
+    expect(buildTree(input).flatMap((s) => s.children ?? []).find((n) => n.system === 'dr-1')).toBe(bySite);
+  });
+
   it('keeps a system node across filter keystrokes, and makes a new one when its status, site or areas change', () => {
     const find = (nodes: TreeNode[], system: string): TreeNode | undefined => nodes.flatMap((n) => n.children ?? []).find((n) => n.system === system);
     const first = find(buildTree({ ...input, filter: 'z' }), 'z-sys');
