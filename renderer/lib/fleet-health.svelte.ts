@@ -4,7 +4,7 @@ import { briefFromWire, briefOf, factsFromWire, needsLook, type HealthBrief, typ
 import type { NotificationRecord } from '../../app/catalog/index.js';
 import { api, firstRead } from './api.js';
 import { compareText, errorText } from './format.js';
-import type { FleetStore } from './fleet.svelte.js';
+import type { FleetStore, FleetSystem } from './fleet.svelte.js';
 import { afterNextPaint } from './lazy.js';
 import { changedMap, emptyMap } from './published-map.js';
 import { levelRank, rollupHealth, systemLevel, type LaggingPair, type Level, type NodeDrive } from './health.js';
@@ -97,6 +97,46 @@ const lowest = (r: RollupBrief): number => {
   return low;
 };
 
+/** The overview's rows, worst first: critical, unknown, warning, ok; then by the lowest health figure; then by name. */
+function worstFirst(systems: readonly FleetSystem[], briefs: ReadonlyMap<string, SystemBrief>): OverviewRow[] {
+  const rows: OverviewRow[] = [];
+  // The sort keys once per row, not once per comparison; the rows' indexes are sorted by them.
+  const rank: number[] = [];
+  const low: number[] = [];
+  const order: number[] = [];
+  for (const s of systems) {
+    const k = key(s);
+    const b = briefs.get(k);
+    const rollup = b?.rollup ?? NOTHING;
+    const level = systemLevel(rollup, s.status.state);
+    order.push(rows.length);
+    rank.push(levelRank(level));
+    low.push(lowest(rollup));
+    rows.push({ key: k, siteId: s.siteId, siteName: s.site?.name ?? s.siteId, system: s.system, state: s.status.state, rollup, level, at: b?.at, drives: b?.drives ?? 0, lagging: b?.lagging ?? 0 });
+  }
+  order.sort((a, b) => rank[a]! - rank[b]! || low[a]! - low[b]! || compareText(rows[a]!.system, rows[b]!.system));
+  return order.map((i) => rows[i]!);
+}
+
+/** Systems by level, the capacity figures of the totals line (as `planTotal` counts them) and the attention counts, from the roll-ups. */
+function totalsOf(rows: readonly OverviewRow[]) {
+  const byLevel: Record<Level, number> = { critical: 0, unknown: 0, warning: 0, ok: 0 };
+  let usable = 0;
+  let allocated = 0;
+  let pools = 0;
+  let drives = 0;
+  let lagging = 0;
+  for (const r of rows) {
+    byLevel[r.level]++;
+    usable += r.rollup.capacity.usable;
+    allocated += r.rollup.capacity.allocated;
+    pools += r.rollup.capacity.attention;
+    drives += r.drives;
+    lagging += r.lagging;
+  }
+  return { usable, allocated, byLevel, pools, drives, lagging };
+}
+
 /**
  * Every system's health as main keeps it, in two reads: first every system's roll-up summary
  * (`health:rollups`: level, dimensions, HA, capacity totals, counts, data age; what the tree, the
@@ -153,27 +193,7 @@ export class FleetHealth {
   }
 
   /** Rows worst first: critical, unknown, warning, ok; then by the lowest health figure; then by name. */
-  readonly rows: OverviewRow[] = $derived.by(() => {
-    const briefs = this.#briefs;
-    const systems = this.#fleet.systems;
-    const rows: OverviewRow[] = [];
-    // The sort keys once per row, not once per comparison; the rows' indexes are sorted by them.
-    const rank: number[] = [];
-    const low: number[] = [];
-    const order: number[] = [];
-    for (const s of systems) {
-      const k = key(s);
-      const b = briefs.get(k);
-      const rollup = b?.rollup ?? NOTHING;
-      const level = systemLevel(rollup, s.status.state);
-      order.push(rows.length);
-      rank.push(levelRank(level));
-      low.push(lowest(rollup));
-      rows.push({ key: k, siteId: s.siteId, siteName: s.site?.name ?? s.siteId, system: s.system, state: s.status.state, rollup, level, at: b?.at, drives: b?.drives ?? 0, lagging: b?.lagging ?? 0 });
-    }
-    order.sort((a, b) => rank[a]! - rank[b]! || low[a]! - low[b]! || compareText(rows[a]!.system, rows[b]!.system));
-    return order.map((i) => rows[i]!);
-  });
+  readonly rows: OverviewRow[] = $derived(worstFirst(this.#fleet.systems, this.#briefs));
 
   readonly drives: Array<NodeDrive & Tagged> = $derived([...this.#details.values()].flatMap((d) => d.drives));
   readonly lagging: Array<LaggingPair & Tagged> = $derived([...this.#details.values()].flatMap((d) => d.lagging));
@@ -195,23 +215,7 @@ export class FleetHealth {
   );
 
   /** Systems by level, the capacity figures of the totals line (as `planTotal` counts them) and the attention counts, from the roll-ups. */
-  readonly totals = $derived.by(() => {
-    const byLevel: Record<Level, number> = { critical: 0, unknown: 0, warning: 0, ok: 0 };
-    let usable = 0;
-    let allocated = 0;
-    let pools = 0;
-    let drives = 0;
-    let lagging = 0;
-    for (const r of this.rows) {
-      byLevel[r.level]++;
-      usable += r.rollup.capacity.usable;
-      allocated += r.rollup.capacity.allocated;
-      pools += r.rollup.capacity.attention;
-      drives += r.drives;
-      lagging += r.lagging;
-    }
-    return { usable, allocated, byLevel, pools, drives, lagging };
-  });
+  readonly totals = $derived(totalsOf(this.rows));
 
   /**
    * Reads the summaries main computed since the last read: every system's roll-up the first time

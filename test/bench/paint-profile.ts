@@ -4,8 +4,11 @@
  * function (self time) and printed per 25 ms of the load, with the page's long tasks. Serve an
  * unminified renderer (`npx vite build --minify false --outDir DIR`, then BENCH_RENDERER_DIR=DIR) to
  * read the names. Writes the last run's profile to PROFILE_OUT when set (open it in Chrome's DevTools).
+ * With `--focus NAMES` (comma-separated function names) it also prints each one's inclusive time to
+ * the frame (its own and its callees'), per run and the median over the runs: how much of the frame
+ * one part of the code costs, whatever it calls.
  *
- *   BENCH_FLEET_DIR=... npx tsx test/bench/paint-profile.ts [--runs N]
+ *   BENCH_FLEET_DIR=... npx tsx test/bench/paint-profile.ts [--runs N] [--focus joinSystems,buildTree]
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,10 +16,11 @@ import { parseArgs } from 'node:util';
 import { startBrowserShell } from '../../main/shells/browser-shell.js';
 import { openCachedCopy } from './cached-fleet.js';
 import { firstPaint, launchChromium, newPage, SIZES } from './scale.js';
-import { ms, ROOT } from './support.js';
+import { median, ms, ROOT } from './support.js';
 
-const { values: flags } = parseArgs({ options: { runs: { type: 'string' } } });
+const { values: flags } = parseArgs({ options: { runs: { type: 'string' }, focus: { type: 'string' } } });
 const RUNS = Number(flags.runs ?? 2);
+const FOCUS = (flags.focus ?? '').split(',').filter(Boolean);
 
 interface ProfileNode {
   id: number;
@@ -60,6 +64,29 @@ function summarise(p: Profile, untilUs: number): { self: Map<string, number>; sl
   return { self, slots, total };
 }
 
+/** Inclusive time (ms) of each function named in `names` over the samples before `untilUs`: a sample counts once per name on its stack. */
+function inclusive(p: Profile, untilUs: number, names: readonly string[]): Map<string, number> {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const out = new Map(names.map((n) => [n, 0]));
+  let t = 0;
+  for (let i = 0; i < p.samples.length; i++) {
+    t += p.timeDeltas[i] ?? 0;
+    if (t > untilUs) break;
+    const dt = (p.timeDeltas[i + 1] ?? 0) / 1000;
+    const seen = new Set<string>();
+    for (let id: number | undefined = p.samples[i]; id !== undefined; id = parent.get(id)) {
+      const name = byId.get(id)!.callFrame.functionName;
+      if (out.has(name) && !seen.has(name)) {
+        seen.add(name);
+        out.set(name, out.get(name)! + dt);
+      }
+    }
+  }
+  return out;
+}
+
 const top = (m: Map<string, number>, n: number): Array<[string, number]> => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
 
 async function main(): Promise<void> {
@@ -67,6 +94,7 @@ async function main(): Promise<void> {
   const shell = await startBrowserShell({ handlers: rt.handlers, rendererDir: process.env.BENCH_RENDERER_DIR ?? join(ROOT, 'out/renderer'), subscribe: () => () => undefined });
   const browser = await launchChromium();
   const systems = rt.fleet.status().length;
+  const focused = new Map(FOCUS.map((n) => [n, [] as number[]]));
   try {
     for (let i = 0; i < RUNS; i++) {
       const page = await newPage(browser, systems);
@@ -91,9 +119,15 @@ async function main(): Promise<void> {
         if (sum < 2) continue;
         console.log(`   ${String(slot * 25).padStart(5)} ms ${sum.toFixed(1).padStart(5)}: ${top(m, 4).map(([n, t]) => `${n} ${t.toFixed(1)}`).join(' | ')}`);
       }
+      if (FOCUS.length) {
+        const incl = inclusive(profile, (paint + 20) * 1000, FOCUS);
+        console.log(`  inclusive: ${FOCUS.map((n) => `${n} ${incl.get(n)!.toFixed(1)}`).join(' | ')}`);
+        for (const [n, t] of incl) focused.get(n)!.push(t);
+      }
       if (i === RUNS - 1 && process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
       await page.close();
     }
+    if (FOCUS.length) console.log(`\ninclusive ms to the frame, median of ${RUNS} runs: ${[...focused].map(([n, l]) => `${n} ${median(l).toFixed(1)}`).join(' | ')}`);
   } finally {
     await browser.close();
     await shell.close();
