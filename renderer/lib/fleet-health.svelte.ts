@@ -193,7 +193,7 @@ export class FleetHealth {
   }
 
   /** Rows worst first: critical, unknown, warning, ok; then by the lowest health figure; then by name. */
-  readonly rows: OverviewRow[] = $derived(worstFirst(this.#fleet.systems, this.#briefs));
+  readonly rows: OverviewRow[] = $derived.by(() => worstFirst(this.#fleet.systems, this.#briefs));
 
   readonly drives: Array<NodeDrive & Tagged> = $derived([...this.#details.values()].flatMap((d) => d.drives));
   readonly lagging: Array<LaggingPair & Tagged> = $derived([...this.#details.values()].flatMap((d) => d.lagging));
