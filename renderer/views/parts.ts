@@ -19,7 +19,7 @@ export const PARTS = {
 };
 
 /**
- * Parts of the window's frame that the first frame does not show: each its own chunk, loaded once
+ * Parts of the window's frame that the first frame does not show: each its own chunk, loaded after
  * the first frame is painted (App.svelte) or at first use if that comes sooner. The frame's script
  * is then only what it shows (header, tree, overview), so less to load and compile before the first
  * frame (issue 17).
