@@ -89,3 +89,18 @@ export function afterNextPaint(limitMs = 1000): Promise<void> {
   void painted.finally(() => inFlight.delete(painted));
   return painted;
 }
+
+/**
+ * Resolves when the page is next idle (`requestIdleCallback`), or after `limitMs` when it does not
+ * become idle: for work wanted soon but not in the busy frames right after the first (loading parts
+ * that open only on a click). Without the callback (jsdom) it resolves in the next task.
+ */
+export function afterIdle(limitMs = 2000): Promise<void> {
+  const idle = new Promise<void>((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: limitMs });
+    else setTimeout(resolve, 0);
+  });
+  inFlight.add(idle);
+  void idle.finally(() => inFlight.delete(idle));
+  return idle;
+}

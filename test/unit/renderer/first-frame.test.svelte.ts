@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { flushSync } from 'svelte';
+import { describe, expect, it, vi } from 'vitest';
 import App from '../../../renderer/App.svelte';
 import { setApi } from '../../../renderer/lib/api.js';
 import { firstFrame } from '../../../renderer/lib/first-frame.svelte.js';
-import { fakeApi, settle, site, status } from './support/fake-api.js';
+import { fakeApi, key, settle, site, status } from './support/fake-api.js';
 import { renderComponent } from './support/render.js';
 
 /**
@@ -35,5 +36,43 @@ describe('the first frame', () => {
     expect(target.querySelectorAll('[data-testid^="tree-system-"]')).toHaveLength(2);
     expect(target.querySelector('[data-testid="fleet-totals"]')?.textContent).toContain('2 systems');
     expect(firstFrame.pending).toBe(false);
+  });
+
+  it('reads the roll-ups once for the first frame, and again only when a refresh has written new data', async () => {
+    const fake = fakeApi({ sites: [site('s1', 'Site one')], statuses: [status('s1', 'prod-a', 'ok'), status('s1', 'prod-b', 'ok')] });
+    setApi(fake.api);
+    renderComponent(App);
+    await settle();
+    const reads = (channel: string): number => fake.invocations.filter((i) => i.channel === channel).length;
+    const healthReads = (): number => reads('health:rollups') + reads('health:summaries');
+    // The systems' first arrival is no new data: the first read already asked for their health
+    // (then the details once the frame is painted).
+    expect(reads('health:rollups')).toBe(1);
+    const before = healthReads();
+
+    // Status events are applied in batches (FleetStore's eventBatchMs): time is the fake clock's.
+    vi.useFakeTimers();
+    try {
+      fake.emit('fleet:status', status('s1', 'prod-a', 'refreshing'));
+      await vi.advanceTimersByTimeAsync(100);
+      flushSync();
+      expect(healthReads()).toBe(before);
+      fake.emit('fleet:status', status('s1', 'prod-a', 'ok'));
+      await vi.advanceTimersByTimeAsync(100);
+      flushSync();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(healthReads()).toBe(before + 1);
+  });
+
+  it('opens the command palette on Ctrl+K pressed before its script was loaded', async () => {
+    setApi(fakeApi({ sites: [site('s1', 'Site one')], statuses: [status('s1', 'prod-a', 'ok')] }).api);
+    renderComponent(App);
+    // Before the first frame: the palette is not part of it and loads on demand.
+    key(window.document.body, 'k', { ctrlKey: true });
+    await settle();
+    expect(document.querySelector('[data-testid="command-palette"]')).not.toBeNull();
+    expect(document.activeElement).toBe(document.querySelector('[data-testid="palette-input"]'));
   });
 });

@@ -129,6 +129,23 @@ describe('FleetTree', () => {
     expect(item('tree-system-alpha-prod-a')).toBeNull();
   });
 
+  it('opens and closes a row with its twisty without opening it, and opens an area with a click', () => {
+    const twisty = (testid: string) => item(testid).querySelector<HTMLElement>('.twisty') as HTMLElement;
+    twisty('tree-system-alpha-prod-a').click();
+    flushSync();
+    expect(item('tree-system-alpha-prod-a').getAttribute('aria-expanded')).toBe('true');
+    expect(nav.route).toEqual({ view: 'overview' });
+    // An area has nothing to open: its (empty) twisty is part of the row, and a click opens the area.
+    expect(twisty('tree-area-alpha-prod-a-hardware').textContent).toBe('');
+    twisty('tree-area-alpha-prod-a-hardware').click();
+    flushSync();
+    expect(nav.route).toEqual({ view: 'system', siteId: 'alpha', system: 'prod-a', area: 'hardware' });
+    twisty('tree-site-alpha').click();
+    flushSync();
+    expect(item('tree-site-alpha').getAttribute('aria-expanded')).toBe('false');
+    expect(item('tree-system-alpha-prod-a')).toBeNull();
+  });
+
   it('opens a system with Enter and an area with Space, marking the selection', () => {
     item('tree-system-beta-dr-a').focus();
     key(item('tree-system-beta-dr-a'), 'Enter');
