@@ -26,8 +26,22 @@ function upToDate(built, sources) {
   return built.every((b) => existsSync(join(root, b)) && statSync(join(root, b)).mtimeMs >= newestSource);
 }
 
+/**
+ * The builds' environment: the caller's without NODE_ENV. A test runner sets it to `test`, and Vite
+ * follows it: a start from a vitest test (start.test.ts) rebuilt out/ as a Svelte development bundle
+ * (its runtime checks and warnings, a 215 KiB frame chunk instead of 179), which the benches then
+ * measured. Whoever starts it, `vite build` makes the production bundle.
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {NodeJS.ProcessEnv}
+ */
+export function buildEnv(env) {
+  const rest = { ...env };
+  delete rest.NODE_ENV;
+  return rest;
+}
+
 function run(args) {
-  return spawnSync('npm', ['run', '--silent', ...args], { cwd: root, stdio: 'inherit' }).status === 0;
+  return spawnSync('npm', ['run', '--silent', ...args], { cwd: root, stdio: 'inherit', env: buildEnv(process.env) }).status === 0;
 }
 
 /**

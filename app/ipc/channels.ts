@@ -52,3 +52,10 @@ export type EventNameList = (typeof EVENT_NAMES)[number];
 /** Prefix of the Electron IPC channel carrying a contract channel, and of pushed events. */
 export const IPC_PREFIX = 'fleetdeck:';
 export const EVENT_PREFIX = 'fleetdeck-event:';
+
+/**
+ * The first frame's reads (the fleet and every system's health roll-up), each with an empty request:
+ * the window sends them before anything else (renderer/lib/api.ts `startFirstReads`), and the
+ * Electron preload already at document start (main/electron/preload.ts).
+ */
+export const FIRST_READS = ['app:info', 'sites:list', 'fleet:status', 'health:rollups'] as const satisfies readonly ChannelName[];

@@ -1,24 +1,48 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { CHANNEL_NAMES, EVENT_NAMES, EVENT_PREFIX, IPC_PREFIX } from '../../app/ipc/channels.js';
+import { CHANNEL_NAMES, EVENT_NAMES, EVENT_PREFIX, FIRST_READS, IPC_PREFIX } from '../../app/ipc/channels.js';
 import type { FleetdeckTransport, IpcEnvelope } from '../../app/ipc/contract.js';
 
 /**
  * The preload: exposes one frozen transport built from the contract's channel names and nothing
  * else; each call answers main's envelope as JSON text, as the browser shell does over HTTP.
  * Bundled on its own (sandboxed preloads cannot load modules), see the preload mode of vite.config.ts.
+ *
+ * `early` reads (the window's: {@link FIRST_READS}) are sent as the transport is built, at document
+ * start, before the page has fetched its first script through app:// (issue 17); the page's first
+ * call of each with an empty request gets that answer, once. An early answer that is not a success
+ * (the frame not yet trusted, main not ready) is not handed out: that call asks main again.
  */
-export function buildApi(renderer: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'removeListener'>): Readonly<FleetdeckTransport> {
+export function buildApi(renderer: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'removeListener'>, early: readonly string[] = []): Readonly<FleetdeckTransport> {
   const channels = new Set<string>(CHANNEL_NAMES);
   const events = new Set<string>(EVENT_NAMES);
+  const invoke = async (channel: string, request: unknown): Promise<string> => {
+    const answer: unknown = await renderer.invoke(IPC_PREFIX + channel, request);
+    if (typeof answer !== 'string') throw new Error(`main answered ${channel} with ${typeof answer}, not the envelope text`);
+    return answer;
+  };
+  const sent = new Map<string, Promise<string | undefined>>();
+  for (const channel of early.filter((c) => channels.has(c))) {
+    sent.set(
+      channel,
+      invoke(channel, {}).then(
+        (text) => (text.startsWith('{"ok":true') ? text : undefined),
+        () => undefined,
+      ),
+    );
+  }
   return Object.freeze({
     async call(channel: string, request: unknown): Promise<string> {
       if (!channels.has(channel)) {
         const refused: IpcEnvelope = { ok: false, error: { code: 'unknown-channel', message: `unknown channel "${String(channel).slice(0, 80)}"` } };
         return JSON.stringify(refused);
       }
-      const answer: unknown = await renderer.invoke(IPC_PREFIX + channel, request);
-      if (typeof answer !== 'string') throw new Error(`main answered ${channel} with ${typeof answer}, not the envelope text`);
-      return answer;
+      const kept = isEmptyRequest(request) ? sent.get(channel) : undefined;
+      if (kept) {
+        sent.delete(channel);
+        const text = await kept;
+        if (text !== undefined) return text;
+      }
+      return invoke(channel, request);
     },
     on(event: string, listener: (payload: unknown) => void): () => void {
       if (!events.has(event)) throw new Error(`unknown event "${String(event)}"`);
@@ -32,4 +56,9 @@ export function buildApi(renderer: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'r
   });
 }
 
-if (process.contextIsolated) contextBridge.exposeInMainWorld('fleetdeck', buildApi(ipcRenderer));
+/** `{}`: the first reads' request (a read with filters is another question). */
+function isEmptyRequest(request: unknown): boolean {
+  return typeof request === 'object' && request !== null && !Array.isArray(request) && Object.keys(request).length === 0;
+}
+
+if (process.contextIsolated) contextBridge.exposeInMainWorld('fleetdeck', buildApi(ipcRenderer, FIRST_READS));

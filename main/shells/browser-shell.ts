@@ -28,6 +28,8 @@ export interface BrowserShell {
 }
 
 const TOKEN_HEADER = 'x-fleetdeck-token';
+/** How the hashed `/assets/*` files may be kept: a year, never revalidated (a new build has new names). */
+export const ASSET_CACHE = 'public, max-age=31536000, immutable';
 const MAX_BODY = 2 * 1024 * 1024;
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -155,10 +157,14 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
     const target = resolveStatic(pathname);
     if ('status' in target) return send(res, target.status, 'text/plain', target.message);
     const { file } = target;
-    const body = await readAsset(file, file.startsWith(join(root, 'assets') + sep));
+    const hashed = file.startsWith(join(root, 'assets') + sep);
+    const body = await readAsset(file, hashed);
     if (body === undefined) return send(res, 404, 'text/plain', 'not found');
     const type = MIME[extname(file)] ?? 'application/octet-stream';
-    const headers: Record<string, string> = { 'content-type': type, 'content-length': String(body.length), 'cache-control': 'no-store' };
+    // The bundle's assets carry their content's hash in their names, so a window opened again (a
+    // desk's browser, the same --port) may keep them, and Chromium its compiled code with them;
+    // index.html, which names this build's assets, is never kept.
+    const headers: Record<string, string> = { 'content-type': type, 'content-length': String(body.length), 'cache-control': hashed ? ASSET_CACHE : 'no-store' };
     if (type.startsWith('text/html')) headers['content-security-policy'] = CONTENT_SECURITY_POLICY;
     res.writeHead(200, headers);
     res.end(body);

@@ -1,3 +1,4 @@
+import { FIRST_READS } from '../../app/ipc/channels.js';
 import type { Channel, EventName, EventPayload, FleetdeckApi, FleetdeckTransport, Request, Response } from '../../app/ipc/contract.js';
 
 /** An error returned by main: a stable code and a message without secrets. */
@@ -225,8 +226,7 @@ export function setApi(fake: FleetdeckApi): void {
   early.clear();
 }
 
-/** The first frame's reads (the fleet and every system's health roll-up), each with an empty request. */
-export const FIRST_READS = ['app:info', 'sites:list', 'fleet:status', 'health:rollups'] as const;
+export { FIRST_READS };
 export type FirstRead = (typeof FIRST_READS)[number];
 
 /** Reads sent by {@link startFirstReads}, each handed out once by {@link firstRead}. */

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import type { Handlers } from '../../main/ipc/handlers.js';
 import { startBrowserShell } from '../../main/shells/browser-shell.js';
 import { openCachedCopy } from './cached-fleet.js';
-import { firstPaint, launchChromium, newPage, SIZES } from './scale.js';
+import { firstPaint, launchChromium, newPage, quiet, SIZES } from './scale.js';
 import { median, ms, ROOT } from './support.js';
 
 const { values: flags } = parseArgs({ options: { runs: { type: 'string' } } });
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     const healths: Array<{ shown: number; cpu: number; details: number; detailsCpu: number; processCpu: number }> = [];
     const firstCalls: number[] = [];
     for (let i = 0; i < RUNS; i++) {
+      await quiet(process.pid);
       const page = await newPage(browser, systems);
       await page.addInitScript(markHealth);
       calls = [];

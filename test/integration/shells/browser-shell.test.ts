@@ -98,7 +98,9 @@ describe('browser shell', () => {
     const asset = await raw(shell.port, '/assets/app.js');
     expect(asset.body).toBe('console.log(1)');
     expect(asset.headers['content-length']).toBe(String('console.log(1)'.length));
-    expect(asset.headers['cache-control']).toBe('no-store');
+    // Hashed names: kept by the browser (and its code cache); the page that names them is not.
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await raw(shell.port, `/?token=${token}`)).headers['cache-control']).toBe('no-store');
     const head = await raw(shell.port, '/assets/app.js', { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.body).toBe('');

@@ -192,6 +192,38 @@ describe('preload', () => {
     expect(renderer.removeListener).toHaveBeenCalledWith(`${EVENT_PREFIX}fleet:status`, wrapped);
   });
 
+  it('sends the first reads at once and hands each answer to the page once; a failed early read is asked again', async () => {
+    const answers = new Map<string, string>([
+      [`${IPC_PREFIX}app:info`, '{"ok":true,"value":{"version":"1"}}'],
+      [`${IPC_PREFIX}sites:list`, '{"ok":false,"error":{"code":"forbidden","message":"this frame may not call Fleetdeck"}}'],
+    ]);
+    const renderer = { invoke: vi.fn(async (channel: string) => answers.get(channel) ?? '{"ok":true,"value":[]}'), on: vi.fn(), removeListener: vi.fn() };
+    const api = buildApi(renderer as never, ['app:info', 'sites:list', 'not:a-channel']);
+    // Sent as the transport is built, before the page has called anything; an unknown name is not sent.
+    expect(renderer.invoke.mock.calls).toEqual([
+      [`${IPC_PREFIX}app:info`, {}],
+      [`${IPC_PREFIX}sites:list`, {}],
+    ]);
+    expect(await api.call('app:info', {})).toBe('{"ok":true,"value":{"version":"1"}}');
+    expect(renderer.invoke).toHaveBeenCalledTimes(2);
+    // Once: the next read of it asks main again.
+    answers.set(`${IPC_PREFIX}app:info`, '{"ok":true,"value":{"version":"2"}}');
+    expect(await api.call('app:info', {})).toBe('{"ok":true,"value":{"version":"2"}}');
+    expect(renderer.invoke).toHaveBeenCalledTimes(3);
+    // The early read was refused (the frame was not trusted yet): the page's call asks again and gets main's answer now.
+    answers.set(`${IPC_PREFIX}sites:list`, '{"ok":true,"value":[]}');
+    expect(await api.call('sites:list', {})).toBe('{"ok":true,"value":[]}');
+    expect(renderer.invoke).toHaveBeenCalledTimes(4);
+  });
+
+  it('does not hand an early answer to a read with a request of its own', async () => {
+    const renderer = { invoke: vi.fn(async (_c: string, request: unknown) => JSON.stringify({ ok: true, value: request })), on: vi.fn(), removeListener: vi.fn() };
+    const api = buildApi(renderer as never, ['health:rollups']);
+    expect(await api.call('health:rollups', { since: 3 })).toBe('{"ok":true,"value":{"since":3}}');
+    expect(await api.call('health:rollups', {})).toBe('{"ok":true,"value":{}}');
+    expect(renderer.invoke).toHaveBeenCalledTimes(2);
+  });
+
   it('is exposed to the page as window.fleetdeck when context isolation is on', async () => {
     vi.resetModules();
     Object.defineProperty(process, 'contextIsolated', { value: true, configurable: true });

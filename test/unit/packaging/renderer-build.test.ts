@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+
+type Handler = (html: string, ctx: { bundle?: Record<string, unknown> }) => string;
+
+/** The renderer build's plugin that puts the stylesheet into index.html. */
+async function inlineStylesheet(): Promise<Handler> {
+  const { default: configFor } = (await import('../../../vite.config.js')) as { default: (env: { mode: string; command: string }) => { plugins?: unknown[] } };
+  const plugins = (configFor({ mode: 'production', command: 'build' }).plugins ?? []).flat(3) as Array<{ name?: string; transformIndexHtml?: { handler: Handler } }>;
+  const plugin = plugins.find((p) => p?.name === 'fleetdeck:inline-stylesheet');
+  if (!plugin?.transformIndexHtml) throw new Error('the renderer build has no fleetdeck:inline-stylesheet plugin');
+  return plugin.transformIndexHtml.handler;
+}
+
+const page = (css: string): string =>
+  `<head><script async type="module" crossorigin src="./assets/index-a1.js"></script>\n<link rel="stylesheet" crossorigin href="./assets/${css}">\n</head><body><div id="app"></div></body>`;
+const asset = (fileName: string, source: string) => ({ type: 'asset', fileName, source });
+
+describe('renderer build: the stylesheet inside index.html (issue 17: one request fewer beside the first reads)', () => {
+  it('replaces the link with the stylesheet itself and leaves no stylesheet file to serve', async () => {
+    const inline = await inlineStylesheet();
+    const css = ':root{--fg:#1b1f24}.a::after{content:"$& $1 </style>"}';
+    const bundle: Record<string, unknown> = { 'assets/style-x1.css': asset('assets/style-x1.css', css), 'assets/index-a1.js': { type: 'chunk', fileName: 'assets/index-a1.js' } };
+    const html = inline(page('style-x1.css'), { bundle });
+    expect(html).not.toContain('rel="stylesheet"');
+    // `$` patterns stay as written; a closing tag in a string cannot end the element early.
+    expect(html).toContain('<style>:root{--fg:#1b1f24}.a::after{content:"$& $1 <\\/style>"}</style>');
+    expect(html).toContain('<script async type="module" crossorigin src="./assets/index-a1.js"></script>');
+    expect(Object.keys(bundle)).toEqual(['assets/index-a1.js']);
+  });
+
+  it('refuses a stylesheet that refers to other files, whose relative URLs would break once inlined', async () => {
+    const inline = await inlineStylesheet();
+    const bundle = { 'assets/style-x1.css': asset('assets/style-x1.css', '@font-face{src:url(./f.woff2)}') };
+    expect(() => inline(page('style-x1.css'), { bundle })).toThrow(/refers to other files/);
+  });
+
+  it('refuses a build where index.html does not link the stylesheet it would inline', async () => {
+    const inline = await inlineStylesheet();
+    const bundle = { 'assets/style-x1.css': asset('assets/style-x1.css', 'a{}') };
+    expect(() => inline(page('other-y2.css'), { bundle })).toThrow(/does not link assets\/style-x1\.css/);
+  });
+});
