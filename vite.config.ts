@@ -126,7 +126,7 @@ const renderer: UserConfig = {
     // No source map in the build: it would be served with the app (2 MB of our sources) and is
     // excluded from installers anyway; `npm run dev:renderer` has maps for debugging.
     sourcemap: false,
-    // The first script holds only the first frame (frame, tree, overview, palette); every other
+    // The first script holds only the first frame (frame, tree, overview); every other
     // view, each system area, the catalog's operations and zod are chunks loaded when first used
     // (renderer/lib/lazy.ts: at 1,000 systems, loading and running one 634 KiB script was most of
     // the first paint, issue 17). Read from disk or loopback, so a chunk costs little as a request.
