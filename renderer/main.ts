@@ -1,4 +1,5 @@
 import { claimShellToken, startFirstReads } from './lib/api.js';
+import { warmFormats } from './lib/locale-formats.js';
 import './styles/theme.css';
 
 // First of all: the browser shell's token leaves the address bar for this page's memory.
@@ -7,6 +8,7 @@ claimShellToken();
 // alongside this one, index.html's modulepreload) is evaluated and mounted: the first script holds
 // only the transport (issue 17).
 startFirstReads();
+warmFormats();
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element');
