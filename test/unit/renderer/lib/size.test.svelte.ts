@@ -11,28 +11,32 @@ afterEach(() => {
   globalThis.ResizeObserver = noLayout;
 });
 
-/** A browser's observer as far as `measure` uses it; `deliver` calls back as the browser would after a layout. */
+/** A browser's observer as far as `measure` uses it; `deliver` calls back as the browser does after a layout. */
+class FakeObserver implements ResizeObserver {
+  static made: FakeObserver[] = [];
+  observed = new Set<Element>();
+  constructor(private readonly callback: ResizeObserverCallback) {
+    FakeObserver.made.push(this);
+  }
+  observe(target: Element): void {
+    this.observed.add(target);
+  }
+  unobserve(target: Element): void {
+    this.observed.delete(target);
+  }
+  disconnect(): void {
+    this.observed.clear();
+  }
+  deliver(): void {
+    if (this.observed.size) this.callback([...this.observed].map((target) => ({ target }) as ResizeObserverEntry), this);
+  }
+}
+
 function fakeObservers(): { made: FakeObserver[]; deliver: () => void } {
   const made: FakeObserver[] = [];
-  class FakeObserver implements ResizeObserver {
-    observed = new Set<Element>();
-    constructor(private readonly callback: ResizeObserverCallback) {
-      made.push(this);
-    }
-    observe(target: Element): void {
-      this.observed.add(target);
-    }
-    unobserve(target: Element): void {
-      this.observed.delete(target);
-    }
-    disconnect(): void {
-      this.observed.clear();
-    }
-    deliver(): void {
-      if (this.observed.size) this.callback([...this.observed].map((target) => ({ target }) as ResizeObserverEntry), this);
-    }
-  }
-  globalThis.ResizeObserver = FakeObserver;
+  FakeObserver.made = made;
+  // A class of its own per test, as the shared observer is made again when the constructor changes.
+  globalThis.ResizeObserver = class extends FakeObserver {};
   return { made, deliver: () => made.forEach((o) => o.deliver()) };
 }
 
