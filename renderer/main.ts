@@ -1,5 +1,6 @@
 import { claimShellToken, startFirstReads } from './lib/api.js';
 import { pageReady } from './lib/page-ready.js';
+import { warmFormats } from './lib/locale-formats.js';
 import './styles/theme.css';
 
 // First of all: the browser shell's token leaves the address bar for this page's memory.
@@ -8,6 +9,7 @@ claimShellToken();
 // alongside this one, index.html's modulepreload) is evaluated and mounted: the first script holds
 // only the transport, and runs as soon as it has arrived (`async`: not after the stylesheet, issue 17).
 startFirstReads();
+warmFormats();
 
 Promise.all([pageReady(), import('./frame.js')]).then(
   ([target, { mountFrame }]) => mountFrame(target),

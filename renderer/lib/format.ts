@@ -1,5 +1,6 @@
 /** Display formatting shared by every view. Pure functions; the locale is the user's. */
 import { formatBytes as bytesText } from '../../app/units.js';
+import { numberFormat, textCollator } from './locale-formats.js';
 
 /** Bytes in binary units, the same figure reports and size inputs use: `1.50 TiB`; `—` when unknown. */
 export function formatBytes(bytes: number | undefined): string {
@@ -11,22 +12,16 @@ export function formatPercent(p: number | undefined, digits = 0): string {
 }
 
 /**
- * Formatters made on first use and kept: building one loads locale data (tens of ms at the first
- * one), and `toLocaleString` with options builds a new one on every call; the first frame of the
- * overview formats hundreds of figures and should neither pay per call nor for the formats it does
- * not show.
+ * Formatters made on first use and kept (see `locale-formats.ts`): the first frame of the overview
+ * formats hundreds of figures and should neither pay per call nor for the formats it does not show.
  */
 function memo<T>(make: () => T): () => T {
   let made: T | undefined;
   return () => (made ??= make());
 }
-const numberFormats = new Map<number, Intl.NumberFormat>();
 
 export function formatNumber(n: number | undefined, digits = 0): string {
-  if (n === undefined || !Number.isFinite(n)) return '—';
-  let f = numberFormats.get(digits);
-  if (!f) numberFormats.set(digits, (f = new Intl.NumberFormat(undefined, { maximumFractionDigits: digits })));
-  return f.format(n);
+  return n === undefined || !Number.isFinite(n) ? '—' : numberFormat(digits).format(n);
 }
 
 /** Service times come without a zone (`YYYY-MM-DDTHH:MM:SS`) and are UTC by the interface's convention. */
@@ -95,12 +90,10 @@ export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-let collator: Intl.Collator | undefined;
-
 /**
  * Compares two names as `a.localeCompare(b)` does (the default locale's order), through one collator
  * made once: `localeCompare` makes one per call, slow when a thousand systems are sorted.
  */
 export function compareText(a: string, b: string): number {
-  return (collator ??= new Intl.Collator()).compare(a, b);
+  return textCollator().compare(a, b);
 }

@@ -19,6 +19,12 @@ describe('the first frame', () => {
     const { target } = renderComponent(App);
     // Until the fleet is shown and painted, lists leave their overscan out.
     expect(firstFrame.pending).toBe(true);
+    // The overview's attention lists hold nothing before the details are read (after the frame):
+    // until it is painted they are not built either, and each says it is reading.
+    const lists = ['overview-pools', 'overview-drives', 'overview-replication', 'overview-errors'];
+    const built = (): string[] => lists.filter((id) => target.querySelector(`[data-testid="${id}"]`));
+    expect(built()).toEqual([]);
+    expect([...target.querySelectorAll('[data-testid="details-reading"]')].map((e) => e.textContent)).toEqual(Array(4).fill('reading…'));
     const asked = (): string[] => fake.invocations.map((i) => i.channel);
     expect(asked()).toEqual(expect.arrayContaining(['sites:list', 'fleet:status', 'health:rollups']));
     expect(asked()).not.toContain('health:summaries');
@@ -36,6 +42,7 @@ describe('the first frame', () => {
     expect(target.querySelectorAll('[data-testid^="tree-system-"]')).toHaveLength(2);
     expect(target.querySelector('[data-testid="fleet-totals"]')?.textContent).toContain('2 systems');
     expect(firstFrame.pending).toBe(false);
+    expect(built()).toEqual(lists);
   });
 
   it('reads the roll-ups once for the first frame, and again only when a refresh has written new data', async () => {

@@ -2,16 +2,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // The overview's first frame formats hundreds of figures and times (issue 17: cold start): each
 // locale format is built once, on first use, and none at load.
-const { NumberFormat, DateTimeFormat } = Intl;
+const { NumberFormat, DateTimeFormat, Collator } = Intl;
 afterEach(() => {
   Intl.NumberFormat = NumberFormat;
   Intl.DateTimeFormat = DateTimeFormat;
+  Intl.Collator = Collator;
   vi.resetModules();
 });
 
 /** Counts the formatters built from now on (they still format as the real ones). */
-function countFormatters(): { numbers: number; dates: number } {
-  const built = { numbers: 0, dates: 0 };
+function countFormatters(): { numbers: number; dates: number; collators: number } {
+  const built = { numbers: 0, dates: 0, collators: 0 };
   Intl.NumberFormat = class extends NumberFormat {
     constructor(...args: ConstructorParameters<typeof NumberFormat>) {
       super(...args);
@@ -24,6 +25,12 @@ function countFormatters(): { numbers: number; dates: number } {
       built.dates++;
     }
   } as typeof Intl.DateTimeFormat;
+  Intl.Collator = class extends Collator {
+    constructor(...args: ConstructorParameters<typeof Collator>) {
+      super(...args);
+      built.collators++;
+    }
+  } as typeof Intl.Collator;
   return built;
 }
 
@@ -31,7 +38,7 @@ describe('display formats', () => {
   it('builds no formatter on load, one number format per precision however many figures, and formats as the locale does', async () => {
     const built = countFormatters();
     const { formatNumber, formatTimeFull, formatTimeSeconds } = await import('../../../renderer/lib/format.js');
-    expect(built).toEqual({ numbers: 0, dates: 0 });
+    expect(built).toEqual({ numbers: 0, dates: 0, collators: 0 });
 
     for (let i = 0; i < 1000; i++) formatNumber(i * 1.2345, 2);
     expect(formatNumber(1234.5)).toBe(new NumberFormat(undefined, { maximumFractionDigits: 0 }).format(1234.5));
@@ -47,5 +54,20 @@ describe('display formats', () => {
     expect(built.dates).toBe(1);
     expect(formatTimeSeconds(at)).toBe(new DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(at)));
     expect(built.dates).toBe(2);
+  });
+
+  it('builds, when warmed, the collator and the whole-number format the first frame uses, and only those', async () => {
+    const built = countFormatters();
+    const { warmFormats } = await import('../../../renderer/lib/locale-formats.js');
+    const { compareText, formatNumber } = await import('../../../renderer/lib/format.js');
+    warmFormats();
+    expect(built).toEqual({ numbers: 1, dates: 0, collators: 1 });
+    // The first frame's figures and names then use those: nothing more is built.
+    expect(formatNumber(1234)).toBe(new NumberFormat(undefined, { maximumFractionDigits: 0 }).format(1234));
+    expect([compareText('b', 'a'), compareText('a', 'b'), compareText('a', 'a')]).toEqual([1, -1, 0]);
+    expect(built).toEqual({ numbers: 1, dates: 0, collators: 1 });
+    // A format the first frame does not use is built when first used, as before.
+    expect(formatNumber(1.25, 2)).toBe(new NumberFormat(undefined, { maximumFractionDigits: 2 }).format(1.25));
+    expect(built.numbers).toBe(2);
   });
 });

@@ -71,7 +71,7 @@ describe('VirtualTable', () => {
       constructor(private readonly callback: ResizeObserverCallback) {}
       observe(target: Element): void {
         observed.push(target);
-        queueMicrotask(() => this.callback([], this));
+        queueMicrotask(() => this.callback([{ target } as ResizeObserverEntry], this));
       }
       unobserve(): void {}
       disconnect(): void {}
@@ -97,8 +97,8 @@ describe('VirtualTable', () => {
     const noLayout = globalThis.ResizeObserver;
     globalThis.ResizeObserver = class implements ResizeObserver {
       constructor(private readonly callback: ResizeObserverCallback) {}
-      observe(): void {
-        queueMicrotask(() => this.callback([], this));
+      observe(target: Element): void {
+        queueMicrotask(() => this.callback([{ target } as ResizeObserverEntry], this));
       }
       unobserve(): void {}
       disconnect(): void {}

@@ -1,0 +1,30 @@
+/**
+ * The locale objects the window's first frame uses, made once and kept: building the first locale
+ * object of a page loads its locale data (15–40 ms in Chromium), and `toLocaleString` or
+ * `localeCompare` with a locale build a new one on every call. Its own small module so the entry
+ * script can build them (`warmFormats`) without carrying the display formats (issue 17).
+ */
+const numberFormats = new Map<number, Intl.NumberFormat>();
+let collator: Intl.Collator | undefined;
+
+/** The user's number format with at most `digits` fraction digits. */
+export function numberFormat(digits: number): Intl.NumberFormat {
+  let f = numberFormats.get(digits);
+  if (!f) numberFormats.set(digits, (f = new Intl.NumberFormat(undefined, { maximumFractionDigits: digits })));
+  return f;
+}
+
+/** The default locale's collator, the order `a.localeCompare(b)` gives. */
+export function textCollator(): Intl.Collator {
+  return (collator ??= new Intl.Collator());
+}
+
+/**
+ * Builds what the first frame uses (the tree's and the overview's name order, the overview's whole
+ * numbers), for the entry script to call once the first reads are out: the locale data then loads
+ * while the page waits for its frame script and answers, not inside the frame. Nothing else is built.
+ */
+export function warmFormats(): void {
+  textCollator();
+  numberFormat(0);
+}

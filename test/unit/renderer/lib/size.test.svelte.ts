@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { measure } from '../../../../renderer/lib/size.js';
+
+/**
+ * Issue 17: every measured element shares one observer, so the sizes of all of them are read in one
+ * callback, on the layout just made. With one observer each, the page ran its microtasks (Svelte
+ * applying the size just read) between callbacks, and the next read laid the page out again.
+ */
+const noLayout = globalThis.ResizeObserver;
+afterEach(() => {
+  globalThis.ResizeObserver = noLayout;
+});
+
+/** A browser's observer as far as `measure` uses it; `deliver` calls back as the browser does after a layout. */
+class FakeObserver implements ResizeObserver {
+  static made: FakeObserver[] = [];
+  observed = new Set<Element>();
+  constructor(private readonly callback: ResizeObserverCallback) {
+    FakeObserver.made.push(this);
+  }
+  observe(target: Element): void {
+    this.observed.add(target);
+  }
+  unobserve(target: Element): void {
+    this.observed.delete(target);
+  }
+  disconnect(): void {
+    this.observed.clear();
+  }
+  deliver(): void {
+    if (this.observed.size) this.callback([...this.observed].map((target) => ({ target }) as ResizeObserverEntry), this);
+  }
+}
+
+function fakeObservers(): { made: FakeObserver[]; deliver: () => void } {
+  const made: FakeObserver[] = [];
+  FakeObserver.made = made;
+  // A class of its own per test, as the shared observer is made again when the constructor changes.
+  globalThis.ResizeObserver = class extends FakeObserver {};
+  return { made, deliver: () => made.forEach((o) => o.deliver()) };
+}
+
+describe('measure', () => {
+  it('reads every measured element in one observer callback, and stops reading an element once detached', () => {
+    const { made, deliver } = fakeObservers();
+    const read: string[] = [];
+    const [a, b] = [document.createElement('div'), document.createElement('div')];
+    const detachA = measure((el) => read.push(`a:${el === a}`))(a);
+    const detachB = measure((el) => read.push(`b:${el === b}`))(b);
+    expect(made).toHaveLength(1);
+
+    deliver();
+    expect(read).toEqual(['a:true', 'b:true']);
+
+    detachA();
+    read.length = 0;
+    deliver();
+    expect(read).toEqual(['b:true']);
+    expect(made[0]?.observed.has(a)).toBe(false);
+    detachB();
+    expect(made[0]?.observed.size).toBe(0);
+  });
+
+  it('keeps observing an element measured twice until both let go', () => {
+    const { made, deliver } = fakeObservers();
+    const el = document.createElement('div');
+    let first = 0;
+    let second = 0;
+    const detachFirst = measure(() => first++)(el);
+    const detachSecond = measure(() => second++)(el);
+    deliver();
+    detachFirst();
+    deliver();
+    expect([first, second]).toEqual([1, 2]);
+    expect(made[0]?.observed.has(el)).toBe(true);
+    detachSecond();
+    expect(made[0]?.observed.has(el)).toBe(false);
+  });
+});
