@@ -1,5 +1,5 @@
-import { claimShellToken, startFirstReads } from './lib/api.js';
-import { pageReady } from './lib/page-ready.js';
+import { claimShellToken, firstReadsAnswered, startFirstReads } from './lib/api.js';
+import { answersOrDeadline, pageReady } from './lib/page-ready.js';
 import { warmFormats } from './lib/locale-formats.js';
 import './styles/theme.css';
 
@@ -9,10 +9,14 @@ claimShellToken();
 // alongside this one, index.html's modulepreload) is evaluated and mounted: the first script holds
 // only the transport, and runs as soon as it has arrived (`async`: not after the stylesheet, issue 17).
 startFirstReads();
+// The frame is shown once their answers are in (renderer/frame.ts), so the first frame the browser
+// lays out and paints is the one with the fleet. Answers that are late (FIRST_ANSWERS_WAIT_MS) are not
+// waited for: the frame then shows "reading…" until they come, as a failed one shows its error.
+const answers = answersOrDeadline(firstReadsAnswered());
 warmFormats();
 
 Promise.all([pageReady(), import('./frame.js')]).then(
-  ([target, { mountFrame }]) => mountFrame(target),
+  ([target, { mountFrame }]) => mountFrame(target, answers),
   (err: unknown) => {
     // Without its frame the window would stay blank: say so, in the page.
     const target = document.getElementById('app') ?? document.documentElement;

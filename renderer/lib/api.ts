@@ -224,6 +224,7 @@ export function api(): FleetdeckApi {
 export function setApi(fake: FleetdeckApi): void {
   current = normalize(fake);
   early.clear();
+  answered = Promise.resolve();
 }
 
 export { FIRST_READS };
@@ -231,6 +232,8 @@ export type FirstRead = (typeof FIRST_READS)[number];
 
 /** Reads sent by {@link startFirstReads}, each handed out once by {@link firstRead}. */
 const early = new Map<FirstRead, Promise<unknown>>();
+/** Settles once every read {@link startFirstReads} sent has been answered or has failed. */
+let answered: Promise<void> = Promise.resolve();
 
 /**
  * Sends the first frame's fleet reads at once, from the first script, before the frame's modules
@@ -245,6 +248,16 @@ export function startFirstReads(): void {
     sent.catch(() => undefined);
     early.set(channel, sent);
   }
+  answered = Promise.allSettled(early.values()).then(() => undefined);
+}
+
+/**
+ * Resolves once every read {@link startFirstReads} sent has an answer (or has failed: the reader
+ * says so), at once when none was sent: the entry mounts the frame then, so the first frame it lays
+ * out and paints is the one with the fleet (renderer/main.ts). Never rejects.
+ */
+export function firstReadsAnswered(): Promise<void> {
+  return answered;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageReady } from '../../../renderer/lib/page-ready.js';
+import { answersOrDeadline, pageReady } from '../../../renderer/lib/page-ready.js';
 
 /** A document as the async entry may find it: still parsing or not, with its stylesheet loaded or not. */
 function page(opts: { parsing?: boolean; app?: boolean; sheetLoaded?: boolean }): { doc: Document; link: HTMLLinkElement } {
@@ -58,5 +58,25 @@ describe('pageReady (the async entry mounts the frame only on a styled, parsed p
   it('rejects a document without #app', async () => {
     const { doc } = page({ app: false, sheetLoaded: true });
     await expect(pageReady(doc)).rejects.toThrow('no #app element');
+  });
+});
+
+describe('answersOrDeadline (the frame is shown with the first answers, or without them when they are late)', () => {
+  const never = new Promise<void>(() => undefined);
+
+  it('resolves once the answers are in, or have failed', async () => {
+    const noTimer = (): void => undefined;
+    expect(await settled(answersOrDeadline(Promise.resolve(), 500, noTimer))).toBe(true);
+    expect(await settled(answersOrDeadline(Promise.reject(new Error('refused')), 500, noTimer))).toBe(true);
+    expect(await settled(answersOrDeadline(never, 500, noTimer))).toBe(false);
+  });
+
+  it('resolves at the deadline when they are not in by then', async () => {
+    const timers: Array<[() => void, number]> = [];
+    const waiting = answersOrDeadline(never, 500, (run, ms) => timers.push([run, ms]));
+    expect(timers.map(([, ms]) => ms)).toEqual([500]);
+    expect(await settled(waiting)).toBe(false);
+    timers[0]![0]();
+    expect(await settled(waiting)).toBe(true);
   });
 });
