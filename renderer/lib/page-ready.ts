@@ -27,22 +27,32 @@ function sheetApplied(link: HTMLLinkElement): Promise<void> {
 }
 
 /**
- * How long the frame waits for the first reads' answers before it mounts without them (ms from the
- * entry's start): then it shows "reading…" until they come, as it would with a slow main, rather
- * than a blank window. At 1,000 systems the answers are in ~70 ms after the entry runs (issue 17).
+ * How long the frame waits for the first reads' answers before it is shown without them (ms from the
+ * entry's start; renderer/frame.ts): it then says it is loading until they come, as with a slow
+ * main, rather than leave the window blank. At 1,000 systems they are in ~70-100 ms after the entry
+ * runs (issue 17).
  */
 export const FIRST_ANSWERS_WAIT_MS = 500;
 
+/** Starts a timer; returns its cancel (or nothing, when it cannot be cancelled). */
+export type SetTimer = (run: () => void, ms: number) => (() => void) | void;
+
+const defaultTimer: SetTimer = (run, ms) => {
+  const t = setTimeout(run, ms);
+  return () => clearTimeout(t);
+};
+
 /**
  * Resolves when `answers` settles or `ms` have passed, whichever is first; never rejects (a failed
- * read is said by the frame, which mounts either way).
+ * read is said by the frame, which is shown either way).
  */
-export function answersOrDeadline(answers: Promise<unknown>, ms: number = FIRST_ANSWERS_WAIT_MS, setTimer: (run: () => void, ms: number) => unknown = setTimeout): Promise<void> {
+export function answersOrDeadline(answers: Promise<unknown>, ms: number = FIRST_ANSWERS_WAIT_MS, setTimer: SetTimer = defaultTimer): Promise<void> {
   return new Promise<void>((resolve) => {
-    setTimer(resolve, ms);
-    answers.then(
-      () => resolve(),
-      () => resolve(),
-    );
+    const cancel = setTimer(resolve, ms);
+    const done = (): void => {
+      cancel?.();
+      resolve();
+    };
+    answers.then(done, done);
   });
 }

@@ -2,7 +2,7 @@ import { unmount } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mountFrame } from '../../../renderer/frame.js';
 import { firstReadsAnswered, setApi, startFirstReads } from '../../../renderer/lib/api.js';
-import { answersOrDeadline } from '../../../renderer/lib/page-ready.js';
+import { answersOrDeadline, type SetTimer } from '../../../renderer/lib/page-ready.js';
 import { fakeApi, settle, site, status } from './support/fake-api.js';
 
 /**
@@ -34,7 +34,7 @@ const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 
 const frames: Array<{ app: ReturnType<typeof mountFrame>; target: HTMLElement }> = [];
 /** Starts the page as renderer/main.ts does; the deadline's timer is the test's (by default, one that never fires). */
-function start(setTimer: (run: () => void, ms: number) => unknown = () => undefined): HTMLElement {
+function start(setTimer: SetTimer = () => undefined): HTMLElement {
   const target = document.createElement('div');
   document.body.append(target);
   startFirstReads();
@@ -77,7 +77,7 @@ describe('the page start', () => {
   it('shows the frame with "Loading…" when the answers are late, and the fleet once they come', async () => {
     const main = slowMain('fleet:status');
     const timers: Array<() => void> = [];
-    const target = start((run) => timers.push(run));
+    const target = start((run) => void timers.push(run));
     await settle();
     expect(target.hidden).toBe(true);
     // The deadline passes: a frame that says it is reading, not a blank window.

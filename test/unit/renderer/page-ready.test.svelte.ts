@@ -71,9 +71,15 @@ describe('answersOrDeadline (the frame is shown with the first answers, or witho
     expect(await settled(answersOrDeadline(never, 500, noTimer))).toBe(false);
   });
 
+  it('cancels its deadline once the answers are in', async () => {
+    let cancelled = 0;
+    await answersOrDeadline(Promise.resolve(), 500, () => () => void cancelled++);
+    expect(cancelled).toBe(1);
+  });
+
   it('resolves at the deadline when they are not in by then', async () => {
     const timers: Array<[() => void, number]> = [];
-    const waiting = answersOrDeadline(never, 500, (run, ms) => timers.push([run, ms]));
+    const waiting = answersOrDeadline(never, 500, (run, ms) => void timers.push([run, ms]));
     expect(timers.map(([, ms]) => ms)).toEqual([500]);
     expect(await settled(waiting)).toBe(false);
     timers[0]![0]();
