@@ -22,6 +22,7 @@ const drives: Drive[] = Array.from({ length: 10_000 }, (_, i) => ({ id: i, seria
 
 interface Props {
   rows: readonly Drive[];
+  columns: readonly Column<Drive>[];
   onactivate: (d: Drive) => void;
 }
 
