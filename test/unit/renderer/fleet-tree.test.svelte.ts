@@ -2,6 +2,7 @@ import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import FleetTree from '../../../renderer/components/FleetTree.svelte';
 import { setApi } from '../../../renderer/lib/api.js';
+import type { FleetHealth } from '../../../renderer/lib/fleet-health.svelte.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { Nav } from '../../../renderer/lib/nav.svelte.js';
 import { fakeApi, key, settle, site, status } from './support/fake-api.js';
@@ -76,6 +77,38 @@ describe('FleetTree', () => {
       expect(badge.textContent?.trim(), id).toBe(text);
     }
     expect(item('tree-system-beta-dr-c').textContent).toContain('3/25');
+  });
+
+  it("shows a followed system's health and HA as words on their colour, the reasons as tooltips, and reads them out", async () => {
+    const fleet = new FleetStore({ eventBatchMs: 20 });
+    await fleet.load();
+    const rollups: Record<string, unknown> = {
+      'prod-a': { level: 'warning', reasons: ['pool p1 87% allocated', 'drive 3 degraded'], ha: { level: 'critical', label: 'taken over', text: 'node-b taken over by node-a' } },
+      'prod-b': { level: 'ok', reasons: [], ha: { level: 'ok', label: 'normal', text: '2 nodes normal' } },
+    };
+    const health = { of: (_siteId: string, system: string) => (rollups[system] ? { rollup: rollups[system] } : undefined) } as unknown as FleetHealth;
+    const el = renderComponent(FleetTree, { fleet, nav, areas: AREAS, health }).target;
+    flushSync();
+    const row = (id: string) => el.querySelector<HTMLElement>(`[data-testid="${id}"]`)!;
+    const warned = row('tree-system-alpha-prod-a');
+    const level = warned.querySelector<HTMLElement>('[data-testid="tree-health"]')!;
+    expect(level.textContent).toBe('warning');
+    expect(level.dataset.level).toBe('warning');
+    expect(level.classList.contains('tone-warning')).toBe(true);
+    expect(level.title).toBe('pool p1 87% allocated; drive 3 degraded');
+    const ha = warned.querySelector<HTMLElement>('[data-testid="tree-ha"]')!;
+    expect(ha.textContent).toBe('taken over');
+    expect(ha.dataset.level).toBe('critical');
+    expect(ha.classList.contains('tone-critical')).toBe(true);
+    expect(ha.title).toBe('node-b taken over by node-a');
+    expect(warned.getAttribute('aria-label')).toBe('prod-a, warning, HA taken over');
+    // Connected and healthy: a bare word, no tooltip, no HA pill while HA is normal; the connection
+    // problem still shows beside it.
+    const ok = row('tree-system-alpha-prod-b');
+    expect(ok.querySelector<HTMLElement>('[data-testid="tree-health"]')?.hasAttribute('title')).toBe(false);
+    expect(ok.querySelector('[data-testid="tree-ha"]')).toBeNull();
+    expect(ok.querySelector('.badge')?.textContent?.trim()).toBe('unreachable');
+    expect(row('tree-system-beta-dr-a').getAttribute('aria-label')).toContain('health not read yet');
   });
 
   it('follows status events, applying a burst of them together', async () => {

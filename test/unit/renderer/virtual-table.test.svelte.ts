@@ -1,4 +1,4 @@
-import { flushSync, type Component } from 'svelte';
+import { createRawSnippet, flushSync, type Component } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import VirtualTable from '../../../renderer/components/VirtualTable.svelte';
 import { firstFrame } from '../../../renderer/lib/first-frame.svelte.js';
@@ -22,6 +22,7 @@ const drives: Drive[] = Array.from({ length: 10_000 }, (_, i) => ({ id: i, seria
 
 interface Props {
   rows: readonly Drive[];
+  columns: readonly Column<Drive>[];
   onactivate: (d: Drive) => void;
 }
 
@@ -134,6 +135,34 @@ describe('VirtualTable', () => {
     expect(Math.max(...ids) - Math.min(...ids)).toBeLessThan(40);
     const row5000 = bodyRows(el).find((r) => r.getAttribute('aria-rowindex') === '5002');
     expect(row5000?.style.transform).toBe('translateY(150000px)');
+  });
+
+  it('gives text cells their text as a tooltip (or the column\'s own), renders a column\'s own cells as they are, and follows the rows when scrolled', () => {
+    const sizeCell = createRawSnippet((d: () => Drive) => ({ render: () => `<b class="size">${d().size} GB</b>` }));
+    const el = renderTable({
+      columns: [
+        { id: 'id', title: 'Id', value: (d: Drive) => d.id, tip: (d: Drive) => `drive ${d.id}` },
+        { id: 'serial', title: 'Serial', value: (d: Drive) => d.serial },
+        { id: 'size', title: 'Size', value: (d: Drive) => d.size, cell: sizeCell },
+      ],
+    });
+    const cellsOf = (i: number) => [...bodyRows(el).find((r) => r.getAttribute('aria-rowindex') === String(i + 2))!.querySelectorAll<HTMLElement>('[role="gridcell"]')];
+    const check = (i: number) => {
+      const [id, serial, size] = cellsOf(i);
+      expect(id!.textContent).toBe(String(i));
+      expect(id!.title).toBe(`drive ${i}`);
+      expect(serial!.textContent).toBe(drives[i]!.serial);
+      expect(serial!.title).toBe(drives[i]!.serial);
+      expect(size!.hasAttribute('title')).toBe(false);
+      expect(size!.textContent).toBe(`${drives[i]!.size} GB`);
+      expect(size!.querySelectorAll('b.size')).toHaveLength(1);
+    };
+    check(3);
+    const scroller = el.querySelector('.scroller') as HTMLElement;
+    scroller.scrollTop = 700 * 30;
+    scroller.dispatchEvent(new Event('scroll'));
+    flushSync();
+    check(700);
   });
 
   it('sorts by a column header, ascending then descending', () => {
