@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import FleetTree from '../../../renderer/components/FleetTree.svelte';
 import { setApi } from '../../../renderer/lib/api.js';
 import type { FleetHealth } from '../../../renderer/lib/fleet-health.svelte.js';
+import { firstFrame } from '../../../renderer/lib/first-frame.svelte.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { Nav } from '../../../renderer/lib/nav.svelte.js';
 import { fakeApi, key, settle, site, status } from './support/fake-api.js';
@@ -245,6 +246,54 @@ describe('FleetTree with a big fleet', () => {
       key(document.activeElement as Element, 'End');
       await settle(2);
       expect((document.activeElement as HTMLElement).dataset.testid).toBe('tree-system-big-sys-1999');
+    }
+  });
+});
+
+describe('FleetTree in the first frame', () => {
+  // Issue 17: the frame is mounted hidden, so the tree has no size before its first layout. It rendered
+  // its window for 600 px, then again for the height its observer read after that layout (a second
+  // render and layout in the first frame at 1,000 systems). The window's height covers the tree.
+  it("renders the rows of the window's height before it is laid out, and a measured height needing no more renders nothing again", async () => {
+    const many = Array.from({ length: 2000 }, (_, i) => status('big', `sys-${String(i).padStart(4, '0')}`, 'ok'));
+    setApi(fakeApi({ sites: [site('big', 'Big site')], statuses: many }).api);
+    const fleet = new FleetStore();
+    await fleet.load();
+    let height = 0;
+    const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => height });
+    const noLayout = globalThis.ResizeObserver;
+    const observers: Array<() => void> = [];
+    globalThis.ResizeObserver = class implements ResizeObserver {
+      constructor(private readonly callback: ResizeObserverCallback) {}
+      observe(target: Element): void {
+        observers.push(() => this.callback([{ target } as ResizeObserverEntry], this));
+      }
+      unobserve(): void {}
+      disconnect(): void {}
+    };
+    firstFrame.pending = true;
+    try {
+      const el = renderComponent(FleetTree, { fleet, nav: new Nav(), areas: AREAS }).target;
+      flushSync();
+      const items = (): Element[] => [...el.querySelectorAll('[role="treeitem"]')];
+      // The site and the systems down to the window's height (jsdom's window: 768 px, 28 px rows).
+      const first = items();
+      expect(first).toHaveLength(Math.ceil(window.innerHeight / 28));
+      // Laid out shorter than the window: the same rows, the same elements.
+      height = 600;
+      observers.forEach((call) => call());
+      flushSync();
+      expect(items()).toEqual(first);
+      // Taller than the window (it grew): the rows it now shows.
+      height = window.innerHeight + 10 * 28;
+      observers.forEach((call) => call());
+      flushSync();
+      expect(items()).toHaveLength(Math.ceil(height / 28));
+    } finally {
+      firstFrame.pending = false;
+      globalThis.ResizeObserver = noLayout;
+      if (real) Object.defineProperty(HTMLElement.prototype, 'clientHeight', real);
     }
   });
 });

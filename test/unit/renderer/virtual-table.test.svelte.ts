@@ -24,6 +24,8 @@ interface Props {
   rows: readonly Drive[];
   columns: readonly Column<Drive>[];
   onactivate: (d: Drive) => void;
+  expectedWidth: number;
+  fill: boolean;
 }
 
 function renderTable(props: Partial<Props> = {}): HTMLElement {
@@ -120,6 +122,83 @@ describe('VirtualTable', () => {
     } finally {
       globalThis.ResizeObserver = noLayout;
       if (real) Object.defineProperty(HTMLElement.prototype, 'clientWidth', real);
+    }
+  });
+
+  it('fits its columns to the width expected before it is laid out, and a measured width keeping them renders nothing again', async () => {
+    // Issue 17: the overview's table, mounted hidden, rendered all its columns, then its rows again
+    // with the columns its measured width kept.
+    const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
+    // 17 rem at the 16 px root size (jsdom's computed font size).
+    Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 17 * 16 });
+    const noLayout = globalThis.ResizeObserver;
+    globalThis.ResizeObserver = class implements ResizeObserver {
+      constructor(private readonly callback: ResizeObserverCallback) {}
+      observe(target: Element): void {
+        queueMicrotask(() => this.callback([{ target } as ResizeObserverEntry], this));
+      }
+      unobserve(): void {}
+      disconnect(): void {}
+    };
+    try {
+      let texts = 0;
+      const cols: Column<Drive>[] = [
+        { id: 'id', title: 'Id', value: (d) => d.id, text: (d) => (texts++, String(d.id)), width: '6rem' },
+        { id: 'serial', title: 'Serial', value: (d) => d.serial, width: '8rem', drop: 1 },
+        { id: 'size', title: 'Size', value: (d) => d.size, width: '8rem' },
+      ];
+      const el = renderTable({ columns: cols, expectedWidth: 16 });
+      const heads = (): string[] => [...el.querySelectorAll('[role="columnheader"]')].map((h) => h.textContent?.trim() ?? '');
+      expect(heads()).toEqual(['Id', 'Size']);
+      const rendered = texts;
+      const header = el.querySelector('[role="columnheader"]');
+      expect(rendered).toBeGreaterThan(0);
+      await Promise.resolve();
+      flushSync();
+      expect(heads()).toEqual(['Id', 'Size']);
+      expect(texts).toBe(rendered);
+      expect(el.querySelector('[role="columnheader"]')).toBe(header);
+    } finally {
+      globalThis.ResizeObserver = noLayout;
+      if (real) Object.defineProperty(HTMLElement.prototype, 'clientWidth', real);
+    }
+  });
+
+  it("renders a filling table's rows for the window's height until laid out, and again only for a height needing more", () => {
+    const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
+    let height = 0;
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => height });
+    const noLayout = globalThis.ResizeObserver;
+    const observers: Array<() => void> = [];
+    globalThis.ResizeObserver = class implements ResizeObserver {
+      constructor(private readonly callback: ResizeObserverCallback) {}
+      observe(target: Element): void {
+        observers.push(() => this.callback([{ target } as ResizeObserverEntry], this));
+      }
+      unobserve(): void {}
+      disconnect(): void {}
+    };
+    firstFrame.pending = true;
+    try {
+      let texts = 0;
+      const cols: Column<Drive>[] = [{ id: 'id', title: 'Id', value: (d) => d.id, text: (d) => (texts++, String(d.id)) }];
+      const el = renderTable({ columns: cols, fill: true });
+      // jsdom's window is 768 px: 30 px rows under a 30 px header.
+      expect(bodyRows(el)).toHaveLength(Math.ceil((window.innerHeight - 30) / 30));
+      const rendered = texts;
+      height = 500;
+      observers.forEach((call) => call());
+      flushSync();
+      expect(bodyRows(el)).toHaveLength(Math.ceil((window.innerHeight - 30) / 30));
+      expect(texts).toBe(rendered);
+      height = window.innerHeight + 300;
+      observers.forEach((call) => call());
+      flushSync();
+      expect(bodyRows(el)).toHaveLength(Math.ceil((height - 30) / 30));
+    } finally {
+      firstFrame.pending = false;
+      globalThis.ResizeObserver = noLayout;
+      if (real) Object.defineProperty(HTMLElement.prototype, 'clientHeight', real);
     }
   });
 
