@@ -20,20 +20,33 @@ export function textCollator(): Intl.Collator {
 }
 
 /**
- * Has the locale data the first frame uses (the tree's and the overview's name order, the overview's
- * whole numbers, table sorts, data age) loaded off the window's thread, by a worker that builds the
- * same objects (intl-warm.worker.ts): ICU's locale data is cached per process, so the window's own
- * objects, built lazily on first use, then cost next to nothing. Called by the entry once the first
- * reads are out; building them on the window's thread there took 20-30 ms before the frame's script
- * could be evaluated (issue 17). Without workers (tests), nothing happens: the objects are built on
- * first use, as before. Returns the worker, when started.
+ * Builds, once each, the locale objects the window's first frame uses (the overview's whole numbers,
+ * the tree's and the overview's name order, table sorts, data age): what the entry script does when
+ * it runs as the worker {@link warmFormats} starts. The number format first: the frame's mount uses
+ * it; the collators are first used with the answers.
  */
-export function warmFormats(): Worker | undefined {
+export function buildFirstFormats(): void {
+  numberFormat(0).format(1234.5);
+  textCollator().compare('a', 'b');
+  new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }).compare('a1', 'a2');
+  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(0);
+}
+
+/**
+ * Has the locale data the first frame uses loaded off the window's thread: starts `script` (the
+ * entry script, renderer/main.ts, already in the HTTP cache: no request main has to answer) as a
+ * module worker, which calls {@link buildFirstFormats} and closes. ICU caches the locale data it
+ * loads (collation tailoring, number symbols, date patterns) per process, for every thread, so the
+ * window's own objects, built lazily on first use, then cost well under a millisecond; built on the
+ * window's thread in the entry they took 20-30 ms before the frame's script could be evaluated, and
+ * 15-40 ms wherever else (issue 17). Without workers (tests), or when one cannot start, nothing
+ * happens: the objects are built on first use, as before. Returns the worker, when started.
+ */
+export function warmFormats(script: string | URL): Worker | undefined {
   if (typeof Worker === 'undefined') return undefined;
   try {
-    return new Worker(new URL('./intl-warm.worker.ts', import.meta.url), { type: 'module', name: 'intl-warm' });
+    return new Worker(script, { type: 'module', name: 'warm-formats' });
   } catch {
-    // A window that cannot start one builds the objects on first use.
     return undefined;
   }
 }

@@ -68,9 +68,9 @@ describe('display formats', () => {
     };
     try {
       const { warmFormats } = await import('../../../renderer/lib/locale-formats.js');
-      expect(warmFormats()).toBeDefined();
-      expect(started).toHaveLength(1);
-      expect(started[0]!.url).toMatch(/intl-warm\.worker/);
+      expect(warmFormats('http://127.0.0.1/assets/index-abc.js')).toBeDefined();
+      // The entry script itself, as a module worker (renderer/main.ts runs buildFirstFormats there).
+      expect(started).toEqual([{ url: 'http://127.0.0.1/assets/index-abc.js', options: { type: 'module', name: 'warm-formats' } }]);
       expect(built).toEqual({ numbers: 0, dates: 0, collators: 0 });
       // The window's own objects are built on first use, once.
       const { compareText, formatNumber } = await import('../../../renderer/lib/format.js');
@@ -85,6 +85,13 @@ describe('display formats', () => {
     }
   });
 
+  it('builds, in the worker, the number format, the collators and the date format the first frame uses', async () => {
+    const built = countFormatters();
+    const { buildFirstFormats } = await import('../../../renderer/lib/locale-formats.js');
+    buildFirstFormats();
+    expect(built).toEqual({ numbers: 1, dates: 1, collators: 2 });
+  });
+
   it('starts no worker where there is none (or it cannot start): the objects are built on first use', async () => {
     const { warmFormats } = await import('../../../renderer/lib/locale-formats.js');
     const original = (globalThis as { Worker?: unknown }).Worker;
@@ -94,13 +101,13 @@ describe('display formats', () => {
       }
     };
     try {
-      expect(warmFormats()).toBeUndefined();
+      expect(warmFormats('http://127.0.0.1/assets/index-abc.js')).toBeUndefined();
     } finally {
       (globalThis as { Worker?: unknown }).Worker = original;
     }
     if (original === undefined) {
       delete (globalThis as { Worker?: unknown }).Worker;
-      expect(warmFormats()).toBeUndefined();
+      expect(warmFormats('http://127.0.0.1/assets/index-abc.js')).toBeUndefined();
     }
   });
 });
