@@ -120,10 +120,6 @@ const renderer: UserConfig = {
     outDir: here('out/renderer'),
     emptyOutDir: true,
     target: 'chrome130',
-    // Chromium preloads modules itself; without the polyfill the entry holds no code that needs a
-    // document before it runs, so it can also run as the worker that loads the locale data
-    // (renderer/main.ts, issue 17).
-    modulePreload: { polyfill: false },
     // One stylesheet for the whole app, inlined into index.html (inlineStylesheet).
     cssCodeSplit: false,
     assetsInlineLimit: 0,

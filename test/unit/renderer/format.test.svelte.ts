@@ -56,58 +56,18 @@ describe('display formats', () => {
     expect(built.dates).toBe(2);
   });
 
-  it('has the locale data loaded on a worker, building nothing on the window\'s thread', async () => {
+  it('builds, when warmed, the collator and the whole-number format the first frame uses, and only those', async () => {
     const built = countFormatters();
-    const started: Array<{ url: string; options: WorkerOptions | undefined }> = [];
-    const had = 'Worker' in globalThis;
-    const original = (globalThis as { Worker?: unknown }).Worker;
-    (globalThis as { Worker?: unknown }).Worker = class {
-      constructor(url: URL | string, options?: WorkerOptions) {
-        started.push({ url: String(url), options });
-      }
-    };
-    try {
-      const { warmFormats } = await import('../../../renderer/lib/locale-formats.js');
-      expect(warmFormats('http://127.0.0.1/assets/index-abc.js')).toBeDefined();
-      // The entry script itself, as a module worker (renderer/main.ts runs buildFirstFormats there).
-      expect(started).toEqual([{ url: 'http://127.0.0.1/assets/index-abc.js', options: { type: 'module', name: 'warm-formats' } }]);
-      expect(built).toEqual({ numbers: 0, dates: 0, collators: 0 });
-      // The window's own objects are built on first use, once.
-      const { compareText, formatNumber } = await import('../../../renderer/lib/format.js');
-      expect(formatNumber(1234)).toBe(new NumberFormat(undefined, { maximumFractionDigits: 0 }).format(1234));
-      expect([compareText('b', 'a'), compareText('a', 'b'), compareText('a', 'a')]).toEqual([1, -1, 0]);
-      formatNumber(5678);
-      compareText('c', 'd');
-      expect(built).toEqual({ numbers: 1, dates: 0, collators: 1 });
-    } finally {
-      if (had) (globalThis as { Worker?: unknown }).Worker = original;
-      else delete (globalThis as { Worker?: unknown }).Worker;
-    }
-  });
-
-  it('builds, in the worker, the number format, the collators and the date format the first frame uses', async () => {
-    const built = countFormatters();
-    const { buildFirstFormats } = await import('../../../renderer/lib/locale-formats.js');
-    buildFirstFormats();
-    expect(built).toEqual({ numbers: 1, dates: 1, collators: 2 });
-  });
-
-  it('starts no worker where there is none (or it cannot start): the objects are built on first use', async () => {
     const { warmFormats } = await import('../../../renderer/lib/locale-formats.js');
-    const original = (globalThis as { Worker?: unknown }).Worker;
-    (globalThis as { Worker?: unknown }).Worker = class {
-      constructor() {
-        throw new Error('refused');
-      }
-    };
-    try {
-      expect(warmFormats('http://127.0.0.1/assets/index-abc.js')).toBeUndefined();
-    } finally {
-      (globalThis as { Worker?: unknown }).Worker = original;
-    }
-    if (original === undefined) {
-      delete (globalThis as { Worker?: unknown }).Worker;
-      expect(warmFormats('http://127.0.0.1/assets/index-abc.js')).toBeUndefined();
-    }
+    const { compareText, formatNumber } = await import('../../../renderer/lib/format.js');
+    warmFormats();
+    expect(built).toEqual({ numbers: 1, dates: 0, collators: 1 });
+    // The first frame's figures and names then use those: nothing more is built.
+    expect(formatNumber(1234)).toBe(new NumberFormat(undefined, { maximumFractionDigits: 0 }).format(1234));
+    expect([compareText('b', 'a'), compareText('a', 'b'), compareText('a', 'a')]).toEqual([1, -1, 0]);
+    expect(built).toEqual({ numbers: 1, dates: 0, collators: 1 });
+    // A format the first frame does not use is built when first used, as before.
+    expect(formatNumber(1.25, 2)).toBe(new NumberFormat(undefined, { maximumFractionDigits: 2 }).format(1.25));
+    expect(built.numbers).toBe(2);
   });
 });
