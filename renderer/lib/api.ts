@@ -66,6 +66,19 @@ export function fromTransport(transport: FleetdeckTransport): FleetdeckApi {
   };
 }
 
+/** The browser shell's access token in the page address, left there; undefined when it carries none (the Electron window, a test). */
+export function shellTokenOf(win: Pick<Window, 'location'>): string | undefined {
+  return new URL(win.location.href).searchParams.get('token') ?? undefined;
+}
+
+/** Removes the access token from the address bar (and so from the history entry), keeping the rest of the address. */
+export function clearShellToken(win: Pick<Window, 'location' | 'history'>): void {
+  const url = new URL(win.location.href);
+  if (!url.searchParams.has('token')) return;
+  url.searchParams.delete('token');
+  win.history.replaceState(win.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+}
+
 /**
  * Takes the browser shell's access token from the page address and removes it from the address bar
  * (and so from the history entry) at once. From then on the token lives only in this page's
@@ -73,11 +86,8 @@ export function fromTransport(transport: FleetdeckTransport): FleetdeckApi {
  * Undefined when the address carries none (the Electron window, a test).
  */
 export function takeShellToken(win: Pick<Window, 'location' | 'history'>): string | undefined {
-  const url = new URL(win.location.href);
-  const token = url.searchParams.get('token');
-  if (token === null) return undefined;
-  url.searchParams.delete('token');
-  win.history.replaceState(win.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  const token = shellTokenOf(win);
+  if (token !== undefined) clearShellToken(win);
   return token;
 }
 
@@ -208,10 +218,14 @@ let shellToken: string | undefined;
 
 /**
  * Called once at start-up, before anything renders: in the browser shell, moves the access token
- * from the address bar into memory (see {@link takeShellToken}).
+ * from the address bar into memory (see {@link takeShellToken}). With `{ clear: false }` the address
+ * keeps it until {@link clearShellToken} (the entry sends the first reads in between, in the same
+ * task: no other script runs before it is cleared, and the reads leave without waiting for
+ * `history.replaceState`, issue 17).
  */
-export function claimShellToken(win: Window = window): void {
-  if (!win.fleetdeck) shellToken = takeShellToken(win) ?? shellToken;
+export function claimShellToken(win: Window = window, { clear = true }: { clear?: boolean } = {}): void {
+  if (win.fleetdeck) return;
+  shellToken = (clear ? takeShellToken(win) : shellTokenOf(win)) ?? shellToken;
 }
 
 /** The API of this window: over the preload's transport in Electron, over HTTP in the browser shell. */

@@ -75,6 +75,9 @@ export class FleetStore {
    */
   #statuses = $state.raw(emptyMap<string, SystemStatusView>());
   readonly #versions = new SvelteMap<string, number>();
+  /** Publications in which some system's data version moved (see {@link versionsMoved}). */
+  #movedCount = 0;
+  #moved = $state(0);
   readonly #batchMs: number;
   #pending: SystemStatusView[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -167,15 +170,20 @@ export class FleetStore {
   /** Takes statuses in, published together (one new map); bumps the data version of each system whose refresh or poll has finished. */
   applyAll(list: readonly SystemStatusView[]): void {
     if (list.length === 0) return;
+    let moved = false;
     this.#statuses = changedMap(this.#statuses, (next) => {
       for (const s of list) {
         const k = key(s.siteId, s.system);
         // The status this one follows: an earlier one of the same list, else the one published.
         const prev = next.get(k);
         next.set(k, s);
-        if (refreshEnded(prev, s)) this.#versions.set(k, (this.#versions.get(k) ?? 0) + 1);
+        if (refreshEnded(prev, s)) {
+          this.#versions.set(k, (this.#versions.get(k) ?? 0) + 1);
+          moved = true;
+        }
       }
     });
+    if (moved) this.#moved = ++this.#movedCount;
   }
 
   status(siteId: string, system: string): SystemStatusView | undefined {
@@ -184,6 +192,15 @@ export class FleetStore {
 
   site(siteId: string): SiteView | undefined {
     return this.sites.find((s) => s.id === siteId);
+  }
+
+  /**
+   * Moves whenever some system's data version moves (once per publication that moved any): what a
+   * view that reloads the whole fleet's summaries watches, instead of walking every system's version
+   * after every status batch (App.svelte; issue 17).
+   */
+  get versionsMoved(): number {
+    return this.#moved;
   }
 
   /** Moves whenever new cached data of the system may exist. */

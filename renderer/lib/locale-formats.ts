@@ -21,8 +21,9 @@ export function textCollator(): Intl.Collator {
 
 /**
  * Builds what the first frame uses (the tree's and the overview's name order, the overview's whole
- * numbers), for the entry script to call once the first reads are out: the locale data then loads
- * while the page waits for its frame script and answers, not inside the frame. Nothing else is built.
+ * numbers), for the entry script to call once the frame is mounted (hidden, renderer/frame.ts): the
+ * locale data then loads while the page waits for main's answers, neither before the frame's script
+ * is evaluated nor inside the answers' render. Nothing else is built.
  */
 export function warmFormats(): void {
   textCollator();

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { fleetSuite, systemState } from './support/admin.js';
 import { openSystem } from './support/ui.js';
 
@@ -8,6 +8,14 @@ import { openSystem } from './support/ui.js';
  * search box shows matches as you type.
  */
 const fleet = fleetSuite({ simulator: { demo: true } });
+
+/**
+ * Waits for the window's frame to be shown: the page's `load` can come before the frame's script has
+ * mounted it (its chunk is imported by the async entry), and Ctrl+K pressed then reaches no handler.
+ */
+async function frameShown(page: Page): Promise<void> {
+  await expect(page.getByTestId('open-overview')).toBeVisible();
+}
 
 function iscsiHost(): { siteId: string; system: string; host: string; iqn: string } {
   for (const [i, s] of fleet().simulator.manifest.sites.entries()) {
@@ -22,6 +30,7 @@ function iscsiHost(): { siteId: string; system: string; host: string; iqn: strin
 test('the palette finds a host by its IQN as you type, and opens it', async ({ page }) => {
   const { siteId, system, host, iqn } = iscsiHost();
   await page.goto(fleet().url);
+  await frameShown(page);
   await page.keyboard.press('Control+k');
   const input = page.getByTestId('palette-input');
   await input.pressSequentially(iqn.slice(-14));
@@ -38,6 +47,7 @@ test('the palette finds a drive by serial and offers every system’s views', as
   const drive = systemState(fleet(), 1, fleet().simulator.manifest.sites[1]?.systems[2] as string).nodes[1]?.drives[3];
   if (!drive) throw new Error('no drive');
   await page.goto(fleet().url);
+  await frameShown(page);
   await page.keyboard.press('Control+k');
   const input = page.getByTestId('palette-input');
   await input.fill(drive.serial);

@@ -94,14 +94,22 @@ describe('FleetStore', () => {
     const { fleet, fake } = await store();
     const stop = fleet.listen();
     expect(fleet.version('a', 'x')).toBe(0);
+    // The first load moved no version.
+    expect(fleet.versionsMoved).toBe(0);
     fake.emit('fleet:status', status('a', 'x', 'refreshing', { progress: { done: 1, total: 4 } }));
     fake.emit('fleet:status', status('a', 'x', 'refreshing', { progress: { done: 2, total: 4 } }));
     expect(fleet.version('a', 'x')).toBe(0);
+    expect(fleet.versionsMoved).toBe(0);
     fake.emit('fleet:status', status('a', 'x', 'ok', { lastSuccessAt: 't2' }));
     expect(fleet.version('a', 'x')).toBe(1);
+    expect(fleet.versionsMoved).toBe(1);
     fake.emit('fleet:status', status('b', 'y', 'ok', { lastSuccessAt: 't3' }));
     expect(fleet.version('b', 'y')).toBe(1);
     expect(fleet.version('a', 'x')).toBe(1);
+    expect(fleet.versionsMoved).toBe(2);
+    // One publication that moves several systems' versions is one move.
+    fleet.applyAll([status('a', 'x', 'ok', { lastSuccessAt: 't4' }), status('b', 'y', 'ok', { lastSuccessAt: 't5' })]);
+    expect([fleet.version('a', 'x'), fleet.version('b', 'y'), fleet.versionsMoved]).toEqual([2, 2, 3]);
     stop();
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readEvents, takeShellToken } from '../../../../renderer/lib/api.js';
+import { clearShellToken, readEvents, shellTokenOf, takeShellToken } from '../../../../renderer/lib/api.js';
 
 describe('takeShellToken', () => {
   it('moves the token from the address bar into memory, keeping the rest of the address', () => {
@@ -15,6 +15,26 @@ describe('takeShellToken', () => {
   it('leaves an address without a token alone', () => {
     const win = { location: { href: 'app://fleetdeck/index.html' }, history: { replaceState: () => expect.unreachable() } } as unknown as Pick<Window, 'location' | 'history'>;
     expect(takeShellToken(win)).toBeUndefined();
+  });
+});
+
+describe('shellTokenOf and clearShellToken', () => {
+  it('reads the token without touching the address, then clears it from the address alone', () => {
+    const replaced: string[] = [];
+    const win = {
+      location: { href: 'http://127.0.0.1:4000/?x=1&token=T0K3N#/overview' },
+      history: { state: null, replaceState: (_s: unknown, _t: string, url: string) => replaced.push(url) },
+    } as unknown as Pick<Window, 'location' | 'history'>;
+    expect(shellTokenOf(win)).toBe('T0K3N');
+    expect(replaced).toEqual([]);
+    clearShellToken(win);
+    expect(replaced).toEqual(['/?x=1#/overview']);
+  });
+
+  it('clears nothing from an address without a token', () => {
+    const win = { location: { href: 'app://fleetdeck/index.html' }, history: { replaceState: () => expect.unreachable() } } as unknown as Pick<Window, 'location' | 'history'>;
+    expect(shellTokenOf(win)).toBeUndefined();
+    clearShellToken(win);
   });
 });
 
