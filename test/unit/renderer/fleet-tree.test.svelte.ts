@@ -7,6 +7,7 @@ import { firstFrame } from '../../../renderer/lib/first-frame.svelte.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { Nav } from '../../../renderer/lib/nav.svelte.js';
 import { fakeApi, key, settle, site, status } from './support/fake-api.js';
+import { fakeResizeObserver } from './support/fake-layout.js';
 import { renderComponent } from './support/render.js';
 
 const AREAS = [
@@ -262,16 +263,7 @@ describe('FleetTree in the first frame', () => {
     let height = 0;
     const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
     Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => height });
-    const noLayout = globalThis.ResizeObserver;
-    const observers: Array<() => void> = [];
-    globalThis.ResizeObserver = class implements ResizeObserver {
-      constructor(private readonly callback: ResizeObserverCallback) {}
-      observe(target: Element): void {
-        observers.push(() => this.callback([{ target } as ResizeObserverEntry], this));
-      }
-      unobserve(): void {}
-      disconnect(): void {}
-    };
+    const layout = fakeResizeObserver('manual');
     firstFrame.pending = true;
     try {
       const el = renderComponent(FleetTree, { fleet, nav: new Nav(), areas: AREAS }).target;
@@ -283,17 +275,17 @@ describe('FleetTree in the first frame', () => {
       expect(first).toHaveLength(Math.ceil((window.innerHeight - 72) / 28));
       // Laid out shorter than that: the same rows, the same elements.
       height = 600;
-      observers.forEach((call) => call());
+      layout.deliver();
       flushSync();
       expect(items()).toEqual(first);
       // Taller than the window (it grew): the rows it now shows.
       height = window.innerHeight + 10 * 28;
-      observers.forEach((call) => call());
+      layout.deliver();
       flushSync();
       expect(items()).toHaveLength(Math.ceil(height / 28));
     } finally {
       firstFrame.pending = false;
-      globalThis.ResizeObserver = noLayout;
+      layout.restore();
       if (real) Object.defineProperty(HTMLElement.prototype, 'clientHeight', real);
     }
   });

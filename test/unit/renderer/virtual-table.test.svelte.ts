@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import VirtualTable from '../../../renderer/components/VirtualTable.svelte';
 import { firstFrame } from '../../../renderer/lib/first-frame.svelte.js';
 import type { Column } from '../../../renderer/lib/table.js';
+import { fakeResizeObserver } from './support/fake-layout.js';
 import { renderComponent } from './support/render.js';
 
 interface Drive {
@@ -67,18 +68,9 @@ describe('VirtualTable', () => {
     // A capped table is as tall as its rows: measured before its rows are in, it is a header tall.
     const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
     Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 30 });
-    const noLayout = globalThis.ResizeObserver;
     const observed: Element[] = [];
     // A browser's observer: it calls back once the observed element is laid out (after the mount).
-    globalThis.ResizeObserver = class implements ResizeObserver {
-      constructor(private readonly callback: ResizeObserverCallback) {}
-      observe(target: Element): void {
-        observed.push(target);
-        queueMicrotask(() => this.callback([{ target } as ResizeObserverEntry], this));
-      }
-      unobserve(): void {}
-      disconnect(): void {}
-    };
+    const layout = fakeResizeObserver('microtask', observed);
     firstFrame.pending = true;
     try {
       const el = renderTable();
@@ -88,7 +80,7 @@ describe('VirtualTable', () => {
       expect(bodyRows(el)).toHaveLength(19);
     } finally {
       firstFrame.pending = false;
-      globalThis.ResizeObserver = noLayout;
+      layout.restore();
       if (real) Object.defineProperty(HTMLElement.prototype, 'clientHeight', real);
     }
   });
@@ -97,15 +89,7 @@ describe('VirtualTable', () => {
     const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
     // 16 rem at the 16 px root size (jsdom's computed font size).
     Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 16 * 16 });
-    const noLayout = globalThis.ResizeObserver;
-    globalThis.ResizeObserver = class implements ResizeObserver {
-      constructor(private readonly callback: ResizeObserverCallback) {}
-      observe(target: Element): void {
-        queueMicrotask(() => this.callback([{ target } as ResizeObserverEntry], this));
-      }
-      unobserve(): void {}
-      disconnect(): void {}
-    };
+    const layout = fakeResizeObserver('microtask');
     try {
       const cols: Column<Drive>[] = [
         { id: 'id', title: 'Id', value: (d) => d.id, width: '6rem' },
@@ -120,7 +104,7 @@ describe('VirtualTable', () => {
       flushSync();
       expect(heads()).toEqual(['Id', 'Size']);
     } finally {
-      globalThis.ResizeObserver = noLayout;
+      layout.restore();
       if (real) Object.defineProperty(HTMLElement.prototype, 'clientWidth', real);
     }
   });
@@ -131,15 +115,7 @@ describe('VirtualTable', () => {
     const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
     // 17 rem at the 16 px root size (jsdom's computed font size).
     Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 17 * 16 });
-    const noLayout = globalThis.ResizeObserver;
-    globalThis.ResizeObserver = class implements ResizeObserver {
-      constructor(private readonly callback: ResizeObserverCallback) {}
-      observe(target: Element): void {
-        queueMicrotask(() => this.callback([{ target } as ResizeObserverEntry], this));
-      }
-      unobserve(): void {}
-      disconnect(): void {}
-    };
+    const layout = fakeResizeObserver('microtask');
     try {
       let texts = 0;
       const cols: Column<Drive>[] = [
@@ -159,7 +135,7 @@ describe('VirtualTable', () => {
       expect(texts).toBe(rendered);
       expect(el.querySelector('[role="columnheader"]')).toBe(header);
     } finally {
-      globalThis.ResizeObserver = noLayout;
+      layout.restore();
       if (real) Object.defineProperty(HTMLElement.prototype, 'clientWidth', real);
     }
   });
@@ -168,16 +144,7 @@ describe('VirtualTable', () => {
     const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
     let height = 0;
     Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => height });
-    const noLayout = globalThis.ResizeObserver;
-    const observers: Array<() => void> = [];
-    globalThis.ResizeObserver = class implements ResizeObserver {
-      constructor(private readonly callback: ResizeObserverCallback) {}
-      observe(target: Element): void {
-        observers.push(() => this.callback([{ target } as ResizeObserverEntry], this));
-      }
-      unobserve(): void {}
-      disconnect(): void {}
-    };
+    const layout = fakeResizeObserver('manual');
     firstFrame.pending = true;
     try {
       let texts = 0;
@@ -187,17 +154,17 @@ describe('VirtualTable', () => {
       expect(bodyRows(el)).toHaveLength(Math.ceil((window.innerHeight - 30) / 30));
       const rendered = texts;
       height = 500;
-      observers.forEach((call) => call());
+      layout.deliver();
       flushSync();
       expect(bodyRows(el)).toHaveLength(Math.ceil((window.innerHeight - 30) / 30));
       expect(texts).toBe(rendered);
       height = window.innerHeight + 300;
-      observers.forEach((call) => call());
+      layout.deliver();
       flushSync();
       expect(bodyRows(el)).toHaveLength(Math.ceil((height - 30) / 30));
     } finally {
       firstFrame.pending = false;
-      globalThis.ResizeObserver = noLayout;
+      layout.restore();
       if (real) Object.defineProperty(HTMLElement.prototype, 'clientHeight', real);
     }
   });
