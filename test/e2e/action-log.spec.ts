@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { dialog, fleetSuite, submitDialog } from './support/admin.js';
-import { openSystem } from './support/ui.js';
+import { frameShown, openSystem } from './support/ui.js';
 
 /**
  * Issue 14, points 3 and 4: a write made in the UI is found in the action log view by filter, the
@@ -79,6 +79,7 @@ test('a user created in the UI is found in the action log by filter, the chain v
 
 test('the palette opens the action log, and a tampered record is shown as the first broken one', async ({ page }) => {
   await page.goto(fleet().url);
+  await frameShown(page);
   await page.keyboard.press('Control+k');
   await page.keyboard.type('action log');
   await page.keyboard.press('Enter');

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { fleetSuite, systemState } from './support/admin.js';
-import { openSystem } from './support/ui.js';
+import { frameShown, openSystem } from './support/ui.js';
 
 /**
  * Issue 19, point 7: finding things. Ctrl+K finds the fleet's cached hosts, IQNs, serials… as you
@@ -8,14 +8,6 @@ import { openSystem } from './support/ui.js';
  * search box shows matches as you type.
  */
 const fleet = fleetSuite({ simulator: { demo: true } });
-
-/**
- * Waits for the window's frame to be shown: the page's `load` can come before the frame's script has
- * mounted it (its chunk is imported by the async entry), and Ctrl+K pressed then reaches no handler.
- */
-async function frameShown(page: Page): Promise<void> {
-  await expect(page.getByTestId('open-overview')).toBeVisible();
-}
 
 function iscsiHost(): { siteId: string; system: string; host: string; iqn: string } {
   for (const [i, s] of fleet().simulator.manifest.sites.entries()) {

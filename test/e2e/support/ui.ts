@@ -1,5 +1,14 @@
 import { expect, type Page } from '@playwright/test';
 
+/**
+ * Waits for the window's frame to be shown: the page's `load` can come before the frame's script has
+ * mounted it (its chunk is imported by the async entry, and it is shown with the first answers), and
+ * a key pressed then (Ctrl+K) reaches no handler.
+ */
+export async function frameShown(page: Page): Promise<void> {
+  await expect(page.getByTestId('open-overview')).toBeVisible();
+}
+
 /** Opens a system from the fleet tree and, optionally, one of its areas from the area bar. */
 export async function openSystem(page: Page, siteId: string, system: string, area?: string): Promise<void> {
   await page.getByTestId(`tree-system-${siteId}-${system}`).click();
