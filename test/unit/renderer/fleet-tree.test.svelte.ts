@@ -7,7 +7,7 @@ import { firstFrame } from '../../../renderer/lib/first-frame.svelte.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { Nav } from '../../../renderer/lib/nav.svelte.js';
 import { fakeApi, key, settle, site, status } from './support/fake-api.js';
-import { fakeResizeObserver } from './support/fake-layout.js';
+import { fakeElementSize, fakeResizeObserver } from './support/fake-layout.js';
 import { renderComponent } from './support/render.js';
 
 const AREAS = [
@@ -261,8 +261,7 @@ describe('FleetTree in the first frame', () => {
     const fleet = new FleetStore();
     await fleet.load();
     let height = 0;
-    const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
-    Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => height });
+    const size = fakeElementSize('clientHeight', () => height);
     const layout = fakeResizeObserver('manual');
     firstFrame.pending = true;
     try {
@@ -286,7 +285,7 @@ describe('FleetTree in the first frame', () => {
     } finally {
       firstFrame.pending = false;
       layout.restore();
-      if (real) Object.defineProperty(HTMLElement.prototype, 'clientHeight', real);
+      size();
     }
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import VirtualTable from '../../../renderer/components/VirtualTable.svelte';
 import { firstFrame } from '../../../renderer/lib/first-frame.svelte.js';
 import type { Column } from '../../../renderer/lib/table.js';
-import { fakeResizeObserver } from './support/fake-layout.js';
+import { fakeElementSize, fakeResizeObserver } from './support/fake-layout.js';
 import { renderComponent } from './support/render.js';
 
 interface Drive {
@@ -66,8 +66,7 @@ describe('VirtualTable', () => {
 
   it('renders the rows its height cap shows, not those of the height it measures while it holds few rows', async () => {
     // A capped table is as tall as its rows: measured before its rows are in, it is a header tall.
-    const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
-    Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 30 });
+    const size = fakeElementSize('clientHeight', () => 30);
     const observed: Element[] = [];
     // A browser's observer: it calls back once the observed element is laid out (after the mount).
     const layout = fakeResizeObserver('microtask', observed);
@@ -81,14 +80,13 @@ describe('VirtualTable', () => {
     } finally {
       firstFrame.pending = false;
       layout.restore();
-      if (real) Object.defineProperty(HTMLElement.prototype, 'clientHeight', real);
+      size();
     }
   });
 
   it('drops the columns a measured width cannot hold, the droppable ones first', async () => {
-    const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
     // 16 rem at the 16 px root size (jsdom's computed font size).
-    Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 16 * 16 });
+    const size = fakeElementSize('clientWidth', () => 16 * 16);
     const layout = fakeResizeObserver('microtask');
     try {
       const cols: Column<Drive>[] = [
@@ -105,16 +103,15 @@ describe('VirtualTable', () => {
       expect(heads()).toEqual(['Id', 'Size']);
     } finally {
       layout.restore();
-      if (real) Object.defineProperty(HTMLElement.prototype, 'clientWidth', real);
+      size();
     }
   });
 
   it('fits its columns to the width expected before it is laid out, and a measured width keeping them renders nothing again', async () => {
     // Issue 17: the overview's table, mounted hidden, rendered all its columns, then its rows again
     // with the columns its measured width kept.
-    const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
     // 17 rem at the 16 px root size (jsdom's computed font size).
-    Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 17 * 16 });
+    const size = fakeElementSize('clientWidth', () => 17 * 16);
     const layout = fakeResizeObserver('microtask');
     try {
       let texts = 0;
@@ -136,14 +133,13 @@ describe('VirtualTable', () => {
       expect(el.querySelector('[role="columnheader"]')).toBe(header);
     } finally {
       layout.restore();
-      if (real) Object.defineProperty(HTMLElement.prototype, 'clientWidth', real);
+      size();
     }
   });
 
   it("renders a filling table's rows for the window's height until laid out, and again only for a height needing more", () => {
-    const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
     let height = 0;
-    Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => height });
+    const size = fakeElementSize('clientHeight', () => height);
     const layout = fakeResizeObserver('manual');
     firstFrame.pending = true;
     try {
@@ -165,7 +161,7 @@ describe('VirtualTable', () => {
     } finally {
       firstFrame.pending = false;
       layout.restore();
-      if (real) Object.defineProperty(HTMLElement.prototype, 'clientHeight', real);
+      size();
     }
   });
 

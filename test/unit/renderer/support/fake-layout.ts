@@ -26,3 +26,15 @@ export function fakeResizeObserver(when: 'microtask' | 'manual', observed: Eleme
     },
   };
 }
+
+/**
+ * Every element's `clientWidth` or `clientHeight` (jsdom reports 0) read from `get` until the
+ * returned undo puts jsdom's back.
+ */
+export function fakeElementSize(prop: 'clientWidth' | 'clientHeight', get: () => number): () => void {
+  const real = Object.getOwnPropertyDescriptor(HTMLElement.prototype, prop);
+  Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get });
+  return () => {
+    if (real) Object.defineProperty(HTMLElement.prototype, prop, real);
+  };
+}
