@@ -6,6 +6,7 @@
  */
 const numberFormats = new Map<number, Intl.NumberFormat>();
 let collator: Intl.Collator | undefined;
+let byColumn: Intl.Collator | undefined;
 
 /** The user's number format with at most `digits` fraction digits. */
 export function numberFormat(digits: number): Intl.NumberFormat {
@@ -17,6 +18,11 @@ export function numberFormat(digits: number): Intl.NumberFormat {
 /** The default locale's collator, the order `a.localeCompare(b)` gives. */
 export function textCollator(): Intl.Collator {
   return (collator ??= new Intl.Collator());
+}
+
+/** A table column's order: numbers in text by value ("disk 2" before "disk 10"), case and accents aside. */
+export function columnCollator(): Intl.Collator {
+  return (byColumn ??= new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }));
 }
 
 /**

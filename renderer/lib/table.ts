@@ -1,4 +1,5 @@
 import type { Snippet } from 'svelte';
+import { columnCollator } from './locale-formats.js';
 
 /** A column of `VirtualTable`. */
 export interface Column<T> {
@@ -49,7 +50,6 @@ export interface SortState {
   dir: 'asc' | 'desc';
 }
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
 /** Rows sorted by a column; stable, undefined values last in both directions. */
 export function sortRows<T>(rows: readonly T[], columns: readonly Column<T>[], sort: SortState | undefined): readonly T[] {
@@ -61,7 +61,7 @@ export function sortRows<T>(rows: readonly T[], columns: readonly Column<T>[], s
     const ae = a.k === undefined || a.k === null || a.k === '';
     const be = b.k === undefined || b.k === null || b.k === '';
     if (ae || be) return ae === be ? a.i - b.i : ae ? 1 : -1;
-    const c = typeof a.k === 'number' && typeof b.k === 'number' ? a.k - b.k : collator.compare(String(a.k), String(b.k));
+    const c = typeof a.k === 'number' && typeof b.k === 'number' ? a.k - b.k : columnCollator().compare(String(a.k), String(b.k));
     return c !== 0 ? c * sign : a.i - b.i;
   });
   return keyed.map((k) => k.row);
