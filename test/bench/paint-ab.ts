@@ -20,9 +20,9 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { cachedFleet } from './cached-fleet.js';
-import { firstPaint, launchChromium, newPage, newProfile, quiet, SIZES } from './scale.js';
+import { firstPaint, launchChromium, newPage, newProfile, quiet, SIZES, timedFirstPaint, type PaintLoad } from './scale.js';
 import { median, ms } from './support.js';
 
 const { values: flags } = parseArgs({ options: { a: { type: 'string' }, b: { type: 'string' }, runs: { type: 'string' }, warm: { type: 'boolean' } } });
@@ -58,31 +58,6 @@ async function startShell(root: string, data: string): Promise<Shell> {
   return { root, child, url, work };
 }
 
-interface Load {
-  paint: number;
-  cpu: number;
-  firstCall: number;
-  lastAnswer: number;
-}
-
-async function load(page: Page, url: string): Promise<Load> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-  const paint = await firstPaint(page, url);
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  const cpu = (metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0) * 1000;
-  const ipc = await page.evaluate(
-    (p) =>
-      performance
-        .getEntriesByType('resource')
-        .map((e) => e as PerformanceResourceTiming)
-        .filter((r) => new URL(r.name).pathname.startsWith('/ipc/') && r.responseEnd <= p)
-        .map((r) => [r.startTime, r.responseEnd]),
-    paint,
-  );
-  return { paint, cpu, firstCall: Math.min(...ipc.map((r) => r[0]!)), lastAnswer: Math.max(...ipc.map((r) => r[1]!)) };
-}
-
 async function main(): Promise<void> {
   const fleetDir = process.env.BENCH_FLEET_DIR ?? mkdtempSync(join(tmpdir(), 'fleetdeck-paint-ab-fleet-'));
   await cachedFleet(fleetDir, SIZES.s1000);
@@ -91,9 +66,9 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   const kinds = flags.warm ? (['fresh', 'warm'] as const) : (['fresh'] as const);
   type Kind = (typeof kinds)[number];
-  const loads = shells.map(() => ({ fresh: [] as Load[], warm: [] as Load[] }));
+  const loads = shells.map(() => ({ fresh: [] as PaintLoad[], warm: [] as PaintLoad[] }));
   /** One timed load: in a fresh profile, or in one that loaded the page once before. */
-  const timed = async (b: Browser, shell: Shell, kind: Kind): Promise<Load> => {
+  const timed = async (b: Browser, shell: Shell, kind: Kind): Promise<PaintLoad> => {
     const profile = kind === 'warm' ? await newProfile(b) : undefined;
     try {
       if (profile) {
@@ -103,7 +78,7 @@ async function main(): Promise<void> {
       }
       await Promise.all(shells.map((s) => quiet(s.child.pid)));
       const page = await newPage(profile ?? b, 1000);
-      const l = await load(page, shell.url);
+      const l = await timedFirstPaint(page, shell.url);
       await page.close();
       return l;
     } finally {
@@ -138,7 +113,7 @@ async function main(): Promise<void> {
   for (const kind of kinds) {
     shells.forEach((s, k) => {
       const l = loads[k]![kind];
-      const pick = (f: (x: Load) => number): string => `${ms(median(l.map(f)))}`;
+      const pick = (f: (x: PaintLoad) => number): string => `${ms(median(l.map(f)))}`;
       console.log(
         `${k === 0 ? 'A' : 'B'} ${s.root} (${kind} profile): first paint median ${pick((x) => x.paint)} (range ${ms(Math.min(...l.map((x) => x.paint)))}–${ms(Math.max(...l.map((x) => x.paint)))}), page main-thread CPU ${pick((x) => x.cpu)}, first call ${pick((x) => x.firstCall)}, last answer ${pick((x) => x.lastAnswer)}`,
       );
