@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { BATCH_PATH, batchCalls, joinAnswers, MAX_BATCH } from '../../app/ipc/batch.js';
 import { EVENT_NAMES } from '../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../app/ipc/contract.js';
 import type { Handlers } from '../ipc/handlers.js';
@@ -94,12 +95,22 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
         const text = await readBody(req);
         payload = text ? JSON.parse(text) : {};
       } catch (err) {
+        if (url.pathname === BATCH_PATH) return send(res, 400, 'text/plain', `malformed batch: ${(err as Error).message}`);
         return sendJson(res, 200, { ok: false, error: { code: 'validation', message: `malformed request: ${(err as Error).message}` } });
+      }
+      // answerJson: a cached answer's JSON text goes out as stored, not parsed and re-serialised.
+      // Loaded with the first call, not with the shell: the page is served while main's core loads.
+      if (url.pathname === BATCH_PATH) {
+        // Several calls in one request (the first frame's reads): each dispatched as if it came alone,
+        // all at once, and each envelope's text answered as a single call's would be.
+        const calls = batchCalls(payload);
+        if (!calls) return send(res, 400, 'text/plain', `a batch is a JSON array of 1 to ${MAX_BATCH} [channel, request] pairs`);
+        const { dispatch } = await import('../ipc/handlers.js');
+        const answers = await Promise.all(calls.map(async ([channel, request]) => answerJson(await dispatch(options.handlers, channel, request))));
+        return send(res, 200, 'text/plain; charset=utf-8', joinAnswers(answers));
       }
       const channel = decodePath(url.pathname.slice('/ipc/'.length));
       if (channel === undefined) return sendJson(res, 200, { ok: false, error: { code: 'unknown-channel', message: 'unknown channel (the name does not decode)' } });
-      // answerJson: a cached answer's JSON text goes out as stored, not parsed and re-serialised.
-      // Loaded with the first call, not with the shell: the page is served while main's core loads.
       const { dispatch } = await import('../ipc/handlers.js');
       return send(res, 200, 'application/json; charset=utf-8', answerJson(await dispatch(options.handlers, channel, payload)));
     }

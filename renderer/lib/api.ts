@@ -1,3 +1,4 @@
+import { BATCH_PATH, splitAnswers, type BatchCall } from '../../app/ipc/batch.js';
 import { FIRST_READS } from '../../app/ipc/channels.js';
 import type { Channel, EventName, EventPayload, FleetdeckApi, FleetdeckTransport, Request, Response } from '../../app/ipc/contract.js';
 
@@ -50,19 +51,36 @@ function callError(err: unknown): IpcCallError {
   return new IpcCallError(typeof e?.code === 'string' ? e.code : 'internal', typeof e?.message === 'string' ? e.message : String(err));
 }
 
+/**
+ * A transport that can also carry several calls in one exchange (the browser shell's batch): one
+ * promise of envelope text per call, in order.
+ */
+export interface BatchingTransport extends FleetdeckTransport {
+  callAll(calls: readonly BatchCall[]): Array<Promise<string>>;
+}
+
+/** The typed API, with `invokeAll` when its transport can batch: each answer decoded on its own. */
+export interface WindowApi extends FleetdeckApi {
+  invokeAll?(calls: readonly BatchCall[]): Array<Promise<unknown>>;
+}
+
+/** An envelope text as its value, or the transport's failure as an IpcCallError. */
+async function decoded(text: Promise<string>): Promise<unknown> {
+  let answer: string;
+  try {
+    answer = await text;
+  } catch (err) {
+    throw callError(err);
+  }
+  return decodeAnswer(answer);
+}
+
 /** The typed API over a transport: every answer goes through {@link decodeAnswer}. */
-export function fromTransport(transport: FleetdeckTransport): FleetdeckApi {
+export function fromTransport(transport: FleetdeckTransport | BatchingTransport): WindowApi {
   return {
-    async invoke<C extends Channel>(channel: C, request: Request<C>): Promise<Response<C>> {
-      let text: string;
-      try {
-        text = await transport.call(channel, request);
-      } catch (err) {
-        throw callError(err);
-      }
-      return decodeAnswer(text) as Response<C>;
-    },
+    invoke: <C extends Channel>(channel: C, request: Request<C>): Promise<Response<C>> => decoded(transport.call(channel, request)) as Promise<Response<C>>,
     on: <E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void) => transport.on(event, listener as (payload: unknown) => void),
+    ...('callAll' in transport ? { invokeAll: (calls: readonly BatchCall[]) => transport.callAll(calls).map(decoded) } : {}),
   };
 }
 
@@ -95,7 +113,7 @@ export function takeShellToken(win: Pick<Window, 'location' | 'history'>): strin
 const RECONNECT_MS = { first: 1_000, max: 30_000 };
 
 /** The browser shell's typed API: {@link httpTransport} through the one decoder. */
-export function httpApi(base: URL, token: string, fetchImpl: typeof fetch = fetch.bind(globalThis)): FleetdeckApi {
+export function httpApi(base: URL, token: string, fetchImpl: typeof fetch = fetch.bind(globalThis)): WindowApi {
   return fromTransport(httpTransport(base, token, fetchImpl));
 }
 
@@ -105,7 +123,7 @@ export function httpApi(base: URL, token: string, fetchImpl: typeof fetch = fetc
  * cannot set one, so the stream is read with fetch). A refused token (the shell restarted) is
  * said plainly.
  */
-export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch = fetch.bind(globalThis)): FleetdeckTransport {
+export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch = fetch.bind(globalThis)): BatchingTransport {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   /** The open stream's cancel switch; undefined while nobody listens. */
   let stream: AbortController | undefined;
@@ -134,17 +152,27 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
       wait = Math.min(wait * 2, RECONNECT_MS.max);
     }
   };
+  /** POSTs a JSON body to `path`; the answer's text, or the refusal as an IpcCallError. */
+  const post = async (path: string, body: unknown): Promise<string> => {
+    const res = await fetchImpl(new URL(path, base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
+      body: JSON.stringify(body),
+    });
+    if (res.status === 401) throw new IpcCallError('access-token', 'this page\'s access token was refused (Fleetdeck may have restarted): open the address Fleetdeck printed again');
+    // The shell answers every call it dispatches 200 with an envelope; anything else was refused before.
+    if (!res.ok) throw new IpcCallError('protocol', `HTTP ${res.status}: ${(await res.text().catch(() => '')).slice(0, 200)}`);
+    return res.text();
+  };
   return {
-    async call(channel, request) {
-      const res = await fetchImpl(new URL(`/ipc/${channel}`, base), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
-        body: JSON.stringify(request),
+    call: (channel, request) => post(`/ipc/${channel}`, request),
+    callAll(calls) {
+      const answers = post(BATCH_PATH, calls).then((body) => {
+        const texts = splitAnswers(body, calls.length);
+        if (!texts) throw new IpcCallError('protocol', `main sent a batch answer this window cannot read: ${body.slice(0, 80)}`);
+        return texts;
       });
-      if (res.status === 401) throw new IpcCallError('access-token', 'this page\'s access token was refused (Fleetdeck may have restarted): open the address Fleetdeck printed again');
-      // The shell answers every call it dispatches 200 with an envelope; anything else was refused before.
-      if (!res.ok) throw new IpcCallError('protocol', `HTTP ${res.status}: ${(await res.text().catch(() => '')).slice(0, 200)}`);
-      return res.text();
+      return calls.map((_, i) => answers.then((texts) => texts[i] as string));
     },
     on(event, listener) {
       let set = listeners.get(event);
@@ -199,7 +227,8 @@ export async function readEvents(body: ReadableStream<Uint8Array>, deliver: (eve
 }
 
 /** Fakes that throw plain errors still reject with IpcCallErrors, as the real transports do. */
-function normalize(api: FleetdeckApi): FleetdeckApi {
+function normalize(api: WindowApi): WindowApi {
+  const { invokeAll } = api;
   return {
     invoke: async (channel, request) => {
       try {
@@ -209,10 +238,11 @@ function normalize(api: FleetdeckApi): FleetdeckApi {
       }
     },
     on: (event, listener) => api.on(event, listener),
+    ...(invokeAll ? { invokeAll: (calls: readonly BatchCall[]) => invokeAll.call(api, calls).map((p) => p.catch((err: unknown) => Promise.reject(callError(err)))) } : {}),
   };
 }
 
-let current: FleetdeckApi | undefined;
+let current: WindowApi | undefined;
 
 let shellToken: string | undefined;
 
@@ -230,12 +260,16 @@ export function claimShellToken(win: Window = window, { clear = true }: { clear?
 
 /** The API of this window: over the preload's transport in Electron, over HTTP in the browser shell. */
 export function api(): FleetdeckApi {
+  return windowApi();
+}
+
+function windowApi(): WindowApi {
   current ??= fromTransport(window.fleetdeck ?? httpTransport(new URL(window.location.href), shellToken ?? takeShellToken(window) ?? ''));
   return current;
 }
 
-/** Tests hand the renderer a fake. */
-export function setApi(fake: FleetdeckApi): void {
+/** Tests hand the renderer a fake (one with `invokeAll` stands for a transport that batches). */
+export function setApi(fake: WindowApi): void {
   current = normalize(fake);
   early.clear();
   answered = Promise.resolve();
@@ -256,13 +290,16 @@ let answered: Promise<void> = Promise.resolve();
  * DOMContentLoaded). A failure is kept for the reader, who says it as any failed read.
  */
 export function startFirstReads(): void {
-  for (const channel of FIRST_READS) {
-    const sent = api().invoke(channel, {});
+  const to = windowApi();
+  // Over HTTP, one request carries them all: one fetch to make, one answer to take in (issue 17).
+  const sent = to.invokeAll ? to.invokeAll(FIRST_READS.map((channel) => [channel, {}])) : FIRST_READS.map((channel) => to.invoke(channel, {}));
+  FIRST_READS.forEach((channel, i) => {
+    const read = sent[i] as Promise<unknown>;
     // Read by firstRead; until then a rejection is not an unhandled one.
-    sent.catch(() => undefined);
-    early.set(channel, sent);
-  }
-  answered = Promise.allSettled(early.values()).then(() => undefined);
+    read.catch(() => undefined);
+    early.set(channel, read);
+  });
+  answered = Promise.allSettled(sent).then(() => undefined);
 }
 
 /**

@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { splitAnswers } from '../../../app/ipc/batch.js';
 import { CHANNEL_NAMES } from '../../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../../app/ipc/contract.js';
 import type { Handlers } from '../../../main/ipc/handlers.js';
@@ -140,6 +141,30 @@ describe('browser shell', () => {
     expect(JSON.parse(malformed.body)).toMatchObject({ ok: false, error: { code: 'validation' } });
     const form = await raw(shell.port, '/ipc/app:info', { method: 'POST', headers: { 'content-type': 'text/plain', 'x-fleetdeck-token': token }, body: '{}' });
     expect(form.status).toBe(415);
+  });
+
+  it('answers a batch of calls with each envelope as a single call gives it, behind the same checks', async () => {
+    const batch = (body: string, headers: Record<string, string> = {}) =>
+      raw(shell.port, '/ipc/batch', { method: 'POST', headers: { 'content-type': 'application/json', 'x-fleetdeck-token': token, ...headers }, body });
+    const calls = [
+      ['fleet:status', { site: 'paris' }],
+      ['fs:read', {}],
+      ['op:call', { site: 1 }],
+      ['sites:list', {}],
+    ] as const;
+    const answer = await batch(JSON.stringify(calls));
+    expect(answer.status).toBe(200);
+    const singles = await Promise.all(calls.map(([channel, request]) => ipc(channel, request)));
+    expect(splitAnswers(answer.body, calls.length)).toEqual(singles.map((s) => s.body));
+    // The same walls as a single call: the token in its header, JSON, POST, this origin.
+    expect((await batch('[["app:info",{}]]', { 'x-fleetdeck-token': 'x'.repeat(32) })).status).toBe(401);
+    expect((await batch('[["app:info",{}]]', { 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await batch('[["app:info",{}]]', { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await raw(shell.port, '/ipc/batch', { headers: { 'x-fleetdeck-token': token } })).status).toBe(405);
+    // What is not a batch is refused whole, not half answered.
+    for (const body of ['{nope', '[]', '{"app:info":{}}', JSON.stringify(Array.from({ length: 17 }, () => ['app:info', {}]))]) {
+      expect((await batch(body)).status, body).toBe(400);
+    }
   });
 
   it('streams events to a client that sends the token as a header', async () => {

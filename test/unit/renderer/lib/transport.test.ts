@@ -85,6 +85,46 @@ describe.each(paths)('over %s', (_name, make) => {
   });
 });
 
+describe('the browser shell batch', () => {
+  it('answers several calls in one request, each exactly as it would alone', async () => {
+    const token = new URL(shell.url).searchParams.get('token') ?? '';
+    const requests: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      requests.push(new URL(String(input)).pathname);
+      return fetch(input, init);
+    };
+    const api = fromTransport(httpTransport(new URL(shell.url), token, counting));
+    const settled = (p: Promise<unknown>): Promise<unknown> =>
+      p.then(
+        (value) => ({ value }),
+        (err: unknown) => ({ error: err instanceof IpcCallError ? { code: err.code, message: err.message } : String(err) }),
+      );
+    const batched = await Promise.all(api.invokeAll!(cases.map(([, channel, request]) => [channel, request])).map(settled));
+    expect(requests).toEqual(['/ipc/batch']);
+    expect(batched).toEqual(cases.map(([, , , expected]) => expected));
+  });
+
+  it('fails every call of a batch the shell refused, with the refusal', async () => {
+    const api = fromTransport(httpTransport(new URL(shell.url), 'x'.repeat(32)));
+    const calls = api.invokeAll!([
+      ['app:info', {}],
+      ['sites:list', {}],
+    ]);
+    for (const call of calls) await expect(call).rejects.toMatchObject({ name: 'IpcCallError', code: 'access-token' });
+  });
+
+  it('calls an answer that is not a batch of as many envelopes a protocol error, for every call', async () => {
+    const answer = (body: string): typeof fetch => () => Promise.resolve(new Response(body, { status: 200 }));
+    for (const body of ['{"ok":true,"value":1}', '[21]\n{"ok":true,"value":1}', '[21,5]\n{"ok":true,"value":1}']) {
+      const calls = fromTransport(httpTransport(new URL(shell.url), 't', answer(body))).invokeAll!([
+        ['app:info', {}],
+        ['sites:list', {}],
+      ]);
+      for (const call of calls) await expect(call, body).rejects.toMatchObject({ name: 'IpcCallError', code: 'protocol' });
+    }
+  });
+});
+
 describe('both paths', () => {
   it('give the renderer exactly the same for every case', async () => {
     for (const [, channel, request] of cases) {
