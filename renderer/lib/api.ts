@@ -1,5 +1,5 @@
 import { BATCH_PATH, splitAnswers, type BatchCall } from '../../app/ipc/batch.js';
-import { FIRST_READS } from '../../app/ipc/channels.js';
+import { FIRST_READS, STATUS_SEQ_HEADER } from '../../app/ipc/channels.js';
 import type { Channel, EventName, EventPayload, FleetdeckApi, FleetdeckTransport, Request, Response } from '../../app/ipc/contract.js';
 
 /** An error returned by main: a stable code and a message without secrets. */
@@ -128,7 +128,28 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
   /** The open stream's cancel switch; undefined while nobody listens. */
   let stream: AbortController | undefined;
   const listening = (): boolean => [...listeners.values()].some((set) => set.size > 0);
-  const deliver = (event: string, data: string): void => {
+  /**
+   * Where a stream opened now replays system statuses from (its `last-event-id`): the last status
+   * event this page received, or the point its latest `fleet:status` answer stood at, whichever is
+   * later. Without it, a status sent between that answer and the stream's opening (~120 ms at
+   * start, issue 17) would not be seen until the system's next one.
+   */
+  let statusFrom: number | undefined;
+  const statusAt = (seq: number): void => {
+    if (Number.isSafeInteger(seq) && seq >= 0) statusFrom = Math.max(statusFrom ?? seq, seq);
+  };
+  /** `fleet:status` reads in flight: a stream opens only once they are answered, so it knows where they stood. */
+  const statusReads = new Set<Promise<unknown>>();
+  const readingStatus = (answer: Promise<{ text: string; seq: number }>, text: (a: { text: string; seq: number }) => string | undefined): void => {
+    const noted = answer.then((a) => {
+      // A refusal is no snapshot: nothing to replay from.
+      if (text(a)?.startsWith('{"ok":true')) statusAt(a.seq);
+    });
+    statusReads.add(noted);
+    void noted.catch(() => undefined).then(() => statusReads.delete(noted));
+  };
+  const deliver = (event: string, data: string, id?: string): void => {
+    if (event === 'fleet:status' && id !== undefined) statusAt(Number(id));
     const set = listeners.get(event);
     if (!set?.size) return;
     const payload: unknown = JSON.parse(data);
@@ -138,7 +159,11 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
     let wait = RECONNECT_MS.first;
     while (!stop.aborted) {
       try {
-        const res = await fetchImpl(new URL('/events', base), { headers: { [TOKEN_HEADER]: token, accept: 'text/event-stream' }, cache: 'no-store', signal: stop });
+        if (statusReads.size) await Promise.allSettled([...statusReads]);
+        if (stop.aborted) return;
+        const headers: Record<string, string> = { [TOKEN_HEADER]: token, accept: 'text/event-stream' };
+        if (statusFrom !== undefined) headers['last-event-id'] = String(statusFrom);
+        const res = await fetchImpl(new URL('/events', base), { headers, cache: 'no-store', signal: stop });
         // A refused token stays refused: retrying would only fill the shell's log.
         if (res.status === 401) return;
         if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
@@ -152,8 +177,11 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
       wait = Math.min(wait * 2, RECONNECT_MS.max);
     }
   };
-  /** POSTs a JSON body to `path`; the answer's text, or the refusal as an IpcCallError. */
-  const post = async (path: string, body: unknown): Promise<string> => {
+  /**
+   * POSTs a JSON body to `path`; the answer's text and how many status events the shell had sent
+   * when it began it, or the refusal as an IpcCallError.
+   */
+  const post = async (path: string, body: unknown): Promise<{ text: string; seq: number }> => {
     const res = await fetchImpl(new URL(path, base), {
       method: 'POST',
       headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
@@ -162,17 +190,23 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
     if (res.status === 401) throw new IpcCallError('access-token', 'this page\'s access token was refused (Fleetdeck may have restarted): open the address Fleetdeck printed again');
     // The shell answers every call it dispatches 200 with an envelope; anything else was refused before.
     if (!res.ok) throw new IpcCallError('protocol', `HTTP ${res.status}: ${(await res.text().catch(() => '')).slice(0, 200)}`);
-    return res.text();
+    return { text: await res.text(), seq: Number(res.headers.get(STATUS_SEQ_HEADER) ?? NaN) };
   };
   return {
-    call: (channel, request) => post(`/ipc/${channel}`, request),
+    call(channel, request) {
+      const answer = post(`/ipc/${channel}`, request);
+      if (channel === 'fleet:status') readingStatus(answer, (a) => a.text);
+      return answer.then((a) => a.text);
+    },
     callAll(calls) {
-      const answers = post(BATCH_PATH, calls).then((body) => {
-        const texts = splitAnswers(body, calls.length);
-        if (!texts) throw new IpcCallError('protocol', `main sent a batch answer this window cannot read: ${body.slice(0, 80)}`);
-        return texts;
+      const answers = post(BATCH_PATH, calls).then(({ text, seq }) => {
+        const texts = splitAnswers(text, calls.length);
+        if (!texts) throw new IpcCallError('protocol', `main sent a batch answer this window cannot read: ${text.slice(0, 80)}`);
+        return { texts, seq };
       });
-      return calls.map((_, i) => answers.then((texts) => texts[i] as string));
+      const status = calls.findIndex(([channel]) => channel === 'fleet:status');
+      if (status >= 0) readingStatus(answers.then(({ texts, seq }) => ({ text: texts[status] as string, seq })), (a) => a.text);
+      return calls.map((_, i) => answers.then(({ texts }) => texts[i] as string));
     },
     on(event, listener) {
       let set = listeners.get(event);
@@ -199,10 +233,10 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
 }
 
 /**
- * Reads a text/event-stream body until it ends, handing each event (`event:` and `data:` lines,
- * ended by a blank line) to `deliver`; comments (`: keep-alive`) are skipped.
+ * Reads a text/event-stream body until it ends, handing each event (`event:`, `data:` and `id:`
+ * lines, ended by a blank line) to `deliver`; comments (`: keep-alive`) are skipped.
  */
-export async function readEvents(body: ReadableStream<Uint8Array>, deliver: (event: string, data: string) => void): Promise<void> {
+export async function readEvents(body: ReadableStream<Uint8Array>, deliver: (event: string, data: string, id?: string) => void): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -216,12 +250,14 @@ export async function readEvents(body: ReadableStream<Uint8Array>, deliver: (eve
       const frame = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       let event = 'message';
+      let id: string | undefined;
       const data: string[] = [];
       for (const line of frame.split('\n')) {
         if (line.startsWith('event:')) event = line.slice(6).trim();
         else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+        else if (line.startsWith('id:')) id = line.slice(3).trim();
       }
-      if (data.length) deliver(event, data.join('\n'));
+      if (data.length) deliver(event, data.join('\n'), id);
     }
   }
 }

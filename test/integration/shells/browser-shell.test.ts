@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { splitAnswers } from '../../../app/ipc/batch.js';
 import { CHANNEL_NAMES } from '../../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../../app/ipc/contract.js';
@@ -184,6 +184,56 @@ describe('browser shell', () => {
       req.end();
     });
     expect(received).toContain('data: {"siteId":"paris","system":"a","count":3}');
+  });
+
+  it("sends a stream opened after a page's fleet:status answer the status of each system that changed since, then the live ones", async () => {
+    const status = (system: string, state: 'ok' | 'refreshing' | 'unreachable') => ({ siteId: 'nice', system, state }) as EventPayload<'fleet:status'>;
+    emit?.('fleet:status', status('x', 'ok'));
+    const client = httpApi(new URL(`http://127.0.0.1:${shell.port}/`), token);
+    await client.invoke('fleet:status', {});
+    // Sent after main answered, before the page listens (~120 ms at start): its frame is still mounting.
+    emit?.('fleet:status', status('y', 'refreshing'));
+    emit?.('fleet:status', status('x', 'unreachable'));
+    const got: unknown[] = [];
+    const off = client.on('fleet:status', (p) => got.push(p));
+    try {
+      await vi.waitFor(() => expect(got).toHaveLength(2));
+      expect(got).toEqual([status('y', 'refreshing'), status('x', 'unreachable')]);
+      // Then live, and nothing from before the answer.
+      emit?.('fleet:status', status('z', 'ok'));
+      await vi.waitFor(() => expect(got).toHaveLength(3));
+      expect(got[2]).toEqual(status('z', 'ok'));
+    } finally {
+      off();
+    }
+  });
+
+  it('replays nothing to a stream that says nothing of where it stands', async () => {
+    emit?.('fleet:status', { siteId: 'nice', system: 'w', state: 'ok' } as EventPayload<'fleet:status'>);
+    const seq = Number((await ipc('app:info', {})).headers['x-fleetdeck-status-seq']);
+    expect(seq).toBeGreaterThan(0);
+    const first = (headers: Record<string, string>) =>
+      new Promise<string>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: shell.port, path: '/events', headers: { host: `127.0.0.1:${shell.port}`, 'x-fleetdeck-token': token, ...headers } }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => {
+            text += c.toString();
+            if (text.includes(': connected\n\n')) {
+              // The replay is written with the greeting, in the same turn: a live event marks the end.
+              emit?.('fleet:notifications', { siteId: 'nice', system: 'w', count: 1 });
+            }
+            if (text.includes('event: fleet:notifications')) {
+              req.destroy();
+              resolve(text);
+            }
+          });
+        });
+        req.on('error', (e) => (String(e).includes('socket hang up') ? undefined : reject(e)));
+        req.end();
+      });
+    expect(await first({})).not.toContain('event: fleet:status');
+    expect(await first({ 'last-event-id': String(seq) })).not.toContain('event: fleet:status');
+    expect(await first({ 'last-event-id': String(seq - 1) })).toContain(`id: ${seq}\nevent: fleet:status\ndata: {"siteId":"nice","system":"w","state":"ok"}`);
   });
 
   it("serves the renderer's own HTTP transport: calls and the event stream with the token in memory", async () => {

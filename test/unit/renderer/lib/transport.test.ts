@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { joinAnswers } from '../../../../app/ipc/batch.js';
 import { CHANNEL_NAMES } from '../../../../app/ipc/channels.js';
 import type { Channel, FleetdeckApi } from '../../../../app/ipc/contract.js';
 import { InputError } from '../../../../app/errors.js';
@@ -122,6 +123,50 @@ describe('the browser shell batch', () => {
       ]);
       for (const call of calls) await expect(call, body).rejects.toMatchObject({ name: 'IpcCallError', code: 'protocol' });
     }
+  });
+});
+
+describe('the browser shell event stream', () => {
+  /** A fake shell: `fleet:status` answered when released, with the status point it began at; the stream never ends. */
+  function fakeShell(seq: string) {
+    const streams: Array<Record<string, string>> = [];
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const fetchImpl: typeof fetch = async (input, init) => {
+      const path = new URL(String(input)).pathname;
+      if (path === '/events') {
+        streams.push({ ...(init?.headers as Record<string, string>) });
+        return new Response(new ReadableStream({ start: () => undefined }), { status: 200 });
+      }
+      await released;
+      const body = path === '/ipc/batch' ? joinAnswers(['{"ok":true,"value":[]}', '{"ok":true,"value":{}}']) : '{"ok":true,"value":[]}';
+      return new Response(body, { status: 200, headers: { 'x-fleetdeck-status-seq': seq } });
+    };
+    return { streams, release, transport: httpTransport(new URL('http://127.0.0.1:1/'), 't', fetchImpl) };
+  }
+
+  it.each([
+    ['a single call', (t: ReturnType<typeof httpTransport>) => t.call('fleet:status', {})],
+    ['the first reads batch', (t: ReturnType<typeof httpTransport>) => Promise.all(t.callAll([['fleet:status', {}], ['app:info', {}]]))],
+  ])('opens only once a fleet:status read in flight is answered, from the point that answer stood at (%s)', async (_what, read) => {
+    const shell = fakeShell('41');
+    const answered = read(shell.transport);
+    const off = shell.transport.on('fleet:status', () => undefined);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(shell.streams).toEqual([]);
+    shell.release();
+    await answered;
+    await vi.waitFor(() => expect(shell.streams).toHaveLength(1));
+    expect(shell.streams[0]).toMatchObject({ 'last-event-id': '41' });
+    off();
+  });
+
+  it('opens at once, from nowhere, when no status was read', async () => {
+    const shell = fakeShell('41');
+    const off = shell.transport.on('fleet:status', () => undefined);
+    await vi.waitFor(() => expect(shell.streams).toHaveLength(1));
+    expect(shell.streams[0]).not.toHaveProperty('last-event-id');
+    off();
   });
 });
 
