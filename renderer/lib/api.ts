@@ -159,7 +159,12 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
     let wait = RECONNECT_MS.first;
     while (!stop.aborted) {
       try {
-        if (statusReads.size) await Promise.allSettled([...statusReads]);
+        if (statusReads.size) {
+          await Promise.allSettled([...statusReads]);
+          // Their answers are what the window paints first: the stream (a fetch, its answer's task)
+          // waits until that frame is painted, having lost nothing by waiting.
+          await afterNextPaint();
+        }
         if (stop.aborted) return;
         const headers: Record<string, string> = { [TOKEN_HEADER]: token, accept: 'text/event-stream' };
         if (statusFrom !== undefined) headers['last-event-id'] = String(statusFrom);
@@ -230,6 +235,20 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
       };
     },
   };
+}
+
+/** How long {@link afterNextPaint} waits at most: a page in a background tab paints no frame. */
+const PAINT_WAIT_MS = 100;
+
+/**
+ * Resolves in a task after the next frame is painted (one queued from its animation frame callback),
+ * or after {@link PAINT_WAIT_MS} when no frame comes (a hidden page; no window at all).
+ */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    setTimeout(resolve, PAINT_WAIT_MS);
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(resolve, 0));
+  });
 }
 
 /**

@@ -161,6 +161,38 @@ describe('the browser shell event stream', () => {
     off();
   });
 
+  it('opens after the frame those answers make is painted, or a while later in a page that paints none', async () => {
+    const frames: Array<() => void> = [];
+    vi.stubGlobal('requestAnimationFrame', (run: () => void) => frames.push(run));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const painted = fakeShell('7');
+      const hidden = fakeShell('8');
+      const offs = [painted, hidden].map((shell) => {
+        void shell.transport.call('fleet:status', {});
+        const off = shell.transport.on('fleet:status', () => undefined);
+        shell.release();
+        return off;
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      // Answered: each waits for a frame, not in the task the answer came in.
+      expect(frames).toHaveLength(2);
+      expect([painted.streams, hidden.streams]).toEqual([[], []]);
+      // The first one's frame is painted; a task later, its stream opens.
+      frames[0]!();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(painted.streams).toEqual([expect.objectContaining({ 'last-event-id': '7' })]);
+      // The other's page paints no frame (a background tab): it opens anyway, a little later.
+      expect(hidden.streams).toEqual([]);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(hidden.streams).toEqual([expect.objectContaining({ 'last-event-id': '8' })]);
+      for (const off of offs) off();
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('opens at once, from nowhere, when no status was read', async () => {
     const shell = fakeShell('41');
     const off = shell.transport.on('fleet:status', () => undefined);
