@@ -140,10 +140,10 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
   };
   /** `fleet:status` reads in flight: a stream opens only once they are answered, so it knows where they stood. */
   const statusReads = new Set<Promise<unknown>>();
-  const readingStatus = (answer: Promise<{ text: string; seq: number }>, text: (a: { text: string; seq: number }) => string | undefined): void => {
+  const readingStatus = (answer: Promise<{ text: string; seq: number }>): void => {
     const noted = answer.then((a) => {
       // A refusal is no snapshot: nothing to replay from.
-      if (text(a)?.startsWith('{"ok":true')) statusAt(a.seq);
+      if (a.text.startsWith('{"ok":true')) statusAt(a.seq);
     });
     statusReads.add(noted);
     void noted.catch(() => undefined).then(() => statusReads.delete(noted));
@@ -200,7 +200,7 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
   return {
     call(channel, request) {
       const answer = post(`/ipc/${channel}`, request);
-      if (channel === 'fleet:status') readingStatus(answer, (a) => a.text);
+      if (channel === 'fleet:status') readingStatus(answer);
       return answer.then((a) => a.text);
     },
     callAll(calls) {
@@ -210,7 +210,7 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
         return { texts, seq };
       });
       const status = calls.findIndex(([channel]) => channel === 'fleet:status');
-      if (status >= 0) readingStatus(answers.then(({ texts, seq }) => ({ text: texts[status] as string, seq })), (a) => a.text);
+      if (status >= 0) readingStatus(answers.then(({ texts, seq }) => ({ text: texts[status] as string, seq })));
       return calls.map((_, i) => answers.then(({ texts }) => texts[i] as string));
     },
     on(event, listener) {

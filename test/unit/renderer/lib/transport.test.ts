@@ -128,7 +128,7 @@ describe('the browser shell batch', () => {
 
 describe('the browser shell event stream', () => {
   /** A fake shell: `fleet:status` answered when released, with the status point it began at; the stream never ends. */
-  function fakeShell(seq: string) {
+  function fakeShell(seq: string, status = '{"ok":true,"value":[]}') {
     const streams: Array<Record<string, string>> = [];
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
@@ -139,7 +139,7 @@ describe('the browser shell event stream', () => {
         return new Response(new ReadableStream({ start: () => undefined }), { status: 200 });
       }
       await released;
-      const body = path === '/ipc/batch' ? joinAnswers(['{"ok":true,"value":[]}', '{"ok":true,"value":{}}']) : '{"ok":true,"value":[]}';
+      const body = path === '/ipc/batch' ? joinAnswers([status, '{"ok":true,"value":{}}']) : status;
       return new Response(body, { status: 200, headers: { 'x-fleetdeck-status-seq': seq } });
     };
     return { streams, release, transport: httpTransport(new URL('http://127.0.0.1:1/'), 't', fetchImpl) };
@@ -191,6 +191,17 @@ describe('the browser shell event stream', () => {
       vi.useRealTimers();
       vi.unstubAllGlobals();
     }
+  });
+
+  it('opens from nowhere after a fleet:status read main refused: there is no answer to replay from', async () => {
+    const shell = fakeShell('41', '{"ok":false,"error":{"code":"store","message":"the cache could not be read"}}');
+    const answered = shell.transport.call('fleet:status', {});
+    const off = shell.transport.on('fleet:status', () => undefined);
+    shell.release();
+    await answered;
+    await vi.waitFor(() => expect(shell.streams).toHaveLength(1));
+    expect(shell.streams[0]).not.toHaveProperty('last-event-id');
+    off();
   });
 
   it('opens at once, from nowhere, when no status was read', async () => {
