@@ -10,7 +10,9 @@ import type { FleetdeckTransport, IpcEnvelope } from '../../app/ipc/contract.js'
  * `early` reads (the window's: {@link FIRST_READS}) are sent as the transport is built, at document
  * start, before the page has fetched its first script through app:// (issue 17); the page's first
  * call of each with an empty request gets that answer, once. An early answer that is not a success
- * (the frame not yet trusted, main not ready) is not handed out: that call asks main again.
+ * (the frame not yet trusted, main not ready) is not handed out: that call asks main again. The
+ * system statuses main sends before the page listens are kept (each system's last) for its first
+ * status listener.
  */
 export function buildApi(renderer: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'removeListener'>, early: readonly string[] = []): Readonly<FleetdeckTransport> {
   const channels = new Set<string>(CHANNEL_NAMES);
@@ -21,6 +23,21 @@ export function buildApi(renderer: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'r
     return answer;
   };
   const sent = new Map<string, Promise<string | undefined>>();
+  // The window that sends its first reads early also hears the system statuses main sends from then
+  // on, before its page listens (~120 ms later at start, issue 17): each system's last one is kept
+  // and handed to the page's first status listener, so a change sent between main answering
+  // `fleet:status` and the page listening is seen at once, not at that system's next change. A status
+  // event is the whole status of its system, so its last one is its status now: handing it over is
+  // right whether main sent it before or after the answer.
+  const heard = new Map<string, unknown>();
+  const hear = (_e: IpcRendererEvent, payload: unknown): void => {
+    const p = payload as { siteId?: unknown; system?: unknown } | null;
+    const key = `${String(p?.siteId)}\u0000${String(p?.system)}`;
+    heard.delete(key);
+    heard.set(key, payload);
+  };
+  let hearing = early.includes('fleet:status');
+  if (hearing) renderer.on(EVENT_PREFIX + 'fleet:status', hear);
   for (const channel of early.filter((c) => channels.has(c))) {
     sent.set(
       channel,
@@ -49,6 +66,17 @@ export function buildApi(renderer: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'r
       // The Electron event object never reaches the page: only the payload.
       const wrapped = (_e: IpcRendererEvent, payload: unknown): void => listener(payload);
       renderer.on(EVENT_PREFIX + event, wrapped);
+      if (event === 'fleet:status' && hearing) {
+        // Swapped in the same task, so no status falls between; those heard go first (a microtask
+        // runs before the next IPC message's task).
+        hearing = false;
+        renderer.removeListener(EVENT_PREFIX + event, hear);
+        const statuses = [...heard.values()];
+        heard.clear();
+        queueMicrotask(() => {
+          for (const payload of statuses) listener(payload);
+        });
+      }
       return () => {
         renderer.removeListener(EVENT_PREFIX + event, wrapped);
       };

@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { EVENT_NAMES } from '../../app/ipc/channels.js';
+import { BATCH_PATH, batchCalls, joinAnswers, MAX_BATCH } from '../../app/ipc/batch.js';
+import { EVENT_NAMES, STATUS_SEQ_HEADER } from '../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../app/ipc/contract.js';
 import type { Handlers } from '../ipc/handlers.js';
 import { answerJson } from '../ipc/raw-json.js';
@@ -55,6 +56,15 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
   const tokenBuf = Buffer.from(token);
   const sseClients = new Set<ServerResponse>();
   let port = 0;
+  /** Status events sent so far; each one's number is its SSE `id`. */
+  let statusSeq = 0;
+  /**
+   * Each system's last status event, in the order they were sent (oldest first): what a stream
+   * opened after a `fleet:status` answer replays of what came after it. A status event is the whole
+   * status of its system, so the last one is that system's status now, and one per system is enough
+   * (at most one per system the window's scope has).
+   */
+  const lastStatus = new Map<string, { seq: number; frame: string }>();
 
   const validToken = (candidate: string | undefined): boolean => {
     if (!candidate) return false;
@@ -87,6 +97,8 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
 
     if (url.pathname.startsWith('/ipc/')) {
       if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
+      // Taken before any handler runs: a status event sent while it answers is replayed too, harmlessly.
+      res.setHeader(STATUS_SEQ_HEADER, String(statusSeq));
       // A JSON content type cannot be sent cross-site without a preflight, which we never answer.
       if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, 'text/plain', 'application/json only');
       let payload: unknown;
@@ -94,12 +106,22 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
         const text = await readBody(req);
         payload = text ? JSON.parse(text) : {};
       } catch (err) {
+        if (url.pathname === BATCH_PATH) return send(res, 400, 'text/plain', `malformed batch: ${(err as Error).message}`);
         return sendJson(res, 200, { ok: false, error: { code: 'validation', message: `malformed request: ${(err as Error).message}` } });
+      }
+      // answerJson: a cached answer's JSON text goes out as stored, not parsed and re-serialised.
+      // Loaded with the first call, not with the shell: the page is served while main's core loads.
+      if (url.pathname === BATCH_PATH) {
+        // Several calls in one request (the first frame's reads): each dispatched as if it came alone,
+        // all at once, and each envelope's text answered as a single call's would be.
+        const calls = batchCalls(payload);
+        if (!calls) return send(res, 400, 'text/plain', `a batch is a JSON array of 1 to ${MAX_BATCH} [channel, request] pairs`);
+        const { dispatch } = await import('../ipc/handlers.js');
+        const answers = await Promise.all(calls.map(async ([channel, request]) => answerJson(await dispatch(options.handlers, channel, request))));
+        return send(res, 200, 'text/plain; charset=utf-8', joinAnswers(answers));
       }
       const channel = decodePath(url.pathname.slice('/ipc/'.length));
       if (channel === undefined) return sendJson(res, 200, { ok: false, error: { code: 'unknown-channel', message: 'unknown channel (the name does not decode)' } });
-      // answerJson: a cached answer's JSON text goes out as stored, not parsed and re-serialised.
-      // Loaded with the first call, not with the shell: the page is served while main's core loads.
       const { dispatch } = await import('../ipc/handlers.js');
       return send(res, 200, 'application/json; charset=utf-8', answerJson(await dispatch(options.handlers, channel, payload)));
     }
@@ -107,6 +129,11 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
       if (req.method !== 'GET') return send(res, 405, 'text/plain', 'GET only');
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
       res.write(': connected\n\n');
+      // What the page's `fleet:status` answer (or the stream it had before) did not see, then live.
+      const after = Number(headerValue(req, 'last-event-id') ?? NaN);
+      if (Number.isSafeInteger(after) && after < statusSeq) {
+        for (const { seq, frame } of lastStatus.values()) if (seq > after) res.write(frame);
+      }
       sseClients.add(res);
       req.on('close', () => sseClients.delete(res));
       return;
@@ -186,7 +213,16 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
 
   const unsubscribe = options.subscribe((event, payload) => {
     if (!(EVENT_NAMES as readonly string[]).includes(event)) return;
-    const frame = `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
+    let frame = `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
+    if (event === 'fleet:status') {
+      const status = payload as EventPayload<'fleet:status'>;
+      const seq = ++statusSeq;
+      frame = `id: ${seq}\n${frame}`;
+      const key = `${status.siteId}\u0000${status.system}`;
+      // Deleted first, so the map stays in the order the events were sent.
+      lastStatus.delete(key);
+      lastStatus.set(key, { seq, frame });
+    }
     for (const c of sseClients) c.write(frame);
   });
 

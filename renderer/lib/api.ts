@@ -1,4 +1,5 @@
-import { FIRST_READS } from '../../app/ipc/channels.js';
+import { BATCH_PATH, splitAnswers, type BatchCall } from '../../app/ipc/batch.js';
+import { FIRST_READS, STATUS_SEQ_HEADER } from '../../app/ipc/channels.js';
 import type { Channel, EventName, EventPayload, FleetdeckApi, FleetdeckTransport, Request, Response } from '../../app/ipc/contract.js';
 
 /** An error returned by main: a stable code and a message without secrets. */
@@ -50,19 +51,36 @@ function callError(err: unknown): IpcCallError {
   return new IpcCallError(typeof e?.code === 'string' ? e.code : 'internal', typeof e?.message === 'string' ? e.message : String(err));
 }
 
+/**
+ * A transport that can also carry several calls in one exchange (the browser shell's batch): one
+ * promise of envelope text per call, in order.
+ */
+export interface BatchingTransport extends FleetdeckTransport {
+  callAll(calls: readonly BatchCall[]): Array<Promise<string>>;
+}
+
+/** The typed API, with `invokeAll` when its transport can batch: each answer decoded on its own. */
+export interface WindowApi extends FleetdeckApi {
+  invokeAll?(calls: readonly BatchCall[]): Array<Promise<unknown>>;
+}
+
+/** An envelope text as its value, or the transport's failure as an IpcCallError. */
+async function decoded(text: Promise<string>): Promise<unknown> {
+  let answer: string;
+  try {
+    answer = await text;
+  } catch (err) {
+    throw callError(err);
+  }
+  return decodeAnswer(answer);
+}
+
 /** The typed API over a transport: every answer goes through {@link decodeAnswer}. */
-export function fromTransport(transport: FleetdeckTransport): FleetdeckApi {
+export function fromTransport(transport: FleetdeckTransport | BatchingTransport): WindowApi {
   return {
-    async invoke<C extends Channel>(channel: C, request: Request<C>): Promise<Response<C>> {
-      let text: string;
-      try {
-        text = await transport.call(channel, request);
-      } catch (err) {
-        throw callError(err);
-      }
-      return decodeAnswer(text) as Response<C>;
-    },
+    invoke: <C extends Channel>(channel: C, request: Request<C>): Promise<Response<C>> => decoded(transport.call(channel, request)) as Promise<Response<C>>,
     on: <E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void) => transport.on(event, listener as (payload: unknown) => void),
+    ...('callAll' in transport ? { invokeAll: (calls: readonly BatchCall[]) => transport.callAll(calls).map(decoded) } : {}),
   };
 }
 
@@ -95,7 +113,7 @@ export function takeShellToken(win: Pick<Window, 'location' | 'history'>): strin
 const RECONNECT_MS = { first: 1_000, max: 30_000 };
 
 /** The browser shell's typed API: {@link httpTransport} through the one decoder. */
-export function httpApi(base: URL, token: string, fetchImpl: typeof fetch = fetch.bind(globalThis)): FleetdeckApi {
+export function httpApi(base: URL, token: string, fetchImpl: typeof fetch = fetch.bind(globalThis)): WindowApi {
   return fromTransport(httpTransport(base, token, fetchImpl));
 }
 
@@ -105,12 +123,33 @@ export function httpApi(base: URL, token: string, fetchImpl: typeof fetch = fetc
  * cannot set one, so the stream is read with fetch). A refused token (the shell restarted) is
  * said plainly.
  */
-export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch = fetch.bind(globalThis)): FleetdeckTransport {
+export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch = fetch.bind(globalThis)): BatchingTransport {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   /** The open stream's cancel switch; undefined while nobody listens. */
   let stream: AbortController | undefined;
   const listening = (): boolean => [...listeners.values()].some((set) => set.size > 0);
-  const deliver = (event: string, data: string): void => {
+  /**
+   * Where a stream opened now replays system statuses from (its `last-event-id`): the last status
+   * event this page received, or the point its latest `fleet:status` answer stood at, whichever is
+   * later. Without it, a status sent between that answer and the stream's opening (~120 ms at
+   * start, issue 17) would not be seen until the system's next one.
+   */
+  let statusFrom: number | undefined;
+  const statusAt = (seq: number): void => {
+    if (Number.isSafeInteger(seq) && seq >= 0) statusFrom = Math.max(statusFrom ?? seq, seq);
+  };
+  /** `fleet:status` reads in flight: a stream opens only once they are answered, so it knows where they stood. */
+  const statusReads = new Set<Promise<unknown>>();
+  const readingStatus = (answer: Promise<{ text: string; seq: number }>): void => {
+    const noted = answer.then((a) => {
+      // A refusal is no snapshot: nothing to replay from.
+      if (a.text.startsWith('{"ok":true')) statusAt(a.seq);
+    });
+    statusReads.add(noted);
+    void noted.catch(() => undefined).then(() => statusReads.delete(noted));
+  };
+  const deliver = (event: string, data: string, id?: string): void => {
+    if (event === 'fleet:status' && id !== undefined) statusAt(Number(id));
     const set = listeners.get(event);
     if (!set?.size) return;
     const payload: unknown = JSON.parse(data);
@@ -120,7 +159,16 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
     let wait = RECONNECT_MS.first;
     while (!stop.aborted) {
       try {
-        const res = await fetchImpl(new URL('/events', base), { headers: { [TOKEN_HEADER]: token, accept: 'text/event-stream' }, cache: 'no-store', signal: stop });
+        if (statusReads.size) {
+          await Promise.allSettled([...statusReads]);
+          // Their answers are what the window paints first: the stream (a fetch, its answer's task)
+          // waits until that frame is painted, having lost nothing by waiting.
+          await afterNextPaint();
+        }
+        if (stop.aborted) return;
+        const headers: Record<string, string> = { [TOKEN_HEADER]: token, accept: 'text/event-stream' };
+        if (statusFrom !== undefined) headers['last-event-id'] = String(statusFrom);
+        const res = await fetchImpl(new URL('/events', base), { headers, cache: 'no-store', signal: stop });
         // A refused token stays refused: retrying would only fill the shell's log.
         if (res.status === 401) return;
         if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
@@ -134,17 +182,36 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
       wait = Math.min(wait * 2, RECONNECT_MS.max);
     }
   };
+  /**
+   * POSTs a JSON body to `path`; the answer's text and how many status events the shell had sent
+   * when it began it, or the refusal as an IpcCallError.
+   */
+  const post = async (path: string, body: unknown): Promise<{ text: string; seq: number }> => {
+    const res = await fetchImpl(new URL(path, base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
+      body: JSON.stringify(body),
+    });
+    if (res.status === 401) throw new IpcCallError('access-token', 'this page\'s access token was refused (Fleetdeck may have restarted): open the address Fleetdeck printed again');
+    // The shell answers every call it dispatches 200 with an envelope; anything else was refused before.
+    if (!res.ok) throw new IpcCallError('protocol', `HTTP ${res.status}: ${(await res.text().catch(() => '')).slice(0, 200)}`);
+    return { text: await res.text(), seq: Number(res.headers.get(STATUS_SEQ_HEADER) ?? NaN) };
+  };
   return {
-    async call(channel, request) {
-      const res = await fetchImpl(new URL(`/ipc/${channel}`, base), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
-        body: JSON.stringify(request),
+    call(channel, request) {
+      const answer = post(`/ipc/${channel}`, request);
+      if (channel === 'fleet:status') readingStatus(answer);
+      return answer.then((a) => a.text);
+    },
+    callAll(calls) {
+      const answers = post(BATCH_PATH, calls).then(({ text, seq }) => {
+        const texts = splitAnswers(text, calls.length);
+        if (!texts) throw new IpcCallError('protocol', `main sent a batch answer this window cannot read: ${text.slice(0, 80)}`);
+        return { texts, seq };
       });
-      if (res.status === 401) throw new IpcCallError('access-token', 'this page\'s access token was refused (Fleetdeck may have restarted): open the address Fleetdeck printed again');
-      // The shell answers every call it dispatches 200 with an envelope; anything else was refused before.
-      if (!res.ok) throw new IpcCallError('protocol', `HTTP ${res.status}: ${(await res.text().catch(() => '')).slice(0, 200)}`);
-      return res.text();
+      const status = calls.findIndex(([channel]) => channel === 'fleet:status');
+      if (status >= 0) readingStatus(answers.then(({ texts, seq }) => ({ text: texts[status] as string, seq })));
+      return calls.map((_, i) => answers.then(({ texts }) => texts[i] as string));
     },
     on(event, listener) {
       let set = listeners.get(event);
@@ -170,11 +237,25 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
   };
 }
 
+/** How long {@link afterNextPaint} waits at most: a page in a background tab paints no frame. */
+const PAINT_WAIT_MS = 100;
+
 /**
- * Reads a text/event-stream body until it ends, handing each event (`event:` and `data:` lines,
- * ended by a blank line) to `deliver`; comments (`: keep-alive`) are skipped.
+ * Resolves in a task after the next frame is painted (one queued from its animation frame callback),
+ * or after {@link PAINT_WAIT_MS} when no frame comes (a hidden page; no window at all).
  */
-export async function readEvents(body: ReadableStream<Uint8Array>, deliver: (event: string, data: string) => void): Promise<void> {
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    setTimeout(resolve, PAINT_WAIT_MS);
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(resolve, 0));
+  });
+}
+
+/**
+ * Reads a text/event-stream body until it ends, handing each event (`event:`, `data:` and `id:`
+ * lines, ended by a blank line) to `deliver`; comments (`: keep-alive`) are skipped.
+ */
+export async function readEvents(body: ReadableStream<Uint8Array>, deliver: (event: string, data: string, id?: string) => void): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -188,18 +269,21 @@ export async function readEvents(body: ReadableStream<Uint8Array>, deliver: (eve
       const frame = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       let event = 'message';
+      let id: string | undefined;
       const data: string[] = [];
       for (const line of frame.split('\n')) {
         if (line.startsWith('event:')) event = line.slice(6).trim();
         else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+        else if (line.startsWith('id:')) id = line.slice(3).trim();
       }
-      if (data.length) deliver(event, data.join('\n'));
+      if (data.length) deliver(event, data.join('\n'), id);
     }
   }
 }
 
 /** Fakes that throw plain errors still reject with IpcCallErrors, as the real transports do. */
-function normalize(api: FleetdeckApi): FleetdeckApi {
+function normalize(api: WindowApi): WindowApi {
+  const { invokeAll } = api;
   return {
     invoke: async (channel, request) => {
       try {
@@ -209,10 +293,11 @@ function normalize(api: FleetdeckApi): FleetdeckApi {
       }
     },
     on: (event, listener) => api.on(event, listener),
+    ...(invokeAll ? { invokeAll: (calls: readonly BatchCall[]) => invokeAll.call(api, calls).map((p) => p.catch((err: unknown) => Promise.reject(callError(err)))) } : {}),
   };
 }
 
-let current: FleetdeckApi | undefined;
+let current: WindowApi | undefined;
 
 let shellToken: string | undefined;
 
@@ -230,12 +315,16 @@ export function claimShellToken(win: Window = window, { clear = true }: { clear?
 
 /** The API of this window: over the preload's transport in Electron, over HTTP in the browser shell. */
 export function api(): FleetdeckApi {
+  return windowApi();
+}
+
+function windowApi(): WindowApi {
   current ??= fromTransport(window.fleetdeck ?? httpTransport(new URL(window.location.href), shellToken ?? takeShellToken(window) ?? ''));
   return current;
 }
 
-/** Tests hand the renderer a fake. */
-export function setApi(fake: FleetdeckApi): void {
+/** Tests hand the renderer a fake (one with `invokeAll` stands for a transport that batches). */
+export function setApi(fake: WindowApi): void {
   current = normalize(fake);
   early.clear();
   answered = Promise.resolve();
@@ -256,13 +345,16 @@ let answered: Promise<void> = Promise.resolve();
  * DOMContentLoaded). A failure is kept for the reader, who says it as any failed read.
  */
 export function startFirstReads(): void {
-  for (const channel of FIRST_READS) {
-    const sent = api().invoke(channel, {});
+  const to = windowApi();
+  // Over HTTP, one request carries them all: one fetch to make, one answer to take in (issue 17).
+  const sent = to.invokeAll ? to.invokeAll(FIRST_READS.map((channel) => [channel, {}])) : FIRST_READS.map((channel) => to.invoke(channel, {}));
+  FIRST_READS.forEach((channel, i) => {
+    const read = sent[i] as Promise<unknown>;
     // Read by firstRead; until then a rejection is not an unhandled one.
-    sent.catch(() => undefined);
-    early.set(channel, sent);
-  }
-  answered = Promise.allSettled(early.values()).then(() => undefined);
+    read.catch(() => undefined);
+    early.set(channel, read);
+  });
+  answered = Promise.allSettled(sent).then(() => undefined);
 }
 
 /**

@@ -2,7 +2,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { splitAnswers } from '../../../app/ipc/batch.js';
 import { CHANNEL_NAMES } from '../../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../../app/ipc/contract.js';
 import type { Handlers } from '../../../main/ipc/handlers.js';
@@ -142,6 +143,30 @@ describe('browser shell', () => {
     expect(form.status).toBe(415);
   });
 
+  it('answers a batch of calls with each envelope as a single call gives it, behind the same checks', async () => {
+    const batch = (body: string, headers: Record<string, string> = {}) =>
+      raw(shell.port, '/ipc/batch', { method: 'POST', headers: { 'content-type': 'application/json', 'x-fleetdeck-token': token, ...headers }, body });
+    const calls = [
+      ['fleet:status', { site: 'paris' }],
+      ['fs:read', {}],
+      ['op:call', { site: 1 }],
+      ['sites:list', {}],
+    ] as const;
+    const answer = await batch(JSON.stringify(calls));
+    expect(answer.status).toBe(200);
+    const singles = await Promise.all(calls.map(([channel, request]) => ipc(channel, request)));
+    expect(splitAnswers(answer.body, calls.length)).toEqual(singles.map((s) => s.body));
+    // The same walls as a single call: the token in its header, JSON, POST, this origin.
+    expect((await batch('[["app:info",{}]]', { 'x-fleetdeck-token': 'x'.repeat(32) })).status).toBe(401);
+    expect((await batch('[["app:info",{}]]', { 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await batch('[["app:info",{}]]', { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await raw(shell.port, '/ipc/batch', { headers: { 'x-fleetdeck-token': token } })).status).toBe(405);
+    // What is not a batch is refused whole, not half answered.
+    for (const body of ['{nope', '[]', '{"app:info":{}}', JSON.stringify(Array.from({ length: 17 }, () => ['app:info', {}]))]) {
+      expect((await batch(body)).status, body).toBe(400);
+    }
+  });
+
   it('streams events to a client that sends the token as a header', async () => {
     const received = await new Promise<string>((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port: shell.port, path: '/events', headers: { host: `127.0.0.1:${shell.port}`, 'x-fleetdeck-token': token } }, (res) => {
@@ -159,6 +184,56 @@ describe('browser shell', () => {
       req.end();
     });
     expect(received).toContain('data: {"siteId":"paris","system":"a","count":3}');
+  });
+
+  it("sends a stream opened after a page's fleet:status answer the status of each system that changed since, then the live ones", async () => {
+    const status = (system: string, state: 'ok' | 'refreshing' | 'unreachable') => ({ siteId: 'nice', system, state }) as EventPayload<'fleet:status'>;
+    emit?.('fleet:status', status('x', 'ok'));
+    const client = httpApi(new URL(`http://127.0.0.1:${shell.port}/`), token);
+    await client.invoke('fleet:status', {});
+    // Sent after main answered, before the page listens (~120 ms at start): its frame is still mounting.
+    emit?.('fleet:status', status('y', 'refreshing'));
+    emit?.('fleet:status', status('x', 'unreachable'));
+    const got: unknown[] = [];
+    const off = client.on('fleet:status', (p) => got.push(p));
+    try {
+      await vi.waitFor(() => expect(got).toHaveLength(2));
+      expect(got).toEqual([status('y', 'refreshing'), status('x', 'unreachable')]);
+      // Then live, and nothing from before the answer.
+      emit?.('fleet:status', status('z', 'ok'));
+      await vi.waitFor(() => expect(got).toHaveLength(3));
+      expect(got[2]).toEqual(status('z', 'ok'));
+    } finally {
+      off();
+    }
+  });
+
+  it('replays nothing to a stream that says nothing of where it stands', async () => {
+    emit?.('fleet:status', { siteId: 'nice', system: 'w', state: 'ok' } as EventPayload<'fleet:status'>);
+    const seq = Number((await ipc('app:info', {})).headers['x-fleetdeck-status-seq']);
+    expect(seq).toBeGreaterThan(0);
+    const first = (headers: Record<string, string>) =>
+      new Promise<string>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: shell.port, path: '/events', headers: { host: `127.0.0.1:${shell.port}`, 'x-fleetdeck-token': token, ...headers } }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => {
+            text += c.toString();
+            if (text.includes(': connected\n\n')) {
+              // The replay is written with the greeting, in the same turn: a live event marks the end.
+              emit?.('fleet:notifications', { siteId: 'nice', system: 'w', count: 1 });
+            }
+            if (text.includes('event: fleet:notifications')) {
+              req.destroy();
+              resolve(text);
+            }
+          });
+        });
+        req.on('error', (e) => (String(e).includes('socket hang up') ? undefined : reject(e)));
+        req.end();
+      });
+    expect(await first({})).not.toContain('event: fleet:status');
+    expect(await first({ 'last-event-id': String(seq) })).not.toContain('event: fleet:status');
+    expect(await first({ 'last-event-id': String(seq - 1) })).toContain(`id: ${seq}\nevent: fleet:status\ndata: {"siteId":"nice","system":"w","state":"ok"}`);
   });
 
   it("serves the renderer's own HTTP transport: calls and the event stream with the token in memory", async () => {

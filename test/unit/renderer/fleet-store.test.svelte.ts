@@ -27,6 +27,30 @@ describe('FleetStore', () => {
     expect(sent()).toEqual(['app:info', 'sites:list', 'fleet:status', 'health:rollups', 'app:info', 'sites:list', 'fleet:status']);
   });
 
+  it('sends the first reads in one exchange over a transport that batches, each answer decoded on its own', async () => {
+    const fake = fakeApi({ sites: [site('a', 'Alpha')], statuses: [status('a', 'x', 'ok')] });
+    const batches: string[][] = [];
+    setApi({
+      ...fake.api,
+      invokeAll: (calls) => {
+        batches.push(calls.map(([channel]) => channel));
+        return calls.map(([channel, request]) => (channel === 'sites:list' ? Promise.reject(new Error('the site list could not be read')) : fake.api.invoke(channel as 'app:info', request as never)));
+      },
+    });
+    startFirstReads();
+    expect(batches).toEqual([['app:info', 'sites:list', 'fleet:status', 'health:rollups']]);
+    const fleet = new FleetStore({ eventBatchMs: 0 });
+    await fleet.load();
+    // One read's refusal is that read's: said as any failed load.
+    expect(fleet.error).toMatch(/the site list could not be read/);
+    // Nothing was asked one call at a time; a second load asks again, as single calls.
+    expect(fake.invocations.map((i) => i.channel)).toEqual(['app:info', 'fleet:status', 'health:rollups']);
+    await fleet.load();
+    expect(fleet.error).toBeUndefined();
+    expect(fleet.systems.map((s) => `${s.site?.name}/${s.system}`)).toEqual(['Alpha/x']);
+    expect(batches).toHaveLength(1);
+  });
+
   it('says a first read that failed as any failed load, and reads again on the next load', async () => {
     const fake = fakeApi({ sites: [site('a', 'Alpha')], statuses: [status('a', 'x', 'ok')] });
     let refuse = true;

@@ -216,6 +216,40 @@ describe('preload', () => {
     expect(renderer.invoke).toHaveBeenCalledTimes(4);
   });
 
+  it("hands the page's first status listener each system's last status main sent before it listened, then the live ones", async () => {
+    const page = new EventEmitter();
+    const renderer = {
+      invoke: vi.fn(async () => '{"ok":true,"value":[]}'),
+      on: (channel: string, l: (...a: unknown[]) => void) => page.on(channel, l),
+      removeListener: (channel: string, l: (...a: unknown[]) => void) => page.removeListener(channel, l),
+    };
+    const api = buildApi(renderer as never, ['fleet:status']);
+    const status = (system: string, state: string) => ({ siteId: 's', system, state });
+    // Sent by main after its early fleet:status answer, before the page listens (its frame is still mounting).
+    page.emit(`${EVENT_PREFIX}fleet:status`, {}, status('x', 'refreshing'));
+    page.emit(`${EVENT_PREFIX}fleet:status`, {}, status('y', 'ok'));
+    page.emit(`${EVENT_PREFIX}fleet:status`, {}, status('x', 'unreachable'));
+    const got: unknown[] = [];
+    api.on('fleet:status', (p) => got.push(p));
+    await Promise.resolve();
+    // Each system's last status, in the order they came; then those sent once the page listened.
+    expect(got).toEqual([status('y', 'ok'), status('x', 'unreachable')]);
+    page.emit(`${EVENT_PREFIX}fleet:status`, {}, status('z', 'ok'));
+    expect(got).toEqual([status('y', 'ok'), status('x', 'unreachable'), status('z', 'ok')]);
+    // Heard once: the page's own listener is the only one left, and a second listener gets only live statuses.
+    expect(page.listenerCount(`${EVENT_PREFIX}fleet:status`)).toBe(1);
+    const later: unknown[] = [];
+    api.on('fleet:status', (p) => later.push(p));
+    await Promise.resolve();
+    expect(later).toEqual([]);
+  });
+
+  it('keeps no statuses in a window that sends no early status read', () => {
+    const on = vi.fn();
+    buildApi({ invoke: vi.fn(async () => '{"ok":true,"value":[]}'), on, removeListener: vi.fn() } as never, ['app:info']);
+    expect(on).not.toHaveBeenCalled();
+  });
+
   it('does not hand an early answer to a read with a request of its own', async () => {
     const renderer = { invoke: vi.fn(async (_c: string, request: unknown) => JSON.stringify({ ok: true, value: request })), on: vi.fn(), removeListener: vi.fn() };
     const api = buildApi(renderer as never, ['health:rollups']);

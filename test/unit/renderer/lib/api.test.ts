@@ -40,7 +40,7 @@ describe('shellTokenOf and clearShellToken', () => {
 
 describe('readEvents', () => {
   it('reads server-sent events split anywhere across chunks, skipping comments', async () => {
-    const text = ': connected\n\nevent: fleet:status\ndata: {"state":"ok","name":"Zürich"}\n\n: keep-alive\n\nevent: fleet:notifications\ndata: {"count":2}\n\n';
+    const text = ': connected\n\nid: 7\nevent: fleet:status\ndata: {"state":"ok","name":"Zürich"}\n\n: keep-alive\n\nevent: fleet:notifications\ndata: {"count":2}\n\n';
     const bytes = new TextEncoder().encode(text);
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -49,11 +49,11 @@ describe('readEvents', () => {
         controller.close();
       },
     });
-    const got: Array<[string, unknown]> = [];
-    await readEvents(body, (event, data) => got.push([event, JSON.parse(data)]));
+    const got: Array<[string, unknown, string | undefined]> = [];
+    await readEvents(body, (event, data, id) => got.push([event, JSON.parse(data), id]));
     expect(got).toEqual([
-      ['fleet:status', { state: 'ok', name: 'Zürich' }],
-      ['fleet:notifications', { count: 2 }],
+      ['fleet:status', { state: 'ok', name: 'Zürich' }, '7'],
+      ['fleet:notifications', { count: 2 }, undefined],
     ]);
   });
 });

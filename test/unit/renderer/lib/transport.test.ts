@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { joinAnswers } from '../../../../app/ipc/batch.js';
 import { CHANNEL_NAMES } from '../../../../app/ipc/channels.js';
 import type { Channel, FleetdeckApi } from '../../../../app/ipc/contract.js';
 import { InputError } from '../../../../app/errors.js';
@@ -82,6 +83,133 @@ const cases: Array<[string, string, unknown, unknown]> = [
 describe.each(paths)('over %s', (_name, make) => {
   it.each(cases)('decodes %s', async (_what, channel, request, expected) => {
     expect(await outcome(make(), channel, request)).toEqual(expected);
+  });
+});
+
+describe('the browser shell batch', () => {
+  it('answers several calls in one request, each exactly as it would alone', async () => {
+    const token = new URL(shell.url).searchParams.get('token') ?? '';
+    const requests: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      requests.push(new URL(String(input)).pathname);
+      return fetch(input, init);
+    };
+    const api = fromTransport(httpTransport(new URL(shell.url), token, counting));
+    const settled = (p: Promise<unknown>): Promise<unknown> =>
+      p.then(
+        (value) => ({ value }),
+        (err: unknown) => ({ error: err instanceof IpcCallError ? { code: err.code, message: err.message } : String(err) }),
+      );
+    const batched = await Promise.all(api.invokeAll!(cases.map(([, channel, request]) => [channel, request])).map(settled));
+    expect(requests).toEqual(['/ipc/batch']);
+    expect(batched).toEqual(cases.map(([, , , expected]) => expected));
+  });
+
+  it('fails every call of a batch the shell refused, with the refusal', async () => {
+    const api = fromTransport(httpTransport(new URL(shell.url), 'x'.repeat(32)));
+    const calls = api.invokeAll!([
+      ['app:info', {}],
+      ['sites:list', {}],
+    ]);
+    for (const call of calls) await expect(call).rejects.toMatchObject({ name: 'IpcCallError', code: 'access-token' });
+  });
+
+  it('calls an answer that is not a batch of as many envelopes a protocol error, for every call', async () => {
+    const answer = (body: string): typeof fetch => () => Promise.resolve(new Response(body, { status: 200 }));
+    for (const body of ['{"ok":true,"value":1}', '[21]\n{"ok":true,"value":1}', '[21,5]\n{"ok":true,"value":1}']) {
+      const calls = fromTransport(httpTransport(new URL(shell.url), 't', answer(body))).invokeAll!([
+        ['app:info', {}],
+        ['sites:list', {}],
+      ]);
+      for (const call of calls) await expect(call, body).rejects.toMatchObject({ name: 'IpcCallError', code: 'protocol' });
+    }
+  });
+});
+
+describe('the browser shell event stream', () => {
+  /** A fake shell: `fleet:status` answered when released, with the status point it began at; the stream never ends. */
+  function fakeShell(seq: string, status = '{"ok":true,"value":[]}') {
+    const streams: Array<Record<string, string>> = [];
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const fetchImpl: typeof fetch = async (input, init) => {
+      const path = new URL(String(input)).pathname;
+      if (path === '/events') {
+        streams.push({ ...(init?.headers as Record<string, string>) });
+        return new Response(new ReadableStream({ start: () => undefined }), { status: 200 });
+      }
+      await released;
+      const body = path === '/ipc/batch' ? joinAnswers([status, '{"ok":true,"value":{}}']) : status;
+      return new Response(body, { status: 200, headers: { 'x-fleetdeck-status-seq': seq } });
+    };
+    return { streams, release, transport: httpTransport(new URL('http://127.0.0.1:1/'), 't', fetchImpl) };
+  }
+
+  it.each([
+    ['a single call', (t: ReturnType<typeof httpTransport>) => t.call('fleet:status', {})],
+    ['the first reads batch', (t: ReturnType<typeof httpTransport>) => Promise.all(t.callAll([['fleet:status', {}], ['app:info', {}]]))],
+  ])('opens only once a fleet:status read in flight is answered, from the point that answer stood at (%s)', async (_what, read) => {
+    const shell = fakeShell('41');
+    const answered = read(shell.transport);
+    const off = shell.transport.on('fleet:status', () => undefined);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(shell.streams).toEqual([]);
+    shell.release();
+    await answered;
+    await vi.waitFor(() => expect(shell.streams).toHaveLength(1));
+    expect(shell.streams[0]).toMatchObject({ 'last-event-id': '41' });
+    off();
+  });
+
+  it('opens after the frame those answers make is painted, or a while later in a page that paints none', async () => {
+    const frames: Array<() => void> = [];
+    vi.stubGlobal('requestAnimationFrame', (run: () => void) => frames.push(run));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const painted = fakeShell('7');
+      const hidden = fakeShell('8');
+      const offs = [painted, hidden].map((shell) => {
+        void shell.transport.call('fleet:status', {});
+        const off = shell.transport.on('fleet:status', () => undefined);
+        shell.release();
+        return off;
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      // Answered: each waits for a frame, not in the task the answer came in.
+      expect(frames).toHaveLength(2);
+      expect([painted.streams, hidden.streams]).toEqual([[], []]);
+      // The first one's frame is painted; a task later, its stream opens.
+      frames[0]!();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(painted.streams).toEqual([expect.objectContaining({ 'last-event-id': '7' })]);
+      // The other's page paints no frame (a background tab): it opens anyway, a little later.
+      expect(hidden.streams).toEqual([]);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(hidden.streams).toEqual([expect.objectContaining({ 'last-event-id': '8' })]);
+      for (const off of offs) off();
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('opens from nowhere after a fleet:status read main refused: there is no answer to replay from', async () => {
+    const shell = fakeShell('41', '{"ok":false,"error":{"code":"store","message":"the cache could not be read"}}');
+    const answered = shell.transport.call('fleet:status', {});
+    const off = shell.transport.on('fleet:status', () => undefined);
+    shell.release();
+    await answered;
+    await vi.waitFor(() => expect(shell.streams).toHaveLength(1));
+    expect(shell.streams[0]).not.toHaveProperty('last-event-id');
+    off();
+  });
+
+  it('opens at once, from nowhere, when no status was read', async () => {
+    const shell = fakeShell('41');
+    const off = shell.transport.on('fleet:status', () => undefined);
+    await vi.waitFor(() => expect(shell.streams).toHaveLength(1));
+    expect(shell.streams[0]).not.toHaveProperty('last-event-id');
+    off();
   });
 });
 
