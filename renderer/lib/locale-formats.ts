@@ -73,34 +73,45 @@ const UPPER = new Uint8Array(128);
   }
 }
 
-const weightAt = (s: string, i: number): number => {
-  const c = s.charCodeAt(i);
-  return c < 128 ? PRIMARY[c]! : 0;
-};
 /** The character at `i` is ordered here, or the text ends before it (nothing after can join a character before). */
-const plainAt = (s: string, i: number): boolean => i >= s.length || weightAt(s, i) !== 0;
+function plainAt(s: string, i: number): boolean {
+  if (i >= s.length) return true;
+  const c = s.charCodeAt(i);
+  return c < 128 && PRIMARY[c] !== 0;
+}
 
 /**
  * Compares two texts by the root collation's weights (primary, then case), when what decides is in
  * ASCII; undefined when a character that is not (an accent, another script, a control character)
- * could change the result, for the collator to decide.
+ * could change the result, for the collator to decide. Written for the interpreter as much as for
+ * the optimiser: the first frame's sorts run it cold.
  */
 export function compareAscii(a: string, b: string): number | undefined {
-  const n = Math.min(a.length, b.length);
+  const n = a.length < b.length ? a.length : b.length;
+  let i = 0;
+  // The common start, each of its characters ordered here.
+  for (; i < n; i++) {
+    const c = a.charCodeAt(i);
+    if (c !== b.charCodeAt(i)) break;
+    if (c > 127 || PRIMARY[c] === 0) return undefined;
+  }
   let byCase = 0;
-  for (let i = 0; i < n; i++) {
-    const wa = weightAt(a, i);
-    const wb = weightAt(b, i);
-    if (wa === 0 || wb === 0) return undefined;
+  for (; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    const wx = x < 128 ? PRIMARY[x]! : 0;
+    const wy = y < 128 ? PRIMARY[y]! : 0;
+    if (wx === 0 || wy === 0) return undefined;
     // A combining mark right after the first difference would change that character's weight.
-    if (wa !== wb) return plainAt(a, i + 1) && plainAt(b, i + 1) ? (wa < wb ? -1 : 1) : undefined;
-    if (byCase === 0) byCase = UPPER[a.charCodeAt(i)]! - UPPER[b.charCodeAt(i)]!;
+    if (wx !== wy) return plainAt(a, i + 1) && plainAt(b, i + 1) ? (wx < wy ? -1 : 1) : undefined;
+    if (byCase === 0) byCase = UPPER[x]! - UPPER[y]!;
   }
   if (a.length !== b.length) {
     const longer = a.length > b.length ? a : b;
-    return weightAt(longer, n) !== 0 && plainAt(longer, n + 1) ? (a.length < b.length ? -1 : 1) : undefined;
+    const c = longer.charCodeAt(n);
+    return c < 128 && PRIMARY[c] !== 0 && plainAt(longer, n + 1) ? (a.length < b.length ? -1 : 1) : undefined;
   }
-  return Math.sign(byCase);
+  return byCase < 0 ? -1 : byCase > 0 ? 1 : 0;
 }
 
 /**
@@ -108,7 +119,7 @@ export function compareAscii(a: string, b: string): number | undefined {
  * it for names of ASCII in a locale of {@link ASCII_LANGUAGES}.
  */
 export function compareNames(a: string, b: string): number {
-  return (asciiLocale() ? compareAscii(a, b) : undefined) ?? textCollator().compare(a, b);
+  return ((ascii ?? asciiLocale()) ? compareAscii(a, b) : undefined) ?? textCollator().compare(a, b);
 }
 
 /**
