@@ -1,6 +1,7 @@
 /** Display formatting shared by every view. Pure functions; the locale is the user's. */
 import { formatBytes as bytesText } from '../../app/units.js';
-import { compareNames, numberFormat, plainWhole } from './locale-formats.js';
+import { numberFormat, plainWhole } from './locale-formats.js';
+import { compareNames } from './name-order.js';
 
 /** Bytes in binary units, the same figure reports and size inputs use: `1.50 TiB`; `—` when unknown. */
 export function formatBytes(bytes: number | undefined): string {
