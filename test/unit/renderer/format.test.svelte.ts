@@ -3,11 +3,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 // The overview's first frame formats hundreds of figures and times (issue 17: cold start): each
 // locale format is built once, on first use, and none at load.
 const { NumberFormat, DateTimeFormat, Collator, PluralRules } = Intl;
+/** Intl with its plural rules replaceable (the lib types it read-only). */
+const intl = Intl as { PluralRules: typeof Intl.PluralRules };
 afterEach(() => {
   Intl.NumberFormat = NumberFormat;
   Intl.DateTimeFormat = DateTimeFormat;
   Intl.Collator = Collator;
-  Intl.PluralRules = PluralRules;
+  intl.PluralRules = PluralRules;
   vi.resetModules();
 });
 
@@ -85,7 +87,7 @@ describe('display formats', () => {
   it('builds, when warmed, the collator and the whole-number format in a locale whose order or digits are its own, and orders names by them', async () => {
     const built = countFormatters();
     // Danish orders "aa" after "z": its default locale gets no ASCII shortcut.
-    Intl.PluralRules = class extends PluralRules {
+    intl.PluralRules = class extends PluralRules {
       override resolvedOptions(): Intl.ResolvedPluralRulesOptions {
         return { ...super.resolvedOptions(), locale: 'da-DK' };
       }
