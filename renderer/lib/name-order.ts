@@ -75,5 +75,6 @@ export function compareAscii(a: string, b: string): number | undefined {
  * it for names of ASCII in a locale of `ASCII_LANGUAGES` (locale-formats.ts).
  */
 export function compareNames(a: string, b: string): number {
-  return ((byRoot ??= asciiLocale()) ? compareAscii(a, b) : undefined) ?? textCollator().compare(a, b);
+  byRoot ??= asciiLocale();
+  return (byRoot ? compareAscii(a, b) : undefined) ?? textCollator().compare(a, b);
 }
