@@ -6,9 +6,9 @@
  *
  * The window's first frame needs none of them where the default locale orders plain ASCII names as
  * Unicode's root collation does and writes its digits 0–9 (`asciiLocale`): its names are then ordered
- * by that collation's weights (`compareNames`, name-order.ts) and its small whole numbers written as they are
- * (`plainWhole`), the same output the locale objects give, and those are built once the frame is
- * painted (`buildFormats`), not between the frame's mount and the answers it waits for.
+ * by that collation's weights (`compareNames`, name-order.ts) and its small whole numbers written as
+ * they are (`plainWhole`), the same output the locale objects give, and those are built once the
+ * frame is painted (`buildFormats`), not between the frame's mount and the answers it waits for.
  */
 const numberFormats = new Map<number, Intl.NumberFormat>();
 let collator: Intl.Collator | undefined;
@@ -35,7 +35,7 @@ export function columnCollator(): Intl.Collator {
  * Languages whose collation orders ASCII text as the root collation does (no tailoring, contraction
  * or reordering that reaches ASCII: not Danish "aa", Czech "ch", Lithuanian "y", Turkish "I"…) and
  * whose numbers use the digits 0–9 in every region: checked against ICU in
- * test/unit/renderer/lib/locale-formats.test.ts.
+ * test/unit/renderer/lib/name-order.test.ts (the order) and locale-formats.test.ts (the digits).
  */
 export const ASCII_LANGUAGES: ReadonlySet<string> = new Set(['en', 'de', 'fr', 'es', 'pt', 'it', 'ca', 'nl', 'fi', 'sv', 'pl', 'ro', 'sl', 'id', 'ms', 'sw', 'vi', 'ja', 'ko', 'zh', 'ru', 'uk', 'bg', 'el', 'he', 'af']);
 
