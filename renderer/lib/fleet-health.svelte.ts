@@ -105,7 +105,8 @@ function worstFirst(systems: readonly FleetSystem[], briefs: ReadonlyMap<string,
   const low: number[] = [];
   const order: number[] = [];
   for (const s of systems) {
-    const k = key(s);
+    // The fleet's own key string: the lookup builds no new one (1,000 at the first frame).
+    const k = s.key;
     const b = briefs.get(k);
     const rollup = b?.rollup ?? NOTHING;
     const level = systemLevel(rollup, s.status.state);
@@ -208,7 +209,7 @@ export class FleetHealth {
   readonly plan: PlanRow[] = $derived.by(() =>
     planRows(
       this.#fleet.systems.flatMap((s) => {
-        const d = this.#details.get(key(s));
+        const d = this.#details.get(s.key);
         return d ? [{ siteId: s.siteId, siteName: s.site?.name ?? s.siteId, system: s.system, capacity: d.facts.rollup.capacity }] : [];
       }),
     ),

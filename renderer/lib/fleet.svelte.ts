@@ -9,6 +9,11 @@ export type AppInfo = Response<'app:info'>;
 
 /** One system of the fleet as every view sees it. */
 export interface FleetSystem {
+  /**
+   * The system's key in the fleet's maps (`siteId`, U+0000, `system`), the one the health's maps use
+   * too: the string the status map holds, so a lookup with it neither builds nor hashes a new one.
+   */
+  key: string;
   siteId: string;
   site: SiteView | undefined;
   system: string;
@@ -25,14 +30,14 @@ const bySystem = (a: FleetSystem, b: FleetSystem): number => compareText(a.syste
  * names and then each site's few systems: about 1,500 comparisons at 1,000 systems in 100 sites,
  * where one sort of the whole list by both keys made about 8,000 (issue 17).
  */
-function joinSystems(sites: readonly SiteView[], statuses: readonly SystemStatusView[]): FleetSystem[] {
+function joinSystems(sites: readonly SiteView[], statuses: ReadonlyMap<string, SystemStatusView>): FleetSystem[] {
   // By id, not a search of the list per system (1,000 systems × 100 sites at the first frame).
   const byId = new Map(sites.map((s) => [s.id, s]));
   // A dictionary without a prototype: a site may be named "__proto__".
   const groups: Record<string, FleetSystem[]> = Object.create(null) as Record<string, FleetSystem[]>;
-  for (const status of statuses) {
+  for (const [key, status] of statuses) {
     const site = byId.get(status.siteId);
-    (groups[site?.name ?? status.siteId] ??= []).push({ siteId: status.siteId, site, system: status.system, status });
+    (groups[site?.name ?? status.siteId] ??= []).push({ key, siteId: status.siteId, site, system: status.system, status });
   }
   const names = Object.keys(groups).sort(compareText);
   const out: FleetSystem[] = [];
@@ -45,7 +50,8 @@ function joinSystems(sites: readonly SiteView[], statuses: readonly SystemStatus
       // Different texts the collator holds equal (canonically equivalent) are one name: their
       // systems sorted together, ties in the order of `statuses`.
       const members = names.slice(i, j).flatMap((n) => groups[n]!);
-      out.push(...members.sort((a, b) => bySystem(a, b) || statuses.indexOf(a.status) - statuses.indexOf(b.status)));
+      const at = new Map([...statuses.keys()].map((k, n) => [k, n]));
+      out.push(...members.sort((a, b) => bySystem(a, b) || at.get(a.key)! - at.get(b.key)!));
     }
     i = j;
   }
@@ -92,7 +98,7 @@ export class FleetStore {
   }
 
   /** Every known system, sorted by site name then system name. */
-  readonly systems: readonly FleetSystem[] = $derived(joinSystems(this.sites, [...this.#statuses.values()]));
+  readonly systems: readonly FleetSystem[] = $derived(joinSystems(this.sites, this.#statuses));
 
   /** Reads done / planned over every system refreshing now; undefined when none is. */
   readonly progress: { done: number; total: number; systems: number } | undefined = $derived.by(() => {
