@@ -74,7 +74,7 @@ describe('FleetTree', () => {
       ['tree-system-beta-dr-e', 'paused'],
     ];
     for (const [id, text] of expected) {
-      const badge = item(id).querySelector('.badge') as HTMLElement;
+      const badge = item(id).querySelector('.state-badge') as HTMLElement;
       expect(badge.querySelector('svg'), id).not.toBeNull();
       expect(badge.textContent?.trim(), id).toBe(text);
     }
@@ -109,7 +109,7 @@ describe('FleetTree', () => {
     const ok = row('tree-system-alpha-prod-b');
     expect(ok.querySelector<HTMLElement>('[data-testid="tree-health"]')?.hasAttribute('title')).toBe(false);
     expect(ok.querySelector('[data-testid="tree-ha"]')).toBeNull();
-    expect(ok.querySelector('.badge')?.textContent?.trim()).toBe('unreachable');
+    expect(ok.querySelector('.state-badge')?.textContent?.trim()).toBe('unreachable');
     expect(row('tree-system-beta-dr-a').getAttribute('aria-label')).toContain('health not read yet');
   });
 
@@ -119,11 +119,11 @@ describe('FleetTree', () => {
       fake.emit('fleet:status', status('alpha', 'prod-b', 'refreshing', { progress: { done: 1, total: 25 } }));
       fake.emit('fleet:status', status('alpha', 'prod-b', 'refreshing', { progress: { done: 2, total: 25 } }));
       fake.emit('fleet:status', status('alpha', 'prod-b', 'ok'));
-      expect(item('tree-system-alpha-prod-b').querySelector('.badge')?.textContent?.trim()).toBe('unreachable');
+      expect(item('tree-system-alpha-prod-b').querySelector('.state-badge')?.textContent?.trim()).toBe('unreachable');
       // The store's batch interval (20 ms here) on the fake clock: the burst lands as one.
       await vi.advanceTimersByTimeAsync(20);
       flushSync();
-      expect(item('tree-system-alpha-prod-b').querySelector('.badge')?.textContent?.trim()).toBe('ok');
+      expect(item('tree-system-alpha-prod-b').querySelector('.state-badge')?.textContent?.trim()).toBe('ok');
     } finally {
       vi.useRealTimers();
     }

@@ -8,7 +8,7 @@ describe('StateBadge', () => {
     const shapes: string[] = [];
     for (const [state, look] of Object.entries(STATE_LOOK)) {
       const el = renderComponent(StateBadge, { state }).target;
-      const badge = el.querySelector<HTMLElement>('.badge')!;
+      const badge = el.querySelector<HTMLElement>('.state-badge')!;
       expect(badge.dataset.state).toBe(state);
       expect(badge.textContent?.trim()).toBe(look.label);
       const svg = badge.querySelector('svg')!;
@@ -25,8 +25,8 @@ describe('StateBadge', () => {
 
   it('gives a state it does not know its own text and a neutral look', () => {
     const el = renderComponent(StateBadge, { state: 'mystery' }).target;
-    expect(el.querySelector('.badge')?.textContent?.trim()).toBe('mystery');
-    expect(el.querySelector('.badge')?.classList.contains('tone-muted')).toBe(true);
+    expect(el.querySelector('.state-badge')?.textContent?.trim()).toBe('mystery');
+    expect(el.querySelector('.state-badge')?.classList.contains('tone-muted')).toBe(true);
     expect(el.querySelector('svg')?.dataset.icon).toBe('clock');
   });
 });
