@@ -113,6 +113,25 @@ describe('FleetTree', () => {
     expect(row('tree-system-beta-dr-a').getAttribute('aria-label')).toContain('health not read yet');
   });
 
+  it("follows a system's health as it changes, in the same row", async () => {
+    const fleet = new FleetStore({ eventBatchMs: 20 });
+    await fleet.load();
+    const rollups = $state<Record<string, { level: string; reasons: string[]; ha?: { level: string; label: string; text: string } }>>({ 'prod-a': { level: 'ok', reasons: [] } });
+    const health = { of: (_siteId: string, system: string) => (rollups[system] ? { rollup: rollups[system] } : undefined) } as unknown as FleetHealth;
+    const el = renderComponent(FleetTree, { fleet, nav, areas: AREAS, health }).target;
+    flushSync();
+    const row = el.querySelector<HTMLElement>('[data-testid="tree-system-alpha-prod-a"]')!;
+    expect(row.querySelector<HTMLElement>('[data-testid="tree-health"]')?.dataset.level).toBe('ok');
+    rollups['prod-a'] = { level: 'critical', reasons: ['pool p1 full'], ha: { level: 'warning', label: 'degraded', text: 'node-b down' } };
+    flushSync();
+    expect(el.querySelector('[data-testid="tree-system-alpha-prod-a"]')).toBe(row);
+    const level = row.querySelector<HTMLElement>('[data-testid="tree-health"]')!;
+    expect([level.textContent, level.dataset.level, level.title, level.classList.contains('tone-critical')]).toEqual(['critical', 'critical', 'pool p1 full', true]);
+    expect(row.querySelector<HTMLElement>('[data-testid="tree-ha"]')?.textContent).toBe('degraded');
+    expect(row.querySelectorAll('[data-testid="tree-health"]')).toHaveLength(1);
+    expect(row.getAttribute('aria-label')).toBe('prod-a, critical, HA degraded');
+  });
+
   it('follows status events, applying a burst of them together', async () => {
     vi.useFakeTimers();
     try {
