@@ -250,10 +250,11 @@ describe('FleetTree with a big fleet', () => {
     const many = Array.from({ length: 2000 }, (_, i) => status('big', `sys-${String(i).padStart(4, '0')}`, 'ok'));
     const big = fakeApi({ sites: [site('big', 'Big site')], statuses: many });
     setApi(big.api);
-    const fleet = new FleetStore();
+    const fleet = new FleetStore({ eventBatchMs: 0 });
     await fleet.load();
+    const listening = fleet.listen();
     const el = renderComponent(FleetTree, { fleet, nav: new Nav(), areas: AREAS }).target;
-    {
+    try {
       const root = el.querySelector('[role="tree"]') as HTMLElement;
       expect(root.dataset.virtual).toBe('true');
       const items = el.querySelectorAll('[role="treeitem"]');
@@ -262,10 +263,23 @@ describe('FleetTree with a big fleet', () => {
       expect(first.getAttribute('aria-level')).toBe('2');
       expect(first.getAttribute('aria-setsize')).toBe('2000');
       expect(first.getAttribute('aria-posinset')).toBe('1');
+      // What follows a row's name is drawn in the flat rows too: the site's count, each system's state.
+      expect(el.querySelector('[data-testid="tree-site-big"] .count')?.textContent).toBe('2000');
+      expect(first.querySelector('.state-badge')?.getAttribute('data-state')).toBe('ok');
       (el.querySelector('[data-testid="tree-site-big"]') as HTMLElement).focus();
       key(document.activeElement as Element, 'End');
       await settle(2);
-      expect((document.activeElement as HTMLElement).dataset.testid).toBe('tree-system-big-sys-1999');
+      const last = document.activeElement as HTMLElement;
+      expect(last.dataset.testid).toBe('tree-system-big-sys-1999');
+      // A row scrolled into the window has its parts, once, and follows its system's state.
+      expect(last.querySelectorAll('.state-badge')).toHaveLength(1);
+      big.emit('fleet:status', status('big', 'sys-1999', 'unreachable'));
+      await settle(8);
+      const moved = el.querySelector('[data-testid="tree-system-big-sys-1999"]') as HTMLElement;
+      expect(moved.querySelectorAll('.state-badge')).toHaveLength(1);
+      expect(moved.querySelector('.state-badge')?.getAttribute('data-state')).toBe('unreachable');
+    } finally {
+      listening();
     }
   });
 });
