@@ -74,7 +74,7 @@ describe('FleetTree', () => {
       ['tree-system-beta-dr-e', 'paused'],
     ];
     for (const [id, text] of expected) {
-      const badge = item(id).querySelector('.badge') as HTMLElement;
+      const badge = item(id).querySelector('.state-badge') as HTMLElement;
       expect(badge.querySelector('svg'), id).not.toBeNull();
       expect(badge.textContent?.trim(), id).toBe(text);
     }
@@ -109,8 +109,27 @@ describe('FleetTree', () => {
     const ok = row('tree-system-alpha-prod-b');
     expect(ok.querySelector<HTMLElement>('[data-testid="tree-health"]')?.hasAttribute('title')).toBe(false);
     expect(ok.querySelector('[data-testid="tree-ha"]')).toBeNull();
-    expect(ok.querySelector('.badge')?.textContent?.trim()).toBe('unreachable');
+    expect(ok.querySelector('.state-badge')?.textContent?.trim()).toBe('unreachable');
     expect(row('tree-system-beta-dr-a').getAttribute('aria-label')).toContain('health not read yet');
+  });
+
+  it("follows a system's health as it changes, in the same row", async () => {
+    const fleet = new FleetStore({ eventBatchMs: 20 });
+    await fleet.load();
+    const rollups = $state<Record<string, { level: string; reasons: string[]; ha?: { level: string; label: string; text: string } }>>({ 'prod-a': { level: 'ok', reasons: [] } });
+    const health = { of: (_siteId: string, system: string) => (rollups[system] ? { rollup: rollups[system] } : undefined) } as unknown as FleetHealth;
+    const el = renderComponent(FleetTree, { fleet, nav, areas: AREAS, health }).target;
+    flushSync();
+    const row = el.querySelector<HTMLElement>('[data-testid="tree-system-alpha-prod-a"]')!;
+    expect(row.querySelector<HTMLElement>('[data-testid="tree-health"]')?.dataset.level).toBe('ok');
+    rollups['prod-a'] = { level: 'critical', reasons: ['pool p1 full'], ha: { level: 'warning', label: 'degraded', text: 'node-b down' } };
+    flushSync();
+    expect(el.querySelector('[data-testid="tree-system-alpha-prod-a"]')).toBe(row);
+    const level = row.querySelector<HTMLElement>('[data-testid="tree-health"]')!;
+    expect([level.textContent, level.dataset.level, level.title, level.classList.contains('tone-critical')]).toEqual(['critical', 'critical', 'pool p1 full', true]);
+    expect(row.querySelector<HTMLElement>('[data-testid="tree-ha"]')?.textContent).toBe('degraded');
+    expect(row.querySelectorAll('[data-testid="tree-health"]')).toHaveLength(1);
+    expect(row.getAttribute('aria-label')).toBe('prod-a, critical, HA degraded');
   });
 
   it('follows status events, applying a burst of them together', async () => {
@@ -119,11 +138,11 @@ describe('FleetTree', () => {
       fake.emit('fleet:status', status('alpha', 'prod-b', 'refreshing', { progress: { done: 1, total: 25 } }));
       fake.emit('fleet:status', status('alpha', 'prod-b', 'refreshing', { progress: { done: 2, total: 25 } }));
       fake.emit('fleet:status', status('alpha', 'prod-b', 'ok'));
-      expect(item('tree-system-alpha-prod-b').querySelector('.badge')?.textContent?.trim()).toBe('unreachable');
+      expect(item('tree-system-alpha-prod-b').querySelector('.state-badge')?.textContent?.trim()).toBe('unreachable');
       // The store's batch interval (20 ms here) on the fake clock: the burst lands as one.
       await vi.advanceTimersByTimeAsync(20);
       flushSync();
-      expect(item('tree-system-alpha-prod-b').querySelector('.badge')?.textContent?.trim()).toBe('ok');
+      expect(item('tree-system-alpha-prod-b').querySelector('.state-badge')?.textContent?.trim()).toBe('ok');
     } finally {
       vi.useRealTimers();
     }
@@ -231,10 +250,11 @@ describe('FleetTree with a big fleet', () => {
     const many = Array.from({ length: 2000 }, (_, i) => status('big', `sys-${String(i).padStart(4, '0')}`, 'ok'));
     const big = fakeApi({ sites: [site('big', 'Big site')], statuses: many });
     setApi(big.api);
-    const fleet = new FleetStore();
+    const fleet = new FleetStore({ eventBatchMs: 0 });
     await fleet.load();
+    const listening = fleet.listen();
     const el = renderComponent(FleetTree, { fleet, nav: new Nav(), areas: AREAS }).target;
-    {
+    try {
       const root = el.querySelector('[role="tree"]') as HTMLElement;
       expect(root.dataset.virtual).toBe('true');
       const items = el.querySelectorAll('[role="treeitem"]');
@@ -243,10 +263,23 @@ describe('FleetTree with a big fleet', () => {
       expect(first.getAttribute('aria-level')).toBe('2');
       expect(first.getAttribute('aria-setsize')).toBe('2000');
       expect(first.getAttribute('aria-posinset')).toBe('1');
+      // What follows a row's name is drawn in the flat rows too: the site's count, each system's state.
+      expect(el.querySelector('[data-testid="tree-site-big"] .count')?.textContent).toBe('2000');
+      expect(first.querySelector('.state-badge')?.getAttribute('data-state')).toBe('ok');
       (el.querySelector('[data-testid="tree-site-big"]') as HTMLElement).focus();
       key(document.activeElement as Element, 'End');
       await settle(2);
-      expect((document.activeElement as HTMLElement).dataset.testid).toBe('tree-system-big-sys-1999');
+      const last = document.activeElement as HTMLElement;
+      expect(last.dataset.testid).toBe('tree-system-big-sys-1999');
+      // A row scrolled into the window has its parts, once, and follows its system's state.
+      expect(last.querySelectorAll('.state-badge')).toHaveLength(1);
+      big.emit('fleet:status', status('big', 'sys-1999', 'unreachable'));
+      await settle(8);
+      const moved = el.querySelector('[data-testid="tree-system-big-sys-1999"]') as HTMLElement;
+      expect(moved.querySelectorAll('.state-badge')).toHaveLength(1);
+      expect(moved.querySelector('.state-badge')?.getAttribute('data-state')).toBe('unreachable');
+    } finally {
+      listening();
     }
   });
 });

@@ -2,7 +2,7 @@ import { createRawSnippet, flushSync, type Component } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import VirtualTable from '../../../renderer/components/VirtualTable.svelte';
 import { firstFrame } from '../../../renderer/lib/first-frame.svelte.js';
-import type { Column } from '../../../renderer/lib/table.js';
+import { levelLook, type CellLook, type Column } from '../../../renderer/lib/table.js';
 import { fakeElementSize, fakeResizeObserver } from './support/fake-layout.js';
 import { renderComponent } from './support/render.js';
 
@@ -252,5 +252,96 @@ describe('VirtualTable', () => {
   it('shows the empty text when there are no rows', () => {
     const el = renderTable({ rows: [] });
     expect(el.textContent).toContain('Nothing to show.');
+  });
+});
+
+describe('VirtualTable drawing its own cells', () => {
+  interface Sys {
+    name: string;
+    level: 'ok' | 'warning' | 'critical';
+    state: string;
+  }
+  const sysColumns: Column<Sys>[] = [
+    { id: 'name', title: 'Name', value: (r) => r.name, width: '8rem' },
+    { id: 'level', title: 'Health', value: (r) => r.level, look: (r) => levelLook(r.level, undefined, r.level === 'ok' ? undefined : `${r.name} needs a look`), width: '8rem', align: 'end' },
+    { id: 'state', title: 'Connection', value: (r) => r.state, look: (r): CellLook => ({ text: r.state, state: r.state }), width: '8rem' },
+    { id: 'ha', title: 'HA', value: () => undefined, look: (): CellLook => ({ text: '—', muted: true }), width: '8rem' },
+  ];
+  const systems = (): Sys[] => Array.from({ length: 50 }, (_, i) => ({ name: `sys-${i}`, level: 'ok', state: 'ok' }));
+  const renderSystems = (props: Record<string, unknown>): HTMLElement =>
+    renderComponent(VirtualTable as unknown as Component<Record<string, unknown>>, props).target;
+  const rowOf = (el: HTMLElement, name: string): HTMLElement => bodyRows(el).find((r) => r.dataset.key === name) as HTMLElement;
+  const cellsOf = (row: HTMLElement): HTMLElement[] => [...row.querySelectorAll<HTMLElement>(':scope > [role="gridcell"]')];
+
+  it("draws text, pills, badges and muted text as the snippets drew them, and follows a row's data in place", () => {
+    const props = $state({ rows: systems(), columns: sysColumns, rowKey: (r: Sys) => r.name, label: 'Systems', maxHeight: 300 });
+    const el = renderSystems(props);
+    const row = rowOf(el, 'sys-3');
+    const [name, level, state, ha] = cellsOf(row);
+    expect(cellsOf(row)).toHaveLength(4);
+    expect(name!.textContent).toBe('sys-3');
+    expect(name!.title).toBe('sys-3');
+    expect(name!.classList.contains('cell')).toBe(true);
+    expect(level!.classList.contains('end')).toBe(true);
+    const pill = level!.querySelector<HTMLElement>('.pill')!;
+    expect([pill.textContent, pill.dataset.level, pill.classList.contains('tone-ok')]).toEqual(['ok', 'ok', true]);
+    expect(level!.hasAttribute('title')).toBe(false);
+    const badge = state!.querySelector<HTMLElement>('.state-badge')!;
+    expect([badge.dataset.state, badge.textContent, badge.querySelector('svg')?.dataset.icon]).toEqual(['ok', 'ok', 'check']);
+    expect(ha!.querySelector('.muted')?.textContent).toBe('—');
+
+    // The system's health and connection change: its row shows it, in the same elements.
+    props.rows = props.rows.map((r) => (r.name === 'sys-3' ? { ...r, level: 'critical', state: 'unreachable' } : r));
+    flushSync();
+    expect(rowOf(el, 'sys-3')).toBe(row);
+    const [name2, level2, state2] = cellsOf(row);
+    expect(name2).toBe(name);
+    expect(level2).toBe(level);
+    expect(level2!.title).toBe('sys-3 needs a look');
+    expect(level2!.querySelector<HTMLElement>('.pill')?.dataset.level).toBe('critical');
+    expect(level2!.querySelector<HTMLElement>('.pill')?.classList.contains('tone-critical')).toBe(true);
+    expect(state2!.querySelector<HTMLElement>('.state-badge')?.dataset.state).toBe('unreachable');
+    expect(state2!.textContent).toBe('unreachable');
+    expect(cellsOf(row)).toHaveLength(4);
+  });
+
+  it('draws its cells when a narrow width drops its only snippet column, and renders the snippets again when wide', async () => {
+    let width = 40 * 16;
+    const size = fakeElementSize('clientWidth', () => width);
+    const layout = fakeResizeObserver('manual');
+    try {
+      const noteCell = createRawSnippet((r: () => Sys) => ({ render: () => `<i class="note">${r().name} note</i>` }));
+      const columns = [...sysColumns, { id: 'note', title: 'Note', value: (r: Sys) => r.name, cell: noteCell, width: '8rem', drop: 1 }];
+      const el = renderSystems({ rows: systems(), columns, rowKey: (r: Sys) => r.name, label: 'Systems', maxHeight: 300 });
+      const texts = (name: string) => cellsOf(rowOf(el, name)).map((c) => c.textContent?.trim());
+      expect(texts('sys-1')).toEqual(['sys-1', 'ok', 'ok', '—', 'sys-1 note']);
+      // A look among snippets: the same markup as drawn.
+      expect(cellsOf(rowOf(el, 'sys-1'))[1]?.querySelector('.pill.tone-ok')?.getAttribute('data-level')).toBe('ok');
+      expect(cellsOf(rowOf(el, 'sys-1'))[2]?.querySelector('.state-badge svg')).not.toBeNull();
+      width = 33 * 16;
+      layout.deliver();
+      flushSync();
+      expect(texts('sys-1')).toEqual(['sys-1', 'ok', 'ok', '—']);
+      expect(el.querySelector('.note')).toBeNull();
+      width = 40 * 16;
+      layout.deliver();
+      flushSync();
+      expect(texts('sys-1')).toEqual(['sys-1', 'ok', 'ok', '—', 'sys-1 note']);
+    } finally {
+      layout.restore();
+      size();
+    }
+  });
+
+  it("draws a scrolled-in row's cells in the slot of the row scrolled out", () => {
+    const el = renderSystems({ rows: systems(), columns: sysColumns, rowKey: (r: Sys) => r.name, label: 'Systems', maxHeight: 300, overscan: 0 });
+    const scroller = el.querySelector('.scroller') as HTMLElement;
+    scroller.scrollTop = 30 * 30;
+    scroller.dispatchEvent(new Event('scroll'));
+    flushSync();
+    const names = bodyRows(el).map((r) => cellsOf(r)[0]?.textContent);
+    expect(names).toContain('sys-30');
+    expect(names).not.toContain('sys-0');
+    for (const r of bodyRows(el)) expect(cellsOf(r)).toHaveLength(4);
   });
 });

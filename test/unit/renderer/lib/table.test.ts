@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rankItems, type PaletteItem } from '../../../../renderer/lib/palette.js';
 import { rangeQuery } from '../../../../renderer/lib/range.js';
-import { fittingColumns, sortRows, visibleWindow, type Column } from '../../../../renderer/lib/table.js';
+import { fittingColumns, levelLook, sortRows, visibleWindow, type Column } from '../../../../renderer/lib/table.js';
 
 describe('sortRows', () => {
   const cols: Column<{ n?: number; s?: string }>[] = [
@@ -73,5 +73,13 @@ describe('rangeQuery', () => {
     const now = Date.UTC(2025, 5, 1, 12, 0, 0);
     expect(rangeQuery('24h', now)).toEqual({ fromDate: '2025-05-31T12:00:00', toDate: '2025-06-01T12:00:00', interval: 15 });
     expect(rangeQuery('30d', now).interval).toBe(360);
+  });
+});
+
+describe('levelLook', () => {
+  it("draws a health level on its colour (LevelPill's), the level as its text unless given, with its tooltip", () => {
+    expect(levelLook('critical')).toEqual({ text: 'critical', title: undefined, tone: 'critical', level: 'critical' });
+    expect(levelLook('unknown', 'not read')).toMatchObject({ text: 'not read', tone: 'muted', level: 'unknown' });
+    expect(levelLook('warning', '85 % allocated', 'pool p1: 85 %')).toMatchObject({ tone: 'warning', title: 'pool p1: 85 %' });
   });
 });
