@@ -40,3 +40,44 @@ describe('renderer build: the stylesheet inside index.html (issue 17: one reques
     expect(() => inline(page('other-y2.css'), { bundle })).toThrow(/does not link assets\/style-x1\.css/);
   });
 });
+
+type BundleHook = (options: unknown, bundle: Record<string, unknown>) => void;
+
+/** The renderer build's configuration and its plugin that marks the frame chunk for eager compilation. */
+async function rendererConfig(): Promise<{ hint: BundleHook; build: { modulePreload?: unknown } }> {
+  const { default: configFor } = (await import('../../../vite.config.js')) as {
+    default: (env: { mode: string; command: string }) => { plugins?: unknown[]; build?: { modulePreload?: unknown } };
+  };
+  const config = configFor({ mode: 'production', command: 'build' });
+  const plugins = (config.plugins ?? []).flat(3) as Array<{ name?: string; generateBundle?: { handler: BundleHook } }>;
+  const plugin = plugins.find((p) => p?.name === 'fleetdeck:compile-hint');
+  if (!plugin?.generateBundle) throw new Error('the renderer build has no fleetdeck:compile-hint plugin');
+  return { hint: plugin.generateBundle.handler, build: config.build ?? {} };
+}
+
+const chunk = (fileName: string, moduleIds: string[], code: string) => ({ type: 'chunk', fileName, moduleIds, code });
+
+describe('renderer build: the first frame compiled with its file (issue 17: lazy compiles on the main thread)', () => {
+  it("puts V8's compile hint on the frame chunk's first line, before Vite's preamble, and on no other chunk", async () => {
+    const { hint } = await rendererConfig();
+    const frameModule = new URL('../../../renderer/frame.ts', import.meta.url).pathname;
+    const frame = chunk('assets/frame-f1.js', [frameModule], 'const __vite__mapDeps=()=>[];\nexport{}');
+    const view = chunk('assets/View-v1.js', ['/x/renderer/views/View.svelte'], 'export{}');
+    const entry = chunk('assets/index-a1.js', ['/x/renderer/main.ts'], 'export{}');
+    hint(undefined, { [frame.fileName]: frame, [view.fileName]: view, [entry.fileName]: entry });
+    expect(frame.code.split('\n')[0]).toBe('//# allFunctionsCalledOnLoad');
+    expect(frame.code).toContain('const __vite__mapDeps');
+    expect(view.code).toBe('export{}');
+    expect(entry.code).toBe('export{}');
+  });
+
+  it('refuses a build with no frame chunk to mark', async () => {
+    const { hint } = await rendererConfig();
+    expect(() => hint(undefined, { 'assets/index-a1.js': chunk('assets/index-a1.js', ['/x/renderer/main.ts'], '') })).toThrow(/no chunk holds renderer\/frame\.ts/);
+  });
+
+  it("leaves module preloading to the browser (no polyfill in the entry)", async () => {
+    const { build } = await rendererConfig();
+    expect(build.modulePreload).toEqual({ polyfill: false });
+  });
+});
