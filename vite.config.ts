@@ -107,13 +107,13 @@ const inlineStylesheet: Plugin = {
 };
 
 /**
- * Most of the frame chunk's functions run before the first frame (Svelte's runtime, the frame's
- * components, the roll-ups it shows): V8's explicit compile hint (`//# allFunctionsCalledOnLoad`, on
- * the file's first line, where V8 looks for it) has them compiled with the file, on the thread that
- * streams it in, rather than one at a time on the page's main thread as each is first called during
- * the frame's evaluation, mount and first render (issue 17: ~600 lazy compiles, 15-20 ms of that
- * thread). Added last, after Vite's own preamble and the minifier (which drops comments); the entry
- * and the chunks loaded on demand stay lazily compiled.
+ * Most functions of the first frame's two scripts run before that frame (the transport; Svelte's
+ * runtime, the frame's components, the roll-ups it shows): V8's explicit compile hint
+ * (`//# allFunctionsCalledOnLoad`, on the file's first line, where V8 looks for it) has them
+ * compiled with the file, on the thread that streams it in, rather than one at a time on the page's
+ * main thread as each is first called during the evaluation, mount and first render (issue 17: ~600
+ * lazy compiles, 15-20 ms of that thread). Added last, after Vite's own preamble and the minifier
+ * (which drops comments); the chunks loaded on demand stay lazily compiled.
  */
 const compileHint: Plugin = {
   name: 'fleetdeck:compile-hint',
@@ -121,9 +121,11 @@ const compileHint: Plugin = {
   generateBundle: {
     order: 'post',
     handler(_options, bundle) {
-      const frame = Object.values(bundle).find((c) => c.type === 'chunk' && c.moduleIds.includes(FRAME));
-      if (frame?.type !== 'chunk') throw new Error('renderer build: no chunk holds renderer/frame.ts');
-      frame.code = `//# allFunctionsCalledOnLoad\n${frame.code}`;
+      for (const root of [ENTRY, FRAME]) {
+        const chunk = Object.values(bundle).find((c) => c.type === 'chunk' && c.moduleIds.includes(root));
+        if (chunk?.type !== 'chunk') throw new Error(`renderer build: no chunk holds ${root}`);
+        chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`;
+      }
     },
   },
 };

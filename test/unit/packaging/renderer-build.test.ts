@@ -57,26 +57,29 @@ async function rendererConfig(): Promise<{ hint: BundleHook; build: { modulePrel
 
 const chunk = (fileName: string, moduleIds: string[], code: string) => ({ type: 'chunk', fileName, moduleIds, code });
 
-describe('renderer build: the first frame compiled with its file (issue 17: lazy compiles on the main thread)', () => {
-  it("puts V8's compile hint on the frame chunk's first line, before Vite's preamble, and on no other chunk", async () => {
+describe('renderer build: the first frame compiled with its files (issue 17: lazy compiles on the main thread)', () => {
+  const here = (p: string): string => new URL(`../../../${p}`, import.meta.url).pathname;
+
+  it("puts V8's compile hint on the first line of the entry's and the frame's chunks, before Vite's preamble, and on no other chunk", async () => {
     const { hint } = await rendererConfig();
-    const frameModule = new URL('../../../renderer/frame.ts', import.meta.url).pathname;
-    const frame = chunk('assets/frame-f1.js', [frameModule], 'const __vite__mapDeps=()=>[];\nexport{}');
-    const view = chunk('assets/View-v1.js', ['/x/renderer/views/View.svelte'], 'export{}');
-    const entry = chunk('assets/index-a1.js', ['/x/renderer/main.ts'], 'export{}');
+    const frame = chunk('assets/frame-f1.js', [here('renderer/frame.ts')], 'const __vite__mapDeps=()=>[];\nexport{}');
+    const entry = chunk('assets/index-a1.js', [here('renderer/lib/api.ts'), here('renderer/main.ts')], 'const __vite__mapDeps=()=>[];\nexport{}');
+    const view = chunk('assets/View-v1.js', [here('renderer/views/View.svelte')], 'export{}');
     hint(undefined, { [frame.fileName]: frame, [view.fileName]: view, [entry.fileName]: entry });
-    expect(frame.code.split('\n')[0]).toBe('//# allFunctionsCalledOnLoad');
-    expect(frame.code).toContain('const __vite__mapDeps');
+    for (const c of [frame, entry]) {
+      expect(c.code.split('\n')[0]).toBe('//# allFunctionsCalledOnLoad');
+      expect(c.code).toContain('const __vite__mapDeps');
+    }
     expect(view.code).toBe('export{}');
-    expect(entry.code).toBe('export{}');
   });
 
-  it('refuses a build with no frame chunk to mark', async () => {
+  it('refuses a build without the chunks to mark', async () => {
     const { hint } = await rendererConfig();
-    expect(() => hint(undefined, { 'assets/index-a1.js': chunk('assets/index-a1.js', ['/x/renderer/main.ts'], '') })).toThrow(/no chunk holds renderer\/frame\.ts/);
+    const entry = chunk('assets/index-a1.js', [here('renderer/main.ts')], '');
+    expect(() => hint(undefined, { [entry.fileName]: entry })).toThrow(/no chunk holds .*renderer\/frame\.ts/);
   });
 
-  it("leaves module preloading to the browser (no polyfill in the entry)", async () => {
+  it('leaves module preloading to the browser (no polyfill in the entry)', async () => {
     const { build } = await rendererConfig();
     expect(build.modulePreload).toEqual({ polyfill: false });
   });
