@@ -116,10 +116,9 @@ export interface OverviewTotals {
 /**
  * The overview's rows, worst first (critical, unknown, warning, ok; then by the lowest health figure;
  * then by name), and their totals, in one walk of the fleet: the first frame's data render at 1,000
- * systems (issue 17). The sort keys are computed once per system into typed arrays (no array of
- * boxed numbers, no comparison that computes them again), the connection's level once per run of
- * systems in one state (a fleet's statuses come in few states), and the totals are counted in the
- * same walk rather than in another over the rows.
+ * systems (issue 17). The sort keys are computed once per system into typed arrays, the
+ * connection's level once per run of systems in one state (a fleet's statuses come in few states),
+ * and the totals are counted in the same walk rather than in another over the rows.
  */
 export function overviewOf(systems: readonly FleetSystem[], briefs: ReadonlyMap<string, SystemBrief>): { rows: OverviewRow[]; totals: OverviewTotals } {
   const n = systems.length;

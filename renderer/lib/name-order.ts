@@ -70,7 +70,11 @@ export function compareAscii(a: string, b: string): number | undefined {
   return byCase < 0 ? -1 : byCase > 0 ? 1 : 0;
 }
 
-/** Texts of characters whose code units are in the root collation's order (each its own weight, no case pairs). */
+/**
+ * Texts of characters whose code units are in the root collation's order (each its own weight, no
+ * case pairs): two of them compare as their code units, natively, where `compareAscii`'s loop runs
+ * cold in the first frame's sorts (the fleet's usual names, `atlas-06`, `dc-vienna`; issue 17).
+ */
 const BY_CODE = /^[-. 0-9a-z]*$/;
 
 /**
