@@ -281,6 +281,7 @@ describe('overviewOf: the overview rows and totals of a large fleet in one walk'
             { name: 'ha', level: 'ok', text: '' },
           ].slice(0, 2 + random(4)) as RollupBrief['dimensions'],
           reasons: [],
+          ha: undefined,
           capacity: { level: 'ok', verdict: undefined, usable: random(1000), allocated: random(500), unknownUsable: 0, pools: 1, attention: random(2) },
         },
       }]);
