@@ -7,7 +7,7 @@ import { compareText, errorText } from './format.js';
 import type { FleetStore, FleetSystem } from './fleet.svelte.js';
 import { afterNextPaint } from './lazy.js';
 import { changedMap, emptyMap } from './published-map.js';
-import { levelRank, rollupHealth, systemLevel, type LaggingPair, type Level, type NodeDrive } from './health.js';
+import { connectionLevel, levelRank, rollupHealth, type LaggingPair, type Level, type NodeDrive } from './health.js';
 
 /** A system's roll-up summary as main computed it (`app/health/summary-facts.ts` `HealthBrief`), with main's sequence number. */
 export interface SystemBrief extends HealthBrief {
@@ -90,52 +90,82 @@ const NOTHING = briefOf({ rollup: rollupHealth(undefined), at: undefined, drives
 /** The lowest health figure of a roll-up (what ranks rows of one level): volumes and hardware as they are, utilization and capacity as headroom. */
 const lowest = (r: RollupBrief): number => {
   let low = 100;
-  for (const d of r.dimensions) {
-    const v = d.name === 'volumes' || d.name === 'hardware' ? (d.percent ?? 100) : d.name === 'ha' ? 100 : 100 - (d.percent ?? 0);
+  const dimensions = r.dimensions;
+  for (let i = 0; i < dimensions.length; i++) {
+    const d = dimensions[i]!;
+    const name = d.name;
+    const v = name === 'volumes' || name === 'hardware' ? (d.percent ?? 100) : name === 'ha' ? 100 : 100 - (d.percent ?? 0);
     if (v < low) low = v;
   }
   return low;
 };
 
-/** The overview's rows, worst first: critical, unknown, warning, ok; then by the lowest health figure; then by name. */
-function worstFirst(systems: readonly FleetSystem[], briefs: ReadonlyMap<string, SystemBrief>): OverviewRow[] {
-  const rows: OverviewRow[] = [];
-  // The sort keys once per row, not once per comparison; the rows' indexes are sorted by them.
-  const rank: number[] = [];
-  const low: number[] = [];
-  const order: number[] = [];
-  for (const s of systems) {
-    // The fleet's own key string: the lookup builds no new one (1,000 at the first frame).
-    const k = s.key;
-    const b = briefs.get(k);
-    const rollup = b?.rollup ?? NOTHING;
-    const level = systemLevel(rollup, s.status.state);
-    order.push(rows.length);
-    rank.push(levelRank(level));
-    low.push(lowest(rollup));
-    rows.push({ key: k, siteId: s.siteId, siteName: s.site?.name ?? s.siteId, system: s.system, state: s.status.state, rollup, level, at: b?.at, drives: b?.drives ?? 0, lagging: b?.lagging ?? 0 });
-  }
-  order.sort((a, b) => rank[a]! - rank[b]! || low[a]! - low[b]! || compareText(rows[a]!.system, rows[b]!.system));
-  return order.map((i) => rows[i]!);
-}
+/** The levels by rank (`levelRank`): a row's level is the worse rank of its roll-up's and its connection's. */
+const BY_RANK: readonly Level[] = ['critical', 'unknown', 'warning', 'ok'];
 
 /** Systems by level, the capacity figures of the totals line (as `planTotal` counts them) and the attention counts, from the roll-ups. */
-function totalsOf(rows: readonly OverviewRow[]) {
+export interface OverviewTotals {
+  usable: number;
+  allocated: number;
+  byLevel: Record<Level, number>;
+  pools: number;
+  drives: number;
+  lagging: number;
+}
+
+/**
+ * The overview's rows, worst first (critical, unknown, warning, ok; then by the lowest health figure;
+ * then by name), and their totals, in one walk of the fleet: the first frame's data render at 1,000
+ * systems (issue 17). The sort keys are computed once per system into typed arrays, the
+ * connection's level once per run of systems in one state (a fleet's statuses come in few states),
+ * and the totals are counted in the same walk rather than in another over the rows.
+ */
+export function overviewOf(systems: readonly FleetSystem[], briefs: ReadonlyMap<string, SystemBrief>): { rows: OverviewRow[]; totals: OverviewTotals } {
+  const n = systems.length;
+  // Arrays grown by push stay packed (an array made with a length has holes, slower to read).
+  const rows: OverviewRow[] = [];
+  const rank = new Uint8Array(n);
+  const low = new Float64Array(n);
+  const order: number[] = [];
   const byLevel: Record<Level, number> = { critical: 0, unknown: 0, warning: 0, ok: 0 };
   let usable = 0;
   let allocated = 0;
   let pools = 0;
   let drives = 0;
   let lagging = 0;
-  for (const r of rows) {
-    byLevel[r.level]++;
-    usable += r.rollup.capacity.usable;
-    allocated += r.rollup.capacity.allocated;
-    pools += r.rollup.capacity.attention;
-    drives += r.drives;
-    lagging += r.lagging;
+  let lastState: string | undefined;
+  let stateRank = levelRank('ok');
+  for (let i = 0; i < n; i++) {
+    const s = systems[i]!;
+    // The fleet's own key string: the lookup builds no new one (1,000 at the first frame).
+    const k = s.key;
+    const b = briefs.get(k);
+    const rollup = b === undefined ? NOTHING : b.rollup;
+    const state = s.status.state;
+    if (state !== lastState) {
+      lastState = state;
+      stateRank = levelRank(connectionLevel(state));
+    }
+    // `systemLevel`: the worse of the roll-up's level and the connection's.
+    const r = Math.min(levelRank(rollup.level), stateRank);
+    const level = BY_RANK[r]!;
+    rank[i] = r;
+    low[i] = lowest(rollup);
+    order.push(i);
+    const row: OverviewRow = { key: k, siteId: s.siteId, siteName: s.site?.name ?? s.siteId, system: s.system, state, rollup, level, at: b?.at, drives: b?.drives ?? 0, lagging: b?.lagging ?? 0 };
+    rows.push(row);
+    byLevel[level]++;
+    const c = rollup.capacity;
+    usable += c.usable;
+    allocated += c.allocated;
+    pools += c.attention;
+    drives += row.drives;
+    lagging += row.lagging;
   }
-  return { usable, allocated, byLevel, pools, drives, lagging };
+  order.sort((a, b) => rank[a]! - rank[b]! || low[a]! - low[b]! || compareText(rows[a]!.system, rows[b]!.system));
+  const sorted: OverviewRow[] = [];
+  for (let i = 0; i < n; i++) sorted.push(rows[order[i]!]!);
+  return { rows: sorted, totals: { usable, allocated, byLevel, pools, drives, lagging } };
 }
 
 /**
@@ -193,8 +223,11 @@ export class FleetHealth {
     return this.#details.get(key({ siteId, system }))?.facts;
   }
 
+  /** The overview's rows and totals, computed together (`overviewOf`). */
+  readonly #overview = $derived.by(() => overviewOf(this.#fleet.systems, this.#briefs));
+
   /** Rows worst first: critical, unknown, warning, ok; then by the lowest health figure; then by name. */
-  readonly rows: OverviewRow[] = $derived.by(() => worstFirst(this.#fleet.systems, this.#briefs));
+  readonly rows: OverviewRow[] = $derived(this.#overview.rows);
 
   readonly drives: Array<NodeDrive & Tagged> = $derived([...this.#details.values()].flatMap((d) => d.drives));
   readonly lagging: Array<LaggingPair & Tagged> = $derived([...this.#details.values()].flatMap((d) => d.lagging));
@@ -216,7 +249,7 @@ export class FleetHealth {
   );
 
   /** Systems by level, the capacity figures of the totals line (as `planTotal` counts them) and the attention counts, from the roll-ups. */
-  readonly totals = $derived(totalsOf(this.rows));
+  readonly totals: OverviewTotals = $derived(this.#overview.totals);
 
   /**
    * Reads the summaries main computed since the last read: every system's roll-up the first time

@@ -71,10 +71,18 @@ export function compareAscii(a: string, b: string): number | undefined {
 }
 
 /**
+ * Texts of characters whose code units are in the root collation's order (each its own weight, no
+ * case pairs): two of them compare as their code units, natively, where `compareAscii`'s loop runs
+ * cold in the first frame's sorts (the fleet's usual names, `atlas-06`, `dc-vienna`; issue 17).
+ */
+const BY_CODE = /^[-. 0-9a-z]*$/;
+
+/**
  * Compares two names as the default locale's collator does (`a.localeCompare(b)`); without building
  * it for names of ASCII in a locale of `ASCII_LANGUAGES` (locale-formats.ts).
  */
 export function compareNames(a: string, b: string): number {
   byRoot ??= asciiLocale();
+  if (byRoot && BY_CODE.test(a) && BY_CODE.test(b)) return a < b ? -1 : a > b ? 1 : 0;
   return (byRoot ? compareAscii(a, b) : undefined) ?? textCollator().compare(a, b);
 }

@@ -3,8 +3,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { planTotal } from '../../../app/capacity/plan.js';
 import type { FleetdeckApi } from '../../../app/ipc/contract.js';
 import { setApi, startFirstReads } from '../../../renderer/lib/api.js';
-import { FleetHealth } from '../../../renderer/lib/fleet-health.svelte.js';
-import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
+import { briefOf, type RollupBrief } from '../../../app/health/summary-facts.js';
+import type { SystemStatusView } from '../../../app/ipc/contract.js';
+import { FleetHealth, overviewOf, type SystemBrief } from '../../../renderer/lib/fleet-health.svelte.js';
+import { FleetStore, type FleetSystem } from '../../../renderer/lib/fleet.svelte.js';
+import { compareText } from '../../../renderer/lib/format.js';
+import { levelRank, rollupHealth, systemLevel, type Level } from '../../../renderer/lib/health.js';
 import { READS } from '../../../renderer/lib/reads.js';
 import { cacheKey, fakeApi, site, status } from './support/fake-api.js';
 
@@ -217,5 +221,85 @@ describe('FleetHealth on health:rollups and health:summaries', () => {
       .slice(0, 100);
     expect(health.errors.map((e) => e.Timestamp)).toEqual(expected);
     expect(new Set(health.errors.map((e) => `${e.system} ${e.Message}`)).size).toBe(100);
+  });
+});
+
+describe('overviewOf: the overview rows and totals of a large fleet in one walk', () => {
+  // What the overview showed before its rows and totals were computed together (issue 17): the
+  // rule itself, written plainly, to hold the faster walk to the same order and the same rows.
+  function plainly(systems: readonly FleetSystem[], briefs: ReadonlyMap<string, SystemBrief>) {
+    const nothing = briefOf({ rollup: rollupHealth(undefined), at: undefined, drives: [], lagging: [] }).rollup;
+    const lowest = (r: RollupBrief) =>
+      Math.min(100, ...r.dimensions.map((d) => (d.name === 'volumes' || d.name === 'hardware' ? (d.percent ?? 100) : d.name === 'ha' ? 100 : 100 - (d.percent ?? 0))));
+    const rows = systems.map((s) => {
+      const b = briefs.get(s.key);
+      const rollup = b?.rollup ?? nothing;
+      return { key: s.key, siteId: s.siteId, siteName: s.site?.name ?? s.siteId, system: s.system, state: s.status.state, rollup, level: systemLevel(rollup, s.status.state), at: b?.at, drives: b?.drives ?? 0, lagging: b?.lagging ?? 0 };
+    });
+    const sorted = [...rows].sort((a, b) => levelRank(a.level) - levelRank(b.level) || lowest(a.rollup) - lowest(b.rollup) || compareText(a.system, b.system));
+    const byLevel = { critical: 0, unknown: 0, warning: 0, ok: 0 };
+    for (const r of rows) byLevel[r.level]++;
+    const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((n, r) => n + f(r), 0);
+    return {
+      rows: sorted,
+      totals: { usable: sum((r) => r.rollup.capacity.usable), allocated: sum((r) => r.rollup.capacity.allocated), byLevel, pools: sum((r) => r.rollup.capacity.attention), drives: sum((r) => r.drives), lagging: sum((r) => r.lagging) },
+    };
+  }
+
+  it('orders 1,200 systems as the rule says (level with the connection, lowest figure, name; ties kept in fleet order) and counts the same totals', () => {
+    const levels: Level[] = ['ok', 'warning', 'critical', 'unknown'];
+    const states: Array<SystemStatusView['state']> = ['ok', 'ok', 'ok', 'paused', 'unreachable', 'certificate-changed', 'protocol-error', 'refreshing'];
+    // Names with ties, case, accents and another script (the collator decides those), the same name at several sites.
+    const names = ['atlas', 'Atlas', 'ätlas', 'zeta', 'beta-2', 'beta-10', 'Ωmega', 'core_1', 'core-1'];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return (seed >>> 12) % n;
+    };
+    const sites = Array.from({ length: 40 }, (_, i) => site(`s${i}`, `Site ${i % 13}`));
+    const statuses: SystemStatusView[] = [];
+    const entries: Array<[string, SystemBrief]> = [];
+    for (let i = 0; i < 1200; i++) {
+      const siteId = `s${i % 41}`; // s40 is not a known site: its systems group under the site id
+      const system = `${names[random(names.length)]}-${random(30)}`;
+      if (statuses.some((s) => s.siteId === siteId && s.system === system)) continue;
+      statuses.push(status(siteId, system, states[random(states.length)]!));
+      if (random(10) === 0) continue; // no roll-up read yet
+      const percent = (n: number) => (random(4) === 0 ? undefined : [40, 40.5, 59.75, 100, 24.090026637034477][n]);
+      entries.push([`${siteId}\u0000${system}`, {
+        seq: i,
+        at: random(5) === 0 ? undefined : `2026-01-0${1 + random(9)}T00:00:00Z`,
+        drives: random(3),
+        lagging: random(2),
+        rollup: {
+          level: levels[random(4)]!,
+          dimensions: [
+            { name: 'volumes', level: 'ok', percent: percent(random(5)), text: '' },
+            { name: 'hardware', level: 'ok', percent: percent(random(5)), text: '' },
+            { name: 'utilization', level: 'ok', percent: percent(random(5)), text: '' },
+            { name: 'capacity', level: 'ok', percent: percent(random(5)), text: '' },
+            { name: 'ha', level: 'ok', text: '' },
+          ].slice(0, 2 + random(4)) as RollupBrief['dimensions'],
+          reasons: [],
+          ha: undefined,
+          capacity: { level: 'ok', verdict: undefined, usable: random(1000), allocated: random(500), unknownUsable: 0, pools: 1, attention: random(2) },
+        },
+      }]);
+    }
+    const briefs: ReadonlyMap<string, SystemBrief> = new Map(entries);
+    const fleet = new FleetStore({ eventBatchMs: 0 });
+    fleet.sites = sites;
+    fleet.applyAll(statuses);
+    const systems = fleet.systems;
+    expect(systems.length).toBeGreaterThan(1000);
+    const got = overviewOf(systems, briefs);
+    const want = plainly(systems, briefs);
+    expect(got.rows).toEqual(want.rows);
+    expect(got.rows.map((r) => r.key)).toEqual(want.rows.map((r) => r.key));
+    expect(got.totals).toEqual(want.totals);
+    // Each row is the brief's roll-up itself, not a copy.
+    for (const r of got.rows) if (briefs.has(r.key)) expect(r.rollup).toBe(briefs.get(r.key)!.rollup);
+    // The fleet holds rows of every level.
+    expect(new Set(got.rows.map((r) => r.level))).toEqual(new Set(levels));
   });
 });

@@ -66,3 +66,35 @@ describe('compareAscii', () => {
     expect([...names].sort(compareNames)).toEqual([...names].sort(collator.compare));
   });
 });
+
+describe('compareNames on names of lower-case letters, digits, hyphens, dots and spaces', () => {
+  // The fleet's usual names (`atlas-06`, `dc-vienna`): their code units are in the root collation's
+  // order, so they are compared as code units, with no loop over their characters (issue 17).
+  const alphabet = [...' -.0123456789abcdefghijklmnopqrstuvwxyz'];
+  const texts = [''];
+  for (const a of alphabet) {
+    texts.push(a);
+    for (const b of alphabet) texts.push(a + b);
+  }
+  for (const a of [...' -.09az']) for (const b of [...' -.09az']) for (const c of [...' -.09az']) texts.push(a + b + c);
+
+  it('orders them as compareAscii (the root collation, checked against ICU above) does', () => {
+    const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const sorted = [...texts].sort((a, b) => compareAscii(a, b)!);
+    const wrong: Array<[string, string]> = [];
+    for (let i = 1; i < sorted.length; i++) {
+      const a = sorted[i - 1]!;
+      const b = sorted[i]!;
+      if (byCode(a, b) !== compareAscii(a, b) || byCode(b, a) !== compareAscii(b, a)) wrong.push([a, b]);
+      if (compareNames(a, b) !== compareAscii(a, b) || compareNames(b, a) !== compareAscii(b, a)) wrong.push([a, b]);
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+  });
+
+  it('still gives the collator order where another character is in one of them', () => {
+    const collator = new Intl.Collator();
+    // Upper case, underscore and tab are where code units and the collation part (a < B, - < _).
+    const names = ['atlas-06', 'Atlas-06', 'atlas_06', 'atlas-6', 'atlas 06', 'atlas.06', 'b', 'B', 'a\tb', 'a-b', 'a_b', 'ätlas', 'atlas-06é'];
+    expect([...names].sort(compareNames)).toEqual([...names].sort(collator.compare));
+  });
+});
