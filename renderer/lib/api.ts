@@ -1,5 +1,6 @@
 import { BATCH_PATH, splitAnswers, type BatchCall } from '../../app/ipc/batch.js';
 import { FIRST_READS, STATUS_SEQ_HEADER } from '../../app/ipc/channels.js';
+import { nextPaint } from './paint.js';
 import type { Channel, EventName, EventPayload, FleetdeckApi, FleetdeckTransport, Request, Response } from '../../app/ipc/contract.js';
 
 /** An error returned by main: a stable code and a message without secrets. */
@@ -163,7 +164,7 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
           await Promise.allSettled([...statusReads]);
           // Their answers are what the window paints first: the stream (a fetch, its answer's task)
           // waits until that frame is painted, having lost nothing by waiting.
-          await afterNextPaint();
+          await nextPaint(PAINT_WAIT_MS);
         }
         if (stop.aborted) return;
         const headers: Record<string, string> = { [TOKEN_HEADER]: token, accept: 'text/event-stream' };
@@ -237,19 +238,8 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
   };
 }
 
-/** How long {@link afterNextPaint} waits at most: a page in a background tab paints no frame. */
+/** How long the event stream waits at most for the first frame: a page in a background tab paints no frame. */
 const PAINT_WAIT_MS = 100;
-
-/**
- * Resolves in a task after the next frame is painted (one queued from its animation frame callback),
- * or after {@link PAINT_WAIT_MS} when no frame comes (a hidden page; no window at all).
- */
-function afterNextPaint(): Promise<void> {
-  return new Promise((resolve) => {
-    setTimeout(resolve, PAINT_WAIT_MS);
-    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(resolve, 0));
-  });
-}
 
 /**
  * Reads a text/event-stream body until it ends, handing each event (`event:`, `data:` and `id:`

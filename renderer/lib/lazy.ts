@@ -1,4 +1,5 @@
 import type { Component } from 'svelte';
+import { nextPaint } from './paint.js';
 
 /**
  * A part of the page kept out of the first script: Vite makes a chunk of each dynamic `import()`,
@@ -75,16 +76,7 @@ export async function partsLoaded(): Promise<void> {
  * first frame must not wait for ever.
  */
 export function afterNextPaint(limitMs = 1000): Promise<void> {
-  const painted = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, limitMs);
-    if (typeof requestAnimationFrame !== 'function') return;
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        clearTimeout(timer);
-        resolve();
-      }, 0),
-    );
-  });
+  const painted = nextPaint(limitMs);
   inFlight.add(painted);
   void painted.finally(() => inFlight.delete(painted));
   return painted;
