@@ -19,6 +19,17 @@ export function refreshEnded(prev: Pick<SystemStatus, 'state' | 'lastSuccessAt' 
 }
 
 /**
+ * Whether `next` may replace `kept` as a system's status in the window: unless both carry main's
+ * sequence number (`seq`) and `next`'s is not larger. An answer read before an event can reach the
+ * window after it (in Electron the early `fleet:status` answer and the statuses the preload kept;
+ * the store's batched events and a `fleet:refresh` answer): whatever the order of arrival, the
+ * newest status stays, and the same status again (an event replayed) changes nothing.
+ */
+export function supersedes(next: Pick<SystemStatus, 'seq'>, kept: Pick<SystemStatus, 'seq'> | undefined): boolean {
+  return kept?.seq === undefined || next.seq === undefined || next.seq > kept.seq;
+}
+
+/**
  * Site names: 1–64 printable characters, no leading/trailing space. Control and bidirectional
  * formatting characters are refused: a right-to-left override makes a name read as another in
  * every list, log line and report.

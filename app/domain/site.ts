@@ -160,11 +160,18 @@ export const systemStatusSchema = z.object({
   progress: z.object({ done: z.number(), total: z.number() }).optional(),
   /** What the last refresh left out to stay within its limits (drives over the SMART cap, answers over the byte budget); the views show it. */
   truncated: z.string().optional(),
+  /**
+   * Main's status sequence number: which status change (counted from main's start) set this status,
+   * 0 for one known from the cache and unchanged since. A newer status of the system has a larger
+   * one, whichever way it reached the window (an event, a `fleet:status` or `fleet:refresh`
+   * answer): the window keeps the newer ({@link supersedes}).
+   */
+  seq: z.number().int().nonnegative().optional(),
 });
 export type SystemStatus = z.infer<typeof systemStatusSchema>;
 
 // In their own module, without zod, for the window's first script (issue 17); main imports them from here.
-export { DEFAULT_SMART_MAX_AGE_HOURS, refreshEnded, siteNameProblem } from './site-rules.js';
+export { DEFAULT_SMART_MAX_AGE_HOURS, refreshEnded, siteNameProblem, supersedes } from './site-rules.js';
 
 /** Lowercase, dash-separated id from a name. */
 export function siteIdFromName(name: string): string {

@@ -22,12 +22,14 @@ export class FleetState {
   readonly backoff = new Map<string, { failures: number; until: number }>();
   readonly siteErrors = new Map<string, { message: string; code: string }>();
   private readonly listeners = new Set<(e: FleetEvent) => void>();
+  /** Status changes made so far: the last one's `seq` (see {@link SystemStatus.seq}). */
+  private statusSeq = 0;
 
   constructor(private readonly cache: OfflineCache) {
     // Systems known from the cache start as stale until refreshed.
     for (const s of cache.systems()) {
       if (s.system === '') continue;
-      this.put({ siteId: s.siteId, system: s.system, state: 'stale', lastSuccessAt: s.at });
+      this.put({ siteId: s.siteId, system: s.system, state: 'stale', lastSuccessAt: s.at, seq: 0 });
     }
   }
 
@@ -86,9 +88,11 @@ export class FleetState {
     }
   }
 
+  /** Sets a system's status, numbered with the next status sequence number (its `seq`, any given replaced), and sends it to the listeners. */
   setStatus(status: SystemStatus): void {
-    this.put(status);
-    this.emit({ type: 'status', status });
+    const numbered = { ...status, seq: ++this.statusSeq };
+    this.put(numbered);
+    this.emit({ type: 'status', status: numbered });
   }
 
   private put(status: SystemStatus): void {
@@ -102,8 +106,9 @@ export class FleetState {
   }
 }
 
-/** Whether two statuses of one system say the same (every field, an absent one equal to undefined). */
+/** Whether two statuses of one system say the same (every field but their sequence numbers, an absent one equal to undefined). */
 function sameStatus(a: SystemStatus, b: SystemStatus): boolean {
   const fields = new Set([...Object.keys(a), ...Object.keys(b)] as Array<keyof SystemStatus>);
+  fields.delete('seq');
   return [...fields].every((f) => JSON.stringify(a[f]) === JSON.stringify(b[f]));
 }

@@ -27,8 +27,9 @@ export function buildApi(renderer: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'r
   // on, before its page listens (~120 ms later at start, issue 17): each system's last one is kept
   // and handed to the page's first status listener, so a change sent between main answering
   // `fleet:status` and the page listening is seen at once, not at that system's next change. A status
-  // event is the whole status of its system, so its last one is its status now: handing it over is
-  // right whether main sent it before or after the answer.
+  // event is the whole status of its system, so its last one is its status now. Main's early answer
+  // may reach the page after these (main busy): each status carries main's sequence number (`seq`)
+  // and the fleet store keeps the newer of each system's, whatever the order of arrival.
   const heard = new Map<string, unknown>();
   const hear = (_e: IpcRendererEvent, payload: unknown): void => {
     const p = payload as { siteId?: unknown; system?: unknown } | null;

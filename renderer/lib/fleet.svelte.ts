@@ -1,6 +1,6 @@
 import { SvelteMap } from 'svelte/reactivity';
 import type { Response, SiteView, SystemStatusView } from '../../app/ipc/contract.js';
-import { refreshEnded } from '../../app/domain/site-rules.js';
+import { refreshEnded, supersedes } from '../../app/domain/site-rules.js';
 import { api, firstRead } from './api.js';
 import { compareText, errorText } from './format.js';
 import { changedMap, emptyMap } from './published-map.js';
@@ -173,22 +173,32 @@ export class FleetStore {
     this.applyAll([s]);
   }
 
-  /** Takes statuses in, published together (one new map); bumps the data version of each system whose refresh or poll has finished. */
+  /**
+   * Takes statuses in, published together (one new map); bumps the data version of each system whose
+   * refresh or poll has finished. A status older than the one the store has of its system (by main's
+   * `seq`: an answer read before an event that came first, an event replayed) is left out, so
+   * whatever the order of arrival the store shows each system's newest status.
+   */
   applyAll(list: readonly SystemStatusView[]): void {
     if (list.length === 0) return;
     let moved = false;
-    this.#statuses = changedMap(this.#statuses, (next) => {
+    let taken = false;
+    const statuses = changedMap(this.#statuses, (next) => {
       for (const s of list) {
         const k = key(s.siteId, s.system);
         // The status this one follows: an earlier one of the same list, else the one published.
         const prev = next.get(k);
+        if (!supersedes(s, prev)) continue;
         next.set(k, s);
+        taken = true;
         if (refreshEnded(prev, s)) {
           this.#versions.set(k, (this.#versions.get(k) ?? 0) + 1);
           moved = true;
         }
       }
     });
+    // Nothing newer (a batch of replays): no publication, so no view is rebuilt for nothing.
+    if (taken) this.#statuses = statuses;
     if (moved) this.#moved = ++this.#movedCount;
   }
 

@@ -6,8 +6,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { splitAnswers } from '../../../app/ipc/batch.js';
 import { CHANNEL_NAMES } from '../../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../../app/ipc/contract.js';
+import type { SystemStatus } from '../../../app/domain/site.js';
+import { supersedes } from '../../../app/domain/site-rules.js';
+import { FleetState } from '../../../main/core/fleet-state.js';
 import type { Handlers } from '../../../main/ipc/handlers.js';
 import { startBrowserShell, type BrowserShell } from '../../../main/shells/browser-shell.js';
+import type { OfflineCache } from '../../../main/store/offline-cache.js';
 import { httpApi } from '../../../renderer/lib/api.js';
 
 interface Reply {
@@ -254,5 +258,45 @@ describe('browser shell', () => {
     }
     const stale = httpApi(new URL(`http://127.0.0.1:${shell.port}/`), 'x'.repeat(32));
     await expect(stale.invoke('app:info', {})).rejects.toMatchObject({ code: 'access-token', message: expect.stringMatching(/open the address Fleetdeck printed/) });
+  });
+
+  it("carries main's status sequence on the answer's statuses and the stream's: the window keeps each system's newest, whatever the order it applies them in", async () => {
+    // Main's fleet state behind its own shell: the handler's snapshot and the events as the runtime wires them.
+    const state = new FleetState({ systems: () => [], get: () => undefined } as unknown as OfflineCache);
+    const own = await startBrowserShell({
+      handlers: { ...handlers, 'fleet:status': async () => [{ siteId: 'nice', systems: state.status('nice') }] } as Handlers,
+      rendererDir: dir,
+      token,
+      subscribe: (send) => state.on((e) => (e.type === 'status' ? send('fleet:status', e.status) : undefined)),
+    });
+    try {
+      state.setStatus({ siteId: 'nice', system: 'x', state: 'refreshing' });
+      state.setStatus({ siteId: 'nice', system: 'y', state: 'ok' });
+      const client = httpApi(new URL(`http://127.0.0.1:${own.port}/`), token);
+      const snapshot = (await client.invoke('fleet:status', {})).flatMap((site) => site.systems);
+      // Sent after the answer, before the page listens: replayed when the stream opens.
+      state.setStatus({ siteId: 'nice', system: 'x', state: 'ok', lastSuccessAt: 't2' });
+      const got: SystemStatus[] = [];
+      const off = client.on('fleet:status', (p) => got.push(p));
+      try {
+        await vi.waitFor(() => expect(got).toHaveLength(1));
+        state.setStatus({ siteId: 'nice', system: 'y', state: 'refreshing' });
+        await vi.waitFor(() => expect(got).toHaveLength(2));
+      } finally {
+        off();
+      }
+      expect(snapshot.map((s) => `${s.system}:${s.state}:${s.seq}`)).toEqual(['x:refreshing:1', 'y:ok:2']);
+      expect(got.map((s) => `${s.system}:${s.state}:${s.seq}`)).toEqual(['x:ok:3', 'y:refreshing:4']);
+      // The store's rule, applied with the snapshot first or last: the same statuses shown.
+      const shown = (order: SystemStatus[]): string[] => {
+        const kept = new Map<string, SystemStatus>();
+        for (const s of order) if (supersedes(s, kept.get(s.system))) kept.set(s.system, s);
+        return [...kept.values()].map((s) => `${s.system}:${s.state}`).sort();
+      };
+      expect(shown([...snapshot, ...got])).toEqual(['x:ok', 'y:refreshing']);
+      expect(shown([...got, ...snapshot])).toEqual(['x:ok', 'y:refreshing']);
+    } finally {
+      await own.close();
+    }
   });
 });

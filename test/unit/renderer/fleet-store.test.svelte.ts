@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { setApi, startFirstReads } from '../../../renderer/lib/api.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { compareText } from '../../../renderer/lib/format.js';
+import type { SystemStatusView } from '../../../app/ipc/contract.js';
 import { fakeApi, site, status } from './support/fake-api.js';
 
 async function store(eventBatchMs = 0) {
@@ -178,6 +179,130 @@ describe('FleetStore', () => {
       stop();
       vi.useRealTimers();
     }
+  });
+
+  describe('each system’s newest status, whatever the order of arrival (main’s seq)', () => {
+    /** A fleet whose `fleet:status` answers are held until `answer` hands them out, each one the snapshot given then. */
+    function heldSnapshots() {
+      const fake = fakeApi({ sites: [site('a', 'Alpha'), site('b', 'Bravo')] });
+      const held: Array<(systems: SystemStatusView[]) => void> = [];
+      setApi({
+        invoke: (channel, request) =>
+          channel === 'fleet:status'
+            ? (new Promise((resolve) => held.push((systems) => resolve([{ siteId: 'a', systems: systems.filter((s) => s.siteId === 'a') }, { siteId: 'b', systems: systems.filter((s) => s.siteId === 'b') }]))) as never)
+            : fake.api.invoke(channel, request),
+        on: fake.api.on,
+      });
+      const asked = (): Promise<void> => vi.waitFor(() => expect(held.length).toBeGreaterThan(0));
+      const answer = async (...systems: SystemStatusView[]): Promise<void> => {
+        // (vi.waitFor moves fake timers: not called once asked.)
+        if (held.length === 0) await asked();
+        held.shift()!(systems);
+      };
+      return { fake, asked, answer };
+    }
+    const shown = (fleet: FleetStore): string[] => fleet.systems.map((s) => `${s.system}:${s.status.state}:${s.status.seq}`);
+
+    it('a snapshot read before an event but answered after it (the Electron gap) does not overwrite it', async () => {
+      const { fake, answer } = heldSnapshots();
+      const fleet = new FleetStore({ eventBatchMs: 0 });
+      const stop = fleet.listen();
+      const loading = fleet.load();
+      // The preload hands over the status it kept (x refreshed at 8) before main's answer (as of 5) arrives.
+      fake.emit('fleet:status', status('a', 'x', 'ok', { lastSuccessAt: 't8', seq: 8 }));
+      await answer(status('a', 'x', 'stale', { lastSuccessAt: 't1', seq: 5 }), status('b', 'y', 'ok', { seq: 2 }));
+      await loading;
+      expect(shown(fleet)).toEqual(['x:ok:8', 'y:ok:2']);
+      stop();
+    });
+
+    it('an event newer than the snapshot applied before it is taken', async () => {
+      const { fake, answer } = heldSnapshots();
+      const fleet = new FleetStore({ eventBatchMs: 0 });
+      const loading = fleet.load();
+      await answer(status('a', 'x', 'stale', { seq: 5 }), status('b', 'y', 'ok', { seq: 2 }));
+      await loading;
+      const stop = fleet.listen();
+      fake.emit('fleet:status', status('a', 'x', 'refreshing', { seq: 6 }));
+      expect(shown(fleet)).toEqual(['x:refreshing:6', 'y:ok:2']);
+      // An event the snapshot already held (sent before main answered it) changes nothing.
+      fake.emit('fleet:status', status('b', 'y', 'stale', { seq: 1 }));
+      expect(shown(fleet)).toEqual(['x:refreshing:6', 'y:ok:2']);
+      stop();
+    });
+
+    it('an event replayed twice is taken once: the second publishes nothing and moves no data version', async () => {
+      const { fake, answer } = heldSnapshots();
+      const fleet = new FleetStore({ eventBatchMs: 0 });
+      const loading = fleet.load();
+      await answer(status('a', 'x', 'refreshing', { seq: 5 }));
+      await loading;
+      const stop = fleet.listen();
+      const done = status('a', 'x', 'ok', { lastSuccessAt: 't9', seq: 9 });
+      fake.emit('fleet:status', done);
+      const systems = fleet.systems;
+      expect([fleet.version('a', 'x'), fleet.versionsMoved]).toEqual([1, 1]);
+      fake.emit('fleet:status', { ...done });
+      expect(fleet.systems).toBe(systems);
+      expect([fleet.version('a', 'x'), fleet.versionsMoved]).toEqual([1, 1]);
+      stop();
+    });
+
+    it('a later snapshot older than what the store has is left out per system; a newer one is taken', async () => {
+      const { fake, answer } = heldSnapshots();
+      const fleet = new FleetStore({ eventBatchMs: 0 });
+      let loading = fleet.load();
+      await answer(status('a', 'x', 'stale', { seq: 3 }), status('b', 'y', 'stale', { seq: 4 }));
+      await loading;
+      const stop = fleet.listen();
+      fake.emit('fleet:status', status('a', 'x', 'ok', { lastSuccessAt: 't7', seq: 7 }));
+      // Older for x (6 < 7), newer for y (6 > 4).
+      loading = fleet.load();
+      await answer(status('a', 'x', 'refreshing', { seq: 6 }), status('b', 'y', 'ok', { lastSuccessAt: 't6', seq: 6 }));
+      await loading;
+      expect(shown(fleet)).toEqual(['x:ok:7', 'y:ok:6']);
+      // Newer for both.
+      loading = fleet.load();
+      await answer(status('a', 'x', 'unreachable', { seq: 10 }), status('b', 'y', 'paused', { seq: 11 }));
+      await loading;
+      expect(shown(fleet)).toEqual(['x:unreachable:10', 'y:paused:11']);
+      stop();
+    });
+
+    it('batched events applied after a snapshot answered in between: the newer of each system wins, either way', async () => {
+      const { fake, asked, answer } = heldSnapshots();
+      const fleet = new FleetStore({ eventBatchMs: 10 });
+      const loading = fleet.load();
+      await asked();
+      vi.useFakeTimers();
+      const stop = fleet.listen();
+      try {
+        // Queued for the batch: x newer than the snapshot will be, y older.
+        fake.emit('fleet:status', status('a', 'x', 'ok', { lastSuccessAt: 't8', seq: 8 }));
+        fake.emit('fleet:status', status('b', 'y', 'refreshing', { seq: 3 }));
+        await answer(status('a', 'x', 'refreshing', { seq: 6 }), status('b', 'y', 'ok', { lastSuccessAt: 't5', seq: 5 }));
+        await loading;
+        expect(shown(fleet)).toEqual(['x:refreshing:6', 'y:ok:5']);
+        await vi.advanceTimersByTimeAsync(10);
+        expect(shown(fleet)).toEqual(['x:ok:8', 'y:ok:5']);
+      } finally {
+        stop();
+        vi.useRealTimers();
+      }
+    });
+
+    it('a refresh’s answer older than an event heard during it does not overwrite it', async () => {
+      const { fake, answer } = heldSnapshots();
+      const fleet = new FleetStore({ eventBatchMs: 0 });
+      const loading = fleet.load();
+      await answer(status('a', 'x', 'stale', { seq: 1 }));
+      await loading;
+      const stop = fleet.listen();
+      fake.emit('fleet:status', status('a', 'x', 'refreshing', { seq: 4 }));
+      fleet.applyAll([status('a', 'x', 'stale', { seq: 2 })]);
+      expect(shown(fleet)).toEqual(['x:refreshing:4']);
+      stop();
+    });
   });
 
   it('keeps a load failure as an error instead of throwing', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { siteNameProblem } from '../../../../app/domain/site.js';
+import { siteNameProblem, supersedes } from '../../../../app/domain/site.js';
 
 describe('siteNameProblem', () => {
   it('refuses a right-to-left override and every other control or direction character', () => {
@@ -10,5 +10,20 @@ describe('siteNameProblem', () => {
 
   it('accepts names in any script', () => {
     for (const name of ['Paris DC', 'Zürich-1', 'مركز البيانات', '東京 本社']) expect(siteNameProblem(name), name).toBeUndefined();
+  });
+});
+
+describe('supersedes', () => {
+  it('takes a status with a larger sequence number than the one kept, never an older or the same one', () => {
+    expect(supersedes({ seq: 8 }, { seq: 5 })).toBe(true);
+    expect(supersedes({ seq: 5 }, { seq: 8 })).toBe(false);
+    expect(supersedes({ seq: 5 }, { seq: 5 })).toBe(false);
+    expect(supersedes({ seq: 0 }, undefined)).toBe(true);
+  });
+
+  it('takes the one that arrived last when either carries no sequence number (a status from no main)', () => {
+    expect(supersedes({}, { seq: 5 })).toBe(true);
+    expect(supersedes({ seq: 1 }, {})).toBe(true);
+    expect(supersedes({}, {})).toBe(true);
   });
 });
