@@ -35,6 +35,29 @@ test('the palette finds a host by its IQN as you type, and opens it', async ({ p
   await expect(page.getByTestId(`tree-system-${siteId}-${system}`)).toBeVisible();
 });
 
+test('Ctrl+K pressed while the window opens, before its frame is there, opens the palette once it is', async ({ page }) => {
+  // The frame's script is held: the window is the entry script alone, as on a slow start.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/frame-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  // The entry sends the first reads in the task that sets its key keeper: once they leave, it listens.
+  const firstReads = page.waitForRequest((r) => new URL(r.url()).pathname.startsWith('/ipc/'));
+  await page.goto(fleet().url, { waitUntil: 'commit' });
+  await firstReads;
+  await page.keyboard.press('Control+k');
+  await expect(page.getByTestId('open-overview')).toHaveCount(0);
+  release();
+  await frameShown(page);
+  await expect(page.getByTestId('command-palette')).toBeVisible();
+  await expect(page.getByTestId('palette-input')).toBeFocused();
+  // The frame's own handler is the one that answers from now on: the same keys close it.
+  await page.keyboard.press('Control+k');
+  await expect(page.getByTestId('command-palette')).toHaveCount(0);
+});
+
 test('the palette finds a drive by serial and offers every system’s views', async ({ page }) => {
   const drive = systemState(fleet(), 1, fleet().simulator.manifest.sites[1]?.systems[2] as string).nodes[1]?.drives[3];
   if (!drive) throw new Error('no drive');

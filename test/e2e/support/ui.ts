@@ -2,8 +2,9 @@ import { expect, type Page } from '@playwright/test';
 
 /**
  * Waits for the window's frame to be shown: the page's `load` can come before the frame's script has
- * mounted it (its chunk is imported by the async entry, and it is shown with the first answers), and
- * a key pressed then (Ctrl+K) reaches no handler.
+ * mounted it (its chunk is imported by the async entry, and it is shown with the first answers); a
+ * shortcut pressed before then is kept for the frame (renderer/lib/early-keys.ts), but one pressed
+ * before the entry has run reaches no handler.
  */
 export async function frameShown(page: Page): Promise<void> {
   await expect(page.getByTestId('open-overview')).toBeVisible();
