@@ -9,17 +9,7 @@ import { forecastFull, historyByPool, type Forecast } from './forecast.js';
  * the forecast, so a pool the system calls Full is never shown green because it grows slowly.
  */
 
-/** One word per figure, and what it means; views show the word with the definition as its tooltip. */
-export const CAPACITY_TERMS = {
-  usable: 'Usable: what the pool can hold for volumes, after parity.',
-  allocated: 'Allocated: given to volumes and their snapshot space (what provisioning uses up), whether written or not.',
-  consumed: 'Consumed: data actually written into the allocated space.',
-  free: 'Free: usable minus allocated; what new volumes can still get.',
-  state: "State: the pool's provisioning state as the system reports it (Ok, Warning, Full, Degraded).",
-  outlook: 'Outlook: the worse of the system’s state and the days-until-full forecast of consumed data.',
-} as const;
-
-export type CapacityTerm = keyof typeof CAPACITY_TERMS;
+export { CAPACITY_TERMS, type CapacityTerm } from './terms.js';
 
 /** Fallback thresholds, used only when a system reports no provisioning state: allocated share of usable, %. */
 export const ALLOCATED_WARNING = 80;

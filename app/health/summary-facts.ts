@@ -54,6 +54,19 @@ export interface HealthBrief {
   lagging: number;
 }
 
+/**
+ * The brief of a system with nothing cached (`briefOf` of `rollupHealth(undefined)`, as a test
+ * holds): written out, so the window's first frame needs neither the roll-up nor the capacity
+ * assessment to show a system whose summary is not read yet (issue 17).
+ */
+export const UNREAD_ROLLUP: RollupBrief = {
+  level: 'unknown',
+  dimensions: [],
+  reasons: ['no health data cached'],
+  ha: undefined,
+  capacity: { level: 'unknown', verdict: undefined, usable: 0, allocated: 0, unknownUsable: 0, pools: 0, attention: 0 },
+};
+
 /** A pool the overview lists as needing a look. */
 export const needsLook = (p: { level: Level }): boolean => p.level !== 'ok' && p.level !== 'unknown';
 

@@ -1,8 +1,6 @@
 import { assessCapacity, type SystemCapacity } from '../capacity/pools.js';
 import type { Health, Node, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../catalog/resources.js';
-import type { SystemState } from '../domain/site.js';
 import { refreshRead, type PlannedRead } from '../fleet/refresh-plan.js';
-import { worse, type Level } from './level.js';
 import { rollupHealth, type Rollup } from './rollup.js';
 
 /**
@@ -54,30 +52,4 @@ export function systemRollup(a: RollupAnswers, now: number): Rollup {
   return rollupHealth(a.health as Health | null | undefined, { capacity: capacityFromAnswers(a, now), ...(nodes ? { nodes } : {}) });
 }
 
-/** States in which the system cannot take writes, and why: views open read-only from the cache. */
-const READ_ONLY: Readonly<Partial<Record<SystemState, string>>> = {
-  unreachable: 'the system is unreachable',
-  paused: 'polling of this site is paused',
-  'login-required': 'the session needs a new login',
-  'certificate-changed': "the site's certificate changed and is not trusted",
-};
-
-/** Why writes are disabled in this state, or undefined when they are allowed. */
-export function readOnlyReason(state: string | undefined): string | undefined {
-  return state && Object.hasOwn(READ_ONLY, state) ? READ_ONLY[state as SystemState] : undefined;
-}
-
-/**
- * A connection problem counts at least as a warning: the data shown may be old. Answers the app
- * cannot read count as unknown: part of the system's data is missing, which is worse than a warning.
- */
-export function connectionLevel(state: string | undefined): Level {
-  if (state === 'certificate-changed') return 'critical';
-  if (state === 'protocol-error') return 'unknown';
-  return readOnlyReason(state) ? 'warning' : 'ok';
-}
-
-/** What a system is shown as: its roll-up made worse by its connection state. */
-export function systemLevel(rollup: Pick<Rollup, 'level'>, state: string | undefined): Level {
-  return worse(rollup.level, connectionLevel(state));
-}
+export { connectionLevel, readOnlyReason, systemLevel } from './connection.js';

@@ -14,6 +14,9 @@ export interface AreaProps {
 /** Headings areas are listed under in the palette and the system page. */
 export type AreaGroup = 'Health' | 'Storage' | 'Access' | 'Protection' | 'Hardware' | 'Administration' | 'Tools';
 
+/** An area as the fleet tree and the command palette list it: without its component (`list.ts`). */
+export type AreaInfo = Omit<AreaDef, 'part'>;
+
 export interface AreaDef {
   /** Stable id used in routes. */
   id: string;

@@ -1,13 +1,15 @@
-import { planRows, type PlanRow } from '../../app/capacity/plan.js';
+import type { PlanRow, planRows as PlanRows } from '../../app/capacity/plan.js';
 import type { PoolCapacity } from '../../app/capacity/pools.js';
-import { briefFromWire, briefOf, factsFromWire, needsLook, type HealthBrief, type HealthFacts, type RollupBrief } from '../../app/health/summary-facts.js';
+import { connectionLevel } from '../../app/health/connection.js';
+import { levelRank, type Level } from '../../app/health/level.js';
+import type { LaggingPair, NodeDrive } from '../../app/health/rollup.js';
+import { briefFromWire, briefOf, factsFromWire, needsLook, UNREAD_ROLLUP, type HealthBrief, type HealthFacts, type RollupBrief } from '../../app/health/summary-facts.js';
 import type { NotificationRecord } from '../../app/catalog/index.js';
 import { api, firstRead } from './api.js';
 import { compareText, errorText } from './format.js';
 import type { FleetStore, FleetSystem } from './fleet.svelte.js';
 import { afterNextPaint } from './lazy.js';
 import { changedMap, emptyMap } from './published-map.js';
-import { connectionLevel, levelRank, rollupHealth, type LaggingPair, type Level, type NodeDrive } from './health.js';
 
 /** A system's roll-up summary as main computed it (`app/health/summary-facts.ts` `HealthBrief`), with main's sequence number. */
 export interface SystemBrief extends HealthBrief {
@@ -85,7 +87,7 @@ function newest<T extends NotificationRecord>(lists: ReadonlyArray<readonly T[]>
 }
 
 /** What a system without a summary shows: the roll-up of nothing cached. */
-const NOTHING = briefOf({ rollup: rollupHealth(undefined), at: undefined, drives: [], lagging: [] }).rollup;
+const NOTHING = UNREAD_ROLLUP;
 
 /** The lowest health figure of a roll-up (what ranks rows of one level): volumes and hardware as they are, utilization and capacity as headroom. */
 const lowest = (r: RollupBrief): number => {
@@ -238,15 +240,22 @@ export class FleetHealth {
   /** The {@link RECENT_ERRORS} newest high-level notifications across the fleet, newest first. */
   readonly errors: Array<NotificationRecord & Tagged> = $derived(newest([...this.#details.values()].map((d) => d.errors), RECENT_ERRORS));
 
+  /**
+   * The capacity plan's rows (app/capacity/plan.ts), loaded with the details: the first frame
+   * shows no plan, and its script then does not carry it (issue 17).
+   */
+  #planRows = $state.raw<typeof PlanRows | undefined>(undefined);
   /** Every pool of every system, fullest first: the capacity planning view (app/capacity/plan.ts); empty until the details are read. */
-  readonly plan: PlanRow[] = $derived.by(() =>
-    planRows(
+  readonly plan: PlanRow[] = $derived.by(() => {
+    const planRows = this.#planRows;
+    if (!planRows) return [];
+    return planRows(
       this.#fleet.systems.flatMap((s) => {
         const d = this.#details.get(s.key);
         return d ? [{ siteId: s.siteId, siteName: s.site?.name ?? s.siteId, system: s.system, capacity: d.facts.rollup.capacity }] : [];
       }),
-    ),
-  );
+    );
+  });
 
   /** Systems by level, the capacity figures of the totals line (as `planTotal` counts them) and the attention counts, from the roll-ups. */
   readonly totals: OverviewTotals = $derived(this.#overview.totals);
@@ -316,7 +325,11 @@ export class FleetHealth {
   async #readWhole(since: number | undefined): Promise<void> {
     let answer;
     try {
+      const plan = this.#planRows ? undefined : import('../../app/capacity/plan.js');
+      // Observed here too: a failed read leaves it unawaited.
+      plan?.catch(() => undefined);
       answer = await api().invoke('health:summaries', since === undefined ? {} : { since });
+      if (plan) this.#planRows = (await plan).planRows;
     } catch (err) {
       if (!this.detailsRead) this.detailsError = errorText(err);
       throw err;

@@ -1,4 +1,7 @@
 import type { Chassis, Cpu, Drive, Hba, MemoryModule, Nic, Node, Sensor } from '../../app/catalog/index.js';
+import { statusTone } from './hardware-status.js';
+
+export { shortNode, statusTone } from './hardware-status.js';
 
 /** A hardware component with the node it sits in. */
 export interface OnNode<T> {
@@ -64,14 +67,6 @@ export function sensorsOf(nodes: readonly Node[]): SensorRow[] {
   return out;
 }
 
-/** Tone of a `ResourceStatus`/sensor status: the interface shows only "OK"; anything else is not fine. */
-export function statusTone(status: string | undefined): 'ok' | 'warning' | 'critical' | 'muted' {
-  if (!status) return 'muted';
-  const s = status.toLowerCase();
-  if (/^(ok|normal|online|running|up|enabled|approved|insync|healthy)$/.test(s)) return 'ok';
-  if (/fail|critical|missing|error|down|linkdown/.test(s)) return 'critical';
-  return 'warning';
-}
 
 /** Row tone for tables: only problems are marked. */
 export function rowToneOf(status: string | undefined): 'warning' | 'critical' | undefined {
@@ -85,12 +80,4 @@ export function findDrive(nodes: readonly Node[], node: string, id: number): Dri
 
 export function findNic(nodes: readonly Node[], node: string, name: string): Nic | undefined {
   return nodes.find((n) => n.Name === node)?.NetworkInterfaceCards?.find((c) => c.Name === name);
-}
-
-/**
- * A node's name without its system's prefix, for tables that show the system beside it:
- * `tundra-01-n1` on tundra-01 is `n1`, so sda on n1 and sda on n2 stay apart however narrow the column.
- */
-export function shortNode(system: string, node: string): string {
-  return node.startsWith(`${system}-`) && node.length > system.length + 1 ? node.slice(system.length + 1) : node;
 }

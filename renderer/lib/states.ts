@@ -1,4 +1,4 @@
-export { readOnlyReason } from '../../app/health/system-health.js';
+export { readOnlyReason } from '../../app/health/connection.js';
 import type { SystemState } from '../../app/domain/site.js';
 
 /** How a system state looks: always an icon and text, never colour alone. */

@@ -1,7 +1,7 @@
 import { asksForSecondFactor } from '../../app/auth/login-result.js';
 import type { SiteView, SystemStatusView } from '../../app/ipc/contract.js';
 import { api } from '../lib/api.js';
-import type { FleetStore, FleetSystem } from '../lib/fleet.svelte.js';
+import type { FleetStore } from '../lib/fleet.svelte.js';
 
 /**
  * Whether a login error asks for a two-factor code. Main raises `login-required` both for a missing
@@ -48,26 +48,4 @@ export function pollingText(site: SiteView): string {
   return site.polling.intervalSeconds > 0 ? `every ${site.polling.intervalSeconds} s` : 'on demand';
 }
 
-/** A site with systems waiting for a login or for a decision about a changed certificate. */
-export interface SiteNeed {
-  siteId: string;
-  siteName: string;
-  login: number;
-  certificate: number;
-}
-
-/** Per site, how many systems need a login and how many present a changed certificate. */
-export function sitesNeedingYou(systems: readonly FleetSystem[]): SiteNeed[] {
-  const bySite = new Map<string, SiteNeed>();
-  for (const s of systems) {
-    const state = s.status.state;
-    if (state !== 'login-required' && state !== 'certificate-changed') continue;
-    // Systems of a site main no longer lists (just removed) have no site to act on.
-    if (!s.site) continue;
-    const need = bySite.get(s.siteId) ?? { siteId: s.siteId, siteName: s.site.name, login: 0, certificate: 0 };
-    if (state === 'login-required') need.login++;
-    else need.certificate++;
-    bySite.set(s.siteId, need);
-  }
-  return [...bySite.values()];
-}
+export { sitesNeedingYou, type SiteNeed } from './needs.js';

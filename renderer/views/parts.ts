@@ -1,4 +1,20 @@
-import { lazyPart } from '../lib/lazy.js';
+import type { ActionLogState } from '../lib/action-log.svelte.js';
+import { lazyPart, loadOnce } from '../lib/lazy.js';
+import type { ReportsState } from '../reports/reports.svelte.js';
+
+/**
+ * The state of the views that keep theirs for the window's life (the reports' form and history,
+ * the action log's filter and pages): made once, with their view's chunk, the first time the view
+ * is shown (its part waits for it), so the frame's script carries neither their code nor the
+ * download helper (issue 17). Read `.value` only inside the view's part.
+ */
+export const VIEW_STATES = {
+  reports: loadOnce(async (): Promise<ReportsState> => new (await import('../reports/reports.svelte.js')).ReportsState()),
+  actionLog: loadOnce(async (): Promise<ActionLogState> => new (await import('../lib/action-log.svelte.js')).ActionLogState()),
+};
+
+/** A view's part that is shown once its state is made too. */
+const withState = <T>(view: () => Promise<T>, state: { load(): Promise<unknown> }) => async (): Promise<T> => (await Promise.all([view(), state.load()]))[0];
 
 /**
  * The views that are not on the first screen, each its own script chunk loaded
@@ -7,10 +23,10 @@ import { lazyPart } from '../lib/lazy.js';
  */
 export const PARTS = {
   search: lazyPart('the fleet search', () => import('./SearchView.svelte')),
-  reports: lazyPart('the reports view', () => import('./ReportsView.svelte')),
+  reports: lazyPart('the reports view', withState(() => import('./ReportsView.svelte'), VIEW_STATES.reports)),
   bulk: lazyPart('the bulk changes view', () => import('./BulkView.svelte')),
   alerts: lazyPart('the alerts view', () => import('./AlertsView.svelte')),
-  actions: lazyPart('the action log', () => import('./ActionLogView.svelte')),
+  actions: lazyPart('the action log', withState(() => import('./ActionLogView.svelte'), VIEW_STATES.actionLog)),
   capacity: lazyPart('capacity planning', () => import('./CapacityPlanView.svelte')),
   drift: lazyPart('the versions view', () => import('./DriftView.svelte')),
   compare: lazyPart('the configuration comparison', () => import('./CompareView.svelte')),

@@ -84,3 +84,35 @@ describe('renderer build: the first frame compiled with its files (issue 17: laz
     expect(build.modulePreload).toEqual({ polyfill: false });
   });
 });
+
+describe("renderer build: the frame chunk holds only the first frame's code (issue 17)", () => {
+  const root = new URL('../../../', import.meta.url).pathname;
+
+  it('leaves the views, the catalog, charts and the helpers of later screens to chunks of their own', async () => {
+    const { build } = await import('vite');
+    const out = await build({ configFile: `${root}vite.config.ts`, mode: 'production', logLevel: 'silent', build: { write: false, minify: false } });
+    const outputs = (Array.isArray(out) ? out : [out]).flatMap((o) => ('output' in o ? o.output : []));
+    const frame = outputs.find((c) => c.type === 'chunk' && c.moduleIds.includes(`${root}renderer/frame.ts`));
+    if (frame?.type !== 'chunk') throw new Error('no chunk holds renderer/frame.ts');
+    const ours = frame.moduleIds.filter((id) => id.startsWith(root) && !id.includes('/node_modules/')).map((id) => id.slice(root.length).replace(/\?.*$/, ''));
+    // What the first frame shows is there; the split is not vacuous.
+    for (const m of ['renderer/App.svelte', 'renderer/areas/list.ts', 'renderer/components/FleetTree.svelte', 'renderer/views/FleetOverview.svelte', 'renderer/lib/fleet-health.svelte.ts']) expect(ours).toContain(m);
+    const later = [
+      'app/catalog/index.ts',
+      'app/catalog/validate.ts',
+      'app/capacity/pools.ts',
+      'app/capacity/forecast.ts',
+      'app/capacity/plan.ts',
+      'app/fleet/refresh-plan.ts',
+      'app/health/rollup.ts',
+      'app/health/system-health.ts',
+      'renderer/lib/hardware.ts',
+      'renderer/sites/session.ts',
+      'renderer/lib/action-log.svelte.ts',
+      'renderer/lib/download.ts',
+      'renderer/reports/reports.svelte.ts',
+    ];
+    expect(ours.filter((m) => later.includes(m) || m.startsWith('renderer/areas/') && m !== 'renderer/areas/list.ts')).toEqual([]);
+    expect(frame.moduleIds.filter((id) => /\/node_modules\/(chart\.js|zod)\//.test(id))).toEqual([]);
+  });
+});

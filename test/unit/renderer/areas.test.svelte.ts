@@ -2,6 +2,7 @@ import { flushSync } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Request } from '../../../app/ipc/contract.js';
 import { AREAS } from '../../../renderer/areas/index.js';
+import { AREA_LIST } from '../../../renderer/areas/list.js';
 import { setApi } from '../../../renderer/lib/api.js';
 import { FleetStore } from '../../../renderer/lib/fleet.svelte.js';
 import { Nav, type AreaDetail, type SystemRoute } from '../../../renderer/lib/nav.svelte.js';
@@ -83,6 +84,10 @@ function check(root: ParentNode, label: string): void {
 }
 
 describe('every area', () => {
+  it('the list the tree and the palette show (the first frame carries only it) is the system page\'s, each with its component', () => {
+    expect(AREAS.map(({ part, ...info }) => (expect(typeof part.load).toBe('function'), info))).toEqual(AREA_LIST);
+  });
+
   it.each(AREAS.map((a) => a.id))('%s is built and opens offline, read-only, without errors', async (id) => {
     const area = AREAS.find((a) => a.id === id);
     expect(area?.ready).toBe(true);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { haOf, partnerOf, takeoverBlocked, givebackBlocked } from '../../../../app/health/ha.js';
 import { highLevel, laggingReplication, rollupHealth, unhealthyDrives } from '../../../../app/health/rollup.js';
 import { connectionLevel } from '../../../../app/health/system-health.js';
+import { briefOf, UNREAD_ROLLUP } from '../../../../app/health/summary-facts.js';
 import { healthy } from './fixtures.js';
 
 describe('health roll-up', () => {
@@ -112,5 +113,11 @@ describe('fleet lists', () => {
       { Id: 3, Level: 4, Timestamp: '2025-01-01T02:00:00' },
     ];
     expect(highLevel(notes).map((n) => n.Id)).toEqual([3, 1]);
+  });
+});
+
+describe('UNREAD_ROLLUP (the first frame shows it without the roll-up code, issue 17)', () => {
+  it('is the brief of the roll-up of nothing cached', () => {
+    expect(UNREAD_ROLLUP).toStrictEqual(briefOf({ rollup: rollupHealth(undefined), at: undefined, drives: [], lagging: [] }).rollup);
   });
 });

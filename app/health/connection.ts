@@ -1,0 +1,37 @@
+import type { SystemState } from '../domain/site.js';
+import { worse, type Level } from './level.js';
+
+/**
+ * How a system's connection state weighs in its level, and when it cannot take writes. Apart from
+ * the roll-up of its cached answers (system-health.ts) so the window's first frame (the tree's state
+ * badges, the overview's levels) carries neither the capacity assessment nor the refresh plan
+ * (issue 17).
+ */
+
+/** States in which the system cannot take writes, and why: views open read-only from the cache. */
+const READ_ONLY: Readonly<Partial<Record<SystemState, string>>> = {
+  unreachable: 'the system is unreachable',
+  paused: 'polling of this site is paused',
+  'login-required': 'the session needs a new login',
+  'certificate-changed': "the site's certificate changed and is not trusted",
+};
+
+/** Why writes are disabled in this state, or undefined when they are allowed. */
+export function readOnlyReason(state: string | undefined): string | undefined {
+  return state && Object.hasOwn(READ_ONLY, state) ? READ_ONLY[state as SystemState] : undefined;
+}
+
+/**
+ * A connection problem counts at least as a warning: the data shown may be old. Answers the app
+ * cannot read count as unknown: part of the system's data is missing, which is worse than a warning.
+ */
+export function connectionLevel(state: string | undefined): Level {
+  if (state === 'certificate-changed') return 'critical';
+  if (state === 'protocol-error') return 'unknown';
+  return readOnlyReason(state) ? 'warning' : 'ok';
+}
+
+/** What a system is shown as: its roll-up made worse by its connection state. */
+export function systemLevel(rollup: { readonly level: Level }, state: string | undefined): Level {
+  return worse(rollup.level, connectionLevel(state));
+}
