@@ -6,7 +6,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { BATCH_PATH, batchCalls, joinAnswers, MAX_BATCH } from '../../app/ipc/batch.js';
 import { EVENT_NAMES, STATUS_SEQ_HEADER } from '../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../app/ipc/contract.js';
-import type { Handlers } from '../ipc/handlers.js';
+import type { dispatch, Handlers } from '../ipc/handlers.js';
 import { answerJson } from '../ipc/raw-json.js';
 import { CONTENT_SECURITY_POLICY } from './csp.js';
 
@@ -30,14 +30,14 @@ export interface BrowserShell {
 
 const TOKEN_HEADER = 'x-fleetdeck-token';
 
-let handlersImport: Promise<typeof import('../ipc/handlers.js')> | undefined;
+let handlersImport: Promise<{ dispatch: typeof dispatch }> | undefined;
 /**
  * The dispatcher's module, imported with the first call (not with the shell: the page is served
  * while main's core loads) and then kept: an `import()` per call asks the module loader again each
  * time, a trip to its thread where loader hooks are registered (tsx: 2-66 ms per batch on a loaded
  * machine, issue 17). A failed import is asked again by the next call.
  */
-function handlersModule(): Promise<typeof import('../ipc/handlers.js')> {
+function handlersModule(): Promise<{ dispatch: typeof dispatch }> {
   handlersImport ??= import('../ipc/handlers.js').catch((err: unknown) => {
     handlersImport = undefined;
     throw err;
