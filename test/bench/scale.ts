@@ -382,8 +382,8 @@ export function paintFigures(loads: readonly PaintLoad[]): PaintFigures {
  * The renderer's figures at scale. The first paint (the headline, `paintMs` and the fields beside
  * it) is served by the app's shell in a process of its own, as an admin's window is; `inProcess` is
  * the same taken from a shell inside the bench's process, where the page's first reads also wait for
- * the bench's own work (issue 17, stop 33: Playwright's client, tsx's module hooks, GC of a heap
- * three times the app's).
+ * the bench's own work (issue 17, stop 33: Playwright's client, the app run through tsx, the GC of a
+ * heap holding ~200 MB of the refresh's garbage beside the app's ~75 MB).
  */
 export interface UiFigures extends PaintFigures {
   inProcess: PaintFigures;
@@ -682,7 +682,7 @@ export function reportScale(f: SizeFigures, io: BenchIo): void {
     io.report({
       name: `overview + tree first paint, ${n} systems, served from the bench's own process (median of ${PAINT_LOADS})`,
       value: ms(i.paintMs),
-      baseline: `range ${ms(i.paintRange[0])}–${ms(i.paintRange[1])}; page main-thread CPU ${ms(i.paintCpuMs)}, first read sent ${ms(i.firstCallMs)}, last answer ${ms(i.lastAnswerMs)} (medians); its answers wait for the bench's work (Playwright, tsx, its heap's GC)`,
+      baseline: `range ${ms(i.paintRange[0])}–${ms(i.paintRange[1])}; page main-thread CPU ${ms(i.paintCpuMs)}, first read sent ${ms(i.firstCallMs)}, last answer ${ms(i.lastAnswerMs)} (medians); its answers also wait for the bench's own work (Playwright's client, tsx, the GC of the refresh's garbage)`,
     });
     io.report({
       name: `tree filter, ${n} systems: longest task while typing "${u.filterTerm}"`,
