@@ -6,7 +6,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { BATCH_PATH, batchCalls, joinAnswers, MAX_BATCH } from '../../app/ipc/batch.js';
 import { EVENT_NAMES, STATUS_SEQ_HEADER } from '../../app/ipc/channels.js';
 import type { EventName, EventPayload } from '../../app/ipc/contract.js';
-import type { Handlers } from '../ipc/handlers.js';
+import type { dispatch, Handlers } from '../ipc/handlers.js';
 import { answerJson } from '../ipc/raw-json.js';
 import { CONTENT_SECURITY_POLICY } from './csp.js';
 
@@ -29,6 +29,21 @@ export interface BrowserShell {
 }
 
 const TOKEN_HEADER = 'x-fleetdeck-token';
+
+let handlersImport: Promise<{ dispatch: typeof dispatch }> | undefined;
+/**
+ * The dispatcher's module, imported with the first call (not with the shell: the page is served
+ * while main's core loads) and then kept: an `import()` per call asks the module loader again each
+ * time, a trip to its thread where loader hooks are registered (tsx: 2-66 ms per batch on a loaded
+ * machine, issue 17). A failed import is asked again by the next call.
+ */
+function handlersModule(): Promise<{ dispatch: typeof dispatch }> {
+  handlersImport ??= import('../ipc/handlers.js').catch((err: unknown) => {
+    handlersImport = undefined;
+    throw err;
+  });
+  return handlersImport;
+}
 /** How the hashed `/assets/*` files may be kept: a year, never revalidated (a new build has new names). */
 export const ASSET_CACHE = 'public, max-age=31536000, immutable';
 const MAX_BODY = 2 * 1024 * 1024;
@@ -110,19 +125,18 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
         return sendJson(res, 200, { ok: false, error: { code: 'validation', message: `malformed request: ${(err as Error).message}` } });
       }
       // answerJson: a cached answer's JSON text goes out as stored, not parsed and re-serialised.
-      // Loaded with the first call, not with the shell: the page is served while main's core loads.
       if (url.pathname === BATCH_PATH) {
         // Several calls in one request (the first frame's reads): each dispatched as if it came alone,
         // all at once, and each envelope's text answered as a single call's would be.
         const calls = batchCalls(payload);
         if (!calls) return send(res, 400, 'text/plain', `a batch is a JSON array of 1 to ${MAX_BATCH} [channel, request] pairs`);
-        const { dispatch } = await import('../ipc/handlers.js');
+        const { dispatch } = await handlersModule();
         const answers = await Promise.all(calls.map(async ([channel, request]) => answerJson(await dispatch(options.handlers, channel, request))));
         return send(res, 200, 'text/plain; charset=utf-8', joinAnswers(answers));
       }
       const channel = decodePath(url.pathname.slice('/ipc/'.length));
       if (channel === undefined) return sendJson(res, 200, { ok: false, error: { code: 'unknown-channel', message: 'unknown channel (the name does not decode)' } });
-      const { dispatch } = await import('../ipc/handlers.js');
+      const { dispatch } = await handlersModule();
       return send(res, 200, 'application/json; charset=utf-8', answerJson(await dispatch(options.handlers, channel, payload)));
     }
     if (url.pathname === '/events') {

@@ -15,14 +15,14 @@
  *
  * Each ROOT needs a build (`node bin/build.js` there). With only --a it measures one build.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { cachedFleet } from './cached-fleet.js';
-import { firstPaint, launchChromium, newPage, newProfile, quiet, SIZES, timedFirstPaint, type PaintLoad } from './scale.js';
+import { firstPaint, launchChromium, newPage, newProfile, quiet, SIZES, startShellProcess, timedFirstPaint, type PaintLoad } from './scale.js';
 import { median, ms } from './support.js';
 
 const { values: flags } = parseArgs({ options: { a: { type: 'string' }, b: { type: 'string' }, runs: { type: 'string' }, warm: { type: 'boolean' } } });
@@ -37,25 +37,12 @@ interface Shell {
   work: string;
 }
 
+/** `root`'s shell in a process of its own, on a working copy of the cached fleet `data`. */
 async function startShell(root: string, data: string): Promise<Shell> {
   const work = mkdtempSync(join(tmpdir(), 'fleetdeck-paint-ab-'));
   cpSync(data, work, { recursive: true });
-  const child = spawn(process.execPath, [join(root, 'out/bundle/shells/web.js'), '--data-dir', work], {
-    cwd: root,
-    env: { ...process.env, FLEETDECK_KEYCHAIN: 'memory' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stderr?.resume();
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const m = /^(http:\/\/127\.0\.0\.1:\d+\/\S*)$/m.exec(out);
-      if (m) resolve(m[1] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`${root}: the browser shell exited ${code} before serving: ${out}`)));
-  });
-  return { root, child, url, work };
+  const { child, url } = startShellProcess(work, root);
+  return { root, child, url: await url, work };
 }
 
 async function main(): Promise<void> {

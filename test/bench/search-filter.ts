@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     const sim = { sites } as ChildSimulator;
     const ui = await uiAtScale(rt, sim);
     console.log(`tree filter "${ui.filterTerm}": longest task ${ms(ui.filterLongestTask)}, longest keystroke to frame ${ms(ui.filterLongestKey)}; ${ui.filterShown} shown, ${ui.filterExpected} match`);
-    console.log(`fleet search: ${ms(ui.searchMs)} (${ui.searchResults}); first paint ${ms(ui.paintMs)}`);
+    console.log(`fleet search: ${ms(ui.searchMs)} (${ui.searchResults}); first paint ${ms(ui.paintMs)} (app's shell in its own process), ${ms(ui.inProcess.paintMs)} (served from this process)`);
   } finally {
     await close();
   }
