@@ -1,14 +1,16 @@
 import type { Snippet } from 'svelte';
 import type { Level } from './health.js';
 import { columnCollator } from './locale-formats.js';
+import { stateLook, type StateLook } from './states.js';
 
 /**
- * A cell the table draws itself, without a snippet (no component, block or effect per cell): its
- * text, plain, muted, on a tinted pill (LevelPill's markup) or as a state badge (StateBadge's).
+ * A look drawn without a component, block or effect (`lookElement`): a table's cell (VirtualTable)
+ * or a part of a fleet tree row after its name (FleetTree): its text, plain, muted, on a tinted pill
+ * (LevelPill's markup) or as a state badge (StateBadge's).
  */
 export interface CellLook {
   text: string;
-  /** The cell's tooltip, if any. */
+  /** The tooltip, if any: a table puts it on the cell; a badge adds it to its description. */
   title?: string | undefined;
   /** Draws the text on a pill of this tone (a `tone-*` class), as LevelPill does. */
   tone?: 'ok' | 'info' | 'warning' | 'critical' | 'muted' | undefined;
@@ -18,6 +20,106 @@ export interface CellLook {
   state?: string | undefined;
   /** Draws the text muted (a placeholder such as "—"). */
   muted?: boolean | undefined;
+  /** The compact form: a state badge without its pill, a pill of the tree's size (`mini`). */
+  compact?: boolean | undefined;
+  /** A pill's `data-testid`. */
+  testid?: string | undefined;
+  /** Muted text as the count beside a tree heading (`count`). */
+  count?: boolean | undefined;
+}
+
+/**
+ * A pill as an element, for a caller drawing its rows without components (a table's cells, the
+ * fleet tree's row states): the markup of `<LevelPill>` (and of any `pill tone-*` text), made with
+ * a few DOM calls and no effect (issue 17).
+ */
+export function pillElement(text: string, tone: string, opts: { level?: string | undefined; title?: string | undefined; className?: string | undefined; testid?: string | undefined } = {}): HTMLSpanElement {
+  const pill = document.createElement('span');
+  pill.className = `pill tone-${tone}${opts.className ? ` ${opts.className}` : ''}`;
+  if (opts.title) pill.title = opts.title;
+  if (opts.level !== undefined) pill.dataset.level = opts.level;
+  if (opts.testid !== undefined) pill.dataset.testid = opts.testid;
+  pill.textContent = text;
+  return pill;
+}
+
+/**
+ * Each state's icon as at most two paths: the filled shape (`fill`) and the strokes, drawn in the
+ * text's colour or knocked out of the fill (`on`: the page's background). Shapes differ per state
+ * so the icon carries meaning without colour. Circles and rounded rectangles are written as paths,
+ * so every badge is one template with a few attributes to set: no icon component and no branch per
+ * icon, which cost a component, a block and a template per badge in the fleet's first frame (issue 17).
+ */
+const ICONS: Readonly<Record<StateLook['icon'], { fill?: string; stroke?: string; on?: boolean }>> = {
+  check: { fill: 'M1 8a7 7 0 1 0 14 0a7 7 0 1 0-14 0z', stroke: 'M4.5 8.2l2.3 2.3 4.7-4.9', on: true },
+  sync: { stroke: 'M13 8a5 5 0 1 1-1.5-3.6M13 2.5v3h-3' },
+  clock: { stroke: 'M1.8 8a6.2 6.2 0 1 0 12.4 0a6.2 6.2 0 1 0-12.4 0zM8 4.5V8l2.5 1.6' },
+  cross: { fill: 'M3 1h10a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H3a2 2 0 0 1-2-2V3a2 2 0 0 1 2-2z', stroke: 'M5 5l6 6M11 5l-6 6', on: true },
+  lock: { fill: 'M4.2 7h7.6a1.2 1.2 0 0 1 1.2 1.2v5.1a1.2 1.2 0 0 1-1.2 1.2H4.2a1.2 1.2 0 0 1-1.2-1.2V8.2a1.2 1.2 0 0 1 1.2-1.2z', stroke: 'M5.2 7V5a2.8 2.8 0 0 1 5.6 0v2' },
+  shield: { fill: 'M8 1l6 2.5V8c0 3.5-2.6 6-6 7-3.4-1-6-3.5-6-7V3.5z', stroke: 'M8 4.5v4.5M8 11v.8', on: true },
+  question: { fill: 'M8 1l7 7-7 7-7-7z', stroke: 'M6.3 6.3a1.8 1.8 0 1 1 2.5 1.7c-.5.2-.8.6-.8 1.1v.5M8 11.2v.6', on: true },
+  pause: { fill: 'M4.1 3h1.8a.6.6 0 0 1 .6.6v8.8a.6.6 0 0 1-.6.6H4.1a.6.6 0 0 1-.6-.6V3.6a.6.6 0 0 1 .6-.6zM10.1 3h1.8a.6.6 0 0 1 .6.6v8.8a.6.6 0 0 1-.6.6h-1.8a.6.6 0 0 1-.6-.6V3.6a.6.6 0 0 1 .6-.6z' },
+};
+
+/** What a badge draws for a state: shared by `<StateBadge>` and by `stateBadge`, so both draw the same. */
+export function badgeParts(state: string | undefined, detail?: string | undefined): { look: StateLook; title: string; fill: string | undefined; stroke: string | undefined; strokeClass: string } {
+  const look = stateLook(state);
+  const shape = ICONS[look.icon];
+  return { look, title: detail ? `${look.description} ${detail}` : look.description, fill: shape.fill, stroke: shape.stroke, strokeClass: shape.on ? 'stroke-on' : 'stroke' };
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+/** Each state's badge (and compact badge) made once, without its tooltip: a badge is a clone of it. */
+const badges: Record<string, HTMLSpanElement> = {};
+
+function badgeOf(state: string, compact: boolean): HTMLSpanElement {
+  const p = badgeParts(state);
+  const badge = document.createElement('span');
+  badge.className = `state-badge tone-${p.look.tone}${compact ? ' compact' : ''}`;
+  badge.dataset.state = state;
+  const svg = document.createElementNS(SVG, 'svg');
+  for (const [k, v] of [['class', 'icon'], ['viewBox', '0 0 16 16'], ['width', '14'], ['height', '14'], ['aria-hidden', 'true'], ['focusable', 'false'], ['data-icon', p.look.icon]] as const) svg.setAttribute(k, v);
+  const fill = document.createElementNS(SVG, 'path');
+  fill.setAttribute('class', 'fill');
+  if (p.fill) fill.setAttribute('d', p.fill);
+  const stroke = document.createElementNS(SVG, 'path');
+  stroke.setAttribute('class', p.strokeClass);
+  if (p.stroke) stroke.setAttribute('d', p.stroke);
+  svg.append(fill, stroke);
+  const text = document.createElement('span');
+  text.className = 'text';
+  text.textContent = p.look.label;
+  badge.append(svg, text);
+  return badge;
+}
+
+/**
+ * The badge as an element, for a caller drawing its rows without components (a table's cells, the
+ * fleet tree's row states): the markup of `<StateBadge>`, cloned from the state's own (one call, no
+ * effect; issue 17). Its styles are global (`.state-badge`) for that reason.
+ */
+export function stateBadge(state: string | undefined, opts: { compact?: boolean | undefined; detail?: string | undefined } = {}): HTMLSpanElement {
+  const s = state ?? 'unknown';
+  const key = `${opts.compact ? 'compact' : 'full'} ${s}`;
+  const badge = (badges[key] ??= badgeOf(s, opts.compact ?? false)).cloneNode(true) as HTMLSpanElement;
+  badge.title = badgeParts(state, opts.detail).title;
+  return badge;
+}
+
+/**
+ * A look as a node, drawn with a few DOM calls (no component, block or effect): a state badge (its
+ * `title` the badge's detail), a pill (`mini` when compact), muted text (a count's), or plain text.
+ * The one drawer of VirtualTable's cells and FleetTree's row parts (issue 17).
+ */
+export function lookElement(look: CellLook): Node {
+  if (look.state !== undefined) return stateBadge(look.state, { compact: look.compact, detail: look.title });
+  if (look.tone !== undefined) return pillElement(look.text, look.tone, { level: look.level, title: look.title, className: look.compact ? 'mini' : undefined, testid: look.testid });
+  if (!look.muted && !look.count) return document.createTextNode(look.text);
+  const span = document.createElement('span');
+  span.className = look.count ? 'count muted' : 'muted';
+  if (look.title) span.title = look.title;
+  span.textContent = look.text;
+  return span;
 }
 
 /** A health level's pill tone, as LevelPill gives it. */

@@ -284,6 +284,45 @@ describe('FleetTree with a big fleet', () => {
   });
 });
 
+describe('FleetTree with a big fleet, by pointer', () => {
+  // Issue 17: the flat layout's rows are drawn without an each block (one effect for the window), with
+  // the nested layout's markup; a click does what it does there.
+  it('opens and closes a row with its twisty without opening it, opens a system or area with a click, and shows it selected', async () => {
+    const many = Array.from({ length: 600 }, (_, i) => status('big', `sys-${String(i).padStart(4, '0')}`, 'ok'));
+    setApi(fakeApi({ sites: [site('big', 'Big site')], statuses: many }).api);
+    const fleet = new FleetStore();
+    await fleet.load();
+    const nav = new Nav();
+    const el = renderComponent(FleetTree, { fleet, nav, areas: AREAS }).target;
+    flushSync();
+    const row = (testid: string): HTMLElement => el.querySelector<HTMLElement>(`[data-testid="${testid}"]`) as HTMLElement;
+    expect(el.querySelector<HTMLElement>('[role="tree"]')?.dataset.virtual).toBe('true');
+    const sys = row('tree-system-big-sys-0001');
+    expect(sys.querySelector('.name')?.textContent).toBe('sys-0001');
+    expect(sys.querySelector('.twisty')?.textContent).toBe('▸');
+    (sys.querySelector('.twisty') as HTMLElement).click();
+    flushSync();
+    expect(row('tree-system-big-sys-0001').getAttribute('aria-expanded')).toBe('true');
+    expect(row('tree-system-big-sys-0001').querySelector('.twisty')?.classList.contains('open')).toBe(true);
+    expect(nav.route).toEqual({ view: 'overview' });
+    expect(row('tree-area-big-sys-0001-hardware').getAttribute('aria-level')).toBe('3');
+    (row('tree-area-big-sys-0001-hardware').querySelector('.name') as HTMLElement).click();
+    flushSync();
+    expect(nav.route).toEqual({ view: 'system', siteId: 'big', system: 'sys-0001', area: 'hardware' });
+    expect(row('tree-area-big-sys-0001-hardware').getAttribute('aria-selected')).toBe('true');
+    (row('tree-system-big-sys-0001').querySelector('.twisty') as HTMLElement).click();
+    flushSync();
+    expect(row('tree-area-big-sys-0001-hardware')).toBeNull();
+    // Closed, the system row stands for the selection.
+    expect(row('tree-system-big-sys-0001').getAttribute('aria-selected')).toBe('true');
+    (row('tree-system-big-sys-0002').querySelector('.name') as HTMLElement).click();
+    flushSync();
+    expect(nav.route).toMatchObject({ view: 'system', siteId: 'big', system: 'sys-0002' });
+    expect([...el.querySelectorAll('[role="treeitem"][aria-selected="true"]')].map((e) => (e as HTMLElement).dataset.testid)).toEqual(['tree-system-big-sys-0002']);
+    expect([...el.querySelectorAll('[role="treeitem"][tabindex="0"]')].map((e) => (e as HTMLElement).dataset.testid)).toEqual(['tree-system-big-sys-0002']);
+  });
+});
+
 describe('FleetTree in the first frame', () => {
   // Issue 17: the frame is mounted hidden, so the tree has no size before its first layout. It rendered
   // its window for 600 px, then again for the height its observer read after that layout (a second

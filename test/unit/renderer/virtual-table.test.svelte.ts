@@ -333,6 +333,21 @@ describe('VirtualTable drawing its own cells', () => {
     }
   });
 
+  // Issue 17: a plain table's rows are drawn without an each block; a click does what it did there.
+  it('activates a drawn row with a click, marking it active and selected', () => {
+    const activated: string[] = [];
+    const el = renderSystems({ rows: systems(), columns: sysColumns, rowKey: (r: Sys) => r.name, label: 'Systems', maxHeight: 300, onactivate: (r: Sys) => void activated.push(r.name) });
+    const row = rowOf(el, 'sys-4');
+    expect([row.getAttribute('role'), row.getAttribute('aria-rowindex'), row.getAttribute('aria-selected'), row.tabIndex]).toEqual(['row', '6', 'false', -1]);
+    (cellsOf(row)[0] as HTMLElement).click();
+    flushSync();
+    expect(activated).toEqual(['sys-4']);
+    expect(row.classList.contains('active')).toBe(true);
+    expect(row.getAttribute('aria-selected')).toBe('true');
+    expect(el.querySelector('[role="grid"]')?.getAttribute('aria-activedescendant')).toBe(row.id);
+    expect(bodyRows(el).filter((r) => r.classList.contains('active'))).toEqual([row]);
+  });
+
   it("draws a scrolled-in row's cells in the slot of the row scrolled out", () => {
     const el = renderSystems({ rows: systems(), columns: sysColumns, rowKey: (r: Sys) => r.name, label: 'Systems', maxHeight: 300, overscan: 0 });
     const scroller = el.querySelector('.scroller') as HTMLElement;
