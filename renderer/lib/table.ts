@@ -125,6 +125,42 @@ export function lookElement(look: CellLook): Node {
 /** A health level's pill tone, as LevelPill gives it. */
 export const LEVEL_TONE: Readonly<Record<Level, NonNullable<CellLook['tone']>>> = { critical: 'critical', unknown: 'muted', warning: 'warning', ok: 'ok' };
 
+/** Sets an attribute only when it changes; `undefined` removes it. */
+export function setAttr(el: Element, name: string, value: string | undefined): void {
+  if (value === undefined) el.removeAttribute(name);
+  else if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
+/**
+ * Draws a window of rows into `list` with a few DOM calls per row, as a keyed each block would: the
+ * children whose `data-KEY` attribute is a wanted row's key keep their element, the others are removed
+ * first (so the rows staying are never moved), a missing row's element is made by `make` (and given
+ * its key), then each is drawn by `draw` and placed in the window's order. The tree's flat layout (by
+ * node id) and a plain table's body (by slot) draw their rows this way rather than with an item and
+ * effects per row (issue 17).
+ */
+export function drawKeyedRows<R>(list: HTMLElement, rows: readonly R[], key: { attr: string; of: (row: R) => string }, make: () => HTMLElement, draw: (el: HTMLElement, row: R) => void): void {
+  const wanted: Record<string, true> = Object.create(null);
+  for (const r of rows) wanted[key.of(r)] = true;
+  const kept: Record<string, HTMLElement> = Object.create(null);
+  for (const el of [...list.children] as HTMLElement[]) {
+    const k = el.getAttribute(key.attr) ?? '';
+    if (wanted[k]) kept[k] = el;
+    else el.remove();
+  }
+  rows.forEach((r, i) => {
+    const k = key.of(r);
+    let el = kept[k];
+    if (!el) {
+      el = make();
+      el.setAttribute(key.attr, k);
+    }
+    draw(el, r);
+    const at = list.children[i];
+    if (at !== el) list.insertBefore(el, at ?? null);
+  });
+}
+
 /** A health level as a pill cell (LevelPill's look): its text (the level unless given) and tooltip. */
 export function levelLook(level: Level, text?: string, title?: string): CellLook {
   return { text: text ?? level, title, tone: LEVEL_TONE[level], level };

@@ -2,7 +2,7 @@ import { createRawSnippet, flushSync, type Component } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import VirtualTable from '../../../renderer/components/VirtualTable.svelte';
 import { firstFrame } from '../../../renderer/lib/first-frame.svelte.js';
-import { levelLook, type CellLook, type Column } from '../../../renderer/lib/table.js';
+import { drawKeyedRows, levelLook, type CellLook, type Column } from '../../../renderer/lib/table.js';
 import { fakeElementSize, fakeResizeObserver } from './support/fake-layout.js';
 import { renderComponent } from './support/render.js';
 
@@ -358,5 +358,39 @@ describe('VirtualTable drawing its own cells', () => {
     expect(names).toContain('sys-30');
     expect(names).not.toContain('sys-0');
     for (const r of bodyRows(el)) expect(cellsOf(r)).toHaveLength(4);
+  });
+});
+
+describe('drawKeyedRows', () => {
+  const draw = (list: HTMLElement, keys: string[], made: string[]): void =>
+    drawKeyedRows(
+      list,
+      keys,
+      { attr: 'data-k', of: (k) => k },
+      () => {
+        const el = document.createElement('div');
+        made.push('new');
+        return el;
+      },
+      (el, k) => (el.textContent = k),
+    );
+
+  it('keeps the element of a row that stays, removes the rows that left, makes the new ones, in the window order', () => {
+    const list = document.createElement('div');
+    const made: string[] = [];
+    draw(list, ['a', 'b', 'c'], made);
+    expect(made).toHaveLength(3);
+    const [, b, c] = [...list.children];
+    draw(list, ['b', 'c', 'd'], made);
+    expect(made).toHaveLength(4);
+    expect([...list.children].map((e) => e.textContent)).toEqual(['b', 'c', 'd']);
+    expect(list.children[0]).toBe(b);
+    expect(list.children[1]).toBe(c);
+    expect(list.children[2]?.getAttribute('data-k')).toBe('d');
+    // Reordered: the same elements, moved.
+    draw(list, ['d', 'b'], made);
+    expect(made).toHaveLength(4);
+    expect([...list.children].map((e) => e.getAttribute('data-k'))).toEqual(['d', 'b']);
+    expect(list.children[1]).toBe(b);
   });
 });
