@@ -1,7 +1,10 @@
 /** Severity, ordered so that sorting by rank puts the worst first. Not knowing sorts before a warning. */
 export type Level = 'critical' | 'unknown' | 'warning' | 'ok';
 
-const RANK: Readonly<Record<Level, number>> = { critical: 0, unknown: 1, warning: 2, ok: 3 };
+/** The levels, worst first: a level's rank is its index here. */
+export const LEVELS_BY_RANK: readonly Level[] = ['critical', 'unknown', 'warning', 'ok'];
+
+const RANK = Object.fromEntries(LEVELS_BY_RANK.map((l, i) => [l, i])) as Readonly<Record<Level, number>>;
 
 export function levelRank(level: Level): number {
   return RANK[level];

@@ -1,7 +1,7 @@
 import type { PlanRow, planRows as PlanRows } from '../../app/capacity/plan.js';
 import type { PoolCapacity } from '../../app/capacity/pools.js';
 import { connectionLevel } from '../../app/health/connection.js';
-import { levelRank, type Level } from '../../app/health/level.js';
+import { LEVELS_BY_RANK, levelRank, type Level } from '../../app/health/level.js';
 import type { LaggingPair, NodeDrive } from '../../app/health/rollup.js';
 import { briefFromWire, briefOf, factsFromWire, needsLook, UNREAD_ROLLUP, type HealthBrief, type HealthFacts, type RollupBrief } from '../../app/health/summary-facts.js';
 import type { NotificationRecord } from '../../app/catalog/index.js';
@@ -102,9 +102,6 @@ const lowest = (r: RollupBrief): number => {
   return low;
 };
 
-/** The levels by rank (`levelRank`): a row's level is the worse rank of its roll-up's and its connection's. */
-const BY_RANK: readonly Level[] = ['critical', 'unknown', 'warning', 'ok'];
-
 /** Systems by level, the capacity figures of the totals line (as `planTotal` counts them) and the attention counts, from the roll-ups. */
 export interface OverviewTotals {
   usable: number;
@@ -150,7 +147,7 @@ export function overviewOf(systems: readonly FleetSystem[], briefs: ReadonlyMap<
     }
     // `systemLevel`: the worse of the roll-up's level and the connection's.
     const r = Math.min(levelRank(rollup.level), stateRank);
-    const level = BY_RANK[r]!;
+    const level = LEVELS_BY_RANK[r]!;
     rank[i] = r;
     low[i] = lowest(rollup);
     order.push(i);

@@ -161,6 +161,11 @@ export function drawKeyedRows<R>(list: HTMLElement, rows: readonly R[], key: { a
   });
 }
 
+/** A level's reasons as one tooltip (LevelPill's and the looks' that show a level); none without reasons. */
+export function reasonsTitle(reasons: readonly string[] | undefined): string | undefined {
+  return reasons?.length ? reasons.join('; ') : undefined;
+}
+
 /** A health level as a pill cell (LevelPill's look): its text (the level unless given) and tooltip. */
 export function levelLook(level: Level, text?: string, title?: string): CellLook {
   return { text: text ?? level, title, tone: LEVEL_TONE[level], level };
