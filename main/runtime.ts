@@ -15,7 +15,7 @@ import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
 import { openSecretStore, type SecretStore } from './secrets/secret-store.js';
 import type { ActionLog } from './store/action-log.js';
-import type { Database } from './store/database.js';
+import type { Database } from './store/driver.js';
 import type { OfflineCache } from './store/offline-cache.js';
 import { SiteStore } from './store/site-store.js';
 import { openStores } from './store/stores.js';

@@ -2,7 +2,7 @@ import { alertState, type Alert, type AlertFilter } from '../../app/alerts/alert
 import type { AlertCondition, Evaluation } from '../../app/alerts/evaluate.js';
 import { ruleOverrideSchema, type RuleKind, type RuleOverride, type RuleScope, type ScopedOverride } from '../../app/alerts/rules.js';
 import { InputError } from '../../app/errors.js';
-import type { Database } from '../store/database.js';
+import type { Database } from '../store/driver.js';
 
 interface Row {
   id: number;

@@ -2,7 +2,7 @@ import { refreshEnded, type SystemStatus } from '../../app/domain/site.js';
 import { briefOf, healthFacts, type CachedRead } from '../../app/health/system-summary.js';
 import { redactedJson } from '../../app/redact.js';
 import type { FleetEvent, StatusOrder } from './fleet-state.js';
-import type { Database } from '../store/database.js';
+import type { Database } from '../store/driver.js';
 
 /** The part of the fleet the summaries read: status events, statuses and cached answers. */
 export interface SummarySource {

@@ -1,7 +1,7 @@
 import { reportModelSchema, type ReportSummary } from '../../app/reports/schema.js';
 import type { ReportKind, ReportModel } from '../../app/reports/model.js';
 import { redact, type Redacted } from '../../app/redact.js';
-import type { Database } from '../store/database.js';
+import type { Database } from '../store/driver.js';
 import { sha256 } from './manifest.js';
 
 interface Row {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ACTION_RESULTS, WRITE_RESULTS as WRITE_RESULT_LIST, type ActionLogFilter, type ActionLogVerification, type ActionRecord, type ActionResult, type WriteResult } from '../../app/domain/action.js';
 import type { Redacted } from '../../app/redact.js';
-import type { Database } from './database.js';
+import type { Database } from './driver.js';
 import { StoreError, failureOf, remedy, storeError } from './store-error.js';
 
 /** `prevHash` of the first record. */

@@ -8,8 +8,8 @@ export {
   ACTION_LOG_FILE,
   REPORTS_FILE,
   BUSY_TIMEOUT_MS,
-  type Database,
-} from './database.js';
+} from './open.js';
+export type { Database } from './driver.js';
 export {
   OfflineCache,
   cacheKey,

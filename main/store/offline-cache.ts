@@ -1,5 +1,5 @@
 import { REDACTED, isSecretField, redactedJson } from '../../app/redact.js';
-import type { Database } from './database.js';
+import type { Database } from './driver.js';
 import { markDamaged } from './data-dir.js';
 import { StoreError, failureOf, storeError } from './store-error.js';
 

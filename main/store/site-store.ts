@@ -1,29 +1,19 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
-import { newSiteSchema, siteIdFromName, siteNameProblem, sitePatchSchema, sitePollingSchema, siteSchema, siteTlsSchema, type NewSite, type Site, type SiteAuth, type SiteImportNotice, type SitePatch, type SitePolling, type SiteTls } from '../../app/domain/site.js';
+import { newSiteSchema, siteIdFromName, sitePatchSchema, siteSchema, type NewSite, type Site, type SiteImportNotice, type SitePatch, type SitePolling, type SiteTls } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
-import { normalizeFingerprint } from '../../app/fingerprint.js';
-import { isSecretField } from '../../app/redact.js';
-import { hasUnsafeChars } from '../../app/safe-text.js';
-import { isLoopbackHost } from '../net.js';
-import { SITES_DATABASE, SITES_DB_FILE, createDatabaseFile, openSqlite, type Database } from './database.js';
+import type { Database } from './driver.js';
+import { SITES_DATABASE, SITES_DB_FILE, createDatabaseFile, openSqlite } from './open.js';
 import { ensureDataDir } from './data-dir.js';
-import { StoreError, errorCodeOf, remedy, storeError } from './store-error.js';
+import { assertKnownFields, assertNoSecrets, checkSite, checkSiteId, sameBaseUrl, sameKey } from './site-checks.js';
+import { IMPORTED_SUFFIX, SITES_FILE, issueText, readLegacySites, sha256 } from './site-import.js';
+import { StoreError, remedy, storeError } from './store-error.js';
 
-/** The site list of earlier Fleetdecks, imported once into {@link SITES_DB_FILE} and then renamed aside. */
-export const SITES_FILE = 'sites.json';
-/** Format version of `sites.json`. */
-export const SITES_FILE_VERSION = 1;
-/** What `sites.json` is renamed to once imported (followed by the UTC time). */
-export const IMPORTED_SUFFIX = '.imported';
+export { normaliseBaseUrl, sameBaseUrl } from './site-checks.js';
+export { IMPORTED_SUFFIX, SITES_FILE, SITES_FILE_VERSION } from './site-import.js';
 
 /** Polling of a new site unless given: on demand only, not paused, 4 requests in flight. */
 export const DEFAULT_POLLING: Readonly<SitePolling> = Object.freeze({ intervalSeconds: 0, paused: false, maxInFlight: 4 });
-
-/** Most requests in flight a site may be configured for: its controllers also serve production I/O. */
-const MAX_IN_FLIGHT = 64;
 
 export type { NewSite, SitePatch } from '../../app/domain/site.js';
 
@@ -36,9 +26,6 @@ export interface SiteStoreOptions {
 
 const NEW_SITE_FIELDS = new Set(Object.keys(newSiteSchema.shape));
 const PATCH_FIELDS = new Set(Object.keys(sitePatchSchema.shape));
-const TLS_FIELDS = new Set(Object.keys(siteTlsSchema.shape));
-const POLLING_FIELDS = new Set(Object.keys(sitePollingSchema.shape));
-const fileSchema = z.object({ version: z.literal(SITES_FILE_VERSION), sites: z.array(siteSchema) });
 
 /** The `site_meta` key naming the sites.json a site list was imported from (and, once renamed aside, its new name). */
 const IMPORTED_FROM = 'imported-from';
@@ -59,11 +46,11 @@ interface ImportRecord {
  * every change is one IMMEDIATE transaction that re-reads the list, so two instances never lose
  * each other's changes and readers never see half of one.
  *
- * A `sites.json` of an earlier Fleetdeck is imported once, every field as it was (the learned
- * token scheme included), when the database is created, and then renamed aside
- * (`sites.json.imported-<time>`), never deleted. A damaged `sites.json` is reported, and nothing
- * is created until it is fixed or moved away: the list reads as empty, adding a site is refused,
- * and {@link SiteStore.importNotice} says what is wrong.
+ * A `sites.json` of an earlier Fleetdeck is imported once, when the database is created, under
+ * the rules of site-import.ts, and then renamed aside (`sites.json.imported-<time>`), never
+ * deleted. A refused `sites.json` is reported, and nothing is created until it is fixed or moved
+ * away: the list reads as empty, adding a site is refused, and {@link SiteStore.importNotice} says
+ * what is wrong.
  */
 export class SiteStore {
   /** The site list's file, `<dataDir>/sites.db`. */
@@ -167,14 +154,14 @@ export class SiteStore {
     let id: string;
     if (input.id !== undefined) {
       id = input.id;
-      if (!/^[a-z0-9][a-z0-9-]*$/.test(id)) throw new InputError(`"${id}" is not a valid site id: use lowercase letters, digits and dashes`);
+      checkSiteId(id);
     } else {
       // A derived id that is taken gets a suffix: the admin chose a distinct name, not the id.
       const base = siteIdFromName(String(input.name));
       id = base;
       for (let n = 2; sites.some((s) => sameKey(s.id, id) || sameKey(s.name, id)); n++) id = `${base}-${n}`;
     }
-    const site = normalise(
+    const site = checkSite(
       {
         id,
         name: input.name,
@@ -210,7 +197,7 @@ export class SiteStore {
       const tls = patch.tls ?? (moved ? withoutPin(current.tls) : current.tls);
       // What one endpoint's login taught says nothing about another's.
       const auth = patch.auth === null ? undefined : (patch.auth ?? (moved ? undefined : current.auth));
-      const site = normalise(
+      const site = checkSite(
         {
           ...current,
           name: patch.name ?? current.name,
@@ -256,10 +243,10 @@ export class SiteStore {
   private open(create: boolean): Database | undefined {
     if (this.db?.open) return this.db;
     const exists = fs.existsSync(this.file);
-    let legacy: ReturnType<typeof readLegacyFile>;
+    let legacy: ReturnType<typeof readLegacySites>;
     this.legacyProblem = undefined;
     try {
-      legacy = exists ? undefined : readLegacyFile(this.legacyFile);
+      legacy = exists ? undefined : readLegacySites(this.legacyFile);
     } catch (err) {
       // Read as no sites (the window opens and says why); created, never, until it is fixed or moved away.
       if (create || !(err instanceof StoreError)) throw err;
@@ -430,52 +417,6 @@ function writeSites(db: Database, sites: readonly Site[]): void {
   sites.forEach((s, i) => insert.run(s.id, i, s.name.toLowerCase(), JSON.stringify(s)));
 }
 
-/**
- * A sites.json to import, or undefined when there is none.
- * @throws StoreError (`damaged`, `newer`, `read-only`…) naming the file and what to do: nothing is
- *   imported, and nothing created, until it is fixed or moved away.
- */
-function readLegacyFile(file: string): { sites: Site[]; sha256: string } | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (err) {
-    if (errorCodeOf(err) === 'ENOENT') return undefined;
-    throw storeError(err, file, 'read', 'the site list of an earlier Fleetdeck');
-  }
-  return { sites: parseSitesFile(file, bytes.toString('utf8')), sha256: sha256(bytes) };
-}
-
-function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-function issueText(issue: { path: PropertyKey[]; message: string } | undefined): string {
-  return issue ? `${issue.path.map(String).join('.') || 'top level'}: ${issue.message}` : 'unknown problem';
-}
-
-function parseSitesFile(file: string, text: string): Site[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new StoreError(`${file} is not valid JSON (${errorMessage(err)}); nothing was imported from it: fix it, or move it away to start with no sites`, file, 'damaged');
-  }
-  const version = typeof data === 'object' && data !== null && 'version' in data ? data.version : undefined;
-  if (typeof version === 'number' && version > SITES_FILE_VERSION) {
-    throw new StoreError(`${file} has format version ${version}, written by a newer Fleetdeck; update Fleetdeck`, file, 'newer');
-  }
-  const parsed = fileSchema.safeParse(data);
-  if (!parsed.success) {
-    throw new StoreError(`${file} is not a valid site list (${issueText(parsed.error.issues[0])}); nothing was imported from it: fix it, or move it away to start with no sites`, file, 'damaged');
-  }
-  return parsed.data.sites;
-}
-
-function sameKey(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
-}
-
 function find(sites: readonly Site[], nameOrId: string): Site | undefined {
   return sites.find((s) => sameKey(s.id, nameOrId)) ?? sites.find((s) => sameKey(s.name, nameOrId));
 }
@@ -486,144 +427,6 @@ function mustFind(sites: readonly Site[], nameOrId: string): Site {
   return site;
 }
 
-/** Validates a complete site against the others and returns it cleaned (trimmed, normalised pin). */
-function normalise(site: Site, others: readonly Site[]): Site {
-  const name = String(site.name);
-  const nameProblem = siteNameProblem(name);
-  if (nameProblem) throw new InputError(`"${name}": ${nameProblem}`);
-  // Names and ids share one namespace, so `--site X` can never mean two sites.
-  for (const o of others) {
-    if (sameKey(o.name, name)) throw new InputError(`a site named "${o.name}" already exists`, 'conflict');
-    if (sameKey(o.id, name)) throw new InputError(`"${name}" is already the id of site "${o.name}"; choose another name`, 'conflict');
-    if (sameKey(o.id, site.id)) throw new InputError(`a site with id "${o.id}" already exists ("${o.name}")`, 'conflict');
-    if (sameKey(o.name, site.id)) throw new InputError(`id "${site.id}" is already the name of another site; choose another id`, 'conflict');
-  }
-
-  const allowHttp = site.allowHttp;
-  if (typeof allowHttp !== 'boolean') throw new InputError(`${name}: allowHttp must be true or false`);
-  const baseUrl = checkBaseUrl(name, String(site.baseUrl).trim(), allowHttp);
-
-  const username = String(site.username).trim();
-  if (!username) throw new InputError(`${name}: a user name is required`);
-  if (hasUnsafeChars(username)) throw new InputError(`${name}: the user name cannot contain control or text-direction characters`);
-
-  const group = site.group === undefined ? undefined : String(site.group).trim() || undefined;
-  if (!Array.isArray(site.tags) || site.tags.some((t) => typeof t !== 'string')) throw new InputError(`${name}: tags must be a list of words`);
-  const tags = [...new Set(site.tags.map((t) => t.trim()).filter((t) => t.length > 0))];
-  // Shown in every list and report, like the name.
-  if ([group ?? '', ...tags].some(hasUnsafeChars)) throw new InputError(`${name}: groups and tags cannot contain control or text-direction characters`);
-
-  const polling = checkPolling(name, site.polling);
-  const tls = checkTls(name, site.tls);
-  const out: Site = { id: site.id, name, baseUrl, username, tags, tls, allowHttp, polling, createdAt: site.createdAt, updatedAt: site.updatedAt };
-  if (group !== undefined) out.group = group;
-  if (site.auth !== undefined) out.auth = checkAuth(name, site.auth);
-  return out;
-}
-
-function checkAuth(name: string, auth: SiteAuth): SiteAuth {
-  if (auth.tokenScheme !== 'bearer' && auth.tokenScheme !== 'raw') throw new InputError(`${name}: the token scheme must be bearer or raw`);
-  if (typeof auth.learnedAt !== 'string' || Number.isNaN(Date.parse(auth.learnedAt))) throw new InputError(`${name}: auth.learnedAt must be a time`);
-  return { tokenScheme: auth.tokenScheme, learnedAt: auth.learnedAt };
-}
-
-function checkBaseUrl(name: string, baseUrl: string, allowHttp: boolean): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new InputError(`${name}: "${baseUrl}" is not a URL (expected e.g. https://mgmt.example.com)`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new InputError(`${name}: the URL must start with https:// (got ${url.protocol}//)`);
-  // A password in the URL would be a secret on disk.
-  if (url.username || url.password) throw new InputError(`${name}: the URL cannot contain a user name or password; give the user name separately`);
-  if (url.search || url.hash) throw new InputError(`${name}: the URL cannot contain a query (?…) or fragment (#…)`);
-  if (url.protocol === 'http:' && !allowHttp && !isLoopbackHost(url.hostname)) {
-    throw new InputError(`${name}: plain http to ${url.hostname} would send the password unencrypted; use https, or allow http explicitly for this site`);
-  }
-  return normaliseBaseUrl(url);
-}
-
-/**
- * The stored form of a base URL: scheme and host as `new URL` writes them (lowercase, default port
- * dropped), path prefix without trailing slash. `HTTPS://Mgmt.Example:443/api/` is
- * `https://mgmt.example/api`, so every later check reads one spelling.
- */
-export function normaliseBaseUrl(url: URL): string {
-  const path = url.pathname.replace(/\/+$/, '');
-  return `${url.protocol}//${url.host}${path}`;
-}
-
-/** True when two base URLs name the same endpoint once normalised (an unparsable one never does). */
-export function sameBaseUrl(a: string, b: string): boolean {
-  try {
-    return normaliseBaseUrl(new URL(a.trim())) === normaliseBaseUrl(new URL(b.trim()));
-  } catch {
-    return false;
-  }
-}
-
 function withoutPin(tls: SiteTls): SiteTls {
   return tls.caBundlePem ? { caBundlePem: tls.caBundlePem } : {};
-}
-
-function checkPolling(name: string, polling: unknown): SitePolling {
-  if (typeof polling !== 'object' || polling === null) throw new InputError(`${name}: polling settings are missing`);
-  assertKnownFields(polling, POLLING_FIELDS, 'polling');
-  const p = polling as Partial<SitePolling>;
-  const { intervalSeconds, paused, maxInFlight, smartMaxAgeHours } = p;
-  if (typeof intervalSeconds !== 'number' || !Number.isInteger(intervalSeconds) || intervalSeconds < 0) {
-    throw new InputError(`${name}: the polling interval must be a whole number of seconds, 0 or more (0 = on demand)`);
-  }
-  if (typeof paused !== 'boolean') throw new InputError(`${name}: paused must be true or false`);
-  if (typeof maxInFlight !== 'number' || !Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > MAX_IN_FLIGHT) {
-    throw new InputError(`${name}: requests in flight must be a whole number from 1 to ${MAX_IN_FLIGHT}`);
-  }
-  if (smartMaxAgeHours !== undefined && (typeof smartMaxAgeHours !== 'number' || !Number.isInteger(smartMaxAgeHours) || smartMaxAgeHours < 1 || smartMaxAgeHours > 8760)) {
-    throw new InputError(`${name}: the SMART age must be a whole number of hours from 1 to 8760`);
-  }
-  return { intervalSeconds, paused, maxInFlight, ...(smartMaxAgeHours !== undefined ? { smartMaxAgeHours } : {}) };
-}
-
-function checkTls(name: string, tls: unknown): SiteTls {
-  if (typeof tls !== 'object' || tls === null) throw new InputError(`${name}: TLS settings must be an object`);
-  assertKnownFields(tls, TLS_FIELDS, 'tls');
-  const t = tls as Record<string, unknown>;
-  const out: SiteTls = {};
-  if (t.pinSha256 !== undefined) {
-    const pin = normalizeFingerprint(String(t.pinSha256));
-    if (!pin) throw new InputError(`${name}: the pinned fingerprint must be a SHA-256 (64 hex digits)`);
-    out.pinSha256 = pin;
-  }
-  for (const k of ['pinnedCertPem', 'caBundlePem'] as const) {
-    const pem = t[k];
-    if (pem === undefined) continue;
-    if (typeof pem !== 'string' || !pem.includes('-----BEGIN CERTIFICATE-----')) throw new InputError(`${name}: ${k} must be PEM certificate text`);
-    // Certificates are public; a private key pasted along with them is not.
-    if (/PRIVATE KEY/.test(pem)) throw new InputError(`${name}: ${k} contains a private key; give only certificates`);
-    out[k] = pem;
-  }
-  return out;
-}
-
-/** Refuses an object that carries a non-empty value under a secret field name, at any depth. */
-function assertNoSecrets(value: unknown, what: string, at = ''): void {
-  if (typeof value !== 'object' || value === null) return;
-  for (const [k, v] of Object.entries(value)) {
-    const where = at ? `${at}.${k}` : k;
-    if (isSecretField(k) && v !== undefined && v !== null && v !== '') {
-      throw new InputError(`refusing to save ${what}: field "${where}" is a secret, and secrets are kept in the system keychain, never in the site list`);
-    }
-    assertNoSecrets(v, what, where);
-  }
-}
-
-function assertKnownFields(value: object, known: ReadonlySet<string>, what: string): void {
-  for (const [k, v] of Object.entries(value)) {
-    if (v !== undefined && !known.has(k)) throw new InputError(`unknown ${what} field "${k}" (known: ${[...known].join(', ')})`);
-  }
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -16,9 +16,9 @@ import {
   openLogDatabase,
   openMemoryDatabase,
   openReportsDatabase,
-  type Database,
   type DatabaseSpec,
-} from './database.js';
+} from './open.js';
+import type { Database } from './driver.js';
 import { DAMAGED_SUFFIX, ensureDataDir, fsyncDir } from './data-dir.js';
 import { OfflineCache } from './offline-cache.js';
 import { StoreError, failureOf, storeError } from './store-error.js';

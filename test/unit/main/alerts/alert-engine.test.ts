@@ -7,7 +7,8 @@ import { stableDigest as ruleDigest } from '../../../../main/core/answer-digests
 import { AlertStore } from '../../../../main/alerts/alert-store.js';
 import type { FleetEvent } from '../../../../main/core/fleet-state.js';
 import { ActionLog } from '../../../../main/store/action-log.js';
-import { openAlertsDatabase, openLogDatabase, type Database } from '../../../../main/store/database.js';
+import type { Database } from '../../../../main/store/driver.js';
+import { openAlertsDatabase, openLogDatabase } from '../../../../main/store/open.js';
 import { cacheKey } from '../../../../main/store/offline-cache.js';
 import { StoreError } from '../../../../main/store/store-error.js';
 import { steppingClock, useTempDirs } from '../store/temp-dir.js';

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Evaluation } from '../../../../app/alerts/evaluate.js';
 import { AlertStore, SEEN_PRECISION_MS } from '../../../../main/alerts/alert-store.js';
-import { ALERTS_FILE, LOG_MIGRATIONS, connect, createDatabaseFile, openAlertsDatabase, openLogDatabase, type Database } from '../../../../main/store/database.js';
+import { connect, type Database } from '../../../../main/store/driver.js';
+import { LOG_MIGRATIONS } from '../../../../main/store/migrations.js';
+import { ALERTS_FILE, createDatabaseFile, openAlertsDatabase, openLogDatabase } from '../../../../main/store/open.js';
 import { ActionLog } from '../../../../main/store/action-log.js';
 import { steppingClock, useTempDirs } from '../store/temp-dir.js';
 

@@ -10,7 +10,7 @@ import { renderHtml } from '../../../../main/reports/html.js';
 import { manifestSelfHash, verifyExport, type Manifest } from '../../../../main/reports/manifest.js';
 import { writeReportPdf } from '../../../../main/reports/pdf.js';
 import { ReportStore } from '../../../../main/reports/store.js';
-import { openReportsDatabase } from '../../../../main/store/database.js';
+import { openReportsDatabase } from '../../../../main/store/open.js';
 import type { ReportModel } from '../../../../app/reports/model.js';
 import { fixtureInput } from '../../app/reports/fixtures.js';
 

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { redact } from '../../../../app/redact.js';
-import { connect, MIGRATIONS } from '../../../../main/store/database.js';
+import { connect } from '../../../../main/store/driver.js';
+import { MIGRATIONS } from '../../../../main/store/migrations.js';
 import { OfflineCache, openDatabase, openReportsDatabase, openStores, SCHEMA_VERSION, type Database } from '../../../../main/store/index.js';
 import { useTempDirs } from './temp-dir.js';
 

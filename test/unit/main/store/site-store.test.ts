@@ -320,13 +320,56 @@ describe('SiteStore', () => {
     fs.writeFileSync(file, '{ "version": 2, "sites": [] }');
     expect(store(dir).importNotice()?.message).toMatch(/newer Fleetdeck/);
     fs.writeFileSync(file, '{ "version": 1, "sites": [{ "name": "x" }] }');
-    expect(store(dir).importNotice()?.message).toMatch(/not a valid site list \(sites\.0\.id/);
+    expect(store(dir).importNotice()?.message).toMatch(/not a valid site list: 1 of its 1 sites .*\n {2}- site 1: id: /);
     expect(fs.readdirSync(dir)).toEqual(['sites.json']);
     // Fixed: imported at the next reading, and told.
     fs.writeFileSync(file, '{ "version": 1, "sites": [] }');
     const fixed = store(dir);
     expect(fixed.list()).toEqual([]);
     expect(fixed.importNotice()?.message).toMatch(/^0 sites were imported from /);
+  });
+
+  it('imports sites.json only when site add would accept every site in it, naming each refused one', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'sites.json');
+    const good = { id: 'paris', name: 'Paris', baseUrl: 'https://paris.example', username: 'admin', tags: [], tls: {}, allowHttp: false, polling: { intervalSeconds: 0, paused: false, maxInFlight: 4 }, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
+    const bad = [
+      { ...good, id: '../../escape', name: 'Escape' },
+      { ...good, id: 'bidi', name: 'sysB\u202e\u001b[2Jok' },
+      { ...good, id: 'script', name: 'Script', baseUrl: 'javascript:alert(1)' },
+      { ...good, id: 'plain', name: 'Plain', baseUrl: 'http://storage.example' },
+      { ...good, id: 'pin', name: 'Pin', tls: { pinSha256: 'abc' } },
+      { ...good, id: 'greedy', name: 'Greedy', polling: { intervalSeconds: 0, paused: false, maxInFlight: 100000 } },
+      { ...good, id: 'paris', name: 'Paris again' },
+      { ...good, id: 'secret', name: 'Secret', password: 'hunter2' },
+    ];
+    const text = JSON.stringify({ version: 1, sites: [good, ...bad, { ...good, id: 'lyon', name: 'Lyon', baseUrl: 'http://127.0.0.1:8443' }] });
+    fs.writeFileSync(file, text);
+    const s = store(dir);
+    // Nothing imported, not even the good sites: the file is left as it was and the list reads as empty.
+    expect(s.list()).toEqual([]);
+    expect(fs.readdirSync(dir)).toEqual(['sites.json']);
+    expect(fs.readFileSync(file, 'utf8')).toBe(text);
+    await expect(s.add(lab)).rejects.toMatchObject({ reason: 'damaged' });
+    const message = s.importNotice()?.message ?? '';
+    expect(message).toMatch(/8 of its 10 sites would be refused by "site add"/);
+    const lines = message.split('\n').slice(1);
+    expect(lines).toHaveLength(8);
+    expect(lines[0]).toMatch(/^ {2}- site 2 \(id "\.\.\/\.\.\/escape"\): .*not a valid site id/);
+    expect(lines[1]).toMatch(/^ {2}- site 3 \(id "bidi"\): .*control or text-direction characters/);
+    // The refused name is shown escaped, never with its own bidi or escape characters.
+    expect(lines[1]).toContain('\\u{202e}');
+    expect(message).not.toContain('\u001b');
+    expect(message).not.toContain('\u202e');
+    expect(lines[2]).toMatch(/^ {2}- site 4 \(id "script"\): .*must start with https:\/\//);
+    expect(lines[3]).toMatch(/^ {2}- site 5 \(id "plain"\): .*plain http to storage\.example/);
+    expect(lines[4]).toMatch(/^ {2}- site 6 \(id "pin"\): .*SHA-256 \(64 hex digits\)/);
+    expect(lines[5]).toMatch(/^ {2}- site 7 \(id "greedy"\): .*requests in flight must be a whole number from 1 to 64/);
+    expect(lines[6]).toMatch(/^ {2}- site 8 \(id "paris"\): a site with id "paris" already exists \("Paris"\) earlier in the file/);
+    expect(lines[7]).toMatch(/^ {2}- site 9 \(id "secret"\): .*"password" is a secret/);
+    // Fixed: imported whole, as site add would have stored each site.
+    fs.writeFileSync(file, JSON.stringify({ version: 1, sites: [good, { ...good, id: 'lyon', name: 'Lyon', baseUrl: 'HTTP://127.0.0.1:8443/' }] }));
+    expect(store(dir).list().map((x) => [x.id, x.baseUrl])).toEqual([['paris', 'https://paris.example'], ['lyon', 'http://127.0.0.1:8443']]);
   });
 
   it('hands out copies of the sites it read before, and validates a row again once its stored text changed', async () => {

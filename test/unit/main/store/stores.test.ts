@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { redact } from '../../../../app/redact.js';
-import { MIGRATIONS, connect } from '../../../../main/store/database.js';
+import { connect } from '../../../../main/store/driver.js';
+import { MIGRATIONS } from '../../../../main/store/migrations.js';
 import { GENESIS_HASH, StoreError, hashAction, openStores, startNewLog, type DataStores } from '../../../../main/store/index.js';
 import { useTempDirs } from './temp-dir.js';
 
