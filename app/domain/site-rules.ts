@@ -1,8 +1,15 @@
 import { hasUnsafeChars } from '../safe-text.js';
-import type { SystemStatus } from './site.js';
 
 // Rules of site.ts the window's first script needs (the fleet store, the site dialogs), kept apart
-// from its zod schemas so that script does not carry zod (issue 17). site.ts exports them too.
+// from its zod schemas so that script does not carry zod. site.ts exports them too; this module
+// imports nothing from it (the status fields it reads are spelt out below).
+
+/** The fields of a system's status (`SystemStatus` in site.ts) these rules read. */
+interface StatusTimes {
+  state: string;
+  lastSuccessAt?: string | undefined;
+  lastErrorAt?: string | undefined;
+}
 
 /** SMART age a background poll keeps when the site sets none: once a day. */
 export const DEFAULT_SMART_MAX_AGE_HOURS = 24;
@@ -12,7 +19,7 @@ export const DEFAULT_SMART_MAX_AGE_HOURS = 24;
  * or a background poll did (a poll sends no 'refreshing' status, only its end: a new success or
  * error time). What the window's data versions and main's health summaries both follow.
  */
-export function refreshEnded(prev: Pick<SystemStatus, 'state' | 'lastSuccessAt' | 'lastErrorAt'> | undefined, next: Pick<SystemStatus, 'state' | 'lastSuccessAt' | 'lastErrorAt'>): boolean {
+export function refreshEnded(prev: StatusTimes | undefined, next: StatusTimes): boolean {
   if (prev === undefined) return false;
   const finished = prev.state === 'refreshing' && next.state !== 'refreshing';
   return finished || prev.lastSuccessAt !== next.lastSuccessAt || prev.lastErrorAt !== next.lastErrorAt;
@@ -25,7 +32,7 @@ export function refreshEnded(prev: Pick<SystemStatus, 'state' | 'lastSuccessAt' 
  * the store's batched events and a `fleet:refresh` answer): whatever the order of arrival, the
  * newest status stays, and the same status again (an event replayed) changes nothing.
  */
-export function supersedes(next: Pick<SystemStatus, 'seq'>, kept: Pick<SystemStatus, 'seq'> | undefined): boolean {
+export function supersedes(next: { seq?: number | undefined }, kept: { seq?: number | undefined } | undefined): boolean {
   return kept?.seq === undefined || next.seq === undefined || next.seq > kept.seq;
 }
 

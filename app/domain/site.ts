@@ -170,7 +170,7 @@ export const systemStatusSchema = z.object({
 });
 export type SystemStatus = z.infer<typeof systemStatusSchema>;
 
-// In their own module, without zod, for the window's first script (issue 17); main imports them from here.
+// In their own module, without zod, for the window's first script; main imports them from here.
 export { DEFAULT_SMART_MAX_AGE_HOURS, refreshEnded, siteNameProblem, supersedes } from './site-rules.js';
 
 /** Lowercase, dash-separated id from a name. */

@@ -1,10 +1,10 @@
 import type { NotificationRecord } from '../catalog/resources.js';
 import type { Level } from './level.js';
 import type { LaggingPair, NodeDrive, Rollup } from './rollup.js';
-import type { SystemRollupWire, SystemSummaryWire } from './system-summary.js';
 
-// The window's side of a health summary (app/health/system-summary.ts): types only from there, so the
-// window's first script does not carry zod (issue 17).
+// The window's side of a health summary (app/health/system-summary.ts), without zod, so the window's
+// first script does not carry it. It imports nothing from system-summary.ts: the wire forms it reads
+// are spelt out below as the fields it needs, and system-summary.ts re-exports what main uses.
 
 /** A system's facts (what the window keeps per system). */
 export interface HealthFacts {
@@ -57,7 +57,7 @@ export interface HealthBrief {
 /**
  * The brief of a system with nothing cached (`briefOf` of `rollupHealth(undefined)`, as a test
  * holds): written out, so the window's first frame needs neither the roll-up nor the capacity
- * assessment to show a system whose summary is not read yet (issue 17).
+ * assessment to show a system whose summary is not read yet.
  */
 export const UNREAD_ROLLUP: RollupBrief = {
   level: 'unknown',
@@ -83,11 +83,23 @@ export function briefOf(f: Pick<HealthFacts, 'rollup' | 'at'> & { drives: readon
   return { rollup: { ...rest, capacity: c }, at: f.at, drives: f.drives.length, lagging: f.lagging.length };
 }
 
-type WirePool = SystemSummaryWire['rollup']['capacity']['pools'][number];
+/** A pool as JSON carries it (`SystemSummaryWire` in system-summary.ts): an unbounded forecast's high end is null. */
+interface WirePool {
+  forecast: { range?: { low: number; high: number | null } | undefined };
+}
+
+/** The fields of a summary's wire form (`SystemSummaryWire`) that {@link factsFromWire} reads. */
+interface SummaryWire {
+  rollup: { capacity: { pools: WirePool[]; total?: WirePool | undefined } };
+  at?: string | undefined;
+  drives: unknown[];
+  lagging: unknown[];
+  errors: unknown[];
+}
 
 /** What the window keeps of a summary: the facts with the one infinite figure restored. */
-export function factsFromWire(w: SystemSummaryWire): HealthFacts {
-  const pool = <P extends WirePool>(p: P) =>
+export function factsFromWire(w: SummaryWire): HealthFacts {
+  const pool = <P extends WirePool>(p: P): P =>
     p.forecast.range ? { ...p, forecast: { ...p.forecast, range: { low: p.forecast.range.low, high: p.forecast.range.high ?? Number.POSITIVE_INFINITY } } } : p;
   const capacity = w.rollup.capacity;
   // The wire schema is the shape of HealthFacts as JSON; the records are the system's own, already normalised.
@@ -105,6 +117,6 @@ export function factsFromWire(w: SystemSummaryWire): HealthFacts {
  * as JSON (figures not reported left out), kept as it was parsed rather than copied (1,000 objects
  * less to make and collect before the first frame).
  */
-export function briefFromWire<W extends SystemRollupWire>(w: W): W & HealthBrief {
+export function briefFromWire<W extends { rollup: object; at?: string | undefined; drives: number; lagging: number }>(w: W): W & HealthBrief {
   return w as W & HealthBrief;
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { AUDIT_PARTS_LIST, REPORT_KINDS } from './kinds.js';
 import type { cellSchema, columnSchema, columnTypeSchema, dataAgeSchema, reportModelSchema, reportScopeSchema, reportSectionSchema, reportSourceSchema, reportTableSchema, scopeSystemSchema } from './schema.js';
 /**
  * The report model: what every report kind produces and every format (PDF, HTML, CSV, JSON) renders.
@@ -6,13 +7,12 @@ import type { cellSchema, columnSchema, columnTypeSchema, dataAgeSchema, reportM
  * IPC, and compared between two reports.
  */
 
-/** The report kinds. `audit` contains the sections of all the others. */
-export const REPORT_KINDS = ['inventory', 'health', 'smart', 'config', 'actions', 'audit'] as const;
+export { AUDIT_PARTS_LIST, REPORT_FORMAT, REPORT_KINDS } from './kinds.js';
+
 /** One of {@link REPORT_KINDS}. */
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
-/** The kinds an audit pack is made of, in the order they appear in it. */
-export const AUDIT_PARTS_LIST = ['inventory', 'health', 'smart', 'config', 'actions'] as const;
+/** The kinds an audit pack is made of, in order ({@link AUDIT_PARTS_LIST}), as report kinds. */
 export const AUDIT_PARTS: readonly Exclude<ReportKind, 'audit'>[] = AUDIT_PARTS_LIST;
 
 /** Human titles of the kinds. */
@@ -60,8 +60,6 @@ export type ScopeSystem = z.infer<typeof scopeSystemSchema>;
 /** The sites and systems a report covers. */
 export type ReportScope = z.infer<typeof reportScopeSchema>;
 
-/** Format marker of the model, bumped if its shape ever changes incompatibly. */
-export const REPORT_FORMAT = 'fleetdeck-report/1';
 
 /** A complete report, as stored, sent over IPC and rendered into every format (schema: `schema.ts`). */
 export type ReportModel = z.infer<typeof reportModelSchema>;

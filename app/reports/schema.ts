@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_PARTS_LIST, REPORT_FORMAT, REPORT_KINDS } from './model.js';
+import { AUDIT_PARTS_LIST, REPORT_FORMAT, REPORT_KINDS } from './kinds.js';
 
 /**
  * The report model declared once: these schemas (for the IPC contract and for reading stored

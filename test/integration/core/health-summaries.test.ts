@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { briefOf, factsFromWire, healthFacts, SUMMARY_READS, type HealthFacts } from '../../../app/health/system-summary.js';
+import { briefOf, factsFromWire, healthFacts, SUMMARY_READS, type HealthFacts, type SystemSummaryWire } from '../../../app/health/system-summary.js';
 import { CONTRACT } from '../../../app/ipc/contract.js';
 import { createHandlers, dispatch, type Handlers } from '../../../main/ipc/handlers.js';
 import { answerJson } from '../../../main/ipc/raw-json.js';
@@ -21,7 +21,7 @@ let dataDir: string;
 let rt: Runtime | undefined;
 const siteIds: string[] = [];
 
-type Answer = { seq: number; systems: Array<Parameters<typeof factsFromWire>[0]> };
+type Answer = { seq: number; systems: SystemSummaryWire[] };
 
 /** Calls the channel as a shell does: dispatch, the envelope as JSON text, parsed as the window would, checked by the contract. */
 async function call(handlers: Handlers, request: { since?: number }): Promise<Answer> {
