@@ -54,6 +54,12 @@ export const actionLogVerificationSchema = z.object({
   count: z.number(),
   /** In chain order, so the first is the first broken record; `seq` 0 concerns the log as a whole, `at` is the record's time when it is there to read. */
   problems: z.array(z.object({ seq: z.number(), reason: z.string(), at: z.string().optional() })),
+  /**
+   * In a window scoped to one site: how many of the `count` records are that site's. The chain links
+   * every site's records in one sequence, so it is always verified whole; this says how much of it
+   * is the site's.
+   */
+  site: z.object({ id: z.string(), count: z.number() }).optional(),
 });
 export type ActionLogVerification = z.infer<typeof actionLogVerificationSchema>;
 

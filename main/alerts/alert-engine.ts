@@ -57,6 +57,8 @@ export interface AlertEngineOptions {
   maxUnchangedMs?: number;
   /** What the rules see of the volatile answers, when shared with other readers (default: the engine's own, from `fleet.cachedText`). */
   digests?: AnswerDigests;
+  /** The site of a window scoped to one: its desktop notifications are that site's setting, not the fleet's. */
+  scopedSite?: string | undefined;
 }
 
 const RESOURCES = refreshRead('GET /resources/list');
@@ -188,7 +190,7 @@ export class AlertEngine {
 
   /** The defaults, the stored overrides, and whether new alerts raise desktop notifications. */
   rules(): { defaults: RuleSettings; overrides: ScopedOverride[]; notify: boolean } {
-    return { defaults: DEFAULT_RULES, overrides: this.o.store.overrides(), notify: this.o.store.notify };
+    return { defaults: DEFAULT_RULES, overrides: this.o.store.overrides(), notify: this.notify };
   }
 
   /**
@@ -209,14 +211,21 @@ export class AlertEngine {
     this.evaluateAll();
   }
 
-  /** Turns desktop notifications of new alerts on or off; recorded in the action log like a rule change. */
+  /**
+   * Turns desktop notifications of new alerts on or off for this engine's windows: the fleet's, or
+   * in a window scoped to one site that site's windows only. Recorded in the action log like a rule change.
+   */
   setNotify(on: boolean): void {
-    this.o.actionLog.recordLocal({ user: this.o.user, operation: 'alerts notifications set', params: redact({ notify: on }), message: redact(`desktop notifications of new alerts turned ${on ? 'on' : 'off'}`) });
-    this.o.store.notify = on;
+    const site = this.o.scopedSite;
+    const where = site === undefined ? '' : ` in windows of site ${site}`;
+    this.o.actionLog.recordLocal({ user: this.o.user, siteId: site, operation: 'alerts notifications set', params: redact({ notify: on }), message: redact(`desktop notifications of new alerts turned ${on ? 'on' : 'off'}${where}`) });
+    if (site === undefined) this.o.store.notify = on;
+    else this.o.store.setNotifyOf(site, on);
   }
 
+  /** Whether new alerts raise desktop notifications in this engine's windows (see {@link setNotify}). */
   get notify(): boolean {
-    return this.o.store.notify;
+    return this.o.scopedSite === undefined ? this.o.store.notify : this.o.store.notifyOf(this.o.scopedSite);
   }
 
   /**

@@ -189,13 +189,35 @@ export class AlertStore {
     }
   }
 
-  /** Whether each new alert raises a desktop notification (default on). */
+  /** Whether each new alert raises a desktop notification in a window of the whole fleet (default on). */
   get notify(): boolean {
-    return this.db.prepare<[string], { value: string }>('SELECT value FROM alert_settings WHERE key = ?').get(NOTIFY_KEY)?.value !== 'off';
+    return this.setting(NOTIFY_KEY) !== 'off';
   }
 
   set notify(on: boolean) {
-    this.db.prepare<[string, string]>('INSERT INTO alert_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(NOTIFY_KEY, on ? 'on' : 'off');
+    this.setSetting(NOTIFY_KEY, on ? 'on' : 'off');
+  }
+
+  /**
+   * Whether each new alert raises a desktop notification in a window scoped to `siteId`: that
+   * site's own choice once one of its windows made it, else the fleet's. A site's choice never
+   * changes the fleet's, nor another site's.
+   */
+  notifyOf(siteId: string): boolean {
+    const own = this.setting(`${NOTIFY_KEY}:${siteId}`);
+    return own === undefined ? this.notify : own !== 'off';
+  }
+
+  setNotifyOf(siteId: string, on: boolean): void {
+    this.setSetting(`${NOTIFY_KEY}:${siteId}`, on ? 'on' : 'off');
+  }
+
+  private setting(key: string): string | undefined {
+    return this.db.prepare<[string], { value: string }>('SELECT value FROM alert_settings WHERE key = ?').get(key)?.value;
+  }
+
+  private setSetting(key: string, value: string): void {
+    this.db.prepare<[string, string]>('INSERT INTO alert_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
   private requireIds(ids: readonly number[]): void {

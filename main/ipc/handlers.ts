@@ -126,8 +126,9 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   const alertsInScope = (ids: readonly number[]): number[] => {
     if (!ctx.scopedSite) return [...ids];
     const own = new Set(alertEngine().list({ site: ctx.scopedSite }).map((a) => a.id));
-    const foreign = ids.filter((id) => !own.has(id));
-    if (foreign.length) throw new ScopeError(`this window is scoped to site "${ctx.scopedSite}": no alert ${foreign.join(', ')} here`);
+    // Counted, never listed: which ids exist at other sites is not this window's to know.
+    const foreign = ids.filter((id) => !own.has(id)).length;
+    if (foreign) throw new ScopeError(`this window is scoped to site "${ctx.scopedSite}": ${foreign === 1 ? '1 of these alerts is' : `${foreign} of these alerts are`} not of this site; nothing was changed`);
     return [...ids];
   };
   const rulesInScope = (): ReturnType<AlertEngine['rules']> => {
@@ -297,7 +298,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
         ...(r.limit ? { limit: r.limit } : {}),
       });
     },
-    'log:verify': async () => ctx.actionLog.verify(),
+    'log:verify': async () => ctx.actionLog.verify(ctx.scopedSite),
     'log:query': async (r) => ctx.actionLog.page(logFilter(r), { offset: r.offset, limit: r.limit }),
     'log:export': async (r) => {
       const filter = logFilter(r);

@@ -360,10 +360,13 @@ export class ActionLog {
    * (edited), whose `prevHash` is not the previous record's hash (reordered or inserted), every gap
    * in seq (deleted), an outcome that completes no earlier intent, and a head that disagrees with the
    * last record (truncated or appended outside the app). A log too damaged to read, missing or not
-   * openable is reported as a problem naming the file and what to do, not thrown.
+   * openable is reported as a problem naming the file and what to do, not thrown. With `siteId`
+   * (a window scoped to one site), also counts that site's records: the chain is still walked whole.
    */
-  verify(): VerifyResult {
-    if (this.problem || !this.db || !this.stmts) return { ok: false, count: 0, problems: [{ seq: 0, reason: this.problem?.message ?? 'the action log is not open' }] };
+  verify(siteId?: string): VerifyResult {
+    const site = siteId === undefined ? undefined : { id: siteId, count: 0 };
+    const scoped = site ? { site } : {};
+    if (this.problem || !this.db || !this.stmts) return { ok: false, count: 0, problems: [{ seq: 0, reason: this.problem?.message ?? 'the action log is not open' }], ...scoped };
     const stmts = this.stmts;
     const problems: VerifyProblem[] = [];
     let count = 0;
@@ -375,6 +378,7 @@ export class ActionLog {
       this.db.transaction(() => {
         for (const row of stmts.all.iterate()) {
           count++;
+          if (site && row.site_id === site.id) site.count++;
           const gap = row.seq !== expectedSeq;
           if (gap) problems.push({ seq: expectedSeq, reason: missingText(expectedSeq, row.seq - 1) });
           const at = typeof row.at === 'string' ? { at: row.at } : {};
@@ -404,7 +408,7 @@ export class ActionLog {
     } catch (err) {
       problems.push({ seq: 0, reason: this.failed(err, 'read').message });
     }
-    return { ok: problems.length === 0, count, problems };
+    return { ok: problems.length === 0, count, problems, ...scoped };
   }
 
   private appendRow(row: NewRow, what: string): Row {

@@ -125,6 +125,14 @@ describe('the action log view', () => {
     expect(result.textContent).toContain('it was edited');
   });
 
+  it('in a window scoped to one site, says the chain is verified whole and how much of it is the site\'s', async () => {
+    const { q } = await render({ 'app:info': () => ({ version: '0.0.0-test', simulated: false, keychain: 'memory', scopedSite: 's1' }), 'log:verify': () => ({ ok: true, count: 4, problems: [], site: { id: 's1', count: 2 } }) });
+    expect(q('action-verify-what').textContent).toMatch(/every site's records .* verified whole, not only this site's/);
+    click(q('action-verify-run'));
+    await settle();
+    expect(q('action-verify-result').textContent?.replace(/\s+/g, ' ')).toContain("Chain intact: 4 records verified in the whole log, 2 of them this site's.");
+  });
+
   it('exports the filtered writes: a download in the browser shell, the saved path in Electron', async () => {
     let answer: Response<'log:export'> = { kind: 'download', fileName: 'fleetdeck-actions-x.csv', mimeType: 'text/csv; charset=utf-8', content: 'Seq\r\n1\r\n', count: 1 };
     const { fake, q } = await render({ 'log:export': () => answer });
