@@ -1,4 +1,4 @@
-// Lint holds the walls between layers (HOUSE_STYLE.md): app runs anywhere; main and renderer never
+// Lint holds the walls between layers (CONTRIBUTING.md, "Layers"): app runs anywhere; main and renderer never
 // import each other; the simulator knows only app. Raw Electron IPC lives in two files.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';

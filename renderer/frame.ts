@@ -7,12 +7,10 @@ import App from './App.svelte';
  * so the first frame is two scripts, fetched side by side; the command palette and the site dialogs
  * are chunks of their own (views/parts.ts, FRAME_PARTS), loaded after the first frame.
  *
- * The frame is built at once but kept out of layout (`hidden`) until `shown` settles: the entry
- * passes the first reads' answers (or their deadline), so the frame's components are made while
- * main is still answering, and the first frame the browser lays out and paints is the one with the
- * fleet, published in the same task as the answers arrive. Mounting and showing it before them
- * painted an empty frame ("reading…", ~25 ms of layout and paint at 1,000 systems) while the
- * answers waited, then laid it out again with them (issue 17).
+ * The frame is built at once but kept out of layout (`hidden`) until `shown` settles (the entry
+ * passes the first reads' answers, or their deadline). So its components are made while main is
+ * still answering, and the first frame painted is the one with the fleet, never an empty one laid
+ * out twice.
  */
 export function mountFrame(target: HTMLElement, shown: Promise<unknown> = Promise.resolve()): ReturnType<typeof mount> {
   target.hidden = true;

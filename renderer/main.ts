@@ -8,7 +8,7 @@ import './styles/theme.css';
 // The browser shell's token is taken from the address into this page's memory; the first frame's
 // reads leave with it, so main answers them while the frame's own script (fetched alongside this one,
 // index.html's modulepreload) is evaluated and mounted: the first script holds only the transport,
-// and runs as soon as it has arrived (`async`: not after the stylesheet, issue 17). Then, in the same
+// and runs as soon as it has arrived (`async`: not after the stylesheet). Then, in the same
 // task (no other script runs in between), the token leaves the address bar.
 claimShellToken(window, { clear: false });
 startFirstReads();
@@ -27,7 +27,7 @@ Promise.all([pageReady(), import('./frame.js')]).then(
     // The locale objects the frame uses with the answers (the name order's collator, the whole-number
     // format; building the first loads the locale data, 15-30 ms) are built now, while the hidden
     // frame waits for main: built in this script before the frame's was evaluated, they delayed its
-    // mount; left to first use, they would be built inside the answers' render (issue 17).
+    // mount; left to first use, they would be built inside the answers' render.
     warmFormats();
   },
   (err: unknown) => {

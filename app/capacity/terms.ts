@@ -1,5 +1,5 @@
 // The capacity words every view shows, apart from the assessment (pools.ts) so the overview's first
-// frame (its column titles) does not carry the assessment and the forecast (issue 17).
+// frame (its column titles) does not carry the assessment and the forecast.
 
 /** One word per figure, and what it means; views show the word with the definition as its tooltip. */
 export const CAPACITY_TERMS = {

@@ -4,8 +4,7 @@ import { worse, type Level } from './level.js';
 /**
  * How a system's connection state weighs in its level, and when it cannot take writes. Apart from
  * the roll-up of its cached answers (system-health.ts) so the window's first frame (the tree's state
- * badges, the overview's levels) carries neither the capacity assessment nor the refresh plan
- * (issue 17).
+ * badges, the overview's levels) carries neither the capacity assessment nor the refresh plan.
  */
 
 /** States in which the system cannot take writes, and why: views open read-only from the cache. */

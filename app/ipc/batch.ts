@@ -1,6 +1,6 @@
 /**
  * Several calls in one exchange: the browser shell's `POST /ipc/batch`, which carries the first
- * frame's reads in one request (issue 17: four `fetch` calls cost the page's main thread more than one,
+ * frame's reads in one request (four `fetch` calls cost the page's main thread more than one,
  * and each answer is one more task for it to take in). No zod here: the renderer's first script imports it.
  *
  * The request is a JSON array of `[channel, request]` pairs. The answer is a line with the JSON array

@@ -64,6 +64,6 @@ export const FIRST_READS = ['app:info', 'sites:list', 'fleet:status', 'health:ro
  * The browser shell's header on each call's answer: how many system status events (`fleet:status`,
  * each with that number as its SSE `id`) it had sent when it began the answer. A page opens its event
  * stream with the number of its `fleet:status` answer as `last-event-id` and is sent, first, the
- * status of each system that changed since (issue 17: the stream opens ~120 ms after that answer).
+ * status of each system that changed since (the stream opens ~120 ms after that answer).
  */
 export const STATUS_SEQ_HEADER = 'x-fleetdeck-status-seq';

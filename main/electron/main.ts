@@ -17,7 +17,7 @@ import { hardenContents, hardenSession, windowOptions, windowTitle } from './win
  * site before asking).
  */
 // codeCache: V8 keeps the bundle's compiled code in the window's profile, as it does for http(s), so a
-// window opened again compiles less of its scripts before the first frame (issue 17; needs `standard`).
+// window opened again compiles less of its scripts before the first frame (needs `standard`).
 protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }]);
 
 async function start(): Promise<void> {

@@ -8,7 +8,7 @@ import type { FleetdeckTransport, IpcEnvelope } from '../../app/ipc/contract.js'
  * Bundled on its own (sandboxed preloads cannot load modules), see the preload mode of vite.config.ts.
  *
  * `early` reads (the window's: {@link FIRST_READS}) are sent as the transport is built, at document
- * start, before the page has fetched its first script through app:// (issue 17); the page's first
+ * start, before the page has fetched its first script through app://; the page's first
  * call of each with an empty request gets that answer, once. An early answer that is not a success
  * (the frame not yet trusted, main not ready) is not handed out: that call asks main again. The
  * system statuses main sends before the page listens are kept (each system's last) for its first
@@ -24,7 +24,7 @@ export function buildApi(renderer: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'r
   };
   const sent = new Map<string, Promise<string | undefined>>();
   // The window that sends its first reads early also hears the system statuses main sends from then
-  // on, before its page listens (~120 ms later at start, issue 17): each system's last one is kept
+  // on, before its page listens (~120 ms later at start): each system's last one is kept
   // and handed to the page's first status listener, so a change sent between main answering
   // `fleet:status` and the page listening is seen at once, not at that system's next change. A status
   // event is the whole status of its system, so its last one is its status now. Main's early answer

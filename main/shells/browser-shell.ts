@@ -35,7 +35,7 @@ let handlersImport: Promise<{ dispatch: typeof dispatch }> | undefined;
  * The dispatcher's module, imported with the first call (not with the shell: the page is served
  * while main's core loads) and then kept: an `import()` per call asks the module loader again each
  * time, a trip to its thread where loader hooks are registered (tsx: 2-66 ms per batch on a loaded
- * machine, issue 17). A failed import is asked again by the next call.
+ * machine). A failed import is asked again by the next call.
  */
 function handlersModule(): Promise<{ dispatch: typeof dispatch }> {
   handlersImport ??= import('../ipc/handlers.js').catch((err: unknown) => {
@@ -164,7 +164,7 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
 
   const root = resolve(options.rendererDir);
   /**
-   * The bundle's assets, each read once and then answered from memory in one write (issue 17: a
+   * The bundle's assets, each read once and then answered from memory in one write (a
    * stat, an open, reads and a close per request, each a trip through libuv's thread pool, made a
    * 3 KiB module take 100+ ms to arrive on a busy machine). Their names carry their content's hash,
    * so a kept copy cannot be stale; index.html, whose content changes with a rebuild, is read each time.

@@ -13,7 +13,7 @@ export async function runWeb(argv: readonly string[]): Promise<void> {
   const scope = resolveScope(args);
   // The demo fleet is opened first (its line comes before the URL). The admin's sites: the URL is
   // printed first and main's core loads and opens while the browser loads the page, whose calls
-  // wait for it (issue 17: the core's code and stores are half of main's time to serving).
+  // wait for it (the core's code and stores are half of main's time to serving).
   const demoCore = scope.demo ? await launchCore(args, warn, {}, scope) : undefined;
   let opened: (core: Launched) => void = () => undefined;
   let failed: (err: unknown) => void = () => undefined;

@@ -3,7 +3,7 @@ import type { AreaInfo } from './types.js';
 /**
  * Every area of a system page, in display order, without the components (`index.ts` adds them as
  * `AREAS`): what the fleet tree lists under each system and the command palette offers. Apart from
- * the components' loaders so the first frame's script carries only the list (issue 17). Adding an
+ * the components' loaders so the first frame's script carries only the list. Adding an
  * area here and its component in `index.ts` is all it takes to make it reachable.
  */
 export const AREA_LIST: readonly AreaInfo[] = [

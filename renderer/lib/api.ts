@@ -133,7 +133,7 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
    * Where a stream opened now replays system statuses from (its `last-event-id`): the last status
    * event this page received, or the point its latest `fleet:status` answer stood at, whichever is
    * later. Without it, a status sent between that answer and the stream's opening (~120 ms at
-   * start, issue 17) would not be seen until the system's next one.
+   * start) would not be seen until the system's next one.
    */
   let statusFrom: number | undefined;
   const statusAt = (seq: number): void => {
@@ -296,7 +296,7 @@ let shellToken: string | undefined;
  * from the address bar into memory (see {@link takeShellToken}). With `{ clear: false }` the address
  * keeps it until {@link clearShellToken} (the entry sends the first reads in between, in the same
  * task: no other script runs before it is cleared, and the reads leave without waiting for
- * `history.replaceState`, issue 17).
+ * `history.replaceState`).
  */
 export function claimShellToken(win: Window = window, { clear = true }: { clear?: boolean } = {}): void {
   if (win.fleetdeck) return;
@@ -331,12 +331,12 @@ let answered: Promise<void> = Promise.resolve();
 /**
  * Sends the first frame's fleet reads at once, from the first script, before the frame's modules
  * are loaded and evaluated: main answers them while the page is still busy with its scripts, instead
- * of after the frame has mounted (issue 17: at 1,000 systems the calls used to leave only at
+ * of after the frame has mounted (at 1,000 systems the calls used to leave only at
  * DOMContentLoaded). A failure is kept for the reader, who says it as any failed read.
  */
 export function startFirstReads(): void {
   const to = windowApi();
-  // Over HTTP, one request carries them all: one fetch to make, one answer to take in (issue 17).
+  // Over HTTP, one request carries them all: one fetch to make, one answer to take in.
   const sent = to.invokeAll ? to.invokeAll(FIRST_READS.map((channel) => [channel, {}])) : FIRST_READS.map((channel) => to.invoke(channel, {}));
   FIRST_READS.forEach((channel, i) => {
     const read = sent[i] as Promise<unknown>;

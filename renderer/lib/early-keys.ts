@@ -3,7 +3,7 @@ const MAX_KEPT = 4;
 
 /**
  * Keeps the window's shortcuts pressed before its frame is mounted (a key pressed while the window
- * opens, ~200 ms at 1,000 systems, reached no handler: issue 17) and hands them to the frame once it
+ * opens, ~200 ms at 1,000 systems, reached no handler) and hands them to the frame once it
  * is, as a desktop application's event queue would: `replay` dispatches each again on the window,
  * where the frame's shortcut handler listens. A kept key's default is prevented, as the frame's
  * handler does (Ctrl+K would otherwise move the browser shell's focus to the address bar); other

@@ -115,7 +115,7 @@ export interface OverviewTotals {
 /**
  * The overview's rows, worst first (critical, unknown, warning, ok; then by the lowest health figure;
  * then by name), and their totals, in one walk of the fleet: the first frame's data render at 1,000
- * systems (issue 17). The sort keys are computed once per system into typed arrays, the
+ * systems. The sort keys are computed once per system into typed arrays, the
  * connection's level once per run of systems in one state (a fleet's statuses come in few states),
  * and the totals are counted in the same walk rather than in another over the rows.
  */
@@ -180,7 +180,7 @@ export class FleetHealth {
   /**
    * Every system's roll-up summary and details: plain maps replaced whole at each answer, so an
    * answer of 1,000 systems is one change the views see (the rows, totals and lists walk every
-   * system anyway), not 1,000 (issue 17).
+   * system anyway), not 1,000.
    */
   #briefs = $state.raw(emptyMap<string, SystemBrief>());
   #details = $state.raw(emptyMap<string, Details>());
@@ -239,7 +239,7 @@ export class FleetHealth {
 
   /**
    * The capacity plan's rows (app/capacity/plan.ts), loaded with the details: the first frame
-   * shows no plan, and its script then does not carry it (issue 17).
+   * shows no plan, and its script then does not carry it.
    */
   #planRows = $state.raw<typeof PlanRows | undefined>(undefined);
   /** Every pool of every system, fullest first: the capacity planning view (app/capacity/plan.ts); empty until the details are read. */
@@ -301,7 +301,7 @@ export class FleetHealth {
     // The first read is the one the first script sent (`startFirstReads`), while the frame's modules loaded.
     const answer = await (first ? firstRead('health:rollups') : api().invoke('health:rollups', { since: this.#seq }));
     // One publication for the whole answer: every derived list walks all systems. None for an answer
-    // without changes (the read the window makes when its fleet list is first shown, issue 17): the
+    // without changes (the read the window makes when its fleet list is first shown): the
     // rows, totals and tree would be built again for nothing.
     if (answer.systems.length > 0) {
       this.#briefs = changedMap(this.#briefs, (briefs) => {

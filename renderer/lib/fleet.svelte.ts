@@ -28,7 +28,7 @@ const bySystem = (a: FleetSystem, b: FleetSystem): number => compareText(a.syste
  * Statuses with their sites, sorted by site name then system name (a stable sort: systems equal in
  * both keep the order of `statuses`). Grouped by site name first, so the collator orders 100 site
  * names and then each site's few systems: about 1,500 comparisons at 1,000 systems in 100 sites,
- * where one sort of the whole list by both keys made about 8,000 (issue 17).
+ * where one sort of the whole list by both keys made about 8,000.
  */
 function joinSystems(sites: readonly SiteView[], statuses: ReadonlyMap<string, SystemStatusView>): FleetSystem[] {
   // By id, not a search of the list per system (1,000 systems × 100 sites at the first frame).
@@ -77,7 +77,7 @@ export class FleetStore {
 
   /**
    * Every system's status: a plain map replaced whole at each publication (a load, a batch of
-   * events), so the first read of 1,000 systems is one change the views see, not 1,000 (issue 17).
+   * events), so the first read of 1,000 systems is one change the views see, not 1,000.
    */
   #statuses = $state.raw(emptyMap<string, SystemStatusView>());
   readonly #versions = new SvelteMap<string, number>();
@@ -213,7 +213,7 @@ export class FleetStore {
   /**
    * Moves whenever some system's data version moves (once per publication that moved any): what a
    * view that reloads the whole fleet's summaries watches, instead of walking every system's version
-   * after every status batch (App.svelte; issue 17).
+   * after every status batch (App.svelte).
    */
   get versionsMoved(): number {
     return this.#moved;

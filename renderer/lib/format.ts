@@ -24,7 +24,7 @@ function memo<T>(make: () => T): () => T {
 /**
  * A figure in the user's number format. A small whole number (0–999) in a locale that writes it as
  * its digits alone is that text without the format (`plainWhole`): the first frame's figures then
- * load no locale data before it is painted (issue 17).
+ * load no locale data before it is painted.
  */
 export function formatNumber(n: number | undefined, digits = 0): string {
   return n === undefined || !Number.isFinite(n) ? '—' : (plainWhole(n) ?? numberFormat(digits).format(n));
@@ -100,7 +100,7 @@ export function errorText(err: unknown): string {
  * Compares two names as `a.localeCompare(b)` does (the default locale's order), through one collator
  * made once (`localeCompare` makes one per call, slow when a thousand systems are sorted), or, for
  * ASCII names in a locale that orders them as the root collation does, by its weights without one
- * (`compareNames`: the first frame's tree and overview order then need no locale data, issue 17).
+ * (`compareNames`: the first frame's tree and overview order then need no locale data).
  */
 export function compareText(a: string, b: string): number {
   return compareNames(a, b);

@@ -1,6 +1,6 @@
 // What the fleet overview's first frame shows of hardware (a drive's tone, a node's short name),
 // apart from the hardware area's helpers (hardware.ts, which re-exports them), so the frame's script
-// does not carry those (issue 17).
+// does not carry those.
 
 /** Tone of a `ResourceStatus`/sensor status: the interface shows only "OK"; anything else is not fine. */
 export function statusTone(status: string | undefined): 'ok' | 'warning' | 'critical' | 'muted' {

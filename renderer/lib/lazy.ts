@@ -5,7 +5,7 @@ import { nextPaint } from './paint.js';
  * A part of the page kept out of the first script: Vite makes a chunk of each dynamic `import()`,
  * loaded the first time the part is shown (a view, a system area, the command palette). The first
  * script then holds only what the first frame needs (the frame, the tree, the overview), so the
- * window paints sooner with a large fleet (issue 17).
+ * window paints sooner with a large fleet.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Svelte's own Component default: props of any component
 export interface LazyPart<Props extends Record<string, any>> {

@@ -2,7 +2,7 @@
  * The locale objects the window uses, made once and kept: building the first locale object of a page
  * loads its locale data (12–20 ms in Chromium, whichever kind is first), and `toLocaleString` or
  * `localeCompare` with a locale build a new one on every call. Its own small module so the entry
- * script can reach it without carrying the display formats (issue 17).
+ * script can reach it without carrying the display formats.
  *
  * The window's first frame needs none of them where the default locale orders plain ASCII names as
  * Unicode's root collation does and writes its digits 0–9 (`asciiLocale`): its names are then ordered

@@ -1,7 +1,7 @@
 /**
  * The order of names the window's first frame shows (the tree's sites and systems, the overview's
  * ties), without the locale's collator where the default locale orders ASCII as Unicode's root
- * collation does (issue 17: the collator's locale data cost 12-20 ms before the first frame). Apart
+ * collation does (the collator's locale data cost 12-20 ms before the first frame). Apart
  * from locale-formats.ts so the entry script, which imports that, does not carry it.
  */
 import { asciiLocale, textCollator } from './locale-formats.js';
@@ -73,7 +73,7 @@ export function compareAscii(a: string, b: string): number | undefined {
 /**
  * Texts of characters whose code units are in the root collation's order (each its own weight, no
  * case pairs): two of them compare as their code units, natively, where `compareAscii`'s loop runs
- * cold in the first frame's sorts (the fleet's usual names, `atlas-06`, `dc-vienna`; issue 17).
+ * cold in the first frame's sorts (the fleet's usual names, `atlas-06`, `dc-vienna`).
  */
 const BY_CODE = /^[-. 0-9a-z]*$/;
 

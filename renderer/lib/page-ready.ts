@@ -1,7 +1,7 @@
 /**
  * The entry script is `async` (renderer/index.html): it runs as soon as it has arrived, so the first
  * reads leave without waiting for the stylesheet (a deferred or plain module script waits for every
- * script-blocking stylesheet) or for the rest of the document (issue 17). The frame, though, is
+ * script-blocking stylesheet) or for the rest of the document. The frame, though, is
  * mounted only where it can be laid out as it will be shown: once the document has its `#app`
  * element and every stylesheet it links is applied, or the first frame's measurements (the tree's and
  * the overview's row heights, the viewport of a virtual list) would be taken on unstyled elements.
@@ -30,7 +30,7 @@ function sheetApplied(link: HTMLLinkElement): Promise<void> {
  * How long the frame waits for the first reads' answers before it is shown without them (ms from the
  * entry's start; renderer/frame.ts): it then says it is loading until they come, as with a slow
  * main, rather than leave the window blank. At 1,000 systems they are in ~70-100 ms after the entry
- * runs (issue 17).
+ * runs.
  */
 export const FIRST_ANSWERS_WAIT_MS = 500;
 

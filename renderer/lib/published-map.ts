@@ -1,7 +1,7 @@
 /**
  * Maps held by a view's state as a whole (`$state.raw`) and replaced, never changed in place: an
  * answer or a batch of events about 1,000 systems is then one change for the views (which walk
- * every system anyway), where a SvelteMap makes one per entry (issue 17).
+ * every system anyway), where a SvelteMap makes one per entry.
  */
 
 /** An empty published map. */

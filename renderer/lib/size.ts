@@ -1,15 +1,9 @@
 /**
- * An element's size as the browser laid it out, read when it has (a ResizeObserver's callback, which
- * runs right after layout: the first once the element is rendered, then at each change of its size).
- * Svelte's `bind:clientWidth`/`bind:clientHeight` also read the size when the element is mounted,
- * and a read while the window's first frame is being built lays the whole page out once per bound
- * element (11 forced layouts, ~45 ms of the first frame at 1,000 systems, issue 17). Until the first
- * callback (never, without layout: jsdom) the caller keeps its own fallback.
- *
- * Every measured element shares one observer, so all of them are read in one callback, on the layout
- * just made: with an observer each, the page runs its microtasks after each callback (Svelte applies
- * the size just read to the DOM there), and a later callback's read laid the page out again (the
- * first frame at 1,000 systems: 13 callbacks, 0.5–1.7 ms for those that did, then one of 10 sizes).
+ * Calls `onsize` with an element's size once the browser has laid it out, and again at each change.
+ * The rule: never read a size outside a ResizeObserver callback. A read while the page is being built
+ * (as `bind:clientWidth` does at mount) forces a layout of the whole page. All measured elements share
+ * one observer, so every size is read in one callback on the same layout. Until the first callback
+ * (never in jsdom) the caller keeps its own fallback.
  *
  * Use as an attachment: `{@attach measure((el) => (width = el.clientWidth))}`.
  */
@@ -47,7 +41,7 @@ function sharedObserver(): ResizeObserver {
 /**
  * The window's inner height: the most a view inside it can show, known before any layout (600 px
  * where the page has none). A virtual list mounted hidden renders its first window for it, so the
- * size measured after the first layout needs no second render (issue 17).
+ * size measured after the first layout needs no second render.
  */
 export function windowInnerHeight(): number {
   return typeof window !== 'undefined' && window.innerHeight > 0 ? window.innerHeight : 600;

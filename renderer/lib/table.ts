@@ -31,7 +31,7 @@ export interface CellLook {
 /**
  * A pill as an element, for a caller drawing its rows without components (a table's cells, the
  * fleet tree's row states): the markup of `<LevelPill>` (and of any `pill tone-*` text), made with
- * a few DOM calls and no effect (issue 17).
+ * a few DOM calls and no effect.
  */
 export function pillElement(text: string, tone: string, opts: { level?: string | undefined; title?: string | undefined; className?: string | undefined; testid?: string | undefined } = {}): HTMLSpanElement {
   const pill = document.createElement('span');
@@ -48,7 +48,7 @@ export function pillElement(text: string, tone: string, opts: { level?: string |
  * text's colour or knocked out of the fill (`on`: the page's background). Shapes differ per state
  * so the icon carries meaning without colour. Circles and rounded rectangles are written as paths,
  * so every badge is one template with a few attributes to set: no icon component and no branch per
- * icon, which cost a component, a block and a template per badge in the fleet's first frame (issue 17).
+ * icon, which cost a component, a block and a template per badge in the fleet's first frame.
  */
 const ICONS: Readonly<Record<StateLook['icon'], { fill?: string; stroke?: string; on?: boolean }>> = {
   check: { fill: 'M1 8a7 7 0 1 0 14 0a7 7 0 1 0-14 0z', stroke: 'M4.5 8.2l2.3 2.3 4.7-4.9', on: true },
@@ -96,7 +96,7 @@ function badgeOf(state: string, compact: boolean): HTMLSpanElement {
 /**
  * The badge as an element, for a caller drawing its rows without components (a table's cells, the
  * fleet tree's row states): the markup of `<StateBadge>`, cloned from the state's own (one call, no
- * effect; issue 17). Its styles are global (`.state-badge`) for that reason.
+ * effect). Its styles are global (`.state-badge`) for that reason.
  */
 export function stateBadge(state: string | undefined, opts: { compact?: boolean | undefined; detail?: string | undefined } = {}): HTMLSpanElement {
   const s = state ?? 'unknown';
@@ -109,7 +109,7 @@ export function stateBadge(state: string | undefined, opts: { compact?: boolean 
 /**
  * A look as a node, drawn with a few DOM calls (no component, block or effect): a state badge (its
  * `title` the badge's detail), a pill (`mini` when compact), muted text (a count's), or plain text.
- * The one drawer of VirtualTable's cells and FleetTree's row parts (issue 17).
+ * The one drawer of VirtualTable's cells and FleetTree's row parts.
  */
 export function lookElement(look: CellLook): Node {
   if (look.state !== undefined) return stateBadge(look.state, { compact: look.compact, detail: look.title });
@@ -137,7 +137,7 @@ export function setAttr(el: Element, name: string, value: string | undefined): v
  * first (so the rows staying are never moved), a missing row's element is made by `make` (and given
  * its key), then each is drawn by `draw` and placed in the window's order. The tree's flat layout (by
  * node id) and a plain table's body (by slot) draw their rows this way rather than with an item and
- * effects per row (issue 17).
+ * effects per row.
  */
 export function drawKeyedRows<R>(list: HTMLElement, rows: readonly R[], key: { attr: string; of: (row: R) => string }, make: () => HTMLElement, draw: (el: HTMLElement, row: R) => void): void {
   const wanted: Record<string, true> = Object.create(null);
@@ -183,7 +183,7 @@ export interface Column<T> {
   cell?: Snippet<[T]>;
   /**
    * The cell as a look the table draws itself: cheaper than a `cell` snippet (a table whose columns
-   * have no snippet draws its rows without a component, block or effect per cell; issue 17).
+   * have no snippet draws its rows without a component, block or effect per cell).
    */
   look?: (row: T) => CellLook;
   /** A CSS grid track: `8rem`, `minmax(12rem, 2fr)`. Default `minmax(6rem, 1fr)`. */

@@ -1,8 +1,7 @@
 import type { FleetSystem } from '../lib/fleet.svelte.js';
 
 // The sites that need the admin, as the frame's attention bar shows them: apart from the login and
-// refresh helpers (session.ts, which re-exports it), so the frame's script does not carry those
-// (issue 17).
+// refresh helpers (session.ts, which re-exports it), so the frame's script does not carry those.
 
 /** A site with systems waiting for a login or for a decision about a changed certificate. */
 export interface SiteNeed {

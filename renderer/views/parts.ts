@@ -6,7 +6,7 @@ import type { ReportsState } from '../reports/reports.svelte.js';
  * The state of the views that keep theirs for the window's life (the reports' form and history,
  * the action log's filter and pages): made once, with their view's chunk, the first time the view
  * is shown (its part waits for it), so the frame's script carries neither their code nor the
- * download helper (issue 17). Read `.value` only inside the view's part.
+ * download helper. Read `.value` only inside the view's part.
  */
 export const VIEW_STATES = {
   reports: loadOnce(async (): Promise<ReportsState> => new (await import('../reports/reports.svelte.js')).ReportsState()),
@@ -38,7 +38,7 @@ export const PARTS = {
  * Parts of the window's frame that the first frame does not show: each its own chunk, loaded after
  * the first frame is painted (App.svelte) or at first use if that comes sooner. The frame's script
  * is then only what it shows (header, tree, overview), so less to load and compile before the first
- * frame (issue 17).
+ * frame.
  */
 export const FRAME_PARTS = {
   palette: lazyPart('the command palette', () => import('../components/CommandPalette.svelte')),

@@ -36,7 +36,7 @@ export function sasIdentity(d: DriveState): SasIdentity | undefined {
 /** What a drive shows in this dialect beyond its own wear: the reviewer's findings, once per system. */
 export type SasRole = 'grown-defects' | 'unreadable';
 
-/** Extra counts of the drive with the grown defect list (the finding of issue 13). */
+/** Extra counts of the drive with the grown defect list. */
 export const SAS_BAD_DRIVE = { grownDefects: 2500, uncorrectedReads: 57 } as const;
 
 /**

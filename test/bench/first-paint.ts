@@ -1,5 +1,5 @@
 /**
- * Where the first paint at 1,000 systems goes (issue 17): the `scale` part's first paint (from
+ * Where the first paint at 1,000 systems goes: the `scale` part's first paint (from
  * navigation to the frame showing the tree's system rows and the overview's rows, as `uiAtScale`
  * takes it), broken down on the last fresh page: document, script and stylesheet loads, DOMContentLoaded,
  * the IPC calls the page made before that frame (start, end, size, main's time in the handler) and

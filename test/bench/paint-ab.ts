@@ -1,5 +1,5 @@
 /**
- * First paint at 1,000 systems, two builds side by side (issue 17): each build's browser shell runs
+ * First paint at 1,000 systems, two builds side by side: each build's browser shell runs
  * as `npm start` runs it without Electron (`out/bundle/shells/web.js`, its own process, its own copy
  * of the cached 100 × 10 fleet kept in BENCH_FLEET_DIR), and page loads alternate between them, so a
  * change is measured against its base under the same load. Per build: the first paint (from
@@ -11,9 +11,10 @@
  * and both figures are printed. Before each load both shells are let go quiet, so no load waits
  * behind the reads the previous page left in flight.
  *
- *   BENCH_FLEET_DIR=/work/bench/fleet1000 npx tsx test/bench/paint-ab.ts --a /work/main --b /work/wt/x [--runs 9] [--warm]
+ *   BENCH_FLEET_DIR=<dir> npx tsx test/bench/paint-ab.ts --a <base checkout> --b <changed checkout> [--runs 9] [--warm]
  *
- * Each ROOT needs a build (`node bin/build.js` there). With only --a it measures one build.
+ * Each checkout needs a build (`node bin/build.js` there); BENCH_FLEET_DIR keeps the cached fleet
+ * between runs (made on first use). With only --a it measures one build.
  */
 import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * What the page does before its first frame at 1,000 systems (issue 17): a CDP CPU profile of one
+ * What the page does before its first frame at 1,000 systems: a CDP CPU profile of one
  * page load each run, from navigation to the painted frame (as `first-paint.ts` takes it), summed by
  * function (self time) and printed per 25 ms of the load, with the page's long tasks. Serve an
  * unminified renderer (`npx vite build --minify false --outDir DIR`, then BENCH_RENDERER_DIR=DIR) to

@@ -1,5 +1,5 @@
 /**
- * The browser's own work before the first frame at 1,000 systems (issue 17): a Chromium trace
+ * The browser's own work before the first frame at 1,000 systems: a Chromium trace
  * (devtools.timeline categories) of one page load each run, from navigation to the painted frame (as
  * `first-paint.ts` takes it), the page's main thread summed by event (self time: parsing HTML, style
  * sheets, scripts' compile and run, style recalculation, layout, paint, GC) and its longest events.

@@ -1,5 +1,5 @@
 /**
- * Where a full refresh's CPU goes, main's and the simulator's (issue 17, the refresh ratio): the
+ * Where a full refresh's CPU goes, main's and the simulator's (the refresh ratio of BENCHMARKS.md): the
  * `refresh` part's fleet (20 sites × 3 systems, 25 ms latency, the simulator in its own process),
  * refreshed `--runs` times by one runtime after a first (cold) refresh. Prints wall time, main's
  * and the simulator's CPU per request and their shares of a core, per run. Run under

@@ -1,5 +1,5 @@
 /**
- * Where main's memory goes at scale (issue 17): the RSS child's run, with process.memoryUsage()
+ * Where main's memory goes at scale: the RSS child's run, with process.memoryUsage()
  * by phase and, with --snapshot FILE, a V8 heap snapshot after the refresh and the index settled;
  * with --snapshot-mid FILE, one when half the systems have ended their refresh (what a refresh holds).
  *

@@ -703,7 +703,7 @@ async function benchPoll(): Promise<void> {
 }
 
 /**
- * The fleet-scale parts (issue 17): each fleet size is measured once and serves every part that
+ * The fleet-scale parts: each fleet size is measured once and serves every part that
  * asks for it (the growth table reuses the 60-, 200- and 1,000-system figures of the others).
  */
 async function benchScaleParts(): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The fleet-scale parts of `npm run bench` (issue 17): cold start from the cache, 1,000 systems
+ * The fleet-scale parts of `npm run bench`: cold start from the cache, 1,000 systems
  * (refresh, RSS, first paint, tree filter, fleet search), the audit pack at scale with its time
  * split by phase, and the growth of refresh, RSS and audit pack over 60, 200 and 1,000 systems.
  * Each figure sits beside its baseline from the same run (BENCHMARKS.md explains how each is taken).
@@ -352,7 +352,7 @@ export interface RssFigures {
 
 /**
  * Main-process RSS in a process of its own (test/bench/rss-child.mjs) after caching every system of
- * `sim`, refreshed at the same 25 ms latency as the refresh figures (issue 17 sets both on that
+ * `sim`, refreshed at the same 25 ms latency as the refresh figures (BENCHMARKS.md sets both on that
  * fleet; at 0 ms the same refresh runs ~3× faster, so its garbage piles up faster).
  */
 export async function rssAtScale(sim: ChildSimulator): Promise<RssFigures> {
@@ -392,7 +392,7 @@ export function paintFigures(loads: readonly PaintLoad[]): PaintFigures {
  * The renderer's figures at scale. The first paint (the headline, `paintMs` and the fields beside
  * it) is served by the app's shell in a process of its own, as an admin's window is; `inProcess` is
  * the same taken from a shell inside the bench's process, where the page's first reads also wait for
- * the bench's own work (issue 17, stop 33: Playwright's client, the app run through tsx, the GC of a
+ * the bench's own work (Playwright's client, the app run through tsx, the GC of a
  * heap holding ~200 MB of the refresh's garbage beside the app's ~75 MB).
  */
 export interface UiFigures extends PaintFigures {

@@ -1,5 +1,5 @@
 /**
- * A smaller driver for two steps of the `scale` part (issue 17): the fleet search and the tree
+ * A smaller driver for two steps of the `scale` part: the fleet search and the tree
  * filter at 1,000 systems, without the 25 ms latency refresh and the RSS child. Builds the cached
  * 100 × 10 fleet once (kept in BENCH_FLEET_DIR when set, to run again on the same cache), then
  * measures main's search index (CPU of the build from the cache and of a query) and the renderer's

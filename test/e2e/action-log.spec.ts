@@ -4,7 +4,7 @@ import { dialog, fleetSuite, submitDialog } from './support/admin.js';
 import { frameShown, openSystem } from './support/ui.js';
 
 /**
- * Issue 14, points 3 and 4: a write made in the UI is found in the action log view by filter, the
+ * A write made in the UI is found in the action log view by filter, the
  * chain verifies, and the export the admin downloads holds the write without its password.
  */
 const fleet = fleetSuite({ simulator: { sites: 2, systems: 2, seed: 'e2e-action-log' } });

@@ -2,10 +2,10 @@ import { expect, test } from '@playwright/test';
 import { fleetSuite } from './support/admin.js';
 
 /**
- * Issue 14, point 4: an alert appears without clicking Refresh. The site is polled on a short
+ * An alert appears without clicking Refresh. The site is polled on a short
  * interval (set as an admin does, through `sites:edit`); a drive fails through the simulator's
  * control API; the scheduler's next poll refreshes the system, the alert engine raises the alert,
- * and the alert centre, already open, shows it. It needs the polling scheduler of issue 14 point 1.
+ * and the alert centre, already open, shows it. It needs the background polling scheduler.
  */
 // The fleet polls as the shells do, at first hourly; the test then shortens the interval as an admin would.
 const fleet = fleetSuite({ simulator: { sites: 1, systems: 1, seed: 'alerts-live' }, pollEverySeconds: 3600 });

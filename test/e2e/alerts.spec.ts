@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { fleetSuite } from './support/admin.js';
 
 /**
- * Issue 14, point 2: an alert appears in the alert centre after a refresh (a drive failed through
+ * An alert appears in the alert centre after a refresh (a drive failed through
  * the simulator's control API), the header badge counts it, the list filters it, and the system
  * opens from it; acknowledging takes it out of the open count.
  */

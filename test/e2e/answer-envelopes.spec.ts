@@ -3,7 +3,7 @@ import { startFleet, type E2EFleet } from './support/fleet.js';
 import { openSystem } from './support/ui.js';
 
 /**
- * Issue 13, point 1, in the browser shell: lists a system sends in another envelope are shown as
+ * Lists a system sends in another envelope are shown as
  * lists; lists in an envelope nobody knows mark the system "answers not understood", naming the
  * read, and are never presented as empty tables.
  */

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { fleetSuite, systemState } from './support/admin.js';
 
 /**
- * Issue 15, point 4: one write on three systems, one refusing (a fault injected on its site through
+ * One write on three systems, one refusing (a fault injected on its site through
  * the simulator's control API). Each system's outcome is shown, every write is in the action log,
  * and the retry sends again only to the system that refused.
  */

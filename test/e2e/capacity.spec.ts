@@ -4,7 +4,7 @@ import { dialog, fleetSuite, sizeToFill, submitDialog, systemState } from './sup
 import { openSystem } from './support/ui.js';
 
 /**
- * Issue 19, point 1: capacity agrees with the system. A pool provisioned through the UI until the
+ * Capacity agrees with the system. A pool provisioned through the UI until the
  * system reports it Full is shown full — in the summary, the overview's attention list, the totals
  * and the tree — however slowly its data grows, and each figure has one word with a definition.
  */

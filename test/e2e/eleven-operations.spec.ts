@@ -3,7 +3,7 @@ import { dialog, fleetSuite, submitDialog, systemState } from './support/admin.j
 import { confirmByName, openSystem } from './support/ui.js';
 
 /**
- * Issue 15, point 5: the eleven operations an admin looks for where the thing lives — the node
+ * The eleven operations an admin looks for where the thing lives — the node
  * card, the drive detail, the hardware area, the application, the templates, the capacity views —
  * each reachable there, each sending the request its form shows (checked in the simulator's state
  * and in the action log), secrets never written.

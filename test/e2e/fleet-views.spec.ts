@@ -8,7 +8,7 @@ import { createApplication } from '../../simulator/state/provision.js';
 import { fleetSuite, sizeToFill, systemState } from './support/admin.js';
 
 /**
- * Issue 15, points 1–3: the fleet as one. Capacity planning lists every pool fullest first, version
+ * The fleet as one. Capacity planning lists every pool fullest first, version
  * drift highlights a version set through the simulator's control API, and the configuration
  * comparison marks a difference made in the simulator.
  */

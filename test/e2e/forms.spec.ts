@@ -4,7 +4,7 @@ import { dialog, fleetSuite, submitDialog, systemState } from './support/admin.j
 import { openSystem } from './support/ui.js';
 
 /**
- * Issue 19, point 5: forms in an admin's language. Sizes with units, pools and enumerations as
+ * Forms in an admin's language. Sizes with units, pools and enumerations as
  * choices, labels in words, no type words, a refusal that goes once its field changes, and a
  * prompt before a filled form is thrown away.
  */

@@ -3,7 +3,7 @@ import { fleetSuite, systemState } from './support/admin.js';
 import { confirmByName, openSystem } from './support/ui.js';
 
 /**
- * Issue 19, point 3: HA state is visible in the tree, the overview and the summary; takeover and
+ * HA state is visible in the tree, the overview and the summary; takeover and
  * give-back are offered only when they make sense, and the takeover warning names what the app
  * knows (a failing drive on the partner, the services that move).
  */

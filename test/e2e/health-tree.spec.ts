@@ -3,7 +3,7 @@ import { fleetSuite } from './support/admin.js';
 import { openSystem } from './support/ui.js';
 
 /**
- * Issue 19, point 2: the tree and the system header show health, word and colour, and show the
+ * The tree and the system header show health, word and colour, and show the
  * connection only when the system is not connected.
  */
 const fleet = fleetSuite({ simulator: { demo: true } });

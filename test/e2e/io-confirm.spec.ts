@@ -3,7 +3,7 @@ import { fleetSuite, systemState } from './support/admin.js';
 import { confirmByName, openSystem } from './support/ui.js';
 
 /**
- * Issue 19, point 4: switching iSCSI (or NVMe-oF) off on a data address cuts I/O, so it asks the way
+ * Switching iSCSI (or NVMe-oF) off on a data address cuts I/O, so it asks the way
  * unmapping does — the address typed — and names the hosts the cache knows log in that way.
  */
 const fleet = fleetSuite({ simulator: { demo: true } });

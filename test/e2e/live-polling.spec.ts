@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { fleetSuite } from './support/admin.js';
 
 /**
- * Issue 14, point 1: the overview and the tree follow the background poll. A drive fails on the
+ * The overview and the tree follow the background poll. A drive fails on the
  * system (through the simulator's control API) and shows up without anyone clicking Refresh.
  */
 const POLL_SECONDS = 2;

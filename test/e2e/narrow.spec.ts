@@ -3,7 +3,7 @@ import { fleetSuite, systemState } from './support/admin.js';
 import { openSystem } from './support/ui.js';
 
 /**
- * Issue 19, point 8: at 1024 px tables keep identifiers and actions in view, every cut-off cell has
+ * At 1024 px tables keep identifiers and actions in view, every cut-off cell has
  * its full text as a tooltip, the area tabs do not pile up, times keep their AM/PM, an approved
  * drive offers no "Approve", and the overview is one visible click away.
  */

@@ -3,7 +3,7 @@ import { fleetSuite, systemState } from './support/admin.js';
 import { frameShown, openSystem } from './support/ui.js';
 
 /**
- * Issue 19, point 7: finding things. Ctrl+K finds the fleet's cached hosts, IQNs, serials… as you
+ * Finding things. Ctrl+K finds the fleet's cached hosts, IQNs, serials… as you
  * type, offers every system's views, and ranks the ping operation first for "ping"; the header's
  * search box shows matches as you type.
  */

@@ -3,7 +3,7 @@ import { dialog, fleetSuite, submitDialog, systemState } from './support/admin.j
 import { openSystem } from './support/ui.js';
 
 /**
- * Issue 19, point 6: provisioning in one place. The Workflows steps open the real dialogs in order —
+ * Provisioning in one place. The Workflows steps open the real dialogs in order —
  * template, volume, application, host, mapping — each prefilled with what the step before created;
  * the host's panel then lists its LUNs and filters the mappings to it.
  */

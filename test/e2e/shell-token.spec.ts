@@ -3,9 +3,9 @@ import { RecordingServer } from '../support/recording-server.js';
 import { startFleet, type E2EFleet } from './support/fleet.js';
 
 /**
- * The attack of issue 18: once the browser shell was open, any other web server on 127.0.0.1
- * visited in the same browser received its token (a cookie ignores ports), and the token stayed in
- * the address bar and the history. Here the token must stay in the page that was opened.
+ * The attack this guards against: once the browser shell was open, any other web server on
+ * 127.0.0.1 visited in the same browser would receive its token (a cookie ignores ports), and
+ * the token would stay in the address bar and the history. Here the token must stay in the page that was opened.
  */
 let fleet: E2EFleet;
 let other: RecordingServer;

@@ -7,7 +7,7 @@ import { SimClock, type SimulatorHandle } from '../../../simulator/index.js';
 import { useSimulatedFleet } from '../support/simulated-fleet.js';
 
 /**
- * Issue 14, point 2 against the simulator: conditions made through its control API and the
+ * Conditions made through its control API and the
  * interface (fail a drive, fill a pool, stop a site), then a refresh as the app runs it — the
  * alert engine of the runtime listens to the fleet's status events — and the alerts it keeps.
  */

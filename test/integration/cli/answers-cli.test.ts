@@ -1,4 +1,4 @@
-// Issue 13, point 1, through the CLI: answers in another envelope are read as the document's
+// Answers in another envelope are read as the document's
 // shape; answers in a shape not recognised are a protocol error (exit 4) naming the read, never an
 // empty list. `refresh` needs saved sites whose password survives between processes: the real
 // keychain (scripts/with-keyring).

@@ -1,4 +1,4 @@
-// Issue 18, findings 3, 4 and 8 through the CLI as an admin runs it: a system that puts terminal
+// Through the CLI as an admin runs it: a system that puts terminal
 // escapes in its text, echoes the secrets it was sent, or answers JSON nested 100,000 deep. Each
 // command is its own process, so the password must live in the keychain (scripts/with-keyring).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 18, findings 2 and 8: URL schemes in any case, local usage errors (exit 2, nothing sent),
+// URL schemes in any case, local usage errors (exit 2, nothing sent),
 // site names with text-direction characters, secrets outside --body.
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 14, point 3: the action log as the app's view reads it — writes made against the
+// The action log as the app's view reads it — writes made against the
 // simulator found by each filter, exported without secrets, and a tampered record named by verify.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ActionLogPage } from '../../../app/domain/action.js';

@@ -8,7 +8,7 @@ import { rowsOf } from '../../unit/app/reports/helpers.js';
 import { reportHarness, type ReportHarness } from '../reports/support.js';
 
 /**
- * Issue 13, point 1: the client, the refresh, the cached views and the reports against the
+ * The client, the refresh, the cached views and the reports against the
  * simulator answering like real systems that read the document otherwise. Each run starts the same
  * simulated fleet (fixed seed, frozen clock), refreshes it through the Fleet as the app does, and
  * builds the audit report from the offline cache.

@@ -1,4 +1,4 @@
-// Issue 18, finding 3: a system that echoes a secret the app sent (a CHAP secret, a password, the
+// A system that echoes a secret the app sent (a CHAP secret, a password, the
 // session token) must not get it written into the action log, the cache, reports or IPC.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -10,7 +10,7 @@ import { openRuntime, type Runtime } from '../../../main/runtime.js';
 import { SimClock, startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
 
 /**
- * Issue 17: the overview, tree and header read every system's health in one `health:summaries`
+ * The overview, tree and header read every system's health in one `health:summaries`
  * call. Against the simulator: the answer is what the window computed from the cached answers
  * before, checked by the contract, limited to a scoped window's site, and kept across a restart.
  */

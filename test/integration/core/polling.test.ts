@@ -120,7 +120,7 @@ describe('background polling against the simulator', () => {
     expect(h.fleet.cached(h.siteId, system, PROVISIONING.op, PROVISIONING.query)?.at).toBe(pollAt);
   });
 
-  // Issue 14: the node and drive lists move at every poll (clocks, sensors, load), so the search index
+  // The node and drive lists move at every poll (clocks, sensors, load), so the search index
   // read and folded every polled system again each minute, though nothing it searches had changed.
   it('a poll that moved only clocks, sensors and load costs the search index no re-read, and the alert engine and it one digest', async () => {
     const h = await harness();

@@ -1,4 +1,4 @@
-// Issue 17: the fleet search is answered by main through `search:query`, from its index of the
+// The fleet search is answered by main through `search:query`, from its index of the
 // offline cache, validated like every channel and limited to a scoped window's site.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

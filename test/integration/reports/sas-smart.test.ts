@@ -5,9 +5,9 @@ import { rowsOf as rows } from '../../unit/app/reports/helpers.js';
 import { reportHarness, type ReportHarness } from './support.js';
 
 /**
- * Issue 13's finding against the simulator in the sas-smart dialect: a SAS drive with 2,500 grown
- * defects and 57 uncorrected read errors, whose system calls it OK, went into the SMART report as
- * "ok"; a text the parser could not read did too. The client's own refresh caches every drive's
+ * Against the simulator in the sas-smart dialect: a SAS drive with 2,500 grown
+ * defects and 57 uncorrected read errors, whose system calls it OK, must not go into the SMART report as
+ * "ok"; nor may a text the parser could not read. The client's own refresh caches every drive's
  * SMART text and the report is built from that cache.
  */
 describe('SMART report of SAS drives (simulator dialect sas-smart)', () => {

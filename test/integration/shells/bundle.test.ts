@@ -8,7 +8,7 @@ import { shellIpc as ipc } from '../support/shell-ipc.js';
 import { SimClock, startSimulator } from '../../../simulator/index.js';
 
 /**
- * Issue 17, cold start: the shells and the CLI start main bundled (`vite build --mode main`, in
+ * The shells and the CLI start main bundled (`vite build --mode main`, in
  * out/bundle; built by `npm test`'s build step), not tsc's ~100 modules plus zod's. What they start
  * must work from there: the browser shell serves the renderer and main's handlers from the cache,
  * the CLI reads the sites, the Electron entry finds its preload, and nothing of ours is loaded from

@@ -9,7 +9,7 @@ import { SimClock, startSimulator, type SimulatorHandle } from '../../../simulat
 import { pausedCachedFleet } from '../support/cached-fleet.js';
 
 /**
- * Issue 17, cold start: what main does while the window loads. A start from the cache of paused
+ * What main does while the window loads. A start from the cache of paused
  * sites emits no status event for systems already paused (nothing re-evaluates the fleet for
  * nothing), and the search index reads no cached answer until the window has read its first frame
  * (`health:rollups`) and had time to paint it; then it reads every system, as before.

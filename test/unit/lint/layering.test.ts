@@ -1,7 +1,7 @@
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-/** The import-layering rule of HOUSE_STYLE.md, exercised on code that breaks it. */
+/** The import-layering rule (CONTRIBUTING.md, "Layers"), exercised on code that breaks it. */
 const eslint = new ESLint({ cwd: new URL('../../..', import.meta.url).pathname });
 
 async function errors(filePath: string, code: string): Promise<string[]> {

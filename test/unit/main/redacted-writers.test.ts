@@ -6,7 +6,7 @@ import { ActionLog, openLogDatabase, type Database, type WriteIntent, type Write
 import { useTempDirs } from './store/temp-dir.js';
 
 /**
- * Issue 16: the action log's writer and the `op:call` answer take only what `redact` produced, so
+ * The action log's writer and the `op:call` answer take only what `redact` produced, so
  * unredacted data fails `npm run typecheck` instead of reaching a file or a window. Each
  * `@ts-expect-error` below is a leak tsc must refuse (remove one and typecheck fails).
  */

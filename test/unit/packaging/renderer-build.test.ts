@@ -15,7 +15,7 @@ const page = (css: string): string =>
   `<head><script async type="module" crossorigin src="./assets/index-a1.js"></script>\n<link rel="stylesheet" crossorigin href="./assets/${css}">\n</head><body><div id="app"></div></body>`;
 const asset = (fileName: string, source: string) => ({ type: 'asset', fileName, source });
 
-describe('renderer build: the stylesheet inside index.html (issue 17: one request fewer beside the first reads)', () => {
+describe('renderer build: the stylesheet inside index.html (one request fewer beside the first reads)', () => {
   it('replaces the link with the stylesheet itself and leaves no stylesheet file to serve', async () => {
     const inline = await inlineStylesheet();
     const css = ':root{--fg:#1b1f24}.a::after{content:"$& $1 </style>"}';
@@ -57,7 +57,7 @@ async function rendererConfig(): Promise<{ hint: BundleHook; build: { modulePrel
 
 const chunk = (fileName: string, moduleIds: string[], code: string) => ({ type: 'chunk', fileName, moduleIds, code });
 
-describe('renderer build: the first frame compiled with its files (issue 17: lazy compiles on the main thread)', () => {
+describe('renderer build: the first frame compiled with its files (lazy compiles on the main thread)', () => {
   const here = (p: string): string => new URL(`../../../${p}`, import.meta.url).pathname;
 
   it("puts V8's compile hint on the first line of the entry's and the frame's chunks, before Vite's preamble, and on no other chunk", async () => {
@@ -85,7 +85,7 @@ describe('renderer build: the first frame compiled with its files (issue 17: laz
   });
 });
 
-describe("renderer build: the frame chunk holds only the first frame's code (issue 17)", () => {
+describe("renderer build: the frame chunk holds only the first frame's code", () => {
   const root = new URL('../../../', import.meta.url).pathname;
 
   it('leaves the views, the catalog, charts and the helpers of later screens to chunks of their own', async () => {

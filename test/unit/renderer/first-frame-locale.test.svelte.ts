@@ -13,7 +13,7 @@ afterEach(() => {
 });
 
 /**
- * Issue 17: the first Intl object of a page loads the locale data (12-20 ms in Chromium). In a locale
+ * The first Intl object of a page loads the locale data (12-20 ms in Chromium). In a locale
  * that orders ASCII names as the root collation does (the tests' en-US), the first frame orders the
  * fleet's names and writes its small figures without one, in the order and text the locale gives,
  * and the collator and the number format are built once that frame is painted.

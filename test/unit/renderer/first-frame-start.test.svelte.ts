@@ -6,7 +6,7 @@ import { answersOrDeadline, type SetTimer } from '../../../renderer/lib/page-rea
 import { fakeApi, settle, site, status } from './support/fake-api.js';
 
 /**
- * Issue 17: the page's start (renderer/main.ts). The frame is built while main answers the first
+ * The page's start (renderer/main.ts). The frame is built while main answers the first
  * reads, kept out of layout, and shown with their answers: the first frame the browser lays out and
  * paints is the one with the fleet, not an empty one ("Loading…") followed by a second layout.
  * Answers that are late or failed never leave the window blank.

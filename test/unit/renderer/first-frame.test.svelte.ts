@@ -7,7 +7,7 @@ import { fakeApi, key, settle, site, status } from './support/fake-api.js';
 import { renderComponent } from './support/render.js';
 
 /**
- * Issue 17: the first frame is the tree and the overview. The window asks main first for what that
+ * The first frame is the tree and the overview. The window asks main first for what that
  * frame shows (sites, statuses, every system's roll-up) and reads the health details, the alerts and
  * the bulk jobs only once that frame is painted, so main answers the first frame's reads first and
  * the page parses less before painting. Nothing is left out: those are read right after.

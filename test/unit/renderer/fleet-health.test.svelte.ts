@@ -12,7 +12,7 @@ import { levelRank, rollupHealth, systemLevel, type Level } from '../../../rende
 import { READS } from '../../../renderer/lib/reads.js';
 import { cacheKey, fakeApi, site, status } from './support/fake-api.js';
 
-// Issue 17: FleetHealth reads every system's roll-up summary from main in one call (what the first
+// FleetHealth reads every system's roll-up summary from main in one call (what the first
 // frame shows), the details (pools, drives, pairs, errors) after that frame is painted, then only the
 // summaries main computed again, instead of eight cache reads per system.
 
@@ -225,7 +225,7 @@ describe('FleetHealth on health:rollups and health:summaries', () => {
 });
 
 describe('overviewOf: the overview rows and totals of a large fleet in one walk', () => {
-  // What the overview showed before its rows and totals were computed together (issue 17): the
+  // What the overview showed before its rows and totals were computed together: the
   // rule itself, written plainly, to hold the faster walk to the same order and the same rows.
   function plainly(systems: readonly FleetSystem[], briefs: ReadonlyMap<string, SystemBrief>) {
     const nothing = briefOf({ rollup: rollupHealth(undefined), at: undefined, drives: [], lagging: [] }).rollup;

@@ -9,7 +9,7 @@ import { READS } from '../../../renderer/lib/reads.js';
 import { SearchIndex, type LiveSearch } from '../../../renderer/views/search.svelte.js';
 import { cacheKey, fakeApi, settle, site, status, type CachedAnswer } from './support/fake-api.js';
 
-// Issue 17: with 1,000 systems the overview, tree and fleet search recomputed every derived list
+// With 1,000 systems the overview, tree and fleet search recomputed every derived list
 // once per system read (each answer arrives in its own task), quadratic work that kept the page busy
 // for minutes. They now take the systems' data in batches; what they show at the end is unchanged.
 

@@ -285,7 +285,7 @@ describe('FleetTree with a big fleet', () => {
 });
 
 describe('FleetTree with a big fleet, by pointer', () => {
-  // Issue 17: the flat layout's rows are drawn without an each block (one effect for the window), with
+  // The flat layout's rows are drawn without an each block (one effect for the window), with
   // the nested layout's markup; a click does what it does there.
   it('opens and closes a row with its twisty without opening it, opens a system or area with a click, and shows it selected', async () => {
     const many = Array.from({ length: 600 }, (_, i) => status('big', `sys-${String(i).padStart(4, '0')}`, 'ok'));
@@ -324,7 +324,7 @@ describe('FleetTree with a big fleet, by pointer', () => {
 });
 
 describe('FleetTree in the first frame', () => {
-  // Issue 17: the frame is mounted hidden, so the tree has no size before its first layout. It rendered
+  // The frame is mounted hidden, so the tree has no size before its first layout. It rendered
   // its window for 600 px, then again for the height its observer read after that layout (a second
   // render and layout in the first frame at 1,000 systems). The window's height covers the tree.
   it("renders the rows of the window's height before it is laid out, and a measured height needing no more renders nothing again", async () => {
@@ -363,7 +363,7 @@ describe('FleetTree in the first frame', () => {
 });
 
 describe('FleetTree filtering a big fleet', () => {
-  // Issue 17: a keystroke in the filter of a 1,000-system tree rebuilt every system's node (with its
+  // A keystroke in the filter of a 1,000-system tree rebuilt every system's node (with its
   // areas) and, once few rows matched, swapped the whole tree from the virtual layout to the nested
   // one. Typing now keeps the layout and the rows that stay shown.
   it('keeps the flat layout and the rows still shown while typing, with keyboard and ARIA intact', async () => {

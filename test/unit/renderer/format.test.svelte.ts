@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-// The overview's first frame formats hundreds of figures and times (issue 17: cold start): each
+// The overview's first frame formats hundreds of figures and times (cold start): each
 // locale format is built once, on first use, and none at load.
 const { NumberFormat, DateTimeFormat, Collator, PluralRules } = Intl;
 /** Intl with its plural rules replaceable (the lib types it read-only). */

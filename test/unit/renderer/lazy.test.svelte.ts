@@ -8,7 +8,7 @@ import { settle } from './support/fake-api.js';
 import { renderComponent } from './support/render.js';
 
 /**
- * Issue 17: views and areas not on the first screen are script chunks loaded when first shown. While
+ * Views and areas not on the first screen are script chunks loaded when first shown. While
  * one loads the place says so; a chunk that fails to load says why with Retry, never a blank view.
  */
 type PillProps = { level: 'ok'; text: string };

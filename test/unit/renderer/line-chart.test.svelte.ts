@@ -4,7 +4,7 @@ import LineChart from '../../../renderer/components/LineChart.svelte';
 import type { Series } from '../../../renderer/lib/series.js';
 import { renderComponent } from './support/render.js';
 
-// chart.js is loaded when a first chart is drawn, not with the window (issue 17: cold start). jsdom
+// chart.js is loaded when a first chart is drawn, not with the window (cold start). jsdom
 // has no canvas: a 2D context is stubbed, and chart.js is watched by its mock (its factory runs
 // only when something imports it), the charts it builds and destroys recorded.
 const charts: Array<{ canvas: unknown; datasets: Array<{ label: string; data: unknown }>; destroyed: boolean }> = [];

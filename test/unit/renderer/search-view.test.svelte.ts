@@ -1,4 +1,4 @@
-// Issue 17: the fleet search is answered by main (`search:query`). The view shows main's first
+// The fleet search is answered by main (`search:query`). The view shows main's first
 // results with the total, says "still reading" while main's index has systems to read and asks
 // again until it has none, and never shows an unfinished answer as final.
 import { flushSync } from 'svelte';

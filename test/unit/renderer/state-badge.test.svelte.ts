@@ -50,7 +50,7 @@ describe('LevelPill', () => {
 });
 
 describe('lookElement', () => {
-  // Issue 17: VirtualTable's cells and FleetTree's row parts are drawn by one drawer, with the union
+  // VirtualTable's cells and FleetTree's row parts are drawn by one drawer, with the union
   // of what each drew: what the components render, in full or compact form, with or without a tooltip.
   it('draws a state as StateBadge renders it, full or compact, the look\'s title as the badge\'s detail', () => {
     for (const state of [...Object.keys(STATE_LOOK), 'mystery']) {

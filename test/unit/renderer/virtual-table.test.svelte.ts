@@ -108,7 +108,7 @@ describe('VirtualTable', () => {
   });
 
   it('fits its columns to the width expected before it is laid out, and a measured width keeping them renders nothing again', async () => {
-    // Issue 17: the overview's table, mounted hidden, rendered all its columns, then its rows again
+    // The overview's table, mounted hidden, rendered all its columns, then its rows again
     // with the columns its measured width kept.
     // 17 rem at the 16 px root size (jsdom's computed font size).
     const size = fakeElementSize('clientWidth', () => 17 * 16);
@@ -333,7 +333,7 @@ describe('VirtualTable drawing its own cells', () => {
     }
   });
 
-  // Issue 17: a plain table's rows are drawn without an each block; a click does what it did there.
+  // A plain table's rows are drawn without an each block; a click does what it did there.
   it('activates a drawn row with a click, marking it active and selected', () => {
     const activated: string[] = [];
     const el = renderSystems({ rows: systems(), columns: sysColumns, rowKey: (r: Sys) => r.name, label: 'Systems', maxHeight: 300, onactivate: (r: Sys) => void activated.push(r.name) });

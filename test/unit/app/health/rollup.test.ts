@@ -116,7 +116,7 @@ describe('fleet lists', () => {
   });
 });
 
-describe('UNREAD_ROLLUP (the first frame shows it without the roll-up code, issue 17)', () => {
+describe('UNREAD_ROLLUP (the first frame shows it without the roll-up code)', () => {
   it('is the brief of the roll-up of nothing cached', () => {
     expect(UNREAD_ROLLUP).toStrictEqual(briefOf({ rollup: rollupHealth(undefined), at: undefined, drives: [], lagging: [] }).rollup);
   });

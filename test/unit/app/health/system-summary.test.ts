@@ -94,7 +94,7 @@ describe("a system's health summary", () => {
   });
 });
 
-// Issue 17: the window's first frame reads a roll-up summary per system, the details after it.
+// The window's first frame reads a roll-up summary per system, the details after it.
 describe("a system's roll-up summary", () => {
   /** Three pools: one without a usable size, one nearly full, one ok. */
   const threePools = {

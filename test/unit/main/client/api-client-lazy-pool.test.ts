@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RecordingServer, json } from '../../../support/recording-server.js';
 
-// undici is loaded when a client first sends, not when it is built (issue 17: cold start). A start
+// undici is loaded when a client first sends, not when it is built (cold start). A start
 // builds a client per site and may send nothing (every site paused), so it must not pay for undici.
 // Its mock factory runs only when something imports it.
 let undiciLoads = 0;

@@ -1,4 +1,4 @@
-// Issue 14: the alert engine and the search index both skip a system whose poll changed nothing they
+// The alert engine and the search index both skip a system whose poll changed nothing they
 // read; the node and drive lists move at every poll in members neither reads, so both compare a digest
 // of what stays, taken once per content version for both.
 import { describe, expect, it } from 'vitest';

@@ -115,7 +115,7 @@ describe('health summaries kept by main', () => {
     expect(parse(summaries.summaries({ since: first.seq }).json).map((s) => `${s.system} ${s.rollup.level} ${s.at}`)).toEqual(['x critical 2026-02-03T00:00:00.000Z']);
   });
 
-  // Issue 14: each poll's summary was its own commit, a third of what a summary cost main.
+  // Each poll's summary was its own commit, a third of what a summary cost main.
   it('stores the summaries computed after polls together, later, and what still waits when stopped', () => {
     const { statuses, cache, fleet, db } = threeHealthySystems();
     const deferred: Array<() => void> = [];
@@ -180,7 +180,7 @@ describe('health summaries kept by main', () => {
     expect(fleet.reads()).toBe(reads);
   });
 
-  // Issue 17: the window's first frame reads the roll-ups alone (a few hundred bytes per system), the details after it.
+  // The window's first frame reads the roll-ups alone (a few hundred bytes per system), the details after it.
   it('keeps each roll-up summary beside its summary: the same facts and seq, without pools and lists, changed ones only since a seq', () => {
     const { cache, fleet, db } = threeHealthySystems();
     cache.put('a', 'x', keyOf(SUMMARY_READS.resources), { Data: [{ Name: 'n1', Drives: [{ Id: 1, ResourceStatus: 'Failed' }, { Id: 2, ResourceStatus: 'OK' }] }] }, '2026-02-01T00:00:00Z');

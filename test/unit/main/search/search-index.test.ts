@@ -1,4 +1,4 @@
-// Issue 17: the fleet search built its index in the renderer by reading four cached answers per
+// The fleet search built its index in the renderer by reading four cached answers per
 // system over IPC (55 s at 1,000 systems). Main keeps the index now; these tests hold its matching to
 // the renderer's old rules and results, and its incremental and incomplete states.
 import { describe, expect, it } from 'vitest';
@@ -214,7 +214,7 @@ describe('the fleet search index in main', () => {
     expect(fleet.reads).toBe(reads);
   });
 
-  // Issue 14: a node or drive list moves at every poll (clocks, sensor readings, load), so every poll
+  // A node or drive list moves at every poll (clocks, sensor readings, load), so every poll
   // gave it a new content version and the index read and folded every polled system again each minute.
   it('does not read again a system whose poll moved only clocks, sensors and load in its node and drive lists', () => {
     const poll = (fleet: FakeFleet, at: string, celsius: number, serial = 'ZL2ABCDE'): void =>

@@ -7,7 +7,7 @@ import { SiteStore } from '../../../../main/store/site-store.js';
 // What a start from the admin's sites loads before it can answer: the embedded simulator (demo
 // fleet) and pdf-lib (PDF merging) are large and used by neither the window nor the refresh, so a
 // launch must not load them; undici (HTTP to the sites) only when a first request is sent, which a
-// start with every site paused never does (issue 17: cold start). The modules are watched by their mock factories,
+// start with every site paused never does (cold start). The modules are watched by their mock factories,
 // which run only when something imports them.
 const loaded = new Set<string>();
 vi.mock('../../../../main/demo.js', async (importOriginal) => {

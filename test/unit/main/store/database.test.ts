@@ -45,7 +45,7 @@ describe('openDatabase', () => {
 
   it("lists the cached systems from an index, without reading the stored answers (a start's first read)", () => {
     // OfflineCache.systems' query: `at` lies past each row's answer, so read from the table the
-    // listing walked the whole cache (issue 17: cold start).
+    // listing walked the whole cache (cold start).
     const db = openDb(tempDir());
     const plan = db
       .prepare<[], { detail: string }>('EXPLAIN QUERY PLAN SELECT site_id AS siteId, system, MAX(at) AS at FROM cache_entries GROUP BY site_id, system ORDER BY site_id, system')

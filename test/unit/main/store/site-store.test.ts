@@ -208,7 +208,7 @@ describe('SiteStore', () => {
     expect(a.list()).toHaveLength(1);
   });
 
-  // Issue 14: every background poll of a site read and validated the whole site list three times.
+  // Every background poll of a site read and validated the whole site list three times.
   it('reads the stored list again only after a commit, its own or another instance\'s, and hands out copies', async () => {
     const dir = tempDir();
     const a = store(dir);

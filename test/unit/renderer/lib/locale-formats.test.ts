@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ASCII_LANGUAGES, plainWhole } from '../../../../renderer/lib/locale-formats.js';
 
 // The first frame writes small figures without the locale's number format where that gives the same
-// text (issue 17): checked here against ICU itself, for every language it is used for.
+// text: checked here against ICU itself, for every language it is used for.
 
 describe('plainWhole', () => {
   it('writes 0–999 as the number format of every language it is used for, in every region', () => {

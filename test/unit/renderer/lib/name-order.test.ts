@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ASCII_LANGUAGES } from '../../../../renderer/lib/locale-formats.js';
 import { compareAscii, compareNames } from '../../../../renderer/lib/name-order.js';
 
-// The first frame orders names without the locale's collator where that gives the same order
-// (issue 17): checked here against ICU itself, for every language it is used for.
+// The first frame orders names without the locale's collator where that gives the same order:
+// checked here against ICU itself, for every language it is used for.
 
 /** Every text of one or two characters of printable ASCII (and tab … carriage return), and three-letter ones where contractions live. */
 function corpus(): string[] {
@@ -69,7 +69,7 @@ describe('compareAscii', () => {
 
 describe('compareNames on names of lower-case letters, digits, hyphens, dots and spaces', () => {
   // The fleet's usual names (`atlas-06`, `dc-vienna`): their code units are in the root collation's
-  // order, so they are compared as code units, with no loop over their characters (issue 17).
+  // order, so they are compared as code units, with no loop over their characters.
   const alphabet = [...' -.0123456789abcdefghijklmnopqrstuvwxyz'];
   const texts = [''];
   for (const a of alphabet) {

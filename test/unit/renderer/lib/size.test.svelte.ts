@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mainWidthRem, measure, windowInnerHeight } from '../../../../renderer/lib/size.js';
 
 /**
- * Issue 17: every measured element shares one observer, so the sizes of all of them are read in one
+ * Every measured element shares one observer, so the sizes of all of them are read in one
  * callback, on the layout just made. With one observer each, the page ran its microtasks (Svelte
  * applying the size just read) between callbacks, and the next read laid the page out again.
  */

@@ -1,5 +1,5 @@
 /**
- * Layout jsdom does not do, for tests of what the window measures (issue 17: the tables' and the
+ * Layout jsdom does not do, for tests of what the window measures (the tables' and the
  * tree's first window, their columns). `fakeResizeObserver` replaces the global ResizeObserver with
  * one that calls back as a browser's does once an element is laid out: a microtask after `observe`
  * (`'microtask'`), or only when the test says so (`'manual'`, `deliver()`), each call reporting its
