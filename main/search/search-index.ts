@@ -45,8 +45,8 @@ export interface SearchIndexOptions {
   slice?: number | undefined;
   /**
    * A background slice stops once it has run this long (default {@link SLICE_MS}), after at least one
-   * system: an IPC call or a page's script waits at most about that long. Ten systems took 90-140 ms
-   * on a busy 2-core machine (the window's assets and first reads queued behind them).
+   * system: an IPC call or a page's script waits at most about that long, never for a whole slice
+   * of systems.
    */
   sliceMs?: number | undefined;
   /** The clock of the slice's budget (default `performance.now`). */

@@ -34,8 +34,8 @@ let handlersImport: Promise<{ dispatch: typeof dispatch }> | undefined;
 /**
  * The dispatcher's module, imported with the first call (not with the shell: the page is served
  * while main's core loads) and then kept: an `import()` per call asks the module loader again each
- * time, a trip to its thread where loader hooks are registered (tsx: 2-66 ms per batch on a loaded
- * machine). A failed import is asked again by the next call.
+ * time, a trip to its thread when loader hooks are registered. A failed import is asked again by
+ * the next call.
  */
 function handlersModule(): Promise<{ dispatch: typeof dispatch }> {
   handlersImport ??= import('../ipc/handlers.js').catch((err: unknown) => {

@@ -52,8 +52,8 @@ export function filterNotifications(records: readonly NotificationRecord[], f: N
   const start = f.from ? new Date(f.from).getTime() : undefined;
   const end = f.to ? new Date(f.to).getTime() : undefined;
   const words = f.search.toLowerCase().split(/\s+/).filter(Boolean);
-  // Each kept record with its time, parsed once: the sort compares numbers (100,000 cached
-  // records sort in a few milliseconds; comparing the strings with localeCompare took ~100 ms).
+  // Each kept record with its time, parsed once, so the sort compares numbers, not strings: a
+  // system may cache 100,000 records.
   const out: Array<{ r: NotificationRecord; t: number }> = [];
   for (const r of records) {
     const level = r.Level ?? 0;
