@@ -233,7 +233,7 @@ describe('electron-builder.yml', () => {
   it('ships an AppArmor profile with the AppImage (Ubuntu 23.10+ refuses the sandbox without one)', () => {
     expect(config.linux?.extraResources).toContainEqual({ from: 'build/linux/apparmor-appimage', to: 'apparmor-appimage' });
     const profile = read('build/linux/apparmor-appimage');
-    expect(profile).toMatch(/^profile fleetdeck-appimage \S*Fleetdeck\.AppImage\S* flags=\(unconfined\) \{\n\s+userns,/m);
+    expect(profile).toMatch(/^profile fleetdeck-appimage \/opt\/fleetdeck-appimage\/fleetdeck flags=\(unconfined\) \{\n\s+userns,/m);
   });
 
   it.runIf(process.platform !== 'win32')('the launcher, reached through a /usr/bin-style link, runs the CLI on the runtime beside it with ELECTRON_RUN_AS_NODE=1', () => {
