@@ -96,11 +96,13 @@ export async function afterPack(context) {
   const unpacked = nodeFiles(context.appOutDir).filter((f) => f.includes(`app.asar.unpacked${sep}`));
   const files = unpacked.map((path) => ({ path: relative(context.appOutDir, path), bytes: readFileSync(path) }));
   const problems = nativeModuleProblems({ platform: context.electronPlatformName, arch, files });
-  if (problems.length) {
-    throw new Error(
-      `afterPack: this ${context.electronPlatformName}-${arch} package carries native modules it cannot load (they are not rebuilt; build each OS's installers on that OS and CPU, after npm ci there):\n  - ${problems.join('\n  - ')}`,
-    );
+  if (!problems.length) {
+    console.log(`  • afterPack: ${files.length} native modules are ${context.electronPlatformName}-${arch} N-API modules`);
+    return;
   }
+  throw new Error(
+    `afterPack: this ${context.electronPlatformName}-${arch} package carries native modules it cannot load (they are not rebuilt; build each OS's installers on that OS and CPU, after npm ci there):\n  - ${problems.join('\n  - ')}`,
+  );
 }
 
 export default afterPack;

@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { rawArgsFromEcho, splitWindowsArgs } from '../../../bin/windows-args.js';
-import { describeBinary, nativeModuleProblems } from '../../../scripts/after-pack.mjs';
+import { afterPack, describeBinary, nativeModuleProblems } from '../../../scripts/after-pack.mjs';
 
 /**
  * What the packaged app is made of, checked without building it (installers need the Electron
@@ -115,8 +117,21 @@ describe('afterPack: every packaged native module is for the package', () => {
     expect(nativeModuleProblems({ platform: 'linux', arch: 'x64', files: [] })).toEqual([expect.stringMatching(/keytar\.node is missing/), expect.stringMatching(/no @libsql\/linux-x64 package/)]);
   });
 
-  it('is the hook electron-builder runs', () => {
+  it('is the hook electron-builder runs: it reads the unpacked folder and stops the build on a foreign module', async () => {
     expect(config.afterPack).toBe('./scripts/after-pack.mjs');
+    const appOutDir = mkdtempSync(join(tmpdir(), 'fd-after-pack-'));
+    try {
+      for (const path of [KEYTAR, libsql('linux-x64-gnu')]) {
+        mkdirSync(join(appOutDir, dirname(path)), { recursive: true });
+        writeFileSync(join(appOutDir, path), elf(0x3e));
+      }
+      // electron-builder's Arch: x64 is 1, arm64 is 3.
+      await expect(afterPack({ appOutDir, electronPlatformName: 'linux', arch: 1 })).resolves.toBeUndefined();
+      await expect(afterPack({ appOutDir, electronPlatformName: 'linux', arch: 3 })).rejects.toThrow(/linux-arm64 package carries native modules it cannot load/);
+      await expect(afterPack({ appOutDir, electronPlatformName: 'win32', arch: 1 })).rejects.toThrow(/keytar\.node is a Linux \(ELF\) file/);
+    } finally {
+      rmSync(appOutDir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -140,7 +155,24 @@ describe('the Windows CLI shim passes arguments intact', () => {
     expect(splitWindowsArgs(raw!)).toEqual(['site', 'add', '--name', 'Paris & Lyon', 'a|b', '^caret', '100%%', '%PATH%', '<in>', '(x)', 'q"uote', 'C:\\dir\\']);
     expect(splitWindowsArgs('"a""b" "" x\\\\"y z"')).toEqual(['a"b', '', 'x\\y z']);
     expect(rawArgsFromEcho('no marker here')).toBeUndefined();
-    expect(read('bin/fleetdeck.js')).toMatch(/process\.argv\.splice\(2, Infinity, \.\.\.splitWindowsArgs\(raw\)\)/);
+  });
+
+  it('the CLI entry takes its arguments from the file the shim names, not from its command line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fd-cmd-args-'));
+    try {
+      const file = join(dir, 'args.txt');
+      writeFileSync(file, '\r\nrem * #"a&b|c^d 100% (x)"# \r\n');
+      const run = (): string => {
+        try {
+          return execFileSync(process.execPath, [join(repo, 'bin/fleetdeck.js'), 'operations'], { encoding: 'utf8', stdio: 'pipe', env: { ...process.env, FLEETDECK_ARGS_FILE: file } });
+        } catch (err) {
+          return String((err as { stderr?: string }).stderr);
+        }
+      };
+      expect(run()).toContain('unknown command "a&b|c^d 100% (x)"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
