@@ -79,25 +79,25 @@ async function start(): Promise<void> {
   app.on('web-contents-created', (_e, contents) => hardenContents(contents, shell));
 
   const preload = fileURLToPath(new URL('../../preload/preload.cjs', import.meta.url));
-  const window = new BrowserWindow(windowOptions(preload, windowTitle(args.site, Boolean(core.demo)), !app.isPackaged));
-  window.once('ready-to-show', () => window.show());
-  front.attach(window);
-  watchWindow(window, { dialog, url: APP_URL, log });
+  const win = new BrowserWindow(windowOptions(preload, windowTitle(args.site, Boolean(core.demo)), !app.isPackaged));
+  win.once('ready-to-show', () => win.show());
+  front.attach(win);
+  watchWindow(win, { dialog, url: APP_URL, log });
   const notifyAlerts = alertNotifier({
     Notification,
     enabled: () => core.runtime.alerts.notify,
     open: (siteId, system) => {
-      if (window.isDestroyed()) return;
+      if (win.isDestroyed()) return;
       front.raise();
-      sendEvent(window.webContents, 'alerts:open', { siteId, system });
+      sendEvent(win.webContents, 'alerts:open', { siteId, system });
     },
   });
   const stopEvents = core.subscribe((event, payload) => {
-    sendEvent(window.webContents, event, payload);
+    sendEvent(win.webContents, event, payload);
     if (event === 'alerts:changed') notifyAlerts(payload as EventPayload<'alerts:changed'>);
   });
   // A hidden PDF window can keep the app running after this one is gone: stop sending to it.
-  window.on('closed', stopEvents);
+  win.on('closed', stopEvents);
   app.on('window-all-closed', () => app.quit());
   let stopUpdates = (): void => undefined;
   // Quit only once the core has closed: the database is closed and a demo's data dir removed.
@@ -116,10 +116,10 @@ async function start(): Promise<void> {
         app.quit();
       });
   });
-  await window.loadURL(APP_URL);
+  await win.loadURL(APP_URL);
   void core.refresh().catch(() => undefined);
   if (app.isPackaged) {
-    stopUpdates = await updates(core, window).catch((err: unknown) => {
+    stopUpdates = await updates(core, win).catch((err: unknown) => {
       log(`updates: ${err instanceof Error ? err.message : String(err)}`);
       return stopUpdates;
     });

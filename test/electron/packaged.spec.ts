@@ -49,15 +49,15 @@ test.beforeAll(() => {
 
 test.describe('fuses', () => {
   test('are flipped in the packaged binary: RunAsNode on, NODE_OPTIONS and --inspect off, asar integrity and asar-only on', async () => {
-    // @electron/fuses comes with electron-builder (app-builder-lib), which flipped them.
+    // @electron/fuses comes with electron-builder (app-builder-lib), which flipped them. A fuse's state
+    // is a byte of the binary: '1' on, '0' off.
     const fuses = createRequire(createRequire(import.meta.url).resolve('app-builder-lib/package.json'))('@electron/fuses') as {
       getCurrentFuseWire: (binary: string) => Promise<Record<number, number>>;
       FuseV1Options: Record<string, number>;
-      FuseState: Record<string, number>;
     };
     const wire = await fuses.getCurrentFuseWire(layout().binary);
     const state = (name: string): number | undefined => wire[fuses.FuseV1Options[name]!];
-    const { ENABLE, DISABLE } = fuses.FuseState;
+    const [ENABLE, DISABLE] = ['1'.charCodeAt(0), '0'.charCodeAt(0)];
     expect(state('RunAsNode')).toBe(ENABLE);
     expect(state('EnableNodeOptionsEnvironmentVariable')).toBe(DISABLE);
     expect(state('EnableNodeCliInspectArguments')).toBe(DISABLE);

@@ -97,7 +97,9 @@ describe('electron-builder.yml', () => {
     expect(config.productName).toBe(pkg.productName);
     // app/ holds shared source: without an explicit app directory electron-builder would take it.
     expect(config.directories).toEqual({ app: '.', buildResources: 'build', output: 'dist' });
-    expect(config.publish).toBeNull();
+    // A generic feed only so that latest*.yml is written; never reachable (.invalid), never published to.
+    expect(config.publish).toEqual({ provider: 'generic', url: expect.stringMatching(/^https:\/\/[a-z.]+\.invalid\//) });
+    expect(read('package.json')).toMatch(/"dist": "[^"]*electron-builder [^"]*--publish never"/);
   });
 
   it("passes electron-builder's own schema validation, which refuses a wrong one", async () => {

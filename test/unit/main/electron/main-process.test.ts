@@ -334,7 +334,7 @@ describe('Electron sources (static)', () => {
     expect(loads.map((l) => `${l.file}: ${l.call}`).sort()).toEqual(['crash-recovery.ts: loadURL(d.url)', 'main.ts: loadURL(APP_URL)']);
     const main = sources.find((s) => s.file === 'main.ts')!.text;
     expect(main).toContain("const APP_URL = 'app://fleetdeck/index.html';");
-    expect(main).toMatch(/watchWindow\(window, \{ dialog, url: APP_URL, log \}\)/);
+    expect(main).toMatch(/watchWindow\(win, \{ dialog, url: APP_URL, log \}\)/);
     // Chromium refuses URLs over 2 MiB: a large report must never travel as a data: URL.
     for (const s of sources) expect(s.text, s.file).not.toMatch(/data:text\/html/);
     const remote = sources.flatMap((s) => [...s.text.matchAll(/\b(?:https?|wss?|ftp):\/\/[^\s'"`]*/g)].map((m) => m[0]));
