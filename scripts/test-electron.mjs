@@ -5,6 +5,7 @@
 // host is reachable; where it is not, says so in one line and exits 0. Not part of `npm test`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from '../bin/build.js';
 import { APP_DIR, electronBinary } from '../bin/electron-binary.js';
@@ -27,7 +28,9 @@ function packageApp() {
   const out = join(APP_DIR, 'test-results', 'electron', 'packaged');
   rmSync(out, { recursive: true, force: true });
   console.log('test:electron: packaging the app (electron-builder --dir)…');
-  const r = spawnSync('npx', ['electron-builder', '--dir', '--config', 'electron-builder.yml', '--publish', 'never', `-c.directories.output=${out}`], { cwd: APP_DIR, stdio: 'inherit' });
+  // electron-builder's own script on this Node (no npx: Windows cannot spawn npx.cmd without a shell).
+  const cli = createRequire(import.meta.url).resolve('electron-builder/cli.js');
+  const r = spawnSync(process.execPath, [cli, '--dir', '--config', 'electron-builder.yml', '--publish', 'never', `-c.directories.output=${out}`], { cwd: APP_DIR, stdio: 'inherit' });
   if (r.status !== 0) return { error: `electron-builder --dir exited with ${r.status}` };
   const unpacked = readdirSync(out).find((name) => /-unpacked$|^mac/.test(name));
   return unpacked ? { dir: join(out, unpacked) } : { error: `no unpacked app in ${out}` };
