@@ -38,6 +38,8 @@ const notifications: Array<{ options: { title: string; body: string }; shown: bo
 const alertSettings = { notify: true };
 const fetched: string[] = [];
 type MenuTemplate = Array<{ label?: string; role?: string; submenu?: Array<{ label?: string; role?: string }> }>;
+/** What the entry handed the core besides its arguments (the save dialog, the oversize-secret note). */
+let launchExtra: { onSecretInMemory?: (account: string, bytes: number, limit: number) => void } = {};
 /** The application menu the entry set. */
 let appMenu: MenuTemplate = [];
 
@@ -142,8 +144,9 @@ vi.mock('electron', () => {
 vi.mock('../../../../main/shells/launch.js', () => ({
   parseLaunchArgs: () => ({ demo: false, dataDir: join(work, 'data'), site: 'Paris' }),
   resolveScope: () => ({ demo: false, siteId: 'paris', instanceKey: 'site-paris' }),
-  launchCore: async () => {
+  launchCore: async (_args: unknown, _warn: unknown, extra: typeof launchExtra) => {
     calls.push('launchCore');
+    launchExtra = extra;
     return {
       runtime: { handlers: {}, alerts: alertSettings },
       demo: undefined,
@@ -244,6 +247,18 @@ describe('Electron main process entry', () => {
     expect(win.webContents.on.mock.calls.map((c) => c[0])).toContain('render-process-gone');
     expect([...win.listeners.keys()]).toEqual(expect.arrayContaining(['unresponsive', 'responsive']));
     expect(calls).toContain('on child-process-gone');
+  });
+
+  it('shows a note in the window when a secret is too long for the keychain and is kept in memory', async () => {
+    const { dialog } = await import('electron');
+    const shown = vi.mocked(dialog.showMessageBox);
+    shown.mockClear();
+    launchExtra.onSecretInMemory?.('site/paris/system/tundra-01/token', 3100, 2560);
+    expect(shown).toHaveBeenCalledTimes(1);
+    const [parent, options] = shown.mock.calls[0] as unknown as [unknown, { message: string; detail: string }];
+    expect(parent).toBe(windows[0]);
+    expect(options.message).toBe('A secret is kept in memory for this run only');
+    expect(options.detail).toMatch(/at most 2560 bytes per secret, and the session token of system tundra-01 \(site paris\) is 3100/);
   });
 
   it('keys the single-instance lock and profile folder on the site id, inside a private data dir', () => {
