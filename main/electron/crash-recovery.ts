@@ -37,8 +37,15 @@ export function watchWindow(win: Watched, d: RecoveryDeps): void {
     if (!win.isDestroyed()) void win.loadURL(d.url).catch((err: unknown) => d.log(`reloading the window: ${err instanceof Error ? err.message : String(err)}`));
   };
 
+  /** Set when the admin chose to reload a hung page: its end is then no crash to report. */
+  let endedByChoice = false;
   win.webContents.on('render-process-gone', (_event, details: RenderProcessGoneDetails) => {
     if (details.reason === 'clean-exit' || win.isDestroyed()) return;
+    if (endedByChoice) {
+      endedByChoice = false;
+      reload();
+      return;
+    }
     d.log(`the window's page stopped (${details.reason}, exit code ${details.exitCode})`);
     const t = now();
     crashes.push(t);
@@ -67,7 +74,10 @@ export function watchWindow(win: Watched, d: RecoveryDeps): void {
         (r) => {
           waiting = undefined;
           // Reloading a hung page needs its process ended first; render-process-gone then reloads it.
-          if (r.response === 1 && !win.isDestroyed()) win.webContents.forcefullyCrashRenderer();
+          if (r.response === 1 && !win.isDestroyed()) {
+            endedByChoice = true;
+            win.webContents.forcefullyCrashRenderer();
+          }
         },
         () => (waiting = undefined),
       );

@@ -71,6 +71,10 @@ describe("the window's page crashing or hanging", () => {
     await vi.waitFor(() => expect(dialog.shown).toHaveLength(2));
     dialog.shown[1]!.answer(1);
     await vi.waitFor(() => expect(win.webContents.forcefullyCrashRenderer).toHaveBeenCalledTimes(1));
+    // The page ended at the admin's choice: reloaded without a crash report.
+    win.webContents.emit('render-process-gone', {}, gone('killed'));
+    expect(win.loadURL).toHaveBeenCalledWith(URL_);
+    expect(dialog.shown).toHaveLength(2);
   });
 });
 
