@@ -51,10 +51,10 @@ export function watchWindow(win: Watched, d: RecoveryDeps): void {
     crashes.push(t);
     while (crashes.length && crashes[0]! < t - CRASH_WINDOW_MS) crashes.shift();
     const looping = crashes.length > MAX_RELOADS;
-    const detail = `Reason: ${details.reason} (exit code ${details.exitCode}). The fleet, its sites and any change in progress run outside the page and were not affected; what the page showed is reloaded.`;
+    const detail = `Reason: ${details.reason} (exit code ${details.exitCode}). The fleet, its sites and any change in progress run outside the page and were not affected.`;
     if (!looping) {
       reload();
-      void ask({ type: 'warning', title: 'Fleetdeck', message: "Fleetdeck's window stopped and was reloaded", detail, buttons: ['OK'] });
+      void ask({ type: 'warning', title: 'Fleetdeck', message: "Fleetdeck's window stopped and was reloaded", detail: `${detail} Only what the page itself held (a form being filled in) is lost.`, buttons: ['OK'] });
       return;
     }
     void ask({ type: 'error', title: 'Fleetdeck', message: `Fleetdeck's window stopped ${crashes.length} times in a minute`, detail: `${detail}\nReload it once more, or quit and report the problem.`, buttons: ['Reload', 'Quit'], defaultId: 1, cancelId: 1 }).then((choice) => {
