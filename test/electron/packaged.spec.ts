@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { fuseStates, PACKAGED_FUSES } from '../support/fuses.js';
 
 /**
  * The packaged app (`electron-builder --dir`, made by scripts/test-electron.mjs), started as an
@@ -49,21 +49,7 @@ test.beforeAll(() => {
 
 test.describe('fuses', () => {
   test('are flipped in the packaged binary: RunAsNode on, NODE_OPTIONS and --inspect off, asar integrity and asar-only on', async () => {
-    // @electron/fuses comes with electron-builder (app-builder-lib), which flipped them. A fuse's state
-    // is a byte of the binary: '1' on, '0' off.
-    const fuses = createRequire(createRequire(import.meta.url).resolve('app-builder-lib/package.json'))('@electron/fuses') as {
-      getCurrentFuseWire: (binary: string) => Promise<Record<number, number>>;
-      FuseV1Options: Record<string, number>;
-    };
-    const wire = await fuses.getCurrentFuseWire(layout().binary);
-    const state = (name: string): number | undefined => wire[fuses.FuseV1Options[name]!];
-    const [ENABLE, DISABLE] = ['1'.charCodeAt(0), '0'.charCodeAt(0)];
-    expect(state('RunAsNode')).toBe(ENABLE);
-    expect(state('EnableNodeOptionsEnvironmentVariable')).toBe(DISABLE);
-    expect(state('EnableNodeCliInspectArguments')).toBe(DISABLE);
-    expect(state('EnableEmbeddedAsarIntegrityValidation')).toBe(ENABLE);
-    expect(state('OnlyLoadAppFromAsar')).toBe(ENABLE);
-    expect(state('GrantFileProtocolExtraPrivileges')).toBe(DISABLE);
+    expect(await fuseStates(layout().binary)).toEqual(PACKAGED_FUSES);
   });
 
   test('the runtime as Node ignores NODE_OPTIONS and --inspect', () => {

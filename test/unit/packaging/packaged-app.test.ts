@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { rawArgsFromEcho, splitWindowsArgs } from '../../../bin/windows-args.js';
 import { afterPack, describeBinary, nativeModuleProblems } from '../../../scripts/after-pack.mjs';
+import { PACKAGED_FUSES } from '../../support/fuses.js';
 
 /**
  * What the packaged app is made of, checked without building it (installers need the Electron
@@ -45,7 +46,9 @@ describe('package metadata', () => {
 
 describe('Electron fuses', () => {
   it('turns off NODE_OPTIONS and --inspect, checks the asar and loads only from it', () => {
-    expect(config.electronFuses).toMatchObject({
+    // PACKAGED_FUSES is also what the packaged binary is checked against (integration, electron specs).
+    expect(config.electronFuses).toMatchObject(PACKAGED_FUSES);
+    expect(PACKAGED_FUSES).toMatchObject({
       enableNodeOptionsEnvironmentVariable: false,
       enableNodeCliInspectArguments: false,
       enableEmbeddedAsarIntegrityValidation: true,
