@@ -167,7 +167,7 @@ const renderer: UserConfig = {
  * `vite build --mode preload`: the sandboxed preload cannot load modules, so it is bundled alone,
  * as CommonJS, with only `electron` left external.
  */
-const MAIN_EXTERNAL = ['electron', 'keytar', 'libsql', 'undici', 'pdf-lib', 'selfsigned'];
+const MAIN_EXTERNAL = ['electron', 'electron-updater', 'keytar', 'libsql', 'undici', 'pdf-lib', 'selfsigned'];
 
 const preload: UserConfig = {
   build: {

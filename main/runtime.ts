@@ -13,7 +13,9 @@ import { StartGate, type StartGateOptions } from './core/start-gate.js';
 import { createHandlers, type Handlers, type SaveFile } from './ipc/handlers.js';
 import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
+import { describeAccount } from './secrets/accounts.js';
 import { openSecretStore, type SecretStore } from './secrets/secret-store.js';
+import { keychainSecretLimit, SizeLimitedSecretStore } from './secrets/size-limited-store.js';
 import type { ActionLog } from './store/action-log.js';
 import type { Database } from './store/driver.js';
 import type { OfflineCache } from './store/offline-cache.js';
@@ -34,6 +36,8 @@ export interface RuntimeOptions {
   simulatedSiteIds?: ReadonlySet<string>;
   /** Where exports the admin asks for are saved (the Electron shell passes its save dialog); without it they are handed to the window to download. */
   saveFile?: SaveFile;
+  /** Told when a secret is over the keychain's cap and kept in memory for the run (the Electron shell shows it). */
+  onSecretInMemory?: (account: string, bytes: number, limit: number) => void;
   /** Clock and timers of the fleet's deadlines and retry waits (tests: to see what was waited). */
   timers?: Timers;
   /** Keep the fleet search index (default true; the CLI, which never searches, says false). */
@@ -85,7 +89,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   const stores = openStores(o.dataDir);
   for (const w of stores.warnings) o.warn?.(w);
   let keychainWarning: string | undefined;
-  const secrets = await openSecretStore({
+  const opened = await openSecretStore({
     ...(o.memorySecrets ? { disable: true } : {}),
     ...(o.keychainTimeoutMs ? { timeoutMs: o.keychainTimeoutMs } : {}),
     onFallback: (reason) => {
@@ -95,6 +99,13 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
       o.warn?.(keychainWarning);
     },
   });
+  const limit = opened.kind === 'keychain' ? keychainSecretLimit(process.platform) : undefined;
+  const secrets: SecretStore = limit
+    ? new SizeLimitedSecretStore(opened, limit, (account, bytes) => {
+        o.warn?.(`kept in memory for this run only, never on disk: ${describeAccount(account)} (${bytes} bytes, more than the ${limit} the OS keychain holds); it is asked for again at the next start`);
+        o.onSecretInMemory?.(account, bytes, limit);
+      })
+    : opened;
   const { cache, actionLog } = stores;
   const sites = new SiteStore({ dataDir: o.dataDir });
   const fleet = new Fleet({ sites, secrets, cache, actionLog, user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });

@@ -74,6 +74,13 @@ export class BulkJobs {
     this.clock = o.clock ?? (() => new Date());
   }
 
+  /** Bulk changes still running (some systems not yet sent to); the updater installs only at zero. */
+  get running(): number {
+    let n = 0;
+    for (const job of this.jobs.values()) if (job.view.state === 'running') n += 1;
+    return n;
+  }
+
   /** Subscribes to every change of every job; returns the unsubscribe function. */
   on(listener: (job: BulkJobView) => void): () => void {
     this.listeners.add(listener);

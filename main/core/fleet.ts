@@ -56,6 +56,7 @@ export class Fleet {
   private readonly refresher: FleetRefresh;
   private readonly admin: SiteAdmin;
   private readonly scheduler: PollScheduler;
+  private writing = 0;
 
   constructor(private readonly o: FleetOptions) {
     this.globalLimiter = new Limiter(o.globalMaxInFlight ?? 32);
@@ -89,6 +90,11 @@ export class Fleet {
       ...(o.random ? { random: o.random } : {}),
     });
     for (const site of o.sites.list()) if (site.polling.paused) this.state.markSite(site.id, 'paused', undefined);
+  }
+
+  /** Writes sent or being sent now (from any caller: a window, a bulk change's step); the updater installs only at zero. */
+  get writesInFlight(): number {
+    return this.writing;
   }
 
   /** Subscribes to status changes and new notifications; returns the unsubscribe function. */
@@ -161,7 +167,12 @@ export class Fleet {
         if (system !== undefined) this.o.cache.put(site.id, system, cacheKey(op.key, params.query ?? {}), result, this.clock());
         return result;
       }
-      return await this.write(site, conn, system, op, { ...params, deadline }, onOutcome);
+      this.writing += 1;
+      try {
+        return await this.write(site, conn, system, op, { ...params, deadline }, onOutcome);
+      } finally {
+        this.writing -= 1;
+      }
     } finally {
       deadline.dispose();
     }

@@ -5,8 +5,11 @@ import { APP_ORIGIN } from './ipc-registration.js';
 /** External links the app may open in the system browser (documentation, support). */
 export const EXTERNAL_LINK_ALLOW_LIST: readonly string[] = ['https://www.fleetdeck.io/', 'https://docs.fleetdeck.io/'];
 
-/** The window's hardened settings: isolated, sandboxed, no Node in the page. */
-export function windowOptions(preloadPath: string, title: string): BrowserWindowConstructorOptions {
+/**
+ * The window's hardened settings: isolated, sandboxed, no Node in the page; the developer tools
+ * only when `devTools` (an unpackaged, development run).
+ */
+export function windowOptions(preloadPath: string, title: string, devTools = false): BrowserWindowConstructorOptions {
   return {
     title,
     width: 1440,
@@ -17,6 +20,7 @@ export function windowOptions(preloadPath: string, title: string): BrowserWindow
     backgroundColor: '#1e1e1e',
     webPreferences: {
       preload: preloadPath,
+      devTools,
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
@@ -49,9 +53,14 @@ export function hardenContents(contents: WebContents, shell: Pick<Shell, 'openEx
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
-    if (isAllowedExternal(url)) void shell.openExternal(url);
+    openAllowedExternal(shell, url);
     return { action: 'deny' };
   });
+}
+
+/** Opens a link in the system browser when it is on the allow-list; any other is dropped. */
+export function openAllowedExternal(shell: Pick<Shell, 'openExternal'>, url: string): void {
+  if (isAllowedExternal(url)) void shell.openExternal(url);
 }
 
 /** Denies every permission request and check, and sets the CSP on every response of the session. */

@@ -45,3 +45,11 @@ export function tokenAccount(siteId: string, system: string): string {
 export function discoveryTokenAccount(siteId: string): string {
   return `${sitePrefix(siteId)}discovery/token`;
 }
+
+/** An account name as the admin reads it: "the password of site paris", "the session token of system tundra-01 (site paris)". */
+export function describeAccount(account: string): string {
+  const m = /^site\/([^/]+)\/(?:password|system\/([^/]+)\/token)$/.exec(account);
+  if (!m) return `the secret ${account}`;
+  const site = decodeURIComponent(m[1]!);
+  return m[2] === undefined ? `the password of site ${site}` : `the session token of system ${decodeURIComponent(m[2])} (site ${site})`;
+}

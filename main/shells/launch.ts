@@ -89,7 +89,7 @@ export interface Launched {
  * Opens the admin's sites, or the demo fleet with `--demo` or when no site is saved yet. The
  * runtime is opened once; the keychain is not touched for the demo fleet.
  */
-export async function launchCore(args: LaunchArgs, warn: (m: string) => void, extra: Pick<RuntimeOptions, 'saveFile'> = {}, scope: LaunchScope = resolveScope(args)): Promise<Launched> {
+export async function launchCore(args: LaunchArgs, warn: (m: string) => void, extra: Pick<RuntimeOptions, 'saveFile' | 'onSecretInMemory'> = {}, scope: LaunchScope = resolveScope(args)): Promise<Launched> {
   if (!scope.demo) {
     // The core's code (the fleet, its stores, the handlers) is loaded here rather than with this
     // module: a shell can serve its page (from the site list alone) while it loads.

@@ -118,12 +118,19 @@ test.describe('the demo fleet in the Electron window', () => {
 
   test('refuses navigation away from the app and new windows', async () => {
     const url = page.url();
+    // A refused window.open gives the page null at once.
+    expect(await page.evaluate(() => window.open('https://example.invalid/') === null)).toBe(true);
+    // A navigation is decided in main's will-navigate, by the hardening listener registered before
+    // this one: wait until main has seen it, and whether it was refused.
+    await app.evaluate(({ BrowserWindow }) => {
+      const seen: Array<{ url: string; refused: boolean }> = [];
+      (globalThis as { __navigations?: typeof seen }).__navigations = seen;
+      BrowserWindow.getAllWindows()[0]!.webContents.on('will-navigate', (e, to) => void seen.push({ url: to, refused: e.defaultPrevented }));
+    });
     await page.evaluate(() => {
-      window.open('https://example.invalid/');
       window.location.href = 'https://example.invalid/';
     });
-    // Nothing to wait for when refused: give a navigation the time it would need, then look.
-    await page.waitForTimeout(1500);
+    await expect.poll(() => app.evaluate(() => (globalThis as { __navigations?: unknown[] }).__navigations ?? [])).toContainEqual({ url: 'https://example.invalid/', refused: true });
     expect(page.url()).toBe(url);
     expect(app.windows()).toHaveLength(1);
     expect(await page.evaluate(() => document.querySelector('#app') !== null)).toBe(true);

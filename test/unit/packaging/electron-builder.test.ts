@@ -97,7 +97,9 @@ describe('electron-builder.yml', () => {
     expect(config.productName).toBe(pkg.productName);
     // app/ holds shared source: without an explicit app directory electron-builder would take it.
     expect(config.directories).toEqual({ app: '.', buildResources: 'build', output: 'dist' });
-    expect(config.publish).toBeNull();
+    // A generic feed only so that latest*.yml is written; never reachable (.invalid), never published to.
+    expect(config.publish).toEqual({ provider: 'generic', url: expect.stringMatching(/^https:\/\/[a-z.]+\.invalid\//) });
+    expect(read('package.json')).toMatch(/"dist": "[^"]*electron-builder [^"]*--publish never"/);
   });
 
   it("passes electron-builder's own schema validation, which refuses a wrong one", async () => {
@@ -233,7 +235,7 @@ describe('electron-builder.yml', () => {
   it('ships an AppArmor profile with the AppImage (Ubuntu 23.10+ refuses the sandbox without one)', () => {
     expect(config.linux?.extraResources).toContainEqual({ from: 'build/linux/apparmor-appimage', to: 'apparmor-appimage' });
     const profile = read('build/linux/apparmor-appimage');
-    expect(profile).toMatch(/^profile fleetdeck-appimage \S*Fleetdeck\.AppImage\S* flags=\(unconfined\) \{\n\s+userns,/m);
+    expect(profile).toMatch(/^profile fleetdeck-appimage \/opt\/fleetdeck-appimage\/fleetdeck flags=\(unconfined\) \{\n\s+userns,/m);
   });
 
   it.runIf(process.platform !== 'win32')('the launcher, reached through a /usr/bin-style link, runs the CLI on the runtime beside it with ELECTRON_RUN_AS_NODE=1', () => {

@@ -71,6 +71,22 @@ describe('BulkJobs', () => {
     expect(done.targets.every((t) => t.outcome === 'ok' && t.attempts === 1)).toBe(true);
   });
 
+  it('counts the jobs still running (the updater installs only when none is)', async () => {
+    const s = fakeSender();
+    const jobs = new BulkJobs({ send: s.send, clock });
+    expect(jobs.running).toBe(0);
+    jobs.start({ operation: CREATE_USER, targets: systems('s1', 's2'), params: userParams, maxInFlight: 1 });
+    await flush();
+    expect(jobs.running).toBe(1);
+    s.end('s1', { result: 'ok', message: '' });
+    await flush();
+    // Between two systems' writes the job still runs.
+    expect(jobs.running).toBe(1);
+    s.end('s2', { result: 'ok', message: '' });
+    await flush();
+    expect(jobs.running).toBe(0);
+  });
+
   it('with stop-on-first-failure, starts no other system after a refusal', async () => {
     const s = fakeSender();
     const jobs = new BulkJobs({ send: s.send, clock });

@@ -45,6 +45,9 @@ describe('Electron window settings', () => {
       allowRunningInsecureContent: false,
       webviewTag: false,
     });
+    // Developer tools only when the entry asks, which it does only unpackaged.
+    expect(o.webPreferences?.devTools).toBe(false);
+    expect(windowOptions('/app/preload.cjs', 'Fleetdeck', true).webPreferences?.devTools).toBe(true);
   });
 
   it('denies navigation away from the app and every new window; allow-listed links go to the system browser', () => {

@@ -27,7 +27,7 @@ const windows: Array<{
   options: { webPreferences?: Record<string, unknown> };
   loadURL: ReturnType<typeof vi.fn>;
   loadFile: ReturnType<typeof vi.fn>;
-  webContents: { send: ReturnType<typeof vi.fn> };
+  webContents: { send: ReturnType<typeof vi.fn>; on: ReturnType<typeof vi.fn> };
   listeners: Map<string, () => void>;
 }> = [];
 /** The core the mocked launch hands the entry: its event sink, whether it was closed. */
@@ -37,10 +37,15 @@ let appHandler: ((request: Request) => Promise<Response>) | undefined;
 const notifications: Array<{ options: { title: string; body: string }; shown: boolean; listeners: Map<string, () => void> }> = [];
 const alertSettings = { notify: true };
 const fetched: string[] = [];
+type MenuTemplate = Array<{ label?: string; role?: string; submenu?: Array<{ label?: string; role?: string }> }>;
+/** What the entry handed the core besides its arguments (the save dialog, the oversize-secret note). */
+let launchExtra: { onSecretInMemory?: (account: string, bytes: number, limit: number) => void } = {};
+/** The application menu the entry set. */
+let appMenu: MenuTemplate = [];
 
 vi.mock('electron', () => {
   class BrowserWindow {
-    readonly webContents = { send: vi.fn(), isDestroyed: () => false };
+    readonly webContents = { send: vi.fn(), isDestroyed: () => false, on: vi.fn(), forcefullyCrashRenderer: vi.fn() };
     readonly listeners = new Map<string, () => void>();
     readonly loadURL = vi.fn(async (url: string) => {
       calls.push(`loadURL ${url}`);
@@ -88,6 +93,9 @@ vi.mock('electron', () => {
     Notification,
     app: {
       isPackaged: false,
+      name: 'Fleetdeck',
+      commandLine: { hasSwitch: (name: string) => (calls.push(`hasSwitch ${name}`), false) },
+      setAppUserModelId: (id: string) => void calls.push(`setAppUserModelId ${id}`),
       setPath: (name: string, path: string) => void calls.push(`setPath ${name} ${path}`),
       requestSingleInstanceLock: (data: unknown) => (calls.push(`requestSingleInstanceLock ${JSON.stringify(data)}`), true),
       enableSandbox: () => void calls.push('enableSandbox'),
@@ -100,6 +108,13 @@ vi.mock('electron', () => {
       },
     },
     BrowserWindow,
+    Menu: {
+      buildFromTemplate: (template: MenuTemplate) => ({ template }),
+      setApplicationMenu: (menu: { template: MenuTemplate }) => {
+        calls.push('Menu.setApplicationMenu');
+        appMenu = menu.template;
+      },
+    },
     protocol: {
       registerSchemesAsPrivileged: (schemes: unknown) => void calls.push(`registerSchemesAsPrivileged ${JSON.stringify(schemes)}`),
       handle: (scheme: string, handler: (request: Request) => Promise<Response>) => {
@@ -121,7 +136,7 @@ vi.mock('electron', () => {
       },
     },
     shell: { openExternal: vi.fn() },
-    dialog: { showErrorBox: (title: string) => void calls.push(`showErrorBox ${title}`) },
+    dialog: { showErrorBox: (title: string) => void calls.push(`showErrorBox ${title}`), showMessageBox: vi.fn(async () => ({ response: 0 })) },
     ipcMain: { handle: (channel: string) => void calls.push(`ipcMain.handle ${channel}`), removeHandler: vi.fn() },
   };
 });
@@ -129,8 +144,9 @@ vi.mock('electron', () => {
 vi.mock('../../../../main/shells/launch.js', () => ({
   parseLaunchArgs: () => ({ demo: false, dataDir: join(work, 'data'), site: 'Paris' }),
   resolveScope: () => ({ demo: false, siteId: 'paris', instanceKey: 'site-paris' }),
-  launchCore: async () => {
+  launchCore: async (_args: unknown, _warn: unknown, extra: typeof launchExtra) => {
     calls.push('launchCore');
+    launchExtra = extra;
     return {
       runtime: { handlers: {}, alerts: alertSettings },
       demo: undefined,
@@ -199,6 +215,50 @@ describe('Electron main process entry', () => {
     listener?.({}, contents);
     expect(contents.setWindowOpenHandler).toHaveBeenCalled();
     expect(contents.on.mock.calls.map((c) => c[0])).toEqual(expect.arrayContaining(['will-navigate', 'will-redirect', 'will-attach-webview']));
+  });
+
+  it('registers second-instance with the lock, before the core starts; refuses to start unsandboxed before anything else', () => {
+    expect(calls).toContain('on second-instance');
+    expect(indexOf('on second-instance')).toBe(indexOf('requestSingleInstanceLock') + 1);
+    expect(indexOf('on second-instance')).toBeLessThan(indexOf('launchCore'));
+    expect(indexOf('on second-instance')).toBeLessThan(indexOf('whenReady'));
+    // Not on Linux: only Windows files notifications under an AppUserModelID.
+    expect(indexOf('setAppUserModelId')).toBe(-1);
+    expect(indexOf('hasSwitch no-sandbox')).toBeGreaterThan(indexOf('requestSingleInstanceLock'));
+    expect(indexOf('hasSwitch no-sandbox')).toBeLessThan(indexOf('enableSandbox'));
+    // A second launch raises the window the first one opened.
+    const focuses = calls.filter((c) => c === 'focus').length;
+    appListeners.get('second-instance')?.();
+    expect(calls.filter((c) => c === 'focus').length).toBe(focuses + 1);
+  });
+
+  it("sets its own menu before the window: no Reload, no Electron help link; DevTools in this unpackaged run only", () => {
+    expect(indexOf('Menu.setApplicationMenu')).toBeGreaterThan(indexOf('whenReady'));
+    expect(indexOf('Menu.setApplicationMenu')).toBeLessThan(indexOf('new BrowserWindow'));
+    const roles = appMenu.flatMap((m) => [m.role, ...(m.submenu ?? []).map((i) => i.role)]).filter(Boolean);
+    expect(roles).not.toContain('reload');
+    expect(roles).not.toContain('forceReload');
+    expect(roles).toContain('toggleDevTools');
+    expect(windows[0]!.options.webPreferences?.devTools).toBe(true);
+  });
+
+  it("watches the window's page: a crash or a hang is handled", () => {
+    const win = windows[0]!;
+    expect(win.webContents.on.mock.calls.map((c) => c[0])).toContain('render-process-gone');
+    expect([...win.listeners.keys()]).toEqual(expect.arrayContaining(['unresponsive', 'responsive']));
+    expect(calls).toContain('on child-process-gone');
+  });
+
+  it('shows a note in the window when a secret is too long for the keychain and is kept in memory', async () => {
+    const { dialog } = await import('electron');
+    const shown = vi.mocked(dialog.showMessageBox);
+    shown.mockClear();
+    launchExtra.onSecretInMemory?.('site/paris/system/tundra-01/token', 3100, 2560);
+    expect(shown).toHaveBeenCalledTimes(1);
+    const [parent, options] = shown.mock.calls[0] as unknown as [unknown, { message: string; detail: string }];
+    expect(parent).toBe(windows[0]);
+    expect(options.message).toBe('A secret is kept in memory for this run only');
+    expect(options.detail).toMatch(/at most 2560 bytes per secret, and the session token of system tundra-01 \(site paris\) is 3100/);
   });
 
   it('keys the single-instance lock and profile folder on the site id, inside a private data dir', () => {
@@ -285,7 +345,11 @@ describe('Electron sources (static)', () => {
 
   it('never loads a remote origin: the window loads app://fleetdeck and nothing else (no data: URL), no remote URL but the allow-listed links', () => {
     const loads = sources.flatMap((s) => [...s.text.matchAll(/\.(loadURL|loadFile)\(([^)]*)\)/g)].map((m) => ({ file: s.file, call: `${m[1]}(${m[2]})` })));
-    expect(loads.map((l) => `${l.file}: ${l.call}`).sort()).toEqual(["main.ts: loadURL('app://fleetdeck/index.html')"]);
+    // The window's page, and the same page again after a crash (the URL main hands the recovery).
+    expect(loads.map((l) => `${l.file}: ${l.call}`).sort()).toEqual(['crash-recovery.ts: loadURL(d.url)', 'main.ts: loadURL(APP_URL)']);
+    const main = sources.find((s) => s.file === 'main.ts')!.text;
+    expect(main).toContain("const APP_URL = 'app://fleetdeck/index.html';");
+    expect(main).toMatch(/watchWindow\(win, \{ dialog, url: APP_URL, log \}\)/);
     // Chromium refuses URLs over 2 MiB: a large report must never travel as a data: URL.
     for (const s of sources) expect(s.text, s.file).not.toMatch(/data:text\/html/);
     const remote = sources.flatMap((s) => [...s.text.matchAll(/\b(?:https?|wss?|ftp):\/\/[^\s'"`]*/g)].map((m) => m[0]));

@@ -14,6 +14,7 @@ const calls: string[] = [];
 vi.mock('electron', () => ({
   app: {
     isPackaged: false,
+    commandLine: { hasSwitch: () => false },
     setPath: () => undefined,
     requestSingleInstanceLock: () => true,
     enableSandbox: () => undefined,
@@ -27,7 +28,8 @@ vi.mock('electron', () => ({
   net: { fetch: async () => new Response('') },
   session: { defaultSession: {} },
   shell: { openExternal: vi.fn() },
-  dialog: { showErrorBox: (title: string, content: string) => void calls.push(`showErrorBox ${title}: ${content}`) },
+  Menu: { buildFromTemplate: () => ({}), setApplicationMenu: () => undefined },
+  dialog: { showMessageBox: vi.fn(), showErrorBox: (title: string, content: string) => void calls.push(`showErrorBox ${title}: ${content}`) },
   ipcMain: { handle: vi.fn(), removeHandler: vi.fn() },
 }));
 
