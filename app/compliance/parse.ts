@@ -32,7 +32,7 @@ export function parseBaseline(text: string, file = 'baseline'): Baseline {
   if (doc.errors.length) {
     throw new BaselineError(
       file,
-      doc.errors.map((e) => ({ line: e.linePos?.[0].line ?? 0, path: '', message: firstLine(e.message) })),
+      doc.errors.map((e) => ({ line: lines.linePos(e.pos[0]).line, path: '', message: firstLine(e.message) })),
     );
   }
   const parsed = baselineSchema.safeParse(doc.toJS({ maxAliasCount: 100 }) as unknown);
