@@ -40,7 +40,8 @@ export function evaluateFleet(o: FleetComplianceOptions): SystemCompliance[] {
   const out: SystemCompliance[] = [];
   for (const { siteId, system } of o.cache.systems()) {
     const site = sites.get(siteId);
-    if (!site) continue;
+    // The empty name holds the site's own answers (its system list), not a system's.
+    if (!site || system === '') continue;
     const entries = o.cache.systemEntries(siteId, system);
     const parsed = new Map<OperationKey, CachedAnswer | undefined>();
     const answers: AnswerSource = (op) => {
