@@ -61,7 +61,7 @@ describe('fleetdeck compliance against the simulator', { timeout: 180_000 }, () 
     const text = await compliance(f.dir, ['--site', site.name]);
     expect(text.code).toBe(EXIT.checksFailing);
     expect(text.stdout).toMatch(/^baseline fleetdeck-secure 1\.0\.0 \(sha256 [0-9a-f]{64}\)/);
-    expect(text.stdout).toMatch(/^  FAIL\thigh\tsupport-tunnel-off\t.*\[GET \/nodes\/support\/tunnel\/status, read .* ago\)\] .*SupportTunnelStatus="Enabled/m);
+    expect(text.stdout).toMatch(/^ {2}FAIL\thigh\tsupport-tunnel-off\t.*\[GET \/nodes\/support\/tunnel\/status, read .* ago\)\] .*SupportTunnelStatus="Enabled/m);
   });
 
   it('cannot tell from data older than the baseline allows, and refuses a malformed baseline by line', async () => {
