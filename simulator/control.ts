@@ -168,9 +168,7 @@ export class SimulatorControl {
 
   /** Fails (or pulls) a drive: status Failed (or Missing), SMART FAILED, its pool and volumes Degraded, a Critical notification. */
   failDrive(req: FailDriveRequest): FailedDrive {
-    const s = this.site(req.site);
-    const system: SystemState | undefined = req.system ? findSystem(s.state, req.system) : s.state.systems[0];
-    if (!system) throw new RangeError(`no system ${JSON.stringify(req.system)} at site ${s.state.name}`);
+    const { s, system } = this.#system(req.site, req.system);
     const drives = allDrives(system);
     let found: { node: NodeState; drive: DriveState } | undefined;
     if (req.driveId !== undefined) {
@@ -208,6 +206,7 @@ export class SimulatorControl {
     return { system: system.name };
   }
 
+  /** The site and its system by name or id (the site's first when none is named). */
   #system(ref: SiteRef, name: string | undefined): { s: SiteRuntime; system: SystemState } {
     const s = this.site(ref);
     const system: SystemState | undefined = name ? findSystem(s.state, name) : s.state.systems[0];
@@ -220,9 +219,7 @@ export class SimulatorControl {
    * has no such component), as an upgrade or a stuck system would; returns the system's versions.
    */
   setVersion(req: SetVersionRequest): { system: string; versions: ComponentVersion[] } {
-    const s = this.site(req.site);
-    const system: SystemState | undefined = req.system ? findSystem(s.state, req.system) : s.state.systems[0];
-    if (!system) throw new RangeError(`no system ${JSON.stringify(req.system)} at site ${s.state.name}`);
+    const { system } = this.#system(req.site, req.system);
     if (!req.component.trim() || !req.version.trim()) throw new RangeError('component and version must not be empty');
     const found = system.versions.find((v) => v.Component === req.component);
     const build = req.buildNumber ?? `${req.version}.0`;

@@ -25,7 +25,7 @@ export interface FleetComplianceOptions {
 
 /**
  * Evaluates the baseline for every system with cached answers at the given sites, from the
- * offline cache alone: one query per system, and only the answers the baseline reads are parsed.
+ * offline cache alone: only the answers the baseline reads are read and parsed, once per system.
  * Systems come sorted by site name, then system name.
  */
 export function evaluateFleet(o: FleetComplianceOptions): SystemCompliance[] {
@@ -42,12 +42,10 @@ export function evaluateFleet(o: FleetComplianceOptions): SystemCompliance[] {
     const site = sites.get(siteId);
     // The empty name holds the site's own answers (its system list), not a system's.
     if (!site || system === '') continue;
-    const entries = o.cache.systemEntries(siteId, system);
     const parsed = new Map<OperationKey, CachedAnswer | undefined>();
     const answers: AnswerSource = (op) => {
       if (parsed.has(op)) return parsed.get(op);
-      const entry = entries.get(keyOf(op));
-      const answer = entry === undefined ? undefined : parseEntry(entry);
+      const answer = readEntry(o.cache, siteId, system, keyOf(op));
       parsed.set(op, answer);
       return answer;
     };
@@ -57,10 +55,14 @@ export function evaluateFleet(o: FleetComplianceOptions): SystemCompliance[] {
   return out.sort((a, b) => a.site.localeCompare(b.site) || a.system.localeCompare(b.system));
 }
 
-function parseEntry(entry: { json: string; at: string }): CachedAnswer {
+/** One cached answer, read alone: a system's cache also holds SMART texts and notifications no check reads. */
+function readEntry(cache: OfflineCache, siteId: string, system: string, key: string): CachedAnswer | undefined {
   try {
-    return { value: JSON.parse(entry.json) as unknown, at: entry.at };
-  } catch {
-    return { unreadable: 'the stored text is not JSON (damaged); refresh the system to replace it' };
+    // Not a view: reading must not keep entries from eviction nor write a use per read.
+    const entry = cache.get(siteId, system, key, { recordUse: false });
+    return entry && { value: entry.value, at: entry.at };
+  } catch (err) {
+    if (err instanceof SyntaxError) return { unreadable: 'the stored text is not JSON (damaged); refresh the system to replace it' };
+    throw err;
   }
 }
