@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { CHECK_RESULTS, type CheckOutcome, type Evidence } from '../../../app/compliance/evaluate.js';
 import type { Baseline } from '../../../app/compliance/baseline.js';
 import { SEVERITIES } from '../../../app/compliance/baseline.js';
-import { parseBaseline } from '../../../app/compliance/parse.js';
+import { BaselineError, parseBaseline } from '../../../app/compliance/parse.js';
+import { terminalField } from '../../../app/safe-text.js';
 import { SECURE_BASELINE } from '../../../app/compliance/secure-baseline.js';
 import { evaluateFleet, type SystemCompliance } from '../../compliance/fleet-compliance.js';
 import { withRuntime } from '../context.js';
@@ -32,7 +33,14 @@ export function loadBaseline(file: string | undefined): BaselineSource {
   } catch (err) {
     throw new CliError(`cannot read the baseline ${file}: ${(err as Error).message}`, EXIT.usage);
   }
-  return { baseline: parseBaseline(text, file), file, sha256: sha256(text) };
+  try {
+    return { baseline: parseBaseline(text, file), file, sha256: sha256(text) };
+  } catch (err) {
+    if (!(err instanceof BaselineError)) throw err;
+    // One problem a line; each kept to one line, since it may quote the file.
+    const lines = err.problems.map((p) => `  line ${p.line}${p.path ? ` (${terminalField(p.path)})` : ''}: ${terminalField(p.message)}`);
+    throw new CliError(`${file}: not a usable baseline\n${lines.join('\n')}`, EXIT.usage);
+  }
 }
 
 /**

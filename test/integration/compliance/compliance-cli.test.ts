@@ -78,7 +78,9 @@ describe('fleetdeck compliance against the simulator', { timeout: 180_000 }, () 
     writeFileSync(bad, 'format: 1\nname: x\nversion: "1"\nmaxAgeHours: 24\nchecks:\n  - id: a\n    title: A\n    rationale: R\n    severity: urgent\n');
     const refused = await compliance(f.dir, ['--baseline', bad]);
     expect(refused.code).toBe(EXIT.usage);
-    expect(refused.stderr).toMatch(/line 9 \(checks\[0\]\.severity\)/);
-    expect(refused.stderr).toMatch(/line 6 \(checks\[0\]\.rule\)/);
+    // One problem a line, each with its line and where in the file.
+    expect(refused.stderr).toMatch(/bad\.yaml: not a usable baseline\n/);
+    expect(refused.stderr).toMatch(/^ {2}line 9 \(checks\[0\]\.severity\): /m);
+    expect(refused.stderr).toMatch(/^ {2}line 6 \(checks\[0\]\.rule\): /m);
   });
 });
