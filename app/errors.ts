@@ -19,6 +19,7 @@ export const EXIT = {
   cancelled: 10,
   internal: 11,
   alertsOpen: 12,
+  checksFailing: 13,
 } as const;
 export type ExitName = keyof typeof EXIT;
 
@@ -37,10 +38,11 @@ export const EXIT_MEANING: Readonly<Record<ExitName, string>> = {
   cancelled: 'cancelled',
   internal: 'an internal error of Fleetdeck (a bug; the message says where)',
   alertsOpen: '`fleetdeck alerts`: at least one alert is open (not acknowledged, not snoozed)',
+  checksFailing: '`fleetdeck compliance`: at least one check of the baseline fails on a system',
 };
 
 /** Statuses that report what a command found rather than an error: no error code ends with them. */
-export const FINDING_EXITS: readonly ExitName[] = ['ok', 'alertsOpen'];
+export const FINDING_EXITS: readonly ExitName[] = ['ok', 'alertsOpen', 'checksFailing'];
 
 /** Codes that cross IPC in `{ code, message }`; the renderer acts on these. */
 export type IpcErrorCode =

@@ -8,6 +8,7 @@ import type { SiteServer } from './http-site.js';
 import { allDrives, findSystem } from './state/lookup.js';
 import type { DriveState, FleetState, NodeState, SiteState, SystemState } from './state/model.js';
 import { LEVEL, notify } from './state/notifications.js';
+import { isMisconfiguration, misconfigure, MISCONFIGURATIONS, secure, type Misconfiguration } from './misconfigure.js';
 import { generateCertificate } from './tls.js';
 import { base32Encode, totp } from './totp.js';
 
@@ -167,9 +168,7 @@ export class SimulatorControl {
 
   /** Fails (or pulls) a drive: status Failed (or Missing), SMART FAILED, its pool and volumes Degraded, a Critical notification. */
   failDrive(req: FailDriveRequest): FailedDrive {
-    const s = this.site(req.site);
-    const system: SystemState | undefined = req.system ? findSystem(s.state, req.system) : s.state.systems[0];
-    if (!system) throw new RangeError(`no system ${JSON.stringify(req.system)} at site ${s.state.name}`);
+    const { s, system } = this.#system(req.site, req.system);
     const drives = allDrives(system);
     let found: { node: NodeState; drive: DriveState } | undefined;
     if (req.driveId !== undefined) {
@@ -192,13 +191,35 @@ export class SimulatorControl {
   }
 
   /**
+   * Drives a system into a failing configuration state, named by the check of the shipped
+   * compliance baseline it fails (`MISCONFIGURATIONS`); returns what changed.
+   */
+  misconfigure(req: { site: SiteRef; system?: string; what: Misconfiguration }): { system: string; changed: string } {
+    const { s, system } = this.#system(req.site, req.system);
+    return { system: system.name, changed: misconfigure(s.state, system, req.what, this.clock.now()) };
+  }
+
+  /** Drives a system into the passing state of every misconfiguration but two-step authentication and pool free space. */
+  secure(req: { site: SiteRef; system?: string }): { system: string } {
+    const { s, system } = this.#system(req.site, req.system);
+    secure(s.state, system);
+    return { system: system.name };
+  }
+
+  /** The site and its system by name or id (the site's first when none is named). */
+  #system(ref: SiteRef, name: string | undefined): { s: SiteRuntime; system: SystemState } {
+    const s = this.site(ref);
+    const system: SystemState | undefined = name ? findSystem(s.state, name) : s.state.systems[0];
+    if (!system) throw new RangeError(`no system ${JSON.stringify(name)} at site ${s.state.name}`);
+    return { s, system };
+  }
+
+  /**
    * Sets the version a system reports for one component in `GET /Version` (added when the system
    * has no such component), as an upgrade or a stuck system would; returns the system's versions.
    */
   setVersion(req: SetVersionRequest): { system: string; versions: ComponentVersion[] } {
-    const s = this.site(req.site);
-    const system: SystemState | undefined = req.system ? findSystem(s.state, req.system) : s.state.systems[0];
-    if (!system) throw new RangeError(`no system ${JSON.stringify(req.system)} at site ${s.state.name}`);
+    const { system } = this.#system(req.site, req.system);
     if (!req.component.trim() || !req.version.trim()) throw new RangeError('component and version must not be empty');
     const found = system.versions.find((v) => v.Component === req.component);
     const build = req.buildNumber ?? `${req.version}.0`;
@@ -368,6 +389,13 @@ export async function startControlServer(control: SimulatorControl, port: number
       const build = str('buildNumber');
       if (build !== undefined) req.buildNumber = build;
       return control.setVersion(req);
+    }
+    if (method === 'POST' && (c === 'misconfigure' || c === 'secure')) {
+      const systemName = typeof body['system'] === 'string' ? body['system'] : undefined;
+      if (c === 'secure') return control.secure({ site, ...(systemName !== undefined ? { system: systemName } : {}) });
+      const what = String(body['check'] ?? '');
+      if (!isMisconfiguration(what)) throw new RangeError(`check must be one of ${MISCONFIGURATIONS.join(', ')}`);
+      return control.misconfigure({ site, what, ...(systemName !== undefined ? { system: systemName } : {}) });
     }
     if (method === 'POST' && c === 'rotate-certificate') return control.rotateCertificate(site).then((sha) => ({ certSha256: sha }));
     if (method === 'GET' && c === 'users' && d !== undefined && e === 'totp') return control.totpSecret(site, decodeURIComponent(d));

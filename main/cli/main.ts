@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { alertsCommand } from './commands/alerts.js';
 import { callCommand, timeoutOption } from './commands/call.js';
+import { complianceCommand } from './commands/compliance.js';
 import { operationsCommand } from './commands/operations.js';
 import { logCommand, loginCommand, refreshCommand, siteCallCommand } from './commands/fleet.js';
 import { reportCommand } from './commands/report.js';
@@ -56,6 +57,11 @@ Usage:
       The alerts not cleared (--all: with the cleared history), after evaluating each system's
       cached state with the rules in force. Exit 12 when any alert is open (not acknowledged, not
       snoozed), else 0.
+  fleetdeck compliance [--baseline FILE] [--site NAME]... [--json] | compliance --print-baseline
+      Every cached system against a compliance baseline (the shipped secure baseline without
+      --baseline; a JSON or YAML file): per check pass, FAIL, CANNOT TELL (data missing,
+      unreadable or too old) or n/a, with the value, the operation it came from and its age. Reads
+      the offline cache only. Exit 13 when any check fails, else 0.
 
 Every command that uses saved sites takes --data-dir DIR (default: $FLEETDECK_DATA_DIR, else the
 platform's app-data folder). FLEETDECK_KEYCHAIN=memory keeps secrets in memory only.
@@ -90,6 +96,8 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         return await reportCommand(io, rest);
       case 'alerts':
         return await alertsCommand(io, rest);
+      case 'compliance':
+        return await complianceCommand(io, rest);
       case undefined:
       case 'help':
       case '--help':

@@ -395,6 +395,8 @@ export function hostView(site: SiteState, system: SystemState, h: HostState, o: 
   if (o.ip) out.Ip = h.ip;
   if (o.wwn) out.Wwns = [...h.wwns];
   if (o.iqn) out.Iqn = h.iqn;
+  // Secrets are write-only: a set CHAP secret is listed masked, which tells that it is set.
+  if (o.iqn && h.chapSecret) out.ChapSecret = '********';
   if (o.nqn) out.Nqn = h.nqn;
   if (o.mapping) {
     const vols = index ?? volumeIndex(system);

@@ -1,0 +1,68 @@
+import { countResults, evaluateSystem, type AnswerSource, type CachedAnswer, type CheckOutcome, type CheckResult } from '../../app/compliance/evaluate.js';
+import type { Baseline } from '../../app/compliance/baseline.js';
+import type { OperationKey } from '../../app/catalog/index.js';
+import type { Site } from '../../app/domain/site.js';
+import { refreshRead } from '../../app/fleet/refresh-plan.js';
+import { cacheKey, type OfflineCache } from '../store/offline-cache.js';
+
+/** One system's compliance: every check of the baseline with its result and evidence. */
+export interface SystemCompliance {
+  siteId: string;
+  site: string;
+  system: string;
+  counts: Record<CheckResult, number>;
+  checks: CheckOutcome[];
+}
+
+export interface FleetComplianceOptions {
+  baseline: Baseline;
+  cache: OfflineCache;
+  sites: readonly Site[];
+  /** Only these sites (ids); all when omitted. */
+  siteIds?: ReadonlySet<string>;
+  now: Date;
+}
+
+/**
+ * Evaluates the baseline for every system with cached answers at the given sites, from the
+ * offline cache alone: only the answers the baseline reads are read and parsed, once per system.
+ * Systems come sorted by site name, then system name.
+ */
+export function evaluateFleet(o: FleetComplianceOptions): SystemCompliance[] {
+  const sites = new Map(o.sites.filter((s) => !o.siteIds || o.siteIds.has(s.id)).map((s) => [s.id, s]));
+  const keys = new Map<OperationKey, string>();
+  const keyOf = (op: OperationKey): string => {
+    let k = keys.get(op);
+    if (k === undefined) keys.set(op, (k = cacheKey(op, refreshRead(op).query)));
+    return k;
+  };
+  const now = o.now.getTime();
+  const out: SystemCompliance[] = [];
+  for (const { siteId, system } of o.cache.systems()) {
+    const site = sites.get(siteId);
+    // The empty name holds the site's own answers (its system list), not a system's.
+    if (!site || system === '') continue;
+    const parsed = new Map<OperationKey, CachedAnswer | undefined>();
+    const answers: AnswerSource = (op) => {
+      if (parsed.has(op)) return parsed.get(op);
+      const answer = readEntry(o.cache, siteId, system, keyOf(op));
+      parsed.set(op, answer);
+      return answer;
+    };
+    const checks = evaluateSystem(o.baseline, { site: site.name, group: site.group, tags: site.tags }, answers, now);
+    out.push({ siteId, site: site.name, system, counts: countResults(checks), checks });
+  }
+  return out.sort((a, b) => a.site.localeCompare(b.site) || a.system.localeCompare(b.system));
+}
+
+/** One cached answer, read alone: a system's cache also holds SMART texts and notifications no check reads. */
+function readEntry(cache: OfflineCache, siteId: string, system: string, key: string): CachedAnswer | undefined {
+  try {
+    // Not a view: reading must not keep entries from eviction nor write a use per read.
+    const entry = cache.get(siteId, system, key, { recordUse: false });
+    return entry && { value: entry.value, at: entry.at };
+  } catch (err) {
+    if (err instanceof SyntaxError) return { unreadable: 'the stored text is not JSON (damaged); refresh the system to replace it' };
+    throw err;
+  }
+}
