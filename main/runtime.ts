@@ -10,7 +10,8 @@ import { Fleet } from './core/fleet.js';
 import { HealthSummaries } from './core/health-summaries.js';
 import { AnswerDigests } from './core/answer-digests.js';
 import { StartGate, type StartGateOptions } from './core/start-gate.js';
-import { createHandlers, type Handlers, type SaveFile } from './ipc/handlers.js';
+import { createHandlers, type Handlers } from './ipc/handlers.js';
+import type { SaveDialogs } from './reports/save-grants.js';
 import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
 import { openSecretStore, type SecretStore } from './secrets/secret-store.js';
@@ -33,7 +34,7 @@ export interface RuntimeOptions {
   scopedSite?: string | undefined;
   simulatedSiteIds?: ReadonlySet<string>;
   /** Where exports the admin asks for are saved (the Electron shell passes its save dialog); without it they are handed to the window to download. */
-  saveFile?: SaveFile;
+  saveFile?: SaveDialogs;
   /** Clock and timers of the fleet's deadlines and retry waits (tests: to see what was waited). */
   timers?: Timers;
   /** Keep the fleet search index (default true; the CLI, which never searches, says false). */
