@@ -67,4 +67,31 @@ test('the block workflow walks template → volume → application → host → 
   await expect(detail.getByTestId('host-lun-7')).toContainText('data');
   await expect(page.getByTestId('mappings-host')).toHaveValue('wf-host');
   await expect(page.getByTestId('mappings-table')).toHaveAttribute('data-row-count', '1');
+
+  // Undo, back in Workflows: the four deletions previewed in the order they run, confirmed once by name.
+  await openSystem(page, siteId, system, 'Workflows');
+  await page.getByTestId('undo-panel').getByTestId('undo-open').click();
+  const undo = page.getByTestId('undo-dialog');
+  const steps = undo.getByTestId('undo-plan').locator('li');
+  await expect(steps).toHaveText([/^Unmap volume data of wf-db-prod from wf-host/, /^Delete host wf-host/, /^Delete application wf-db-prod/, /^Delete template wf-db/]);
+  await expect(undo.getByTestId('confirm-submit')).toBeDisabled();
+  await undo.getByTestId('confirm-input').fill('wf-db-prod');
+  await undo.getByTestId('confirm-submit').click();
+  await expect(undo.getByTestId('undo-summary')).toHaveText('Everything the workflow created was removed.');
+  for (const step of [1, 2, 3, 4]) await expect(undo.getByTestId(`undo-step-${step}`)).toHaveAttribute('data-state', 'done');
+  expect(state.mappings.some((m) => m.host === 'wf-host')).toBe(false);
+  expect(state.hosts.some((h) => h.name === 'wf-host')).toBe(false);
+  expect(state.apps.some((a) => a.name === 'wf-db-prod')).toBe(false);
+  expect(state.templates.some((t) => t.name === 'wf-db')).toBe(false);
+  await undo.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByTestId('undo-panel')).toHaveCount(0);
+
+  // Each deletion is in the action log, its intent and its outcome.
+  const log = fleet().runtime.actionLog.list({ newestFirst: true }).slice(0, 4);
+  expect(log.map((r) => [r.operation, r.result])).toEqual([
+    ['DELETE /templates/delete', 'ok'],
+    ['DELETE /applications/delete', 'ok'],
+    ['DELETE /hosts/delete', 'ok'],
+    ['DELETE /hosts/mappings/delete', 'ok'],
+  ]);
 });
