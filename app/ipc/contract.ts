@@ -105,6 +105,10 @@ export type TableExport = z.output<ReturnType<typeof tableExportSchema>>;
 /** A report with its place in the history. */
 const storedReport = once(() => z.object({ id: z.number().int(), summary: reportSummarySchema, model: reportModelSchema }));
 
+/** What the demo fleet's "what if" panel can make happen on a simulated system or site. */
+export const WHAT_IF_ACTIONS = ['fail-drive', 'fill-pool', 'lag-replication', 'stop-site', 'start-site'] as const;
+export type WhatIfAction = (typeof WHAT_IF_ACTIONS)[number];
+
 /** channel → { request, response }. Channel names are `domain:verb`. */
 export const CONTRACT = {
   'app:info': channel(
@@ -374,6 +378,16 @@ export const CONTRACT = {
   'table:export': channel(
     () => tableExportSchema(),
     () => fileExportSchema,
+  ),
+  /**
+   * Demo fleet only (`--demo`): makes something happen in the embedded simulator (fail a drive,
+   * fill a pool, lag a replication pair, stop or start a site), then refreshes what it touched.
+   * `system` is required by the system actions. Refused in any other window, and for a site that
+   * is not simulated. Answers what happened, in a sentence.
+   */
+  'demo:whatif': channel(
+    () => z.object({ action: z.enum(WHAT_IF_ACTIONS), site: siteRef, system: name.optional() }),
+    () => z.object({ message: z.string() }),
   ),
 } as const;
 

@@ -1,7 +1,7 @@
 import type { z, ZodError } from 'zod';
 import { getOperation } from '../../app/catalog/index.js';
 import { InputError } from '../../app/errors.js';
-import { CONTRACT, type Channel, type IpcError, type Response, type SiteView } from '../../app/ipc/contract.js';
+import { CONTRACT, type Channel, type IpcError, type Response, type SiteView, type WhatIfAction } from '../../app/ipc/contract.js';
 import type { Site, SiteImportNotice } from '../../app/domain/site.js';
 import { bulkInScopeOf, type BulkJobView } from '../../app/domain/bulk.js';
 import { nestedDeeperThan } from '../../app/nesting.js';
@@ -58,11 +58,19 @@ export interface HandlerContext {
    * one of them. Without them (browser shell, tests) an export is handed to the window to download.
    */
   saveFile?: SaveDialogs | undefined;
+  /**
+   * The demo fleet's simulator, driven by `demo:whatif`: present
+   * only in a `--demo` window; the channel is refused without it.
+   */
+  whatIf?: WhatIf | undefined;
   /** The OS user named in exports. */
   user?: string | undefined;
   /** Source of "now" for exports and data ages. */
   clock?: (() => Date) | undefined;
 }
+
+/** Makes a "what if" happen in the embedded simulator; what happened, in a sentence. */
+export type WhatIf = (request: { action: WhatIfAction; siteId: string; system?: string | undefined }) => Promise<string>;
 
 /** A request after its schema parsed it (defaults applied, unknown keys dropped). */
 export type Parsed<C extends Channel> = z.output<(typeof CONTRACT)[C]['request']>;
@@ -367,6 +375,17 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       const digest = { bytes: Buffer.byteLength(file.content), sha256: sha256(file.content) };
       const out = await deliver(file);
       return out.kind === 'cancelled' ? out : { ...out, ...digest };
+    },
+    'demo:whatif': async (r) => {
+      if (!ctx.whatIf) throw new ScopeError('"what if" drives the simulated demo fleet only: start Fleetdeck with --demo');
+      const site = siteOf(r.site);
+      if (!ctx.simulatedSiteIds.has(site.id)) throw new ScopeError(`site "${site.name}" is not simulated: "what if" changes only the demo fleet`);
+      const onSystem = r.action === 'fail-drive' || r.action === 'fill-pool';
+      if (onSystem && !r.system) throw new InputError(`choose a system of "${site.name}" to ${r.action.replace('-', ' ')}`);
+      const message = await ctx.whatIf({ action: r.action, siteId: site.id, system: r.system });
+      // Shown at once rather than at the next poll; a stopped site is found unreachable.
+      await fleet.refresh({ siteIds: [site.id], ...(onSystem && r.system ? { systems: [r.system] } : {}), force: true }).catch(() => undefined);
+      return { message };
     },
   };
 

@@ -158,6 +158,7 @@ function templates(siteId: string, system: string, exportDir: string): Record<Ch
     'alerts:notify': [{ notify: true }],
     'table:export': [{ format: 'csv', title: 'fuzz', columns: ['a', 'b'], rows: [['=1', 2]] }, { file: `${exportDir}/fuzz-table.csv`, format: 'csv', title: 'fuzz', columns: ['a'], rows: [] }],
     'notices:dismiss': [{ notice: 'site-import' }],
+    'demo:whatif': [{ action: 'fail-drive', site: siteId, system }, { action: 'stop-site', site: siteId }],
   };
 }
 

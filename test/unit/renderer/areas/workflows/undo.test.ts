@@ -10,7 +10,7 @@ describe('undoing a provisioning workflow', () => {
     ['POST /hosts/mappings/add', { Application: 'db-prod', Hosts: ['esx1'], Volumes: ['data'], LunIds: ['7'] }],
     ['POST /hosts/mappings/add', { Application: 'db-prod', Hosts: ['esx2'], Volumes: [] }],
   ] as const;
-  const all = created.reduce((c, [op, body]) => recordCreated(c, op, { body: { ...body } }), NOTHING_CREATED);
+  const all = created.reduce((c, [op, body]) => recordCreated(c, op, { query: {}, headers: {}, body: { ...body } }), NOTHING_CREATED);
 
   it('deletes what the steps created in the reverse order of creation, an existing host left alone', () => {
     expect(undoPlan(all).map((s) => [s.op, s.query])).toEqual([
