@@ -117,6 +117,8 @@ export const CONTRACT = {
       version: z.string(),
       scopedSite: z.string().optional(),
       simulated: z.boolean(),
+      /** The embedded demo fleet (`--demo`): `demo:whatif` answers only then. */
+      demo: z.boolean().optional(),
       keychain: z.enum(['keychain', 'memory']),
       keychainWarning: z.string().optional(),
       /** Data files moved aside and rebuilt, kept in memory, or unusable (an action log that refuses writes), one sentence each. */

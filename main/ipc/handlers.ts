@@ -171,6 +171,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       version: ctx.version,
       ...(ctx.scopedSite ? { scopedSite: ctx.scopedSite } : {}),
       simulated: ctx.simulatedSiteIds.size > 0,
+      ...(ctx.whatIf ? { demo: true } : {}),
       keychain: ctx.keychain,
       ...(ctx.keychainWarning ? { keychainWarning: ctx.keychainWarning } : {}),
       ...(ctx.storeWarnings?.length ? { storeWarnings: [...ctx.storeWarnings] } : {}),

@@ -12,6 +12,8 @@ function handlers(whatIf?: WhatIf) {
     sites: { get: (ref: string) => [real, simulated].find((s) => s.id === ref || s.name === ref), list: () => [real, simulated] },
     fleet: { refresh: async (o: unknown) => (refreshed.push(o), []) },
     simulatedSiteIds: new Set([simulated.id]),
+    version: 'test',
+    keychain: 'memory',
     ...(whatIf ? { whatIf } : {}),
   } as unknown as HandlerContext;
   return { hs: createHandlers(ctx), refreshed };
@@ -24,11 +26,14 @@ describe('demo:whatif', () => {
       expect(await dispatch(hs, 'demo:whatif', request)).toMatchObject({ ok: false, error: { code: 'not-found', message: expect.stringMatching(/--demo/) } });
     }
     expect(refreshed).toEqual([]);
+    expect(await dispatch(hs, 'app:info', {})).toMatchObject({ ok: true, value: { simulated: true } });
+    expect(await dispatch(hs, 'app:info', {})).not.toMatchObject({ value: { demo: true } });
   });
 
   it('in the demo, changes simulated sites only, and refreshes what it touched', async () => {
     const asked: unknown[] = [];
     const { hs, refreshed } = handlers(async (r) => (asked.push(r), 'done (simulated).'));
+    expect(await dispatch(hs, 'app:info', {})).toMatchObject({ ok: true, value: { demo: true } });
     expect(await dispatch(hs, 'demo:whatif', { action: 'stop-site', site: 'paris' })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/not simulated/) } });
     expect(await dispatch(hs, 'demo:whatif', { action: 'fill-pool', site: 'demo-a' })).toMatchObject({ ok: false, error: { code: 'validation' } });
     expect(await dispatch(hs, 'demo:whatif', { action: 'unplug-everything', site: 'demo-a' })).toMatchObject({ ok: false, error: { code: 'validation' } });
