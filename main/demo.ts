@@ -2,6 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type SimulatorHandle } from '../simulator/index.js';
+import type { WhatIf } from './ipc/handlers.js';
+import { InputError } from '../app/errors.js';
 import { openRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 import { SiteStore } from './store/site-store.js';
 
@@ -43,10 +45,12 @@ export async function startDemoFleet(options: { scopedSite?: string | undefined;
     // The sites are saved before the one runtime opens, so it knows which are simulated.
     const sites = new SiteStore({ dataDir: dir });
     const ids = new Set<string>();
+    const simulatedIndex = new Map<string, number>();
     const passwords = new Map<string, string>();
     for (const s of simulator.manifest.sites) {
       const site = await sites.add({ name: s.name, baseUrl: s.baseUrl, username: s.username, tags: ['simulated'], group: 'Demo fleet', polling: { intervalSeconds: DEMO_POLLING_SECONDS } });
       ids.add(site.id);
+      simulatedIndex.set(site.id, simulatedIndex.size);
       passwords.set(site.id, s.password);
     }
     const scopedSiteId = options.scopedSite !== undefined ? sites.get(options.scopedSite)?.id : undefined;
@@ -59,6 +63,7 @@ export async function startDemoFleet(options: { scopedSite?: string | undefined;
       simulatedSiteIds: ids,
       scopedSite: scopedSiteId,
       ...(options.saveFile ? { saveFile: options.saveFile } : {}),
+      whatIf: simulatorWhatIf(simulator, simulatedIndex),
     });
     // The sites are apart (each its own simulated endpoint): their logins run side by side.
     await Promise.all([...passwords].map(([id, password]) => runtime.fleet.login(id, { password }).catch(() => undefined)));
@@ -77,6 +82,45 @@ export async function startDemoFleet(options: { scopedSite?: string | undefined;
     remove();
     throw err;
   }
+}
+
+/**
+ * The demo's "what if" actions, through the embedded simulator's control API (in process: the demo
+ * starts no control server). The simulator's own refusals (no such system, no pair, a pool full
+ * already) reach the window as input errors.
+ */
+export function simulatorWhatIf(simulator: Pick<SimulatorHandle, 'control'>, indexOf: ReadonlyMap<string, number>): WhatIf {
+  const control = simulator.control;
+  return async ({ action, siteId, system }) => {
+    const site = indexOf.get(siteId);
+    if (site === undefined) throw new InputError('that site is not one of the simulator\'s');
+    const siteName = control.site(site).state.name;
+    try {
+      switch (action) {
+        case 'fail-drive': {
+          const d = control.failDrive({ site, ...(system ? { system } : {}) });
+          return `Drive ${d.name} of ${d.system} (node ${d.node}) failed${d.pool ? `; pool ${d.pool} runs degraded` : ''} (simulated).`;
+        }
+        case 'fill-pool': {
+          const f = control.fillPool({ site, ...(system ? { system } : {}) });
+          return `Pool ${f.pool} of ${f.system} is now 99.5 % allocated by a new application ${f.application} (simulated).`;
+        }
+        case 'lag-replication': {
+          const l = control.lagReplication({ site, ...(system ? { system } : {}) });
+          return `Replication of ${l.volume} from ${l.system} to ${l.remoteSystem} restarted a full resynchronisation (simulated).`;
+        }
+        case 'stop-site':
+          await control.siteDown(site);
+          return `Site ${siteName} stopped answering (simulated).`;
+        case 'start-site':
+          await control.siteUp(site);
+          return `Site ${siteName} answers again (simulated).`;
+      }
+    } catch (err) {
+      if (err instanceof RangeError) throw new InputError(err.message);
+      throw err;
+    }
+  };
 }
 
 /**

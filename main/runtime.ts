@@ -10,7 +10,8 @@ import { Fleet } from './core/fleet.js';
 import { HealthSummaries } from './core/health-summaries.js';
 import { AnswerDigests } from './core/answer-digests.js';
 import { StartGate, type StartGateOptions } from './core/start-gate.js';
-import { createHandlers, type Handlers, type SaveFile } from './ipc/handlers.js';
+import { createHandlers, type Handlers, type WhatIf } from './ipc/handlers.js';
+import type { SaveDialogs } from './reports/save-grants.js';
 import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
 import { describeAccount } from './secrets/accounts.js';
@@ -35,9 +36,11 @@ export interface RuntimeOptions {
   scopedSite?: string | undefined;
   simulatedSiteIds?: ReadonlySet<string>;
   /** Where exports the admin asks for are saved (the Electron shell passes its save dialog); without it they are handed to the window to download. */
-  saveFile?: SaveFile;
+  saveFile?: SaveDialogs;
   /** Told when a secret is over the keychain's cap and kept in memory for the run (the Electron shell shows it). */
   onSecretInMemory?: (account: string, bytes: number, limit: number) => void;
+  /** The demo fleet's simulator behind `demo:whatif` (only `startDemoFleet` passes it). */
+  whatIf?: WhatIf;
   /** Clock and timers of the fleet's deadlines and retry waits (tests: to see what was waited). */
   timers?: Timers;
   /** Keep the fleet search index (default true; the CLI, which never searches, says false). */
@@ -147,6 +150,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     startGate,
     user: osUser(),
     ...(o.saveFile ? { saveFile: o.saveFile } : {}),
+    ...(o.whatIf ? { whatIf: o.whatIf } : {}),
   });
   return {
     dataDir: o.dataDir,

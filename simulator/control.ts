@@ -5,8 +5,10 @@ import type { SimClock } from './clock.js';
 import { DIALECTS, DIALECT_NAMES, parseDialects, type Dialect } from './dialects.js';
 import type { FaultSettings, ProxyErrors, SiteFaults } from './faults.js';
 import type { SiteServer } from './http-site.js';
-import { allDrives, findSystem } from './state/lookup.js';
-import type { DriveState, FleetState, NodeState, SiteState, SystemState } from './state/model.js';
+import { findPool, poolFreeBytes, poolUsableBytes } from './state/capacity.js';
+import { allDrives, findSystem, systemById, volumeById } from './state/lookup.js';
+import type { DriveState, FleetState, NodeState, SiteState, SystemState, TemplateVolumeState } from './state/model.js';
+import { createApplication } from './state/provision.js';
 import { LEVEL, notify } from './state/notifications.js';
 import { isMisconfiguration, misconfigure, MISCONFIGURATIONS, secure, type Misconfiguration } from './misconfigure.js';
 import { generateCertificate } from './tls.js';
@@ -40,6 +42,20 @@ export interface FailDriveRequest {
   driveId?: number;
   /** Report the drive as pulled (Missing, removable with resources/delete) rather than Failed. */
   missing?: boolean;
+}
+
+export interface FillPoolRequest {
+  site: SiteRef;
+  /** System name or id; the site's first system when omitted. */
+  system?: string;
+  /** Pool name; the pool with the most free space when omitted. */
+  pool?: string;
+}
+
+export interface LagReplicationRequest {
+  site: SiteRef;
+  /** System name or id, primary or secondary of the pair; any pair of the site when omitted. */
+  system?: string;
 }
 
 export interface FailedDrive {
@@ -215,6 +231,51 @@ export class SimulatorControl {
   }
 
   /**
+   * Fills a pool to 99.5 % allocated with a new application (`what-if-fill-N`, one volume), as a
+   * runaway provisioning would: the system reports the pool Full; a Warning notification.
+   */
+  fillPool(req: FillPoolRequest): { system: string; pool: string; application: string; bytes: number } {
+    const { s, system } = this.#system(req.site, req.system);
+    const pool = req.pool ? findPool(system, req.pool) : [...system.pools].sort((a, b) => poolFreeBytes(system, b) - poolFreeBytes(system, a))[0];
+    if (!pool) throw new RangeError(`no pool ${JSON.stringify(req.pool ?? '')} on system ${system.name}`);
+    const gib = 1024 ** 3;
+    const bytes = Math.floor((poolFreeBytes(system, pool) - poolUsableBytes(system, pool) * 0.005) / gib) * gib;
+    if (bytes < gib) throw new RangeError(`pool ${pool.name} on system ${system.name} is full already`);
+    const layout = system.templates.flatMap((t) => t.volumes)[0] ?? system.apps.flatMap((a) => a.volumes)[0];
+    if (!layout) throw new RangeError(`system ${system.name} has no volume layout to copy`);
+    const volume: TemplateVolumeState = { ...layout, id: 1, name: 'fill', pool: pool.name, metadataPool: pool.name, stripedPools: [], stripedMetadataPools: [], capacityBytes: bytes, snapshotCapacityBytes: 0, cgid: undefined, groupedVolume: '' };
+    let n = 1;
+    while (system.apps.some((a) => a.name === `what-if-fill-${n}`)) n++;
+    const name = `what-if-fill-${n}`;
+    const now = this.clock.now();
+    createApplication(system, name, { name, description: '', cgs: [], volumes: [volume] }, 'simulated: a pool filled on purpose', now);
+    notify(system, s.state.customer, now, { level: LEVEL.warning, module: 'Capacity', message: `Pool ${pool.name} is almost fully allocated (simulated).` });
+    return { system: system.name, pool: pool.name, application: name, bytes };
+  }
+
+  /**
+   * Puts a replication pair back to a full resynchronisation of 2 TiB (Initializing, then Syncing
+   * for over an hour at the simulated rate), as after a long link outage; a Warning notification.
+   */
+  lagReplication(req: LagReplicationRequest): { system: string; volume: string; remoteSystem: string } {
+    const s = this.site(req.site);
+    const system = req.system ? this.#system(req.site, req.system).system : undefined;
+    const link = s.state.links.find((l) => !system || l.primary.systemId === system.id || l.secondary.systemId === system.id);
+    if (!link) throw new RangeError(`no replication pair ${system ? `of system ${system.name}` : `at site ${s.state.name}`}`);
+    const primary = systemById(s.state, link.primary.systemId);
+    const secondary = systemById(s.state, link.secondary.systemId);
+    const vol = primary ? volumeById(primary, link.primary.volumeId) : undefined;
+    if (!primary || !secondary || !vol) throw new RangeError('the replication pair names a system or volume that is gone');
+    const now = this.clock.now();
+    link.syncStartMs = now;
+    link.syncBytes = 2 * 1024 ** 4;
+    link.announcedInSync = false;
+    const volume = `${vol.app.name}/${vol.vol.name}`;
+    notify(primary, s.state.customer, now, { level: LEVEL.warning, module: 'Replication', message: `Replication of ${volume} to ${secondary.name} restarted a full resynchronisation (simulated).` });
+    return { system: primary.name, volume, remoteSystem: secondary.name };
+  }
+
+  /**
    * Sets the version a system reports for one component in `GET /Version` (added when the system
    * has no such component), as an upgrade or a stuck system would; returns the system's versions.
    */
@@ -377,6 +438,17 @@ export async function startControlServer(control: SimulatorControl, port: number
       if (driveId !== undefined) req.driveId = driveId;
       if (body['missing'] === true) req.missing = true;
       return control.failDrive(req);
+    }
+    if (method === 'POST' && c === 'fill-pool') {
+      const req: FillPoolRequest = { site };
+      if (typeof body['system'] === 'string') req.system = body['system'];
+      if (typeof body['pool'] === 'string') req.pool = body['pool'];
+      return control.fillPool(req);
+    }
+    if (method === 'POST' && c === 'lag-replication') {
+      const req: LagReplicationRequest = { site };
+      if (typeof body['system'] === 'string') req.system = body['system'];
+      return control.lagReplication(req);
     }
     if (method === 'POST' && c === 'versions') {
       const str = (k: string): string | undefined => (typeof body[k] === 'string' ? (body[k] as string) : undefined);

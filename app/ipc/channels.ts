@@ -41,6 +41,7 @@ export const CHANNEL_NAMES = [
   'alertrules:set',
   'alerts:notify',
   'table:export',
+  'demo:whatif',
   'notices:dismiss',
 ] as const;
 

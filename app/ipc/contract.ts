@@ -6,7 +6,7 @@ import { ACTION_EXPORT_FORMATS, actionEntrySchema, actionLogExportSchema, action
 import { siteEditSchema, siteImportNoticeSchema, siteInputSchema, siteViewSchema, systemStatusSchema } from '../domain/site.js';
 import { systemRollupSchema, systemSummarySchema } from '../health/system-summary.js';
 import { OPERATION_KEYS } from '../catalog/operations.js';
-import { exportedFileSchema, reportDiffSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
+import { fileExportSchema, reportDiffSchema, reportExportSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
 import { searchAnswerSchema } from '../search/entries.js';
 import type { ChannelName, EventNameList } from './channels.js';
 
@@ -84,10 +84,16 @@ const reportId = z.number().int().min(1);
 const alertIds = z.array(z.number().int().min(1)).min(1).max(10_000);
 /** The alert rules as the rule editor shows them. */
 const alertRules = once(() => z.object({ defaults: ruleSettingsSchema, overrides: z.array(scopedOverrideSchema), notify: z.boolean() }));
-/** One table of a fleet view, to be written to a file; a cell is what a view shows, never a secret. */
+/**
+ * Main writes an export only where the admin chose in a dialog main showed: a path named by the
+ * window is refused, whatever it holds.
+ */
+const refusedPath = (): z.ZodOptional<z.ZodNever> =>
+  z.never({ error: 'a window cannot name where main writes: exports are saved where you choose in the save dialog, or downloaded' }).optional();
+/** One table of a fleet view, to be exported; a cell is what a view shows, never a secret. */
 const tableExportSchema = once(() =>
   z.object({
-    file: z.string().min(1).max(4096),
+    file: refusedPath(),
     format: z.enum(['csv', 'json']),
     title: z.string().max(200),
     columns: z.array(z.string().max(200)).min(1).max(200),
@@ -99,6 +105,10 @@ export type TableExport = z.output<ReturnType<typeof tableExportSchema>>;
 /** A report with its place in the history. */
 const storedReport = once(() => z.object({ id: z.number().int(), summary: reportSummarySchema, model: reportModelSchema }));
 
+/** What the demo fleet's "what if" panel can make happen on a simulated system or site. */
+export const WHAT_IF_ACTIONS = ['fail-drive', 'fill-pool', 'lag-replication', 'stop-site', 'start-site'] as const;
+export type WhatIfAction = (typeof WHAT_IF_ACTIONS)[number];
+
 /** channel → { request, response }. Channel names are `domain:verb`. */
 export const CONTRACT = {
   'app:info': channel(
@@ -107,6 +117,8 @@ export const CONTRACT = {
       version: z.string(),
       scopedSite: z.string().optional(),
       simulated: z.boolean(),
+      /** The embedded demo fleet (`--demo`): `demo:whatif` answers only then. */
+      demo: z.boolean().optional(),
       keychain: z.enum(['keychain', 'memory']),
       keychainWarning: z.string().optional(),
       /** Data files moved aside and rebuilt, kept in memory, or unusable (an action log that refuses writes), one sentence each. */
@@ -322,12 +334,13 @@ export const CONTRACT = {
     () => reportDiffSchema,
   ),
   /**
-   * Writes a stored report to `dir` (absolute; new or empty) in the chosen formats, plus
-   * manifest.json with the SHA-256 of every file.
+   * Exports a stored report in the chosen formats plus manifest.json with the SHA-256 of every
+   * file: to a new folder inside the one chosen in main's folder dialog (Electron), or as one ZIP
+   * for the window to download (browser shell).
    */
   'reports:export': channel(
-    () => z.object({ id: reportId, formats: z.array(reportFormatSchema).min(1).max(4), dir: z.string().min(1).max(4096) }),
-    () => z.object({ dir: z.string(), files: z.array(exportedFileSchema), manifestSha256: z.string() }),
+    () => z.object({ id: reportId, formats: z.array(reportFormatSchema).min(1).max(4), dir: refusedPath() }),
+    () => reportExportSchema,
   ),
   /** Alerts matching the filters, newest first, and how many are open (not acknowledged, not snoozed, not cleared). */
   'alerts:list': channel(
@@ -360,12 +373,23 @@ export const CONTRACT = {
     () => ok,
   ),
   /**
-   * Writes one table a fleet view shows (capacity planning, version drift, a configuration
-   * comparison) to a new file (absolute path; never overwritten) as CSV or JSON.
+   * Exports one table a fleet view shows (capacity planning, version drift, a configuration
+   * comparison) as CSV or JSON: to a file chosen in main's save dialog (Electron), or as the
+   * file's text for the window to download (browser shell).
    */
   'table:export': channel(
     () => tableExportSchema(),
-    () => exportedFileSchema,
+    () => fileExportSchema,
+  ),
+  /**
+   * Demo fleet only (`--demo`): makes something happen in the embedded simulator (fail a drive,
+   * fill a pool, lag a replication pair, stop or start a site), then refreshes what it touched.
+   * `system` is required by the system actions. Refused in any other window, and for a site that
+   * is not simulated. Answers what happened, in a sentence.
+   */
+  'demo:whatif': channel(
+    () => z.object({ action: z.enum(WHAT_IF_ACTIONS), site: siteRef, system: name.optional() }),
+    () => z.object({ message: z.string() }),
   ),
 } as const;
 

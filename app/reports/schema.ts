@@ -127,3 +127,24 @@ export const reportDiffSchema = z.object({
 
 /** One exported file as the manifest lists it. */
 export const exportedFileSchema = z.object({ path: z.string(), bytes: z.number().int(), sha256: z.string() });
+
+/**
+ * How a one-file export ended: saved where the admin chose in main's dialog (Electron), cancelled
+ * there, or handed to the window to download (browser shell) with its size and SHA-256.
+ */
+export const fileExportSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('saved'), path: z.string(), bytes: z.number().int(), sha256: z.string() }),
+  z.object({ kind: z.literal('cancelled') }),
+  z.object({ kind: z.literal('download'), fileName: z.string(), mimeType: z.string(), content: z.string(), bytes: z.number().int(), sha256: z.string() }),
+]);
+
+/**
+ * How a report export ended: written to a new folder inside the one the admin chose in main's
+ * dialog (Electron), cancelled there, or handed to the window as one ZIP (base64) holding that
+ * folder (browser shell). Either way with every file's SHA-256 and the manifest's own.
+ */
+export const reportExportSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('saved'), dir: z.string(), files: z.array(exportedFileSchema), manifestSha256: z.string() }),
+  z.object({ kind: z.literal('cancelled') }),
+  z.object({ kind: z.literal('download'), fileName: z.string(), mimeType: z.string(), base64: z.string(), files: z.array(exportedFileSchema), manifestSha256: z.string() }),
+]);

@@ -1,7 +1,7 @@
 import type { z, ZodError } from 'zod';
 import { getOperation } from '../../app/catalog/index.js';
 import { InputError } from '../../app/errors.js';
-import { CONTRACT, type Channel, type IpcError, type Response, type SiteView } from '../../app/ipc/contract.js';
+import { CONTRACT, type Channel, type IpcError, type Response, type SiteView, type WhatIfAction } from '../../app/ipc/contract.js';
 import type { Site, SiteImportNotice } from '../../app/domain/site.js';
 import { bulkInScopeOf, type BulkJobView } from '../../app/domain/bulk.js';
 import { nestedDeeperThan } from '../../app/nesting.js';
@@ -11,16 +11,19 @@ import { pinnedValidity, probeCertificate } from '../client/tls.js';
 import { ipcErrorCode } from '../../app/errors.js';
 import type { Fleet } from '../core/fleet.js';
 import type { BulkJobs } from '../core/bulk.js';
-import { isAbsolute } from 'node:path';
+import { join } from 'node:path';
 import type { ReportService } from '../reports/service.js';
 import type { AlertEngine } from '../alerts/alert-engine.js';
 import type { HealthSummaries } from '../core/health-summaries.js';
 import type { StartGate } from '../core/start-gate.js';
-import { exportTable } from '../reports/table-export.js';
+import { tableFile } from '../reports/table-export.js';
+import { sha256 } from '../reports/manifest.js';
+import { makePrivateDir, type SaveDialogs } from '../reports/save-grants.js';
+import { zipStored } from '../reports/zip.js';
 import { RawJson } from './raw-json.js';
 import type { ActionLog } from '../store/action-log.js';
 import type { ActionLogFilter } from '../../app/domain/action.js';
-import { actionLogFile, type ActionLogFile } from '../reports/action-log-export.js';
+import { actionLogFile, fileStamp, type ActionLogFile } from '../reports/action-log-export.js';
 import type { SiteStore } from '../store/site-store.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { SearchAnswer } from '../../app/search/entries.js';
@@ -51,19 +54,23 @@ export interface HandlerContext {
   /** Told when a window reads every roll-up summary (its first frame): background start-up work waits for it. */
   startGate?: Pick<StartGate, 'firstFrameServed'> | undefined;
   /**
-   * Saves an export where the admin chooses (Electron's save dialog): the path written, or
-   * undefined when cancelled. Without it (browser shell, tests) an export is handed to the window
-   * to download.
+   * Main's save and folder dialogs (Electron): an export is written only where the admin chose in
+   * one of them. Without them (browser shell, tests) an export is handed to the window to download.
    */
-  saveFile?: SaveFile | undefined;
+  saveFile?: SaveDialogs | undefined;
+  /**
+   * The demo fleet's simulator, driven by `demo:whatif`: present
+   * only in a `--demo` window; the channel is refused without it.
+   */
+  whatIf?: WhatIf | undefined;
   /** The OS user named in exports. */
   user?: string | undefined;
   /** Source of "now" for exports and data ages. */
   clock?: (() => Date) | undefined;
 }
 
-/** Asks where to save a file and writes it there; the path written, or undefined when the admin cancels. */
-export type SaveFile = (file: ActionLogFile) => Promise<string | undefined>;
+/** Makes a "what if" happen in the embedded simulator; what happened, in a sentence. */
+export type WhatIf = (request: { action: WhatIfAction; siteId: string; system?: string | undefined }) => Promise<string>;
 
 /** A request after its schema parsed it (defaults applied, unknown keys dropped). */
 export type Parsed<C extends Channel> = z.output<(typeof CONTRACT)[C]['request']>;
@@ -165,6 +172,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       version: ctx.version,
       ...(ctx.scopedSite ? { scopedSite: ctx.scopedSite } : {}),
       simulated: ctx.simulatedSiteIds.size > 0,
+      ...(ctx.whatIf ? { demo: true } : {}),
       keychain: ctx.keychain,
       ...(ctx.keychainWarning ? { keychainWarning: ctx.keychainWarning } : {}),
       ...(ctx.storeWarnings?.length ? { storeWarnings: [...ctx.storeWarnings] } : {}),
@@ -304,9 +312,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       const filter = logFilter(r);
       const records = ctx.actionLog.list({ ...filter, newestFirst: true });
       const file = actionLogFile(r.format, records, { filter, exportedAt: now(), exportedBy: ctx.user ?? '', siteName: (id) => sites.get(id)?.name });
-      if (!ctx.saveFile) return { kind: 'download', ...file, count: records.length };
-      const path = await ctx.saveFile(file);
-      return path === undefined ? { kind: 'cancelled' } : { kind: 'saved', path, count: records.length };
+      const out = await deliver(file);
+      return out.kind === 'cancelled' ? out : { ...out, count: records.length };
     },
     'reports:list': async () => reportService().list().filter(inScope),
     'reports:generate': async (r) => {
@@ -326,11 +333,19 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     'reports:export': async (r) => {
       // Its listing says its sites: the model is read (and checked, redacted) once, by the export.
       checkReportScope(r.id, reportService().summary(r.id));
-      // The renderer names the directory (from a save dialog); a relative path would land in
-      // whatever the main process's working directory happens to be.
-      if (!isAbsolute(r.dir)) throw new ScopeError('choose an absolute directory to export to');
-      const written = await reportService().export(r.id, r.dir, r.formats);
-      return { dir: written.dir, files: written.manifest.files, manifestSha256: written.manifestSha256 };
+      const folderName = `fleetdeck-report-${r.id}-${fileStamp(now())}`;
+      if (ctx.saveFile) {
+        const grant = await ctx.saveFile.chooseFolder({ title: `Export report ${r.id}`, folderName });
+        if (!grant) return { kind: 'cancelled' };
+        // A new folder of its own, so its manifest describes every file in it.
+        const dir = join(ctx.saveFile.grants.take(grant, 'folder'), folderName);
+        await makePrivateDir(dir);
+        const written = await reportService().export(r.id, dir, r.formats);
+        return { kind: 'saved', dir: written.dir, files: written.manifest.files, manifestSha256: written.manifestSha256 };
+      }
+      const built = await reportService().files(r.id, r.formats);
+      const zip = zipStored(built.files.map((f) => ({ path: `${folderName}/${f.path}`, data: f.data })), now());
+      return { kind: 'download', fileName: `${folderName}.zip`, mimeType: 'application/zip', base64: zip.toString('base64'), files: built.manifest.files, manifestSha256: built.manifestSha256 };
     },
     'alerts:list': async (r) => {
       const site = r.site !== undefined ? siteOf(r.site).id : ctx.scopedSite;
@@ -357,8 +372,31 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       alertEngine().setNotify(r.notify);
       return ok;
     },
-    'table:export': async (r) => exportTable(r),
+    'table:export': async (r) => {
+      const file = tableFile(r, now());
+      const digest = { bytes: Buffer.byteLength(file.content), sha256: sha256(file.content) };
+      const out = await deliver(file);
+      return out.kind === 'cancelled' ? out : { ...out, ...digest };
+    },
+    'demo:whatif': async (r) => {
+      if (!ctx.whatIf) throw new ScopeError('"what if" drives the simulated demo fleet only: start Fleetdeck with --demo');
+      const site = siteOf(r.site);
+      if (!ctx.simulatedSiteIds.has(site.id)) throw new ScopeError(`site "${site.name}" is not simulated: "what if" changes only the demo fleet`);
+      const onSystem = r.action === 'fail-drive' || r.action === 'fill-pool';
+      if (onSystem && !r.system) throw new InputError(`choose a system of "${site.name}" to ${r.action.replace('-', ' ')}`);
+      const message = await ctx.whatIf({ action: r.action, siteId: site.id, system: r.system });
+      // Shown at once rather than at the next poll; a stopped site is found unreachable.
+      await fleet.refresh({ siteIds: [site.id], ...(onSystem && r.system ? { systems: [r.system] } : {}), force: true }).catch(() => undefined);
+      return { message };
+    },
   };
+
+  /** A one-file export: written where the admin chooses in main's save dialog, or handed to the window to download. */
+  async function deliver(file: ActionLogFile): Promise<({ kind: 'download' } & ActionLogFile) | { kind: 'saved'; path: string } | { kind: 'cancelled' }> {
+    if (!ctx.saveFile) return { kind: 'download', ...file };
+    const grant = await ctx.saveFile.chooseFile({ fileName: file.fileName });
+    return grant ? { kind: 'saved', path: await ctx.saveFile.grants.writeFile(grant, file.content) } : { kind: 'cancelled' };
+  }
 
   function bulkJobs(): BulkJobs {
     if (!ctx.bulk) throw new ScopeError('bulk changes are not available in this window');

@@ -9,6 +9,11 @@ export interface ActionLogFile {
   content: string;
 }
 
+/** A time as it appears in an export's file name (no characters a file system refuses). */
+export function fileStamp(at: Date): string {
+  return at.toISOString().replace(/[:.]/g, '-');
+}
+
 /** Names the JSON export's layout, so a reader can tell versions apart. */
 export const ACTION_EXPORT_FORMAT = 'fleetdeck-action-log-export/1';
 
@@ -25,7 +30,7 @@ export function actionLogFile(
   records: Redacted<readonly ActionRecord[]>,
   context: { filter: ActionLogFilter; exportedAt: Date; exportedBy: string; siteName: (siteId: string) => string | undefined },
 ): ActionLogFile {
-  const stamp = context.exportedAt.toISOString().replace(/[:.]/g, '-');
+  const stamp = fileStamp(context.exportedAt);
   const siteName = (id: string): string => (id ? (context.siteName(id) ?? id) : '');
   if (format === 'csv') {
     const rows = records.map((r) => [r.seq, r.at, r.completedAt ?? null, siteName(r.siteId), r.siteId, r.system, r.user, r.operation, r.result, paramsText(r.params), r.message, r.hash]);

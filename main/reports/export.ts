@@ -7,22 +7,36 @@ import { csvFiles } from './csv.js';
 import { renderHtml } from './html.js';
 import { MANIFEST_FILE, MANIFEST_FORMAT, manifestSelfHash, sha256, type Manifest } from './manifest.js';
 import { writeReportPdf } from './pdf.js';
+import { fileError, makePrivateDir, writePrivate } from './save-grants.js';
 
 /** The export formats. */
 export const EXPORT_FORMATS = ['pdf', 'html', 'csv', 'json'] as const;
 /** One of {@link EXPORT_FORMATS}. */
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-/** Where and how {@link exportReport} writes. */
-export interface ExportOptions {
-  /** Target directory: created when missing; must be empty when it exists. */
-  dir: string;
+/** What {@link reportFiles} builds: the formats chosen, by whom and when. */
+export interface ReportFilesOptions {
   formats: readonly ExportFormat[];
   /** Id of the report in the history, recorded in the manifest. */
   reportId?: number | null;
-  /** Who writes the files (OS user) and when. */
+  /** Who exports (OS user) and when. */
   exportedBy: string;
   exportedAt: Date;
+}
+
+/** Where and how {@link exportReport} writes. */
+export interface ExportOptions extends ReportFilesOptions {
+  /** Target directory: created when missing; must be empty when it exists. */
+  dir: string;
+}
+
+/** A report's files as {@link reportFiles} builds them, manifest.json last. */
+export interface ReportFiles {
+  /** Every file, its path relative to the export folder (`/`-separated). */
+  files: Array<{ path: string; data: Buffer }>;
+  manifest: Manifest;
+  /** SHA-256 of manifest.json: the fingerprint to record outside the export. */
+  manifestSha256: string;
 }
 
 /** What {@link exportReport} wrote. */
@@ -34,30 +48,20 @@ export interface ExportResult {
 }
 
 /**
- * Writes a report in the chosen formats plus `manifest.json` (who, when, what, scope, source, data
+ * Builds a report in the chosen formats plus `manifest.json` (who, when, what, scope, source, data
  * ages, SHA-256 of every file). The model must come redacted (from `buildReport`, or from the
  * history, which redacts what it reads back): every format is written from it as it is.
- * @throws Error when the directory exists and is not empty (a manifest must describe the whole
- *   directory), or when no format is given.
+ * @throws InputError when no format is given.
  */
-export async function exportReport(m: Redacted<ReportModel>, o: ExportOptions): Promise<ExportResult> {
+export async function reportFiles(m: Redacted<ReportModel>, o: ReportFilesOptions): Promise<ReportFiles> {
   const formats = [...new Set(o.formats)];
   if (!formats.length) throw new InputError('choose at least one format: pdf, html, csv, json');
-  const dir = path.resolve(o.dir);
-  await prepareDir(dir);
-
   const files: Array<{ path: string; data: Buffer }> = [];
   if (formats.includes('pdf')) files.push({ path: 'report.pdf', data: await writeReportPdf(m) });
   if (formats.includes('html')) files.push({ path: 'report.html', data: Buffer.from(renderHtml(m), 'utf8') });
   if (formats.includes('json')) files.push({ path: 'report.json', data: Buffer.from(`${JSON.stringify(m, null, 2)}\n`, 'utf8') });
   if (formats.includes('csv')) for (const f of csvFiles(m)) files.push({ path: f.path, data: Buffer.from(f.content, 'utf8') });
 
-  for (const f of files) {
-    const target = path.join(dir, ...f.path.split('/'));
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    // 'wx': never overwrite something that appeared meanwhile.
-    await fs.writeFile(target, f.data, { flag: 'wx' });
-  }
   const body: Omit<Manifest, 'selfSha256'> = {
     format: MANIFEST_FORMAT,
     reportId: o.reportId ?? null,
@@ -75,9 +79,29 @@ export async function exportReport(m: Redacted<ReportModel>, o: ExportOptions): 
     files: files.map((f) => ({ path: f.path, bytes: f.data.length, sha256: sha256(f.data) })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
   };
   const manifest: Manifest = { ...body, selfSha256: manifestSelfHash(body) };
-  const text = `${JSON.stringify(manifest, null, 2)}\n`;
-  await fs.writeFile(path.join(dir, MANIFEST_FILE), text, { flag: 'wx' });
-  return { dir, manifest, manifestSha256: sha256(text) };
+  const text = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, 'utf8');
+  files.push({ path: MANIFEST_FILE, data: text });
+  return { files, manifest, manifestSha256: sha256(text) };
+}
+
+/**
+ * Writes {@link reportFiles} to a directory, private to the user (folders 0700, files 0600: an
+ * audit pack names users, hosts and every write).
+ * @throws InputError when the directory exists and is not empty (a manifest must describe the whole
+ *   directory), when no format is given, or when the file system refuses the path.
+ */
+export async function exportReport(m: Redacted<ReportModel>, o: ExportOptions): Promise<ExportResult> {
+  if (o.dir.includes('\0')) throw new InputError('the path holds a character no file name may hold (NUL)');
+  const built = await reportFiles(m, o);
+  const dir = path.resolve(o.dir);
+  await prepareDir(dir);
+  for (const f of built.files) {
+    const target = path.join(dir, ...f.path.split('/'));
+    await makePrivateDir(path.dirname(target), true);
+    // 'wx': never overwrite something that appeared meanwhile.
+    await writePrivate(target, f.data, 'wx');
+  }
+  return { dir, manifest: built.manifest, manifestSha256: built.manifestSha256 };
 }
 
 /**
@@ -91,14 +115,14 @@ export async function assertExportDir(dir: string): Promise<boolean> {
     entries = await fs.readdir(dir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw err;
+    throw fileError(err, dir);
   }
   if (entries.length) throw new InputError(`${dir} is not empty: choose a new or empty directory, so its manifest describes every file in it`, 'conflict');
   return true;
 }
 
 async function prepareDir(dir: string): Promise<void> {
-  if (!(await assertExportDir(dir))) await fs.mkdir(dir, { recursive: true });
+  if (!(await assertExportDir(dir))) await makePrivateDir(dir, true);
 }
 
 /** Parses `pdf,html,csv,json` (any order, any case). @throws Error naming an unknown format. */

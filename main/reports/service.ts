@@ -9,7 +9,7 @@ import type { Fleet } from '../core/fleet.js';
 import type { ActionLog } from '../store/action-log.js';
 import type { SiteStore } from '../store/site-store.js';
 import { collectActions, collectSystems } from './collect.js';
-import { exportReport, type ExportFormat, type ExportResult } from './export.js';
+import { exportReport, reportFiles, type ExportFormat, type ExportResult, type ReportFiles } from './export.js';
 import type { ReportStore, StoredReport } from './store.js';
 
 /** Dependencies of {@link ReportService}. */
@@ -138,14 +138,16 @@ export class ReportService {
 
   /** Writes a stored report to a new or empty directory in the given formats, with its manifest. */
   async export(id: number, dir: string, formats: readonly ExportFormat[]): Promise<ExportResult> {
-    const model = this.latest?.id === id ? this.latest.model : this.open(id).model;
-    return exportReport(model, {
-      dir,
-      formats,
-      reportId: id,
-      exportedBy: this.o.user,
-      exportedAt: this.clock(),
-    });
+    return exportReport(this.model(id), { dir, formats, reportId: id, exportedBy: this.o.user, exportedAt: this.clock() });
+  }
+
+  /** A stored report's files in the given formats with its manifest, written nowhere (for a download). */
+  async files(id: number, formats: readonly ExportFormat[]): Promise<ReportFiles> {
+    return reportFiles(this.model(id), { formats, reportId: id, exportedBy: this.o.user, exportedAt: this.clock() });
+  }
+
+  private model(id: number): StoredReport['model'] {
+    return this.latest?.id === id ? this.latest.model : this.open(id).model;
   }
 
   private resolveSites(refs: readonly string[] | undefined): Site[] {

@@ -1,9 +1,13 @@
+/** A file main handed to the window: its text, or its bytes as base64 (a ZIP). */
+export type DownloadFile = { fileName: string; mimeType: string } & ({ content: string } | { base64: string });
+
 /**
- * Hands a file's text to the browser as a download (the browser shell: main has no save dialog
- * there). The object URL is released once the download has been started.
+ * Hands a file to the browser as a download (the browser shell: main has no save dialog there).
+ * The object URL is released once the download has been started.
  */
-export function downloadText(file: { fileName: string; mimeType: string; content: string }, doc: Document = document): void {
-  const url = URL.createObjectURL(new Blob([file.content], { type: file.mimeType }));
+export function downloadText(file: DownloadFile, doc: Document = document): void {
+  const body = 'content' in file ? file.content : Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+  const url = URL.createObjectURL(new Blob([body], { type: file.mimeType }));
   const a = doc.createElement('a');
   a.href = url;
   a.download = file.fileName;

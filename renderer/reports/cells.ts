@@ -39,12 +39,3 @@ export function tableColumns(columns: readonly ReportColumn[]): Column<TableRow>
     ...(NUMERIC.has(c.type) ? { align: 'end' as const, width: 'minmax(6rem, 0.7fr)' } : { width: c.type === 'time' ? 'minmax(11rem, 1fr)' : 'minmax(7rem, 1fr)' }),
   }));
 }
-
-/**
- * Whether main will accept the path as an export directory: absolute on the machine main runs on
- * (`/…`, `C:\…`, `C:/…`, `\\server\share`). A relative path would land wherever main's working
- * directory happens to be.
- */
-export function isAbsolutePath(text: string): boolean {
-  return /^\//.test(text) || /^[A-Za-z]:[\\/]/.test(text) || /^\\\\[^\\]+\\/.test(text);
-}

@@ -1,3 +1,4 @@
+import { downloadText } from '../lib/download.js';
 import type { Request, Response } from '../../app/ipc/contract.js';
 import type { ReportSummary } from '../../app/reports/schema.js';
 import { api } from '../lib/api.js';
@@ -85,15 +86,19 @@ export class ReportsState {
     }
   }
 
-  /** Writes the report on screen to `dir` in `formats`, with its manifest. */
-  async exportCurrent(formats: readonly ExportFormat[], dir: string): Promise<void> {
+  /**
+   * Exports the report on screen in `formats` with its manifest: main asks where in its folder
+   * dialog (Electron), or hands over one ZIP that is downloaded here (browser shell).
+   */
+  async exportCurrent(formats: readonly ExportFormat[], download: typeof downloadText = downloadText): Promise<void> {
     const report = this.current;
     if (!report || this.exporting) return;
     this.exporting = true;
     this.exportError = undefined;
     this.exported = undefined;
     try {
-      const result = await api().invoke('reports:export', { id: report.id, formats: [...formats], dir });
+      const result = await api().invoke('reports:export', { id: report.id, formats: [...formats] });
+      if (result.kind === 'download') download(result);
       if (this.current?.id === report.id) this.exported = result;
     } catch (err) {
       this.exportError = errorText(err);

@@ -26,6 +26,7 @@ import { NOTIFICATIONS_CACHE, REFRESH_READS } from '../../app/fleet/refresh-plan
 import { Fleet, FLEET_LIMITS } from '../../main/core/fleet.js';
 import { dispatch } from '../../main/ipc/handlers.js';
 import { openRuntime, type Runtime } from '../../main/runtime.js';
+import { EXPORT_FORMATS } from '../../main/reports/export.js';
 import { openSecretStore } from '../../main/secrets/secret-store.js';
 import { startBrowserShell } from '../../main/shells/browser-shell.js';
 import { SiteStore, openStores } from '../../main/store/index.js';
@@ -518,11 +519,11 @@ async function benchAudit(rt: Runtime): Promise<void> {
     if (!generated.ok) throw new Error(`reports:generate: ${generated.error.message}`);
     const id = (generated.value as { id: number }).id;
     t = performance.now();
-    const exported = await dispatch(rt.handlers, 'reports:export', { id, formats: ['pdf', 'html', 'csv', 'json'], dir: dirOut });
+    // As the Electron shell exports once the admin has chosen the folder.
+    const exported = await rt.reports.export(id, dirOut, ['pdf', 'html', 'csv', 'json']);
     const exportMs = performance.now() - t;
-    if (!exported.ok) throw new Error(`reports:export: ${exported.error.message}`);
     rmSync(out, { recursive: true, force: true });
-    return { generateMs, exportMs, files: (exported.value as { files: unknown[] }).files.length };
+    return { generateMs, exportMs, files: exported.manifest.files.length };
   };
   const firstSite = rt.sites.list()[0]!.id;
   const one = await time({ kind: 'audit', sites: [firstSite] });
@@ -543,11 +544,14 @@ async function benchAudit(rt: Runtime): Promise<void> {
   if (!generated.ok) throw new Error(generated.error.message);
   const id = (generated.value as { id: number }).id;
   const perFormat: string[] = [];
-  for (const format of ['pdf', 'html', 'csv', 'json']) {
+  for (const format of EXPORT_FORMATS) {
     const out = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-audit-format-'));
     const t = performance.now();
-    const r = await dispatch(rt.handlers, 'reports:export', { id, formats: [format], dir: join(out, 'pack') });
-    perFormat.push(`${format} ${r.ok ? ms(performance.now() - t) : `failed (${r.error.message})`}`);
+    const r = await rt.reports.export(id, join(out, 'pack'), [format]).then(
+      () => ms(performance.now() - t),
+      (err: unknown) => `failed (${err instanceof Error ? err.message : String(err)})`,
+    );
+    perFormat.push(`${format} ${r}`);
     rmSync(out, { recursive: true, force: true });
   }
   report({ name: `audit pack for ${systems} systems: export time per format`, value: '', baseline: perFormat.join(', ') });

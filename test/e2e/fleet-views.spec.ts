@@ -1,6 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { planRows } from '../../app/capacity/plan.js';
 import { rollupAnswers, systemRollup } from '../../app/health/system-health.js';
@@ -60,24 +58,15 @@ test('capacity planning lists every pool, the fullest first, and sorts by used s
   const byUsed = [...after].sort((a, b) => (b.usedPercent ?? -1) - (a.usedPercent ?? -1));
   await expect(first).toHaveAttribute('data-testid', `plan-row-${byUsed[0]?.system}-${byUsed[0]?.pool}`);
 
-  // Exported through main as CSV: the fullest pool first, the fleet total last.
-  const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-plan-'));
-  try {
-    const file = join(dir, 'plan.csv');
-    await page.getByTestId('plan-export-file').fill(file);
-    await page.getByTestId('plan-export-submit').click();
-    await expect(page.getByTestId('plan-export-done')).toContainText(file);
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\r\n');
-    expect(lines[0]).toMatch(/^Site,System,Pool,Days until full,/);
-    expect(lines[1]).toContain(`,${last.system},${pool.name},`);
-    expect(lines).toHaveLength(after.length + 2);
-    expect(lines[lines.length - 1]).toMatch(/^Fleet total,6 systems,/);
-    // A second export never overwrites the file.
-    await page.getByTestId('plan-export-submit').click();
-    await expect(page.getByTestId('plan-export').getByRole('alert')).toContainText('already exists');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // Exported through main as CSV and downloaded: the fullest pool first, the fleet total last.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('plan-export-submit').click()]);
+  expect(download.suggestedFilename()).toMatch(/^fleetdeck-capacity-planning-.*\.csv$/);
+  const lines = readFileSync(await download.path(), 'utf8').trimEnd().split('\r\n');
+  expect(lines[0]).toMatch(/^Site,System,Pool,Days until full,/);
+  expect(lines[1]).toContain(`,${last.system},${pool.name},`);
+  expect(lines).toHaveLength(after.length + 2);
+  expect(lines[lines.length - 1]).toMatch(/^Fleet total,6 systems,/);
+  await expect(page.getByTestId('plan-export-done')).toContainText(download.suggestedFilename());
 });
 
 test('an outlier version set through the simulator is highlighted, and filters to its system', async ({ page, request }) => {

@@ -67,4 +67,34 @@ test('the block workflow walks template → volume → application → host → 
   await expect(detail.getByTestId('host-lun-7')).toContainText('data');
   await expect(page.getByTestId('mappings-host')).toHaveValue('wf-host');
   await expect(page.getByTestId('mappings-table')).toHaveAttribute('data-row-count', '1');
+
+  // Undo, back in Workflows: the four deletions previewed in the order they run, confirmed once by name.
+  await openSystem(page, siteId, system, 'Workflows');
+  const panel = page.getByTestId('undo-panel');
+  const expected = [/^Unmap volume data of wf-db-prod from wf-host/, /^Delete host wf-host/, /^Delete application wf-db-prod/, /^Delete template wf-db/];
+  await expect(panel.getByTestId('undo-plan').locator('li')).toHaveText(expected);
+  await panel.getByTestId('undo-open').click();
+  const confirm = page.getByTestId('confirm-dialog');
+  await expect(confirm.getByTestId('confirm-details').locator('li')).toHaveText(expected.map((e) => new RegExp(`^\\d\\. ${e.source.slice(1)}`)));
+  await expect(confirm.getByTestId('confirm-submit')).toBeDisabled();
+  await confirm.getByTestId('confirm-input').fill('wf-db-prod');
+  await confirm.getByTestId('confirm-submit').click();
+  await expect(confirm).toHaveCount(0);
+  await expect(panel.getByTestId('undo-summary')).toHaveText('Everything these steps created was removed.');
+  for (const step of [1, 2, 3, 4]) await expect(panel.getByTestId(`undo-step-${step}`)).toHaveAttribute('data-state', 'done');
+  await expect(panel.getByTestId('undo-open')).toHaveCount(0);
+  expect(state.mappings.some((m) => m.host === 'wf-host')).toBe(false);
+  expect(state.hosts.some((h) => h.name === 'wf-host')).toBe(false);
+  expect(state.apps.some((a) => a.name === 'wf-db-prod')).toBe(false);
+  expect(state.templates.some((t) => t.name === 'wf-db')).toBe(false);
+  for (const step of [1, 2, 3, 4, 5]) await expect(flow.getByTestId(`step-${step}`)).toHaveAttribute('data-done', 'false');
+
+  // Each deletion is in the action log, its intent and its outcome.
+  const log = fleet().runtime.actionLog.list({ newestFirst: true }).slice(0, 4);
+  expect(log.map((r) => [r.operation, r.result])).toEqual([
+    ['DELETE /templates/delete', 'ok'],
+    ['DELETE /applications/delete', 'ok'],
+    ['DELETE /hosts/delete', 'ok'],
+    ['DELETE /hosts/mappings/delete', 'ok'],
+  ]);
 });

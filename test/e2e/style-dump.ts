@@ -6,9 +6,7 @@
  *
  *   npx tsx test/e2e/style-dump.ts OUT.json
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { chromium, expect, type Page } from '@playwright/test';
 import { startFleet } from './support/fleet.js';
 import { openSystem } from './support/ui.js';
@@ -81,8 +79,7 @@ async function main(): Promise<void> {
     await page.getByTestId('open-reports').click();
     await page.getByTestId('report-generate').click();
     await expect(page.getByTestId('report-export')).toBeVisible({ timeout: 60_000 });
-    await page.getByTestId('export-dir').fill(mkdtempSync(join(tmpdir(), 'style-dump-')));
-    await page.getByTestId('export-submit').click();
+    await Promise.all([page.waitForEvent('download'), page.getByTestId('export-submit').click()]);
     await expect(page.getByTestId('export-result')).toBeVisible({ timeout: 60_000 });
     views['report exported'] = await dump(page);
     writeFileSync(outFile, JSON.stringify(views, null, 1));

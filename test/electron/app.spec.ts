@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
 import { APP_DIR, electronArgs } from '../../bin/electron-binary.js';
 import { CONTENT_SECURITY_POLICY } from '../../main/shells/csp.js';
@@ -77,9 +77,14 @@ test.describe('the demo fleet in the Electron window', () => {
   test('exports an audit pack to PDF, written by main without any print window', async () => {
     const generated = await call(page, 'reports:generate', { kind: 'audit' });
     expect(generated.error).toBeUndefined();
-    const out = join(work, 'audit');
-    const exported = await call(page, 'reports:export', { id: (generated.value as { id: number }).id, formats: ['pdf'], dir: out });
+    // The admin's answer to main's folder dialog: the export makes its own new folder inside.
+    await app.evaluate(({ dialog }, chosen) => {
+      dialog.showOpenDialog = (async () => ({ canceled: false, filePaths: [chosen] })) as typeof dialog.showOpenDialog;
+    }, work);
+    const exported = await call(page, 'reports:export', { id: (generated.value as { id: number }).id, formats: ['pdf'] });
     expect(exported.error).toBeUndefined();
+    const out = (exported.value as { kind: string; dir: string }).dir;
+    expect(dirname(out)).toBe(work);
     const pdf = readFileSync(join(out, 'report.pdf'));
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdfText(join(out, 'report.pdf'))).toMatch(/Audit/);

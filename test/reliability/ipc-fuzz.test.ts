@@ -149,15 +149,16 @@ function templates(siteId: string, system: string, exportDir: string): Record<Ch
     'reports:generate': [{ kind: 'inventory', sites: [siteId], offline: true }],
     'reports:open': [{ id: 999_999 }],
     'reports:diff': [{ from: 999_998, to: 999_999 }],
-    'reports:export': [{ id: 999_999, formats: ['json'], dir: exportDir }],
+    'reports:export': [{ id: 999_999, formats: ['json'] }],
     'alerts:list': [{ state: 'active', site: siteId, system, rule: 'drive', level: 'critical', limit: 10 }],
     'alerts:ack': [{ ids: [999_999] }],
     'alerts:snooze': [{ ids: [999_999], until: '2099-01-01T00:00:00Z' }],
     'alertrules:get': [{}],
     'alertrules:set': [{ scope: { level: 'system', siteId, system }, override: { 'pool-used': { percent: 80 } } }],
     'alerts:notify': [{ notify: true }],
-    'table:export': [{ file: `${exportDir}/fuzz-table.csv`, format: 'csv', title: 'fuzz', columns: ['a', 'b'], rows: [['=1', 2]] }],
+    'table:export': [{ format: 'csv', title: 'fuzz', columns: ['a', 'b'], rows: [['=1', 2]] }, { file: `${exportDir}/fuzz-table.csv`, format: 'csv', title: 'fuzz', columns: ['a'], rows: [] }],
     'notices:dismiss': [{ notice: 'site-import' }],
+    'demo:whatif': [{ action: 'fail-drive', site: siteId, system }, { action: 'stop-site', site: siteId }],
   };
 }
 

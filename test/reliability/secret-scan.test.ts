@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { request, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -171,7 +171,11 @@ describe('secret scan of a scripted session through the browser shell', () => {
     expect(await ok('log:query', { operation: 'users/create' })).toMatchObject({ total: expect.any(Number) });
     for (const format of ['csv', 'json']) expect(await ok('log:export', { format })).toMatchObject({ kind: 'download', count: log.length });
     const report = (await ok('reports:generate', { kind: 'audit' })) as { id: number };
-    await ok('reports:export', { id: report.id, formats: ['pdf', 'html', 'csv', 'json'], dir: exportDir });
+    // The browser shell hands the audit pack to the page as one ZIP: unpacked here as the admin would.
+    const pack = (await ok('reports:export', { id: report.id, formats: ['pdf', 'html', 'csv', 'json'] })) as { fileName: string; base64: string };
+    mkdirSync(exportDir, { recursive: true });
+    writeFileSync(join(exportDir, pack.fileName), Buffer.from(pack.base64, 'base64'));
+    execFileSync('unzip', ['-q', '-j', join(exportDir, pack.fileName), '-d', exportDir]);
     collectTokens();
 
     // Stop the app as a user would (SIGTERM closes the database), then checkpoint whatever WAL is left.

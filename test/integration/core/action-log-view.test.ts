@@ -1,5 +1,7 @@
 // The action log as the app's view reads it — writes made against the
 // simulator found by each filter, exported without secrets, and a tampered record named by verify.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ActionLogPage } from '../../../app/domain/action.js';
 import { dispatch } from '../../../main/ipc/handlers.js';
@@ -7,6 +9,7 @@ import { openRuntime, type Runtime } from '../../../main/runtime.js';
 import { openLogDatabase } from '../../../main/store/index.js';
 import type { SimulatorHandle } from '../../../simulator/index.js';
 import { useSimulatedFleet } from '../support/simulated-fleet.js';
+import { answeringDialogs } from '../../support/save-dialogs.js';
 
 const PASSWORD = 'MARKER-SITE-PASSWORD-a14c';
 const USER_PASSWORD = 'MARKER-NEW-USER-PW-5e0b';
@@ -86,16 +89,16 @@ describe('the action log view against the simulator', { timeout: 120_000 }, () =
 
   it('in a window scoped to one site, lists and exports that site only; in Electron, saves where the admin chose', async () => {
     const siteId = rt.sites.get(site(1).name)?.id as string;
-    const saved: Array<{ fileName: string; content: string }> = [];
-    let choice: string | undefined = '/home/admin/actions.json';
-    const scoped = await openRuntime({ dataDir: dir, memorySecrets: true, scopedSite: siteId, saveFile: async (file) => (saved.push(file), choice) });
+    const chosen = join(dir, 'actions.json');
+    const dialogs = answeringDialogs([chosen, undefined]);
+    const scoped = await openRuntime({ dataDir: dir, memorySecrets: true, scopedSite: siteId, saveFile: dialogs });
     try {
       const page = (await dispatch(scoped.handlers, 'log:query', {})) as { ok: true; value: ActionLogPage };
       expect(page.value.records.map((r) => r.operation)).toEqual(['POST /hosts/create']);
       expect(await dispatch(scoped.handlers, 'log:query', { site: site(0).name })).toMatchObject({ ok: false, error: { code: 'not-found' } });
-      expect(await dispatch(scoped.handlers, 'log:export', { format: 'json' })).toEqual({ ok: true, value: { kind: 'saved', path: '/home/admin/actions.json', count: 1 } });
-      expect(JSON.parse(saved[0]?.content ?? '{}')).toMatchObject({ count: 1, records: [{ siteId }] });
-      choice = undefined;
+      expect(await dispatch(scoped.handlers, 'log:export', { format: 'json' })).toEqual({ ok: true, value: { kind: 'saved', path: chosen, count: 1 } });
+      expect(JSON.parse(readFileSync(chosen, 'utf8'))).toMatchObject({ count: 1, records: [{ siteId }] });
+      expect(statSync(chosen).mode & 0o777).toBe(0o600);
       expect(await dispatch(scoped.handlers, 'log:export', { format: 'csv' })).toEqual({ ok: true, value: { kind: 'cancelled' } });
     } finally {
       await scoped.close();

@@ -5,6 +5,7 @@ import { CONTRACT, type Channel } from '../../../app/ipc/contract.js';
 import { createHandlers, dispatch, type Handlers } from '../../../main/ipc/handlers.js';
 import { ReportStore } from '../../../main/reports/store.js';
 import { reportHarness, type ReportHarness } from './support.js';
+import { answeringDialogs } from '../../support/save-dialogs.js';
 
 describe('reports:* IPC channels', () => {
   let h: ReportHarness;
@@ -18,12 +19,13 @@ describe('reports:* IPC channels', () => {
     return r;
   }
 
+  const base = () => ({ fleet: h.fleet, sites: h.sites, actionLog: h.actionLog, version: 'test', keychain: 'memory' as const, simulatedSiteIds: new Set<string>(), reports: h.reports });
+
   beforeAll(async () => {
     h = await reportHarness({ sites: 2, systems: 1 });
     await h.fleet.refresh();
-    const base = { fleet: h.fleet, sites: h.sites, actionLog: h.actionLog, version: 'test', keychain: 'memory' as const, simulatedSiteIds: new Set<string>(), reports: h.reports };
-    handlers = createHandlers(base);
-    scoped = createHandlers({ ...base, scopedSite: h.saved[0]!.id });
+    handlers = createHandlers(base());
+    scoped = createHandlers({ ...base(), scopedSite: h.saved[0]!.id });
   });
   afterAll(async () => h?.close());
 
@@ -45,18 +47,62 @@ describe('reports:* IPC channels', () => {
     // The second report covers one site only: the other site's rows are "removed".
     expect(diff.ok && (diff.value as { summary: { removed: number } }).summary.removed).toBeGreaterThan(0);
 
-    const dir = path.join(h.tempDir(), 'ipc-export');
-    const exported = await call(handlers, 'reports:export', { id: first.id, formats: ['json', 'csv'], dir });
+    // Browser shell: one ZIP holding the export's folder, for the window to download.
+    const exported = await call(handlers, 'reports:export', { id: first.id, formats: ['json', 'csv'] });
     if (!exported.ok) throw new Error(exported.error.message);
-    const files = (exported.value as { files: Array<{ path: string }> }).files.map((f) => f.path);
-    expect(files).toContain('report.json');
-    expect(fs.existsSync(path.join(dir, 'manifest.json'))).toBe(true);
+    const zip = exported.value as { kind: string; fileName: string; base64: string; files: Array<{ path: string }> };
+    expect(zip).toMatchObject({ kind: 'download', fileName: expect.stringMatching(new RegExp(`^fleetdeck-report-${first.id}-.*\\.zip$`)) });
+    expect(zip.files.map((f) => f.path)).toContain('report.json');
+    const bytes = Buffer.from(zip.base64, 'base64');
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('PK\x03\x04');
+    expect(bytes.includes(Buffer.from(`${zip.fileName.replace(/\.zip$/, '')}/manifest.json`))).toBe(true);
   });
 
-  it('refuses bad requests with a code: unknown id, relative directory, non-config diff, bad time', async () => {
+  it('in Electron, writes a new private folder inside the one chosen in main\'s folder dialog; cancelling writes nothing', async () => {
+    const parent = h.tempDir();
+    const dialogs = answeringDialogs([parent, undefined]);
+    const electron = createHandlers({ ...base(), saveFile: dialogs });
+    const generated = await call(electron, 'reports:generate', { kind: 'audit', offline: true });
+    if (!generated.ok) throw new Error(generated.error.message);
+    const id = (generated.value as { id: number }).id;
+    const saved = await call(electron, 'reports:export', { id, formats: ['json', 'csv'] });
+    if (!saved.ok) throw new Error(saved.error.message);
+    const dir = (saved.value as { kind: string; dir: string }).dir;
+    expect(saved.value).toMatchObject({ kind: 'saved' });
+    expect(path.dirname(dir)).toBe(parent);
+    expect(dialogs.asked).toEqual([{ kind: 'folder', name: path.basename(dir) }]);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(dir, 'csv')).mode & 0o777).toBe(0o700);
+    for (const f of ['manifest.json', 'report.json']) expect(fs.statSync(path.join(dir, f)).mode & 0o777).toBe(0o600);
+    expect(await call(electron, 'reports:export', { id, formats: ['json'] })).toEqual({ ok: true, value: { kind: 'cancelled' } });
+    expect(fs.readdirSync(parent)).toEqual([path.basename(dir)]);
+  });
+
+  it('table:export downloads in the browser shell, saves where the admin chose in Electron, and refuses any path the window names', async () => {
+    const table = { title: 'Capacity planning', columns: ['System', 'Days'], rows: [['=HYPERLINK("x")', 12], ['beta', null]], format: 'csv' as const };
+    const download = await call(handlers, 'table:export', table);
+    expect(download).toMatchObject({ ok: true, value: { kind: 'download', fileName: expect.stringMatching(/^fleetdeck-capacity-planning-.*\.csv$/), content: 'System,Days\r\n"\'=HYPERLINK(""x"")",12\r\nbeta,\r\n' } });
+
+    const target = path.join(h.tempDir(), 'plan.csv');
+    const electron = createHandlers({ ...base(), saveFile: answeringDialogs([target]) });
+    expect(await call(electron, 'table:export', table)).toMatchObject({ ok: true, value: { kind: 'saved', path: target, bytes: fs.statSync(target).size } });
+    expect(fs.readFileSync(target, 'utf8')).toBe((download as { value: { content: string } }).value.content);
+    expect(fs.statSync(target).mode & 0o777).toBe(0o600);
+
+    const autostart = path.join(h.tempDir(), 'autostart', 'x.desktop');
+    for (const file of [autostart, 'relative.csv', `${h.tempDir()}/a\0b.csv`, `/${'a'.repeat(5000)}`]) {
+      for (const hs of [handlers, electron]) {
+        const refused = await call(hs, 'table:export', { ...table, file });
+        expect(refused).toMatchObject({ ok: false, error: { code: 'validation', message: expect.stringMatching(/cannot name where main writes/) } });
+      }
+    }
+    expect(await call(handlers, 'reports:export', { id: 1, formats: ['json'], dir: h.tempDir() })).toMatchObject({ ok: false, error: { code: 'validation', message: expect.stringMatching(/cannot name where main writes/) } });
+    expect(fs.existsSync(autostart)).toBe(false);
+  });
+
+  it('refuses bad requests with a code: unknown id, unknown format, non-config diff, bad time', async () => {
     expect(await call(handlers, 'reports:open', { id: 9999 })).toMatchObject({ ok: false, error: { code: 'not-found' } });
-    expect(await call(handlers, 'reports:export', { id: 1, formats: ['json'], dir: 'relative/dir' })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/absolute/) } });
-    expect(await call(handlers, 'reports:export', { id: 1, formats: ['docx'], dir: '/tmp/x' })).toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect(await call(handlers, 'reports:export', { id: 1, formats: ['docx'] })).toMatchObject({ ok: false, error: { code: 'validation' } });
     const inv = await call(handlers, 'reports:generate', { kind: 'inventory', offline: true });
     const invId = inv.ok ? (inv.value as { id: number }).id : 0;
     expect(await call(handlers, 'reports:diff', { from: 1, to: invId })).toMatchObject({ ok: false, error: { code: 'validation', message: expect.stringMatching(/no configuration snapshot/) } });
@@ -81,7 +127,7 @@ describe('reports:* IPC channels', () => {
     // Reading a stored model parses, checks and redacts all of it: a quarter of a second at 200 systems.
     const reads = vi.spyOn(ReportStore.prototype, 'get');
     try {
-      const exported = await call(scoped, 'reports:export', { id, formats: ['json'], dir: path.join(h.tempDir(), 'scoped-export') });
+      const exported = await call(scoped, 'reports:export', { id, formats: ['json'] });
       expect(exported.ok).toBe(true);
       expect(reads).not.toHaveBeenCalled();
     } finally {
@@ -89,9 +135,10 @@ describe('reports:* IPC channels', () => {
     }
     const other = await call(handlers, 'reports:generate', { kind: 'inventory', sites: [h.saved[1]!.name], offline: true });
     if (!other.ok) throw new Error(other.error.message);
-    const dir = path.join(h.tempDir(), 'out-of-scope');
-    expect(await call(scoped, 'reports:export', { id: (other.value as { id: number }).id, formats: ['json'], dir })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/outside this window's scope/) } });
-    expect(fs.existsSync(dir)).toBe(false);
+    const parent = h.tempDir();
+    const electronScoped = createHandlers({ ...base(), scopedSite: h.saved[0]!.id, saveFile: answeringDialogs([parent]) });
+    expect(await call(electronScoped, 'reports:export', { id: (other.value as { id: number }).id, formats: ['json'] })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/outside this window's scope/) } });
+    expect(fs.readdirSync(parent)).toEqual([]);
   });
 
   it('in a window scoped to one site, Refresh (fleet:refresh with no sites) reads its own site only, and naming another is refused', async () => {

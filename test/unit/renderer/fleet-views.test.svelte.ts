@@ -36,7 +36,7 @@ async function mount(component: typeof DriftView | typeof CompareView, failing?:
       if (channel === 'cache:read' && (request as { system?: string }).system === failing) return Promise.reject(Object.assign(new Error('unrecognised answer'), { code: 'unrecognised-answer' }));
       if (channel !== 'table:export') return fake.api.invoke(channel, request);
       exports.push(request);
-      return Promise.resolve({ path: '/tmp/x.csv', bytes: 1, sha256: 'ab'.repeat(32) } as Response<C>);
+      return Promise.resolve({ kind: 'saved', path: '/tmp/x.csv', bytes: 1, sha256: 'ab'.repeat(32) } as Response<C>);
     },
   };
   setApi(api);
@@ -87,13 +87,13 @@ describe('configuration comparison view', () => {
     expect(el.querySelector('[data-testid="compare-line"][data-field="Target CHAP secret"]')?.textContent).toContain('set');
     expect(el.querySelector('[data-testid="compare-table"]')?.textContent).not.toContain('[redacted]');
 
-    type(el.querySelector<HTMLInputElement>('[data-testid="compare-export-file"]') as HTMLInputElement, '/home/me/compare.json');
     el.querySelector<HTMLInputElement>('[data-testid="compare-export-format-json"]')?.click();
     el.querySelector<HTMLButtonElement>('[data-testid="compare-export-submit"]')?.click();
     await settle();
     expect(exports).toHaveLength(1);
     const sent = exports[0] as { format: string; columns: string[]; rows: unknown[][] };
     expect(sent.format).toBe('json');
+    expect(sent).not.toHaveProperty('file');
     expect(sent.columns).toEqual(['Section', 'Item', 'Setting', 'Site one/alpha', 'Site one/beta', 'Differs']);
     expect(sent.rows).toContainEqual(['Users', 'ops', 'Role', 'Monitor', 'Administrator', true]);
     expect(JSON.stringify(sent)).not.toContain('[redacted]');

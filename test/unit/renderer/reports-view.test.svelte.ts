@@ -188,8 +188,9 @@ describe('generating a report', () => {
 });
 
 describe('exporting a report', () => {
-  it('asks for an absolute directory, sends the chosen formats and lists every file with its SHA-256', async () => {
+  it('sends the chosen formats (never a path) and lists every file written with its SHA-256', async () => {
     const result: Response<'reports:export'> = {
+      kind: 'saved',
       dir: '/srv/audits/q1',
       files: [
         { path: 'csv/config.pools.csv', bytes: 120, sha256: 'c'.repeat(64) },
@@ -204,15 +205,10 @@ describe('exporting a report', () => {
 
     click(q('export-format-pdf'));
     click(q('export-format-json'));
-    type(q('export-dir') as HTMLInputElement, 'audits/q1');
-    click(q('export-submit'));
-    expect(q('report-export')?.querySelector('[role="alert"]')?.textContent).toContain('absolute');
-    expect(sent(fake, 'reports:export')).toEqual([]);
-
-    type(q('export-dir') as HTMLInputElement, '  /srv/audits/q1 ');
     click(q('export-submit'));
     await settle();
-    expect(sent(fake, 'reports:export')).toEqual([{ id: 4, formats: ['html', 'csv'], dir: '/srv/audits/q1' }]);
+    expect(sent(fake, 'reports:export')).toEqual([{ id: 4, formats: ['html', 'csv'] }]);
+    expect(q('export-result')?.textContent).toContain('Written to /srv/audits/q1');
 
     const rows = [...document.querySelectorAll('[data-testid="export-file"]')].map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
     expect(rows).toEqual([
@@ -222,13 +218,30 @@ describe('exporting a report', () => {
     expect(q('export-manifest-sha')?.textContent).toBe('e'.repeat(64));
   });
 
+  it('in the browser shell, downloads the one ZIP main hands over; a cancelled dialog says so', async () => {
+    const zip: Response<'reports:export'> = { kind: 'download', fileName: 'fleetdeck-report-4.zip', mimeType: 'application/zip', base64: 'UEsFBg==', files: [{ path: 'report.json', bytes: 2, sha256: 'f'.repeat(64) }], manifestSha256: 'e'.repeat(64) };
+    let answer: Response<'reports:export'> = zip;
+    const reports = new ReportsState();
+    await render({ 'reports:open': (r) => stored(r.id), 'reports:export': () => answer }, reports);
+    await reports.open(4);
+    const downloaded: unknown[] = [];
+    await reports.exportCurrent(['json'], (file) => downloaded.push(file));
+    await settle();
+    expect(downloaded).toEqual([zip]);
+    expect(document.querySelector('[data-testid="export-result"]')?.textContent).toContain('Downloaded fleetdeck-report-4.zip');
+    answer = { kind: 'cancelled' };
+    await reports.exportCurrent(['json'], (file) => downloaded.push(file));
+    await settle();
+    expect(downloaded).toHaveLength(1);
+    expect(document.querySelector('[data-testid="export-cancelled"]')).not.toBeNull();
+  });
+
   it('refuses to export with no format chosen', async () => {
     const reports = new ReportsState();
-    const { fake, q } = await render({ 'reports:open': (r) => stored(r.id), 'reports:export': () => ({ dir: '/x', files: [], manifestSha256: '' }) }, reports);
+    const { fake, q } = await render({ 'reports:open': (r) => stored(r.id), 'reports:export': () => ({ kind: 'cancelled' }) }, reports);
     await reports.open(4);
     await settle();
     for (const f of ['pdf', 'html', 'csv', 'json']) click(q(`export-format-${f}`));
-    type(q('export-dir') as HTMLInputElement, '/srv/audits/q1');
     click(q('export-submit'));
     expect(q('report-export')?.querySelector('[role="alert"]')?.textContent).toContain('at least one format');
     expect(sent(fake, 'reports:export')).toEqual([]);
