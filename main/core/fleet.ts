@@ -157,8 +157,11 @@ export class Fleet {
     const deadline = this.callDeadline(site, system, op, params.timeoutMs);
     try {
       if (!op.writes) {
-        const result = await conn.read(system, op, { ...params, deadline });
-        if (system !== undefined) this.o.cache.put(site.id, system, cacheKey(op.key, params.query ?? {}), result, this.clock());
+        const read = { ...params, deadline };
+        if (system === undefined) return await conn.read(undefined, op, read);
+        // Kept only once the system's selection is confirmed around it: never another system's answer.
+        const result = await conn.readScope(system, read, () => conn.read(system, op, read));
+        this.o.cache.put(site.id, system, cacheKey(op.key, params.query ?? {}), result, this.clock());
         return result;
       }
       return await this.write(site, conn, system, op, { ...params, deadline }, onOutcome);

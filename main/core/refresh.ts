@@ -5,7 +5,7 @@ import { AnswerTooLargeError, CertificateError, ProtocolError, UnrecognisedAnswe
 import { cacheKey, type CacheRow } from '../store/offline-cache.js';
 import { Deadline, formatMs } from './deadline.js';
 import { ipcErrorCode } from '../../app/errors.js';
-import { LoginRequiredError, SitePausedError } from './errors.js';
+import { LoginRequiredError, SelectionMovedError, SitePausedError } from './errors.js';
 import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
 import { Limiter } from './limiter.js';
@@ -148,11 +148,33 @@ export class FleetRefresh {
     const targets = systems.filter(
       (s) => (!onlySystems || onlySystems.includes(s)) && !(mode === 'steady' && SYSTEM_WAITS_FOR_ADMIN.has(state.get(site.id, s)?.state ?? 'ok')),
     );
+    if (conn.selectionScope === 'unknown') await this.learnSelection(site, conn, [...targets, ...systems.filter((s) => !targets.includes(s))]);
+    if (this.closing) return;
     // A few systems at a time per site (enough to keep the site's request slots busy) and across the
     // fleet (enough for the fleet's): a system's deadline, and its keychain lookups, start when its
-    // own refresh does, not while thousands queue behind.
-    const slots = new Limiter(2 * Math.max(1, site.polling.maxInFlight));
+    // own refresh does, not while thousands queue behind. One at a time where one system's select
+    // moves the others' sessions.
+    const slots = new Limiter(conn.oneSystemAtATime ? 1 : 2 * Math.max(1, site.polling.maxInFlight));
     await Promise.all(targets.map((system) => slots.run(() => this.f.systemSlots.run(() => this.refreshSystem(site, conn, system, mode)))));
+  }
+
+  /**
+   * Before a site's systems are refreshed together: whether its selection is each session's own,
+   * learned on two of its systems. A failure here (a login that wants a code) leaves it unknown:
+   * each system's reads are then checked after they are done.
+   */
+  private async learnSelection(site: Site, conn: SiteConnection, systems: readonly string[]): Promise<void> {
+    const [first, second] = systems;
+    if (first === undefined || second === undefined) return;
+    const deadline = this.tracked(this.f.callDeadline(site, undefined, getOperation('GET /systems/list'), undefined));
+    try {
+      await conn.learnSelection(first, second, { deadline });
+    } catch {
+      // Each system's own refresh meets the same failure and reports it.
+    } finally {
+      deadline.dispose();
+      this.deadlines.delete(deadline);
+    }
   }
 
   /**
@@ -222,6 +244,8 @@ export class FleetRefresh {
     // pass `cacheBatchBytes` writes what it holds then, so what waits stays bounded in memory.
     const pending: CacheRow[] = [];
     let pendingBytes = 0;
+    // Answers that may yet turn out another system's wait for the check after the reads, unwritten.
+    const checked = !conn.readsNeedCheck;
     const flush = (): void => {
       pendingBytes = 0;
       o.cache.putRows(site.id, system, pending.splice(0));
@@ -234,7 +258,7 @@ export class FleetRefresh {
         const row = o.cache.rowOf(key, value, at, steady);
         pending.push(row);
         pendingBytes += row.bytes;
-        if (pendingBytes >= batchBytes) flush();
+        if (checked && pendingBytes >= batchBytes) flush();
       },
     };
     const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
@@ -258,40 +282,45 @@ export class FleetRefresh {
         progress();
       }
     };
-    const notificationDeps = { cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => state.emit(e) };
+    // New records are announced once the reads are known to be the system's own.
+    const announced: Array<Parameters<typeof state.emit>[0]> = [];
+    const notificationDeps = { cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => void announced.push(e) };
     try {
       let marked = mark;
-      // Of the answers, only the drive list is read again here (for SMART); the others wait as text alone.
-      const results = await Promise.all(
-        plan.map((p) =>
-          p.op === NOTIFICATIONS_OP
-            ? readNotifications(notificationDeps, site, system, read, p.query, previousNotifications, mark).then((m) => void (marked = m))
-            : read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query)).then((value) => (p.op === RESOURCES.op ? value : undefined)),
-        ),
-      );
-      const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
-      // No drive list, no SMART reads: said, so that zero reads are not taken for zero drives.
-      const smartSkipped = resources === undefined ? 'SMART not read: the drive list (GET /resources/list) could not be read' : undefined;
-      const smartMaxAgeMs = (site.polling.smartMaxAgeHours ?? DEFAULT_SMART_MAX_AGE_HOURS) * 3_600_000;
-      // Each drive's SMART key, as cacheKey spells it (`driveid` sorts before `node`; an integer is
-      // its own encoding), with the node's part encoded once per node rather than once per drive.
-      const nodeParts = new Map<string, string>();
-      const smartKey = (d: { node: string; driveid: number }): string => {
-        const r = smartRead(d.node, d.driveid);
-        if (!Number.isSafeInteger(d.driveid)) return cacheKey(r.op, r.query);
-        let part = nodeParts.get(d.node);
-        if (part === undefined) nodeParts.set(d.node, (part = cacheKey(r.op, { node: d.node }).slice(r.op.length + 1)));
-        return `${r.op}?driveid=${d.driveid}&${part}`;
-      };
-      const smartAge = (d: { node: string; driveid: number }): number | undefined => ageOf(smartKey(d));
-      const due = previousDrives ? smartDueAfter(resources, previousDrives, smartAge, smartMaxAgeMs) : undefined;
-      const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives, due);
-      if (smart.drives.length < smart.total) truncated.push(`SMART read for ${smart.drives.length} of ${smart.total} drives (failing drives first)`);
-      total += smart.drives.length;
-      // A drive that cannot report SMART is a fact about that drive, not a failed refresh.
-      const before = failures.length;
-      await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d).then(() => undefined)));
-      failures.splice(before);
+      const { resources, smartSkipped } = await conn.readScope(system, { deadline }, async () => {
+        // Of the answers, only the drive list is read again here (for SMART); the others wait as text alone.
+        const results = await Promise.all(
+          plan.map((p) =>
+            p.op === NOTIFICATIONS_OP
+              ? readNotifications(notificationDeps, site, system, read, p.query, previousNotifications, mark).then((m) => void (marked = m))
+              : read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query)).then((value) => (p.op === RESOURCES.op ? value : undefined)),
+          ),
+        );
+        const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
+        // No drive list, no SMART reads: said, so that zero reads are not taken for zero drives.
+        const smartSkipped = resources === undefined ? 'SMART not read: the drive list (GET /resources/list) could not be read' : undefined;
+        const smartMaxAgeMs = (site.polling.smartMaxAgeHours ?? DEFAULT_SMART_MAX_AGE_HOURS) * 3_600_000;
+        // Each drive's SMART key, as cacheKey spells it (`driveid` sorts before `node`; an integer is
+        // its own encoding), with the node's part encoded once per node rather than once per drive.
+        const nodeParts = new Map<string, string>();
+        const smartKey = (d: { node: string; driveid: number }): string => {
+          const r = smartRead(d.node, d.driveid);
+          if (!Number.isSafeInteger(d.driveid)) return cacheKey(r.op, r.query);
+          let part = nodeParts.get(d.node);
+          if (part === undefined) nodeParts.set(d.node, (part = cacheKey(r.op, { node: d.node }).slice(r.op.length + 1)));
+          return `${r.op}?driveid=${d.driveid}&${part}`;
+        };
+        const smartAge = (d: { node: string; driveid: number }): number | undefined => ageOf(smartKey(d));
+        const due = previousDrives ? smartDueAfter(resources, previousDrives, smartAge, smartMaxAgeMs) : undefined;
+        const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives, due);
+        if (smart.drives.length < smart.total) truncated.push(`SMART read for ${smart.drives.length} of ${smart.total} drives (failing drives first)`);
+        total += smart.drives.length;
+        // A drive that cannot report SMART is a fact about that drive, not a failed refresh.
+        const before = failures.length;
+        await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d).then(() => undefined)));
+        failures.splice(before);
+        return { resources, smartSkipped };
+      });
       // The system's end, its cache write and then its status event's readers (summary, alert
       // engine, digests), is main's longest synchronous work of a refresh: it waits for a turn of the
       // event loop, so answers already in hand are handled (their next requests sent) first. Write and
@@ -307,6 +336,7 @@ export class FleetRefresh {
         ...(smartSkipped ? [smartSkipped] : []),
       ];
       flush();
+      for (const e of announced) state.emit(e);
       // What the cache now holds, for the next poll: an unread drive list leaves the one held.
       siteMemo.set(system, { notifications: marked, drives: resources === undefined ? previousDrives : driveStatuses(resources) });
       state.setStatus(
@@ -334,7 +364,8 @@ export class FleetRefresh {
           )
         : err;
       try {
-        flush();
+        // Unchecked answers may be another system's: dropped with the failure.
+        if (checked && !(err instanceof SelectionMovedError)) flush();
       } catch {
         // The system's own failure is the verdict; what answered before it is lost with the store.
       }
@@ -368,7 +399,7 @@ export class FleetRefresh {
             ? 'paused'
             : err instanceof UnreachableError
               ? 'unreachable'
-              : err instanceof ProtocolError && !(err instanceof AnswerTooLargeError)
+              : err instanceof ProtocolError && !(err instanceof AnswerTooLargeError) && !(err instanceof SelectionMovedError)
                 ? 'protocol-error'
                 : 'stale';
     const message =
