@@ -62,7 +62,7 @@ export class Fleet {
     this.clock = o.clock ?? (() => new Date());
     this.timers = o.timers ?? SYSTEM_TIMERS;
     this.timeoutMs = o.timeoutMs ?? FLEET_LIMITS.timeoutMs;
-    this.state = new FleetState(o.cache);
+    this.state = new FleetState(o.cache, o.outcomes, this.clock());
     const context: FleetContext = {
       o,
       systemSlots: new Limiter(2 * (o.globalMaxInFlight ?? 32)),

@@ -1,0 +1,54 @@
+import { systemStatusSchema, type SystemStatus } from '../../app/domain/site.js';
+import type { Database } from './database.js';
+
+/**
+ * Each system's last refresh outcome (ok, or what failed and when), kept in the offline cache's file
+ * (`system_outcomes`). Every process of one data dir (the CLI, either shell, a report) starts from
+ * it, so a report made after `fleetdeck refresh` in another process says what that refresh found.
+ * Statuses are stored as their shape (redacted already: a status carries no secret), without the
+ * process's own sequence number or a refresh's progress.
+ */
+export class SystemOutcomes {
+  private readonly stmts: ReturnType<typeof prepare>;
+
+  constructor(db: Database) {
+    this.stmts = prepare(db);
+  }
+
+  /** Every recorded outcome; a row that no longer reads as a status is skipped. */
+  all(): SystemStatus[] {
+    const out: SystemStatus[] = [];
+    for (const row of this.stmts.all.all()) {
+      try {
+        const parsed = systemStatusSchema.safeParse(JSON.parse(row.status));
+        if (parsed.success && parsed.data.siteId === row.site_id && parsed.data.system === row.system) out.push(parsed.data);
+      } catch {
+        // Written by a damaged file or another version: the system starts as its cache says.
+      }
+    }
+    return out;
+  }
+
+  /** Records a system's outcome, replacing the one before. A state in progress (`refreshing`) is no outcome. */
+  put(status: SystemStatus): void {
+    if (status.state === 'refreshing') return;
+    const { seq: _seq, progress: _progress, ...kept } = status;
+    this.stmts.upsert.run(status.siteId, status.system, JSON.stringify(kept));
+  }
+
+  /** Forgets a site's outcomes (the site was removed). */
+  deleteSite(siteId: string): void {
+    this.stmts.deleteSite.run(siteId);
+  }
+}
+
+function prepare(db: Database) {
+  return {
+    all: db.prepare<[], { site_id: string; system: string; status: string }>('SELECT site_id, system, status FROM system_outcomes'),
+    upsert: db.prepare<[string, string, string]>(
+      `INSERT INTO system_outcomes (site_id, system, status) VALUES (?, ?, ?)
+       ON CONFLICT (site_id, system) DO UPDATE SET status = excluded.status`,
+    ),
+    deleteSite: db.prepare<[string]>('DELETE FROM system_outcomes WHERE site_id = ?'),
+  };
+}
