@@ -1,7 +1,7 @@
-import { asksForSecondFactor, interpretLogin } from '../../app/auth/login-result.js';
+import { asksForSecondFactor, interpretLogin, saysSessionEnded } from '../../app/auth/login-result.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site } from '../../app/domain/site.js';
-import { ApiClient, AuthError, CertificateError, ProtocolError, type CallOptions, type PreparedRequest, type TlsTrust, type TokenScheme } from '../client/index.js';
+import { ApiClient, ApiError, AuthError, CertificateError, ProtocolError, type CallOptions, type PreparedRequest, type TlsTrust, type TokenScheme } from '../client/index.js';
 import { isLoopbackUrl, urlProtocol } from '../net.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { discoveryTokenAccount, passwordAccount, tokenAccount } from '../secrets/accounts.js';
@@ -467,7 +467,7 @@ export class SiteConnection {
     try {
       return await task(token);
     } catch (err) {
-      if (!(err instanceof AuthError)) throw err;
+      if (!sessionEnded(err)) throw err;
       // The token expired or was revoked: one silent re-login with the stored password.
       if (this.refused.size > 1000) this.refused.clear();
       this.refused.add(token);
@@ -477,7 +477,7 @@ export class SiteConnection {
       try {
         return await task(fresh);
       } catch (again) {
-        if (again instanceof AuthError) throw new LoginRequiredError(`${this.site.name}: the system refused the new session (${again.message})`);
+        if (sessionEnded(again)) throw new LoginRequiredError(`${this.site.name}: the system refused the new session (${again.message})`);
         throw again;
       }
     }
@@ -559,6 +559,15 @@ export class SiteConnection {
     await this.deps.secrets.set(this.account(system), token);
     return token;
   }
+}
+
+/**
+ * Whether a refusal ended the session: a 401, or the service's refusal of another status (a 400, a
+ * JSON 403/409/422) whose message says the session or token ended. Such a call is safe to send again
+ * after a login: the system refused it.
+ */
+function sessionEnded(err: unknown): err is Error {
+  return err instanceof AuthError || (err instanceof ApiError && saysSessionEnded(err.message));
 }
 
 /** The call's own signal and its deadline's, as one. */
