@@ -89,10 +89,26 @@ export class FleetState {
     return this.get(siteId, system)?.state !== 'ok';
   }
 
-  /** Forgets the systems of a site no longer listed. */
-  keepOnly(siteId: string, systems: readonly string[]): void {
-    const site = this.statuses.get(siteId);
-    if (site) for (const system of [...site.keys()]) if (!systems.includes(system)) site.delete(system);
+  /**
+   * After a list of the site: every system known before (`known`, and every status kept) that it
+   * does not show is `unlisted`, since the first list that left it out, with the list's message; one
+   * listed again that this refresh does not read is stale until it does. Never forgotten silently.
+   */
+  markUnlisted(siteId: string, listed: readonly string[], known: readonly string[], message: string | undefined, at: string): void {
+    const listedSet = new Set(listed);
+    const systems = new Set([...known, ...this.status(siteId, 'any').map((s) => s.system)]);
+    for (const system of systems) {
+      const prev = this.get(siteId, system);
+      let next: SystemStatus | undefined;
+      if (!listedSet.has(system)) {
+        const since = prev?.unlistedSince ?? at;
+        const why = `not listed by the site since ${since}${message?.trim() ? `; the list says: ${message.trim()}` : ''}`;
+        next = { siteId, system, state: 'unlisted', unlistedSince: since, lastSuccessAt: prev?.lastSuccessAt, lastErrorAt: prev?.lastErrorAt, lastError: why };
+      } else if (prev?.state === 'unlisted') {
+        next = { siteId, system, state: 'stale', lastSuccessAt: prev.lastSuccessAt };
+      }
+      if (next && !(prev && sameStatus(prev, next))) this.setStatus(next);
+    }
   }
 
   /** Forgets every state of a site. */

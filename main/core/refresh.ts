@@ -1,7 +1,7 @@
 import { getOperation } from '../../app/catalog/index.js';
 import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
-import { AnswerTooLargeError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget } from '../client/index.js';
+import { AnswerTooLargeError, ApiError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget } from '../client/index.js';
 import { cacheKey, type CacheRow } from '../store/offline-cache.js';
 import { Deadline, formatMs } from './deadline.js';
 import { ipcErrorCode } from '../../app/errors.js';
@@ -127,11 +127,17 @@ export class FleetRefresh {
     if (mode === 'steady' && SITE_WAITS_FOR_ADMIN.has(state.siteErrors.get(site.id)?.code ?? '')) return;
     const conn = this.f.connection(site);
     let systems: string[];
+    let known: string[];
+    let message: string | undefined;
     const deadline = this.tracked(this.f.callDeadline(site, undefined, getOperation('GET /systems/list'), undefined));
     try {
       const list = await conn.listSystems({ deadline });
-      this.f.o.cache.put(site.id, '', SYSTEMS_KEY, list, this.f.clock());
       systems = (list.Systems ?? []).map((s) => s.Name).filter((n): n is string => typeof n === 'string' && n.length > 0);
+      message = list.Message;
+      // No system and a message: the site says something is wrong, it is not a site without systems.
+      if (!systems.length && message?.trim()) throw new ApiError(`the site lists no systems and says: ${message.trim()}`);
+      known = state.systemsOf(site.id);
+      this.f.o.cache.put(site.id, '', SYSTEMS_KEY, list, this.f.clock());
       state.backoff.delete(site.id);
       state.siteErrors.delete(site.id);
     } catch (err) {
@@ -142,7 +148,7 @@ export class FleetRefresh {
       this.deadlines.delete(deadline);
     }
     if (this.closing) return;
-    state.keepOnly(site.id, systems);
+    state.markUnlisted(site.id, systems, known, message, this.f.clock().toISOString());
     const memo = this.memo.get(site.id);
     if (memo) for (const system of memo.keys()) if (!systems.includes(system)) memo.delete(system);
     const targets = systems.filter(
