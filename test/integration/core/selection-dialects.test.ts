@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../main/runtime.js';
 import type { SimulatorHandle } from '../../../simulator/index.js';
+import { until } from '../../support/until.js';
 import { useSimulatedFleet } from '../support/simulated-fleet.js';
 
 const PASSWORD = 'MARKER-SHARED-SELECT-3c1d';
@@ -63,11 +64,16 @@ describe('a site that shares its selection between sessions', () => {
     const selectAll = (id: number): void => {
       for (const s of sim.fleet.sites[0]!.sessions.values()) if (s.user === user) s.systemId = id;
     };
-    // The check before the read finds the first system selected; the read (150-300 ms) is answered by the second.
+    // The check before the read finds the first system selected. Each request waits 300 ms before it
+    // is handled: once the read has arrived (after the check), another client moves the selection,
+    // so the read is answered by the second system and the check after it sees that.
     selectAll(idOf(first));
-    sim.control.setFaults(0, { latencyMs: 150 });
+    sim.control.setFaults(0, { latencyMs: 300 });
+    const arrived = (): number => sim.control.status()[0]!.requests;
+    const start = arrived();
     const read = rt.fleet.call(siteId, first, 'GET /hosts/list');
-    setTimeout(() => selectAll(idOf(second)), 200);
+    await until(() => arrived() >= start + 2, () => 'the read to reach the site');
+    selectAll(idOf(second));
     await expect(read).rejects.toThrow(/selection moved to .*discarded/);
     sim.control.setFaults(0, { latencyMs: 0 });
     expect(rt.fleet.cached(siteId, first, 'GET /hosts/list')).toEqual(before);
