@@ -53,8 +53,10 @@ const LIST = getOperation('GET /systems/list');
  * One site: its HTTP client, its in-flight cap, and one session per system (login, then
  * `/systems/select` with that session's own token, so work on two systems never races on the
  * selection). Tokens and the password live in the secret store; a 401 triggers one silent re-login.
- * The selection belongs to this class alone: before a write, the session is confirmed to work on
- * the write's system. How the token is sent (Bearer or bare) is learned once per site.
+ * The selection belongs to this class alone: before a write, and around a system's reads
+ * ({@link readScope}), the session is confirmed to work on that system; whether one session's
+ * select moves the others is learned per site ({@link learnSelection}). How the token is sent
+ * (Bearer or bare) is learned once per site.
  */
 export class SiteConnection {
   readonly limiter: Limiter;
@@ -115,7 +117,8 @@ export class SiteConnection {
    * one system only.
    */
   get readsNeedCheck(): boolean {
-    return this.selection !== 'session' && (this.deps.knownSystems?.().length ?? 0) !== 1;
+    // A site that flags no system cannot be checked: it is selected again before each system's reads.
+    return this.selection !== 'session' && !this.unflagged && (this.deps.knownSystems?.().length ?? 0) !== 1;
   }
 
   /**
@@ -375,11 +378,13 @@ export class SiteConnection {
   }
 
   /**
-   * Makes sure the session works on `system` before a write: its `/systems/list` answer must flag
-   * `system` as IsCurrentlyConnectedSystem. Confirmed once per session and selection. When another
-   * system is flagged, `system` is selected again and checked; when the site flags none, it is
-   * selected again (cheap and harmless). Returns what was corrected, if anything.
-   * @throws ProtocolError when the session stays on another system: the write is then not sent.
+   * Makes sure the session works on `system` before a write or a system's reads: its
+   * `/systems/list` answer must flag `system` as IsCurrentlyConnectedSystem. Confirmed once per
+   * session and selection (in `confirmed`: writes and reads keep theirs apart), or every time where
+   * {@link oneSystemAtATime}. When another system is flagged, `system` is selected again and checked,
+   * and the site counts as sharing its selection; when the site flags none, it is selected again
+   * (cheap and harmless). Returns what was corrected, if anything.
+   * @throws ProtocolError when the session stays on another system: the write (or the reads) is then not sent.
    */
   private async confirmSelection(system: string, token: string, params: CallParams, signal: AbortSignal | undefined, confirmed = this.confirmed): Promise<string | undefined> {
     // Where one session's select moves the others, a confirmation lasts only as long as the lock.
