@@ -41,6 +41,7 @@ export const DIALECTS = {
     'GET /systems/list leaves out the site\'s last system (of two or more), with the Message "System \'<name>\' is not listed: its relay connection is down."; the system itself still answers.',
   'empty-system-list':
     'GET /systems/list answers no systems, with the Message "The management service is starting: the system list is not available yet.".',
+  'no-current-system': 'GET /systems/list leaves out IsCurrentlyConnectedSystem: it does not say which system the calling session works on.',
   'expired-400':
     'An authenticated call with an unknown or expired session token is refused with 400 "Session expired. Please log in again." instead of 401; a refused login is still 401.',
 } as const satisfies Readonly<Record<string, string>>;

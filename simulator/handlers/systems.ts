@@ -34,6 +34,8 @@ export const systemHandlers: HandlerMap = {
           : `${listed.length} systems at site ${ctx.site.name}.`,
     };
     if (all) for (const s of out.Systems ?? []) s.RefreshedCachedQueryCount = 1;
+    // Dialect no-current-system: the list does not say which system the session works on.
+    if (dialects.has('no-current-system')) for (const s of out.Systems ?? []) delete s.IsCurrentlyConnectedSystem;
     return out;
   },
 

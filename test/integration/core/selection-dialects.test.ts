@@ -46,6 +46,16 @@ describe('a site that shares its selection between sessions', () => {
     for (const system of systems()) expect(foreignNodes(system)).toEqual([]);
   });
 
+  it('a site that also flags no system is refreshed one system at a time, each selected again before its reads', async () => {
+    sim.control.setDialects(['shared-selection', 'no-current-system']);
+    // Twice: the first refresh learns that the site flags nothing, the second starts knowing it.
+    for (let i = 0; i < 2; i++) {
+      const statuses = await rt.fleet.refresh({ force: true });
+      expect(statuses.map((s) => [s.system, s.state])).toEqual([...systems()].sort().map((s) => [s, 'ok']));
+      for (const system of systems()) expect(foreignNodes(system)).toEqual([]);
+    }
+  });
+
   it("a window's read of one system while another refreshes is that system's own", async () => {
     await rt.fleet.refresh({ force: true });
     const [first] = systems() as [string];
