@@ -1,4 +1,4 @@
-import { systemStatusSchema, type SystemStatus } from '../../app/domain/site.js';
+import { SYSTEM_STATES, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import type { Database } from './database.js';
 
 /**
@@ -19,12 +19,8 @@ export class SystemOutcomes {
   all(): SystemStatus[] {
     const out: SystemStatus[] = [];
     for (const row of this.stmts.all.all()) {
-      try {
-        const parsed = systemStatusSchema.safeParse(JSON.parse(row.status));
-        if (parsed.success && parsed.data.siteId === row.site_id && parsed.data.system === row.system) out.push(parsed.data);
-      } catch {
-        // Written by a damaged file or another version: the system starts as its cache says.
-      }
+      const status = statusOf(row);
+      if (status) out.push(status);
     }
     return out;
   }
@@ -40,6 +36,34 @@ export class SystemOutcomes {
   deleteSite(siteId: string): void {
     this.stmts.deleteSite.run(siteId);
   }
+}
+
+const TEXT_FIELDS = ['lastSuccessAt', 'lastErrorAt', 'lastError', 'truncated', 'unlistedSince'] as const;
+const STATES: ReadonlySet<string> = new Set(SYSTEM_STATES);
+
+/**
+ * A row as a status, checked field by field (a start reads one per system, before the window's
+ * first frame: a schema's parse costs more than the statuses); undefined when it is not one, such
+ * as a row of a damaged file: the system then starts as its cache says.
+ */
+function statusOf(row: { site_id: string; system: string; status: string }): SystemStatus | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(row.status);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  if (v['siteId'] !== row.site_id || v['system'] !== row.system || typeof v['state'] !== 'string' || !STATES.has(v['state'])) return undefined;
+  const status: SystemStatus = { siteId: row.site_id, system: row.system, state: v['state'] as SystemState };
+  for (const field of TEXT_FIELDS) {
+    const text = v[field];
+    if (text === undefined) continue;
+    if (typeof text !== 'string') return undefined;
+    status[field] = text;
+  }
+  return status;
 }
 
 function prepare(db: Database) {

@@ -58,4 +58,16 @@ describe('FleetState and the recorded outcomes', () => {
     later.forgetSite('s');
     expect(outcomes.all()).toEqual([]);
   });
+
+  it('skips a recorded row that is not a status (a damaged file, another version), keeping the others', () => {
+    const db = openMemoryDatabase(CACHE_DATABASE);
+    const outcomes = new SystemOutcomes(db);
+    outcomes.put({ siteId: 's', system: 'good', state: 'ok', lastSuccessAt: ago(1000) });
+    const insert = db.prepare<[string, string]>("INSERT INTO system_outcomes (site_id, system, status) VALUES ('s', ?, ?)");
+    insert.run('not-json', '{"siteId":');
+    insert.run('odd-state', JSON.stringify({ siteId: 's', system: 'odd-state', state: 'levitating' }));
+    insert.run('other-row', JSON.stringify({ siteId: 's', system: 'good', state: 'ok' }));
+    insert.run('bad-field', JSON.stringify({ siteId: 's', system: 'bad-field', state: 'stale', lastError: 42 }));
+    expect(outcomes.all()).toEqual([{ siteId: 's', system: 'good', state: 'ok', lastSuccessAt: ago(1000) }]);
+  });
 });
