@@ -11,7 +11,7 @@ import { SYSTEMS_KEY } from './fleet-state.js';
 import { Limiter } from './limiter.js';
 import { driveStatuses, refreshPlan, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
 import { MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type NotificationMark } from './notifications.js';
-import type { SiteConnection } from './site-connection.js';
+import type { ReadScope, SiteConnection } from './site-connection.js';
 
 const MAX_BACKOFF_MS = 10 * 60_000;
 const RESOURCES = refreshRead('GET /resources/list');
@@ -291,42 +291,43 @@ export class FleetRefresh {
     // New records are announced once the reads are known to be the system's own.
     const announced: Array<Parameters<typeof state.emit>[0]> = [];
     const notificationDeps = { cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => void announced.push(e) };
+    let scope: ReadScope | undefined;
     try {
       let marked = mark;
-      const { resources, smartSkipped } = await conn.readScope(system, { deadline }, async () => {
-        // Of the answers, only the drive list is read again here (for SMART); the others wait as text alone.
-        const results = await Promise.all(
-          plan.map((p) =>
-            p.op === NOTIFICATIONS_OP
-              ? readNotifications(notificationDeps, site, system, read, p.query, previousNotifications, mark).then((m) => void (marked = m))
-              : read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query)).then((value) => (p.op === RESOURCES.op ? value : undefined)),
-          ),
-        );
-        const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
-        // No drive list, no SMART reads: said, so that zero reads are not taken for zero drives.
-        const smartSkipped = resources === undefined ? 'SMART not read: the drive list (GET /resources/list) could not be read' : undefined;
-        const smartMaxAgeMs = (site.polling.smartMaxAgeHours ?? DEFAULT_SMART_MAX_AGE_HOURS) * 3_600_000;
-        // Each drive's SMART key, as cacheKey spells it (`driveid` sorts before `node`; an integer is
-        // its own encoding), with the node's part encoded once per node rather than once per drive.
-        const nodeParts = new Map<string, string>();
-        const smartKey = (d: { node: string; driveid: number }): string => {
-          const r = smartRead(d.node, d.driveid);
-          if (!Number.isSafeInteger(d.driveid)) return cacheKey(r.op, r.query);
-          let part = nodeParts.get(d.node);
-          if (part === undefined) nodeParts.set(d.node, (part = cacheKey(r.op, { node: d.node }).slice(r.op.length + 1)));
-          return `${r.op}?driveid=${d.driveid}&${part}`;
-        };
-        const smartAge = (d: { node: string; driveid: number }): number | undefined => ageOf(smartKey(d));
-        const due = previousDrives ? smartDueAfter(resources, previousDrives, smartAge, smartMaxAgeMs) : undefined;
-        const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives, due);
-        if (smart.drives.length < smart.total) truncated.push(`SMART read for ${smart.drives.length} of ${smart.total} drives (failing drives first)`);
-        total += smart.drives.length;
-        // A drive that cannot report SMART is a fact about that drive, not a failed refresh.
-        const before = failures.length;
-        await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d).then(() => undefined)));
-        failures.splice(before);
-        return { resources, smartSkipped };
-      });
+      scope = await conn.beginReads(system, { deadline });
+      // Of the answers, only the drive list is read again here (for SMART); the others wait as text alone.
+      const results = await Promise.all(
+        plan.map((p) =>
+          p.op === NOTIFICATIONS_OP
+            ? readNotifications(notificationDeps, site, system, read, p.query, previousNotifications, mark).then((m) => void (marked = m))
+            : read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query)).then((value) => (p.op === RESOURCES.op ? value : undefined)),
+        ),
+      );
+      const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
+      // No drive list, no SMART reads: said, so that zero reads are not taken for zero drives.
+      const smartSkipped = resources === undefined ? 'SMART not read: the drive list (GET /resources/list) could not be read' : undefined;
+      const smartMaxAgeMs = (site.polling.smartMaxAgeHours ?? DEFAULT_SMART_MAX_AGE_HOURS) * 3_600_000;
+      // Each drive's SMART key, as cacheKey spells it (`driveid` sorts before `node`; an integer is
+      // its own encoding), with the node's part encoded once per node rather than once per drive.
+      const nodeParts = new Map<string, string>();
+      const smartKey = (d: { node: string; driveid: number }): string => {
+        const r = smartRead(d.node, d.driveid);
+        if (!Number.isSafeInteger(d.driveid)) return cacheKey(r.op, r.query);
+        let part = nodeParts.get(d.node);
+        if (part === undefined) nodeParts.set(d.node, (part = cacheKey(r.op, { node: d.node }).slice(r.op.length + 1)));
+        return `${r.op}?driveid=${d.driveid}&${part}`;
+      };
+      const smartAge = (d: { node: string; driveid: number }): number | undefined => ageOf(smartKey(d));
+      const due = previousDrives ? smartDueAfter(resources, previousDrives, smartAge, smartMaxAgeMs) : undefined;
+      const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives, due);
+      if (smart.drives.length < smart.total) truncated.push(`SMART read for ${smart.drives.length} of ${smart.total} drives (failing drives first)`);
+      total += smart.drives.length;
+      // A drive that cannot report SMART is a fact about that drive, not a failed refresh.
+      const before = failures.length;
+      await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d).then(() => undefined)));
+      failures.splice(before);
+      // Kept only if the session still works on this system (while the site may move it).
+      await scope.check();
       // The system's end, its cache write and then its status event's readers (summary, alert
       // engine, digests), is main's longest synchronous work of a refresh: it waits for a turn of the
       // event loop, so answers already in hand are handled (their next requests sent) first. Write and
@@ -378,6 +379,7 @@ export class FleetRefresh {
       this.systemFailed(site, system, why, previous);
       o.cache.settled(site.id, system);
     } finally {
+      scope?.end();
       deadline.dispose();
       this.deadlines.delete(deadline);
     }

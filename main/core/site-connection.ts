@@ -46,6 +46,18 @@ export interface LoginProgress {
  */
 export type SelectionScope = 'unknown' | 'session' | 'shared';
 
+/** A system's reads under its site's selection rule ({@link SiteConnection.beginReads}). */
+export interface ReadScope {
+  /**
+   * After the reads: the session must still work on the system (while the site is not known to
+   * keep each session's own selection).
+   * @throws SelectionMovedError when it does not: the answers read must be discarded.
+   */
+  check(): Promise<void>;
+  /** Ends the scope (releases the site's selection lock if it was held); called however the reads ended. */
+  end(): void;
+}
+
 const SELECT = getOperation('GET /systems/select');
 const LIST = getOperation('GET /systems/list');
 
@@ -147,21 +159,47 @@ export class SiteConnection {
   }
 
   /**
-   * Runs a system's reads where their answers can be trusted to be that system's: its session's
-   * selection is confirmed before them (as a write's is) and, while {@link readsNeedCheck}, again
-   * after them; where {@link oneSystemAtATime}, no other system's reads or writes run meanwhile.
+   * Opens a system's reads where their answers can be trusted to be that system's: its session's
+   * selection is confirmed before them (as a write's is); where {@link oneSystemAtATime}, no other
+   * system's reads or writes run until {@link ReadScope.end}. The caller keeps no answer before
+   * {@link ReadScope.check} has passed, and calls `end` however the reads ended.
+   */
+  async beginReads(system: string, params: CallParams): Promise<ReadScope> {
+    const signal = signalOf(params);
+    const exclusive = this.oneSystemAtATime;
+    if (exclusive) await this.selectionLock.acquire(signal);
+    let open = exclusive;
+    const end = (): void => {
+      if (open) this.selectionLock.release();
+      open = false;
+    };
+    try {
+      const needed = this.readsNeedCheck;
+      await this.withSession(system, signal, (token) => this.confirmSelection(system, token, params, signal, this.confirmedForReads));
+      const check = async (): Promise<void> => {
+        if (needed) await this.withSession(system, signal, (token) => this.checkSelection(system, token, params, signal));
+      };
+      return { check, end };
+    } catch (err) {
+      end();
+      throw err;
+    }
+  }
+
+  /**
+   * A system's reads in one {@link beginReads} scope, answered once checked.
    * @throws SelectionMovedError when the check after finds the session on another system: what
    *   `reads` answered must then be discarded.
    */
   async readScope<T>(system: string, params: CallParams, reads: () => Promise<T>): Promise<T> {
-    const signal = signalOf(params);
-    return this.locked(this.oneSystemAtATime, signal, async () => {
-      const check = this.readsNeedCheck;
-      await this.withSession(system, signal, (token) => this.confirmSelection(system, token, params, signal, this.confirmedForReads));
+    const scope = await this.beginReads(system, params);
+    try {
       const out = await reads();
-      if (check) await this.withSession(system, signal, (token) => this.checkSelection(system, token, params, signal));
+      await scope.check();
       return out;
-    });
+    } finally {
+      scope.end();
+    }
   }
 
   /** How the site's session token is sent now. */
