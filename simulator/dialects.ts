@@ -35,6 +35,15 @@ export const DIALECTS = {
     'Every answer with a body is compressed whether or not the client asked (Content-Encoding br for the SMART text, deflate for the answers of /list operations, gzip for the others), and its JSON text starts with a UTF-8 byte order mark.',
   'slow-analyzer':
     'GET /resources/drives/performance_analyzer takes as long as it says: iterationTimeInSeconds for each of the four tests of each drive, one after another, on the wall clock.',
+  'shared-selection':
+    'GET /systems/select moves every session of the calling user, as on systems that keep the selection per user rather than per session; a new session starts on the user\'s current system.',
+  'unlisted-system':
+    'GET /systems/list leaves out the site\'s last system (of two or more), with the Message "System \'<name>\' is not listed: its relay connection is down."; the system itself still answers.',
+  'empty-system-list':
+    'GET /systems/list answers no systems, with the Message "The management service is starting: the system list is not available yet.".',
+  'no-current-system': 'GET /systems/list leaves out IsCurrentlyConnectedSystem: it does not say which system the calling session works on.',
+  'expired-400':
+    'An authenticated call with an unknown or expired session token is refused with 400 "Session expired. Please log in again." instead of 401; a refused login is still 401.',
 } as const satisfies Readonly<Record<string, string>>;
 
 export type Dialect = keyof typeof DIALECTS;

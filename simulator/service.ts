@@ -157,11 +157,13 @@ export class SiteService {
       // As such a system's audit log would: a header in the scheme it does not take.
       notify(this.site.systems[0] as SystemState, this.site.customer, nowMs, { level: LEVEL.warning, module: 'Authentication', message: 'Refused an Authorization header with the Bearer scheme: this system takes the session token alone.' });
     }
+    // Dialect expired-400: a session that ended is refused with a 400 in words, not a 401.
+    const ended: (message: string) => never = this.fleet.dialects.has('expired-400') ? (message) => fail(`Session expired. Please log in again. (${message})`) : unauthorized;
     const session = this.site.sessions.get(token);
-    if (!session) unauthorized('Invalid or expired session token.');
+    if (!session) ended('Invalid or expired session token.');
     if (nowMs - session.lastSeenMs > session.timeoutMs) {
       this.site.sessions.delete(token);
-      unauthorized(`Session expired after ${Math.round(session.timeoutMs / 60_000)} minutes of inactivity.`);
+      ended(`Session expired after ${Math.round(session.timeoutMs / 60_000)} minutes of inactivity.`);
     }
     session.lastSeenMs = nowMs;
     return session;

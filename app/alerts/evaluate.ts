@@ -50,7 +50,7 @@ export interface Evaluation {
   assessed: RuleKind[];
 }
 
-const CONNECTION_RULES = ['unreachable', 'login-required', 'certificate-changed'] as const satisfies readonly RuleKind[];
+const CONNECTION_RULES = ['unreachable', 'login-required', 'certificate-changed', 'unlisted'] as const satisfies readonly RuleKind[];
 const DATA_RULES: readonly RuleKind[] = RULE_KINDS.filter((k) => !(CONNECTION_RULES as readonly string[]).includes(k));
 
 /**
@@ -63,7 +63,7 @@ const DATA_RULES: readonly RuleKind[] = RULE_KINDS.filter((k) => !(CONNECTION_RU
 export const FIELDS_NO_RULE_READS: readonly string[] = ['Time', 'Sensors', 'HardwareUtilization'];
 
 /** States after which the connection rules know the answer: the refresh reached the site, or was told not to (paused). */
-const CONNECTION_KNOWN: ReadonlySet<SystemState> = new Set(['ok', 'unreachable', 'login-required', 'certificate-changed', 'paused', 'protocol-error']);
+const CONNECTION_KNOWN: ReadonlySet<SystemState> = new Set(['ok', 'unreachable', 'login-required', 'certificate-changed', 'paused', 'protocol-error', 'unlisted']);
 /** States in which the cache holds what the system last said and nothing newer is coming: data rules read it. */
 const DATA_KNOWN: ReadonlySet<SystemState> = new Set(['ok', 'stale', 'protocol-error']);
 
@@ -76,6 +76,7 @@ const CONNECTION_TEXT: Readonly<Record<(typeof CONNECTION_RULES)[number], { leve
   unreachable: { level: 'critical', text: 'the system does not answer' },
   'login-required': { level: 'warning', text: 'the session needs a new login: nothing is refreshed until then' },
   'certificate-changed': { level: 'critical', text: "the site's certificate changed and is not trusted" },
+  unlisted: { level: 'warning', text: 'the site no longer lists this system' },
 };
 
 const listOf = <T>(value: unknown): T[] => {

@@ -11,6 +11,7 @@ export const RULE_KINDS = [
   'unreachable',
   'login-required',
   'certificate-changed',
+  'unlisted',
   'drive',
   'pool-used',
   'pool-full-days',
@@ -28,6 +29,8 @@ export const ruleSettingsSchema = z.object({
   unreachable: z.object({ enabled }),
   'login-required': z.object({ enabled }),
   'certificate-changed': z.object({ enabled }),
+  /** A system the app knew that its site's list no longer shows. */
+  unlisted: z.object({ enabled }),
   /** A drive whose status is not OK, or whose cached SMART text shows a risk at or above `minSmartRisk`. */
   drive: z.object({ enabled, minSmartRisk: z.enum(['warning', 'critical']) }),
   /** A pool whose allocated share of usable capacity is above `percent`. */
@@ -72,6 +75,7 @@ export const DEFAULT_RULES: RuleSettings = {
   unreachable: { enabled: true },
   'login-required': { enabled: true },
   'certificate-changed': { enabled: true },
+  unlisted: { enabled: true },
   drive: { enabled: true, minSmartRisk: 'warning' },
   'pool-used': { enabled: true, percent: 90 },
   'pool-full-days': { enabled: true, days: 30 },
@@ -85,6 +89,7 @@ export const RULE_TITLES: Readonly<Record<RuleKind, string>> = {
   unreachable: 'System unreachable',
   'login-required': 'Login required',
   'certificate-changed': 'Certificate changed',
+  unlisted: 'System not listed by its site',
   drive: 'Drive not OK or SMART risk',
   'pool-used': 'Pool used above a share',
   'pool-full-days': 'Pool full within days',

@@ -33,15 +33,33 @@ export function isSuccessStatus(status: unknown): boolean {
  */
 export function asksForSecondFactor(text: string | undefined): boolean {
   if (!text) return false;
-  const words = text
-    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/_/g, ' ');
-  return SECOND_FACTOR.test(words);
+  return SECOND_FACTOR.test(splitWords(text));
 }
 
 const SECOND_FACTOR =
   /\b(two|2)[\s-]?(factor|step)|\b2fa\b|\bmulti[\s-]?factor|\bmfa\b|\b(t?otp)\b|\bone[\s-]?time[\s-]?(pass|code|token)|\bverification[\s-]?code|\bauthenticator\b|\bsecurity[\s-]?code|\b(sms|e-?mail(ed)?)[\s-]?code|\bcode[\s-]?(is[\s-]?)?required/i;
+
+/**
+ * Whether a refusal says the session itself ended, in the usual words whatever its status: a
+ * session, token, JWT or login that expired, timed out, is no longer valid, was revoked or ended;
+ * an expired, invalid or unknown session or token; not logged in; log in again; re-authenticate.
+ * A refusal of the operation itself (permission denied, not authorized to do X) is not one.
+ */
+export function saysSessionEnded(text: string | undefined): boolean {
+  if (!text) return false;
+  return SESSION_ENDED.test(splitWords(text));
+}
+
+const SESSION_ENDED =
+  /\b(session|token|jwt|login)s?\b[^.;:!?]{0,40}?\b(expired?|timed[\s-]?out|time[\s-]?out|no[\s-]?longer[\s-]?(valid|active)|(is|was|has[\s-]?been)[\s-]?(invalid|not[\s-]?valid|unknown|revoked|terminated|closed|ended|logged[\s-]?out))\b|\b(expired|invalid|unknown|revoked|stale)[\s-]+(login[\s-]+)?(session|jwt|(access[\s-]|auth[\s-]|bearer[\s-]|session[\s-])?token)\b|\bnot[\s-]?(logged|signed)[\s-]?in\b|\b(log|sign)[\s-]?in[\s-]+again\b|\bre-?(login|authenticate)\b/i;
+
+/** CamelCase and snake_case split into words (`MfaRequired`, `SESSION_EXPIRED`). */
+function splitWords(text: string): string {
+  return text
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/_/g, ' ');
+}
 
 /** Reads a 200 login answer: a session, a request for a second factor, or a login that did not complete. */
 export function interpretLogin(result: unknown): LoginOutcome {

@@ -140,8 +140,10 @@ export type SiteImportNotice = z.infer<typeof siteImportNoticeSchema>;
  * What a system's session and data look like to every view. `protocol-error`: the system answers,
  * but some answer of its last refresh had a shape the app does not recognise; what it could not
  * read is named in `lastError` and was neither shown nor cached (views keep older data, with its age).
+ * `unlisted`: a system the app knew that its site's `GET /systems/list` no longer lists, since
+ * `unlistedSince`, with the list's `Message` in `lastError`; shown from the cache, never refreshed.
  */
-export const SYSTEM_STATES = ['ok', 'refreshing', 'stale', 'unreachable', 'login-required', 'certificate-changed', 'paused', 'protocol-error'] as const;
+export const SYSTEM_STATES = ['ok', 'refreshing', 'stale', 'unreachable', 'login-required', 'certificate-changed', 'paused', 'protocol-error', 'unlisted'] as const;
 export const systemStateSchema = z.enum(SYSTEM_STATES);
 export type SystemState = z.infer<typeof systemStateSchema>;
 
@@ -156,6 +158,8 @@ export const systemStatusSchema = z.object({
   /** ISO time of the last failure and its message (already redacted). */
   lastErrorAt: isoTime.optional(),
   lastError: z.string().optional(),
+  /** ISO time of the first list of the site that left this system out (state `unlisted`). */
+  unlistedSince: isoTime.optional(),
   /** Refresh progress while refreshing: reads done / planned. */
   progress: z.object({ done: z.number(), total: z.number() }).optional(),
   /** What the last refresh left out to stay within its limits (drives over the SMART cap, answers over the byte budget); the views show it. */

@@ -13,6 +13,7 @@ const READ_ONLY: Readonly<Partial<Record<SystemState, string>>> = {
   paused: 'polling of this site is paused',
   'login-required': 'the session needs a new login',
   'certificate-changed': "the site's certificate changed and is not trusted",
+  unlisted: 'the site no longer lists this system',
 };
 
 /** Why writes are disabled in this state, or undefined when they are allowed. */

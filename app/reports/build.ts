@@ -54,6 +54,7 @@ function notesOf(input: ReportInput, model: ReportModel): string[] {
   for (const p of input.siteProblems) notes.push(`Site ${p.siteName}: ${p.message}`);
   if (model.kind !== 'actions') {
     for (const s of input.systems) {
+      if (s.state === 'unlisted') notes.push(`${s.siteName} / ${s.system}: ${s.problem ?? 'not listed by the site'}; it is in this report from the offline cache only.`);
       if (s.state !== 'protocol-error') continue;
       notes.push(
         `${s.siteName} / ${s.system}: its answers were not understood (${s.problem ?? 'protocol error'}); what could not be read is not in this report as data: its tables show only what was read before, with its age, or say nothing is cached.`,

@@ -1,4 +1,5 @@
 import { CodedError } from '../../app/errors.js';
+import { ProtocolError } from '../client/errors.js';
 
 export { errorCode } from '../../app/errors.js';
 
@@ -31,4 +32,12 @@ export class OutcomeUnknownError extends CodedError {
   constructor(message: string) {
     super('outcome-unknown', message);
   }
+}
+
+/**
+ * A system's session was found on another system after its reads: they may have been answered by
+ * that system, so they are discarded (never cached or shown as the system's).
+ */
+export class SelectionMovedError extends ProtocolError {
+  override readonly name = 'SelectionMovedError';
 }

@@ -4,6 +4,7 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import type { ActionLog } from '../store/action-log.js';
 import type { OfflineCache } from '../store/offline-cache.js';
 import type { SiteStore } from '../store/site-store.js';
+import type { SystemOutcomes } from '../store/system-outcomes.js';
 import type { Deadline, Timers } from './deadline.js';
 import type { FleetState } from './fleet-state.js';
 import type { Limiter } from './limiter.js';
@@ -15,6 +16,8 @@ export interface FleetOptions {
   secrets: SecretStore;
   cache: OfflineCache;
   actionLog: ActionLog;
+  /** Each system's last refresh outcome, shared by every process of the data dir (none: this process's alone). */
+  outcomes?: SystemOutcomes;
   /** Who performs writes, for the action log (OS user). */
   user: string;
   /** Per-request timeout, ms (default 15 s). */

@@ -1,6 +1,7 @@
 import type { SystemsList } from '../../app/catalog/index.js';
 import type { SystemState, SystemStatus } from '../../app/domain/site.js';
 import { cacheKey, type OfflineCache } from '../store/offline-cache.js';
+import type { SystemOutcomes } from '../store/system-outcomes.js';
 
 /** The order of {@link FleetState.status}: by site then system, or as kept (for lookups). */
 export type StatusOrder = 'sorted' | 'any';
@@ -8,6 +9,12 @@ export type StatusOrder = 'sorted' | 'any';
 export type FleetEvent =
   | { type: 'status'; status: SystemStatus }
   | { type: 'notifications'; siteId: string; system: string; count: number };
+
+/**
+ * How long a recorded `ok` stays ok for a process that did not refresh the system itself: long
+ * enough for a report after `fleetdeck refresh`, or a second window; older data is stale.
+ */
+export const RECORDED_OK_MS = 60 * 60_000;
 
 /** Cache key of the site's system list (kept under the pseudo-system ''). */
 export const SYSTEMS_KEY = cacheKey('GET /systems/list', {});
@@ -25,11 +32,30 @@ export class FleetState {
   /** Status changes made so far: the last one's `seq` (see {@link SystemStatus.seq}). */
   private statusSeq = 0;
 
-  constructor(private readonly cache: OfflineCache) {
-    // Systems known from the cache start as stale until refreshed.
+  /**
+   * @param outcomes each system's last refresh outcome, recorded by whichever process refreshed it:
+   *   the statuses start from them, and every outcome set here is recorded there
+   * @param now when this process starts, to tell a recent `ok` from an old one ({@link RECORDED_OK_MS})
+   */
+  constructor(
+    private readonly cache: OfflineCache,
+    private readonly outcomes?: SystemOutcomes,
+    now: Date = new Date(),
+  ) {
+    // Systems known from the cache start as stale until refreshed, unless a refresh recorded more.
     for (const s of cache.systems()) {
       if (s.system === '') continue;
       this.put({ siteId: s.siteId, system: s.system, state: 'stale', lastSuccessAt: s.at, seq: 0 });
+    }
+    for (const recorded of this.recorded()) this.put({ ...carriedOver(recorded, now.getTime()), seq: 0 });
+  }
+
+  private recorded(): SystemStatus[] {
+    try {
+      return this.outcomes?.all() ?? [];
+    } catch {
+      // Unreadable outcomes leave the cache's view (stale until refreshed).
+      return [];
     }
   }
 
@@ -63,16 +89,33 @@ export class FleetState {
     return this.get(siteId, system)?.state !== 'ok';
   }
 
-  /** Forgets the systems of a site no longer listed. */
-  keepOnly(siteId: string, systems: readonly string[]): void {
-    const site = this.statuses.get(siteId);
-    if (site) for (const system of [...site.keys()]) if (!systems.includes(system)) site.delete(system);
+  /**
+   * After a list of the site: every system known before (`known`, and every status kept) that it
+   * does not show is `unlisted`, since the first list that left it out, with the list's message; one
+   * listed again that this refresh does not read is stale until it does. Never forgotten silently.
+   */
+  markUnlisted(siteId: string, listed: readonly string[], known: readonly string[], message: string | undefined, at: string): void {
+    const listedSet = new Set(listed);
+    const systems = new Set([...known, ...this.status(siteId, 'any').map((s) => s.system)]);
+    for (const system of systems) {
+      const prev = this.get(siteId, system);
+      let next: SystemStatus | undefined;
+      if (!listedSet.has(system)) {
+        const since = prev?.unlistedSince ?? at;
+        const why = `not listed by the site since ${since}${message?.trim() ? `; the list says: ${message.trim()}` : ''}`;
+        next = { siteId, system, state: 'unlisted', unlistedSince: since, lastSuccessAt: prev?.lastSuccessAt, lastErrorAt: prev?.lastErrorAt, lastError: why };
+      } else if (prev?.state === 'unlisted') {
+        next = { siteId, system, state: 'stale', lastSuccessAt: prev.lastSuccessAt };
+      }
+      if (next && !(prev && sameStatus(prev, next))) this.setStatus(next);
+    }
   }
 
   /** Forgets every state of a site. */
   forgetSite(siteId: string): void {
     this.statuses.delete(siteId);
     this.backoff.delete(siteId);
+    this.record(() => this.outcomes?.deleteSite(siteId));
   }
 
   markSite(siteId: string, state: SystemState, message: string | undefined): void {
@@ -92,7 +135,17 @@ export class FleetState {
   setStatus(status: SystemStatus): void {
     const numbered = { ...status, seq: ++this.statusSeq };
     this.put(numbered);
+    this.record(() => this.outcomes?.put(numbered));
     this.emit({ type: 'status', status: numbered });
+  }
+
+  /** Writes to the recorded outcomes: a convenience for later processes, never a reason for this one to fail. */
+  private record(write: () => void): void {
+    try {
+      write();
+    } catch {
+      // A closed or read-only cache: this process's statuses stand; a later one starts from the cache.
+    }
   }
 
   private put(status: SystemStatus): void {
@@ -104,6 +157,17 @@ export class FleetState {
   emit(e: FleetEvent): void {
     for (const l of this.listeners) l(e);
   }
+}
+
+/**
+ * A recorded outcome as another process starts from it: as recorded, except that an `ok` older than
+ * {@link RECORDED_OK_MS} is stale by now, and `paused` is the site's setting, marked again from it.
+ */
+function carriedOver(recorded: SystemStatus, nowMs: number): SystemStatus {
+  if (recorded.state === 'paused') return { ...recorded, state: 'stale' };
+  if (recorded.state !== 'ok') return recorded;
+  const at = recorded.lastSuccessAt ? Date.parse(recorded.lastSuccessAt) : Number.NaN;
+  return Number.isFinite(at) && nowMs - at <= RECORDED_OK_MS ? recorded : { ...recorded, state: 'stale' };
 }
 
 /** Whether two statuses of one system say the same (every field but their sequence numbers, an absent one equal to undefined). */

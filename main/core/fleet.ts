@@ -63,7 +63,7 @@ export class Fleet {
     this.clock = o.clock ?? (() => new Date());
     this.timers = o.timers ?? SYSTEM_TIMERS;
     this.timeoutMs = o.timeoutMs ?? FLEET_LIMITS.timeoutMs;
-    this.state = new FleetState(o.cache);
+    this.state = new FleetState(o.cache, o.outcomes, this.clock());
     const context: FleetContext = {
       o,
       systemSlots: new Limiter(2 * (o.globalMaxInFlight ?? 32)),
@@ -163,8 +163,11 @@ export class Fleet {
     const deadline = this.callDeadline(site, system, op, params.timeoutMs);
     try {
       if (!op.writes) {
-        const result = await conn.read(system, op, { ...params, deadline });
-        if (system !== undefined) this.o.cache.put(site.id, system, cacheKey(op.key, params.query ?? {}), result, this.clock());
+        const read = { ...params, deadline };
+        if (system === undefined) return await conn.read(undefined, op, read);
+        // Kept only once the system's selection is confirmed around it: never another system's answer.
+        const result = await conn.readScope(system, read, () => conn.read(system, op, read));
+        this.o.cache.put(site.id, system, cacheKey(op.key, params.query ?? {}), result, this.clock());
         return result;
       }
       this.writing += 1;

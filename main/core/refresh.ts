@@ -1,17 +1,17 @@
 import { getOperation } from '../../app/catalog/index.js';
 import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
-import { AnswerTooLargeError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget } from '../client/index.js';
+import { AnswerTooLargeError, ApiError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget } from '../client/index.js';
 import { cacheKey, type CacheRow } from '../store/offline-cache.js';
 import { Deadline, formatMs } from './deadline.js';
 import { ipcErrorCode } from '../../app/errors.js';
-import { LoginRequiredError, SitePausedError } from './errors.js';
+import { LoginRequiredError, SelectionMovedError, SitePausedError } from './errors.js';
 import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
 import { Limiter } from './limiter.js';
 import { driveStatuses, refreshPlan, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
 import { MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type NotificationMark } from './notifications.js';
-import type { SiteConnection } from './site-connection.js';
+import type { ReadScope, SiteConnection } from './site-connection.js';
 
 const MAX_BACKOFF_MS = 10 * 60_000;
 const RESOURCES = refreshRead('GET /resources/list');
@@ -127,11 +127,17 @@ export class FleetRefresh {
     if (mode === 'steady' && SITE_WAITS_FOR_ADMIN.has(state.siteErrors.get(site.id)?.code ?? '')) return;
     const conn = this.f.connection(site);
     let systems: string[];
+    let known: string[];
+    let message: string | undefined;
     const deadline = this.tracked(this.f.callDeadline(site, undefined, getOperation('GET /systems/list'), undefined));
     try {
       const list = await conn.listSystems({ deadline });
-      this.f.o.cache.put(site.id, '', SYSTEMS_KEY, list, this.f.clock());
       systems = (list.Systems ?? []).map((s) => s.Name).filter((n): n is string => typeof n === 'string' && n.length > 0);
+      message = list.Message;
+      // No system and a message: the site says something is wrong, it is not a site without systems.
+      if (!systems.length && message?.trim()) throw new ApiError(`the site lists no systems and says: ${message.trim()}`);
+      known = state.systemsOf(site.id);
+      this.f.o.cache.put(site.id, '', SYSTEMS_KEY, list, this.f.clock());
       state.backoff.delete(site.id);
       state.siteErrors.delete(site.id);
     } catch (err) {
@@ -142,17 +148,39 @@ export class FleetRefresh {
       this.deadlines.delete(deadline);
     }
     if (this.closing) return;
-    state.keepOnly(site.id, systems);
+    state.markUnlisted(site.id, systems, known, message, this.f.clock().toISOString());
     const memo = this.memo.get(site.id);
     if (memo) for (const system of memo.keys()) if (!systems.includes(system)) memo.delete(system);
     const targets = systems.filter(
       (s) => (!onlySystems || onlySystems.includes(s)) && !(mode === 'steady' && SYSTEM_WAITS_FOR_ADMIN.has(state.get(site.id, s)?.state ?? 'ok')),
     );
+    if (conn.selectionScope === 'unknown') await this.learnSelection(site, conn, [...targets, ...systems.filter((s) => !targets.includes(s))]);
+    if (this.closing) return;
     // A few systems at a time per site (enough to keep the site's request slots busy) and across the
     // fleet (enough for the fleet's): a system's deadline, and its keychain lookups, start when its
-    // own refresh does, not while thousands queue behind.
-    const slots = new Limiter(2 * Math.max(1, site.polling.maxInFlight));
+    // own refresh does, not while thousands queue behind. One at a time where one system's select
+    // moves the others' sessions.
+    const slots = new Limiter(conn.oneSystemAtATime ? 1 : 2 * Math.max(1, site.polling.maxInFlight));
     await Promise.all(targets.map((system) => slots.run(() => this.f.systemSlots.run(() => this.refreshSystem(site, conn, system, mode)))));
+  }
+
+  /**
+   * Before a site's systems are refreshed together: whether its selection is each session's own,
+   * learned on two of its systems. A failure here (a login that wants a code) leaves it unknown:
+   * each system's reads are then checked after they are done.
+   */
+  private async learnSelection(site: Site, conn: SiteConnection, systems: readonly string[]): Promise<void> {
+    const [first, second] = systems;
+    if (first === undefined || second === undefined) return;
+    const deadline = this.tracked(this.f.callDeadline(site, undefined, getOperation('GET /systems/list'), undefined));
+    try {
+      await conn.learnSelection(first, second, { deadline });
+    } catch {
+      // Each system's own refresh meets the same failure and reports it.
+    } finally {
+      deadline.dispose();
+      this.deadlines.delete(deadline);
+    }
   }
 
   /**
@@ -222,6 +250,8 @@ export class FleetRefresh {
     // pass `cacheBatchBytes` writes what it holds then, so what waits stays bounded in memory.
     const pending: CacheRow[] = [];
     let pendingBytes = 0;
+    // Answers that may yet turn out another system's wait for the check after the reads, unwritten.
+    const checked = !conn.readsNeedCheck;
     const flush = (): void => {
       pendingBytes = 0;
       o.cache.putRows(site.id, system, pending.splice(0));
@@ -234,7 +264,7 @@ export class FleetRefresh {
         const row = o.cache.rowOf(key, value, at, steady);
         pending.push(row);
         pendingBytes += row.bytes;
-        if (pendingBytes >= batchBytes) flush();
+        if (checked && pendingBytes >= batchBytes) flush();
       },
     };
     const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
@@ -258,9 +288,13 @@ export class FleetRefresh {
         progress();
       }
     };
-    const notificationDeps = { cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => state.emit(e) };
+    // New records are announced once the reads are known to be the system's own.
+    const announced: Array<Parameters<typeof state.emit>[0]> = [];
+    const notificationDeps = { cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => void announced.push(e) };
+    let scope: ReadScope | undefined;
     try {
       let marked = mark;
+      scope = await conn.beginReads(system, { deadline });
       // Of the answers, only the drive list is read again here (for SMART); the others wait as text alone.
       const results = await Promise.all(
         plan.map((p) =>
@@ -292,6 +326,8 @@ export class FleetRefresh {
       const before = failures.length;
       await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d).then(() => undefined)));
       failures.splice(before);
+      // Kept only if the session still works on this system (while the site may move it).
+      await scope.check();
       // The system's end, its cache write and then its status event's readers (summary, alert
       // engine, digests), is main's longest synchronous work of a refresh: it waits for a turn of the
       // event loop, so answers already in hand are handled (their next requests sent) first. Write and
@@ -307,6 +343,7 @@ export class FleetRefresh {
         ...(smartSkipped ? [smartSkipped] : []),
       ];
       flush();
+      for (const e of announced) state.emit(e);
       // What the cache now holds, for the next poll: an unread drive list leaves the one held.
       siteMemo.set(system, { notifications: marked, drives: resources === undefined ? previousDrives : driveStatuses(resources) });
       state.setStatus(
@@ -334,13 +371,15 @@ export class FleetRefresh {
           )
         : err;
       try {
-        flush();
+        // Unchecked answers may be another system's: dropped with the failure.
+        if (checked && !(err instanceof SelectionMovedError)) flush();
       } catch {
         // The system's own failure is the verdict; what answered before it is lost with the store.
       }
       this.systemFailed(site, system, why, previous);
       o.cache.settled(site.id, system);
     } finally {
+      scope?.end();
       deadline.dispose();
       this.deadlines.delete(deadline);
     }
@@ -368,7 +407,7 @@ export class FleetRefresh {
             ? 'paused'
             : err instanceof UnreachableError
               ? 'unreachable'
-              : err instanceof ProtocolError && !(err instanceof AnswerTooLargeError)
+              : err instanceof ProtocolError && !(err instanceof AnswerTooLargeError) && !(err instanceof SelectionMovedError)
                 ? 'protocol-error'
                 : 'stale';
     const message =

@@ -1,12 +1,12 @@
-import { asksForSecondFactor, interpretLogin } from '../../app/auth/login-result.js';
+import { asksForSecondFactor, interpretLogin, saysSessionEnded } from '../../app/auth/login-result.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site } from '../../app/domain/site.js';
-import { ApiClient, AuthError, CertificateError, ProtocolError, type CallOptions, type PreparedRequest, type TlsTrust, type TokenScheme } from '../client/index.js';
+import { ApiClient, ApiError, AuthError, CertificateError, ProtocolError, type CallOptions, type PreparedRequest, type TlsTrust, type TokenScheme } from '../client/index.js';
 import { isLoopbackUrl, urlProtocol } from '../net.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { discoveryTokenAccount, passwordAccount, tokenAccount } from '../secrets/accounts.js';
 import { raceSignal, SYSTEM_TIMERS, type Deadline, type Timers } from './deadline.js';
-import { LoginRequiredError, SitePausedError } from './errors.js';
+import { LoginRequiredError, SelectionMovedError, SitePausedError } from './errors.js';
 import { Limiter, runLimited } from './limiter.js';
 import { retryRead, sleepOn, type RetryPolicy, type Sleep } from './retry.js';
 
@@ -40,6 +40,24 @@ export interface LoginProgress {
   needCode: string[];
 }
 
+/**
+ * What a site's answers have shown of its selection: each session's own (`session`), one selection
+ * moved by all of the user's sessions (`shared`), or not known yet.
+ */
+export type SelectionScope = 'unknown' | 'session' | 'shared';
+
+/** A system's reads under its site's selection rule ({@link SiteConnection.beginReads}). */
+export interface ReadScope {
+  /**
+   * After the reads: the session must still work on the system (while the site is not known to
+   * keep each session's own selection).
+   * @throws SelectionMovedError when it does not: the answers read must be discarded.
+   */
+  check(): Promise<void>;
+  /** Ends the scope (releases the site's selection lock if it was held); called however the reads ended. */
+  end(): void;
+}
+
 const SELECT = getOperation('GET /systems/select');
 const LIST = getOperation('GET /systems/list');
 
@@ -47,8 +65,10 @@ const LIST = getOperation('GET /systems/list');
  * One site: its HTTP client, its in-flight cap, and one session per system (login, then
  * `/systems/select` with that session's own token, so work on two systems never races on the
  * selection). Tokens and the password live in the secret store; a 401 triggers one silent re-login.
- * The selection belongs to this class alone: before a write, the session is confirmed to work on
- * the write's system. How the token is sent (Bearer or bare) is learned once per site.
+ * The selection belongs to this class alone: before a write, and around a system's reads
+ * ({@link readScope}), the session is confirmed to work on that system; whether one session's
+ * select moves the others is learned per site ({@link learnSelection}). How the token is sent
+ * (Bearer or bare) is learned once per site.
  */
 export class SiteConnection {
   readonly limiter: Limiter;
@@ -59,14 +79,21 @@ export class SiteConnection {
   private readonly logins = new Map<string, Promise<string>>();
   /** Tokens whose first authenticated request has not been answered yet: a 401 then may be the scheme. */
   private readonly fresh = new Set<string>();
-  /** Tokens whose selected system a `/systems/list` answer confirmed since their last select. */
+  /** Tokens whose selected system a `/systems/list` answer confirmed for a write since their last select. */
   private readonly confirmed = new Set<string>();
+  /** The same for reads: a write's confirmation stays its own, so a read's never spares a write one. */
+  private readonly confirmedForReads = new Set<string>();
   /** Tokens the site refused (401): never read back from the keychain, where a concurrent call may not have deleted them yet. */
   private readonly refused = new Set<string>();
   /** The password read in flight: sessions logging in together share one keychain lookup. */
   private passwordRead: Promise<string | null> | undefined;
   private scheme: TokenScheme;
   private readonly sleep: Sleep;
+  private selection: SelectionScope = 'unknown';
+  /** The site's list flags no system: a selection cannot be confirmed, only made again. */
+  private unflagged = false;
+  /** Held by one system's reads or write at a time where the selection is not the session's own. */
+  private readonly selectionLock = new Limiter(1);
 
   constructor(
     private site: Site,
@@ -81,6 +108,98 @@ export class SiteConnection {
 
   get siteId(): string {
     return this.site.id;
+  }
+
+  /** What the site's answers have shown of its selection so far. */
+  get selectionScope(): SelectionScope {
+    return this.selection;
+  }
+
+  /**
+   * Whether the site's systems are worked on one at a time: its selection is shared between
+   * sessions, or its list flags no system, so one system's select moves (or may move) the others'.
+   */
+  get oneSystemAtATime(): boolean {
+    return this.selection === 'shared' || this.unflagged;
+  }
+
+  /**
+   * Whether a system's answers must wait for the check after its reads ({@link readScope}) before
+   * anyone may keep them: unless the site is known to keep each session's own selection, or lists
+   * one system only.
+   */
+  get readsNeedCheck(): boolean {
+    // A site that flags no system cannot be checked: it is selected again before each system's reads.
+    return this.selection !== 'session' && !this.unflagged && (this.deps.knownSystems?.().length ?? 0) !== 1;
+  }
+
+  /**
+   * Learns whether the site keeps each session's own selection: `first`'s session is confirmed on
+   * `first`, `second`'s selects `second`, then `first`'s list must still flag `first`. Two sessions,
+   * two systems, one select between: a site that moves every session of the user with it flags
+   * `second`. Done once per connection, under the selection lock; answers what it learned.
+   */
+  async learnSelection(first: string, second: string, params: CallParams = {}): Promise<SelectionScope> {
+    const signal = signalOf(params);
+    if (this.selection !== 'unknown') return this.selection;
+    await this.locked(true, signal, async () => {
+      if (this.selection !== 'unknown') return;
+      await this.withSession(first, signal, (token) => this.confirmSelection(first, token, params, signal, this.confirmedForReads));
+      // Found elsewhere already: that says enough.
+      if (this.selection !== 'unknown') return;
+      await this.withSession(second, signal, (token) => this.select(token, second, { deadline: params.deadline }, signal));
+      await this.withSession(first, signal, async (token) => {
+        const current = await this.currentSystem(token, { deadline: params.deadline }, signal);
+        if (current === null) this.unflagged = true;
+        else if (sameName(current, first)) this.selection = 'session';
+        else this.selection = 'shared';
+      });
+    });
+    return this.selection;
+  }
+
+  /**
+   * Opens a system's reads where their answers can be trusted to be that system's: its session's
+   * selection is confirmed before them (as a write's is); where {@link oneSystemAtATime}, no other
+   * system's reads or writes run until {@link ReadScope.end}. The caller keeps no answer before
+   * {@link ReadScope.check} has passed, and calls `end` however the reads ended.
+   */
+  async beginReads(system: string, params: CallParams): Promise<ReadScope> {
+    const signal = signalOf(params);
+    const exclusive = this.oneSystemAtATime;
+    if (exclusive) await this.selectionLock.acquire(signal);
+    let open = exclusive;
+    const end = (): void => {
+      if (open) this.selectionLock.release();
+      open = false;
+    };
+    try {
+      const needed = this.readsNeedCheck;
+      await this.withSession(system, signal, (token) => this.confirmSelection(system, token, params, signal, this.confirmedForReads));
+      const check = async (): Promise<void> => {
+        if (needed) await this.withSession(system, signal, (token) => this.checkSelection(system, token, params, signal));
+      };
+      return { check, end };
+    } catch (err) {
+      end();
+      throw err;
+    }
+  }
+
+  /**
+   * A system's reads in one {@link beginReads} scope, answered once checked.
+   * @throws SelectionMovedError when the check after finds the session on another system: what
+   *   `reads` answered must then be discarded.
+   */
+  async readScope<T>(system: string, params: CallParams, reads: () => Promise<T>): Promise<T> {
+    const scope = await this.beginReads(system, params);
+    try {
+      const out = await reads();
+      await scope.check();
+      return out;
+    } finally {
+      scope.end();
+    }
   }
 
   /** How the site's session token is sent now. */
@@ -148,13 +267,15 @@ export class SiteConnection {
    */
   async write(system: string | undefined, op: Operation, params: CallParams = {}): Promise<unknown> {
     const signal = signalOf(params);
-    return this.withSession(system, signal, async (token) => {
-      if (system !== undefined) {
-        const note = await this.confirmSelection(system, token, params, signal);
-        if (note) params.onReselected?.(note);
-      }
-      return this.send(op, token, params, signal);
-    });
+    const write = (): Promise<unknown> =>
+      this.withSession(system, signal, async (token) => {
+        if (system !== undefined) {
+          const note = await this.confirmSelection(system, token, params, signal);
+          if (note) params.onReselected?.(note);
+        }
+        return this.send(op, token, params, signal);
+      });
+    return system === undefined ? write() : this.locked(this.oneSystemAtATime, signal, write);
   }
 
   /**
@@ -236,7 +357,10 @@ export class SiteConnection {
 
   private forgetToken(system: string | undefined): void {
     const token = this.tokens.get(key(system));
-    if (token) this.confirmed.delete(token);
+    if (token) {
+      this.confirmed.delete(token);
+      this.confirmedForReads.delete(token);
+    }
     this.tokens.delete(key(system));
   }
 
@@ -292,31 +416,70 @@ export class SiteConnection {
   }
 
   /**
-   * Makes sure the session works on `system` before a write: its `/systems/list` answer must flag
-   * `system` as IsCurrentlyConnectedSystem. Confirmed once per session and selection. When another
-   * system is flagged, `system` is selected again and checked; when the site flags none, it is
-   * selected again (cheap and harmless). Returns what was corrected, if anything.
-   * @throws ProtocolError when the session stays on another system: the write is then not sent.
+   * Makes sure the session works on `system` before a write or a system's reads: its
+   * `/systems/list` answer must flag `system` as IsCurrentlyConnectedSystem. Confirmed once per
+   * session and selection (in `confirmed`: writes and reads keep theirs apart), or every time where
+   * {@link oneSystemAtATime}. When another system is flagged, `system` is selected again and checked,
+   * and the site counts as sharing its selection; when the site flags none, it is selected again
+   * (cheap and harmless). Returns what was corrected, if anything.
+   * @throws ProtocolError when the session stays on another system: the write (or the reads) is then not sent.
    */
-  private async confirmSelection(system: string, token: string, params: CallParams, signal: AbortSignal | undefined): Promise<string | undefined> {
-    if (this.confirmed.has(token)) return undefined;
+  private async confirmSelection(system: string, token: string, params: CallParams, signal: AbortSignal | undefined, confirmed = this.confirmed): Promise<string | undefined> {
+    // Where one session's select moves the others, a confirmation lasts only as long as the lock.
+    if (confirmed.has(token) && !this.oneSystemAtATime) return undefined;
     const bounds: CallParams = { deadline: params.deadline };
     const current = await this.currentSystem(token, bounds, signal);
     if (current !== null && sameName(current, system)) {
-      this.confirmed.add(token);
+      confirmed.add(token);
       return undefined;
     }
     await this.select(token, system, bounds, signal);
     if (current === null) {
-      this.confirmed.add(token);
+      this.unflagged = true;
+      confirmed.add(token);
       return `${this.site.name} does not say which system a session works on; ${system} was selected again before the write`;
     }
+    // Nothing of Fleetdeck selects another system on this session: the selection is not the session's alone.
+    const wasKnown = this.selection === 'shared';
+    this.selection = 'shared';
     const after = await this.currentSystem(token, bounds, signal);
     if (after !== null && !sameName(after, system)) {
       throw new ProtocolError(`${this.site.name}: the session of ${system} still works on ${after} after selecting ${system} again; the write was not sent`);
     }
-    this.confirmed.add(token);
-    return `the session of ${system} had been switched to ${current} (not by Fleetdeck); ${system} was selected again before the write`;
+    confirmed.add(token);
+    return wasKnown
+      ? `${this.site.name} shares its selection between sessions; ${system} was selected again before the write`
+      : `the session of ${system} had been switched to ${current} (not by Fleetdeck); ${system} was selected again before the write`;
+  }
+
+  /**
+   * The check after a system's reads: its session must still flag `system`. A site that flags
+   * none cannot be checked (it is worked on one system at a time, selected again before each).
+   * @throws SelectionMovedError when another system is flagged.
+   */
+  private async checkSelection(system: string, token: string, params: CallParams, signal: AbortSignal | undefined): Promise<void> {
+    const current = await this.currentSystem(token, { deadline: params.deadline }, signal);
+    if (current === null) {
+      this.unflagged = true;
+      return;
+    }
+    if (sameName(current, system)) return;
+    this.selection = 'shared';
+    this.confirmedForReads.delete(token);
+    throw new SelectionMovedError(
+      `${this.site.name}: while ${system} was read, its session's selection moved to ${current} (the site shares its selection between sessions); what was read may be ${current}'s and was discarded`,
+    );
+  }
+
+  /** Runs `task` holding the selection lock when `exclusive`, else at once. */
+  private async locked<T>(exclusive: boolean, signal: AbortSignal | undefined, task: () => Promise<T>): Promise<T> {
+    if (!exclusive) return task();
+    await this.selectionLock.acquire(signal);
+    try {
+      return await task();
+    } finally {
+      this.selectionLock.release();
+    }
   }
 
   /** The system a session works on, from `/systems/list`; null when the site does not say. */
@@ -335,6 +498,7 @@ export class SiteConnection {
   /** Points a session at a system; any earlier confirmation of that session is void. */
   private async select(token: string, system: string, params: CallParams, signal: AbortSignal | undefined): Promise<void> {
     this.confirmed.delete(token);
+    this.confirmedForReads.delete(token);
     await this.retrying(() => this.send(SELECT, token, { ...params, query: { name: system } }, signal), signal, params.deadline);
   }
 
@@ -346,7 +510,7 @@ export class SiteConnection {
     try {
       return await task(token);
     } catch (err) {
-      if (!(err instanceof AuthError)) throw err;
+      if (!sessionEnded(err)) throw err;
       // The token expired or was revoked: one silent re-login with the stored password.
       if (this.refused.size > 1000) this.refused.clear();
       this.refused.add(token);
@@ -356,7 +520,7 @@ export class SiteConnection {
       try {
         return await task(fresh);
       } catch (again) {
-        if (again instanceof AuthError) throw new LoginRequiredError(`${this.site.name}: the system refused the new session (${again.message})`);
+        if (sessionEnded(again)) throw new LoginRequiredError(`${this.site.name}: the system refused the new session (${again.message})`);
         throw again;
       }
     }
@@ -438,6 +602,15 @@ export class SiteConnection {
     await this.deps.secrets.set(this.account(system), token);
     return token;
   }
+}
+
+/**
+ * Whether a refusal ended the session: a 401, or the service's refusal of another status (a 400, a
+ * JSON 403/409/422) whose message says the session or token ended. Such a call is safe to send again
+ * after a login: the system refused it.
+ */
+function sessionEnded(err: unknown): err is Error {
+  return err instanceof AuthError || (err instanceof ApiError && saysSessionEnded(err.message));
 }
 
 /** The call's own signal and its deadline's, as one. */

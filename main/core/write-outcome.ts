@@ -69,7 +69,8 @@ async function checkOutcome(conn: SiteConnection, system: string | undefined, op
   } catch {
     return 'unknown';
   }
-  const result = (await conn.read(system, listOp, { deadline })) as { Data?: Array<Record<string, unknown>> };
+  const list = (): Promise<unknown> => conn.read(system, listOp, { deadline });
+  const result = (await (system === undefined ? list() : conn.readScope(system, { deadline }, list))) as { Data?: Array<Record<string, unknown>> };
   const found = (result.Data ?? []).some((item) => item.Name === name || item.Application === name);
   return found ? 'applied' : 'absent';
 }

@@ -182,6 +182,17 @@ ${CACHE_SIZE_TRIGGERS}
   -- alone it reads a few pages.
   CREATE INDEX cache_entries_system_at ON cache_entries (site_id, system, at);
   `,
+  `
+  -- Each system's last refresh outcome (main/store/system-outcomes.ts): its status as the refresh
+  -- left it, so a later process (a report after \`fleetdeck refresh\`, the other shell) starts from
+  -- what that refresh found instead of calling every cached system stale.
+  CREATE TABLE system_outcomes (
+    site_id TEXT NOT NULL,
+    system  TEXT NOT NULL,
+    status  TEXT NOT NULL,   -- JSON of the SystemStatus, redacted, without seq or progress
+    PRIMARY KEY (site_id, system)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**

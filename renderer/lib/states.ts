@@ -18,6 +18,12 @@ export const STATE_LOOK: Readonly<Record<SystemState, StateLook>> = {
   'login-required': { label: 'login required', description: 'The session ended; log in to the site again.', tone: 'warning', icon: 'lock' },
   'certificate-changed': { label: 'certificate changed', description: 'The site presents a different certificate than the one trusted.', tone: 'critical', icon: 'shield' },
   paused: { label: 'paused', description: 'Polling of this site is paused; it is not contacted.', tone: 'muted', icon: 'pause' },
+  unlisted: {
+    label: 'not listed by the site',
+    description: "The site's system list no longer shows this system; it is not refreshed, and the views show what was read before with its time.",
+    tone: 'warning',
+    icon: 'question',
+  },
   'protocol-error': {
     label: 'answers not understood',
     description: 'The system answers, but not in a shape Fleetdeck understands; what it could not read is not shown, and the views keep older data with its time.',

@@ -56,7 +56,9 @@ export const loginHandlers: HandlerMap = {
     const token = randomBytes(32).toString('base64url');
     const sessions = ctx.site.sessions;
     if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
-    sessions.set(token, { token, user: user.name, systemId: (ctx.site.systems[0] as SystemState).id, lastSeenMs: ctx.nowMs, timeoutMs: minutes * 60_000 });
+    // Dialect shared-selection: a new session starts where the user's other sessions are.
+    const shared = ctx.fleet.dialects.has('shared-selection') ? [...sessions.values()].find((s) => s.user === user.name) : undefined;
+    sessions.set(token, { token, user: user.name, systemId: shared?.systemId ?? (ctx.site.systems[0] as SystemState).id, lastSeenMs: ctx.nowMs, timeoutMs: minutes * 60_000 });
     ctx.notify({ level: LEVEL.info, module: 'Authentication', message: `User '${user.name}' logged in.` });
     const result: AuthenticationResult = { SessionToken: token, UserEmailAddress: user.email, Status: status('Ok'), Details: `Logged in as ${user.name} (${user.role}).` };
     return result;

@@ -20,11 +20,22 @@ export const systemHandlers: HandlerMap = {
   'GET /systems/list': (ctx) => {
     const all = ctx.query.flag('connectToAllSystems');
     const showNodes = ctx.query.flag('showNodes');
+    const dialects = ctx.fleet.dialects;
+    if (dialects.has('empty-system-list')) return { Systems: [], Message: 'The management service is starting: the system list is not available yet.' } satisfies SystemsList;
+    const last = ctx.site.systems.length > 1 ? ctx.site.systems.at(-1) : undefined;
+    const dropped = dialects.has('unlisted-system') ? last : undefined;
+    const listed = ctx.site.systems.filter((s) => s !== dropped);
     const out: SystemsList = {
-      Systems: ctx.site.systems.map((s) => systemView(ctx.site, s, ctx.session, ctx.nowMs, showNodes)),
-      Message: all ? `Connected to all ${ctx.site.systems.length} systems.` : `${ctx.site.systems.length} systems at site ${ctx.site.name}.`,
+      Systems: listed.map((s) => systemView(ctx.site, s, ctx.session, ctx.nowMs, showNodes)),
+      Message: dropped
+        ? `System '${dropped.name}' is not listed: its relay connection is down.`
+        : all
+          ? `Connected to all ${listed.length} systems.`
+          : `${listed.length} systems at site ${ctx.site.name}.`,
     };
     if (all) for (const s of out.Systems ?? []) s.RefreshedCachedQueryCount = 1;
+    // Dialect no-current-system: the list does not say which system the session works on.
+    if (dialects.has('no-current-system')) for (const s of out.Systems ?? []) delete s.IsCurrentlyConnectedSystem;
     return out;
   },
 
@@ -41,6 +52,10 @@ export const systemHandlers: HandlerMap = {
   'GET /systems/select': (ctx) => {
     const system = pickSystem(ctx, ctx.query.str('name'), ctx.query.int('id'));
     if (ctx.session) ctx.session.systemId = system.id;
+    // Dialect shared-selection: the selection is the user's, so every session of theirs moves with it.
+    if (ctx.session && ctx.fleet.dialects.has('shared-selection')) {
+      for (const s of ctx.site.sessions.values()) if (s.user === ctx.session.user) s.systemId = system.id;
+    }
     return `Selected system '${system.name}'.`;
   },
 };

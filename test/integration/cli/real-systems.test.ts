@@ -127,3 +127,49 @@ describe.runIf(haveKeyring)('fleetdeck with saved sites against real-system dial
     // Five CLI processes one after another: on a busy 2-core machine each start takes seconds.
   }, 120_000);
 });
+
+// A cron job's refresh and report run as separate processes: what the refresh found must reach the report.
+describe.runIf(haveKeyring)('fleetdeck refresh, then another process (real keychain)', { timeout: 120_000 }, () => {
+  let sim: SimulatorHandle;
+  let dir: string;
+  let out: string;
+  const site = () => sim.manifest.sites[0]!;
+  const cli = (args: string[], stdin?: string) => runFleetdeck([...args, '--data-dir', dir], { ...(stdin ? { stdin } : {}), timeoutMs: 60_000 });
+
+  beforeAll(async () => {
+    sim = await startSimulator({ sites: 1, systems: 3, seed: 'cli-outcomes', password: PASSWORD, controlServer: false });
+    dir = mkdtempSync(join(tmpdir(), 'fd-cli-outcomes-'));
+    out = mkdtempSync(join(tmpdir(), 'fd-cli-outcomes-out-'));
+    const add = await cli(['site', 'add', site().name, '--url', site().baseUrl, '--user', site().username, '--password-stdin'], `${PASSWORD}\n`);
+    expect(add.code, add.stderr).toBe(0);
+  });
+  afterAll(async () => {
+    await cli(['site', 'remove', site().name]);
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  it('report --offline names real staleness only, and a system the site stopped listing says since when and why', async () => {
+    const refresh = await cli(['refresh']);
+    expect(refresh.code, refresh.stderr).toBe(0);
+    const report = await cli(['report', 'health', '--offline', '--format', 'json', '--out', join(out, 'first')]);
+    expect(report.code, report.stderr).toBe(0);
+    // Before: every system "stale" in the new process, right after a successful refresh.
+    for (const s of site().systems) expect(report.stdout).toMatch(new RegExp(`/ ${s}\\tok\\tas of `));
+
+    const last = site().systems.at(-1)!;
+    sim.control.setDialects(['unlisted-system']);
+    const dropped = await cli(['refresh']);
+    expect(dropped.code).not.toBe(0);
+    const row = dropped.stdout.split('\n').find((l) => l.split('\t')[1] === last)!.split('\t');
+    expect(row[2]).toBe('unlisted');
+    expect(row.join('\t')).toMatch(/not listed by the site since \S+; the list says: System '.+' is not listed: its relay connection is down\./);
+    const alerts = await cli(['alerts', '--json']);
+    expect((JSON.parse(alerts.stdout) as Array<{ rule: string; system: string }>).filter((a) => a.rule === 'unlisted').map((a) => a.system)).toEqual([last]);
+    const after = await cli(['report', 'health', '--offline', '--format', 'json', '--out', join(out, 'second')]);
+    expect(after.stdout).toMatch(new RegExp(`/ ${last}\\tunlisted\\tas of `));
+    for (const s of site().systems.slice(0, -1)) expect(after.stdout).toMatch(new RegExp(`/ ${s}\\tok\\tas of `));
+    sim.control.setDialects([]);
+  });
+});

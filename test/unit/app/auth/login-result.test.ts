@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForSecondFactor, interpretLogin, isSuccessStatus } from '../../../../app/auth/login-result.js';
+import { asksForSecondFactor, interpretLogin, isSuccessStatus, saysSessionEnded } from '../../../../app/auth/login-result.js';
 
 describe('login Status', () => {
   it('takes "Ok" in any case, and 0 (the enumeration serialised by value), as success', () => {
@@ -58,5 +58,44 @@ describe('second-factor prompts', () => {
       kind: 'second-factor',
       message: 'Two-step verification is on: enter the verification code.',
     });
+  });
+});
+
+describe('a refusal that says the session ended', () => {
+  it('reads the usual wordings, any case, camelCase and snake_case', () => {
+    for (const t of [
+      'Session expired. Please log in again.',
+      'Your session has expired',
+      'Session timed out after 30 minutes of inactivity',
+      'Session timeout',
+      'The session is no longer valid.',
+      'Invalid or expired session token.',
+      'Token expired',
+      'The access token has expired',
+      'jwt expired',
+      'Invalid token',
+      'Unknown session',
+      'SessionExpired',
+      'SESSION_EXPIRED',
+      'Login Time-out',
+      'You are not logged in.',
+      'Please sign in again',
+      'Re-authenticate to continue',
+      'Session was revoked by an administrator',
+    ]) expect(saysSessionEnded(t), t).toBe(true);
+  });
+
+  it('does not take a refusal of the operation, or other expiries, for one', () => {
+    for (const t of [
+      "Permission denied: user 'ops' has role Viewer, which may only read.",
+      'You are not authorized to delete this volume.',
+      "Host 'h1' already exists.",
+      'The license expired on 2026-01-01.',
+      'Certificate expired',
+      "Snapshot retention of 'db' expired copies were deleted.",
+      'Login failed',
+      '',
+      undefined,
+    ]) expect(saysSessionEnded(t), String(t)).toBe(false);
   });
 });

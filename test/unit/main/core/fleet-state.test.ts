@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FleetState, type FleetEvent } from '../../../../main/core/fleet-state.js';
+import { FleetState, RECORDED_OK_MS, type FleetEvent } from '../../../../main/core/fleet-state.js';
+import { CACHE_DATABASE, openMemoryDatabase } from '../../../../main/store/open.js';
 import type { OfflineCache } from '../../../../main/store/offline-cache.js';
+import { SystemOutcomes } from '../../../../main/store/system-outcomes.js';
 
 /** A cache that knows `systems` (as a start reads them) and nothing else. */
 function cacheOf(systems: Array<{ siteId: string; system: string; at: string }>): OfflineCache {
@@ -31,5 +33,41 @@ describe('FleetState status sequence', () => {
     expect(events).toEqual([]);
     state.markSite('s', 'stale', undefined);
     expect(events.map((e) => (e.type === 'status' ? `${e.status.state}:${e.status.seq}` : e.type))).toEqual(['stale:2']);
+  });
+});
+
+describe('FleetState and the recorded outcomes', () => {
+  const NOW = new Date('2026-03-01T12:00:00Z');
+  const ago = (ms: number): string => new Date(NOW.getTime() - ms).toISOString();
+
+  it('records every outcome but progress, and a later state starts from them: a recent ok ok, an old ok stale, a failure with why', () => {
+    const outcomes = new SystemOutcomes(openMemoryDatabase(CACHE_DATABASE));
+    const first = new FleetState(cacheOf([]), outcomes, NOW);
+    first.setStatus({ siteId: 's', system: 'fresh', state: 'ok', lastSuccessAt: ago(60_000) });
+    first.setStatus({ siteId: 's', system: 'old', state: 'ok', lastSuccessAt: ago(RECORDED_OK_MS + 1) });
+    first.setStatus({ siteId: 's', system: 'down', state: 'unreachable', lastSuccessAt: ago(60_000), lastErrorAt: ago(1000), lastError: 'connection refused' });
+    first.setStatus({ siteId: 's', system: 'paused', state: 'paused' });
+    first.setStatus({ siteId: 's', system: 'fresh', state: 'refreshing', progress: { done: 1, total: 9 } });
+    const later = new FleetState(cacheOf([{ siteId: 's', system: 'fresh', at: ago(60_000) }]), outcomes, NOW);
+    expect(later.status('s').map((s) => [s.system, s.state, s.lastError, s.seq])).toEqual([
+      ['down', 'unreachable', 'connection refused', 0],
+      ['fresh', 'ok', undefined, 0],
+      ['old', 'stale', undefined, 0],
+      ['paused', 'stale', undefined, 0],
+    ]);
+    later.forgetSite('s');
+    expect(outcomes.all()).toEqual([]);
+  });
+
+  it('skips a recorded row that is not a status (a damaged file, another version), keeping the others', () => {
+    const db = openMemoryDatabase(CACHE_DATABASE);
+    const outcomes = new SystemOutcomes(db);
+    outcomes.put({ siteId: 's', system: 'good', state: 'ok', lastSuccessAt: ago(1000) });
+    const insert = db.prepare<[string, string]>("INSERT INTO system_outcomes (site_id, system, status) VALUES ('s', ?, ?)");
+    insert.run('not-json', '{"siteId":');
+    insert.run('odd-state', JSON.stringify({ siteId: 's', system: 'odd-state', state: 'levitating' }));
+    insert.run('other-row', JSON.stringify({ siteId: 's', system: 'good', state: 'ok' }));
+    insert.run('bad-field', JSON.stringify({ siteId: 's', system: 'bad-field', state: 'stale', lastError: 42 }));
+    expect(outcomes.all()).toEqual([{ siteId: 's', system: 'good', state: 'ok', lastSuccessAt: ago(1000) }]);
   });
 });
