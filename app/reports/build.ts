@@ -1,3 +1,4 @@
+import { describeClockOffset } from '../answers/time.js';
 import { redact, type Redacted } from '../redact.js';
 import { actionsSection } from './actions.js';
 import { configSection } from './config.js';
@@ -58,6 +59,10 @@ function notesOf(input: ReportInput, model: ReportModel): string[] {
       notes.push(
         `${s.siteName} / ${s.system}: its answers were not understood (${s.problem ?? 'protocol error'}); what could not be read is not in this report as data: its tables show only what was read before, with its age, or say nothing is cached.`,
       );
+    }
+    for (const s of input.systems) {
+      const clock = describeClockOffset(s.clockOffsetMs);
+      if (clock) notes.push(`${s.siteName} / ${s.system}: its ${clock}; the times it sent without a zone are shown moved to true time.`);
     }
     for (const age of overallDataAges(model)) {
       const who = `${age.siteName} / ${age.system}`;

@@ -1,3 +1,4 @@
+import { formatWireTime, timeMs } from '../../app/answers/time.js';
 import { getOperation } from '../../app/catalog/index.js';
 import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
@@ -15,6 +16,18 @@ import type { SiteConnection } from './site-connection.js';
 
 const MAX_BACKOFF_MS = 10 * 60_000;
 const RESOURCES = refreshRead('GET /resources/list');
+const NODES_OP = 'GET /nodes/list';
+
+/** A read's query with its time bounds in the system's own clock (they were kept in true UTC). */
+function systemQuery(query: Record<string, unknown>, offsetMs: number | undefined): Record<string, unknown> {
+  if (!offsetMs) return query;
+  const out = { ...query };
+  for (const k of ['startTimestamp', 'endTimestamp']) {
+    const t = timeMs(out[k]);
+    if (t !== undefined) out[k] = formatWireTime(t + offsetMs);
+  }
+  return out;
+}
 /**
  * Site errors and system states that wait for the admin: a background poll leaves them alone (a
  * refused password tried again every interval could lock the account; a changed certificate must
@@ -261,13 +274,20 @@ export class FleetRefresh {
     const notificationDeps = { cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => state.emit(e) };
     try {
       let marked = mark;
+      // The nodes' answer teaches the system's clock: notifications, whose times alerts judge, wait for it.
+      let clockRead: Promise<unknown> = Promise.resolve();
       // Of the answers, only the drive list is read again here (for SMART); the others wait as text alone.
       const results = await Promise.all(
-        plan.map((p) =>
-          p.op === NOTIFICATIONS_OP
-            ? readNotifications(notificationDeps, site, system, read, p.query, previousNotifications, mark).then((m) => void (marked = m))
-            : read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query)).then((value) => (p.op === RESOURCES.op ? value : undefined)),
-        ),
+        plan.map((p) => {
+          if (p.op === NOTIFICATIONS_OP) {
+            return clockRead.then(() =>
+              readNotifications(notificationDeps, site, system, read, systemQuery(p.query, conn.clockOffset(system)), previousNotifications, mark).then((m) => void (marked = m)),
+            );
+          }
+          const answer = read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query));
+          if (p.op === NODES_OP) clockRead = answer.catch(() => undefined);
+          return answer.then((value) => (p.op === RESOURCES.op ? value : undefined));
+        }),
       );
       const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
       // No drive list, no SMART reads: said, so that zero reads are not taken for zero drives.
@@ -301,6 +321,8 @@ export class FleetRefresh {
       if (this.closing) return;
       const now = this.f.clock().toISOString();
       const cut = truncated.length ? truncated.join('; ') : undefined;
+      const offset = conn.clockOffset(system);
+      const clock = offset ? { clockOffsetMs: offset } : {};
       const problems = [
         ...(notUnderstood.length ? [`protocol error: ${notUnderstood[0]}${notUnderstood.length > 1 ? ` (and ${notUnderstood.length - 1} more answer(s) not understood)` : ''}`] : []),
         ...(failures.length ? [`${failures.length} read(s) failed: ${failures.slice(0, 3).join('; ')}`] : []),
@@ -319,8 +341,9 @@ export class FleetRefresh {
               lastErrorAt: now,
               lastError: redact(problems.join('; ')),
               truncated: cut,
+              ...clock,
             }
-          : { siteId: site.id, system, state: 'ok', lastSuccessAt: now, truncated: cut },
+          : { siteId: site.id, system, state: 'ok', lastSuccessAt: now, truncated: cut, ...clock },
       );
       // Its readers have read what it wrote: what they parsed of it is let go.
       o.cache.settled(site.id, system);

@@ -1,3 +1,5 @@
+import type { AnswerClock } from '../../app/answers/normalise.js';
+import { clockOffsetOf } from '../../app/answers/time.js';
 import { asksForSecondFactor, interpretLogin } from '../../app/auth/login-result.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site } from '../../app/domain/site.js';
@@ -18,6 +20,8 @@ export interface ConnectionDeps {
   retry?: RetryPolicy;
   /** Clock and timers of the waits between retries (a fake clock in tests). */
   timers?: Timers;
+  /** The fleet's clock: what a system's clock is compared with (default: the process's). */
+  clock?: () => Date;
   /** Systems of the site as last listed: whose stored sessions may list the site when its own has none. */
   knownSystems?: () => readonly string[];
   /** Called when the site turned out to want its token another way than it was sent; persists it (no secret). */
@@ -66,6 +70,8 @@ export class SiteConnection {
   /** The password read in flight: sessions logging in together share one keychain lookup. */
   private passwordRead: Promise<string | null> | undefined;
   private scheme: TokenScheme;
+  /** Per system: its clock offset ({@link clockOffset}). */
+  private readonly clockOffsets = new Map<string, number>();
   private readonly sleep: Sleep;
 
   constructor(
@@ -138,7 +144,7 @@ export class SiteConnection {
    */
   async read(system: string | undefined, op: Operation, params: CallParams = {}): Promise<unknown> {
     const signal = signalOf(params);
-    return this.withSession(system, signal, (token) => this.retrying(() => this.send(op, token, params, signal), signal, params.deadline));
+    return this.withSession(system, signal, (token) => this.retrying(() => this.send(op, token, params, signal, this.answerClock(system)), signal, params.deadline));
   }
 
   /**
@@ -153,8 +159,27 @@ export class SiteConnection {
         const note = await this.confirmSelection(system, token, params, signal);
         if (note) params.onReselected?.(note);
       }
-      return this.send(op, token, params, signal);
+      return this.send(op, token, params, signal, this.answerClock(system));
     });
+  }
+
+  /**
+   * A system's clock minus true time (ms), learned from the zone-less `Time` its nodes last
+   * reported; 0 when it agrees within `CLOCK_TOLERANCE_MS`, undefined before any was read. Zone-less
+   * times of its answers are moved back by it.
+   */
+  clockOffset(system: string): number | undefined {
+    return this.clockOffsets.get(system);
+  }
+
+  /** What the normaliser applies to, and learns from, one answer of a system. */
+  private answerClock(system: string | undefined): AnswerClock | undefined {
+    if (system === undefined) return undefined;
+    return {
+      clockOffsetMs: this.clockOffsets.get(system),
+      // Read as UTC when the answer arrives: the node stamped it moments before.
+      onNodeTime: (ms) => void this.clockOffsets.set(system, clockOffsetOf(ms, (this.deps.clock?.() ?? new Date()).getTime())),
+    };
   }
 
   /**
@@ -244,12 +269,12 @@ export class SiteConnection {
     return retryRead(task, { policy: this.deps.retry, sleep: this.sleep, signal, deadline });
   }
 
-  private send(op: Operation, token: string, params: CallParams, signal: AbortSignal | undefined): Promise<unknown> {
+  private send(op: Operation, token: string, params: CallParams, signal: AbortSignal | undefined, clock?: AnswerClock): Promise<unknown> {
     if (this.site.polling.paused) return Promise.reject(new SitePausedError(`${this.site.name} is paused`));
     // The call's options named one by one: a rest pattern and a spread per request cost more than the fields.
     const { query, body, headers, onSend, budget } = params;
     return this.authed(token, (tokenScheme) =>
-      runLimited(this.limiters, () => this.client.call(op, { query, body, headers, onSend, budget, token, tokenScheme, signal, timeoutMs: this.requestTimeout(params) }), signal),
+      runLimited(this.limiters, () => this.client.call(op, { query, body, headers, onSend, budget, token, tokenScheme, signal, clock, timeoutMs: this.requestTimeout(params) }), signal),
     );
   }
 
