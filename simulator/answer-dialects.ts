@@ -17,6 +17,22 @@ const TWO_POW_53 = 2n ** 53n;
 /** Stands in for an id past 2^53 until the text is written (JSON.stringify cannot write a BigInt). */
 const BIG_ID = '\u0000big-id:';
 
+/** Items of a list answer in the `paged-lists` and `partial-content` dialects. */
+export const PAGE_ITEMS = 3;
+
+/**
+ * A list answer as the paging dialects cut it: the first {@link PAGE_ITEMS} items with a total and
+ * a next-page token (`paged-lists`), or with the `Content-Range` of a 206 (`partial-content`).
+ */
+export function pagedAnswer(dialects: ReadonlySet<Dialect>, op: Operation, value: unknown): { value: unknown; contentRange?: string } {
+  const paging = dialects.has('paged-lists') || dialects.has('partial-content');
+  if (!paging || op.response.kind !== 'list' || op.key === 'GET /notifications/query' || !isObject(value) || !Array.isArray(value.Data) || value.Data.length <= PAGE_ITEMS) return { value };
+  const total = value.Data.length;
+  const page = value.Data.slice(0, PAGE_ITEMS);
+  if (dialects.has('partial-content')) return { value: { ...value, Data: page }, contentRange: `items 0-${PAGE_ITEMS - 1}/${total}` };
+  return { value: { ...value, Data: page, TotalCount: total, NextPageToken: Buffer.from(`page:2:${op.key}`).toString('base64') } };
+}
+
 /** The JSON text of a 200 answer of `op`, written in the dialects that are on. */
 export function answerText(dialects: ReadonlySet<Dialect>, op: Operation, value: unknown): string {
   if (!ANSWER_DIALECTS.some((d) => dialects.has(d))) return JSON.stringify(value);

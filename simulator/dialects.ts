@@ -40,6 +40,9 @@ export const DIALECTS = {
     'Times as .NET serialisers write them: notification timestamps and other times as /Date(ms)/ (DataContractJsonSerializer), with a +0100 offset suffix on every other record, and nodes\' Time in the round-trip form with seven fraction digits and an offset ("2025-01-15T12:00:00.0000000+00:00").',
   'level-names':
     'Notification levels are sent as names, as logging frameworks write them (Verbose, Debug, Information, Warning, Error, Fatal), in varying case ("FATAL", "error"); levels 2 and 3 as "info" and "Warn".',
+  'paged-lists':
+    'List answers of more than 3 items (notifications/query aside, which has top) send the first 3 with "TotalCount" (the whole list\'s length) and a "NextPageToken", as paging services do; no way to ask for the next page is documented.',
+  'partial-content': 'List answers of more than 3 items (notifications/query aside) come as HTTP 206 with the first 3 and "Content-Range: items 0-2/N".',
   'slow-analyzer':
     'GET /resources/drives/performance_analyzer takes as long as it says: iterationTimeInSeconds for each of the four tests of each drive, one after another, on the wall clock.',
 } as const satisfies Readonly<Record<string, string>>;

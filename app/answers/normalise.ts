@@ -3,6 +3,7 @@ import { findOperation } from '../catalog/operations.js';
 import type { ResponseSpec } from '../catalog/types.js';
 import { readLevel } from '../health/notification-level.js';
 import { terminalField } from '../safe-text.js';
+import { INCOMPLETE_FIELD, incompleteFrom } from './incomplete.js';
 import { readTime, wireTimeOf } from './time.js';
 
 /**
@@ -24,6 +25,8 @@ import { readTime, wireTimeOf } from './time.js';
  * - enumeration values matching a known spelling in another case take that spelling;
  * - date-times in any form `time.ts` reads become UTC in the document's form, a zone-less one moved
  *   by the system's clock offset (`clockOffsetMs`); one no form reads is kept as sent (unreadable);
+ * - a list that says it is partial (a total beyond its items, a next-page token, a 206) is marked
+ *   `Incomplete: {Read, Total}` (`incomplete.ts`);
  * - a notification's level sent as a name takes its number (`notification-level.ts`); an unknown
  *   name is kept as text, not understood, never dropped;
  * - identifiers beyond 2^53 arrive as their exact decimal text (see `json-text.ts`) and stay so.
@@ -45,18 +48,20 @@ export type NormaliseResult =
       expected: string;
     };
 
-/** What the normaliser knows of the system that answered. */
-export interface AnswerClock {
+/** What the normaliser knows of the system that answered, and of the answer beyond its body. */
+export interface AnswerContext {
+  /** The answer came as HTTP 206, a part of the list, with this `Content-Range` total if it gave one (see `incomplete.ts`). */
+  readonly partial?: { readonly total: number | undefined } | undefined;
   /** The system's clock minus true time, in ms: zone-less times are moved back by it (default 0). */
   readonly clockOffsetMs?: number | undefined;
   /** Hears each zone-less time of a node's `Time` as read (UTC ms, before any offset): how a system's clock is learned. */
   readonly onNodeTime?: ((ms: number) => void) | undefined;
 }
 
-const NO_CLOCK: AnswerClock = {};
+const NO_CONTEXT: AnswerContext = {};
 
 /** Normalises a parsed 200 answer of an operation with this response spec. */
-export function normaliseAnswer(spec: ResponseSpec, value: unknown, clock: AnswerClock = NO_CLOCK): NormaliseResult {
+export function normaliseAnswer(spec: ResponseSpec, value: unknown, clock: AnswerContext = NO_CONTEXT): NormaliseResult {
   switch (spec.kind) {
     case 'empty':
     case 'unknown':
@@ -76,6 +81,8 @@ export function normaliseAnswer(spec: ResponseSpec, value: unknown, clock: Answe
         list.data[j++] = normaliseObject(item, t, clock);
       }
       list.data.length = j;
+      const incomplete = incompleteFrom(list.answer, j, clock.partial !== undefined, clock.partial?.total);
+      if (incomplete) list.answer[INCOMPLETE_FIELD] = incomplete;
       return { ok: true, value: list.answer };
     }
     case 'object': {
@@ -226,7 +233,7 @@ function fieldOf(t: CompiledType, key: string): CompiledField | undefined {
  * a value of another kind) or take another spelling, a new object is built instead, since deleting
  * properties turns a V8 object into a slow dictionary for everyone who reads it afterwards.
  */
-function normaliseObject(obj: Record<string, unknown>, t: CompiledType, clock: AnswerClock): Record<string, unknown> {
+function normaliseObject(obj: Record<string, unknown>, t: CompiledType, clock: AnswerContext): Record<string, unknown> {
   let rebuild = false;
   for (const key in obj) {
     const raw = obj[key];
@@ -257,7 +264,7 @@ function normaliseObject(obj: Record<string, unknown>, t: CompiledType, clock: A
 }
 
 /** The value as its catalog type, or undefined when it is of another kind (then it is absent). */
-function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, clock: AnswerClock): unknown {
+function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, clock: AnswerContext): unknown {
   if (f.role === 'level') return readLevel(raw);
   if (typeof type === 'string') {
     switch (type) {

@@ -1,4 +1,5 @@
-import type { AnswerClock } from '../../app/answers/normalise.js';
+import { contentRangeTotal } from '../../app/answers/incomplete.js';
+import type { AnswerContext } from '../../app/answers/normalise.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import {
@@ -83,7 +84,7 @@ export interface CallOptions {
   /** Shared byte budget (a system's refresh): each answer's bytes are taken from it as they arrive; an answer that would overdraw it is cut off with AnswerTooLargeError and its bytes given back. */
   budget?: ByteBudget;
   /** The answering system's clock, for the times of a 200 answer (see `normaliseAnswer`). */
-  clock?: AnswerClock | undefined;
+  clock?: AnswerContext | undefined;
 }
 
 /** Call options with the query, body and headers the operation `K` declares. */
@@ -299,8 +300,10 @@ export class ApiClient {
     const encoding = headerValue(answered, 'content-encoding');
     // Most answers are not compressed: their text is read without another promise.
     const text = encoding ? await this.decodedText(answer.bytes, where, budget, encoding) : bodyText(answer.bytes);
-    if (status === 200) {
-      const value = this.parseSuccess(op, text, where, options.clock);
+    if (status === 200 || (status === 206 && op.response.kind === 'list')) {
+      // A 206 is a part of the list: read, and marked incomplete by the normaliser.
+      const context = status === 206 ? { ...options.clock, partial: { total: contentRangeTotal(headerValue(answered, 'content-range')) } } : options.clock;
+      const value = this.parseSuccess(op, text, where, context);
       // Walk the answer only when its text may hold a secret: most answers never do.
       return mayContainSecret(text, sent) ? maskSecrets(value, sent) : value;
     }
@@ -342,7 +345,7 @@ export class ApiClient {
     return bodyText(decoded);
   }
 
-  private parseSuccess(op: Operation, text: string, where: string, clock: AnswerClock | undefined): unknown {
+  private parseSuccess(op: Operation, text: string, where: string, clock: AnswerContext | undefined): unknown {
     if (op.response.kind === 'empty') return undefined;
     let answer: AnswerJson;
     try {

@@ -1,3 +1,4 @@
+import { describeIncomplete, incompleteOf } from '../../app/answers/incomplete.js';
 import { formatWireTime, timeMs } from '../../app/answers/time.js';
 import { getOperation } from '../../app/catalog/index.js';
 import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
@@ -11,7 +12,7 @@ import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
 import { Limiter } from './limiter.js';
 import { driveStatuses, refreshPlan, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
-import { MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type NotificationMark } from './notifications.js';
+import { MAX_NOTIFICATION_PAGES, MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type NotificationMark, type NotificationPaging } from './notifications.js';
 import type { SiteConnection } from './site-connection.js';
 
 const MAX_BACKOFF_MS = 10 * 60_000;
@@ -255,6 +256,9 @@ export class FleetRefresh {
         const value = await conn.read(system, getOperation(opKey), { query, deadline, budget });
         if (signal.aborted) return undefined;
         answered++;
+        // A list that says it is partial: said on the system (its pages are not asked for).
+        const incomplete = opKey === NOTIFICATIONS_OP ? undefined : incompleteOf(value);
+        if (incomplete) truncated.push(`${opKey} ${describeIncomplete(incomplete)}`);
         cache.put(site.id, system, storeKey, value, this.f.clock());
         return value;
       } catch (err) {
@@ -280,8 +284,12 @@ export class FleetRefresh {
       const results = await Promise.all(
         plan.map((p) => {
           if (p.op === NOTIFICATIONS_OP) {
+            const paging: NotificationPaging = {
+              olderThan: (utc) => systemQuery({ ...p.query, endTimestamp: utc }, conn.clockOffset(system)),
+              onSkipped: (n) => void truncated.push(`notifications: more arrived since the last poll than ${MAX_NOTIFICATION_PAGES} pages hold; at least ${n} not read`),
+            };
             return clockRead.then(() =>
-              readNotifications(notificationDeps, site, system, read, systemQuery(p.query, conn.clockOffset(system)), previousNotifications, mark).then((m) => void (marked = m)),
+              readNotifications(notificationDeps, site, system, read, systemQuery(p.query, conn.clockOffset(system)), previousNotifications, mark, paging).then((m) => void (marked = m)),
             );
           }
           const answer = read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query));

@@ -1,4 +1,4 @@
-import type { AnswerClock } from '../../app/answers/normalise.js';
+import type { AnswerContext } from '../../app/answers/normalise.js';
 import { clockOffsetOf } from '../../app/answers/time.js';
 import { asksForSecondFactor, interpretLogin } from '../../app/auth/login-result.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
@@ -173,7 +173,7 @@ export class SiteConnection {
   }
 
   /** What the normaliser applies to, and learns from, one answer of a system. */
-  private answerClock(system: string | undefined): AnswerClock | undefined {
+  private answerClock(system: string | undefined): AnswerContext | undefined {
     if (system === undefined) return undefined;
     return {
       clockOffsetMs: this.clockOffsets.get(system),
@@ -269,7 +269,7 @@ export class SiteConnection {
     return retryRead(task, { policy: this.deps.retry, sleep: this.sleep, signal, deadline });
   }
 
-  private send(op: Operation, token: string, params: CallParams, signal: AbortSignal | undefined, clock?: AnswerClock): Promise<unknown> {
+  private send(op: Operation, token: string, params: CallParams, signal: AbortSignal | undefined, clock?: AnswerContext): Promise<unknown> {
     if (this.site.polling.paused) return Promise.reject(new SitePausedError(`${this.site.name} is paused`));
     // The call's options named one by one: a rest pattern and a spread per request cost more than the fields.
     const { query, body, headers, onSend, budget } = params;
