@@ -43,6 +43,10 @@ export const DIALECTS = {
   'paged-lists':
     'List answers of more than 3 items (notifications/query aside, which has top) send the first 3 with "TotalCount" (the whole list\'s length) and a "NextPageToken", as paging services do; no way to ask for the next page is documented.',
   'partial-content': 'List answers of more than 3 items (notifications/query aside) come as HTTP 206 with the first 3 and "Content-Range: items 0-2/N".',
+  'smart-brief':
+    'ATA SMART text is smartctl -x\'s brief attribute table (FLAGS as PO--CK, a FAIL column of -, NOW or Past, the flag legend under it); on the first node of every system the first ATA drive\'s Spin_Up_Time failed in the past (Past).',
+  'smart-json':
+    'GET /resources/drives/smart answers smartctl --json -a output, a JSON object rather than text (ATA attribute table or NVMe health log, smart_status); with smart-brief, the same drive\'s Spin_Up_Time has when_failed "past".',
   'slow-analyzer':
     'GET /resources/drives/performance_analyzer takes as long as it says: iterationTimeInSeconds for each of the four tests of each drive, one after another, on the wall clock.',
 } as const satisfies Readonly<Record<string, string>>;

@@ -3,6 +3,7 @@ import { findOperation } from '../catalog/operations.js';
 import type { ResponseSpec } from '../catalog/types.js';
 import { readLevel } from '../health/notification-level.js';
 import { terminalField } from '../safe-text.js';
+import { isSmartctlJson } from '../smart/json.js';
 import { INCOMPLETE_FIELD, incompleteFrom } from './incomplete.js';
 import { readTime, wireTimeOf } from './time.js';
 
@@ -29,6 +30,7 @@ import { readTime, wireTimeOf } from './time.js';
  *   `Incomplete: {Read, Total}` (`incomplete.ts`);
  * - a notification's level sent as a name takes its number (`notification-level.ts`); an unknown
  *   name is kept as text, not understood, never dropped;
+ * - a string answer that is smartctl's `--json` object (SMART) becomes that object's JSON text;
  * - identifiers beyond 2^53 arrive as their exact decimal text (see `json-text.ts`) and stay so.
  *
  * Anything else (a list answer without a recognisable list, an object answer none of whose fields
@@ -68,7 +70,11 @@ export function normaliseAnswer(spec: ResponseSpec, value: unknown, clock: Answe
       return { ok: true, value };
     case 'string': {
       const text = typeof value === 'string' ? value : isObject(value) ? envelope(value, 'result') : undefined;
-      return typeof text === 'string' ? { ok: true, value: text } : refused(value, 'a JSON string');
+      if (typeof text === 'string') return { ok: true, value: text };
+      // smartctl's --json output for SMART "text": kept as its JSON text, which the SMART parser reads.
+      const inner = isObject(value) && isObject(text) ? text : value;
+      if (isSmartctlJson(inner)) return { ok: true, value: JSON.stringify(inner, null, 1) };
+      return refused(value, 'a JSON string');
     }
     case 'list': {
       const list = listOf(value, true);
