@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runBefore as runBeforeAll } from '../support/run-before.js';
 import { smartReportOf } from '../../../app/alerts/evaluate.js';
 import type { SystemStatus } from '../../../app/domain/site.js';
 import type { Dialect } from '../../../simulator/index.js';
@@ -30,14 +31,8 @@ afterAll(async () => {
   for (const r of runs) await r.h.close();
 });
 
-function runBefore(dialects: Dialect[]): () => Run {
-  let r: Run | undefined;
-  beforeAll(async () => {
-    r = await run(dialects);
-    runs.push(r);
-  }, 120_000);
-  return () => r as Run;
-}
+/** Starts a run in these dialects before the tests of the enclosing describe; the run, once started. */
+const runBefore = (dialects: Dialect[]): (() => Run) => runBeforeAll(() => run(dialects), runs);
 
 const base = runBefore([]);
 
