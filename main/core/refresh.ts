@@ -1,5 +1,4 @@
 import { describeIncomplete, incompleteOf } from '../../app/answers/incomplete.js';
-import { formatWireTime, timeMs } from '../../app/answers/time.js';
 import { getOperation } from '../../app/catalog/index.js';
 import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
@@ -18,17 +17,6 @@ import type { SiteConnection } from './site-connection.js';
 const MAX_BACKOFF_MS = 10 * 60_000;
 const RESOURCES = refreshRead('GET /resources/list');
 const NODES_OP = 'GET /nodes/list';
-
-/** A read's query with its time bounds in the system's own clock (they were kept in true UTC). */
-function systemQuery(query: Record<string, unknown>, offsetMs: number | undefined): Record<string, unknown> {
-  if (!offsetMs) return query;
-  const out = { ...query };
-  for (const k of ['startTimestamp', 'endTimestamp']) {
-    const t = timeMs(out[k]);
-    if (t !== undefined) out[k] = formatWireTime(t + offsetMs);
-  }
-  return out;
-}
 /**
  * Site errors and system states that wait for the admin: a background poll leaves them alone (a
  * refused password tried again every interval could lock the account; a changed certificate must
@@ -285,11 +273,11 @@ export class FleetRefresh {
         plan.map((p) => {
           if (p.op === NOTIFICATIONS_OP) {
             const paging: NotificationPaging = {
-              olderThan: (utc) => systemQuery({ ...p.query, endTimestamp: utc }, conn.clockOffset(system)),
+              olderThan: (utc) => ({ ...p.query, endTimestamp: utc }),
               onSkipped: (n) => void truncated.push(`notifications: more arrived since the last poll than ${MAX_NOTIFICATION_PAGES} pages hold; at least ${n} not read`),
             };
             return clockRead.then(() =>
-              readNotifications(notificationDeps, site, system, read, systemQuery(p.query, conn.clockOffset(system)), previousNotifications, mark, paging).then((m) => void (marked = m)),
+              readNotifications(notificationDeps, site, system, read, p.query, previousNotifications, mark, paging).then((m) => void (marked = m)),
             );
           }
           const answer = read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query));

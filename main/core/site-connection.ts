@@ -1,5 +1,5 @@
 import type { AnswerContext } from '../../app/answers/normalise.js';
-import { clockOffsetOf } from '../../app/answers/time.js';
+import { clockOffsetOf, formatWireTime, timeMs } from '../../app/answers/time.js';
 import { asksForSecondFactor, interpretLogin } from '../../app/auth/login-result.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site } from '../../app/domain/site.js';
@@ -272,7 +272,8 @@ export class SiteConnection {
   private send(op: Operation, token: string, params: CallParams, signal: AbortSignal | undefined, clock?: AnswerContext): Promise<unknown> {
     if (this.site.polling.paused) return Promise.reject(new SitePausedError(`${this.site.name} is paused`));
     // The call's options named one by one: a rest pattern and a spread per request cost more than the fields.
-    const { query, body, headers, onSend, budget } = params;
+    const { body, headers, onSend, budget } = params;
+    const query = inSystemClock(op, params.query, clock?.clockOffsetMs);
     return this.authed(token, (tokenScheme) =>
       runLimited(this.limiters, () => this.client.call(op, { query, body, headers, onSend, budget, token, tokenScheme, signal, clock, timeoutMs: this.requestTimeout(params) }), signal),
     );
@@ -474,6 +475,25 @@ function signalOf(params: CallParams): AbortSignal | undefined {
 }
 
 /** Session key: a system name, or '' for the site's discovery session. */
+/**
+ * A call's query with its date-time parameters in the system's own clock: the app keeps true UTC,
+ * a system whose clock differs reads zone-less times in its own (see `clockOffset`).
+ */
+function inSystemClock(op: Operation, query: CallParams['query'], offsetMs: number | undefined): CallParams['query'] {
+  if (!offsetMs || !query) return query;
+  let out: Record<string, unknown> | undefined;
+  for (const f of op.query) {
+    if (f.type !== 'date-time') continue;
+    const name = Object.keys(query).find((k) => k.toLowerCase() === f.name.toLowerCase());
+    const v = name === undefined ? undefined : query[name];
+    const t = v instanceof Date ? v.getTime() : timeMs(v);
+    if (name === undefined || t === undefined) continue;
+    out ??= { ...query };
+    out[name] = formatWireTime(t + offsetMs);
+  }
+  return out ?? query;
+}
+
 function key(system: string | undefined): string {
   return system ?? '';
 }

@@ -65,6 +65,19 @@ describe.each<Dialect[]>([[], ['local-time'], ['epoch-times'], ['dotnet-dates'],
     expect(rows.map((x) => [x.level, timeMs(x.time)])).toEqual([['Critical', FAILED_AT]]);
   });
 
+  it('reads what is new at the next refresh, asked from the newest record in the system\'s clock', async () => {
+    r.h.sim.control.failDrive({ site: 0 });
+    r.h.sim.control.advanceClock(60);
+    const [status] = await r.h.fleet.refresh();
+    const merged = (r.h.fleet.cached(r.h.saved[0]?.id ?? '', status?.system ?? '', 'GET /notifications/query', {})?.value as { Data: NotificationRecord[] }).Data;
+    const failed = merged.filter((x) => /Drive .* failed/.test(x.Message ?? ''));
+    expect(failed.map((x) => [x.Level, timeMs(x.Timestamp)])).toEqual([
+      [5, REFRESHED_AT],
+      [5, FAILED_AT],
+    ]);
+    expect(new Set(merged.map((x) => x.Id)).size).toBe(merged.length);
+  });
+
   it('says a clock that differs, on the system and in reports, and only then', () => {
     const local = dialects.includes('local-time');
     expect(r.statuses[0]?.clockOffsetMs).toBe(local ? -5 * 3_600_000 : undefined);
