@@ -109,7 +109,7 @@ export function formatWireTime(ms: number): string {
   return ms % 1000 === 0 ? iso.slice(0, 19) : iso.slice(0, 23);
 }
 
-const PLAIN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+const PLAIN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?$/;
 
 /**
  * A date-time field's value as every reader downstream takes it: UTC in the interface's own form
@@ -118,8 +118,11 @@ const PLAIN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
  * stays recognisably unreadable.
  */
 export function wireTimeOf(raw: unknown, offsetMs = 0): string | undefined {
-  // The document's own form from a system whose clock agrees: as it came (most times are this).
-  if (offsetMs === 0 && typeof raw === 'string' && PLAIN.test(raw)) return raw;
+  // The document's own form (from a system whose clock agrees), or it in UTC: no parse (most times are one of these).
+  if (typeof raw === 'string' && raw.length <= 20 && PLAIN.test(raw)) {
+    if (raw.length === 19 && offsetMs === 0) return raw;
+    if (raw.length === 20 && raw.endsWith('Z')) return raw.slice(0, 19);
+  }
   const t = readTime(raw);
   if (!t) return typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined;
   return formatWireTime(t.zoned ? t.ms : t.ms - offsetMs);
