@@ -1,4 +1,3 @@
-import { isSmartctlJson, smartctlJsonText } from './json.js';
 /**
  * SMART text as a drive's `GET /resources/drives/smart` returns it (the interface says only
  * "string"; we read smartctl's layouts): the ATA attribute table (SATA HDD/SSD), the NVMe
@@ -9,6 +8,8 @@ import { isSmartctlJson, smartctlJsonText } from './json.js';
  * line whose value is not a number, or SCSI output without the sections its risk is read from is
  * "unknown".
  */
+
+import { isSmartctlJson, smartctlJsonText } from './json.js';
 
 /**
  * Risk of one finding or of a whole drive, in increasing severity. `unknown`: the text (or a line

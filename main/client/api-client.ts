@@ -1,7 +1,7 @@
-import { contentRangeTotal } from '../../app/answers/incomplete.js';
-import type { AnswerContext } from '../../app/answers/normalise.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { contentRangeTotal } from '../../app/answers/incomplete.js';
+import type { AnswerContext } from '../../app/answers/normalise.js';
 import {
   buildBody,
   buildQuery,

@@ -1,5 +1,5 @@
-import { describeClockOffset } from '../../../app/answers/time.js';
 import { parseArgs } from 'node:util';
+import { describeClockOffset } from '../../../app/answers/time.js';
 import { getOperation, ValidationError } from '../../../app/catalog/index.js';
 import { redact, secretValues } from '../../../app/redact.js';
 import { terminalField } from '../../../app/safe-text.js';
