@@ -3,7 +3,7 @@
  * "string"; we read smartctl's layouts): the ATA attribute table (SATA HDD/SSD), the NVMe
  * SMART/Health log, and the SCSI log pages smartctl prints for SAS drives (health status, grown
  * defect list, error counter log, temperature, start-stop and load cycles, SSD endurance).
- * Parsing is line by line and forgiving: unknown lines are skipped, so a newer smartctl or a vendor
+ * smartctl's `--json` output is read as the text it stands for (`json.ts`). Parsing is line by line and forgiving: unknown lines are skipped, so a newer smartctl or a vendor
  * banner never breaks it. What it cannot read is never "ok": text in none of these layouts, a known
  * line whose value is not a number, or SCSI output without the sections its risk is read from is
  * "unknown".
