@@ -9,10 +9,29 @@ import type { Dialect } from './dialects.js';
  * and only enumerations change case.
  */
 
-const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids'];
+const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'local-time', 'epoch-times', 'dotnet-dates', 'level-names'];
+/** The `local-time` dialect's zone: UTC−5, in ms. */
+export const LOCAL_TIME_OFFSET_MS = -5 * 3_600_000;
+const LEVEL_NAMES = ['Verbose', 'DEBUG', 'info', 'Warn', 'error', 'FATAL'];
 const TWO_POW_53 = 2n ** 53n;
 /** Stands in for an id past 2^53 until the text is written (JSON.stringify cannot write a BigInt). */
 const BIG_ID = '\u0000big-id:';
+
+/** Items of a list answer in the `paged-lists` and `partial-content` dialects. */
+export const PAGE_ITEMS = 3;
+
+/**
+ * A list answer as the paging dialects cut it: the first {@link PAGE_ITEMS} items with a total and
+ * a next-page token (`paged-lists`), or with the `Content-Range` of a 206 (`partial-content`).
+ */
+export function pagedAnswer(dialects: ReadonlySet<Dialect>, op: Operation, value: unknown): { value: unknown; contentRange?: string } {
+  const paging = dialects.has('paged-lists') || dialects.has('partial-content');
+  if (!paging || op.response.kind !== 'list' || op.key === 'GET /notifications/query' || !isObject(value) || !Array.isArray(value.Data) || value.Data.length <= PAGE_ITEMS) return { value };
+  const total = value.Data.length;
+  const page = value.Data.slice(0, PAGE_ITEMS);
+  if (dialects.has('partial-content')) return { value: { ...value, Data: page }, contentRange: `items 0-${PAGE_ITEMS - 1}/${total}` };
+  return { value: { ...value, Data: page, TotalCount: total, NextPageToken: Buffer.from(`page:2:${op.key}`).toString('base64') } };
+}
 
 /** The JSON text of a 200 answer of `op`, written in the dialects that are on. */
 export function answerText(dialects: ReadonlySet<Dialect>, op: Operation, value: unknown): string {
@@ -43,6 +62,8 @@ export function answerText(dialects: ReadonlySet<Dialect>, op: Operation, value:
 function rewrite(v: unknown, type: AnswerValueType, f: AnswerField | undefined, dialects: ReadonlySet<Dialect>): unknown {
   if (v === null || v === undefined) return v;
   if (typeof type === 'string') {
+    if (type === 'date-time' && typeof v === 'string') return timeAs(v, f, dialects);
+    if (f === LEVEL_FIELD && typeof v === 'number' && dialects.has('level-names')) return LEVEL_NAMES[v] ?? v;
     if (typeof v === 'number') {
       if (dialects.has('big-ids') && f && BIG_ID_FIELDS.has(f) && Number.isSafeInteger(v) && v >= 0) return `${BIG_ID}${v}`;
       return dialects.has('numeric-strings') ? String(v) : v;
@@ -72,6 +93,21 @@ function rewrite(v: unknown, type: AnswerValueType, f: AnswerField | undefined, 
   if (dialects.has('nulls') && type.ref === 'HealthVolumes') out.VolumesHealthInPercentage = null;
   return out;
 }
+
+/** A time (the simulator writes UTC, `…Z`) as the time dialects write it. */
+function timeAs(v: string, f: AnswerField | undefined, dialects: ReadonlySet<Dialect>): unknown {
+  const ms = Date.parse(v);
+  if (!Number.isFinite(ms)) return v;
+  if (dialects.has('local-time')) return new Date(ms + LOCAL_TIME_OFFSET_MS).toISOString().slice(0, 19);
+  if (dialects.has('epoch-times')) return ms;
+  if (dialects.has('dotnet-dates')) {
+    if (f?.name === 'Time') return `${new Date(ms).toISOString().slice(0, 19)}.${String(ms % 1000).padStart(3, '0')}0000+00:00`;
+    return (ms / 1000) % 2 < 1 ? `/Date(${ms})/` : `/Date(${ms}+0100)/`;
+  }
+  return v;
+}
+
+const LEVEL_FIELD = ANSWER_TYPES.get('NotificationRecord')?.fields.find((f) => f.name === 'Level');
 
 /** The fields whose ids the big-ids dialect moves past 2^53. */
 const BIG_ID_FIELDS: ReadonlySet<AnswerField> = new Set(

@@ -54,9 +54,10 @@ export class Args {
   }
 
   /** A date-time as milliseconds since the epoch (UTC when no zone was given). */
-  date(name: string): number | undefined {
+  /** A date-time parameter in ms: UTC, or `localOffsetMs` ahead of it (the system's local clock). */
+  date(name: string, localOffsetMs = 0): number | undefined {
     const v = this.str(name);
-    return v === undefined ? undefined : Date.parse(`${v}Z`);
+    return v === undefined ? undefined : Date.parse(`${v}Z`) - localOffsetMs;
   }
 
   obj(name: string): Args | undefined {

@@ -33,6 +33,20 @@ export const DIALECTS = {
     'A 400 answers an RFC 7807 problem-details object (application/problem+json: type, title, status, detail) instead of a JSON string.',
   'compressed':
     'Every answer with a body is compressed whether or not the client asked (Content-Encoding br for the SMART text, deflate for the answers of /list operations, gzip for the others), and its JSON text starts with a UTF-8 byte order mark.',
+  'local-time':
+    'Every time is written in the system\'s local time (UTC−5) without a zone, as systems whose clock is set to local time stamp it ("2025-01-15T07:00:00" for 12:00 UTC), nodes\' Time included; query times (startTimestamp, endTimestamp) are read in the same local time. The HTTP Date header stays true GMT.',
+  'epoch-times': 'Every time in an answer is sent as epoch milliseconds, a JSON number ("Timestamp":1736942400000), as Unix-minded services write them.',
+  'dotnet-dates':
+    'Times as .NET serialisers write them: notification timestamps and other times as /Date(ms)/ (DataContractJsonSerializer), with a +0100 offset suffix on every other record, and nodes\' Time in the round-trip form with seven fraction digits and an offset ("2025-01-15T12:00:00.0000000+00:00").',
+  'level-names':
+    'Notification levels are sent as names, as logging frameworks write them (Verbose, Debug, Information, Warning, Error, Fatal), in varying case ("FATAL", "error"); levels 2 and 3 as "info" and "Warn".',
+  'paged-lists':
+    'List answers of more than 3 items (notifications/query aside, which has top) send the first 3 with "TotalCount" (the whole list\'s length) and a "NextPageToken", as paging services do; no way to ask for the next page is documented.',
+  'partial-content': 'List answers of more than 3 items (notifications/query aside) come as HTTP 206 with the first 3 and "Content-Range: items 0-2/N".',
+  'smart-brief':
+    'ATA SMART text is smartctl -x\'s brief attribute table (FLAGS as PO--CK, a FAIL column of -, NOW or Past, the flag legend under it); on the first node of every system the first ATA drive\'s Spin_Up_Time failed in the past (Past).',
+  'smart-json':
+    'GET /resources/drives/smart answers smartctl --json -a output, a JSON object rather than text (ATA attribute table or NVMe health log, smart_status); with smart-brief, the same drive\'s Spin_Up_Time has when_failed "past".',
   'slow-analyzer':
     'GET /resources/drives/performance_analyzer takes as long as it says: iterationTimeInSeconds for each of the four tests of each drive, one after another, on the wall clock.',
   'shared-selection':

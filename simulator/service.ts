@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { OPERATIONS } from '../app/catalog/index.js';
 import type { Group, Operation } from '../app/catalog/index.js';
-import { answerText } from './answer-dialects.js';
+import { answerText, pagedAnswer } from './answer-dialects.js';
 import { parseBody, parseHeaders, parseQuery } from './args.js';
 import type { Clock } from './clock.js';
 import { ApiFailure, AuthFailure, fail, unauthorized } from './errors.js';
@@ -21,7 +21,9 @@ export interface SiteRequest {
 }
 
 export interface SiteResponse {
-  readonly status: 200 | 400 | 401 | 404;
+  readonly status: 200 | 206 | 400 | 401 | 404;
+  /** `Content-Range` of a 206 (dialect `partial-content`). */
+  readonly contentRange?: string;
   /** JSON text, or undefined for an empty 200. */
   readonly body: string | undefined;
   /** Media type of the body when it is not plain `application/json` (a problem-details 400). */
@@ -136,7 +138,9 @@ export class SiteService {
       ctx.notify({ level: LEVEL.info, module: moduleOf(op), message });
     }
     if (result === EMPTY || op.response.kind === 'empty') return { status: 200, body: undefined };
-    return { status: 200, body: answerText(this.fleet.dialects, op, result) };
+    const paged = pagedAnswer(this.fleet.dialects, op, result);
+    if (paged.contentRange) return { status: 206, body: answerText(this.fleet.dialects, op, paged.value), contentRange: paged.contentRange };
+    return { status: 200, body: answerText(this.fleet.dialects, op, paged.value) };
   }
 
   /** A 400: the document's plain string, or an RFC 7807 problem (dialect problem-details). */

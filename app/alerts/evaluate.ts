@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Application, Node, NotificationRecord } from '../catalog/resources.js';
 import type { SystemState } from '../domain/site.js';
 import { haOf } from '../health/ha.js';
-import { levelName } from '../health/notification-level.js';
+import { timeMs } from '../answers/time.js';
+import { levelName, notificationRank } from '../health/notification-level.js';
 import { laggingReplication, unhealthyDrives } from '../health/rollup.js';
 import { capacityFromAnswers, type RollupAnswers } from '../health/system-health.js';
 import { parseSmart, type SmartFinding, type SmartReport, type SmartRisk } from '../smart/parse.js';
@@ -113,12 +114,6 @@ export function smartVerdictOf(cached: unknown): SmartVerdict | undefined {
   return JSON.parse(JSON.stringify({ risk: report.risk, findings: findings.map((f) => ({ risk: f.risk, subject: f.subject, message: f.message })) })) as SmartVerdict;
 }
 
-/** Milliseconds of an interface date-time (`YYYY-MM-DDTHH:MM:SS`, UTC unless it names a zone). */
-function timeOf(text: string | undefined): number | undefined {
-  if (!text) return undefined;
-  const t = Date.parse(/[zZ]$|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`);
-  return Number.isFinite(t) ? t : undefined;
-}
 
 /**
  * A drive's cached SMART answer as the SMART report reads it: text parsed by the SMART parser; an
@@ -238,8 +233,8 @@ export function notificationWindowEnd(input: AlertInput, rules: RuleSettings): n
   const window = rule.withinHours * 3_600_000;
   let end: number | undefined;
   for (const r of listOf<NotificationRecord>(input.notifications)) {
-    const t = timeOf(r.Timestamp);
-    if ((r.Level ?? -1) < rule.minLevel || t === undefined || t < input.now - window) continue;
+    const t = timeMs(r.Timestamp);
+    if (notificationRank(r.Level, -1) < rule.minLevel || t === undefined || t < input.now - window) continue;
     end = end === undefined ? t + window : Math.min(end, t + window);
   }
   return end;
@@ -248,15 +243,16 @@ export function notificationWindowEnd(input: AlertInput, rules: RuleSettings): n
 function notificationConditions(input: AlertInput, rule: RuleSettings['notification']): AlertCondition[] {
   const since = input.now - rule.withinHours * 3_600_000;
   const recent = listOf<NotificationRecord>(input.notifications)
-    .map((r) => ({ r, t: timeOf(r.Timestamp) }))
-    .filter((x): x is { r: NotificationRecord; t: number } => (x.r.Level ?? -1) >= rule.minLevel && x.t !== undefined && x.t >= since)
-    .sort((a, b) => b.t - a.t)
+    // A record whose time is missing or unreadable cannot be shown to be old: it counts as recent.
+    .map((r) => ({ r, t: timeMs(r.Timestamp) }))
+    .filter((x) => notificationRank(x.r.Level, -1) >= rule.minLevel && (x.t === undefined || x.t >= since))
+    .sort((a, b) => (b.t ?? input.now) - (a.t ?? input.now))
     .slice(0, MAX_NOTIFICATION_ALERTS);
   return recent.map(({ r }) => ({
     rule: 'notification' as const,
     // The record's id where the system gives one; else its time and module, which a merged cache keeps stable.
     subject: r.Id !== undefined ? `#${r.Id}` : `${r.Timestamp ?? ''} ${r.Module ?? ''}`.trim(),
-    level: (r.Level ?? 0) >= 5 ? ('critical' as const) : ('warning' as const),
-    message: `${levelName(r.Level)}${r.Node ? ` on ${r.Node}` : ''}${r.Module ? ` (${r.Module})` : ''}: ${r.Message ?? ''}`.trim(),
+    level: notificationRank(r.Level) >= 5 ? ('critical' as const) : ('warning' as const),
+    message: `${levelName(r.Level)}${r.Node ? ` on ${r.Node}` : ''}${r.Module ? ` (${r.Module})` : ''}${timeMs(r.Timestamp) === undefined ? ` (time ${r.Timestamp ? 'unreadable' : 'not sent'})` : ''}: ${r.Message ?? ''}`.trim(),
   }));
 }

@@ -1,7 +1,11 @@
 import { ANSWER_TYPES, isIdentifierField, type AnswerValueType } from '../catalog/answer-types.js';
 import { findOperation } from '../catalog/operations.js';
 import type { ResponseSpec } from '../catalog/types.js';
+import { readLevel } from '../health/notification-level.js';
 import { terminalField } from '../safe-text.js';
+import { isSmartctlJson } from '../smart/json.js';
+import { INCOMPLETE_FIELD, incompleteFrom } from './incomplete.js';
+import { readTime, wireTimeOf } from './time.js';
 
 /**
  * The one reading of a 200 answer: every answer the client returns (and so everything the cache,
@@ -20,6 +24,13 @@ import { terminalField } from '../safe-text.js';
  *   `"false"` booleans, numbers and booleans sent for a string field their text; a value of
  *   another kind (`"n/a"` for a number, an object for a string) is absent rather than misread;
  * - enumeration values matching a known spelling in another case take that spelling;
+ * - date-times in any form `time.ts` reads become UTC in the document's form, a zone-less one moved
+ *   by the system's clock offset (`clockOffsetMs`); one no form reads is kept as sent (unreadable);
+ * - a list that says it is partial (a total beyond its items, a next-page token, a 206) is marked
+ *   `Incomplete: {Read, Total}` (`incomplete.ts`);
+ * - a notification's level sent as a name takes its number (`notification-level.ts`); an unknown
+ *   name is kept as text, not understood, never dropped;
+ * - a string answer that is smartctl's `--json` object (SMART) becomes that object's JSON text;
  * - identifiers beyond 2^53 arrive as their exact decimal text (see `json-text.ts`) and stay so.
  *
  * Anything else (a list answer without a recognisable list, an object answer none of whose fields
@@ -39,15 +50,31 @@ export type NormaliseResult =
       expected: string;
     };
 
+/** What the normaliser knows of the system that answered, and of the answer beyond its body. */
+export interface AnswerContext {
+  /** The answer came as HTTP 206, a part of the list, with this `Content-Range` total if it gave one (see `incomplete.ts`). */
+  readonly partial?: { readonly total: number | undefined } | undefined;
+  /** The system's clock minus true time, in ms: zone-less times are moved back by it (default 0). */
+  readonly clockOffsetMs?: number | undefined;
+  /** Hears each zone-less time of a node's `Time` as read (UTC ms, before any offset): how a system's clock is learned. */
+  readonly onNodeTime?: ((ms: number) => void) | undefined;
+}
+
+const NO_CONTEXT: AnswerContext = {};
+
 /** Normalises a parsed 200 answer of an operation with this response spec. */
-export function normaliseAnswer(spec: ResponseSpec, value: unknown): NormaliseResult {
+export function normaliseAnswer(spec: ResponseSpec, value: unknown, clock: AnswerContext = NO_CONTEXT): NormaliseResult {
   switch (spec.kind) {
     case 'empty':
     case 'unknown':
       return { ok: true, value };
     case 'string': {
       const text = typeof value === 'string' ? value : isObject(value) ? envelope(value, 'result') : undefined;
-      return typeof text === 'string' ? { ok: true, value: text } : refused(value, 'a JSON string');
+      if (typeof text === 'string') return { ok: true, value: text };
+      // smartctl's --json output for SMART "text": kept as its JSON text, which the SMART parser reads.
+      const inner = isObject(value) && isObject(text) ? text : value;
+      if (isSmartctlJson(inner)) return { ok: true, value: JSON.stringify(inner, null, 1) };
+      return refused(value, 'a JSON string');
     }
     case 'list': {
       const list = listOf(value, true);
@@ -57,16 +84,18 @@ export function normaliseAnswer(spec: ResponseSpec, value: unknown): NormaliseRe
       for (const item of list.data) {
         if (item === null || item === undefined) continue;
         if (!isObject(item)) return refused(value, `{"Data":[${spec.item}, …]} with ${spec.item} objects`);
-        list.data[j++] = normaliseObject(item, t);
+        list.data[j++] = normaliseObject(item, t, clock);
       }
       list.data.length = j;
+      const incomplete = incompleteFrom(list.answer, j, clock.partial !== undefined, clock.partial?.total);
+      if (incomplete) list.answer[INCOMPLETE_FIELD] = incomplete;
       return { ok: true, value: list.answer };
     }
     case 'object': {
       const t = compiled(spec.type);
       const obj = objectOf(value, t);
       if (!obj) return refused(value, `a ${spec.type} object`);
-      return { ok: true, value: normaliseObject(obj, t) };
+      return { ok: true, value: normaliseObject(obj, t, clock) };
     }
   }
 }
@@ -145,6 +174,8 @@ interface CompiledField {
   readonly id: boolean;
   /** Lower case (and each known spelling itself) → known spelling, for enumerations. */
   readonly values: ReadonlyMap<string, string> | undefined;
+  /** How the field is read beyond its type: a notification's level, a node's clock. */
+  readonly role: 'level' | 'node-time' | undefined;
 }
 
 interface CompiledType {
@@ -161,6 +192,12 @@ const MAX_VARIANTS = 512;
 
 const COMPILED = new Map<string, CompiledType>();
 
+const ROLES: ReadonlyMap<string, CompiledField['role']> = new Map([
+  ['NotificationRecord.Level', 'level'],
+  ['Node.Time', 'node-time'],
+  ['SystemNode.Time', 'node-time'],
+]);
+
 function compiled(name: string): CompiledType {
   let t = COMPILED.get(name);
   if (t) return t;
@@ -174,6 +211,7 @@ function compiled(name: string): CompiledType {
       id: isIdentifierField(f.name),
       // Lower case → spelling, and each spelling to itself (the common case, found without lower-casing).
       values: f.values ? new Map(f.values.flatMap((v) => [[v.toLowerCase(), v] as const, [v, v] as const])) : undefined,
+      role: ROLES.get(`${name}.${f.name}`),
     };
     exact.set(f.name, field);
     lower.set(f.name.toLowerCase(), field);
@@ -201,7 +239,7 @@ function fieldOf(t: CompiledType, key: string): CompiledField | undefined {
  * a value of another kind) or take another spelling, a new object is built instead, since deleting
  * properties turns a V8 object into a slow dictionary for everyone who reads it afterwards.
  */
-function normaliseObject(obj: Record<string, unknown>, t: CompiledType): Record<string, unknown> {
+function normaliseObject(obj: Record<string, unknown>, t: CompiledType, clock: AnswerContext): Record<string, unknown> {
   let rebuild = false;
   for (const key in obj) {
     const raw = obj[key];
@@ -212,7 +250,7 @@ function normaliseObject(obj: Record<string, unknown>, t: CompiledType): Record<
     const f = fieldOf(t, key);
     // Unknown fields are kept as sent.
     if (!f) continue;
-    const v = normaliseValue(raw, f.type, f);
+    const v = normaliseValue(raw, f.type, f, clock);
     if (v === undefined || f.name !== key) rebuild = true;
     if (v !== undefined && v !== raw) obj[key] = v;
     else if (v === undefined) obj[key] = undefined;
@@ -232,13 +270,18 @@ function normaliseObject(obj: Record<string, unknown>, t: CompiledType): Record<
 }
 
 /** The value as its catalog type, or undefined when it is of another kind (then it is absent). */
-function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField): unknown {
+function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, clock: AnswerContext): unknown {
+  if (f.role === 'level') return readLevel(raw);
   if (typeof type === 'string') {
     switch (type) {
       case 'string':
         return enumSpelling(typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined, f);
       case 'date-time':
-        return typeof raw === 'string' ? raw : undefined;
+        if (f.role === 'node-time' && clock.onNodeTime) {
+          const t = readTime(raw);
+          if (t && !t.zoned) clock.onNodeTime(t.ms);
+        }
+        return wireTimeOf(raw, clock.clockOffsetMs);
       case 'integer':
       case 'number':
         return numberOf(raw, type === 'integer' && f.id);
@@ -257,7 +300,7 @@ function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField): 
     let j = 0;
     for (const item of raw) {
       if (item === null || item === undefined) continue;
-      const v = normaliseValue(item, type.array, f);
+      const v = normaliseValue(item, type.array, f, clock);
       if (v !== undefined) raw[j++] = v;
     }
     raw.length = j;
@@ -267,14 +310,14 @@ function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField): 
     if (!isObject(raw)) return undefined;
     for (const k of Object.keys(raw)) {
       const item = raw[k];
-      const v = item === null || item === undefined ? undefined : normaliseValue(item, type.map, f);
+      const v = item === null || item === undefined ? undefined : normaliseValue(item, type.map, f, clock);
       if (v === undefined) delete raw[k];
       else if (v !== item) raw[k] = v;
     }
     return raw;
   }
   if (!isObject(raw)) return undefined;
-  return normaliseObject(raw, compiled(type.ref));
+  return normaliseObject(raw, compiled(type.ref), clock);
 }
 
 const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;

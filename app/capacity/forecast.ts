@@ -4,6 +4,8 @@
  * t distribution), so a short or noisy history shows a wide range instead of false precision.
  */
 
+import { timeMs } from '../answers/time.js';
+
 const DAY_MS = 86_400_000;
 
 /** One point of a capacity history. */
@@ -179,8 +181,8 @@ export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: Map<str
   const pools = new Map<string, CapacitySample[]>();
   for (const r of rows) {
     if (typeof r.PoolName !== 'string' || typeof r.Time !== 'string' || typeof r.TotalConsumedSizeInBytes !== 'number') continue;
-    const t = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(r.Time) ? r.Time : `${r.Time}Z`);
-    if (!Number.isFinite(t)) continue;
+    const t = timeMs(r.Time);
+    if (t === undefined) continue;
     let list = pools.get(r.PoolName);
     if (!list) pools.set(r.PoolName, (list = []));
     list.push({ t, consumed: r.TotalConsumedSizeInBytes });

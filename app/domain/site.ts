@@ -164,6 +164,8 @@ export const systemStatusSchema = z.object({
   progress: z.object({ done: z.number(), total: z.number() }).optional(),
   /** What the last refresh left out to stay within its limits (drives over the SMART cap, answers over the byte budget); the views show it. */
   truncated: z.string().optional(),
+  /** The system's clock minus true time (ms), when it differs beyond the tolerance: its zone-less times were moved by it; views and reports say so. */
+  clockOffsetMs: z.number().optional(),
   /**
    * Main's status sequence number: which status change (counted from main's start) set this status,
    * 0 for one known from the cache and unchanged since. A newer status of the system has a larger

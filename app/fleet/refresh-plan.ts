@@ -1,3 +1,4 @@
+import { timeMs } from '../answers/time.js';
 import type { OperationKey } from '../catalog/index.js';
 // Not the catalog's index: the window's first script reads the refresh plan, and the index brings every operation.
 import { formatDateTime } from '../catalog/validate.js';
@@ -178,8 +179,14 @@ export function newestTimestamp(records: unknown): string | undefined {
   const data = (records as { Data?: unknown } | null)?.Data;
   if (!Array.isArray(data)) return undefined;
   let newest: string | undefined;
+  let newestMs = -Infinity;
   for (const r of data as Array<{ Timestamp?: unknown }>) {
-    if (typeof r?.Timestamp === 'string' && (!newest || r.Timestamp > newest)) newest = r.Timestamp;
+    // By instant, not by text: records cached by older versions may carry a zone suffix.
+    const t = typeof r?.Timestamp === 'string' ? timeMs(r.Timestamp) : undefined;
+    if (t !== undefined && t > newestMs) {
+      newestMs = t;
+      newest = r.Timestamp as string;
+    }
   }
   return newest;
 }

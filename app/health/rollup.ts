@@ -1,6 +1,7 @@
 import { assessCapacity, type SystemCapacity } from '../capacity/pools.js';
 import type { Application, Drive, Health, Node, NotificationRecord, ReplicationPair } from '../catalog/resources.js';
 import { haOf, type HaSummary } from './ha.js';
+import { notificationRank } from './notification-level.js';
 import { levelRank, worse, type Level } from './level.js';
 
 /**
@@ -160,7 +161,7 @@ export const HIGH_LEVEL = 4;
 /** Notifications at Error level or above, newest first. */
 export function highLevel(records: readonly NotificationRecord[], limit = 50): NotificationRecord[] {
   return records
-    .filter((r) => (r.Level ?? 0) >= HIGH_LEVEL)
+    .filter((r) => notificationRank(r.Level) >= HIGH_LEVEL)
     .sort((a, b) => (b.Timestamp ?? '').localeCompare(a.Timestamp ?? ''))
     .slice(0, limit);
 }

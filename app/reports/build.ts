@@ -1,3 +1,5 @@
+import { describeIncomplete, incompleteOf } from '../answers/incomplete.js';
+import { describeClockOffset } from '../answers/time.js';
 import { redact, type Redacted } from '../redact.js';
 import { actionsSection } from './actions.js';
 import { configSection } from './config.js';
@@ -59,6 +61,16 @@ function notesOf(input: ReportInput, model: ReportModel): string[] {
       notes.push(
         `${s.siteName} / ${s.system}: its answers were not understood (${s.problem ?? 'protocol error'}); what could not be read is not in this report as data: its tables show only what was read before, with its age, or say nothing is cached.`,
       );
+    }
+    for (const s of input.systems) {
+      const clock = describeClockOffset(s.clockOffsetMs);
+      if (clock) notes.push(`${s.siteName} / ${s.system}: its ${clock}; the times it sent without a zone are shown moved to true time.`);
+      for (const [op, answer] of Object.entries(s.answers)) {
+        const incomplete = incompleteOf(answer?.value);
+        if (incomplete) notes.push(`${s.siteName} / ${s.system}: ${op} is ${describeIncomplete(incomplete)} (the system sent part of the list); what this report counts of it is a lower bound.`);
+      }
+      const skipped = (s.answers['GET /notifications/query']?.value as { Skipped?: unknown } | undefined)?.Skipped;
+      if (typeof skipped === 'number' && skipped > 0) notes.push(`${s.siteName} / ${s.system}: at least ${skipped} notification record(s) were never read (more arrived between two polls than could be paged back); a warning or error among them is not in this report.`);
     }
     for (const age of overallDataAges(model)) {
       const who = `${age.siteName} / ${age.system}`;

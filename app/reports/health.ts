@@ -1,7 +1,8 @@
 import { forecastTrend } from '../capacity/forecast.js';
 import { planRows, planTotal, poolFigures, rangeText } from '../capacity/plan.js';
 import type { PoolCapacity } from '../capacity/pools.js';
-import { levelName } from '../health/notification-level.js';
+import { timeText } from '../answers/time.js';
+import { levelName, notificationRank } from '../health/notification-level.js';
 import type { Health, Node, NotificationRecord } from '../catalog/resources.js';
 import type { Rollup } from '../health/rollup.js';
 import { rollupAnswers, systemLevel, systemRollup } from '../health/system-health.js';
@@ -77,10 +78,10 @@ export function healthSection(input: ReportInput): ReportSection {
       }
     }
     const records = dataList<NotificationRecord>(s, 'GET /notifications/query')
-      .filter((r) => typeof r.Level === 'number' && r.Level >= LISTED_LEVEL)
+      .filter((r) => notificationRank(r.Level, LISTED_LEVEL) >= LISTED_LEVEL)
       .sort((a, b) => String(b.Timestamp ?? '').localeCompare(String(a.Timestamp ?? '')))
       .slice(0, NOTIFICATIONS_PER_SYSTEM);
-    for (const r of records) notifications.push([...where(s), text(r.Timestamp), r.Level === undefined ? null : levelName(r.Level), text(r.Node), text(r.Module), text(r.Message)]);
+    for (const r of records) notifications.push([...where(s), timeText(r.Timestamp), r.Level === undefined ? 'not sent' : levelName(r.Level), text(r.Node), text(r.Module), text(r.Message)]);
   }
   return {
     id: 'health',

@@ -31,6 +31,8 @@ export interface SystemSnapshot {
   state: string;
   /** Why the system is not ok, as its status says (already redacted), when it says. */
   problem?: string | undefined;
+  /** The system's clock minus true time (ms) when it differs beyond the tolerance (its status says). */
+  clockOffsetMs?: number | undefined;
   /** The system's own record from its site's cached system list (Id, connectivity, targets). */
   info?: System | undefined;
   /** Answers by operation key (`GET /nodes/list`), each read with the query of {@link REPORT_READS}. */

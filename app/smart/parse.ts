@@ -3,11 +3,13 @@
  * "string"; we read smartctl's layouts): the ATA attribute table (SATA HDD/SSD), the NVMe
  * SMART/Health log, and the SCSI log pages smartctl prints for SAS drives (health status, grown
  * defect list, error counter log, temperature, start-stop and load cycles, SSD endurance).
- * Parsing is line by line and forgiving: unknown lines are skipped, so a newer smartctl or a vendor
+ * smartctl's `--json` output is read as the text it stands for (`json.ts`). Parsing is line by line and forgiving: unknown lines are skipped, so a newer smartctl or a vendor
  * banner never breaks it. What it cannot read is never "ok": text in none of these layouts, a known
  * line whose value is not a number, or SCSI output without the sections its risk is read from is
  * "unknown".
  */
+
+import { isSmartctlJson, smartctlJsonText } from './json.js';
 
 /**
  * Risk of one finding or of a whole drive, in increasing severity. `unknown`: the text (or a line
@@ -407,12 +409,28 @@ function attribute(id: number, name: string, flag: string, value: number, worst:
   };
 }
 
+/**
+ * WHEN_FAILED as smartctl prints it: `-`, `FAILING_NOW`, `In_the_past` in the `-A` table; `-`,
+ * `NOW`, `Past` in the brief (`-x`, `-f brief`) one. Anything else is not understood.
+ */
+const WHEN_FAILED: ReadonlyMap<string, 'ok' | 'now' | 'past'> = new Map([
+  ['-', 'ok'],
+  ['', 'ok'],
+  ['failing_now', 'now'],
+  ['now', 'now'],
+  ['in_the_past', 'past'],
+  ['past', 'past'],
+]);
+
 /** Sets an attribute's risk from its own row and, for watched counters, from the earlier reading. */
 function classifyAta(a: AtaAttribute, previousRaw: number | undefined): void {
-  if (a.whenFailed === 'FAILING_NOW' || (a.thresh !== undefined && a.thresh > 0 && a.value <= a.thresh)) {
-    rateOn(a, 'critical', `normalised value ${a.value} is at or below the threshold ${a.thresh ?? ''}`.trim());
-  } else if (a.whenFailed === 'In_the_past') {
+  const when = WHEN_FAILED.get(a.whenFailed.toLowerCase());
+  if (when === 'now' || (a.thresh !== undefined && a.thresh > 0 && a.value <= a.thresh)) {
+    rateOn(a, 'critical', when === 'now' && !(a.thresh !== undefined && a.value <= a.thresh) ? 'failing now' : `normalised value ${a.value} is at or below the threshold ${a.thresh ?? ''}`.trim());
+  } else if (when === 'past') {
     rateOn(a, 'warning', 'failed in the past');
+  } else if (when === undefined) {
+    rateOn(a, 'unknown', `WHEN_FAILED "${a.whenFailed}" not understood`);
   }
   if (!a.watched || a.rawNumber === undefined || a.rawNumber <= 0) return;
   const limit = ATA_CRITICAL_RAW[a.id] ?? Number.POSITIVE_INFINITY;
@@ -676,6 +694,22 @@ function scsiFindings(scan: ScsiScan, h: ScsiHealth): SmartFinding[] {
  * @param previous an earlier report of the same drive, to tell a growing counter from a stable one.
  */
 export function parseSmart(text: string, previous?: SmartReport): SmartReport {
+  // smartctl --json: read as the text smartctl prints for it.
+  const doc = text.trimStart().startsWith('{') ? jsonOf(text) : undefined;
+  if (doc !== undefined) return parseSmartText(smartctlJsonText(doc), previous);
+  return parseSmartText(text, previous);
+}
+
+function jsonOf(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return isSmartctlJson(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseSmartText(text: string, previous: SmartReport | undefined): SmartReport {
   const attributes: AtaAttribute[] = [];
   const nvmeFields: NvmeField[] = [];
   const nvmeKeys: string[] = [];

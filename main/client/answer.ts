@@ -1,4 +1,4 @@
-import { normaliseAnswer } from '../../app/answers/normalise.js';
+import { normaliseAnswer, type AnswerContext } from '../../app/answers/normalise.js';
 import type { Operation } from '../../app/catalog/index.js';
 import { ProtocolError } from './errors.js';
 
@@ -30,8 +30,8 @@ export class UnrecognisedAnswerError extends ProtocolError {
  * The answer normalised for `op`, as every caller of the client gets it.
  * @throws UnrecognisedAnswerError when its shape is not one the normaliser recognises
  */
-export function normalisedAnswer(op: Operation, value: unknown, where: string): unknown {
-  const result = normaliseAnswer(op.response, value);
+export function normalisedAnswer(op: Operation, value: unknown, where: string, clock?: AnswerContext): unknown {
+  const result = normaliseAnswer(op.response, value, clock);
   if (!result.ok) throw new UnrecognisedAnswerError(op.key, result.answered, result.expected, where);
   return result.value;
 }

@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { contentRangeTotal } from '../../app/answers/incomplete.js';
+import type { AnswerContext } from '../../app/answers/normalise.js';
 import {
   buildBody,
   buildQuery,
@@ -81,6 +83,8 @@ export interface CallOptions {
   onSend?: () => void;
   /** Shared byte budget (a system's refresh): each answer's bytes are taken from it as they arrive; an answer that would overdraw it is cut off with AnswerTooLargeError and its bytes given back. */
   budget?: ByteBudget;
+  /** The answering system's clock, for the times of a 200 answer (see `normaliseAnswer`). */
+  clock?: AnswerContext | undefined;
 }
 
 /** Call options with the query, body and headers the operation `K` declares. */
@@ -296,8 +300,10 @@ export class ApiClient {
     const encoding = headerValue(answered, 'content-encoding');
     // Most answers are not compressed: their text is read without another promise.
     const text = encoding ? await this.decodedText(answer.bytes, where, budget, encoding) : bodyText(answer.bytes);
-    if (status === 200) {
-      const value = this.parseSuccess(op, text, where);
+    if (status === 200 || (status === 206 && op.response.kind === 'list')) {
+      // A 206 is a part of the list: read, and marked incomplete by the normaliser.
+      const context = status === 206 ? { ...options.clock, partial: { total: contentRangeTotal(headerValue(answered, 'content-range')) } } : options.clock;
+      const value = this.parseSuccess(op, text, where, context);
       // Walk the answer only when its text may hold a secret: most answers never do.
       return mayContainSecret(text, sent) ? maskSecrets(value, sent) : value;
     }
@@ -339,7 +345,7 @@ export class ApiClient {
     return bodyText(decoded);
   }
 
-  private parseSuccess(op: Operation, text: string, where: string): unknown {
+  private parseSuccess(op: Operation, text: string, where: string, clock: AnswerContext | undefined): unknown {
     if (op.response.kind === 'empty') return undefined;
     let answer: AnswerJson;
     try {
@@ -350,7 +356,7 @@ export class ApiClient {
     if (answer.tooDeep) {
       throw new ProtocolError(`${where}: the answer is nested deeper than ${MAX_ANSWER_DEPTH} levels, which no answer of the interface is; it was not read`);
     }
-    return normalisedAnswer(op, answer.value, where);
+    return normalisedAnswer(op, answer.value, where, clock);
   }
 
   private mapNetworkError(err: unknown, where: string, timeoutMs: number, callerSignal: AbortSignal | undefined): Error {

@@ -382,6 +382,7 @@ export class Fleet {
         globalLimiter: this.globalLimiter,
         timeoutMs: this.timeoutMs,
         timers: this.timers,
+        clock: this.clock,
         knownSystems: () => this.systemsOf(site.id),
         onTokenScheme: async (tokenScheme) => {
           await this.o.sites.update(site.id, { auth: { tokenScheme, learnedAt: this.clock().toISOString() } });

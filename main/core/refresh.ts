@@ -1,3 +1,4 @@
+import { describeIncomplete, incompleteOf } from '../../app/answers/incomplete.js';
 import { getOperation } from '../../app/catalog/index.js';
 import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
@@ -10,11 +11,12 @@ import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
 import { Limiter } from './limiter.js';
 import { driveStatuses, refreshPlan, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
-import { MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type NotificationMark } from './notifications.js';
+import { MAX_NOTIFICATION_PAGES, MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type NotificationMark, type NotificationPaging } from './notifications.js';
 import type { ReadScope, SiteConnection } from './site-connection.js';
 
 const MAX_BACKOFF_MS = 10 * 60_000;
 const RESOURCES = refreshRead('GET /resources/list');
+const NODES_OP = 'GET /nodes/list';
 /**
  * Site errors and system states that wait for the admin: a background poll leaves them alone (a
  * refused password tried again every interval could lock the account; a changed certificate must
@@ -272,6 +274,9 @@ export class FleetRefresh {
         const value = await conn.read(system, getOperation(opKey), { query, deadline, budget });
         if (signal.aborted) return undefined;
         answered++;
+        // A list that says it is partial: said on the system (its pages are not asked for).
+        const incomplete = opKey === NOTIFICATIONS_OP ? undefined : incompleteOf(value);
+        if (incomplete) truncated.push(`${opKey} ${describeIncomplete(incomplete)}`);
         cache.put(site.id, system, storeKey, value, this.f.clock());
         return value;
       } catch (err) {
@@ -295,13 +300,24 @@ export class FleetRefresh {
     try {
       let marked = mark;
       scope = await conn.beginReads(system, { deadline });
+      // The nodes' answer teaches the system's clock: notifications, whose times alerts judge, wait for it.
+      let clockRead: Promise<unknown> = Promise.resolve();
       // Of the answers, only the drive list is read again here (for SMART); the others wait as text alone.
       const results = await Promise.all(
-        plan.map((p) =>
-          p.op === NOTIFICATIONS_OP
-            ? readNotifications(notificationDeps, site, system, read, p.query, previousNotifications, mark).then((m) => void (marked = m))
-            : read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query)).then((value) => (p.op === RESOURCES.op ? value : undefined)),
-        ),
+        plan.map((p) => {
+          if (p.op === NOTIFICATIONS_OP) {
+            const paging: NotificationPaging = {
+              olderThan: (utc) => ({ ...p.query, endTimestamp: utc }),
+              onSkipped: (n) => void truncated.push(`notifications: more arrived since the last poll than ${MAX_NOTIFICATION_PAGES} pages hold; at least ${n} not read`),
+            };
+            return clockRead.then(() =>
+              readNotifications(notificationDeps, site, system, read, p.query, previousNotifications, mark, paging).then((m) => void (marked = m)),
+            );
+          }
+          const answer = read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query));
+          if (p.op === NODES_OP) clockRead = answer.catch(() => undefined);
+          return answer.then((value) => (p.op === RESOURCES.op ? value : undefined));
+        }),
       );
       const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
       // No drive list, no SMART reads: said, so that zero reads are not taken for zero drives.
@@ -337,6 +353,8 @@ export class FleetRefresh {
       if (this.closing) return;
       const now = this.f.clock().toISOString();
       const cut = truncated.length ? truncated.join('; ') : undefined;
+      const offset = conn.clockOffset(system);
+      const clock = offset ? { clockOffsetMs: offset } : {};
       const problems = [
         ...(notUnderstood.length ? [`protocol error: ${notUnderstood[0]}${notUnderstood.length > 1 ? ` (and ${notUnderstood.length - 1} more answer(s) not understood)` : ''}`] : []),
         ...(failures.length ? [`${failures.length} read(s) failed: ${failures.slice(0, 3).join('; ')}`] : []),
@@ -356,8 +374,9 @@ export class FleetRefresh {
               lastErrorAt: now,
               lastError: redact(problems.join('; ')),
               truncated: cut,
+              ...clock,
             }
-          : { siteId: site.id, system, state: 'ok', lastSuccessAt: now, truncated: cut },
+          : { siteId: site.id, system, state: 'ok', lastSuccessAt: now, truncated: cut, ...clock },
       );
       // Its readers have read what it wrote: what they parsed of it is let go.
       o.cache.settled(site.id, system);

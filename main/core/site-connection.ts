@@ -1,3 +1,5 @@
+import type { AnswerContext } from '../../app/answers/normalise.js';
+import { clockOffsetOf, formatWireTime, timeMs } from '../../app/answers/time.js';
 import { asksForSecondFactor, interpretLogin, saysSessionEnded } from '../../app/auth/login-result.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site } from '../../app/domain/site.js';
@@ -18,6 +20,8 @@ export interface ConnectionDeps {
   retry?: RetryPolicy;
   /** Clock and timers of the waits between retries (a fake clock in tests). */
   timers?: Timers;
+  /** The fleet's clock: what a system's clock is compared with (default: the process's). */
+  clock?: () => Date;
   /** Systems of the site as last listed: whose stored sessions may list the site when its own has none. */
   knownSystems?: () => readonly string[];
   /** Called when the site turned out to want its token another way than it was sent; persists it (no secret). */
@@ -88,6 +92,8 @@ export class SiteConnection {
   /** The password read in flight: sessions logging in together share one keychain lookup. */
   private passwordRead: Promise<string | null> | undefined;
   private scheme: TokenScheme;
+  /** Per system: its clock offset ({@link clockOffset}). */
+  private readonly clockOffsets = new Map<string, number>();
   private readonly sleep: Sleep;
   private selection: SelectionScope = 'unknown';
   /** The site's list flags no system: a selection cannot be confirmed, only made again. */
@@ -257,7 +263,7 @@ export class SiteConnection {
    */
   async read(system: string | undefined, op: Operation, params: CallParams = {}): Promise<unknown> {
     const signal = signalOf(params);
-    return this.withSession(system, signal, (token) => this.retrying(() => this.send(op, token, params, signal), signal, params.deadline));
+    return this.withSession(system, signal, (token) => this.retrying(() => this.send(op, token, params, signal, this.answerClock(system)), signal, params.deadline));
   }
 
   /**
@@ -273,9 +279,28 @@ export class SiteConnection {
           const note = await this.confirmSelection(system, token, params, signal);
           if (note) params.onReselected?.(note);
         }
-        return this.send(op, token, params, signal);
+        return this.send(op, token, params, signal, this.answerClock(system));
       });
     return system === undefined ? write() : this.locked(this.oneSystemAtATime, signal, write);
+  }
+
+  /**
+   * A system's clock minus true time (ms), learned from the zone-less `Time` its nodes last
+   * reported; 0 when it agrees within `CLOCK_TOLERANCE_MS`, undefined before any was read. Zone-less
+   * times of its answers are moved back by it.
+   */
+  clockOffset(system: string): number | undefined {
+    return this.clockOffsets.get(system);
+  }
+
+  /** What the normaliser applies to, and learns from, one answer of a system. */
+  private answerClock(system: string | undefined): AnswerContext | undefined {
+    if (system === undefined) return undefined;
+    return {
+      clockOffsetMs: this.clockOffsets.get(system),
+      // Read as UTC when the answer arrives: the node stamped it moments before.
+      onNodeTime: (ms) => void this.clockOffsets.set(system, clockOffsetOf(ms, (this.deps.clock?.() ?? new Date()).getTime())),
+    };
   }
 
   /**
@@ -368,12 +393,13 @@ export class SiteConnection {
     return retryRead(task, { policy: this.deps.retry, sleep: this.sleep, signal, deadline });
   }
 
-  private send(op: Operation, token: string, params: CallParams, signal: AbortSignal | undefined): Promise<unknown> {
+  private send(op: Operation, token: string, params: CallParams, signal: AbortSignal | undefined, clock?: AnswerContext): Promise<unknown> {
     if (this.site.polling.paused) return Promise.reject(new SitePausedError(`${this.site.name} is paused`));
     // The call's options named one by one: a rest pattern and a spread per request cost more than the fields.
-    const { query, body, headers, onSend, budget } = params;
+    const { body, headers, onSend, budget } = params;
+    const query = inSystemClock(op, params.query, clock?.clockOffsetMs);
     return this.authed(token, (tokenScheme) =>
-      runLimited(this.limiters, () => this.client.call(op, { query, body, headers, onSend, budget, token, tokenScheme, signal, timeoutMs: this.requestTimeout(params) }), signal),
+      runLimited(this.limiters, () => this.client.call(op, { query, body, headers, onSend, budget, token, tokenScheme, signal, clock, timeoutMs: this.requestTimeout(params) }), signal),
     );
   }
 
@@ -622,6 +648,25 @@ function signalOf(params: CallParams): AbortSignal | undefined {
 }
 
 /** Session key: a system name, or '' for the site's discovery session. */
+/**
+ * A call's query with its date-time parameters in the system's own clock: the app keeps true UTC,
+ * a system whose clock differs reads zone-less times in its own (see `clockOffset`).
+ */
+function inSystemClock(op: Operation, query: CallParams['query'], offsetMs: number | undefined): CallParams['query'] {
+  if (!offsetMs || !query) return query;
+  let out: Record<string, unknown> | undefined;
+  for (const f of op.query) {
+    if (f.type !== 'date-time') continue;
+    const name = Object.keys(query).find((k) => k.toLowerCase() === f.name.toLowerCase());
+    const v = name === undefined ? undefined : query[name];
+    const t = v instanceof Date ? v.getTime() : timeMs(v);
+    if (name === undefined || t === undefined) continue;
+    out ??= { ...query };
+    out[name] = formatWireTime(t + offsetMs);
+  }
+  return out ?? query;
+}
+
 function key(system: string | undefined): string {
   return system ?? '';
 }

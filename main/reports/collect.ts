@@ -37,6 +37,7 @@ export function collectSystems(fleet: Fleet, sites: readonly Site[]): { systems:
         // Known only from the cache (no status this run): the data is as old as it says, not live.
         state: statuses.get(system)?.state ?? 'stale',
         problem: statuses.get(system)?.lastError,
+        clockOffsetMs: statuses.get(system)?.clockOffsetMs,
         info: systemRecord(list, system),
         answers,
         smart,

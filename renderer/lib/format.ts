@@ -1,4 +1,5 @@
 /** Display formatting shared by every view. Pure functions; the locale is the user's. */
+import { isUnreadableTime, timeMs } from '../../app/answers/time.js';
 import { formatBytes as bytesText } from '../../app/units.js';
 import { numberFormat, plainWhole } from './locale-formats.js';
 import { compareNames } from './name-order.js';
@@ -30,11 +31,14 @@ export function formatNumber(n: number | undefined, digits = 0): string {
   return n === undefined || !Number.isFinite(n) ? '—' : (plainWhole(n) ?? numberFormat(digits).format(n));
 }
 
-/** Service times come without a zone (`YYYY-MM-DDTHH:MM:SS`) and are UTC by the interface's convention. */
+/** Service times as the normaliser leaves them (UTC, `YYYY-MM-DDTHH:MM:SS`), read by the one time reader. */
 export function parseTime(iso: string | undefined): number | undefined {
-  if (!iso) return undefined;
-  const t = Date.parse(/[zZ]$|[+-]\d{2}:?\d{2}$/.test(iso) ? iso : `${iso}Z`);
-  return Number.isFinite(t) ? t : undefined;
+  return timeMs(iso);
+}
+
+/** What a view shows for a time it cannot show: `unreadable` when one was sent, else `—`. */
+function noTime(iso: string | number | undefined): string {
+  return isUnreadableTime(iso) ? 'unreadable' : '—';
 }
 
 const dateTime = memo(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
@@ -43,7 +47,7 @@ const timeOnly = memo(() => new Intl.DateTimeFormat(undefined, { timeStyle: 'sho
 /** Local date and time; just the time when it is today. */
 export function formatTime(iso: string | number | undefined, now = Date.now()): string {
   const t = typeof iso === 'number' ? iso : parseTime(iso);
-  if (t === undefined) return '—';
+  if (t === undefined) return noTime(iso);
   const d = new Date(t);
   return new Date(now).toDateString() === d.toDateString() ? timeOnly().format(d) : dateTime().format(d);
 }
@@ -51,7 +55,7 @@ export function formatTime(iso: string | number | undefined, now = Date.now()): 
 /** Local date and time, always both (lists sorted by time must not drop the date or AM/PM). */
 export function formatTimeFull(iso: string | number | undefined): string {
   const t = typeof iso === 'number' ? iso : parseTime(iso);
-  return t === undefined ? '—' : dateTime().format(new Date(t));
+  return t === undefined ? noTime(iso) : dateTime().format(new Date(t));
 }
 
 const dateTimeSeconds = memo(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }));
@@ -59,7 +63,7 @@ const dateTimeSeconds = memo(() => new Intl.DateTimeFormat(undefined, { dateStyl
 /** Local date and time to the second: records of one minute (an audit trail) must stay apart. */
 export function formatTimeSeconds(iso: string | number | undefined): string {
   const t = typeof iso === 'number' ? iso : parseTime(iso);
-  return t === undefined ? '—' : dateTimeSeconds().format(new Date(t));
+  return t === undefined ? noTime(iso) : dateTimeSeconds().format(new Date(t));
 }
 
 /** `just now`, `5 min ago`, `3 h ago`, `2 d ago`. */

@@ -1,5 +1,6 @@
 import { formatDateTime, type NotificationRecord } from '../../app/catalog/index.js';
 import { LEVEL_NAMES } from './levels.js';
+import { notificationRank } from '../../app/health/notification-level.js';
 import { parseTime } from './format.js';
 
 /** The filters of GET /notifications/query, as the form holds them. */
@@ -56,7 +57,7 @@ export function filterNotifications(records: readonly NotificationRecord[], f: N
   // system may cache 100,000 records.
   const out: Array<{ r: NotificationRecord; t: number }> = [];
   for (const r of records) {
-    const level = r.Level ?? 0;
+    const level = notificationRank(r.Level);
     if (f.minLevel !== undefined && level < f.minLevel) continue;
     if (f.levels.length && !f.levels.includes(level)) continue;
     if (f.nodes.length && !f.nodes.includes(r.Node ?? '')) continue;

@@ -1,3 +1,4 @@
+import { LOCAL_TIME_OFFSET_MS } from '../answer-dialects.js';
 import type { EmailSettings, EmailSettingsShow, NotificationRecord, NotificationSettings } from '../../app/catalog/resources.js';
 import type { Args } from '../args.js';
 import { fail } from '../errors.js';
@@ -181,8 +182,9 @@ function query(ctx: Ctx): NotificationRecord[] {
   const min = level('minLevel', q.str('minLevel'), 0);
   const levels = q.strs('levels')?.map((l) => level('levels', l, 0));
   const mods = q.strs('modules')?.map((m) => m.toLowerCase());
-  const start = q.date('startTimestamp');
-  const end = q.date('endTimestamp');
+  const local = ctx.fleet.dialects.has('local-time') ? LOCAL_TIME_OFFSET_MS : 0;
+  const start = q.date('startTimestamp', local);
+  const end = q.date('endTimestamp', local);
   if (start !== undefined && end !== undefined && start > end) fail('startTimestamp must not be later than endTimestamp.');
   const search = q.str('search')?.toLowerCase();
   const top = q.int('top') ?? DEFAULT_TOP;

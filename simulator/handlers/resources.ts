@@ -5,7 +5,7 @@ import { allDrives, managementNode, requireNode } from '../state/lookup.js';
 import type { ComponentBase, DriveState, NicIpState, NicState, NodeState, SystemState } from '../state/model.js';
 import { noise } from '../random.js';
 import { sasRole, sasSmartText } from '../state/sas-smart.js';
-import { smartText } from '../state/smart.js';
+import { pastFailureDrive, smartJson, smartText } from '../state/smart.js';
 import { chassisView, cpuView, driveView, hbaView, memoryView, nicView, nodeSummary } from '../state/views.js';
 import type { ComponentOptions } from '../state/views.js';
 import { inSubnet, isIpv4, requirePort } from './checks.js';
@@ -238,7 +238,12 @@ export const resourceHandlers: HandlerMap = {
     const drive = nodes.flatMap((n) => n.drives).find((d) => d.id === id);
     if (!drive) fail(`Drive ${id} does not exist${nodeName ? ` on node '${nodeName}'` : ''}.`);
     if (drive.status === 'Missing') fail(`Drive ${id} is missing: no SMART data.`);
-    return (ctx.fleet.dialects.has('sas-smart') ? sasSmartText(drive, ctx.nowMs, sasRole(ctx.system, drive)) : undefined) ?? smartText(drive, ctx.nowMs);
+    const sas = ctx.fleet.dialects.has('sas-smart') ? sasSmartText(drive, ctx.nowMs, sasRole(ctx.system, drive)) : undefined;
+    if (sas !== undefined) return sas;
+    // smart-brief: the first healthy ATA drive of the first node failed in the past.
+    const brief = ctx.fleet.dialects.has('smart-brief');
+    const form = { brief, past: brief && pastFailureDrive(ctx.system) === drive };
+    return ctx.fleet.dialects.has('smart-json') ? smartJson(drive, ctx.nowMs, form) : smartText(drive, ctx.nowMs, form);
   },
 
   'PUT /resources/drives/sed/supply_password': (ctx) => {

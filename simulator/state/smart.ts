@@ -1,4 +1,4 @@
-import type { DriveState, DriveWear } from './model.js';
+import type { DriveState, DriveWear, SystemState } from './model.js';
 
 /** Wear counters of a drive at simulated time `nowMs`: degrading drives get worse as time passes. */
 export function wearAt(drive: DriveState, nowMs: number): DriveWear {
@@ -53,20 +53,70 @@ function header(): string[] {
   ];
 }
 
+/** One ATA attribute as smartctl reads it; `past`: it failed in the past (WHEN_FAILED `In_the_past`). */
+interface AtaRow {
+  id: number;
+  name: string;
+  flag: string;
+  value: number;
+  worst: number;
+  thresh: number;
+  type: string;
+  updated: string;
+  raw: string;
+  past?: boolean;
+}
+
+const r = (id: number, name: string, flag: string, value: number, worst: number, thresh: number, type: string, updated: string, raw: string): AtaRow => ({ id, name, flag, value, worst, thresh, type, updated, raw });
+
+const failingNow = (a: AtaRow): boolean => a.value <= a.thresh && a.thresh > 0;
+const pad3 = (n: number): string => String(n).padStart(3, '0');
+
 /** ATA attribute row in smartctl -A layout. */
-function row(id: number, name: string, flag: string, value: number, worst: number, thresh: number, type: string, updated: string, raw: string): string {
-  const failing = value <= thresh && thresh > 0 ? 'FAILING_NOW' : '-';
-  const pad3 = (n: number): string => String(n).padStart(3, '0');
-  return `${String(id).padStart(3, ' ')} ${name.padEnd(23, ' ')} ${flag}   ${pad3(value)}   ${pad3(worst)}   ${pad3(thresh)}    ${type.padEnd(9, ' ')} ${updated.padEnd(8, ' ')} ${failing.padStart(11, ' ').padEnd(12, ' ')}${raw}`;
+function row(a: AtaRow): string {
+  const failing = failingNow(a) ? 'FAILING_NOW' : a.past ? 'In_the_past' : '-';
+  return `${String(a.id).padStart(3, ' ')} ${a.name.padEnd(23, ' ')} ${a.flag}   ${pad3(a.value)}   ${pad3(a.worst)}   ${pad3(a.thresh)}    ${a.type.padEnd(9, ' ')} ${a.updated.padEnd(8, ' ')} ${failing.padStart(11, ' ').padEnd(12, ' ')}${a.raw}`;
+}
+
+/** The brief layout's flags (`smartctl -x`, `-f brief`): P O S R C K for bits 0-5, `-` when unset. */
+function briefFlags(flag: string): string {
+  const bits = Number.parseInt(flag, 16);
+  return 'POSRCK'.split('').map((c, i) => (bits & (1 << i) ? c : '-')).join('');
+}
+
+/** ATA attribute row in smartctl's brief layout (`-x`): FAIL is `-`, `NOW` or `Past`. */
+function briefRow(a: AtaRow): string {
+  const fail = failingNow(a) ? 'NOW' : a.past ? 'Past' : '-';
+  return `${String(a.id).padStart(3, ' ')} ${a.name.padEnd(23, ' ')} ${briefFlags(a.flag).padEnd(8, ' ')} ${pad3(a.value)}   ${pad3(a.worst)}   ${pad3(a.thresh)}    ${fail.padEnd(4, ' ')} ${a.raw}`;
 }
 
 function normalised(count: number, scale: number): number {
   return Math.max(1, 100 - Math.floor(count / scale));
 }
 
-function ataText(drive: DriveState, w: DriveWear): string {
+/** The attribute table of an ATA drive; `past`: Spin_Up_Time failed in the past (and recovered). */
+function ataRows(drive: DriveState, w: DriveWear, past: boolean): AtaRow[] {
   const failed = drive.status === 'Failed';
   const realloc = normalised(w.reallocated, 20);
+  return [
+    r(1, 'Raw_Read_Error_Rate', '0x000f', 82, 64, 44, 'Pre-fail', 'Always', String(180_000_000 + w.powerOnHours * 13)),
+    { ...r(3, 'Spin_Up_Time', '0x0003', drive.type === 'HDD' ? 91 : 100, 90, 0, 'Pre-fail', 'Always', '0'), past },
+    r(4, 'Start_Stop_Count', '0x0032', 100, 100, 20, 'Old_age', 'Always', String(w.powerCycles)),
+    r(5, 'Reallocated_Sector_Ct', '0x0033', failed ? 5 : realloc, failed ? 5 : realloc, 10, 'Pre-fail', 'Always', String(w.reallocated)),
+    r(9, 'Power_On_Hours', '0x0032', normalised(w.powerOnHours, 1000), normalised(w.powerOnHours, 1000), 0, 'Old_age', 'Always', String(w.powerOnHours)),
+    r(12, 'Power_Cycle_Count', '0x0032', 100, 100, 20, 'Old_age', 'Always', String(w.powerCycles)),
+    r(187, 'Reported_Uncorrect', '0x0032', normalised(w.reportedUncorrect, 1), normalised(w.reportedUncorrect, 1), 0, 'Old_age', 'Always', String(w.reportedUncorrect)),
+    r(188, 'Command_Timeout', '0x0032', 100, 100, 0, 'Old_age', 'Always', `${w.commandTimeout} ${w.commandTimeout} ${w.commandTimeout}`),
+    r(194, 'Temperature_Celsius', '0x0022', w.temperatureC, 45, 0, 'Old_age', 'Always', `${w.temperatureC} (Min/Max 19/46)`),
+    r(197, 'Current_Pending_Sector', '0x0012', normalised(w.pending, 4), normalised(w.pending, 4), 0, 'Old_age', 'Always', String(w.pending)),
+    r(198, 'Offline_Uncorrectable', '0x0010', normalised(w.uncorrectable, 2), normalised(w.uncorrectable, 2), 0, 'Old_age', 'Offline', String(w.uncorrectable)),
+    r(199, 'UDMA_CRC_Error_Count', '0x003e', 200, 200, 0, 'Old_age', 'Always', String(w.crcErrors)),
+  ];
+}
+
+function ataText(drive: DriveState, w: DriveWear, form: SmartForm): string {
+  const failed = drive.status === 'Failed';
+  const rows = ataRows(drive, w, form.past);
   const lines = [
     ...header(),
     `Device Model:     ${drive.model}`,
@@ -86,20 +136,9 @@ function ataText(drive: DriveState, w: DriveWear): string {
     ...(failed ? ['Drive failure expected in less than 24 hours. SAVE ALL DATA.'] : []),
     '',
     'SMART Attributes Data Structure revision number: 10',
-    'Vendor Specific SMART Attributes with Thresholds:',
-    'ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE      UPDATED  WHEN_FAILED RAW_VALUE',
-    row(1, 'Raw_Read_Error_Rate', '0x000f', 82, 64, 44, 'Pre-fail', 'Always', String(180_000_000 + w.powerOnHours * 13)),
-    row(3, 'Spin_Up_Time', '0x0003', drive.type === 'HDD' ? 91 : 100, 90, 0, 'Pre-fail', 'Always', '0'),
-    row(4, 'Start_Stop_Count', '0x0032', 100, 100, 20, 'Old_age', 'Always', String(w.powerCycles)),
-    row(5, 'Reallocated_Sector_Ct', '0x0033', failed ? 5 : realloc, failed ? 5 : realloc, 10, 'Pre-fail', 'Always', String(w.reallocated)),
-    row(9, 'Power_On_Hours', '0x0032', normalised(w.powerOnHours, 1000), normalised(w.powerOnHours, 1000), 0, 'Old_age', 'Always', String(w.powerOnHours)),
-    row(12, 'Power_Cycle_Count', '0x0032', 100, 100, 20, 'Old_age', 'Always', String(w.powerCycles)),
-    row(187, 'Reported_Uncorrect', '0x0032', normalised(w.reportedUncorrect, 1), normalised(w.reportedUncorrect, 1), 0, 'Old_age', 'Always', String(w.reportedUncorrect)),
-    row(188, 'Command_Timeout', '0x0032', 100, 100, 0, 'Old_age', 'Always', `${w.commandTimeout} ${w.commandTimeout} ${w.commandTimeout}`),
-    row(194, 'Temperature_Celsius', '0x0022', w.temperatureC, 45, 0, 'Old_age', 'Always', `${w.temperatureC} (Min/Max 19/46)`),
-    row(197, 'Current_Pending_Sector', '0x0012', normalised(w.pending, 4), normalised(w.pending, 4), 0, 'Old_age', 'Always', String(w.pending)),
-    row(198, 'Offline_Uncorrectable', '0x0010', normalised(w.uncorrectable, 2), normalised(w.uncorrectable, 2), 0, 'Old_age', 'Offline', String(w.uncorrectable)),
-    row(199, 'UDMA_CRC_Error_Count', '0x003e', 200, 200, 0, 'Old_age', 'Always', String(w.crcErrors)),
+    ...(form.brief
+      ? ['Vendor Specific SMART Attributes with Thresholds:', 'ID# ATTRIBUTE_NAME          FLAGS    VALUE WORST THRESH FAIL RAW_VALUE', ...rows.map(briefRow), '                            ||||||_ K auto-keep', '                            |||||__ C event count', '                            ||||___ R error rate', '                            |||____ S speed/performance', '                            ||_____ O updated online', '                            |______ P prefailure warning']
+      : ['Vendor Specific SMART Attributes with Thresholds:', 'ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE      UPDATED  WHEN_FAILED RAW_VALUE', ...rows.map(row)]),
     '',
   ];
   return lines.join('\n');
@@ -147,8 +186,66 @@ function nvmeText(drive: DriveState, w: DriveWear): string {
   return lines.join('\n');
 }
 
+/** The drive whose Spin_Up_Time failed in the past in the `smart-brief` dialect: the first node's first healthy, undegraded ATA drive. */
+export function pastFailureDrive(system: SystemState): DriveState | undefined {
+  return system.nodes[0]?.drives.find((d) => d.type !== 'NVMe' && d.status === 'OK' && d.wear.degradePerHour === 0 && d.wear.reallocated === 0 && d.wear.pending === 0 && d.wear.uncorrectable === 0 && d.wear.reportedUncorrect === 0 && d.wear.commandTimeout === 0);
+}
+
+/** How an ATA drive's text is printed: the brief table (`-x`), and whether Spin_Up_Time failed in the past. */
+export interface SmartForm {
+  brief: boolean;
+  past: boolean;
+}
+
 /** smartctl-like text: the ATA attribute table for HDD/SSD, the NVMe SMART/Health log for NVMe. */
-export function smartText(drive: DriveState, nowMs: number): string {
+export function smartText(drive: DriveState, nowMs: number, form: SmartForm = { brief: false, past: false }): string {
   const w = wearAt(drive, nowMs);
-  return drive.type === 'NVMe' ? nvmeText(drive, w) : ataText(drive, w);
+  return drive.type === 'NVMe' ? nvmeText(drive, w) : ataText(drive, w, form);
+}
+
+/** What `smartctl --json -a` writes for the drive: the same readings as {@link smartText}. */
+export function smartJson(drive: DriveState, nowMs: number, form: SmartForm = { brief: false, past: false }): Record<string, unknown> {
+  const w = wearAt(drive, nowMs);
+  const nvme = drive.type === 'NVMe';
+  const critical = (w.availableSpare < 10 ? 0x01 : 0) | (drive.status === 'Failed' ? 0x04 : 0);
+  const base = {
+    json_format_version: [1, 0],
+    smartctl: { version: [7, 3], exit_status: 0 },
+    device: { name: drive.device, type: nvme ? 'nvme' : 'sat', protocol: nvme ? 'NVMe' : 'ATA' },
+    model_name: drive.model,
+    serial_number: drive.serial,
+    firmware_version: drive.firmware,
+    smart_status: { passed: nvme ? critical === 0 : drive.status !== 'Failed' },
+  };
+  if (nvme) {
+    return {
+      ...base,
+      nvme_smart_health_information_log: {
+        critical_warning: critical,
+        temperature: w.temperatureC,
+        available_spare: w.availableSpare,
+        available_spare_threshold: 10,
+        percentage_used: w.percentageUsed,
+        power_cycles: w.powerCycles,
+        power_on_hours: w.powerOnHours,
+        unsafe_shutdowns: w.unsafeShutdowns,
+        media_errors: w.mediaErrors,
+        num_err_log_entries: w.mediaErrors * 2,
+      },
+    };
+  }
+  const table = ataRows(drive, w, form.past).map((a) => {
+    const bits = Number.parseInt(a.flag, 16);
+    return {
+      id: a.id,
+      name: a.name,
+      value: a.value,
+      worst: a.worst,
+      thresh: a.thresh,
+      when_failed: failingNow(a) ? 'now' : a.past ? 'past' : '',
+      flags: { value: bits, string: `${briefFlags(a.flag)} `, prefailure: (bits & 1) === 1, updated_online: (bits & 2) === 2 },
+      raw: { value: Number.parseInt(a.raw, 10) || 0, string: a.raw },
+    };
+  });
+  return { ...base, ata_smart_attributes: { revision: 10, table } };
 }

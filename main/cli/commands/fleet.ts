@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { describeClockOffset } from '../../../app/answers/time.js';
 import { getOperation, ValidationError } from '../../../app/catalog/index.js';
 import { redact, secretValues } from '../../../app/redact.js';
 import { terminalField } from '../../../app/safe-text.js';
@@ -49,6 +50,7 @@ export async function refreshCommand(io: CliIo, args: readonly string[]): Promis
       lastSuccessAt?: string | undefined;
       lastError?: string | undefined;
       truncated?: string | undefined;
+      clock?: string | undefined;
       siteNotices?: string[] | undefined;
     };
     const rows = sites.flatMap((site): Row[] => {
@@ -67,6 +69,7 @@ export async function refreshCommand(io: CliIo, args: readonly string[]): Promis
           lastSuccessAt: s.lastSuccessAt,
           lastError: s.lastError,
           truncated: s.truncated,
+          clock: describeClockOffset(s.clockOffsetMs),
           ...siteNotes,
         };
       });
@@ -74,7 +77,7 @@ export async function refreshCommand(io: CliIo, args: readonly string[]): Promis
     if (values.json) printJson(io, rows);
     else {
       for (const r of rows) {
-        const fields = [r.site, r.system, r.state, ...(r.health ? [`health ${r.health}${r.health !== 'ok' && r.healthReasons?.[0] ? ` (${r.healthReasons[0]})` : ''}`] : []), r.lastSuccessAt ? `as of ${r.lastSuccessAt}` : 'never refreshed', ...(r.lastError ? [r.lastError] : []), ...(r.truncated ? [`truncated: ${r.truncated}`] : [])];
+        const fields = [r.site, r.system, r.state, ...(r.health ? [`health ${r.health}${r.health !== 'ok' && r.healthReasons?.[0] ? ` (${r.healthReasons[0]})` : ''}`] : []), r.lastSuccessAt ? `as of ${r.lastSuccessAt}` : 'never refreshed', ...(r.lastError ? [r.lastError] : []), ...(r.truncated ? [`truncated: ${r.truncated}`] : []), ...(r.clock ? [r.clock] : [])];
         printRow(io, fields);
       }
       for (const site of sites) for (const note of notices.get(site.id) ?? []) printRow(io, [site.name, note]);

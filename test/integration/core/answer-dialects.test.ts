@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runBefore as runBeforeAll } from '../support/run-before.js';
 import type { SystemStatus } from '../../../app/domain/site.js';
 import type { ReportModel } from '../../../app/reports/model.js';
 import type { Health } from '../../../app/catalog/index.js';
@@ -47,14 +48,7 @@ function tables(model: ReportModel): Record<string, unknown> {
 const runs: Run[] = [];
 
 /** Starts a run in these dialects before the tests of the enclosing describe; the run, once started. */
-function runBefore(dialects: Dialect[]): () => Run {
-  let r: Run | undefined;
-  beforeAll(async () => {
-    r = await run(dialects);
-    runs.push(r);
-  }, 120_000);
-  return () => r as Run;
-}
+const runBefore = (dialects: Dialect[]): (() => Run) => runBeforeAll(() => run(dialects), runs);
 
 /** The default dialect: what every other run is compared with. */
 const base = runBefore([]);

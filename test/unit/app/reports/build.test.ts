@@ -158,13 +158,21 @@ describe('hardware and SMART risk', () => {
     expect(rowsOf(model, 'smart.findings').filter((r) => r.drive === 'sdc').map((r) => `${r.risk} ${r.subject}`)).toEqual(['unknown format']);
   });
 
-  it('counts a SMART answer that is not text (smartctl --json, say) as unknown, not as no data', () => {
+  it('counts a SMART answer that is neither text nor smartctl JSON as unknown, not as no data', () => {
     const input = fixtureInput();
     const nvme = input.systems[0]?.smart[1];
-    if (nvme) nvme.value = { smart_status: { passed: true }, nvme_smart_health_information_log: { percentage_used: 3 } };
+    if (nvme) nvme.value = { health: 'fine', wear: 3 };
     const model = buildReport('smart', input);
     expect(rowsOf(model, 'smart.drives').find((r) => r.drive === 'nvme0n1')).toMatchObject({ risk: 'unknown' });
     expect(rowsOf(model, 'smart.summary')[0]).toMatchObject({ ok: 0, unknown: 1, noData: 0 });
+  });
+
+  it('reads smartctl --json output as its text: a failing NVMe log is critical', () => {
+    const input = fixtureInput();
+    const nvme = input.systems[0]?.smart[1];
+    if (nvme) nvme.value = JSON.stringify({ smart_status: { passed: false }, nvme_smart_health_information_log: { critical_warning: 4, available_spare: 100, available_spare_threshold: 10, percentage_used: 3, media_errors: 0 } });
+    const model = buildReport('smart', input);
+    expect(rowsOf(model, 'smart.drives').find((r) => r.drive === 'nvme0n1')).toMatchObject({ risk: 'critical' });
   });
 });
 

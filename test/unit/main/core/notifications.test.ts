@@ -96,3 +96,44 @@ describe('readNotifications', () => {
     expect(w.renewed).toEqual([]);
   });
 });
+
+describe('readNotifications paging back', () => {
+  const page = (from: number, n: number) => ({ Data: Array.from({ length: n }, (_, i) => ({ Id: from - i, Timestamp: new Date(Date.UTC(2026, 10, 27, 2, 0, 0) + (from - i) * 1000).toISOString().slice(0, 19), Level: 2 })) });
+
+  function paged(pages: unknown[]) {
+    const puts: Array<{ key: string; value: unknown }> = [];
+    const queries: Array<Record<string, unknown>> = [];
+    const skipped: number[] = [];
+    const deps = {
+      cache: { put: (_s: string, _y: string, key: string, value: unknown) => void puts.push({ key, value }), renew: () => undefined },
+      clock: () => AT,
+      emit: () => undefined,
+    };
+    let i = 0;
+    const read = async (_op: string, q: Record<string, unknown>): Promise<unknown> => {
+      queries.push(q);
+      return pages[i++] ?? { Data: [] };
+    };
+    const paging = { olderThan: (utc: string) => ({ top: 3, endTimestamp: utc }), onSkipped: (n: number) => void skipped.push(n) };
+    return { run: () => readNotifications(deps, site, 'sys', read, { top: 3 }, () => held, notificationMark(held), paging), puts, queries, skipped };
+  }
+
+  it('pages back by time while pages are full, and merges every page', async () => {
+    const w = paged([page(100, 3), page(98, 3), page(95, 1)]);
+    await w.run();
+    expect(w.queries.map((q) => q.endTimestamp)).toEqual([undefined, '2026-11-27T02:01:38', '2026-11-27T02:01:36']);
+    const merged = w.puts.find((p) => p.key === MERGED_NOTIFICATIONS_KEY)?.value as { Data: Array<{ Id: number }>; Skipped?: number };
+    expect(merged.Data.map((r) => r.Id).slice(0, 6)).toEqual([100, 99, 98, 97, 96, 95]);
+    expect(merged.Skipped).toBeUndefined();
+    expect(w.skipped).toEqual([]);
+  });
+
+  it('says records were skipped when time cannot page past a full page', async () => {
+    const same = { Data: [{ Id: 9, Timestamp: '2026-11-27T02:30:00', Level: 2 }, { Id: 8, Timestamp: '2026-11-27T02:30:00', Level: 2 }, { Id: 7, Timestamp: '2026-11-27T02:30:00', Level: 2 }] };
+    const w = paged([same, same]);
+    await w.run();
+    expect(w.skipped).toEqual([1]);
+    const merged = w.puts.find((p) => p.key === MERGED_NOTIFICATIONS_KEY)?.value as { Skipped?: number };
+    expect(merged.Skipped).toBe(1);
+  });
+});

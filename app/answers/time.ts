@@ -1,0 +1,178 @@
+/**
+ * The one reader of the times an answer carries. The document shows `YYYY-MM-DDTHH:MM:SS` and
+ * names no zone; real systems also send a zone or offset, epoch seconds or milliseconds (numbers or
+ * numeric text), and what .NET serialisers write (`/Date(1700000000000)/`, `/Date(…+0100)/`, seven
+ * fraction digits, the invariant `MM/dd/yyyy HH:mm:ss`). Every one is read here, into UTC
+ * milliseconds and whether the text named its zone.
+ *
+ * A time without a zone is in the system's clock: read as UTC, then moved by the system's clock
+ * offset once it is known ({@link wireTimeOf}). A time that none of these forms reads is
+ * **unreadable**: it is kept as sent, so that views and reports can say so ({@link isUnreadableTime}),
+ * and the record that carries it still counts by everything else it says.
+ */
+
+/** A time read: UTC milliseconds, and whether it named its zone (an epoch or `/Date()/` always does). */
+export interface TimeReading {
+  readonly ms: number;
+  readonly zoned: boolean;
+}
+
+/** Epoch values at or past these magnitudes are milliseconds, microseconds, nanoseconds (1e11 s is the year 5138). */
+const EPOCH_MS_FROM = 1e11;
+const EPOCH_US_FROM = 1e14;
+const EPOCH_NS_FROM = 1e17;
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?| ?(?:UTC|GMT))?$/;
+const DOTNET = /^\\?\/?Date\((-?\d+)([+-]\d{4})?\)\\?\/?$/;
+const NUMERIC = /^[+-]?\d+(\.\d+)?$/;
+/** .NET's invariant culture: `MM/dd/yyyy HH:mm:ss`, and the en-US `M/d/yyyy h:mm:ss tt`. */
+const SLASHED = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?: (\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?: ?([AaPp])[Mm])?)?$/;
+/** RFC 1123, as in an HTTP Date header: always GMT. */
+const RFC1123 = /^[A-Za-z]{3}, \d{1,2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} (GMT|UTC|[+-]\d{4})$/;
+
+/** Reads a time in any of the forms above; undefined when it is none of them (or no real instant). */
+export function readTime(raw: unknown): TimeReading | undefined {
+  if (typeof raw === 'number') return epochReading(raw);
+  if (typeof raw !== 'string') return undefined;
+  const text = raw.trim();
+  if (text === '') return undefined;
+  const iso = ISO.exec(text);
+  if (iso) return isoReading(iso);
+  if (NUMERIC.test(text)) return epochReading(Number(text));
+  const net = DOTNET.exec(text);
+  // `/Date(ms+hhmm)/`: the milliseconds are UTC; the offset only says where it was written.
+  if (net) return { ms: Number(net[1]), zoned: true };
+  const slashed = SLASHED.exec(text);
+  if (slashed) return slashedReading(slashed);
+  if (RFC1123.test(text)) {
+    const ms = Date.parse(text);
+    return Number.isFinite(ms) ? { ms, zoned: true } : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Epoch values under this (seconds: March 1973) are no time a system stamped: `0` and small
+ * counters are unreadable rather than 1970.
+ */
+const EPOCH_MIN = 1e8;
+
+function epochReading(n: number): TimeReading | undefined {
+  return Number.isFinite(n) && Math.abs(n) >= EPOCH_MIN ? { ms: epochMs(n), zoned: true } : undefined;
+}
+
+function epochMs(n: number): number {
+  const a = Math.abs(n);
+  const ms = a >= EPOCH_NS_FROM ? n / 1e6 : a >= EPOCH_US_FROM ? n / 1e3 : a >= EPOCH_MS_FROM ? n : n * 1000;
+  return Math.round(ms);
+}
+
+function isoReading(m: RegExpExecArray): TimeReading | undefined {
+  const [, y, mo, d, h = '0', mi = '0', s = '0', frac, zone] = m;
+  const ms = utc(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s), frac);
+  if (ms === undefined) return undefined;
+  if (zone === undefined) return { ms, zoned: false };
+  const z = zone.trim().toUpperCase();
+  if (z === 'Z' || z === 'UTC' || z === 'GMT') return { ms, zoned: true };
+  const sign = z.startsWith('-') ? -1 : 1;
+  const digits = z.slice(1).replace(':', '');
+  const offset = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0');
+  if (offset > 18 * 60) return undefined;
+  return { ms: ms - sign * offset * 60_000, zoned: true };
+}
+
+function slashedReading(m: RegExpExecArray): TimeReading | undefined {
+  const [, a, b, y, h = '0', mi = '0', s = '0', frac, half] = m;
+  // Month first (the invariant culture), unless the first number cannot be a month.
+  const [mo, d] = Number(a) > 12 ? [Number(b), Number(a)] : [Number(a), Number(b)];
+  let hour = Number(h);
+  if (half !== undefined) {
+    if (hour < 1 || hour > 12) return undefined;
+    hour = (hour % 12) + (/p/i.test(half) ? 12 : 0);
+  }
+  const ms = utc(Number(y), mo, d, hour, Number(mi), Number(s), frac);
+  return ms === undefined ? undefined : { ms, zoned: false };
+}
+
+/** UTC milliseconds of a calendar time; undefined when a part is out of range (31 February, 25:00). */
+function utc(y: number, mo: number, d: number, h: number, mi: number, s: number, frac: string | undefined): number | undefined {
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 24 || mi > 59 || s > 60) return undefined;
+  const ms = Date.UTC(y, mo - 1, d, h, mi, Math.min(s, 59)) + (frac ? Math.floor(Number(`0.${frac}`) * 1000) : 0);
+  const back = new Date(ms);
+  if (back.getUTCDate() !== d && !(h === 24 && mi === 0 && s === 0)) return undefined;
+  return ms;
+}
+
+/** A time as the interface writes it, in UTC: `YYYY-MM-DDTHH:MM:SS`, with `.mmm` when it has milliseconds. */
+export function formatWireTime(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return ms % 1000 === 0 ? iso.slice(0, 19) : iso.slice(0, 23);
+}
+
+const PLAIN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?$/;
+
+/**
+ * A date-time field's value as every reader downstream takes it: UTC in the interface's own form
+ * ({@link formatWireTime}), a zone-less time moved back by the system's clock offset
+ * (`offsetMs`: its clock minus true time). A value no form reads is kept as sent (text), and so
+ * stays recognisably unreadable.
+ */
+export function wireTimeOf(raw: unknown, offsetMs = 0): string | undefined {
+  // The document's own form (from a system whose clock agrees), or it in UTC: no parse (most times are one of these).
+  if (typeof raw === 'string' && raw.length <= 20 && PLAIN.test(raw)) {
+    if (raw.length === 19 && offsetMs === 0) return raw;
+    if (raw.length === 20 && raw.endsWith('Z')) return raw.slice(0, 19);
+  }
+  const t = readTime(raw);
+  if (!t) return typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined;
+  return formatWireTime(t.zoned ? t.ms : t.ms - offsetMs);
+}
+
+/** Milliseconds of a time as {@link wireTimeOf} leaves it (UTC unless it names a zone); undefined when unreadable. */
+export function timeMs(text: unknown): number | undefined {
+  if (text === undefined || text === null || text === '') return undefined;
+  return readTime(text)?.ms;
+}
+
+/** A time was sent but could not be read: views and reports say "unreadable", never "—". */
+export function isUnreadableTime(text: unknown): boolean {
+  return text !== undefined && text !== null && text !== '' && readTime(text) === undefined;
+}
+
+/**
+ * Clock differences smaller than this are latency and rounding, not a clock that differs: not
+ * applied to times and not shown.
+ */
+export const CLOCK_TOLERANCE_MS = 3 * 60_000;
+
+/**
+ * A system's clock offset (its clock minus true time) from a zone-less time it stamped at about
+ * `atMs` (a node's `Time` read as UTC): 0 within {@link CLOCK_TOLERANCE_MS}.
+ */
+export function clockOffsetOf(systemMs: number, atMs: number): number {
+  const d = systemMs - atMs;
+  return Math.abs(d) < CLOCK_TOLERANCE_MS ? 0 : Math.round(d / 1000) * 1000;
+}
+
+/**
+ * How a clock offset is said on a system and in reports: `clock differs by −5 h`, `+7 min`;
+ * undefined within {@link CLOCK_TOLERANCE_MS}.
+ */
+export function describeClockOffset(offsetMs: number | undefined): string | undefined {
+  if (offsetMs === undefined || Math.abs(offsetMs) < CLOCK_TOLERANCE_MS) return undefined;
+  const sign = offsetMs < 0 ? '\u2212' : '+';
+  const a = Math.abs(offsetMs);
+  const amount = a >= 3_600_000 ? `${trim(a / 3_600_000)} h` : `${Math.round(a / 60_000)} min`;
+  return `clock differs by ${sign}${amount}`;
+}
+
+function trim(n: number): string {
+  return String(Math.round(n * 10) / 10);
+}
+
+/** A time for a table cell or a line of text: as the normaliser left it, or `unreadable ("…")`, or null when none was sent. */
+export function timeText(text: unknown): string | null {
+  if (text === undefined || text === null || text === '') return null;
+  const s = typeof text === 'string' ? text : String(text);
+  return isUnreadableTime(text) ? `unreadable ("${s.slice(0, 40)}")` : s;
+}

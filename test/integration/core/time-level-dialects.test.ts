@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluateAlerts } from '../../../app/alerts/evaluate.js';
+import { DEFAULT_RULES } from '../../../app/alerts/rules.js';
+import { timeMs } from '../../../app/answers/time.js';
+import type { NotificationRecord } from '../../../app/catalog/index.js';
+import { highLevel } from '../../../app/health/rollup.js';
+import type { SystemStatus } from '../../../app/domain/site.js';
+import type { ReportModel } from '../../../app/reports/model.js';
+import type { Dialect } from '../../../simulator/index.js';
+import { rowsOf } from '../../unit/app/reports/helpers.js';
+import { reportHarness, T0, type ReportHarness } from '../reports/support.js';
+
+/**
+ * Times and notification levels as real systems write them where the document is silent: a drive
+ * fails a minute before the refresh, and in every dialect the app must show its Critical record at
+ * the true time, list it as high-level, raise its alert and put it in the health report.
+ */
+interface Run {
+  h: ReportHarness;
+  statuses: SystemStatus[];
+  records: NotificationRecord[];
+  report: ReportModel;
+}
+
+const FAILED_AT = T0;
+const REFRESHED_AT = T0 + 60_000;
+
+async function run(dialects: Dialect[]): Promise<Run> {
+  const h = await reportHarness({ sites: 1, systems: 1, dialects });
+  h.sim.control.failDrive({ site: 0 });
+  h.sim.control.advanceClock(60);
+  const statuses = await h.fleet.refresh();
+  const system = statuses[0]?.system ?? '';
+  const records = ((h.fleet.cached(h.saved[0]?.id ?? '', system, 'GET /notifications/query', {})?.value as { Data?: NotificationRecord[] } | undefined)?.Data ?? []);
+  const report = (await h.reports.generate({ kind: 'health', offline: true })).model;
+  return { h, statuses, records, report };
+}
+
+const runs: Run[] = [];
+afterAll(async () => {
+  for (const r of runs) await r.h.close();
+});
+
+describe.each<Dialect[]>([[], ['local-time'], ['epoch-times'], ['dotnet-dates'], ['level-names'], ['local-time', 'level-names']])('dialects %j', (...dialects) => {
+  let r: Run;
+  beforeAll(async () => {
+    r = await run(dialects);
+    runs.push(r);
+  }, 120_000);
+
+  it('keeps the failed drive\'s Critical record at its true time', () => {
+    expect(r.statuses.map((s) => s.state)).toEqual(['ok']);
+    const critical = r.records.filter((x) => x.Level === 5 && /Drive .* failed/.test(x.Message ?? ''));
+    expect(critical).toHaveLength(1);
+    expect(timeMs(critical[0]?.Timestamp)).toBe(FAILED_AT);
+    // Every record's time was read: none is left unreadable or missing.
+    expect(r.records.filter((x) => timeMs(x.Timestamp) === undefined)).toEqual([]);
+  });
+
+  it('lists it as high-level, raises its alert and reports it', () => {
+    expect(highLevel(r.records).some((x) => /Drive .* failed/.test(x.Message ?? ''))).toBe(true);
+    const alerts = evaluateAlerts({ now: REFRESHED_AT, state: 'ok', rollup: {}, notifications: { Data: r.records } }, DEFAULT_RULES).conditions;
+    expect(alerts.filter((a) => a.rule === 'notification' && a.level === 'critical' && /failed/.test(a.message))).toHaveLength(1);
+    const rows = rowsOf(r.report, 'health.notifications').filter((x) => /failed/.test(String(x.message)));
+    expect(rows.map((x) => [x.level, timeMs(x.time)])).toEqual([['Critical', FAILED_AT]]);
+  });
+
+  it('reads what is new at the next refresh, asked from the newest record in the system\'s clock', async () => {
+    r.h.sim.control.failDrive({ site: 0 });
+    r.h.sim.control.advanceClock(60);
+    const [status] = await r.h.fleet.refresh();
+    const merged = (r.h.fleet.cached(r.h.saved[0]?.id ?? '', status?.system ?? '', 'GET /notifications/query', {})?.value as { Data: NotificationRecord[] }).Data;
+    const failed = merged.filter((x) => /Drive .* failed/.test(x.Message ?? ''));
+    expect(failed.map((x) => [x.Level, timeMs(x.Timestamp)])).toEqual([
+      [5, REFRESHED_AT],
+      [5, FAILED_AT],
+    ]);
+    expect(new Set(merged.map((x) => x.Id)).size).toBe(merged.length);
+  });
+
+  it('says a clock that differs, on the system and in reports, and only then', () => {
+    const local = dialects.includes('local-time');
+    expect(r.statuses[0]?.clockOffsetMs).toBe(local ? -5 * 3_600_000 : undefined);
+    const notes = r.report.notes.filter((n) => n.includes('clock differs'));
+    expect(notes).toEqual(local ? [expect.stringContaining('clock differs by \u22125 h')] : []);
+  });
+});

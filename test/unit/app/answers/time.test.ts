@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { normaliseAnswer } from '../../../../app/answers/normalise.js';
+import { clockOffsetOf, describeClockOffset, isUnreadableTime, readTime, timeText, wireTimeOf } from '../../../../app/answers/time.js';
+import { getOperation } from '../../../../app/catalog/index.js';
+
+const T = Date.UTC(2023, 10, 14, 22, 13, 20);
+
+describe('readTime', () => {
+  it.each<[unknown, number, boolean]>([
+    ['2023-11-14T22:13:20', T, false],
+    ['2023-11-14 22:13:20', T, false],
+    ['2023-11-14T22:13:20Z', T, true],
+    ['2023-11-14T23:13:20+01:00', T, true],
+    ['2023-11-14T17:13:20-0500', T, true],
+    ['2023-11-14T22:13:20.1234567', T + 123, false],
+    ['2023-11-14T22:13:20.0000000+00:00', T, true],
+    [1_700_000_000, T, true],
+    [1_700_000_000_000, T, true],
+    ['1700000000', T, true],
+    ['1700000000000', T, true],
+    ['/Date(1700000000000)/', T, true],
+    ['/Date(1700000000000+0100)/', T, true],
+    ['\\/Date(1700000000000)\\/', T, true],
+    ['11/14/2023 22:13:20', T, false],
+    ['11/14/2023 10:13:20 PM', T, false],
+    ['Tue, 14 Nov 2023 22:13:20 GMT', T, true],
+  ])('reads %j', (raw, ms, zoned) => {
+    expect(readTime(raw)).toEqual({ ms, zoned });
+  });
+
+  it.each(['', 'n/a', 'yesterday', '2023-02-31T00:00:00', '2023-13-01T00:00:00', '/Date(abc)/', '2'])('does not read %j', (raw) => {
+    expect(readTime(raw)).toBeUndefined();
+  });
+});
+
+describe('wireTimeOf', () => {
+  it('writes UTC in the document form, moving zone-less times by the clock offset only', () => {
+    expect(wireTimeOf('2023-11-14T22:13:20')).toBe('2023-11-14T22:13:20');
+    expect(wireTimeOf('2023-11-14T17:13:20', -5 * 3_600_000)).toBe('2023-11-14T22:13:20');
+    expect(wireTimeOf('2023-11-14T22:13:20Z', -5 * 3_600_000)).toBe('2023-11-14T22:13:20');
+    expect(wireTimeOf(1_700_000_000_123)).toBe('2023-11-14T22:13:20.123');
+  });
+
+  it('keeps an unreadable time as sent, and says it is unreadable', () => {
+    expect(wireTimeOf('soon')).toBe('soon');
+    expect(isUnreadableTime('soon')).toBe(true);
+    expect(isUnreadableTime('2023-11-14T22:13:20')).toBe(false);
+    expect(isUnreadableTime(undefined)).toBe(false);
+    expect(timeText('soon')).toBe('unreadable ("soon")');
+  });
+});
+
+describe('clock offsets', () => {
+  it('learns an offset beyond the tolerance and says it', () => {
+    expect(clockOffsetOf(T - 5 * 3_600_000 + 800, T)).toBe(-5 * 3_600_000 + 1000);
+    expect(clockOffsetOf(T + 90_000, T)).toBe(0);
+    expect(describeClockOffset(-5 * 3_600_000)).toBe('clock differs by \u22125 h');
+    expect(describeClockOffset(7 * 60_000)).toBe('clock differs by +7 min');
+    expect(describeClockOffset(60_000)).toBeUndefined();
+  });
+});
+
+describe('normalising notification records', () => {
+  const op = getOperation('GET /notifications/query');
+  const read = (records: unknown[], clockOffsetMs?: number): Array<Record<string, unknown>> => {
+    const r = normaliseAnswer(op.response, { Data: records }, { clockOffsetMs });
+    if (!r.ok) throw new Error(r.expected);
+    return (r.value as { Data: Array<Record<string, unknown>> }).Data;
+  };
+
+  it('maps level names in any case and keeps an unknown level as text, never dropping the record', () => {
+    const out = read([{ Id: 1, Level: 'Fatal' }, { Id: 2, Level: 'ERROR' }, { Id: 3, Level: 'warn' }, { Id: 4, Level: 'Information' }, { Id: 5, Level: 'Alarmed' }, { Id: 6, Level: '5' }]);
+    expect(out.map((r) => r.Level)).toEqual([5, 4, 3, 2, 'Alarmed', 5]);
+  });
+
+  it('reads every time form and applies the clock offset to zone-less ones', () => {
+    const out = read([{ Timestamp: 1_700_000_000_000 }, { Timestamp: '/Date(1700000000000)/' }, { Timestamp: '2023-11-14T17:13:20' }, { Timestamp: 'later' }], -5 * 3_600_000);
+    expect(out.map((r) => r.Timestamp)).toEqual(['2023-11-14T22:13:20', '2023-11-14T22:13:20', '2023-11-14T22:13:20', 'later']);
+  });
+
+  it('hears the zone-less Time of nodes (how a clock is learned)', () => {
+    const heard: number[] = [];
+    normaliseAnswer(getOperation('GET /nodes/list').response, { Data: [{ Name: 'n1', Time: '2023-11-14T17:13:20' }, { Name: 'n2', Time: '2023-11-14T22:13:20Z' }] }, { onNodeTime: (ms) => heard.push(ms) });
+    expect(heard).toEqual([T - 5 * 3_600_000]);
+  });
+});
