@@ -315,7 +315,8 @@ export class FleetRefresh {
             );
           }
           const answer = read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query));
-          if (p.op === NODES_OP) clockRead = answer.catch(() => undefined);
+          // Settled to nothing: the nodes' parsed answer is not held while the other reads run.
+          if (p.op === NODES_OP) clockRead = answer.then(() => undefined, () => undefined);
           return answer.then((value) => (p.op === RESOURCES.op ? value : undefined));
         }),
       );
