@@ -146,6 +146,21 @@ describe('sizes', () => {
   it('refuses an ambiguous or unknown unit before sending', () => {
     expect(collect(op, { 'body.CapacityInBytes': '2T' }).problems).toEqual({ 'body.CapacityInBytes': ['“2T” is ambiguous: write 2 TiB (1024-based) or TB (1000-based)'] });
   });
+
+  it('takes a decimal size, rounded to a whole MiB, and says so', () => {
+    const mib = 1024 ** 2;
+    const sent = collect(op, { 'body.CapacityInBytes': '2.6 TiB' }, {}, { 'body.CapacityInBytes': { required: true } });
+    expect(sent.problems).toEqual({});
+    expect(sent.request.body).toEqual({ CapacityInBytes: Math.round((2.6 * 1024 ** 4) / mib) * mib });
+    expect(sizeEcho(op, size, '2.6 TiB')).toMatch(/^= 2\.60 TiB \(.* bytes\), rounded to a whole MiB/);
+    for (const text of ['1.5 GiB', '0.75 TiB', '2.6 TB', '10.3 GB']) expect(collect(op, { 'body.CapacityInBytes': text }).problems, text).toEqual({});
+  });
+
+  it('gives one problem per input: unreadable text in a required field is not also "required"', () => {
+    const { problems } = collect(op, { 'body.CapacityInBytes': '2.6 TeB' }, {}, { 'body.CapacityInBytes': { required: true } });
+    expect(problems['body.CapacityInBytes']).toHaveLength(1);
+    expect(collect(op, {}, {}, { 'body.CapacityInBytes': { required: true } }).problems['body.CapacityInBytes']).toEqual(['required']);
+  });
 });
 
 describe('previewRequest', () => {
