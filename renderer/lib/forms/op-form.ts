@@ -1,4 +1,4 @@
-import { coerceScalar, findOperation, type BodyOf, type Field, type HeadersOf, type Operation, type OperationKey, type QueryOf, type ScalarType, type ValueType } from '../../../app/catalog/index.js';
+import { coerceScalar, FIELD_CHOICES, findOperation, type BodyOf, type Field, type HeadersOf, type Operation, type OperationKey, type QueryOf, type ScalarType, type ValueType } from '../../../app/catalog/index.js';
 import { redact, REDACTED } from '../../../app/redact.js';
 import { formatOfField, type FieldLocation } from '../../../app/validation/field-formats.js';
 import { checkFormat, checkInteger, checkNumber, FORMATS, type FormatId } from '../../../app/validation/formats.js';
@@ -295,6 +295,21 @@ export function collect(op: Operation, values: Readonly<FormValues>, counts: Rea
     target[ff.field.name] = v;
   }
   return { request, problems: ctx.problems };
+}
+
+/**
+ * The catalog's choices for the top-level fields of `op` that take a value from a fixed set
+ * (`FIELD_CHOICES`: levels, modules, secure socket…), merged under an area's own options: a
+ * generated form never asks for such a value as free text.
+ */
+export function withCatalogChoices(op: Operation, options: FieldOptionsMap): FieldOptionsMap {
+  const out: Record<string, FieldOptions> = { ...options };
+  for (const ff of topFields(op)) {
+    const choices = FIELD_CHOICES[ff.field.name];
+    if (!choices || (ff.kind !== 'scalar' && ff.kind !== 'list') || out[ff.id]?.choices || out[ff.id]?.suggestions) continue;
+    out[ff.id] = { ...out[ff.id], choices };
+  }
+  return out;
 }
 
 /** The text a field shows in its label and messages: the area's label, else the glossary's words. */

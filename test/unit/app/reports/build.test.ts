@@ -199,6 +199,9 @@ describe('configuration snapshot', () => {
   it('shows users with roles and 2FA, notification targets, and node security as set / not set', () => {
     expect(rowsOf(model, 'config.users').map((r) => `${r.system} ${r.user} ${r.role} ${r.twoFactor}`)).toEqual(['alpha admin Administrator on', 'alpha auditor Viewer off', 'beta admin Administrator off']);
     expect(rowsOf(model, 'config.notificationTargets').map((r) => `${r.name} ${r.enabled} ${r.modules}`)).toEqual(['ops-email true all', 'trap false Hardware']);
+    // Enumerations the systems report as numbers read by their names.
+    expect(rowsOf(model, 'config.notificationTargets').map((r) => `${r.type} ${r.minLevel}`)).toEqual(['E-mail Warning', 'SNMP Error']);
+    expect(rowsOf(model, 'config.email').map((r) => r.secureSocket)).toEqual(['StartTls']);
     expect(rowsOf(model, 'config.nodeSecurity')).toEqual([
       { site: 'East DC', system: 'alpha', node: 'alpha-n1', targetChap: 'set', isns: 'set', isnsAccessControl: 'on', sed: 'supplied', supportTunnel: 'Enabled (session 42)' },
       { site: 'East DC', system: 'alpha', node: 'alpha-n2', targetChap: 'not set', isns: 'not set', isnsAccessControl: 'off', sed: 'not supplied', supportTunnel: 'Disabled' },

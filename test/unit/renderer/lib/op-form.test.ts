@@ -15,6 +15,7 @@ import {
   resolveField,
   secretIds,
   topFields,
+  withCatalogChoices,
 } from '../../../../renderer/lib/forms/op-form.js';
 
 describe('collect', () => {
@@ -232,5 +233,22 @@ describe('checking an outcome', () => {
     expect(listNames({ Data: [{ Name: 'h1' }] }, 'h1')).toBe(true);
     expect(listNames({ Data: [{ Application: 'app' }] }, 'h1')).toBe(false);
     expect(listNames('text', 'h1')).toBe(false);
+  });
+});
+
+describe('withCatalogChoices', () => {
+  it('offers a fixed set of values as choices in any generated form, never as free text', () => {
+    const values = (opts: ReturnType<typeof withCatalogChoices>, id: string) => opts[id]?.choices?.map((c) => c.value);
+    const email = withCatalogChoices(getOperation('PUT /notifications/settings/email/edit'), {});
+    expect(values(email, 'body.SecureSocketOption')).toEqual(['None', 'Auto', 'SslOnConnect', 'StartTls', 'StartTlsWhenAvailable']);
+    const test = withCatalogChoices(getOperation('POST /notifications/test'), {});
+    expect(values(test, 'body.Level')).toEqual(['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Critical']);
+    const list = withCatalogChoices(getOperation('GET /notifications/query'), {});
+    expect(values(list, 'query.minLevel')).toContain('Warning');
+    expect(values(list, 'query.levels')).toContain('Critical');
+    // An area's own choices and labels stay.
+    const area = withCatalogChoices(getOperation('POST /notifications/test'), { 'body.Level': { label: 'Level', choices: [{ value: 'Error' }] } });
+    expect(area['body.Level']).toEqual({ label: 'Level', choices: [{ value: 'Error' }] });
+    expect(withCatalogChoices(getOperation('POST /hosts/create'), {})).toEqual({});
   });
 });
