@@ -36,7 +36,8 @@ export interface NotificationCache {
 
 /**
  * Reads a system's notifications incrementally: what is new since the newest record held, merged
- * with it (the latest 1000 kept, newest first) and cached; listeners hear how many are new.
+ * with it (the latest 1000 kept, newest first) and cached; listeners hear how many are new, the
+ * records of the admin's own writes (`ownRecord`) left out.
  * With the `mark` of the records held, an answer holding only records at the mark's time already
  * held (a quiet system's usual answer) costs no read of the held records: their read time moves.
  * @param previous the merged records held (read from the cache only when something is new)
@@ -63,6 +64,17 @@ export async function readNotifications(
   const newOnes = add.filter((r) => !seen.has(r.Id));
   const merged = { Data: [...newOnes, ...old].slice(0, 1000) };
   deps.cache.put(site.id, system, MERGED_NOTIFICATIONS_KEY, merged, deps.clock());
-  if (newOnes.length) deps.emit({ type: 'notifications', siteId: site.id, system, count: newOnes.length });
+  const news = newOnes.filter((r) => !ownRecord(r, site)).length;
+  if (news) deps.emit({ type: 'notifications', siteId: site.id, system, count: news });
   return notificationMark(merged);
+}
+
+/**
+ * A record the system wrote about a change made through this site's own account (its `User`
+ * property names the account Fleetdeck signs in with): the admin's own write, cached with the rest
+ * but not news to the admin who made it.
+ */
+export function ownRecord(record: unknown, site: Pick<Site, 'username'>): boolean {
+  const user = (record as { Properties?: Record<string, unknown> } | undefined)?.Properties?.['User'];
+  return typeof user === 'string' && site.username !== undefined && user.toLowerCase() === site.username.toLowerCase();
 }

@@ -363,7 +363,7 @@ export class ActionLog {
    * openable is reported as a problem naming the file and what to do, not thrown.
    */
   verify(): VerifyResult {
-    if (this.problem || !this.db || !this.stmts) return { ok: false, count: 0, problems: [{ seq: 0, reason: this.problem?.message ?? 'the action log is not open' }] };
+    if (this.problem || !this.db || !this.stmts) return { ok: false, count: 0, writes: 0, problems: [{ seq: 0, reason: this.problem?.message ?? 'the action log is not open' }] };
     const stmts = this.stmts;
     const problems: VerifyProblem[] = [];
     let count = 0;
@@ -404,7 +404,7 @@ export class ActionLog {
     } catch (err) {
       problems.push({ seq: 0, reason: this.failed(err, 'read').message });
     }
-    return { ok: problems.length === 0, count, problems };
+    return { ok: problems.length === 0, count, writes: intents.size, problems };
   }
 
   private appendRow(row: NewRow, what: string): Row {

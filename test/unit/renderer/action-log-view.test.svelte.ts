@@ -109,12 +109,12 @@ describe('the action log view', () => {
   });
 
   it('verifies the chain: intact, or the first broken record with its time and why', async () => {
-    let answer: Response<'log:verify'> = { ok: true, count: 4, problems: [] };
+    let answer: Response<'log:verify'> = { ok: true, count: 4, writes: 2, problems: [] };
     const { q } = await render({ 'log:verify': () => answer });
     click(q('action-verify-run'));
     await settle();
-    expect(q('action-verify-result').textContent).toContain('Chain intact: 4 records verified.');
-    answer = { ok: false, count: 4, problems: [{ seq: 3, at: '2026-03-01T09:03:00.000Z', reason: 'record content does not match its hash: it was edited' }, { seq: 0, reason: 'the head record of the chain is missing' }] };
+    expect(q('action-verify-result').textContent?.replace(/\s+/g, ' ')).toContain('Chain intact: 4 records verified, the intents and outcomes of 2 writes.');
+    answer = { ok: false, count: 4, writes: 2, problems: [{ seq: 3, at: '2026-03-01T09:03:00.000Z', reason: 'record content does not match its hash: it was edited' }, { seq: 0, reason: 'the head record of the chain is missing' }] };
     click(q('action-verify-run'));
     await settle();
     const result = q('action-verify-result');

@@ -227,7 +227,7 @@ describe('action log', () => {
 
   it('puts a broken chain in the notes', () => {
     const input = fixtureInput();
-    input.actions.verification = { ok: false, count: 2, problems: [{ seq: 2, reason: 'record content does not match its hash: it was edited' }] };
+    input.actions.verification = { ok: false, count: 2, writes: 1, problems: [{ seq: 2, reason: 'record content does not match its hash: it was edited' }] };
     const broken = buildReport('actions', input);
     expect(rowsOf(broken, 'actions.verification')[0]).toMatchObject({ intact: false, problems: 'record 2: record content does not match its hash: it was edited' });
     expect(broken.notes.join('\n')).toMatch(/failed its hash chain check/);
