@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { fleetSuite, systemState } from './support/admin.js';
 import { layoutFaults } from './support/layout.js';
-import { openSystem } from './support/ui.js';
+import { settled, walkMainViews } from './support/ui.js';
 
 /**
  * The main views at the three common screen sizes: no two controls drawn over one another (a node's
@@ -10,31 +10,16 @@ import { openSystem } from './support/ui.js';
  */
 const fleet = fleetSuite({ simulator: { demo: true } });
 
-async function settle(page: Page): Promise<void> {
-  await expect(page.getByText(/reading cached data…|Loading…/)).toHaveCount(0);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
-
 /** Every main view's faults, by view: empty when the layout holds. */
 async function faultsOfMainViews(page: Page): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   const look = async (view: string): Promise<void> => {
-    await settle(page);
+    await settled(page);
     const f = await layoutFaults(page);
     const all = [...f.overlaps.map((o) => `overlap: ${o}`), ...f.clipped.map((c) => `clipped: ${c}`)];
     if (all.length) out[view] = all;
   };
-  await page.goto(fleet().url);
-  await expect(page.getByTestId('overview-table')).toHaveAttribute('data-row-count', '9');
-  await look('overview');
-  for (const view of ['sites', 'reports', 'bulk', 'alerts', 'actions', 'capacity', 'drift', 'compare']) {
-    await page.getByTestId(`open-${view}`).click();
-    await look(view);
-  }
-  const siteId = fleet().siteIds[0] as string;
-  const system = fleet().simulator.manifest.sites[0]?.systems[1] as string;
-  await openSystem(page, siteId, system);
-  await look('system summary');
+  const { system } = await walkMainViews(page, fleet(), look);
   await page.getByRole('navigation', { name: `Areas of ${system}` }).getByRole('button', { name: 'Hardware', exact: true }).click();
   await expect(page.getByTestId(`node-${system}-n2`)).toBeVisible();
   await look('hardware');
