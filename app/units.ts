@@ -48,13 +48,18 @@ const SIZE = /^([0-9]+)(?:\.([0-9]+))?\s*([a-z]*)$/i;
 /** One way to write a size, for hints. */
 export const SIZE_EXAMPLE = '2 TiB, 500 GiB or 2TB';
 
+/** The step a size that is no whole number of bytes is rounded to, in units of MiB or larger: whole MiB. */
+export const SIZE_ROUNDING = 1024 ** 2;
+
 /**
- * A size typed by an admin, in bytes: `2 TiB`, `2TB`, `500 GiB`, `1.5 TiB`, `1099511627776`.
+ * A size typed by an admin, in bytes: `2 TiB`, `2TB`, `500 GiB`, `1.5 TiB`, `2.6 TiB`, `1099511627776`.
  * Binary units (KiB … PiB) count in 1024s, decimal units (KB … PB) in 1000s; a number alone is bytes.
  * A bare `2T` is refused rather than guessed, since tools disagree on whether it means TiB or TB.
- * Computed exactly (no floating point), so `1.5 TiB` is exactly 1649267441664 bytes.
+ * Computed exactly (no floating point), so `1.5 TiB` is exactly 1649267441664 bytes. A decimal that
+ * is no whole number of bytes (`2.6 TiB`) is rounded to the nearest whole MiB (`SIZE_ROUNDING`; to
+ * the nearest byte below MiB), since systems take whole bytes, and says so with `rounded`.
  */
-export function parseSize(text: string): { bytes: number } | { problem: string } {
+export function parseSize(text: string): { bytes: number; rounded?: true } | { problem: string } {
   const t = text.trim();
   const m = SIZE.exec(t);
   if (!m) return { problem: `“${t}” is not a size: write a number and a unit, like ${SIZE_EXAMPLE}` };
@@ -67,10 +72,13 @@ export function parseSize(text: string): { bytes: number } | { problem: string }
   }
   const scale = 10n ** BigInt(fraction.length);
   const scaled = (BigInt(whole) * scale + BigInt(fraction || '0')) * factor;
-  if (scaled % scale !== 0n) return { problem: `“${t}” is not a whole number of bytes` };
-  const bytes = scaled / scale;
+  const exact = scaled % scale === 0n;
+  if (!exact && factor === 1n) return { problem: `“${t}” is not a whole number of bytes` };
+  const step = exact ? 1n : factor >= BigInt(SIZE_ROUNDING) ? BigInt(SIZE_ROUNDING) : 1n;
+  const bytes = ((scaled + (step * scale) / 2n) / (step * scale)) * step;
   if (bytes > BigInt(Number.MAX_SAFE_INTEGER)) return { problem: `“${t}” is too large` };
-  return { bytes: Number(bytes) };
+  if (bytes === 0n && scaled > 0n) return { problem: `“${t}” is less than one byte` };
+  return exact ? { bytes: Number(bytes) } : { bytes: Number(bytes), rounded: true };
 }
 
 /**

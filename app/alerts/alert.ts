@@ -49,3 +49,15 @@ export function alertState(a: { clearedAt?: string | undefined; acknowledgedAt?:
   if (a.snoozedUntil && Date.parse(a.snoozedUntil) > now) return 'snoozed';
   return a.acknowledgedAt ? 'acknowledged' : 'open';
 }
+
+/**
+ * What a list of alerts holds, counted by state in the order of `ALERT_STATES`: `14 alerts: 12 open,
+ * 1 acknowledged, 1 snoozed`. A heading above a list says this, not the fleet's open count, so every
+ * alert it shows is counted under its own state.
+ */
+export function alertsShownText(alerts: readonly Pick<Alert, 'state'>[]): string {
+  const parts = ALERT_STATES.map((s) => [s, alerts.filter((a) => a.state === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${n} ${s}`);
+  return `${alerts.length} alert${alerts.length === 1 ? '' : 's'}${parts.length ? `: ${parts.join(', ')}` : ''}`;
+}

@@ -51,7 +51,10 @@ export type ActionReportRecord = Omit<ActionRecord, 'prevHash' | 'completedAt' |
 /** The result of walking the log's hash chain. */
 export const actionLogVerificationSchema = z.object({
   ok: z.boolean(),
+  /** Records walked: each write is an intent, then its outcome once known. */
   count: z.number(),
+  /** Writes sent to systems that those records are of (an intent and its outcome are one). */
+  writes: z.number(),
   /** In chain order, so the first is the first broken record; `seq` 0 concerns the log as a whole, `at` is the record's time when it is there to read. */
   problems: z.array(z.object({ seq: z.number(), reason: z.string(), at: z.string().optional() })),
   /**

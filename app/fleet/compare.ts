@@ -1,4 +1,6 @@
 import type { FloatingIp, Node, NotificationSettings, Template, User } from '../catalog/resources.js';
+import { memberName, SECURE_SOCKET_OPTIONS, TARGET_TYPE_NAMES } from '../catalog/values.js';
+import { LEVEL_NAMES } from '../health/notification-level.js';
 import { secretState } from '../reports/config.js';
 import { formatBytes } from '../units.js';
 
@@ -59,14 +61,14 @@ function sectionItems(section: CompareSection, s: ConfigSystem): Map<string, Fie
     case 'Notification targets':
       if (!s.notifications) return undefined;
       for (const t of s.notifications.NotificationTargets ?? []) {
-        if (t.Name) out.set(t.Name, { Type: txt(t.Type), 'Minimum level': txt(t.MinEventLevel), Enabled: txt(t.IsEnabled), 'Visible to customers': txt(t.VisibleToCustomers), Modules: Array.isArray(t.ModulesListenedTo) && t.ModulesListenedTo.length ? listText(t.ModulesListenedTo) : 'all' });
+        if (t.Name) out.set(t.Name, { Type: memberName(TARGET_TYPE_NAMES, t.Type, 'type') ?? NOT_REPORTED, 'Minimum level': memberName(LEVEL_NAMES, t.MinEventLevel, 'Level') ?? NOT_REPORTED, Enabled: txt(t.IsEnabled), 'Visible to customers': txt(t.VisibleToCustomers), Modules: Array.isArray(t.ModulesListenedTo) && t.ModulesListenedTo.length ? listText(t.ModulesListenedTo) : 'all' });
       }
       return out;
     case 'E-mail settings': {
       if (!s.notifications) return undefined;
       const e = s.notifications.EmailSettings;
       if (!e) return out;
-      out.set('', { 'Mail server': txt(e.MailServerAddress), Port: txt(e.MailServerPort), 'User name': txt(e.MailServerUsername), Sender: txt(e.SendingEmailAddress), 'Secure socket option': txt(e.SecureSocketOption), 'Validate certificate': txt(e.ValidateCertificate) });
+      out.set('', { 'Mail server': txt(e.MailServerAddress), Port: txt(e.MailServerPort), 'User name': txt(e.MailServerUsername), Sender: txt(e.SendingEmailAddress), 'Secure socket option': memberName(SECURE_SOCKET_OPTIONS, e.SecureSocketOption, 'option') ?? NOT_REPORTED, 'Validate certificate': txt(e.ValidateCertificate) });
       return out;
     }
     case 'CHAP and iSNS': {

@@ -10,6 +10,8 @@ import type {
   User,
   Volume,
 } from '../catalog/resources.js';
+import { memberName, SECURE_SOCKET_OPTIONS, TARGET_TYPE_NAMES } from '../catalog/values.js';
+import { LEVEL_NAMES } from '../health/notification-level.js';
 import type { Cell, ReportSection } from './model.js';
 import { answer, dataList, type ReportInput, type SystemSnapshot } from './snapshot.js';
 import { SITE_SYSTEM, arr, bool, dataAgesFor, list, makeTable, num, text, where } from './table.js';
@@ -113,11 +115,11 @@ export function configSection(input: ReportInput): ReportSection {
     }
     const ns = answer<NotificationSettings>(s, 'GET /notifications/settings/show');
     for (const nt of arr(ns?.NotificationTargets)) {
-      t.targets.push([...where(s), text(nt.Name), num(nt.Type), num(nt.MinEventLevel), bool(nt.IsEnabled), bool(nt.VisibleToCustomers), list(nt.ModulesListenedTo) ?? 'all']);
+      t.targets.push([...where(s), text(nt.Name), memberName(TARGET_TYPE_NAMES, nt.Type, 'type') ?? null, memberName(LEVEL_NAMES, nt.MinEventLevel, 'Level') ?? null, bool(nt.IsEnabled), bool(nt.VisibleToCustomers), list(nt.ModulesListenedTo) ?? 'all']);
     }
     const e = ns?.EmailSettings;
     if (e) {
-      t.email.push([...where(s), text(e.MailServerAddress), num(e.MailServerPort), text(e.MailServerUsername), text(e.SendingEmailAddress), num(e.SecureSocketOption), bool(e.ValidateCertificate)]);
+      t.email.push([...where(s), text(e.MailServerAddress), num(e.MailServerPort), text(e.MailServerUsername), text(e.SendingEmailAddress), memberName(SECURE_SOCKET_OPTIONS, e.SecureSocketOption, 'option') ?? null, bool(e.ValidateCertificate)]);
     }
     for (const u of dataList<User>(s, 'GET /users/list')) t.users.push([...where(s), text(u.Name), text(u.Email), text(u.Role), onOff(u.TwoStepAuthenticationEnabled)]);
     const tunnels = new Map(dataList<Node>(s, 'GET /nodes/support/tunnel/status').map((n) => [n.Name, n.SupportTunnelStatus]));
@@ -243,7 +245,7 @@ export function configSection(input: ReportInput): ReportSection {
       makeTable(
         'config.notificationTargets',
         'Notification targets',
-        [...SITE_SYSTEM, ['name', 'Name'], ['type', 'Type', 'number'], ['minLevel', 'Minimum level', 'number'], ['enabled', 'Enabled', 'bool'], ['visible', 'Visible to customers', 'bool'], ['modules', 'Modules']],
+        [...SITE_SYSTEM, ['name', 'Name'], ['type', 'Type'], ['minLevel', 'Minimum level'], ['enabled', 'Enabled', 'bool'], ['visible', 'Visible to customers', 'bool'], ['modules', 'Modules']],
         ['site', 'system', 'name'],
         t.targets,
         'No notification targets.',
@@ -251,7 +253,7 @@ export function configSection(input: ReportInput): ReportSection {
       makeTable(
         'config.email',
         'E-mail settings',
-        [...SITE_SYSTEM, ['server', 'Mail server'], ['port', 'Port', 'number'], ['username', 'User name'], ['sender', 'Sender'], ['secureSocket', 'Secure socket option', 'number'], ['validateCertificate', 'Validate certificate', 'bool']],
+        [...SITE_SYSTEM, ['server', 'Mail server'], ['port', 'Port', 'number'], ['username', 'User name'], ['sender', 'Sender'], ['secureSocket', 'Secure socket option'], ['validateCertificate', 'Validate certificate', 'bool']],
         ['site', 'system'],
         t.email,
         'No e-mail settings cached.',

@@ -2,12 +2,16 @@ import { resolveDataDir } from '../store/data-dir.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import type { CliIo } from './io.js';
 
-/** Opens the core for one CLI command on the chosen data directory; closes it afterwards. */
-export async function withRuntime<T>(io: CliIo, dataDirFlag: string | undefined, task: (rt: Runtime) => Promise<T>): Promise<T> {
+/**
+ * Opens the core for one CLI command on the chosen data directory; closes it afterwards. A command
+ * that signs in to no system (`secrets: false`: the action log) leaves the keychain alone, so it
+ * neither waits for it nor warns that it is unusable.
+ */
+export async function withRuntime<T>(io: CliIo, dataDirFlag: string | undefined, task: (rt: Runtime) => Promise<T>, options: { secrets?: boolean } = {}): Promise<T> {
   const dataDir = resolveDataDir({ flag: dataDirFlag, env: io.env });
   const rt = await openRuntime({
     dataDir,
-    memorySecrets: io.env.FLEETDECK_KEYCHAIN === 'memory',
+    memorySecrets: options.secrets === false || io.env.FLEETDECK_KEYCHAIN === 'memory',
     warn: (m) => io.stderr(`fleetdeck: ${m}\n`),
     // A command never searches the fleet: no index read from the cache while it runs.
     searchIndex: false,

@@ -55,7 +55,8 @@ type Rec = { Id?: unknown; Timestamp?: unknown; Level?: unknown };
 /**
  * Reads a system's notifications incrementally: what is new since the newest record held, merged
  * with it (the latest 1000 kept, newest first, and older records at Error level or above beyond
- * them) and cached; listeners hear how many are new.
+ * them) and cached; listeners hear how many are new, the records of the admin's own writes
+ * (`ownRecord`) left out.
  * With the `mark` of the records held, an answer holding only records at the mark's time already
  * held (a quiet system's usual answer) costs no read of the held records: their read time moves.
  * When an answer is a full page (`top` records, or it says it is incomplete) and records were held,
@@ -90,7 +91,8 @@ export async function readNotifications(
   const before = typeof held?.Skipped === 'number' ? held.Skipped : 0;
   const merged = { Data: keep([...newOnes, ...old]), ...(before + skipped > 0 ? { Skipped: before + skipped } : {}) };
   deps.cache.put(site.id, system, MERGED_NOTIFICATIONS_KEY, merged, deps.clock());
-  if (newOnes.length) deps.emit({ type: 'notifications', siteId: site.id, system, count: newOnes.length });
+  const news = newOnes.filter((r) => !ownRecord(r, site)).length;
+  if (news) deps.emit({ type: 'notifications', siteId: site.id, system, count: news });
   return notificationMark(merged);
 }
 
@@ -157,4 +159,14 @@ function oldestTime(records: readonly Rec[]): string | undefined {
     }
   }
   return oldest;
+}
+
+/**
+ * A record the system wrote about a change made through this site's own account (its `User`
+ * property names the account Fleetdeck signs in with): the admin's own write, cached with the rest
+ * but not news to the admin who made it.
+ */
+export function ownRecord(record: unknown, site: Pick<Site, 'username'>): boolean {
+  const user = (record as { Properties?: Record<string, unknown> } | undefined)?.Properties?.['User'];
+  return typeof user === 'string' && site.username !== undefined && user.toLowerCase() === site.username.toLowerCase();
 }

@@ -366,10 +366,11 @@ export class ActionLog {
   verify(siteId?: string): VerifyResult {
     const site = siteId === undefined ? undefined : { id: siteId, count: 0 };
     const scoped = site ? { site } : {};
-    if (this.problem || !this.db || !this.stmts) return { ok: false, count: 0, problems: [{ seq: 0, reason: this.problem?.message ?? 'the action log is not open' }], ...scoped };
+    if (this.problem || !this.db || !this.stmts) return { ok: false, count: 0, writes: 0, problems: [{ seq: 0, reason: this.problem?.message ?? 'the action log is not open' }], ...scoped };
     const stmts = this.stmts;
     const problems: VerifyProblem[] = [];
     let count = 0;
+    let writes = 0;
     let expectedSeq = 1;
     let prevHash = GENESIS_HASH;
     const intents = new Map<number, string>();
@@ -387,6 +388,8 @@ export class ActionLog {
           else if (!gap && row.prev_hash !== prevHash) problems.push({ seq: row.seq, reason: 'prevHash does not match the previous record: records were inserted, reordered or replaced', ...at });
           const identity = JSON.stringify([row.user, row.site_id, row.system, row.operation]);
           if (row.kind === 'intent') intents.set(row.seq, identity);
+          // A record of the first format (`write`) is a whole write in one.
+          else if (row.kind === 'write') writes++;
           else if (row.kind === 'outcome' && (row.intent_seq === null || intents.get(row.intent_seq) !== identity)) {
             problems.push({ seq: row.seq, reason: `outcome of a write that has no intent (seq ${String(row.intent_seq)}) before it`, ...at });
           }
@@ -408,7 +411,7 @@ export class ActionLog {
     } catch (err) {
       problems.push({ seq: 0, reason: this.failed(err, 'read').message });
     }
-    return { ok: problems.length === 0, count, problems, ...scoped };
+    return { ok: problems.length === 0, count, writes: writes + intents.size, problems, ...scoped };
   }
 
   private appendRow(row: NewRow, what: string): Row {

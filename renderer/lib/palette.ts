@@ -1,3 +1,5 @@
+import type { Route } from './nav.svelte.js';
+
 /** One entry of the command palette. */
 export interface PaletteItem {
   id: string;
@@ -51,3 +53,29 @@ export function rankItems(items: readonly PaletteItem[], query: string, limit = 
   scored.sort((a, b) => a.score - b.score || a.i - b.i);
   return scored.slice(0, limit).map((s) => s.item);
 }
+
+/** A fleet view the palette offers: its name as the header shows it, and the words an admin may type for it. */
+export interface FleetViewEntry {
+  id: string;
+  label: string;
+  hint: string;
+  keywords: string;
+  route: Route;
+}
+
+/**
+ * Every fleet-wide view, under the name the header gives it and its common synonyms. Listed before
+ * the systems' areas, so a view named by the query ("alerts", "versions") comes before each
+ * system's area or an operation that merely shares the word.
+ */
+export const FLEET_VIEWS: readonly FleetViewEntry[] = [
+  { id: 'overview', label: 'Fleet overview', hint: 'every system, worst first', keywords: 'home dashboard health status summary systems', route: { view: 'overview' } },
+  { id: 'alerts', label: 'Alerts', hint: 'what needs attention across the fleet: acknowledge, snooze, rules', keywords: 'alarms problems warnings critical incidents notifications events rules acknowledge snooze', route: { view: 'alerts' } },
+  { id: 'capacity', label: 'Capacity planning', hint: 'every pool of every system, the one that fills first on top', keywords: 'capacity forecast days until full pools space usage growth trend storage', route: { view: 'capacity' } },
+  { id: 'drift', label: 'Versions and firmware', hint: 'software and firmware versions across the fleet', keywords: 'versions drift firmware software release upgrade update build', route: { view: 'drift' } },
+  { id: 'compare', label: 'Compare configuration', hint: 'chosen systems side by side, differences marked', keywords: 'compare diff differences configuration settings side by side', route: { view: 'compare' } },
+  { id: 'bulk', label: 'Bulk changes', hint: 'one change on several systems', keywords: 'bulk mass batch many systems change apply fleet-wide', route: { view: 'bulk' } },
+  { id: 'reports', label: 'Reports', hint: 'generate, export, history, compare snapshots', keywords: 'report audit inventory health smart configuration export manifest pdf csv', route: { view: 'reports' } },
+  { id: 'actions', label: 'Action log', hint: 'every write made from Fleetdeck: filter, verify the chain, export', keywords: 'audit history writes changes hash chain verify export csv json', route: { view: 'actions' } },
+  { id: 'sites', label: 'Sites', hint: 'edit, pause, log in or out, certificates, remove', keywords: 'login logout password two-factor trust certificate polling connections', route: { view: 'sites' } },
+];

@@ -204,13 +204,34 @@ export function minRem(width: string | undefined): number {
 }
 
 /**
- * The columns that fit `available` rem: while their minimum widths do not fit, the
+ * The width a column's title needs in rem, whole: its characters in the header's 0.8rem bold
+ * (up to about 0.6rem each in a wide font), the cell's padding and the sort arrow. A column is never narrower, so its
+ * name is read whole rather than cut ("Drives not O…").
+ */
+export function titleRem(title: string): number {
+  return title ? Math.ceil((title.length * 0.6 + 2) * 4) / 4 : 0;
+}
+
+/**
+ * A column's grid track: its `width` (default `minmax(6rem, 1fr)`) with the minimum raised to what
+ * its title needs.
+ */
+export function columnTrack(column: { title: string; width?: string | undefined }): string {
+  const width = column.width ?? 'minmax(6rem, 1fr)';
+  const need = titleRem(column.title);
+  if (minRem(width) >= need) return width;
+  const m = /(\d+(?:\.\d+)?)rem/.exec(width);
+  return m ? width.replace(m[0], `${need}rem`) : `minmax(${need}rem, 1fr)`;
+}
+
+/**
+ * The columns that fit `available` rem: while their minimum widths (`columnTrack`) do not fit, the
  * droppable column with the highest `drop` goes first. Without a measured width every column stays.
  */
 export function fittingColumns<T>(columns: readonly Column<T>[], available: number): readonly Column<T>[] {
   if (!(available > 0)) return columns;
   let shown = [...columns];
-  const need = (cols: readonly Column<T>[]): number => cols.reduce((sum, c) => sum + minRem(c.width), 0);
+  const need = (cols: readonly Column<T>[]): number => cols.reduce((sum, c) => sum + minRem(columnTrack(c)), 0);
   while (need(shown) > available) {
     const candidates = shown.filter((c) => c.drop !== undefined);
     if (candidates.length === 0) break;

@@ -1,5 +1,6 @@
 import { LOCAL_TIME_OFFSET_MS } from '../answer-dialects.js';
 import type { EmailSettings, EmailSettingsShow, NotificationRecord, NotificationSettings } from '../../app/catalog/resources.js';
+import { SECURE_SOCKET_OPTIONS } from '../../app/catalog/values.js';
 import type { Args } from '../args.js';
 import { fail } from '../errors.js';
 import { managementNode, requireNode, sameName } from '../state/lookup.js';
@@ -9,8 +10,6 @@ import { targetView } from '../state/views.js';
 import { isIpv4, requireEmail, requireIpv4, requireName, requirePort, requireUrl } from './checks.js';
 import type { Ctx, Handler, HandlerMap } from './context.js';
 
-/** SecureSocketOption names (MailKit's enumeration); numbers 0–4 are accepted too. */
-const SOCKET_OPTIONS = ['None', 'Auto', 'SslOnConnect', 'StartTls', 'StartTlsWhenAvailable'] as const;
 const DEFAULT_TOP = 1000;
 const MAX_TOP = 10_000;
 
@@ -268,8 +267,8 @@ export const notificationHandlers: HandlerMap = {
     if (b.flag('RemoveSendFromAddress')) e.from = '';
     if (b.has('SecureSocketOption')) {
       const text = b.str('SecureSocketOption') ?? '';
-      const idx = /^[0-4]$/.test(text.trim()) ? Number(text.trim()) : SOCKET_OPTIONS.findIndex((o) => sameName(o, text));
-      if (idx < 0) fail(`Invalid SecureSocketOption '${text}': expected ${SOCKET_OPTIONS.join(', ')} or 0-4.`);
+      const idx = /^[0-4]$/.test(text.trim()) ? Number(text.trim()) : SECURE_SOCKET_OPTIONS.findIndex((o) => sameName(o, text));
+      if (idx < 0) fail(`Invalid SecureSocketOption '${text}': expected ${SECURE_SOCKET_OPTIONS.join(', ')} or 0-4.`);
       e.secureSocketOption = idx;
     }
     if (b.flag('DisableCertificateValidation')) e.validateCertificate = false;
@@ -287,7 +286,7 @@ export const notificationHandlers: HandlerMap = {
     const e = ctx.system.email;
     const out: EmailSettingsShow = {
       EmailSettings: emailView(e),
-      Notes: `${e.password !== undefined && e.password !== '' ? 'A password is set.' : 'No password is set.'} Secure socket option: ${SOCKET_OPTIONS[e.secureSocketOption] ?? e.secureSocketOption}.`,
+      Notes: `${e.password !== undefined && e.password !== '' ? 'A password is set.' : 'No password is set.'} Secure socket option: ${SECURE_SOCKET_OPTIONS[e.secureSocketOption] ?? e.secureSocketOption}.`,
     };
     return out;
   },

@@ -36,6 +36,11 @@ test('a failed drive is raised after a refresh, found by filter, opened, and ack
   await row.getByTestId('alert-ack').click();
   await expect(row).toHaveAttribute('data-state', 'acknowledged');
   await expect(badge).toHaveAccessibleName(`Alerts: ${before + 1} open`);
+  // The list's heading counts what the list shows, each under its state, not the open count alone.
+  const states = await page.getByTestId('alert-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-state')));
+  const n = (state: string): number => states.filter((x) => x === state).length;
+  expect(n('acknowledged')).toBeGreaterThan(0);
+  await expect(page.getByTestId('alerts-shown')).toHaveText(`${states.length} alerts: ${n('open')} open, ${n('acknowledged')} acknowledged`);
 
   await row.getByTestId('alert-open-system').click();
   await expect(page.getByTestId('system-page')).toHaveAttribute('data-system', failed.system);

@@ -47,7 +47,7 @@ test('a taken-over node shows everywhere, and only the actions that make sense a
   // The header, the tree, the summary and the overview all say so.
   await expect(page.getByTestId('system-ha')).toHaveText('HA taken over');
   const item = page.getByTestId(`tree-system-${siteId}-${system}`);
-  await expect(item.getByTestId('tree-ha')).toHaveText('taken over');
+  await expect(item.getByTestId('tree-ha')).toHaveText('HA taken over');
   await expect(item).toHaveAccessibleName(`${system}, critical, HA taken over`);
   await openSystem(page, siteId, system, 'Summary');
   await expect(page.getByTestId('dim-ha')).toHaveAttribute('data-level', 'critical');

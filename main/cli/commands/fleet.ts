@@ -204,7 +204,7 @@ export async function logCommand(io: CliIo, args: readonly string[]): Promise<nu
     if (sub === 'verify') {
       const result = rt.actionLog.verify();
       if (result.ok) {
-        io.stdout(`action log intact: ${result.count} record(s), hash chain verified\n`);
+        io.stdout(`action log intact: ${result.count} record(s), hash chain verified: the intents and outcomes of ${result.writes} write(s)\n`);
         return EXIT.ok;
       }
       for (const p of result.problems) io.stderr(`record ${p.seq}: ${terminalField(p.reason)}\n`);
@@ -221,7 +221,7 @@ export async function logCommand(io: CliIo, args: readonly string[]): Promise<nu
     if (values.json) printJson(io, rows);
     else for (const r of rows) printRow(io, [String(r.seq), r.at, r.user, `${r.siteId}/${r.system}`, r.operation, RESULT_TEXT[r.result] ?? r.result, r.message]);
     return EXIT.ok;
-  });
+  }, { secrets: false });
 }
 
 /** A system's health roll-up from the offline cache, as the app's overview and the health report compute it. */

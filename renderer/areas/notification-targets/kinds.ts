@@ -1,11 +1,12 @@
 import type { OperationKey, OperationKeys } from '../../../app/catalog/index.js';
 import type { FieldId, FieldOptionsOf } from '../../lib/forms/op-form.js';
-import { LEVEL_NAMES } from '../../lib/levels.js';
+import { TARGET_TYPE_NAMES } from '../../../app/catalog/values.js';
 
 /**
  * The notification target kinds and their operations. The interface leaves the numeric `Type` of a
- * target unshown; these numbers are the ones its systems (and the simulator) report, and a number
- * not listed here is shown as is.
+ * target unshown; these numbers are the ones its systems (and the simulator) report, named in
+ * `TARGET_TYPE_NAMES`, and a number not listed there is shown as is. Fields with a fixed set of
+ * values (levels, SNMP version, transport) get their choices from the catalog (`FIELD_CHOICES`).
  */
 export interface TargetKind<A extends OperationKey = OperationKey, E extends OperationKey = OperationKey> {
   id: 'email' | 'logserver' | 'chathook' | 'snmp' | 'syslog' | 'remote_support';
@@ -34,7 +35,7 @@ export const TARGET_KINDS: readonly TargetKind[] = [
   targetKind({
     id: 'email',
     type: 0,
-    label: 'E-mail',
+    label: TARGET_TYPE_NAMES[0],
     add: 'POST /notifications/targets/email/add',
     edit: 'PUT /notifications/targets/email/edit',
     addFields: ['body.Name', 'body.Email', ...BATCH, 'body.HideForCustomers', 'body.Force'],
@@ -43,7 +44,7 @@ export const TARGET_KINDS: readonly TargetKind[] = [
   targetKind({
     id: 'logserver',
     type: 1,
-    label: 'Log server',
+    label: TARGET_TYPE_NAMES[1],
     add: 'POST /notifications/targets/logserver/add',
     edit: 'PUT /notifications/targets/logserver/edit',
     addFields: ['body.Name', 'body.ServerUrl', ...BATCH, 'body.Force'],
@@ -52,7 +53,7 @@ export const TARGET_KINDS: readonly TargetKind[] = [
   targetKind({
     id: 'chathook',
     type: 2,
-    label: 'Chat webhook',
+    label: TARGET_TYPE_NAMES[2],
     add: 'POST /notifications/targets/chathook/add',
     edit: 'PUT /notifications/targets/chathook/edit',
     addFields: ['body.Name', 'body.WebhookUrl', ...BATCH, 'body.Force'],
@@ -61,7 +62,7 @@ export const TARGET_KINDS: readonly TargetKind[] = [
   targetKind({
     id: 'snmp',
     type: 3,
-    label: 'SNMP',
+    label: TARGET_TYPE_NAMES[3],
     add: 'POST /notifications/targets/snmp/add',
     edit: 'PUT /notifications/targets/snmp/edit',
     addFields: ['body.Name', 'body.Ip', 'body.ManagerPort', 'body.TrapVersion', 'body.CommunityString', 'body.V3Username', 'body.V3AuthPhrase', 'body.V3PrivacyPhrase', 'body.V3Context', 'body.MinLevel', 'body.Modules', 'body.Force'],
@@ -70,13 +71,13 @@ export const TARGET_KINDS: readonly TargetKind[] = [
   targetKind({
     id: 'syslog',
     type: 4,
-    label: 'Syslog',
+    label: TARGET_TYPE_NAMES[4],
     add: 'POST /notifications/targets/syslog/add',
     edit: 'PUT /notifications/targets/syslog/edit',
     addFields: ['body.Name', 'body.ServerAddress', 'body.ServerPort', 'body.ConnectionType', 'body.SslProtocol', ...BATCH, 'body.Force'],
     editFields: ['body.NewName', 'body.ServerAddress', 'body.ServerPort', 'body.ConnectionType', 'body.SslProtocol', ...BATCH, 'body.Force'],
   }),
-  targetKind({ id: 'remote_support', type: 5, label: 'Remote support', add: 'POST /notifications/targets/remote_support/add', addFields: [], editFields: [] }),
+  targetKind({ id: 'remote_support', type: 5, label: TARGET_TYPE_NAMES[5], add: 'POST /notifications/targets/remote_support/add', addFields: [], editFields: [] }),
 ];
 
 export function kindOfType(type: number | undefined): TargetKind | undefined {
@@ -94,15 +95,14 @@ export function targetFieldOptions(modules: readonly string[]): FieldOptionsOf<T
     'body.Ip': { required: true, label: 'Manager address' },
     'body.ManagerAddress': { label: 'Manager address' },
     'body.ManagerPort': { label: 'Manager port', placeholder: '162' },
-    'body.TrapVersion': { label: 'SNMP version', choices: [{ value: 'v1' }, { value: 'v2c' }, { value: 'v3' }], help: 'v1/v2c need the community string; v3 the user and phrases' },
+    'body.TrapVersion': { label: 'SNMP version', help: 'v1/v2c need the community string; v3 the user and phrases' },
     'body.CommunityString': { label: 'Community string' },
     'body.V3AuthPhrase': { label: 'v3 auth phrase' },
     'body.V3PrivacyPhrase': { label: 'v3 privacy phrase' },
     'body.ServerAddress': { required: true, label: 'Server address' },
     'body.ServerPort': { placeholder: '514' },
-    'body.ConnectionType': { choices: [{ value: 'Udp', label: 'UDP' }, { value: 'Tcp', label: 'TCP' }, { value: 'Tls', label: 'TLS (encrypted TCP)' }] },
-    'body.SslProtocol': { choices: [{ value: 'Tls12', label: 'TLS 1.2' }, { value: 'Tls13', label: 'TLS 1.3' }], help: 'with the TLS transport only' },
-    'body.MinLevel': { label: 'Minimum level', choices: LEVEL_NAMES.map((value) => ({ value })) },
+    'body.SslProtocol': { help: 'with the TLS transport only' },
+    'body.MinLevel': { label: 'Minimum level' },
     'body.Modules': { choices: modules.map((value) => ({ value })), help: 'none chosen: every module' },
     'body.BatchPostingLimit': { label: 'Batch limit', help: 'records per batch' },
     'body.BatchPostingPeriod': { label: 'Batch period', help: 'seconds between batches' },

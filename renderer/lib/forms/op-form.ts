@@ -1,8 +1,8 @@
-import { coerceScalar, findOperation, type BodyOf, type Field, type HeadersOf, type Operation, type OperationKey, type QueryOf, type ScalarType, type ValueType } from '../../../app/catalog/index.js';
+import { coerceScalar, FIELD_CHOICES, findOperation, type BodyOf, type Field, type HeadersOf, type Operation, type OperationKey, type QueryOf, type ScalarType, type ValueType } from '../../../app/catalog/index.js';
 import { redact, REDACTED } from '../../../app/redact.js';
 import { formatOfField, type FieldLocation } from '../../../app/validation/field-formats.js';
 import { checkFormat, checkInteger, checkNumber, FORMATS, type FormatId } from '../../../app/validation/formats.js';
-import { describeSize } from '../../../app/units.js';
+import { describeSize, parseSize } from '../../../app/units.js';
 import { glossaryLabel } from './glossary.js';
 
 /**
@@ -268,7 +268,8 @@ function valueOf(ctx: Ctx, ff: FormField): unknown {
     }
     if (Object.keys(obj).length > 0) out = obj;
   }
-  if (out === undefined && ctx.options[ff.id]?.required) complain(ctx, ff.id, REQUIRED);
+  // One problem per input: text that could not be read is not also "required".
+  if (out === undefined && ctx.options[ff.id]?.required && !ctx.problems[ff.id]?.length) complain(ctx, ff.id, REQUIRED);
   return out;
 }
 
@@ -294,6 +295,21 @@ export function collect(op: Operation, values: Readonly<FormValues>, counts: Rea
     target[ff.field.name] = v;
   }
   return { request, problems: ctx.problems };
+}
+
+/**
+ * The catalog's choices for the top-level fields of `op` that take a value from a fixed set
+ * (`FIELD_CHOICES`: levels, modules, secure socket…), merged under an area's own options: a
+ * generated form never asks for such a value as free text.
+ */
+export function withCatalogChoices(op: Operation, options: FieldOptionsMap): FieldOptionsMap {
+  const out: Record<string, FieldOptions> = { ...options };
+  for (const ff of topFields(op)) {
+    const choices = FIELD_CHOICES[ff.field.name];
+    if (!choices || (ff.kind !== 'scalar' && ff.kind !== 'list') || out[ff.id]?.choices || out[ff.id]?.suggestions) continue;
+    out[ff.id] = { ...out[ff.id], choices };
+  }
+  return out;
 }
 
 /** The text a field shows in its label and messages: the area's label, else the glossary's words. */
@@ -325,8 +341,9 @@ export function hintOf(op: Operation, ff: FormField, options: FieldOptionsMap = 
 export function sizeEcho(op: Operation, ff: FormField, text: string, options: FieldOptionsMap = {}): string | undefined {
   const format = options[ff.id]?.format ?? formatOfField(op.key, ff.location, ff.path);
   if (format !== 'size' || ff.kind !== 'scalar' || text.trim() === '' || checkFormat('size', text)) return undefined;
-  const bytes = FORMATS.size.toNumber?.(text);
-  return bytes === undefined ? undefined : `= ${describeSize(bytes)}`;
+  const r = parseSize(text);
+  if (!('bytes' in r)) return undefined;
+  return r.rounded ? `= ${describeSize(r.bytes)}, rounded to a whole MiB (systems take whole bytes)` : `= ${describeSize(r.bytes)}`;
 }
 
 /** What an empty choice means, in the words of the operation: a change leaves it, a create takes the default. */

@@ -29,3 +29,31 @@ export async function confirmByName(page: Page, name: string): Promise<void> {
   await expect(submit).toBeEnabled();
   await submit.click();
 }
+
+/** Waits until the view's reads are shown and the page has drawn them. */
+export async function settled(page: Page): Promise<void> {
+  await expect(page.getByText(/reading cached data…|Loading…/)).toHaveCount(0);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/**
+ * Walks the demo fleet's main views, settled, calling `look` on each: the overview, every fleet
+ * view of the header, then a system's summary (the site's second system, left open for the caller).
+ */
+export async function walkMainViews(page: Page, fleet: { url: string; siteIds: string[]; simulator: { manifest: { sites: Array<{ systems: string[] }> } } }, look: (view: string) => Promise<void>): Promise<{ siteId: string; system: string }> {
+  await page.goto(fleet.url);
+  await expect(page.getByTestId('overview-table')).toHaveAttribute('data-row-count', '9');
+  await settled(page);
+  await look('overview');
+  for (const view of ['sites', 'reports', 'bulk', 'alerts', 'actions', 'capacity', 'drift', 'compare']) {
+    await page.getByTestId(`open-${view}`).click();
+    await settled(page);
+    await look(view);
+  }
+  const siteId = fleet.siteIds[0] as string;
+  const system = fleet.simulator.manifest.sites[0]?.systems[1] as string;
+  await openSystem(page, siteId, system);
+  await settled(page);
+  await look('system summary');
+  return { siteId, system };
+}

@@ -15,6 +15,10 @@ describe('sizes', () => {
     expect(parseSize('2T')).toEqual({ problem: '“2T” is ambiguous: write 2 TiB (1024-based) or TB (1000-based)' });
     expect(parseSize('2 TiBs')).toEqual({ problem: '“TiBs” is not a unit: use KiB, MiB, GiB, TiB, PiB (or KB … PB)' });
     expect(parseSize('0.3 B')).toEqual({ problem: '“0.3 B” is not a whole number of bytes' });
+    // A decimal that is no whole number of bytes: the nearest whole MiB (below MiB, the nearest byte).
+    expect(parseSize('2.6 TiB')).toEqual({ bytes: 2726298 * 1024 ** 2, rounded: true });
+    expect(parseSize('0.3 KiB')).toEqual({ bytes: 307, rounded: true });
+    expect(parseSize('2.6 TB')).toEqual({ bytes: 2.6e12 });
     expect(parseSize('lots')).toMatchObject({ problem: expect.stringContaining('is not a size') });
     expect(parseSize('9 EiB')).toMatchObject({ problem: expect.stringContaining('is not a unit') });
   });

@@ -109,12 +109,12 @@ describe('the action log view', () => {
   });
 
   it('verifies the chain: intact, or the first broken record with its time and why', async () => {
-    let answer: Response<'log:verify'> = { ok: true, count: 4, problems: [] };
+    let answer: Response<'log:verify'> = { ok: true, count: 4, writes: 2, problems: [] };
     const { q } = await render({ 'log:verify': () => answer });
     click(q('action-verify-run'));
     await settle();
-    expect(q('action-verify-result').textContent).toContain('Chain intact: 4 records verified.');
-    answer = { ok: false, count: 4, problems: [{ seq: 3, at: '2026-03-01T09:03:00.000Z', reason: 'record content does not match its hash: it was edited' }, { seq: 0, reason: 'the head record of the chain is missing' }] };
+    expect(q('action-verify-result').textContent?.replace(/\s+/g, ' ')).toContain('Chain intact: 4 records verified, the intents and outcomes of 2 writes.');
+    answer = { ok: false, count: 4, writes: 2, problems: [{ seq: 3, at: '2026-03-01T09:03:00.000Z', reason: 'record content does not match its hash: it was edited' }, { seq: 0, reason: 'the head record of the chain is missing' }] };
     click(q('action-verify-run'));
     await settle();
     const result = q('action-verify-result');
@@ -126,11 +126,11 @@ describe('the action log view', () => {
   });
 
   it('in a window scoped to one site, says the chain is verified whole and how much of it is the site\'s', async () => {
-    const { q } = await render({ 'app:info': () => ({ version: '0.0.0-test', simulated: false, keychain: 'memory', scopedSite: 's1' }), 'log:verify': () => ({ ok: true, count: 4, problems: [], site: { id: 's1', count: 2 } }) });
+    const { q } = await render({ 'app:info': () => ({ version: '0.0.0-test', simulated: false, keychain: 'memory', scopedSite: 's1' }), 'log:verify': () => ({ ok: true, count: 4, writes: 2, problems: [], site: { id: 's1', count: 2 } }) });
     expect(q('action-verify-what').textContent).toMatch(/every site's records .* verified whole, not only this site's/);
     click(q('action-verify-run'));
     await settle();
-    expect(q('action-verify-result').textContent?.replace(/\s+/g, ' ')).toContain("Chain intact: 4 records verified in the whole log, 2 of them this site's.");
+    expect(q('action-verify-result').textContent?.replace(/\s+/g, ' ')).toContain("Chain intact: 4 records verified, the intents and outcomes of 2 writes, in the whole log; 2 of the records are this site's.");
   });
 
   it('exports the filtered writes: a download in the browser shell, the saved path in Electron', async () => {

@@ -99,7 +99,7 @@ describe('FleetTree', () => {
     expect(level.classList.contains('tone-warning')).toBe(true);
     expect(level.title).toBe('pool p1 87% allocated; drive 3 degraded');
     const ha = warned.querySelector<HTMLElement>('[data-testid="tree-ha"]')!;
-    expect(ha.textContent).toBe('taken over');
+    expect(ha.textContent).toBe('HA taken over');
     expect(ha.dataset.level).toBe('critical');
     expect(ha.classList.contains('tone-critical')).toBe(true);
     expect(ha.title).toBe('node-b taken over by node-a');
@@ -127,7 +127,7 @@ describe('FleetTree', () => {
     expect(el.querySelector('[data-testid="tree-system-alpha-prod-a"]')).toBe(row);
     const level = row.querySelector<HTMLElement>('[data-testid="tree-health"]')!;
     expect([level.textContent, level.dataset.level, level.title, level.classList.contains('tone-critical')]).toEqual(['critical', 'critical', 'pool p1 full', true]);
-    expect(row.querySelector<HTMLElement>('[data-testid="tree-ha"]')?.textContent).toBe('degraded');
+    expect(row.querySelector<HTMLElement>('[data-testid="tree-ha"]')?.textContent).toBe('HA degraded');
     expect(row.querySelectorAll('[data-testid="tree-health"]')).toHaveLength(1);
     expect(row.getAttribute('aria-label')).toBe('prod-a, critical, HA degraded');
   });

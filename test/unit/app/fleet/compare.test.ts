@@ -42,6 +42,17 @@ describe('configuration compared across systems', () => {
     expect(line(lines, 'CHAP and iSNS', '', 'Target CHAP secret')).toMatchObject({ values: ['set', 'not set'], differs: true });
   });
 
+  it('names enumerations reported as numbers: target kind, minimum level, secure socket option', () => {
+    const b = base('b');
+    b.notifications = { ...b.notifications, EmailSettings: { ...b.notifications?.EmailSettings, SecureSocketOption: 3 }, NotificationTargets: [{ Name: 'ops-email', Type: 3, MinEventLevel: 4, IsEnabled: true }] };
+    const a = base('a');
+    a.notifications = { ...a.notifications, EmailSettings: { ...a.notifications?.EmailSettings, SecureSocketOption: 1 } };
+    const lines = compareConfig([a, b]);
+    expect(line(lines, 'Notification targets', 'ops-email', 'Type')).toMatchObject({ values: ['E-mail', 'SNMP'], differs: true });
+    expect(line(lines, 'Notification targets', 'ops-email', 'Minimum level')).toMatchObject({ values: ['Warning', 'Error'], differs: true });
+    expect(line(lines, 'E-mail settings', '', 'Secure socket option')).toMatchObject({ values: ['Auto', 'StartTls'], differs: true });
+  });
+
   it('compares secrets as set or not set only and never carries a secret value', () => {
     const secret = 'hunter2-chap-secret';
     const a = base('a', { nodes: [{ Name: 'a-n1', TargetChap: { ChapName: 'tgt', ChapSecret: secret } }] });

@@ -207,6 +207,9 @@ describe('configuration snapshot', () => {
   it('shows users with roles and 2FA, notification targets, and node security as set / not set', () => {
     expect(rowsOf(model, 'config.users').map((r) => `${r.system} ${r.user} ${r.role} ${r.twoFactor}`)).toEqual(['alpha admin Administrator on', 'alpha auditor Viewer off', 'beta admin Administrator off']);
     expect(rowsOf(model, 'config.notificationTargets').map((r) => `${r.name} ${r.enabled} ${r.modules}`)).toEqual(['ops-email true all', 'trap false Hardware']);
+    // Enumerations the systems report as numbers read by their names.
+    expect(rowsOf(model, 'config.notificationTargets').map((r) => `${r.type} ${r.minLevel}`)).toEqual(['E-mail Warning', 'SNMP Error']);
+    expect(rowsOf(model, 'config.email').map((r) => r.secureSocket)).toEqual(['StartTls']);
     expect(rowsOf(model, 'config.nodeSecurity')).toEqual([
       { site: 'East DC', system: 'alpha', node: 'alpha-n1', targetChap: 'set', isns: 'set', isnsAccessControl: 'on', sed: 'supplied', supportTunnel: 'Enabled (session 42)' },
       { site: 'East DC', system: 'alpha', node: 'alpha-n2', targetChap: 'not set', isns: 'not set', isnsAccessControl: 'off', sed: 'not supplied', supportTunnel: 'Disabled' },
@@ -232,7 +235,7 @@ describe('action log', () => {
 
   it('puts a broken chain in the notes', () => {
     const input = fixtureInput();
-    input.actions.verification = { ok: false, count: 2, problems: [{ seq: 2, reason: 'record content does not match its hash: it was edited' }] };
+    input.actions.verification = { ok: false, count: 2, writes: 1, problems: [{ seq: 2, reason: 'record content does not match its hash: it was edited' }] };
     const broken = buildReport('actions', input);
     expect(rowsOf(broken, 'actions.verification')[0]).toMatchObject({ intact: false, problems: 'record 2: record content does not match its hash: it was edited' });
     expect(broken.notes.join('\n')).toMatch(/failed its hash chain check/);

@@ -243,7 +243,7 @@ export function fixtureInput(): ReportInput {
         },
         { seq: 2, at: '2025-01-11T08:00:00.000Z', user: 'alice as admin', siteId: 'gone-site', system: 'x', operation: 'DELETE /hosts/delete', params: { query: { name: 'old' }, body: null }, result: 'error', message: 'Host old does not exist', hash: 'b'.repeat(64) },
       ],
-      verification: { ok: true, count: 2, problems: [] },
+      verification: { ok: true, count: 2, writes: 1, problems: [] },
     },
   };
 }

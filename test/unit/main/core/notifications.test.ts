@@ -9,7 +9,7 @@ import { MERGED_NOTIFICATIONS_KEY, notificationMark, readNotifications, type Not
  * when the system sent only what it already holds.
  */
 
-const site = { id: 's1', name: 'site' } as Site;
+const site = { id: 's1', name: 'site', username: 'fleet-admin' } as Site;
 const AT = new Date('2026-11-27T03:00:00Z');
 
 function world(fresh: unknown, held: unknown) {
@@ -94,6 +94,20 @@ describe('readNotifications', () => {
     expect(await w.run(mark)).toBe(mark);
     expect(w.puts).toEqual([]);
     expect(w.renewed).toEqual([]);
+  });
+
+  it('does not count the records of the admin’s own writes as new', async () => {
+    const own = { Id: 5, Timestamp: '2026-11-27T03:00:00Z', Message: 'Host esx09 created.', Properties: { User: 'Fleet-Admin' } };
+    const other = { Id: 4, Timestamp: '2026-11-27T03:00:00Z', Message: 'Drive sdj missing.', Properties: { User: 'someone-else' } };
+    const w = world({ Data: [own, other] }, held);
+    await w.run(notificationMark(held));
+    expect(w.events).toEqual([{ type: 'notifications', siteId: 's1', system: 'sys', count: 1 }]);
+    // Still merged and cached with the rest.
+    expect((w.puts.find((p) => p.key === MERGED_NOTIFICATIONS_KEY)?.value as { Data: unknown[] }).Data).toHaveLength(5);
+
+    const mine = world({ Data: [own] }, held);
+    await mine.run(notificationMark(held));
+    expect(mine.events).toEqual([]);
   });
 });
 

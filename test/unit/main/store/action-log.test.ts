@@ -81,8 +81,8 @@ describe('ActionLog: append and list', () => {
 
 describe('ActionLog: tamper evidence', () => {
   it('verifies an intact chain, and an empty one', () => {
-    expect(setup().log.verify()).toEqual({ ok: true, count: 0, problems: [] });
-    expect(setup(5).log.verify()).toEqual({ ok: true, count: 10, problems: [] });
+    expect(setup().log.verify()).toEqual({ ok: true, count: 0, writes: 0, problems: [] });
+    expect(setup(5).log.verify()).toEqual({ ok: true, count: 10, writes: 5, problems: [] });
   });
 
   it('refuses UPDATE and DELETE at the SQL level', () => {
@@ -176,7 +176,7 @@ describe('ActionLog: tamper evidence', () => {
     const b = new ActionLog({ db: openDb(dir) });
     for (let i = 0; i < 20; i++) (i % 3 === 0 ? b : a).append(action(i));
     const result = a.verify();
-    expect(result).toEqual({ ok: true, count: 40, problems: [] });
+    expect(result).toEqual({ ok: true, count: 40, writes: 20, problems: [] });
     expect(b.list().map((r) => (r.params as { body: { Size: number } }).body.Size)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 });
@@ -191,7 +191,7 @@ describe('ActionLog: intent before sending, outcome after', () => {
     log.complete(pending, { result: 'refused', message: redact('Host h1 already exists') });
     expect(log.list()).toEqual([expect.objectContaining({ seq: pending.seq, result: 'refused', message: 'Host h1 already exists', completedAt: expect.any(String) })]);
     expect(log.count()).toBe(1);
-    expect(log.verify()).toEqual({ ok: true, count: 2, problems: [] });
+    expect(log.verify()).toEqual({ ok: true, count: 2, writes: 1, problems: [] });
     expect(JSON.stringify(log.list())).not.toContain('chap-secret-1');
   });
 
@@ -245,7 +245,7 @@ describe('ActionLog: intent before sending, outcome after', () => {
     const problem = new StoreError('/data/actions.db (the action log) is damaged: file is not a database. Writes to systems are refused…', '/data/actions.db', 'damaged');
     const log = new ActionLog({ problem });
     expect(() => log.begin({ user: 'a', siteId: 's', system: 'y', operation: 'POST /hosts/create', params: redact({}) })).toThrow(problem);
-    expect(log.verify()).toEqual({ ok: false, count: 0, problems: [{ seq: 0, reason: problem.message }] });
+    expect(log.verify()).toEqual({ ok: false, count: 0, writes: 0, problems: [{ seq: 0, reason: problem.message }] });
     expect(() => log.list()).toThrow(problem);
   });
 });

@@ -96,7 +96,7 @@ describe('openDatabase', () => {
       expect(cache.getText('site-beta', 'dr-b', 'GET /pools/list|[]')?.json).toBe('[{"Name":"pool-1","Size":1099511627776}]');
       // The log moved to actions.db with its chain intact.
       const log = stores.actionLog;
-      expect(log.verify()).toEqual({ ok: true, count: 3, problems: [] });
+      expect(log.verify()).toEqual({ ok: true, count: 3, writes: 3, problems: [] });
       // The cache-size triggers written by the old build still hold; the moved log stays append-only.
       const before = cache.sizeBytes();
       cache.deleteSystem('site-alpha', 'prod-a');

@@ -72,7 +72,7 @@ describe('openStores: three files, private', () => {
     const backup = fs.readFileSync(path.join(dir, 'fleetdeck.db'));
     const stores = open(dir);
     expect(stores.warnings).toEqual([]);
-    expect(stores.actionLog.verify()).toEqual({ ok: true, count: 3, problems: [] });
+    expect(stores.actionLog.verify()).toEqual({ ok: true, count: 3, writes: 3, problems: [] });
     expect(stores.actionLog.list().map((r) => [r.seq, r.result, r.hash])).toEqual([
       [1, 'ok', hashes[0]],
       [2, 'error', hashes[1]],
@@ -100,7 +100,7 @@ describe('openStores: three files, private', () => {
     for (const f of ['fleetdeck.db-wal', 'fleetdeck.db-shm']) fs.rmSync(path.join(again, f), { force: true });
     const reopened = open(again);
     expect(reopened.warnings).toEqual([]);
-    expect(reopened.actionLog.verify()).toEqual({ ok: true, count: 3, problems: [] });
+    expect(reopened.actionLog.verify()).toEqual({ ok: true, count: 3, writes: 3, problems: [] });
     expect(fs.readFileSync(path.join(again, 'actions.db')).equals(copied)).toBe(true);
   });
 });

@@ -15,6 +15,7 @@ import {
   resolveField,
   secretIds,
   topFields,
+  withCatalogChoices,
 } from '../../../../renderer/lib/forms/op-form.js';
 
 describe('collect', () => {
@@ -146,6 +147,21 @@ describe('sizes', () => {
   it('refuses an ambiguous or unknown unit before sending', () => {
     expect(collect(op, { 'body.CapacityInBytes': '2T' }).problems).toEqual({ 'body.CapacityInBytes': ['“2T” is ambiguous: write 2 TiB (1024-based) or TB (1000-based)'] });
   });
+
+  it('takes a decimal size, rounded to a whole MiB, and says so', () => {
+    const mib = 1024 ** 2;
+    const sent = collect(op, { 'body.CapacityInBytes': '2.6 TiB' }, {}, { 'body.CapacityInBytes': { required: true } });
+    expect(sent.problems).toEqual({});
+    expect(sent.request.body).toEqual({ CapacityInBytes: Math.round((2.6 * 1024 ** 4) / mib) * mib });
+    expect(sizeEcho(op, size, '2.6 TiB')).toMatch(/^= 2\.60 TiB \(.* bytes\), rounded to a whole MiB/);
+    for (const text of ['1.5 GiB', '0.75 TiB', '2.6 TB', '10.3 GB']) expect(collect(op, { 'body.CapacityInBytes': text }).problems, text).toEqual({});
+  });
+
+  it('gives one problem per input: unreadable text in a required field is not also "required"', () => {
+    const { problems } = collect(op, { 'body.CapacityInBytes': '2.6 TeB' }, {}, { 'body.CapacityInBytes': { required: true } });
+    expect(problems['body.CapacityInBytes']).toHaveLength(1);
+    expect(collect(op, {}, {}, { 'body.CapacityInBytes': { required: true } }).problems['body.CapacityInBytes']).toEqual(['required']);
+  });
 });
 
 describe('previewRequest', () => {
@@ -217,5 +233,22 @@ describe('checking an outcome', () => {
     expect(listNames({ Data: [{ Name: 'h1' }] }, 'h1')).toBe(true);
     expect(listNames({ Data: [{ Application: 'app' }] }, 'h1')).toBe(false);
     expect(listNames('text', 'h1')).toBe(false);
+  });
+});
+
+describe('withCatalogChoices', () => {
+  it('offers a fixed set of values as choices in any generated form, never as free text', () => {
+    const values = (opts: ReturnType<typeof withCatalogChoices>, id: string) => opts[id]?.choices?.map((c) => c.value);
+    const email = withCatalogChoices(getOperation('PUT /notifications/settings/email/edit'), {});
+    expect(values(email, 'body.SecureSocketOption')).toEqual(['None', 'Auto', 'SslOnConnect', 'StartTls', 'StartTlsWhenAvailable']);
+    const test = withCatalogChoices(getOperation('POST /notifications/test'), {});
+    expect(values(test, 'body.Level')).toEqual(['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Critical']);
+    const list = withCatalogChoices(getOperation('GET /notifications/query'), {});
+    expect(values(list, 'query.minLevel')).toContain('Warning');
+    expect(values(list, 'query.levels')).toContain('Critical');
+    // An area's own choices and labels stay.
+    const area = withCatalogChoices(getOperation('POST /notifications/test'), { 'body.Level': { label: 'Level', choices: [{ value: 'Error' }] } });
+    expect(area['body.Level']).toEqual({ label: 'Level', choices: [{ value: 'Error' }] });
+    expect(withCatalogChoices(getOperation('POST /hosts/create'), {})).toEqual({});
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rankItems, type PaletteItem } from '../../../../renderer/lib/palette.js';
 import { rangeQuery } from '../../../../renderer/lib/range.js';
-import { fittingColumns, levelLook, sortRows, visibleWindow, type Column } from '../../../../renderer/lib/table.js';
+import { columnTrack, fittingColumns, levelLook, sortRows, visibleWindow, type Column } from '../../../../renderer/lib/table.js';
 
 describe('sortRows', () => {
   const cols: Column<{ n?: number; s?: string }>[] = [
@@ -81,5 +81,15 @@ describe('levelLook', () => {
     expect(levelLook('critical')).toEqual({ text: 'critical', title: undefined, tone: 'critical', level: 'critical' });
     expect(levelLook('unknown', 'not read')).toMatchObject({ text: 'not read', tone: 'muted', level: 'unknown' });
     expect(levelLook('warning', '85 % allocated', 'pool p1: 85 %')).toMatchObject({ tone: 'warning', title: 'pool p1: 85 %' });
+  });
+});
+
+describe('columnTrack', () => {
+  it('keeps a track wide enough for its title, so a column name is never cut', () => {
+    expect(columnTrack({ title: 'Name', width: 'minmax(8rem, 1fr)' })).toBe('minmax(8rem, 1fr)');
+    expect(columnTrack({ title: 'Drives not OK', width: '6.5rem' })).toBe('10rem');
+    expect(columnTrack({ title: 'State (system)', width: 'minmax(7rem, 2fr)' })).toBe('minmax(10.5rem, 2fr)');
+    expect(columnTrack({ title: 'Remote system' })).toBe('minmax(10rem, 1fr)');
+    expect(columnTrack({ title: '', width: '3rem' })).toBe('3rem');
   });
 });
