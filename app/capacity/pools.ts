@@ -1,5 +1,6 @@
 import type { Health, PoolCapacityHistoryStatistic, PoolCapacityUsage, PoolProvisioning, VirtualRaidValue } from '../catalog/resources.js';
 import { worse, worst, type Level } from '../health/level.js';
+import { classifyState, type StateClass } from '../health/states.js';
 import { forecastFull, historyByPool, type Forecast } from './forecast.js';
 
 /**
@@ -62,16 +63,11 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 
 /**
- * The level of a provisioning state. The interface shows only "Ok"; Warning, Full and Degraded are
- * what systems report. A state not understood is a warning that names it, never a silent ok.
+ * The level of a provisioning state ({@link classifyState}). The interface shows only "Ok"; Warning,
+ * Full and Degraded are what systems report. A state not understood is unknown and named, never ok.
  */
-export function stateLevel(state: string | undefined): { level: Level; understood: boolean } | undefined {
-  if (state === undefined || state.trim() === '') return undefined;
-  const s = state.trim().toLowerCase();
-  if (/^(ok|normal|healthy|none|good)$/.test(s)) return { level: 'ok', understood: true };
-  if (/full|critical|exhaust/.test(s)) return { level: 'critical', understood: true };
-  if (/warn|low|near|degrad/.test(s)) return { level: 'warning', understood: true };
-  return { level: 'warning', understood: false };
+export function stateLevel(state: string | undefined): StateClass | undefined {
+  return classifyState('pool', state);
 }
 
 function forecastLevel(f: Forecast): Level {
@@ -89,6 +85,7 @@ function verdictOf(state: string | undefined, stateLvl: Level | undefined, f: Fo
   if (/degrad/.test(s)) return 'degraded';
   if (stateLvl === 'warning') return /warn|low|near/.test(s) ? 'nearly full' : (state ?? 'warning');
   if (stateLvl === 'critical') return state ?? 'critical';
+  if (stateLvl === 'unknown') return `state “${state ?? ''}” not understood`;
   if (forecastLevel(f) !== 'ok') return `full in ${Math.max(1, Math.round(f.days ?? 0))} days`;
   return level === 'unknown' ? 'unknown' : 'ok';
 }
@@ -129,7 +126,8 @@ function assessPool(name: string, fig: Figures, samples: Parameters<typeof forec
   }
   const fl = forecastLevel(forecast);
   if (fl !== 'ok') reasons.push(forecast.status === 'full' ? `${name}: consumed data fills it now` : `${name}: full in about ${Math.round(forecast.days ?? 0)} days at the current growth`);
-  if (level === 'unknown' && forecast.status !== 'insufficient-data') level = fl;
+  // Nothing reported but a history: the forecast is all there is to judge by.
+  if (level === 'unknown' && !st && forecast.status !== 'insufficient-data') level = fl;
   else level = worse(level, fl);
   return {
     name,

@@ -10,6 +10,7 @@ import type {
   User,
   Volume,
 } from '../catalog/resources.js';
+import { pairLevel } from '../health/rollup.js';
 import type { Cell, ReportSection } from './model.js';
 import { answer, dataList, type ReportInput, type SystemSnapshot } from './snapshot.js';
 import { SITE_SYSTEM, arr, bool, dataAgesFor, list, makeTable, num, text, where } from './table.js';
@@ -208,6 +209,7 @@ export function configSection(input: ReportInput): ReportSection {
           ['connection', 'Connection'],
           ['remoteData', 'Remote data'],
           ['sync', 'Synchronized', 'percent'],
+          ['level', 'Level'],
         ],
         ['site', 'system', 'application', 'volume', 'remoteSystem'],
         t.replication,
@@ -345,6 +347,7 @@ function replicationRows(s: SystemSnapshot): Cell[][] {
           text(p.ConnectionStatus),
           text(p.RemoteDataStatus),
           num(p.SyncInPercentage),
+          pairLevel(p),
         ]);
       }
     }

@@ -3,7 +3,7 @@ import { planRows, planTotal, poolFigures, rangeText } from '../capacity/plan.js
 import type { PoolCapacity } from '../capacity/pools.js';
 import { levelName } from '../health/notification-level.js';
 import type { Health, Node, NotificationRecord } from '../catalog/resources.js';
-import type { Rollup } from '../health/rollup.js';
+import { driveLevel, type Rollup } from '../health/rollup.js';
 import { rollupAnswers, systemLevel, systemRollup } from '../health/system-health.js';
 import type { Cell, ReportSection } from './model.js';
 import { answer, dataList, type ReportInput, type SystemSnapshot } from './snapshot.js';
@@ -16,6 +16,7 @@ const OPS = [
   'GET /monitoring/capacity/provisioning',
   'GET /nodes/list',
   'GET /resources/list',
+  'GET /replication/list',
   'GET /notifications/query',
 ] as const;
 
@@ -71,8 +72,9 @@ export function healthSection(input: ReportInput): ReportSection {
       ];
       for (const [component, items] of groups) {
         for (const c of arr(items)) {
-          if (c.ResourceStatus === undefined || c.ResourceStatus === 'OK') continue;
-          hardwareProblems.push([...where(s), text(n.Name), component, text(c.Name), text(c.ResourceSerial), text(c.ResourceStatus), text(c.ErrMsg)]);
+          const level = driveLevel(c);
+          if (level === 'ok') continue;
+          hardwareProblems.push([...where(s), text(n.Name), component, text(c.Name), text(c.ResourceSerial), text(c.ResourceStatus), level, text(c.ErrMsg)]);
         }
       }
     }
@@ -138,7 +140,7 @@ export function healthSection(input: ReportInput): ReportSection {
       makeTable(
         'health.hardwareProblems',
         'Open hardware problems',
-        [...SITE_SYSTEM, ['node', 'Node'], ['component', 'Component'], ['name', 'Name'], ['serial', 'Serial'], ['status', 'Status'], ['error', 'Error']],
+        [...SITE_SYSTEM, ['node', 'Node'], ['component', 'Component'], ['name', 'Name'], ['serial', 'Serial'], ['status', 'Status'], ['level', 'Level'], ['error', 'Error']],
         ['site', 'system', 'node', 'component', 'name'],
         hardwareProblems,
         'No hardware component reports a problem.',

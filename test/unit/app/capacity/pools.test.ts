@@ -48,9 +48,9 @@ describe('pool capacity', () => {
     expect(ssd?.verdict).toMatch(/^full in \d+ days$/);
   });
 
-  it('names a state it does not know instead of calling it ok', () => {
+  it('names a state it does not know instead of calling it ok, and counts it as not known', () => {
     const c = assessCapacity({ pools, provisioning: [{ PoolName: 'ssd', State: 'Rebalancing' }] });
-    expect(c.pools.find((p) => p.name === 'ssd')).toMatchObject({ level: 'warning', reasons: ['ssd: the system reports a state this app does not know, “Rebalancing” (90 % free)'] });
+    expect(c.pools.find((p) => p.name === 'ssd')).toMatchObject({ level: 'unknown', verdict: 'state “Rebalancing” not understood', reasons: ['ssd: the system reports a state this app does not know, “Rebalancing” (90 % free)'] });
   });
 
   it('judges by the allocated share when no state is reported, and is unknown with nothing at all', () => {

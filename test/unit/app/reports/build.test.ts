@@ -107,7 +107,7 @@ describe('health and capacity', () => {
     // record says 5 TiB allocated for the system while its one pool says 6: the pools decide).
     expect(rowsOf(model, 'health.systems')[0]).toMatchObject({ level: 'critical', volumesHealth: 75, unhealthyVolumes: 1, hardwareHealth: 98.2, unhealthyResources: 'Drive: 2', capacity: 10 * TIB, allocated: 6 * TIB, allocatedPercent: 60, capacityLevel: 'ok' });
     expect(rowsOf(model, 'health.unhealthyVolumes')).toEqual([{ site: 'East DC', system: 'alpha', volume: 'db/log', state: 'Degraded' }]);
-    expect(rowsOf(model, 'health.hardwareProblems').map((r) => `${r.name} ${r.status}`)).toEqual(['sda Warning', 'sdz Failed']);
+    expect(rowsOf(model, 'health.hardwareProblems').map((r) => `${r.name} ${r.status} ${r.level}`)).toEqual(['sda Warning warning', 'sdz Failed critical']);
     expect(rowsOf(model, 'health.notifications').map((r) => `${r.time} ${r.level} ${r.message}`)).toEqual([
       '2025-01-15T10:00:00Z Critical Drive sdz failed.',
       '2025-01-14T09:00:00Z Warning Fan FAN2 below nominal speed.',
@@ -131,7 +131,7 @@ describe('hardware and SMART risk', () => {
       { site: 'West DC', system: 'beta', drives: 0, critical: 0, warning: 0, ok: 0, unknown: 0, noData: 0 },
       { site: 'West DC', system: 'gamma', drives: 0, critical: 0, warning: 0, ok: 0, unknown: 0, noData: 0 },
     ]);
-    expect(rowsOf(model, 'smart.findings').map((r) => `${r.drive} ${r.risk} ${r.subject}`)).toEqual(['sda critical 5 Reallocated_Sector_Ct', 'sdz critical drive status']);
+    expect(rowsOf(model, 'smart.findings').map((r) => `${r.drive} ${r.risk} ${r.subject}`)).toEqual(['sda warning drive status', 'sda critical 5 Reallocated_Sector_Ct', 'sdz critical drive status']);
   });
 
   it('rates a SAS drive from its SCSI text and counts text it cannot read as unknown, never ok', () => {
@@ -189,7 +189,7 @@ describe('configuration snapshot', () => {
   it('shows mappings with LUNs, replication with its state, schedules, NAS servers and floating IPs', () => {
     expect(rowsOf(model, 'config.mappings').map((r) => `${r.host} ${r.application}/${r.volume} ${r.lun}`)).toEqual(['esx01 db/data 0', 'esx01 db/log 1']);
     expect(rowsOf(model, 'config.replication')).toEqual([
-      { site: 'East DC', system: 'alpha', application: 'db', volume: 'data', role: 'Primary', localData: 'UpToDate', remoteSystem: 'beta', remoteApplication: 'db-dr', remoteVolume: 'data', protocol: 'Synchronous', connection: 'InSync', remoteData: 'UpToDate', sync: 100 },
+      { site: 'East DC', system: 'alpha', application: 'db', volume: 'data', role: 'Primary', localData: 'UpToDate', remoteSystem: 'beta', remoteApplication: 'db-dr', remoteVolume: 'data', protocol: 'Synchronous', connection: 'InSync', remoteData: 'UpToDate', sync: 100, level: 'ok' },
     ]);
     expect(rowsOf(model, 'config.schedules')[0]).toMatchObject({ application: 'db', consistencyGroup: 1, schedules: 'hourly, daily', volumes: 'data, log', snapshots: 2 });
     expect(rowsOf(model, 'config.nasServers')[0]).toMatchObject({ name: 'ALPHA-NAS', directory: 'corp.example.com', directoryUser: 'svc-join', floatingIps: 'nas-fip' });
