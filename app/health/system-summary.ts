@@ -51,6 +51,7 @@ const level = z.enum(['critical', 'unknown', 'warning', 'ok']);
 const figure = z.number().optional();
 const forecastSchema = z.object({
   status: z.enum(['full', 'growing', 'not-growing', 'insufficient-data']),
+  basis: z.enum(['free', 'consumed', 'state']),
   slopePerDay: z.number(),
   slopeStdErrorPerDay: figure,
   consumedNow: figure,
@@ -75,6 +76,7 @@ const poolSchema = z.object({
   level,
   verdict: z.string(),
   reasons: z.array(z.string()),
+  fillsFirst: z.string().optional(),
 });
 const dimensions = z.array(z.object({ name: z.enum(['volumes', 'hardware', 'utilization', 'capacity', 'ha', 'drives', 'replication']), level, percent: figure, text: z.string() }));
 const haSchema = z

@@ -89,8 +89,10 @@ export function healthSection(input: ReportInput): ReportSection {
     kind: 'health',
     title: 'Health and capacity',
     description:
-      'Health and utilization as each system reports them; pool capacity with the system’s own provisioning state and days until full, from a least-squares line through the cached 30-day pool history ' +
-      '(95 % range from the slope’s standard error), counted from the time this report was generated; the outlook is the worse of the two. Then open hardware problems and the newest warnings and errors.',
+      'Health and utilization as each system reports them; pool capacity with the system’s own provisioning state and whole days until full: the days the free space (usable − allocated) lasts ' +
+      'at the growth of consumed data, from a least-squares line through the cached 30-day pool history (95 % range from the slope’s standard error), counted from the time this report was generated; ' +
+      'a pool the system judges full is full now (0 days), and “All pools” shows the pool that fills first. Each row states what its days measure. The outlook is the worse of the state and the forecast. ' +
+      'Then open hardware problems and the newest warnings and errors.',
     tables: [
       makeTable(
         'health.systems',
@@ -130,6 +132,7 @@ export function healthSection(input: ReportInput): ReportSection {
           ['daysUntilFull', 'Days until full', 'number'],
           ['range', '95 % range (days)'],
           ['fullBy', 'Full by', 'time'],
+          ['basis', 'Days measure'],
           ['outlook', 'Outlook'],
         ],
         ['site', 'system', 'pool'],
@@ -167,13 +170,14 @@ function poolRow(s: SystemSnapshot, p: PoolCapacity): Cell[] {
   // The same figures, rounded the same way, as the capacity planning view (app/capacity/plan.ts).
   const f = poolFigures(p);
   const n = (v: number | undefined): number | null => (v === undefined ? null : v);
-  return [...where(s), p.name, text(p.state), text(p.reason), n(f.usable), n(f.allocated), n(f.consumed), n(f.free), n(f.freePercent), n(f.growthPerDay), n(f.daysUntilFull), rangeText(f.range) ?? null, f.fullBy ?? null, outlook(p)];
+  return [...where(s), p.name, text(p.state), text(p.reason), n(f.usable), n(f.allocated), n(f.consumed), n(f.free), n(f.freePercent), n(f.growthPerDay), n(f.daysUntilFull), rangeText(f.range) ?? null, f.fullBy ?? null, f.basis, outlook(p)];
 }
 
 /** The pool's verdict with its level, and what the forecast adds when it is not the deciding part. */
 function outlook(p: PoolCapacity): string {
   const trend = forecastTrend(p.forecast);
-  return `${p.level}: ${p.verdict === 'ok' ? trend : `${p.verdict}; ${trend}`}`;
+  const first = p.fillsFirst ? ` (${p.fillsFirst} fills first)` : '';
+  return `${p.level}: ${p.verdict === 'ok' ? trend : `${p.verdict}; ${trend}`}${first}`;
 }
 
 function countsText(counts: Record<string, number> | undefined): string | null {

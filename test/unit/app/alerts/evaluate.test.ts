@@ -128,12 +128,13 @@ describe('alert evaluation', () => {
   });
 
   it('raises a pool the forecast sees full within the rule’s days', () => {
-    // 1 TiB a day on 100 TiB, 60 consumed now: about 40 days left.
+    // 1 TiB a day on 100 TiB, 80 allocated: the 20 TiB free last 20 days (the consumed 60 would leave 40).
     const history = { PerformanceStatstics: Array.from({ length: 30 }, (_, i) => ({ PoolName: 'p', Time: new Date(NOW - (29 - i) * DAY).toISOString().slice(0, 19), TotalConsumedSizeInBytes: (31 + i) * TIB })) };
     const rollup = { ...input().rollup, pools: { CapacityUsage: [{ Name: 'p', TotalAllocatedSizeInBytes: 80 * TIB, TotalConsumedSizeInBytes: 60 * TIB, FreeCapacityInBytes: 20 * TIB }] }, history };
-    expect(evaluateAlerts(input({ rollup }), DEFAULT_RULES).conditions.filter((c) => c.rule === 'pool-full-days')).toEqual([]);
-    const c = evaluateAlerts(input({ rollup }), rules((r) => (r['pool-full-days'].days = 60))).conditions.filter((x) => x.rule === 'pool-full-days');
-    expect(c).toEqual([{ rule: 'pool-full-days', subject: 'p', level: 'warning', message: 'pool p is forecast full in 40 days (rule: fewer than 60)' }]);
+    expect(evaluateAlerts(input({ rollup }), rules((r) => (r['pool-full-days'].days = 15))).conditions.filter((c) => c.rule === 'pool-full-days')).toEqual([]);
+    const c = evaluateAlerts(input({ rollup }), DEFAULT_RULES).conditions.filter((x) => x.rule === 'pool-full-days');
+    // The alert's level is the pool's: full within 30 days is critical.
+    expect(c).toEqual([{ rule: 'pool-full-days', subject: 'p', level: 'critical', message: 'pool p is forecast full in 20 days (rule: fewer than 30)' }]);
   });
 
   it('raises replication behind or disconnected, one alert per pair', () => {

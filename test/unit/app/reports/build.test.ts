@@ -69,8 +69,8 @@ describe('inventory', () => {
 describe('health and capacity', () => {
   const model = buildReport('health', fixtureInput());
 
-  it('computes days until full with the least-squares forecast, counted from generation time', () => {
-    // 10 GiB/day exactly; at 12:00 the line holds 5 TiB + 5 GiB of a 10 TiB pool.
+  it('computes whole days until the free space is gone at the least-squares growth, counted from generation time, and says so', () => {
+    // 10 GiB/day exactly; 4 TiB free (usable − allocated): 409.6 days, 410 whole.
     expect(rowsOf(model, 'health.pools')).toEqual([
       {
         site: 'East DC',
@@ -84,20 +84,21 @@ describe('health and capacity', () => {
         free: 4 * TIB,
         freePercent: 50,
         growthPerDay: 10 * GIB,
-        daysUntilFull: 511.5,
-        range: '512 – 512',
-        fullBy: new Date(Date.parse(GENERATED_AT) + 511.5 * 86_400_000).toISOString(),
+        daysUntilFull: 410,
+        range: '409 – 410',
+        fullBy: new Date(Date.parse(GENERATED_AT) + 410 * 86_400_000).toISOString(),
+        basis: 'free space (usable − allocated) used up at the growth of consumed data (least-squares line through 30 samples)',
         outlook: 'ok: growing',
       },
     ]);
   });
 
-  it('shows a pool the system reports Full as critical, however slowly it grows', () => {
+  it('shows a pool the system reports Full as critical and full now (no far-off date), however slowly it grows', () => {
     const input = fixtureInput();
     const alpha = input.systems[0] as (typeof input.systems)[number];
     alpha.answers['GET /monitoring/capacity/provisioning'] = { value: { Data: [{ PoolName: 'hdd-pool', State: 'Full', Reason: 'LowFreeSpace', FreeSpaceInPercentage: 0.65 }] }, at: ALPHA_AT };
     const full = buildReport('health', input);
-    expect(rowsOf(full, 'health.pools')[0]).toMatchObject({ state: 'Full', freePercent: 0.65, daysUntilFull: 511.5, outlook: 'critical: full; growing' });
+    expect(rowsOf(full, 'health.pools')[0]).toMatchObject({ state: 'Full', freePercent: 0.65, daysUntilFull: 0, range: null, fullBy: null, basis: 'the system judges the pool full now (its state, or under 1 % free)', outlook: 'critical: full; full now' });
     expect(rowsOf(full, 'health.systems')[0]).toMatchObject({ capacityLevel: 'critical', level: 'critical' });
   });
 
