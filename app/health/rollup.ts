@@ -2,7 +2,7 @@ import { assessCapacity, type SystemCapacity } from '../capacity/pools.js';
 import type { Application, Drive, Health, Node, NotificationRecord, ReplicationPair } from '../catalog/resources.js';
 import { haOf, type HaSummary } from './ha.js';
 import { levelRank, worse, worst, type Level } from './level.js';
-import { classifyState, stateLevelOf } from './states.js';
+import { classifyState, driveLevel, pairLevel } from './states.js';
 
 /**
  * One system's health as the overview, the tree, the system header and the summary show it: the
@@ -147,14 +147,6 @@ export interface NodeDrive {
   drive: Drive;
 }
 
-/**
- * A drive's level, as every view, alert and report shows it: its `ResourceStatus` classified
- * (app/health/states.ts). A drive that reports no status is ok; one in a status not understood is unknown.
- */
-export function driveLevel(drive: Pick<Drive, 'ResourceStatus'>): Level {
-  return stateLevelOf('drive', drive.ResourceStatus);
-}
-
 /** Drives of a `/resources/list` answer whose level is not ok. */
 export function unhealthyDrives(nodes: readonly Node[]): NodeDrive[] {
   const out: NodeDrive[] = [];
@@ -171,15 +163,6 @@ export interface LaggingPair {
   application: string;
   volume: string;
   pair: ReplicationPair;
-}
-
-/**
- * A replication pair's level, as every view, alert and report shows it: its connection status
- * classified (app/health/states.ts), and at least a warning while it is below 100 % in sync.
- */
-export function pairLevel(pair: Pick<ReplicationPair, 'ConnectionStatus' | 'SyncInPercentage'>): Level {
-  const behind: Level = typeof pair.SyncInPercentage === 'number' && pair.SyncInPercentage < 100 ? 'warning' : 'ok';
-  return worse(stateLevelOf('replication', pair.ConnectionStatus), behind);
 }
 
 /** Replication pairs whose level is not ok: below 100 % in sync, or a connection status that is not in sync. */

@@ -1,4 +1,5 @@
-import type { Level } from './level.js';
+import type { Drive, ReplicationPair } from '../catalog/resources.js';
+import { worse, type Level } from './level.js';
 
 /**
  * One classification per enumeration the interface reports (drive, node, HA, pool, volume,
@@ -70,4 +71,21 @@ export function classifyState(kind: StateKind, state: string | null | undefined)
 /** The level of a state of `kind`, `ok` when none is reported. */
 export function stateLevelOf(kind: StateKind, state: string | null | undefined): Level {
   return classifyState(kind, state)?.level ?? 'ok';
+}
+
+/**
+ * A drive's level, as every view, alert and report shows it: its `ResourceStatus` classified
+ * (app/health/states.ts). A drive that reports no status is ok; one in a status not understood is unknown.
+ */
+export function driveLevel(drive: Pick<Drive, 'ResourceStatus'>): Level {
+  return stateLevelOf('drive', drive.ResourceStatus);
+}
+
+/**
+ * A replication pair's level, as every view, alert and report shows it: its connection status
+ * classified (app/health/states.ts), and at least a warning while it is below 100 % in sync.
+ */
+export function pairLevel(pair: Pick<ReplicationPair, 'ConnectionStatus' | 'SyncInPercentage'>): Level {
+  const behind: Level = typeof pair.SyncInPercentage === 'number' && pair.SyncInPercentage < 100 ? 'warning' : 'ok';
+  return worse(stateLevelOf('replication', pair.ConnectionStatus), behind);
 }

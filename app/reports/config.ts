@@ -10,7 +10,7 @@ import type {
   User,
   Volume,
 } from '../catalog/resources.js';
-import { pairLevel } from '../health/rollup.js';
+import { pairLevel } from '../health/states.js';
 import type { Cell, ReportSection } from './model.js';
 import { answer, dataList, type ReportInput, type SystemSnapshot } from './snapshot.js';
 import { SITE_SYSTEM, arr, bool, dataAgesFor, list, makeTable, num, text, where } from './table.js';

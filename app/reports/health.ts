@@ -3,7 +3,8 @@ import { planRows, planTotal, poolFigures, rangeText } from '../capacity/plan.js
 import type { PoolCapacity } from '../capacity/pools.js';
 import { levelName } from '../health/notification-level.js';
 import type { Health, Node, NotificationRecord } from '../catalog/resources.js';
-import { driveLevel, type Rollup } from '../health/rollup.js';
+import type { Rollup } from '../health/rollup.js';
+import { driveLevel } from '../health/states.js';
 import { rollupAnswers, systemLevel, systemRollup } from '../health/system-health.js';
 import type { Cell, ReportSection } from './model.js';
 import { answer, dataList, type ReportInput, type SystemSnapshot } from './snapshot.js';

@@ -1,6 +1,6 @@
 import type { Drive, Node } from '../catalog/resources.js';
 import { worse } from '../health/level.js';
-import { driveLevel } from '../health/rollup.js';
+import { driveLevel } from '../health/states.js';
 import { parseSmart, type SmartRisk } from '../smart/parse.js';
 import type { Cell, ReportSection } from './model.js';
 import { dataList, type ReportInput } from './snapshot.js';

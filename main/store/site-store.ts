@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_POLL_INTERVAL_SECONDS } from '../../app/domain/polling.js';
 import { newSiteSchema, siteIdFromName, siteNameProblem, sitePatchSchema, sitePollingSchema, siteSchema, siteTlsSchema, type NewSite, type Site, type SiteAuth, type SiteImportNotice, type SitePatch, type SitePolling, type SiteTls } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
 import { normalizeFingerprint } from '../../app/fingerprint.js';
@@ -19,8 +20,8 @@ export const SITES_FILE_VERSION = 1;
 /** What `sites.json` is renamed to once imported (followed by the UTC time). */
 export const IMPORTED_SUFFIX = '.imported';
 
-/** Polling of a new site unless given: on demand only, not paused, 4 requests in flight. */
-export const DEFAULT_POLLING: Readonly<SitePolling> = Object.freeze({ intervalSeconds: 0, paused: false, maxInFlight: 4 });
+/** Polling of a new site unless given: every {@link DEFAULT_POLL_INTERVAL_SECONDS}, not paused, 4 requests in flight. */
+export const DEFAULT_POLLING: Readonly<SitePolling> = Object.freeze({ intervalSeconds: DEFAULT_POLL_INTERVAL_SECONDS, paused: false, maxInFlight: 4 });
 
 /** Most requests in flight a site may be configured for: its controllers also serve production I/O. */
 const MAX_IN_FLIGHT = 64;

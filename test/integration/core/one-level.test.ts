@@ -4,7 +4,7 @@ import type { Alert } from '../../../app/alerts/alert.js';
 import type { PoolCapacityUsage } from '../../../app/catalog/index.js';
 import { connectionLevel, systemLevel } from '../../../app/health/connection.js';
 import type { Level } from '../../../app/health/level.js';
-import { driveLevel, pairLevel } from '../../../app/health/rollup.js';
+import { driveLevel, pairLevel } from '../../../app/health/states.js';
 import { factsFromWire } from '../../../app/health/system-summary.js';
 import { CONTRACT, type Channel } from '../../../app/ipc/contract.js';
 import type { ReportModel } from '../../../app/reports/model.js';
