@@ -4,7 +4,7 @@ import type { PoolCapacity } from '../capacity/pools.js';
 import { levelName } from '../health/notification-level.js';
 import type { Health, Node, NotificationRecord } from '../catalog/resources.js';
 import type { Rollup } from '../health/rollup.js';
-import { driveLevel } from '../health/states.js';
+import { driveLevel, stateLevelOf } from '../health/states.js';
 import { rollupAnswers, systemLevel, systemRollup } from '../health/system-health.js';
 import type { Cell, ReportSection } from './model.js';
 import { answer, dataList, type ReportInput, type SystemSnapshot } from './snapshot.js';
@@ -59,7 +59,7 @@ export function healthSection(input: ReportInput): ReportSection {
       percentOf(allocated, total),
       capacity.level,
     ]);
-    for (const [name, state] of Object.entries(h?.Volumes?.UnhealthyStates ?? {})) unhealthyVolumes.push([...where(s), name, text(state)]);
+    for (const [name, state] of Object.entries(h?.Volumes?.UnhealthyStates ?? {})) unhealthyVolumes.push([...where(s), name, text(state), typeof state === 'string' ? stateLevelOf('volume', state) : 'unknown']);
     for (const p of capacity.pools) pools.push(poolRow(s, p));
     if (capacity.total) pools.push(poolRow(s, capacity.total));
     for (const n of dataList<Node>(s, 'GET /resources/list')) {
@@ -140,7 +140,7 @@ export function healthSection(input: ReportInput): ReportSection {
         pools,
         'No pool capacity cached.',
       ),
-      makeTable('health.unhealthyVolumes', 'Unhealthy volumes', [...SITE_SYSTEM, ['volume', 'Volume'], ['state', 'State']], ['site', 'system', 'volume'], unhealthyVolumes, 'No unhealthy volumes reported.'),
+      makeTable('health.unhealthyVolumes', 'Unhealthy volumes', [...SITE_SYSTEM, ['volume', 'Volume'], ['state', 'State'], ['level', 'Level']], ['site', 'system', 'volume'], unhealthyVolumes, 'No unhealthy volumes reported.'),
       makeTable(
         'health.hardwareProblems',
         'Open hardware problems',

@@ -107,7 +107,7 @@ describe('health and capacity', () => {
     // Usable and allocated are the pools' sums, as the overview totals them (the fixture's health
     // record says 5 TiB allocated for the system while its one pool says 6: the pools decide).
     expect(rowsOf(model, 'health.systems')[0]).toMatchObject({ level: 'critical', volumesHealth: 75, unhealthyVolumes: 1, hardwareHealth: 98.2, unhealthyResources: 'Drive: 2', capacity: 10 * TIB, allocated: 6 * TIB, allocatedPercent: 60, capacityLevel: 'ok' });
-    expect(rowsOf(model, 'health.unhealthyVolumes')).toEqual([{ site: 'East DC', system: 'alpha', volume: 'db/log', state: 'Degraded' }]);
+    expect(rowsOf(model, 'health.unhealthyVolumes')).toEqual([{ site: 'East DC', system: 'alpha', volume: 'db/log', state: 'Degraded', level: 'warning' }]);
     expect(rowsOf(model, 'health.hardwareProblems').map((r) => `${r.name} ${r.status} ${r.level}`)).toEqual(['sda Warning warning', 'sdz Failed critical']);
     expect(rowsOf(model, 'health.notifications').map((r) => `${r.time} ${r.level} ${r.message}`)).toEqual([
       '2025-01-15T10:00:00Z Critical Drive sdz failed.',
