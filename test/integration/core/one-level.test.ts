@@ -216,11 +216,23 @@ describe('one level per object on every surface', { timeout: 300_000 }, () => {
     for (const r of systems) expect(html, String(r.system)).toContain(`<td>${String(r.site)} / ${String(r.system)}</td><td>${String(r.state)}</td><td>${String(r.level)}</td>`);
   });
 
-  it('says the same in `fleetdeck alerts --json` as the shells do', async () => {
+  it('says the same in `fleetdeck alerts --json` and `fleetdeck refresh --json` as the shells do', async () => {
     await world.closeRuntime();
     const listed = JSON.parse((await cli(['alerts', '--json'])).out) as Alert[];
     const byId = new Map(alerts.map((a) => [a.id, a.level]));
     expect(listed.filter((a) => byId.has(a.id)).map((a) => [a.id, a.level])).toEqual(alerts.map((a) => [a.id, a.level]));
+    // The paused site: a new process finds it in the same state without a login (its secrets were
+    // kept in the test's memory only), and rates its systems from the cache as the shells did.
+    for (const i of [2]) {
+      const name = world.site(i).name;
+      const rows = JSON.parse((await cli(['refresh', '--json', '--site', name])).out) as Array<{ system: string; state: string; health: Level }>;
+      expect(rows.length, name).toBeGreaterThan(0);
+      for (const r of rows) {
+        const k = key(world.siteIds[i]!, r.system);
+        expect(r.state, k).toBe(truth.states.get(k));
+        expect(r.health, k).toBe(truth.systems.get(k));
+      }
+    }
     rt = await world.reopen();
   });
 });
