@@ -3,15 +3,27 @@ import type { Application, Node, NotificationRecord } from '../catalog/resources
 import type { SystemState } from '../domain/site.js';
 import { haOf } from '../health/ha.js';
 import { timeMs } from '../answers/time.js';
+import { connectionLevel } from '../health/connection.js';
+import type { Level } from '../health/level.js';
 import { levelName, notificationRank } from '../health/notification-level.js';
 import { laggingReplication, unhealthyDrives } from '../health/rollup.js';
+import { driveLevel, pairLevel } from '../health/states.js';
 import { capacityFromAnswers, type RollupAnswers } from '../health/system-health.js';
 import { parseSmart, type SmartFinding, type SmartReport, type SmartRisk } from '../smart/parse.js';
 import { RULE_KINDS, type RuleKind, type RuleSettings } from './rules.js';
 
-/** How loud an alert is. */
-export const alertLevelSchema = z.enum(['warning', 'critical']);
+/** How loud an alert is: its object's level (an object in a state not understood is `unknown`). */
+export const alertLevelSchema = z.enum(['warning', 'unknown', 'critical']);
 export type AlertLevel = z.infer<typeof alertLevelSchema>;
+
+/**
+ * An alert's level from the level of what it is about: the same word the tree, the overview and the
+ * reports show for that object. An alert exists only for an object that needs a look, so an object
+ * a rule flags while its own level is ok (a threshold set below the app's) raises a warning.
+ */
+export function alertLevelOf(level: Level): AlertLevel {
+  return level === 'ok' ? 'warning' : level;
+}
 
 /** A condition a rule sees on one system now: `subject` names what it is about (a drive, a pool), '' for the system itself. */
 export interface AlertCondition {
@@ -27,12 +39,8 @@ export interface AlertInput {
   state: SystemState;
   /** The last error of the system's status (already redacted). */
   lastError?: string | undefined;
-  /** The health roll-up's reads ({@link RollupAnswers}): capacity and the node list come from there. */
+  /** The health roll-up's reads ({@link RollupAnswers}): capacity, nodes, drives and replication pairs come from there. */
   rollup: RollupAnswers;
-  /** `GET /resources/list`: drives and their status. */
-  resources?: unknown;
-  /** `GET /applications/list`: replication pairs. */
-  applications?: unknown;
   /** The merged notification records (`NOTIFICATIONS_CACHE`). */
   notifications?: unknown;
   /** What the rules read of one drive's SMART report ({@link smartVerdictOf}), if its text is cached. */
@@ -73,11 +81,11 @@ export function dataRulesApply(state: SystemState): boolean {
   return DATA_KNOWN.has(state);
 }
 
-const CONNECTION_TEXT: Readonly<Record<(typeof CONNECTION_RULES)[number], { level: AlertLevel; text: string }>> = {
-  unreachable: { level: 'critical', text: 'the system does not answer' },
-  'login-required': { level: 'warning', text: 'the session needs a new login: nothing is refreshed until then' },
-  'certificate-changed': { level: 'critical', text: "the site's certificate changed and is not trusted" },
-  unlisted: { level: 'warning', text: 'the site no longer lists this system' },
+const CONNECTION_TEXT: Readonly<Record<(typeof CONNECTION_RULES)[number], string>> = {
+  unreachable: 'the system does not answer',
+  'login-required': 'the session needs a new login: nothing is refreshed until then',
+  'certificate-changed': "the site's certificate changed and is not trusted",
+  unlisted: 'the site no longer lists this system',
 };
 
 const listOf = <T>(value: unknown): T[] => {
@@ -139,8 +147,8 @@ export function evaluateAlerts(input: AlertInput, rules: RuleSettings): Evaluati
     assessed.push(...CONNECTION_RULES);
     for (const rule of CONNECTION_RULES) {
       if (rules[rule].enabled && input.state === rule) {
-        const c = CONNECTION_TEXT[rule];
-        conditions.push({ rule, subject: '', level: c.level, message: input.lastError ? `${c.text}: ${input.lastError}` : c.text });
+        const text = CONNECTION_TEXT[rule];
+        conditions.push({ rule, subject: '', level: alertLevelOf(connectionLevel(rule)), message: input.lastError ? `${text}: ${input.lastError}` : text });
       }
     }
   }
@@ -149,20 +157,20 @@ export function evaluateAlerts(input: AlertInput, rules: RuleSettings): Evaluati
   if (rules.drive.enabled) conditions.push(...driveConditions(input, rules.drive.minSmartRisk));
   conditions.push(...poolConditions(input, rules));
   if (rules.replication.enabled) {
-    for (const p of laggingReplication(listOf<Application>(input.applications))) {
+    for (const p of laggingReplication(listOf<Application>(input.rollup.replication))) {
       const remote = p.pair.RemoteSystemName ?? `pair ${p.pair.ReplicationId ?? '?'}`;
       const sync = p.pair.SyncInPercentage !== undefined ? `${p.pair.SyncInPercentage} % in sync` : 'sync not reported';
       conditions.push({
         rule: 'replication',
         subject: `${p.application}/${p.volume}/${remote}`,
-        level: 'warning',
+        level: alertLevelOf(pairLevel(p.pair)),
         message: `replication of ${p.application}/${p.volume} to ${remote}: ${p.pair.ConnectionStatus ?? 'status not reported'}, ${sync}`,
       });
     }
   }
   if (rules.ha.enabled && input.rollup.nodes !== undefined && input.rollup.nodes !== null) {
     const ha = haOf(listOf<Node>(input.rollup.nodes));
-    if (ha.label === 'taken over' || ha.label === 'degraded') conditions.push({ rule: 'ha', subject: '', level: ha.level === 'critical' ? 'critical' : 'warning', message: `HA ${ha.label}: ${ha.text}` });
+    if (ha.label === 'taken over' || ha.label === 'degraded') conditions.push({ rule: 'ha', subject: '', level: alertLevelOf(ha.level), message: `HA ${ha.label}: ${ha.text}` });
   }
   if (rules.notification.enabled) conditions.push(...notificationConditions(input, rules.notification));
   return { conditions, assessed };
@@ -170,13 +178,12 @@ export function evaluateAlerts(input: AlertInput, rules: RuleSettings): Evaluati
 
 function driveConditions(input: AlertInput, minRisk: 'warning' | 'critical'): AlertCondition[] {
   const out: AlertCondition[] = [];
-  const nodes = listOf<Node>(input.resources);
+  const nodes = listOf<Node>(input.rollup.resources);
   const failing = new Set<string>();
   for (const { node, drive } of unhealthyDrives(nodes)) {
     const name = drive.Name ?? `drive ${drive.Id ?? '?'}`;
     failing.add(`${node}\u0000${String(drive.Id)}`);
-    const failed = /^(failed|missing)$/i.test(drive.ResourceStatus ?? '');
-    out.push({ rule: 'drive', subject: `${node}/${name}`, level: failed ? 'critical' : 'warning', message: `drive ${name} on ${node} is ${drive.ResourceStatus}${drive.ErrMsg ? `: ${drive.ErrMsg}` : ''}` });
+    out.push({ rule: 'drive', subject: `${node}/${name}`, level: alertLevelOf(driveLevel(drive)), message: `drive ${name} on ${node} is ${drive.ResourceStatus}${drive.ErrMsg ? `: ${drive.ErrMsg}` : ''}` });
   }
   if (!input.smart) return out;
   for (const n of nodes) {
@@ -203,7 +210,7 @@ function poolConditions(input: AlertInput, rules: RuleSettings): AlertCondition[
       out.push({
         rule: 'pool-used',
         subject: pool.name,
-        level: share >= 100 || pool.level === 'critical' ? 'critical' : 'warning',
+        level: alertLevelOf(pool.level),
         message: `pool ${pool.name} is ${Math.round(share * 10) / 10} % allocated (rule: above ${used.percent} %)`,
       });
     }
@@ -213,7 +220,7 @@ function poolConditions(input: AlertInput, rules: RuleSettings): AlertCondition[
       out.push({
         rule: 'pool-full-days',
         subject: pool.name,
-        level: left < days.days / 3 ? 'critical' : 'warning',
+        level: alertLevelOf(pool.level),
         message: left === 0 ? `pool ${pool.name} is full` : `pool ${pool.name} is forecast full in ${Math.max(1, Math.round(left))} days (rule: fewer than ${days.days})`,
       });
     }

@@ -1,7 +1,14 @@
+import type { ForecastBasis } from './days.js';
+
+export { daysPhrase, daysText, forecastBasis } from './days.js';
+
 /**
- * "Days until full": a least-squares line through consumed bytes over time, extended to the
- * capacity. The uncertainty comes from the standard error of the slope (a 95 % interval with the
- * t distribution), so a short or noisy history shows a wide range instead of false precision.
+ * "Days until full": a least-squares line through consumed bytes over time, extended until the
+ * pool's free space is gone. Free space is usable minus allocated where the allocated figure is
+ * known (what "full" is judged on: new data needs space allocated for it), else usable minus
+ * consumed; the forecast says which (`basis`). The uncertainty comes from the standard error of the
+ * slope (a 95 % interval with the t distribution), so a short or noisy history shows a wide range
+ * instead of false precision. Days are whole: a forecast has no precision below a day.
  */
 
 import { timeMs } from '../answers/time.js';
@@ -26,8 +33,11 @@ export type ForecastStatus =
   /** Fewer than three distinct times, or no capacity: no fit with an error is possible. */
   | 'insufficient-data';
 
+export type { ForecastBasis } from './days.js';
+
 export interface Forecast {
   status: ForecastStatus;
+  basis: ForecastBasis;
   /** Fitted growth, bytes per day (0 when there is no fit). */
   slopePerDay: number;
   /** Standard error of `slopePerDay`; undefined without at least three distinct times. */
@@ -35,9 +45,9 @@ export interface Forecast {
   /** Consumed bytes on the fitted line at `now`. */
   consumedNow?: number;
   capacity: number;
-  /** Point estimate of days from `now` until consumed reaches capacity ('growing' and 'full'). */
+  /** Point estimate of whole days from `now` until the pool is full ('growing': at least 1; 'full': 0). */
   days?: number;
-  /** 95 % range of `days`. `high` is Infinity when growth is not distinguishable from zero. */
+  /** 95 % range of `days`, whole days. `high` is Infinity when growth is not distinguishable from zero. */
   range?: { low: number; high: number };
   /** ISO time of the point estimate. */
   fullAt?: string;
@@ -103,24 +113,27 @@ export function linearFit(xs: readonly number[], ys: readonly number[]): { a: nu
 }
 
 /**
- * Days until `consumed` reaches `capacity`, from a history of consumed bytes.
+ * Whole days until the free space is gone, from a history of consumed bytes.
  *
  * The line is fitted with time in days since the first sample (for numeric stability). Days are
- * counted from `now` (default: the newest sample) on the fitted line. The range uses slope ± t·SE:
- * the faster slope gives `low`, the slower gives `high` (Infinity when it is ≤ 0).
+ * counted from `now` (default: the newest sample) on the fitted line: the space left is `capacity`
+ * minus the larger of the fitted consumed bytes and `allocated`. The range uses slope ± t·SE: the
+ * faster slope gives `low`, the slower gives `high` (Infinity when it is ≤ 0).
  *
  * @param samples points in any order; non-finite points are ignored.
  * @param capacity bytes the pool can hold; ≤ 0 yields 'insufficient-data'.
  * @param now milliseconds since the epoch to count from.
+ * @param allocated bytes already allocated, when known (basis `free`).
  */
-export function forecastFull(samples: readonly CapacitySample[], capacity: number, now?: number): Forecast {
+export function forecastFull(samples: readonly CapacitySample[], capacity: number, now?: number, allocated?: number): Forecast {
   const pts = samples.filter((s) => Number.isFinite(s.t) && Number.isFinite(s.consumed)).sort((a, b) => a.t - b.t);
-  const base: Forecast = { status: 'insufficient-data', slopePerDay: 0, capacity, samples: pts.length };
+  const taken = allocated !== undefined && Number.isFinite(allocated) ? allocated : undefined;
+  const base: Forecast = { status: 'insufficient-data', basis: taken === undefined ? 'consumed' : 'free', slopePerDay: 0, capacity, samples: pts.length };
   if (pts.length === 0 || !(capacity > 0)) return base;
   const t0 = (pts[0] as CapacitySample).t;
   const at = now ?? (pts[pts.length - 1] as CapacitySample).t;
   const latest = (pts[pts.length - 1] as CapacitySample).consumed;
-  if (latest >= capacity) return { ...base, status: 'full', consumedNow: latest, days: 0, range: { low: 0, high: 0 }, fullAt: new Date(at).toISOString() };
+  if (Math.max(latest, taken ?? 0) >= capacity) return { ...base, status: 'full', consumedNow: latest, days: 0, range: { low: 0, high: 0 }, fullAt: new Date(at).toISOString() };
 
   const fit = linearFit(
     pts.map((p) => (p.t - t0) / DAY_MS),
@@ -133,18 +146,23 @@ export function forecastFull(samples: readonly CapacitySample[], capacity: numbe
   if (consumedNow >= capacity) return { ...withFit, status: 'full', days: 0, range: { low: 0, high: 0 }, fullAt: new Date(at).toISOString() };
   if (fit.b <= 0) return { ...withFit, status: 'not-growing' };
 
-  const remaining = capacity - consumedNow;
+  const remaining = capacity - Math.max(consumedNow, taken ?? 0);
   const margin = tQuantile975(pts.length - 2) * fit.se;
-  const days = remaining / fit.b;
+  const days = wholeDays(remaining / fit.b);
   const fast = fit.b + margin;
   const slow = fit.b - margin;
   return {
     ...withFit,
     status: 'growing',
     days,
-    range: { low: remaining / fast, high: slow > 0 ? remaining / slow : Number.POSITIVE_INFINITY },
+    range: { low: Math.min(days, Math.max(1, Math.floor(remaining / fast))), high: slow > 0 ? Math.max(days, Math.ceil(remaining / slow)) : Number.POSITIVE_INFINITY },
     fullAt: new Date(at + days * DAY_MS).toISOString(),
   };
+}
+
+/** Days as the forecast gives them: whole, and at least 1 while space is left. */
+export function wholeDays(days: number): number {
+  return Math.max(1, Math.round(days));
 }
 
 /**

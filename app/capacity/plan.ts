@@ -1,4 +1,5 @@
 import type { Level } from '../health/level.js';
+import { forecastBasis } from './days.js';
 import type { ForecastStatus } from './forecast.js';
 import type { PoolCapacity, SystemCapacity } from './pools.js';
 
@@ -20,13 +21,15 @@ export interface PoolFigures {
   usedPercent: number | undefined;
   /** Fitted growth of consumed data, bytes per day (whole bytes); undefined without a fit. */
   growthPerDay: number | undefined;
-  /** Days until full to one decimal: 0 when full now; undefined when it is not filling or cannot be told. */
+  /** Whole days until full: 0 when full now; undefined when it is not filling or cannot be told. */
   daysUntilFull: number | undefined;
   /** 95 % range of the days, whole days; `high` is Infinity when growth may be zero. */
   range: { low: number; high: number } | undefined;
   /** ISO time of the point estimate while growing. */
   fullBy: string | undefined;
   status: ForecastStatus;
+  /** What the days measure, in words ({@link forecastBasis}). */
+  basis: string;
 }
 
 // One collator for every comparison: `localeCompare` builds one per call, slow for thousands of rows.
@@ -51,10 +54,11 @@ export function poolFigures(p: PoolCapacity): PoolFigures {
     freePercent: p.freePercent,
     usedPercent: p.allocatedPercent === undefined ? undefined : round(p.allocatedPercent, 2),
     growthPerDay: f.status === 'insufficient-data' ? undefined : Math.round(f.slopePerDay),
-    daysUntilFull: filling && f.days !== undefined ? round(f.days, 1) : undefined,
+    daysUntilFull: filling && f.days !== undefined ? f.days : undefined,
     range: f.status === 'growing' && f.range ? { low: Math.round(f.range.low), high: Number.isFinite(f.range.high) ? Math.round(f.range.high) : Number.POSITIVE_INFINITY } : undefined,
     fullBy: f.status === 'growing' ? f.fullAt : undefined,
     status: f.status,
+    basis: forecastBasis(f),
   };
 }
 
@@ -81,10 +85,7 @@ export interface PlanRow extends PoolFigures {
   pool: string;
   level: Level;
   verdict: string;
-  /**
-   * Full now: consumed data reaches the usable size, or the system itself reports the pool full
-   * (nothing more can be allocated in it, however slowly its data grows).
-   */
+  /** Full now: no free space left, or the system itself judges the pool full (the forecast's status `full`). */
   fullNow: boolean;
 }
 
@@ -105,6 +106,8 @@ export interface PlanTotal {
   fullNow: number;
   within30: number;
   within90: number;
+  /** The pool that fills first across the fleet (full now, else the fewest days); undefined when none is filling. */
+  fillsFirst: { siteName: string; system: string; pool: string; days: number } | undefined;
 }
 
 /** Every pool of every system as planning rows, fullest first (see {@link comparePlan}). */
@@ -113,7 +116,7 @@ export function planRows(systems: readonly SystemCapacityEntry[]): PlanRow[] {
   for (const s of systems) {
     for (const p of s.capacity.pools) {
       const figures = poolFigures(p);
-      const fullNow = figures.status === 'full' || p.verdict === 'full';
+      const fullNow = figures.status === 'full';
       rows.push({ key: `${s.siteId}\u0000${s.system}\u0000${p.name}`, siteId: s.siteId, siteName: s.siteName, system: s.system, pool: p.name, level: p.level, verdict: p.verdict, fullNow, ...figures });
     }
   }
@@ -140,7 +143,7 @@ export function comparePlan(a: PlanRow, b: PlanRow): number {
 
 /** The fleet total of planning rows. */
 export function planTotal(rows: readonly PlanRow[]): PlanTotal {
-  const t: PlanTotal = { pools: rows.length, systems: 0, usable: 0, allocated: 0, consumed: 0, free: 0, usedPercent: undefined, growthPerDay: 0, unknownUsable: 0, fullNow: 0, within30: 0, within90: 0 };
+  const t: PlanTotal = { pools: rows.length, systems: 0, usable: 0, allocated: 0, consumed: 0, free: 0, usedPercent: undefined, growthPerDay: 0, unknownUsable: 0, fullNow: 0, within30: 0, within90: 0, fillsFirst: undefined };
   const systems = new Set<string>();
   let allocatedOfKnown = 0;
   for (const r of rows) {
@@ -157,6 +160,8 @@ export function planTotal(rows: readonly PlanRow[]): PlanTotal {
     if (r.fullNow) t.fullNow++;
     if (r.fullNow || (r.daysUntilFull !== undefined && r.daysUntilFull <= 30)) t.within30++;
     if (r.fullNow || (r.daysUntilFull !== undefined && r.daysUntilFull <= 90)) t.within90++;
+    const days = r.fullNow ? 0 : r.daysUntilFull;
+    if (days !== undefined && (t.fillsFirst === undefined || days < t.fillsFirst.days)) t.fillsFirst = { siteName: r.siteName, system: r.system, pool: r.pool, days };
   }
   t.systems = systems.size;
   t.usedPercent = t.usable > 0 ? round((allocatedOfKnown / t.usable) * 100, 2) : undefined;
@@ -188,7 +193,14 @@ export function planCells(r: PlanRow): PlanCell[] {
   return [r.siteName, r.system, r.pool, n(r.daysUntilFull), rangeText(r.range) ?? null, r.fullBy ?? null, n(r.usedPercent), n(r.growthPerDay), n(r.usable), n(r.allocated), n(r.consumed), n(r.free), `${r.level}: ${r.verdict}`];
 }
 
+/** Which pool fills first, in words: `tundra-01/hdd-pool full now`, `tundra-01/hdd-pool first, in 31 days`. */
+export function fillsFirstText(t: Pick<PlanTotal, 'fillsFirst'>): string | undefined {
+  const f = t.fillsFirst;
+  if (!f) return undefined;
+  return f.days === 0 ? `${f.system}/${f.pool} full now` : `${f.system}/${f.pool} first, in ${f.days} day${f.days === 1 ? '' : 's'}`;
+}
+
 /** The fleet total as export cells, in {@link PLAN_COLUMNS} order. */
 export function totalCells(t: PlanTotal): PlanCell[] {
-  return ['Fleet total', `${t.systems} systems`, `${t.pools} pools`, null, null, null, t.usedPercent ?? null, t.growthPerDay, t.usable, t.allocated, t.consumed, t.free, `${t.fullNow} full now, ${t.within30} within 30 days, ${t.within90} within 90 days`];
+  return ['Fleet total', `${t.systems} systems`, `${t.pools} pools`, fillsFirstText(t) ?? null, null, null, t.usedPercent ?? null, t.growthPerDay, t.usable, t.allocated, t.consumed, t.free, `${t.fullNow} full now, ${t.within30} within 30 days, ${t.within90} within 90 days`];
 }

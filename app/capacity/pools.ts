@@ -1,5 +1,6 @@
 import type { Health, PoolCapacityHistoryStatistic, PoolCapacityUsage, PoolProvisioning, VirtualRaidValue } from '../catalog/resources.js';
 import { worse, worst, type Level } from '../health/level.js';
+import { classifyState, type StateClass } from '../health/states.js';
 import { forecastFull, historyByPool, type Forecast } from './forecast.js';
 
 /**
@@ -31,7 +32,10 @@ export interface PoolCapacity {
   reason: string | undefined;
   /** N+K layouts the system offers for new volumes in this pool. */
   layouts: ReadonlyArray<{ n: number; k: number }>;
+  /** Days until full ({@link forecastFull}, basis stated); a pool judged full now has status `full`, 0 days. */
   forecast: Forecast;
+  /** "All pools" only: the pool whose forecast is the earliest, whose forecast the line shows. */
+  fillsFirst?: string | undefined;
   /** The worse of the state and the forecast. */
   level: Level;
   /** A short phrase for a pill: `full`, `nearly full`, `degraded`, `full in 20 days`, `ok`. */
@@ -62,16 +66,11 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 
 /**
- * The level of a provisioning state. The interface shows only "Ok"; Warning, Full and Degraded are
- * what systems report. A state not understood is a warning that names it, never a silent ok.
+ * The level of a provisioning state ({@link classifyState}). The interface shows only "Ok"; Warning,
+ * Full and Degraded are what systems report. A state not understood is unknown and named, never ok.
  */
-export function stateLevel(state: string | undefined): { level: Level; understood: boolean } | undefined {
-  if (state === undefined || state.trim() === '') return undefined;
-  const s = state.trim().toLowerCase();
-  if (/^(ok|normal|healthy|none|good)$/.test(s)) return { level: 'ok', understood: true };
-  if (/full|critical|exhaust/.test(s)) return { level: 'critical', understood: true };
-  if (/warn|low|near|degrad/.test(s)) return { level: 'warning', understood: true };
-  return { level: 'warning', understood: false };
+export function stateLevel(state: string | undefined): StateClass | undefined {
+  return classifyState('pool', state);
 }
 
 function forecastLevel(f: Forecast): Level {
@@ -89,7 +88,8 @@ function verdictOf(state: string | undefined, stateLvl: Level | undefined, f: Fo
   if (/degrad/.test(s)) return 'degraded';
   if (stateLvl === 'warning') return /warn|low|near/.test(s) ? 'nearly full' : (state ?? 'warning');
   if (stateLvl === 'critical') return state ?? 'critical';
-  if (forecastLevel(f) !== 'ok') return `full in ${Math.max(1, Math.round(f.days ?? 0))} days`;
+  if (stateLvl === 'unknown') return `state “${state ?? ''}” not understood`;
+  if (forecastLevel(f) !== 'ok') return `full in ${f.days ?? 0} days`;
   return level === 'unknown' ? 'unknown' : 'ok';
 }
 
@@ -110,7 +110,7 @@ function assessPool(name: string, fig: Figures, samples: Parameters<typeof forec
   const freePercent = fig.freePercent ?? (usable && free !== undefined ? round2((free / usable) * 100) : undefined);
   const allocatedPercent = usable && fig.allocated !== undefined ? (fig.allocated / usable) * 100 : freePercent !== undefined ? 100 - freePercent : undefined;
   const consumed = fig.consumed ?? samples[samples.length - 1]?.consumed;
-  const forecast = forecastFull(samples, usable ?? 0, now);
+  const fitted = forecastFull(samples, usable ?? 0, now, fig.allocated);
   const reasons: string[] = [];
   const st = stateLevel(fig.state);
   let level: Level;
@@ -127,9 +127,13 @@ function assessPool(name: string, fig: Figures, samples: Parameters<typeof forec
   } else {
     level = 'unknown';
   }
+  // A pool the system (or its last per cent of free space) calls full shows no date: full now.
+  const judgedFull = (st?.level === 'critical' && /full/i.test(fig.state ?? '')) || (allocationLvl !== undefined && allocationLvl !== 'ok' && (freePercent ?? 100) < 1);
+  const forecast: Forecast = judgedFull && fitted.status !== 'full' ? { ...fitted, status: 'full', basis: 'state', days: 0, range: { low: 0, high: 0 }, fullAt: now === undefined ? undefined : new Date(now).toISOString() } : fitted;
   const fl = forecastLevel(forecast);
-  if (fl !== 'ok') reasons.push(forecast.status === 'full' ? `${name}: consumed data fills it now` : `${name}: full in about ${Math.round(forecast.days ?? 0)} days at the current growth`);
-  if (level === 'unknown' && forecast.status !== 'insufficient-data') level = fl;
+  if (fl !== 'ok' && forecast.basis !== 'state') reasons.push(forecast.status === 'full' ? `${name}: no free space left` : `${name}: full in about ${forecast.days ?? 0} days at the current growth`);
+  // Nothing reported but a history: the forecast is all there is to judge by.
+  if (level === 'unknown' && !st && forecast.status !== 'insufficient-data') level = fl;
   else level = worse(level, fl);
   return {
     name,
@@ -147,6 +151,17 @@ function assessPool(name: string, fig: Figures, samples: Parameters<typeof forec
     verdict: verdictOf(fig.state, st?.level, forecast, level, allocationLvl, freePercent),
     reasons,
   };
+}
+
+/** The pool whose forecast ends first: full now before any date, then the fewest days. */
+export function fillsFirst<P extends Pick<PoolCapacity, 'forecast'>>(pools: readonly P[]): P | undefined {
+  let best: P | undefined;
+  for (const p of pools) {
+    const f = p.forecast;
+    if ((f.status !== 'full' && f.status !== 'growing') || f.days === undefined) continue;
+    if (!best || f.days < (best.forecast.days ?? Number.POSITIVE_INFINITY)) best = p;
+  }
+  return best;
 }
 
 function layoutsOf(values: readonly VirtualRaidValue[] | undefined): Array<{ n: number; k: number }> {
@@ -217,6 +232,12 @@ export function assessCapacity(input: CapacityInput): SystemCapacity {
     const worstPool = pools[0] as PoolCapacity;
     total.level = worse(total.level, worstPool.level);
     if (worstPool.level !== 'ok' && total.verdict === 'ok') total.verdict = `${worstPool.name} ${worstPool.verdict}`;
+    // Pools share no space: the line's days are those of the pool that fills first, named.
+    const first = fillsFirst(pools);
+    if (first) {
+      total.forecast = first.forecast;
+      total.fillsFirst = first.name;
+    }
   }
   // A health record may report states without naming pools (no details): count them too.
   const reported = (cap?.ProvisioningStates ?? []).map((s) => ({ s, l: stateLevel(s) })).filter((x) => x.l && x.l.level !== 'ok');

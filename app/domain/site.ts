@@ -27,6 +27,8 @@ export const siteAuthSchema = z.object({
 });
 export type SiteAuth = z.infer<typeof siteAuthSchema>;
 
+export { DEFAULT_POLL_INTERVAL_SECONDS, isPolled, pollingText } from './polling.js';
+
 export const sitePollingSchema = z.object({
   /** Seconds between background polls of the site while the app runs; 0 = on demand only. */
   intervalSeconds: z.number().int().min(0),

@@ -22,11 +22,12 @@ export function readOnlyReason(state: string | undefined): string | undefined {
 }
 
 /**
- * A connection problem counts at least as a warning: the data shown may be old. Answers the app
- * cannot read count as unknown: part of the system's data is missing, which is worse than a warning.
+ * A connection problem counts at least as a warning: the data shown may be old. A system that does
+ * not answer, or answers behind a certificate not trusted, is critical (as its alert is). Answers
+ * the app cannot read count as unknown: part of the system's data is missing, worse than a warning.
  */
 export function connectionLevel(state: string | undefined): Level {
-  if (state === 'certificate-changed') return 'critical';
+  if (state === 'certificate-changed' || state === 'unreachable') return 'critical';
   if (state === 'protocol-error') return 'unknown';
   return readOnlyReason(state) ? 'warning' : 'ok';
 }
@@ -34,4 +35,16 @@ export function connectionLevel(state: string | undefined): Level {
 /** What a system is shown as: its roll-up made worse by its connection state. */
 export function systemLevel(rollup: { readonly level: Level }, state: string | undefined): Level {
   return worse(rollup.level, connectionLevel(state));
+}
+
+/** Why the connection state weighs in the system's level, in words; undefined when it does not. */
+export function connectionReason(state: string | undefined): string | undefined {
+  if (state === 'protocol-error') return 'answers the app cannot read';
+  return readOnlyReason(state);
+}
+
+/** The reasons of a system's level: its connection's first (when it weighs in), then its roll-up's. */
+export function systemReasons(rollup: { readonly reasons: readonly string[] }, state: string | undefined): string[] {
+  const why = connectionReason(state);
+  return why ? [why, ...rollup.reasons] : [...rollup.reasons];
 }

@@ -1,5 +1,6 @@
 import type { Node } from '../catalog/resources.js';
-import type { Level } from './level.js';
+import { worst, type Level } from './level.js';
+import { classifyState, stateLevelOf } from './states.js';
 
 /** High availability of one system, from its node list. */
 export interface HaSummary {
@@ -16,11 +17,11 @@ export interface HaSummary {
   down: string[];
 }
 
-const isRunning = (n: Node): boolean => n.State === undefined || /^(running|up|online|ok)$/i.test(n.State);
+const isRunning = (n: Node): boolean => stateLevelOf('node', n.State) === 'ok';
 /** The node's services run on its partner. */
 export const isTakenOver = (n: Node): boolean => /^taken\s*-?over$/i.test(n.HAState ?? '');
 const isTakingOver = (n: Node): boolean => /^takeover\s*-?active$/i.test(n.HAState ?? '');
-const isNormal = (n: Node): boolean => n.HAState === undefined || /^(normal|unknown|)$/i.test(n.HAState);
+const isNormal = (n: Node): boolean => stateLevelOf('ha', n.HAState) === 'ok';
 
 /**
  * The HA state of a system: normal; taken over (a node's services run on its partner, so one more
@@ -40,8 +41,13 @@ export function haOf(nodes: readonly Node[] | undefined): HaSummary {
     return { level: 'critical', label: 'taken over', text: `${takenOver.join(', ')} taken over${by}`, takenOver, takingOver, down };
   }
   if (down.length > 0 || odd.length > 0) {
-    const parts = [...down.map((n) => `${n} down`), ...odd.map((n) => `${name(n)} HA state ${n.HAState}`)];
-    return { level: down.length ? 'critical' : 'warning', label: 'degraded', text: parts.join(', '), takenOver, takingOver, down };
+    const downLevels = list.filter((n) => !isRunning(n)).map((n) => classifyState('node', n.State)?.level ?? 'ok');
+    const oddLevels = odd.map((n) => classifyState('ha', n.HAState)?.level ?? 'ok');
+    const parts = [
+      ...list.filter((n) => !isRunning(n)).map((n) => (classifyState('node', n.State)?.understood ? `${name(n)} ${String(n.State).toLowerCase()}` : `${name(n)} state “${n.State}” not understood`)),
+      ...odd.map((n) => `${name(n)} HA state ${n.HAState}`),
+    ];
+    return { level: worst([...downLevels, ...oddLevels]), label: 'degraded', text: parts.join(', '), takenOver, takingOver, down };
   }
   return { level: 'ok', label: 'normal', text: `${list.length} node${list.length === 1 ? '' : 's'} normal`, takenOver, takingOver, down };
 }

@@ -2,7 +2,8 @@ import { assessCapacity, type SystemCapacity } from '../capacity/pools.js';
 import type { Application, Drive, Health, Node, NotificationRecord, ReplicationPair } from '../catalog/resources.js';
 import { haOf, type HaSummary } from './ha.js';
 import { notificationRank } from './notification-level.js';
-import { levelRank, worse, type Level } from './level.js';
+import { levelRank, worse, worst, type Level } from './level.js';
+import { classifyState, driveLevel, pairLevel } from './states.js';
 
 /**
  * One system's health as the overview, the tree, the system header and the summary show it: the
@@ -17,7 +18,7 @@ export const THRESHOLDS = {
   utilizationCritical: 95,
 } as const;
 
-export type DimensionName = 'volumes' | 'hardware' | 'utilization' | 'capacity' | 'ha';
+export type DimensionName = 'volumes' | 'hardware' | 'utilization' | 'capacity' | 'ha' | 'drives' | 'replication';
 
 export interface Dimension {
   name: DimensionName;
@@ -41,6 +42,10 @@ export interface RollupInput {
   capacity?: SystemCapacity | undefined;
   /** `/nodes/list` nodes: their State and HAState. */
   nodes?: readonly Node[] | undefined;
+  /** The drives not OK ({@link unhealthyDrives}); undefined when the drive list is not cached. */
+  drives?: readonly NodeDrive[] | undefined;
+  /** The replication pairs not in sync ({@link laggingReplication}); undefined when the pair list is not cached. */
+  lagging?: readonly LaggingPair[] | undefined;
 }
 
 function healthDim(name: 'volumes' | 'hardware', pct: number | undefined, detail: string): Dimension {
@@ -58,8 +63,9 @@ function healthDim(name: 'volumes' | 'hardware', pct: number | undefined, detail
 export function rollupHealth(health: Health | null | undefined, input: RollupInput = {}): Rollup {
   const capacity = input.capacity ?? assessCapacity({ health });
   const ha = input.nodes ? haOf(input.nodes) : undefined;
+  const objects: Dimension[] = [...(ha ? [haDim(ha)] : []), ...(input.drives ? [drivesDim(input.drives)] : []), ...(input.lagging ? [replicationDim(input.lagging)] : [])];
   if (!health) {
-    const dims: Dimension[] = [capacityDim(capacity), ...(ha ? [haDim(ha)] : [])].filter((d) => d.level !== 'unknown');
+    const dims: Dimension[] = [capacityDim(capacity), ...objects].filter((d) => d.level !== 'unknown' || d.name === 'drives' || d.name === 'replication');
     return { level: 'unknown', dimensions: dims, reasons: ['no health data cached', ...reasonsOf(dims)], capacity, ha };
   }
   const v = health.Volumes;
@@ -79,7 +85,7 @@ export function rollupHealth(health: Health | null | undefined, input: RollupInp
           text: `CPU ${Math.round(u?.CPUInPercentage ?? 0)} %, memory ${Math.round(u?.MemoryInPercentage ?? 0)} %`,
         },
     capacityDim(capacity),
-    ...(ha ? [haDim(ha)] : []),
+    ...objects,
   ];
   return {
     level: dimensions.reduce<Level>((l, d) => worse(l, d.level), 'ok'),
@@ -95,7 +101,7 @@ function reasonsOf(dimensions: readonly Dimension[]): string[] {
     .filter((d) => d.level !== 'ok')
     .sort((a, b) => levelRank(a.level) - levelRank(b.level))
     .map((d) => {
-      if (d.name === 'capacity' || d.name === 'ha') return `${d.name === 'ha' ? 'HA' : 'capacity'}: ${d.text}`;
+      if (d.name === 'capacity' || d.name === 'ha' || d.name === 'drives' || d.name === 'replication') return `${d.name === 'ha' ? 'HA' : d.name}: ${d.text}`;
       if (d.percent === undefined) return `${d.name}: ${d.text}`;
       return `${d.name}: ${Math.round(d.percent)} %${d.name === 'utilization' ? '' : ' healthy'}`;
     });
@@ -114,18 +120,40 @@ function haDim(ha: HaSummary): Dimension {
   return { name: 'ha', level: ha.level, percent: undefined, text: ha.text };
 }
 
+/** Counts by word, worst first: `2 Missing, 1 Degraded`. */
+function tally(items: ReadonlyArray<{ word: string; level: Level }>): string {
+  const counts = new Map<string, { n: number; level: Level }>();
+  for (const i of items) counts.set(i.word, { n: (counts.get(i.word)?.n ?? 0) + 1, level: i.level });
+  return [...counts.entries()]
+    .sort((a, b) => levelRank(a[1].level) - levelRank(b[1].level) || b[1].n - a[1].n)
+    .map(([w, c]) => `${c.n} ${w}`)
+    .join(', ');
+}
+
+function drivesDim(drives: readonly NodeDrive[]): Dimension {
+  if (!drives.length) return { name: 'drives', level: 'ok', percent: undefined, text: 'all OK' };
+  const items = drives.map(({ drive }) => ({ word: classifyState('drive', drive.ResourceStatus)?.understood === false ? `“${drive.ResourceStatus}” (not understood)` : String(drive.ResourceStatus), level: driveLevel(drive) }));
+  return { name: 'drives', level: worst(items.map((i) => i.level)), percent: undefined, text: tally(items) };
+}
+
+function replicationDim(pairs: readonly LaggingPair[]): Dimension {
+  if (!pairs.length) return { name: 'replication', level: 'ok', percent: undefined, text: 'in sync' };
+  const items = pairs.map(({ pair }) => ({ word: pair.ConnectionStatus ?? 'behind', level: pairLevel(pair) }));
+  return { name: 'replication', level: worst(items.map((i) => i.level)), percent: undefined, text: `${pairs.length} pair${pairs.length === 1 ? '' : 's'} not in sync (${tally(items)})` };
+}
+
 /** A drive with its node, for fleet-wide lists. */
 export interface NodeDrive {
   node: string;
   drive: Drive;
 }
 
-/** Drives of a `/resources/list` answer whose status is not OK. */
+/** Drives of a `/resources/list` answer whose level is not ok. */
 export function unhealthyDrives(nodes: readonly Node[]): NodeDrive[] {
   const out: NodeDrive[] = [];
   for (const n of nodes) {
     for (const d of n.Drives ?? []) {
-      if (d.ResourceStatus && d.ResourceStatus.toUpperCase() !== 'OK') out.push({ node: n.Name ?? '', drive: d });
+      if (driveLevel(d) !== 'ok') out.push({ node: n.Name ?? '', drive: d });
     }
   }
   return out;
@@ -138,17 +166,13 @@ export interface LaggingPair {
   pair: ReplicationPair;
 }
 
-// The interface shows only "Initializing"; these are the states that mean caught up.
-const IN_SYNC = /^(insync|in_sync|synced|synchronized|connected|ok|active)$/i;
-
-/** Replication pairs with sync below 100 % or a connection status that is not in sync. */
+/** Replication pairs whose level is not ok: below 100 % in sync, or a connection status that is not in sync. */
 export function laggingReplication(apps: readonly Application[]): LaggingPair[] {
   const out: LaggingPair[] = [];
   for (const a of apps) {
     for (const v of a.Volumes ?? []) {
       for (const p of v.Replication?.ReplicationPairs ?? []) {
-        const behind = (p.SyncInPercentage !== undefined && p.SyncInPercentage < 100) || (p.ConnectionStatus !== undefined && !IN_SYNC.test(p.ConnectionStatus));
-        if (behind) out.push({ application: a.Application ?? v.Application ?? '', volume: v.Volume ?? '', pair: p });
+        if (pairLevel(p) !== 'ok') out.push({ application: a.Application ?? v.Application ?? '', volume: v.Volume ?? '', pair: p });
       }
     }
   }

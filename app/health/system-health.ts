@@ -1,7 +1,7 @@
 import { assessCapacity, type SystemCapacity } from '../capacity/pools.js';
-import type { Health, Node, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../catalog/resources.js';
+import type { Application, Health, Node, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../catalog/resources.js';
 import { refreshRead, type PlannedRead } from '../fleet/refresh-plan.js';
-import { rollupHealth, type Rollup } from './rollup.js';
+import { laggingReplication, rollupHealth, unhealthyDrives, type LaggingPair, type NodeDrive, type Rollup } from './rollup.js';
 
 /**
  * One system's health from its cached answers: which reads feed the capacity assessment and the
@@ -16,6 +16,8 @@ export const ROLLUP_READS = {
   provisioning: refreshRead('GET /monitoring/capacity/provisioning'),
   history: { op: 'GET /monitoring/capacity/pools/history', query: {} },
   nodes: refreshRead('GET /nodes/list'),
+  resources: refreshRead('GET /resources/list'),
+  replication: refreshRead('GET /replication/list'),
 } as const satisfies Record<string, PlannedRead>;
 
 /** The cached answers of {@link ROLLUP_READS}: undefined (or null) where nothing is cached. */
@@ -46,10 +48,29 @@ export function capacityFromAnswers(a: RollupAnswers, now: number): SystemCapaci
   });
 }
 
-/** The roll-up of one system from its cached answers; HA is rolled in only when the node list is cached. */
-export function systemRollup(a: RollupAnswers, now: number): Rollup {
-  const nodes = a.nodes === undefined || a.nodes === null ? undefined : listOf<Node>(a.nodes);
-  return rollupHealth(a.health as Health | null | undefined, { capacity: capacityFromAnswers(a, now), ...(nodes ? { nodes } : {}) });
+const cached = (v: unknown): boolean => v !== undefined && v !== null;
+
+/** A system's drives not OK and pairs not in sync; each undefined when its list is not cached. */
+export interface SystemObjects {
+  drives: NodeDrive[] | undefined;
+  lagging: LaggingPair[] | undefined;
+}
+
+/** The drives and replication pairs of the roll-up, from the cached drive and pair lists. */
+export function systemObjects(a: RollupAnswers): SystemObjects {
+  return {
+    drives: cached(a.resources) ? unhealthyDrives(listOf<Node>(a.resources)) : undefined,
+    lagging: cached(a.replication) ? laggingReplication(listOf<Application>(a.replication)) : undefined,
+  };
+}
+
+/**
+ * The roll-up of one system from its cached answers: HA, drives and replication are rolled in only
+ * when their list is cached. `objects` may be given when the caller computed them already.
+ */
+export function systemRollup(a: RollupAnswers, now: number, objects: SystemObjects = systemObjects(a)): Rollup {
+  const nodes = cached(a.nodes) ? listOf<Node>(a.nodes) : undefined;
+  return rollupHealth(a.health as Health | null | undefined, { capacity: capacityFromAnswers(a, now), ...(nodes ? { nodes } : {}), ...objects });
 }
 
 export { connectionLevel, readOnlyReason, systemLevel } from './connection.js';

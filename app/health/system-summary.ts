@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Application, Node, NotificationRecord } from '../catalog/resources.js';
-import { NOTIFICATIONS_CACHE, refreshRead, type PlannedRead } from '../fleet/refresh-plan.js';
-import { highLevel, laggingReplication, unhealthyDrives } from './rollup.js';
+import type { NotificationRecord } from '../catalog/resources.js';
+import { NOTIFICATIONS_CACHE, type PlannedRead } from '../fleet/refresh-plan.js';
+import { highLevel } from './rollup.js';
 import type { HealthFacts } from './summary-facts.js';
-import { listOf, ROLLUP_READS, rollupAnswers, systemRollup } from './system-health.js';
+import { listOf, ROLLUP_READS, rollupAnswers, systemObjects, systemRollup } from './system-health.js';
 
 // The window's side (the facts' type and `factsFromWire`) is in summary-facts.ts, without zod, for its first script.
 export { briefFromWire, briefOf, factsFromWire, type HealthBrief, type HealthFacts } from './summary-facts.js';
@@ -16,11 +16,9 @@ export { briefFromWire, briefOf, factsFromWire, type HealthBrief, type HealthFac
  * window in one read (`health:summaries`), instead of the window reading eight answers per system.
  */
 
-/** The cached reads a summary is computed from: the roll-up's, plus hardware, replication and notifications. */
+/** The cached reads a summary is computed from: the roll-up's, plus notifications. */
 export const SUMMARY_READS = {
   ...ROLLUP_READS,
-  resources: refreshRead('GET /resources/list'),
-  replication: refreshRead('GET /replication/list'),
   notifications: { op: NOTIFICATIONS_CACHE.op, query: { ...NOTIFICATIONS_CACHE.query } },
 } as const satisfies Record<string, PlannedRead>;
 
@@ -36,14 +34,13 @@ export type CachedRead = { value: unknown; at: string } | null | undefined;
  */
 export function healthFacts(read: (r: PlannedRead) => CachedRead, now: number): HealthFacts {
   const health = read(SUMMARY_READS.health);
+  const answers = rollupAnswers((r) => (r === SUMMARY_READS.health ? health : read(r))?.value);
+  const objects = systemObjects(answers);
   return {
-    rollup: systemRollup(
-      rollupAnswers((r) => (r === SUMMARY_READS.health ? health : read(r))?.value),
-      now,
-    ),
+    rollup: systemRollup(answers, now, objects),
     at: health?.at,
-    drives: unhealthyDrives(listOf<Node>(read(SUMMARY_READS.resources)?.value)),
-    lagging: laggingReplication(listOf<Application>(read(SUMMARY_READS.replication)?.value)),
+    drives: objects.drives ?? [],
+    lagging: objects.lagging ?? [],
     errors: highLevel(listOf<NotificationRecord>(read(SUMMARY_READS.notifications)?.value), SUMMARY_ERRORS),
   };
 }
@@ -54,6 +51,7 @@ const level = z.enum(['critical', 'unknown', 'warning', 'ok']);
 const figure = z.number().optional();
 const forecastSchema = z.object({
   status: z.enum(['full', 'growing', 'not-growing', 'insufficient-data']),
+  basis: z.enum(['free', 'consumed', 'state']),
   slopePerDay: z.number(),
   slopeStdErrorPerDay: figure,
   consumedNow: figure,
@@ -78,8 +76,9 @@ const poolSchema = z.object({
   level,
   verdict: z.string(),
   reasons: z.array(z.string()),
+  fillsFirst: z.string().optional(),
 });
-const dimensions = z.array(z.object({ name: z.enum(['volumes', 'hardware', 'utilization', 'capacity', 'ha']), level, percent: figure, text: z.string() }));
+const dimensions = z.array(z.object({ name: z.enum(['volumes', 'hardware', 'utilization', 'capacity', 'ha', 'drives', 'replication']), level, percent: figure, text: z.string() }));
 const haSchema = z
   .object({
     level,

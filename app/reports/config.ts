@@ -12,6 +12,7 @@ import type {
 } from '../catalog/resources.js';
 import { memberName, SECURE_SOCKET_OPTIONS, TARGET_TYPE_NAMES } from '../catalog/values.js';
 import { LEVEL_NAMES } from '../health/notification-level.js';
+import { pairLevel } from '../health/states.js';
 import type { Cell, ReportSection } from './model.js';
 import { answer, dataList, type ReportInput, type SystemSnapshot } from './snapshot.js';
 import { SITE_SYSTEM, arr, bool, dataAgesFor, list, makeTable, num, text, where } from './table.js';
@@ -210,6 +211,7 @@ export function configSection(input: ReportInput): ReportSection {
           ['connection', 'Connection'],
           ['remoteData', 'Remote data'],
           ['sync', 'Synchronized', 'percent'],
+          ['level', 'Level'],
         ],
         ['site', 'system', 'application', 'volume', 'remoteSystem'],
         t.replication,
@@ -347,6 +349,7 @@ function replicationRows(s: SystemSnapshot): Cell[][] {
           text(p.ConnectionStatus),
           text(p.RemoteDataStatus),
           num(p.SyncInPercentage),
+          pairLevel(p),
         ]);
       }
     }

@@ -5,6 +5,7 @@ import { timeText } from '../answers/time.js';
 import { levelName, notificationRank } from '../health/notification-level.js';
 import type { Health, Node, NotificationRecord } from '../catalog/resources.js';
 import type { Rollup } from '../health/rollup.js';
+import { driveLevel, stateLevelOf } from '../health/states.js';
 import { rollupAnswers, systemLevel, systemRollup } from '../health/system-health.js';
 import type { Cell, ReportSection } from './model.js';
 import { answer, dataList, type ReportInput, type SystemSnapshot } from './snapshot.js';
@@ -17,6 +18,7 @@ const OPS = [
   'GET /monitoring/capacity/provisioning',
   'GET /nodes/list',
   'GET /resources/list',
+  'GET /replication/list',
   'GET /notifications/query',
 ] as const;
 
@@ -58,7 +60,7 @@ export function healthSection(input: ReportInput): ReportSection {
       percentOf(allocated, total),
       capacity.level,
     ]);
-    for (const [name, state] of Object.entries(h?.Volumes?.UnhealthyStates ?? {})) unhealthyVolumes.push([...where(s), name, text(state)]);
+    for (const [name, state] of Object.entries(h?.Volumes?.UnhealthyStates ?? {})) unhealthyVolumes.push([...where(s), name, text(state), typeof state === 'string' ? stateLevelOf('volume', state) : 'unknown']);
     for (const p of capacity.pools) pools.push(poolRow(s, p));
     if (capacity.total) pools.push(poolRow(s, capacity.total));
     for (const n of dataList<Node>(s, 'GET /resources/list')) {
@@ -72,8 +74,9 @@ export function healthSection(input: ReportInput): ReportSection {
       ];
       for (const [component, items] of groups) {
         for (const c of arr(items)) {
-          if (c.ResourceStatus === undefined || c.ResourceStatus === 'OK') continue;
-          hardwareProblems.push([...where(s), text(n.Name), component, text(c.Name), text(c.ResourceSerial), text(c.ResourceStatus), text(c.ErrMsg)]);
+          const level = driveLevel(c);
+          if (level === 'ok') continue;
+          hardwareProblems.push([...where(s), text(n.Name), component, text(c.Name), text(c.ResourceSerial), text(c.ResourceStatus), level, text(c.ErrMsg)]);
         }
       }
     }
@@ -88,8 +91,10 @@ export function healthSection(input: ReportInput): ReportSection {
     kind: 'health',
     title: 'Health and capacity',
     description:
-      'Health and utilization as each system reports them; pool capacity with the system’s own provisioning state and days until full, from a least-squares line through the cached 30-day pool history ' +
-      '(95 % range from the slope’s standard error), counted from the time this report was generated; the outlook is the worse of the two. Then open hardware problems and the newest warnings and errors.',
+      'Health and utilization as each system reports them; pool capacity with the system’s own provisioning state and whole days until full: the days the free space (usable − allocated) lasts ' +
+      'at the growth of consumed data, from a least-squares line through the cached 30-day pool history (95 % range from the slope’s standard error), counted from the time this report was generated; ' +
+      'a pool the system judges full is full now (0 days), and “All pools” shows the pool that fills first. Each row states what its days measure. The outlook is the worse of the state and the forecast. ' +
+      'Then open hardware problems and the newest warnings and errors.',
     tables: [
       makeTable(
         'health.systems',
@@ -129,17 +134,18 @@ export function healthSection(input: ReportInput): ReportSection {
           ['daysUntilFull', 'Days until full', 'number'],
           ['range', '95 % range (days)'],
           ['fullBy', 'Full by', 'time'],
+          ['basis', 'Days measure'],
           ['outlook', 'Outlook'],
         ],
         ['site', 'system', 'pool'],
         pools,
         'No pool capacity cached.',
       ),
-      makeTable('health.unhealthyVolumes', 'Unhealthy volumes', [...SITE_SYSTEM, ['volume', 'Volume'], ['state', 'State']], ['site', 'system', 'volume'], unhealthyVolumes, 'No unhealthy volumes reported.'),
+      makeTable('health.unhealthyVolumes', 'Unhealthy volumes', [...SITE_SYSTEM, ['volume', 'Volume'], ['state', 'State'], ['level', 'Level']], ['site', 'system', 'volume'], unhealthyVolumes, 'No unhealthy volumes reported.'),
       makeTable(
         'health.hardwareProblems',
         'Open hardware problems',
-        [...SITE_SYSTEM, ['node', 'Node'], ['component', 'Component'], ['name', 'Name'], ['serial', 'Serial'], ['status', 'Status'], ['error', 'Error']],
+        [...SITE_SYSTEM, ['node', 'Node'], ['component', 'Component'], ['name', 'Name'], ['serial', 'Serial'], ['status', 'Status'], ['level', 'Level'], ['error', 'Error']],
         ['site', 'system', 'node', 'component', 'name'],
         hardwareProblems,
         'No hardware component reports a problem.',
@@ -166,13 +172,14 @@ function poolRow(s: SystemSnapshot, p: PoolCapacity): Cell[] {
   // The same figures, rounded the same way, as the capacity planning view (app/capacity/plan.ts).
   const f = poolFigures(p);
   const n = (v: number | undefined): number | null => (v === undefined ? null : v);
-  return [...where(s), p.name, text(p.state), text(p.reason), n(f.usable), n(f.allocated), n(f.consumed), n(f.free), n(f.freePercent), n(f.growthPerDay), n(f.daysUntilFull), rangeText(f.range) ?? null, f.fullBy ?? null, outlook(p)];
+  return [...where(s), p.name, text(p.state), text(p.reason), n(f.usable), n(f.allocated), n(f.consumed), n(f.free), n(f.freePercent), n(f.growthPerDay), n(f.daysUntilFull), rangeText(f.range) ?? null, f.fullBy ?? null, f.basis, outlook(p)];
 }
 
 /** The pool's verdict with its level, and what the forecast adds when it is not the deciding part. */
 function outlook(p: PoolCapacity): string {
   const trend = forecastTrend(p.forecast);
-  return `${p.level}: ${p.verdict === 'ok' ? trend : `${p.verdict}; ${trend}`}`;
+  const first = p.fillsFirst ? ` (${p.fillsFirst} fills first)` : '';
+  return `${p.level}: ${p.verdict === 'ok' ? trend : `${p.verdict}; ${trend}`}${first}`;
 }
 
 function countsText(counts: Record<string, number> | undefined): string | null {

@@ -1,4 +1,6 @@
 import type { Drive, Node } from '../catalog/resources.js';
+import { worse } from '../health/level.js';
+import { driveLevel } from '../health/states.js';
 import { parseSmart, type SmartRisk } from '../smart/parse.js';
 import type { Cell, ReportSection } from './model.js';
 import { dataList, type ReportInput } from './snapshot.js';
@@ -30,9 +32,9 @@ export function smartSection(input: ReportInput): ReportSection {
         const cached = typeof d.Id === 'number' && n.Name ? smartOf.get(`${n.Name}\u0000${d.Id}`) : undefined;
         // An answer that is not text (the interface says string) is still an answer: parsed, it is unknown, not "no data".
         const report = cached ? parseSmart(typeof cached.value === 'string' ? cached.value : JSON.stringify(cached.value, null, 2) ?? '') : undefined;
-        // A drive the system itself calls failed is critical whatever its SMART text says.
-        const statusRisk: SmartRisk = d.ResourceStatus === 'Failed' || d.ResourceStatus === 'Missing' ? 'critical' : 'ok';
-        const risk: DriveRisk = report ? (RANK[statusRisk] < RANK[report.risk] ? statusRisk : report.risk) : statusRisk === 'critical' ? 'critical' : 'noData';
+        // The drive's level as every view shows it (its status classified), made worse by its SMART text.
+        const statusRisk: SmartRisk = driveLevel(d);
+        const risk: DriveRisk = report ? worse(statusRisk, report.risk) : statusRisk === 'ok' ? 'noData' : statusRisk;
         counts[risk]++;
         const found = report?.findings ?? [];
         drives.push({
@@ -52,7 +54,7 @@ export function smartSection(input: ReportInput): ReportSection {
             cached?.at ?? null,
           ],
         });
-        if (statusRisk === 'critical') findings.push([...where(s), text(n.Name), text(d.Name), text(d.ResourceSerial), 'critical', 'drive status', text(d.ErrMsg) ?? `status ${d.ResourceStatus}`]);
+        if (statusRisk !== 'ok') findings.push([...where(s), text(n.Name), text(d.Name), text(d.ResourceSerial), statusRisk, 'drive status', text(d.ErrMsg) ?? `status ${d.ResourceStatus}`]);
         for (const f of found) findings.push([...where(s), text(n.Name), text(d.Name), text(d.ResourceSerial), f.risk, f.subject, f.message]);
       }
     }

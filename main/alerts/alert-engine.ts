@@ -3,7 +3,7 @@ import { redact } from '../../app/redact.js';
 import { dataRulesApply, evaluateAlerts, notificationWindowEnd, smartVerdictOf, type AlertInput, type SmartVerdict } from '../../app/alerts/evaluate.js';
 import { DEFAULT_RULES, effectiveRules, scopeText, type RuleOverride, type RuleScope, type RuleSettings, type ScopedOverride } from '../../app/alerts/rules.js';
 import type { SystemStatus } from '../../app/domain/site.js';
-import { NOTIFICATIONS_CACHE, refreshRead, smartRead } from '../../app/fleet/refresh-plan.js';
+import { NOTIFICATIONS_CACHE, smartRead } from '../../app/fleet/refresh-plan.js';
 import { ROLLUP_READS, rollupAnswers } from '../../app/health/system-health.js';
 import { AnswerDigests } from '../core/answer-digests.js';
 import type { FleetEvent } from '../core/fleet-state.js';
@@ -61,10 +61,8 @@ export interface AlertEngineOptions {
   scopedSite?: string | undefined;
 }
 
-const RESOURCES = refreshRead('GET /resources/list');
-const APPLICATIONS = refreshRead('GET /applications/list');
 /** Every cached answer the rules read, besides SMART texts: what an evaluation depends on. */
-const ENGINE_READS = [...Object.values(ROLLUP_READS), RESOURCES, APPLICATIONS, NOTIFICATIONS_CACHE];
+const ENGINE_READS = [...Object.values(ROLLUP_READS), NOTIFICATIONS_CACHE];
 const SMART_KEYS = `${smartRead('', 0).op}?`;
 
 /**
@@ -253,8 +251,6 @@ export class AlertEngine {
       state: status.state,
       lastError: status.lastError,
       rollup: rollupAnswers((r) => read(r.op, r.query)),
-      resources: read(RESOURCES.op, RESOURCES.query),
-      applications: read(APPLICATIONS.op, APPLICATIONS.query),
       notifications: read(NOTIFICATIONS_CACHE.op, NOTIFICATIONS_CACHE.query),
       smart: (node, driveId) => {
         const r = smartRead(node, driveId);

@@ -2,7 +2,11 @@ import { alertState, type Alert, type AlertFilter } from '../../app/alerts/alert
 import type { AlertCondition, Evaluation } from '../../app/alerts/evaluate.js';
 import { ruleOverrideSchema, type RuleKind, type RuleOverride, type RuleScope, type ScopedOverride } from '../../app/alerts/rules.js';
 import { InputError } from '../../app/errors.js';
+import { LEVELS_BY_RANK } from '../../app/health/level.js';
 import type { Database } from '../store/driver.js';
+
+/** Alerts are listed worst first (the order of the levels), newest first within a level. */
+const BY_LEVEL = `CASE level ${LEVELS_BY_RANK.map((l, i) => `WHEN '${l}' THEN ${i}`).join(' ')} ELSE ${LEVELS_BY_RANK.length} END`;
 
 interface Row {
   id: number;
@@ -91,7 +95,7 @@ export class AlertStore {
     return this.byIds(rows.map((r) => r.id), now.getTime());
   }
 
-  /** Alerts matching a filter, newest first. `now` decides whether a snooze still holds. */
+  /** Alerts matching a filter, worst level first, then newest first. `now` decides whether a snooze still holds. */
   list(filter: AlertFilter, now: number): Alert[] {
     const where: string[] = [];
     const args: Array<string | number> = [];
@@ -113,7 +117,7 @@ export class AlertStore {
     }
     if (filter.state === 'cleared') where.push('cleared_at IS NOT NULL');
     else if (filter.state !== undefined) where.push('cleared_at IS NULL');
-    const sql = `SELECT * FROM alerts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC`;
+    const sql = `SELECT * FROM alerts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${BY_LEVEL}, id DESC`;
     const state = filter.state;
     const rows = this.db
       .prepare<Array<string | number>, Row>(sql)

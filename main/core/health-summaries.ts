@@ -37,11 +37,11 @@ export const STORE_DELAY_MS = 2000;
 /**
  * Version of what a stored summary holds: raise it when `healthFacts` or `briefOf` changes what it
  * computes, and summaries stored by an earlier version are computed again from the cache when first
- * asked for. Format 2 stores the roll-up summary's JSON, a newline (which JSON text never holds
+ * asked for. Format 3 (2 before drives and replication joined the roll-up) stores the roll-up summary's JSON, a newline (which JSON text never holds
  * outside its strings), then the summary's JSON; a format-1 row (the summary alone) gets its roll-up
  * computed from it at load, without reading the answers again.
  */
-export const SUMMARY_FORMAT = 2;
+export const SUMMARY_FORMAT = 3;
 
 /** A summary as kept: its wire JSON and its roll-up summary's (both redacted, without seq), and its sequence number. */
 interface Kept {

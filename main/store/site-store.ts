@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_POLL_INTERVAL_SECONDS } from '../../app/domain/polling.js';
 import { newSiteSchema, siteIdFromName, sitePatchSchema, siteSchema, type NewSite, type Site, type SiteImportNotice, type SitePatch, type SitePolling, type SiteTls } from '../../app/domain/site.js';
 import { InputError } from '../../app/errors.js';
 import type { Database } from './driver.js';
@@ -12,8 +13,8 @@ import { StoreError, remedy, storeError } from './store-error.js';
 export { normaliseBaseUrl, sameBaseUrl } from './site-checks.js';
 export { IMPORTED_SUFFIX, SITES_FILE, SITES_FILE_VERSION } from './site-import.js';
 
-/** Polling of a new site unless given: on demand only, not paused, 4 requests in flight. */
-export const DEFAULT_POLLING: Readonly<SitePolling> = Object.freeze({ intervalSeconds: 0, paused: false, maxInFlight: 4 });
+/** Polling of a new site unless given: every {@link DEFAULT_POLL_INTERVAL_SECONDS}, not paused, 4 requests in flight. */
+export const DEFAULT_POLLING: Readonly<SitePolling> = Object.freeze({ intervalSeconds: DEFAULT_POLL_INTERVAL_SECONDS, paused: false, maxInFlight: 4 });
 
 export type { NewSite, SitePatch } from '../../app/domain/site.js';
 

@@ -1,7 +1,7 @@
 import type { PlanRow, planRows as PlanRows } from '../../app/capacity/plan.js';
 import type { PoolCapacity } from '../../app/capacity/pools.js';
-import { connectionLevel } from '../../app/health/connection.js';
-import { LEVELS_BY_RANK, levelRank, type Level } from '../../app/health/level.js';
+import { systemLevel } from '../../app/health/connection.js';
+import { levelRank, type Level } from '../../app/health/level.js';
 import type { LaggingPair, NodeDrive } from '../../app/health/rollup.js';
 import { briefFromWire, briefOf, factsFromWire, needsLook, UNREAD_ROLLUP, type HealthBrief, type HealthFacts, type RollupBrief } from '../../app/health/summary-facts.js';
 import type { NotificationRecord } from '../../app/catalog/index.js';
@@ -115,9 +115,9 @@ export interface OverviewTotals {
 /**
  * The overview's rows, worst first (critical, unknown, warning, ok; then by the lowest health figure;
  * then by name), and their totals, in one walk of the fleet: the first frame's data render at 1,000
- * systems. The sort keys are computed once per system into typed arrays, the
- * connection's level once per run of systems in one state (a fleet's statuses come in few states),
- * and the totals are counted in the same walk rather than in another over the rows.
+ * systems. The sort keys are computed once per system into typed arrays (the level by `systemLevel`,
+ * as the tree, the system page and the reports compute it), and the totals are counted in the same
+ * walk rather than in another over the rows.
  */
 export function overviewOf(systems: readonly FleetSystem[], briefs: ReadonlyMap<string, SystemBrief>): { rows: OverviewRow[]; totals: OverviewTotals } {
   const n = systems.length;
@@ -132,8 +132,6 @@ export function overviewOf(systems: readonly FleetSystem[], briefs: ReadonlyMap<
   let pools = 0;
   let drives = 0;
   let lagging = 0;
-  let lastState: string | undefined;
-  let stateRank = levelRank('ok');
   for (let i = 0; i < n; i++) {
     const s = systems[i]!;
     // The fleet's own key string: the lookup builds no new one (1,000 at the first frame).
@@ -141,14 +139,8 @@ export function overviewOf(systems: readonly FleetSystem[], briefs: ReadonlyMap<
     const b = briefs.get(k);
     const rollup = b === undefined ? NOTHING : b.rollup;
     const state = s.status.state;
-    if (state !== lastState) {
-      lastState = state;
-      stateRank = levelRank(connectionLevel(state));
-    }
-    // `systemLevel`: the worse of the roll-up's level and the connection's.
-    const r = Math.min(levelRank(rollup.level), stateRank);
-    const level = LEVELS_BY_RANK[r]!;
-    rank[i] = r;
+    const level = systemLevel(rollup, state);
+    rank[i] = levelRank(level);
     low[i] = lowest(rollup);
     order.push(i);
     const row: OverviewRow = { key: k, siteId: s.siteId, siteName: s.site?.name ?? s.siteId, system: s.system, state, rollup, level, at: b?.at, drives: b?.drives ?? 0, lagging: b?.lagging ?? 0 };

@@ -77,13 +77,8 @@ export function formatAgo(iso: string | number | undefined, now = Date.now()): s
   return `${Math.floor(s / 86_400)} d ago`;
 }
 
-/** Days as a short phrase: `12 days`, `3.5 days`, `> 10 years`. */
-export function formatDays(days: number): string {
-  if (!Number.isFinite(days)) return '∞';
-  if (days > 3650) return '> 10 years';
-  if (days >= 10) return `${Math.round(days)} days`;
-  return `${days.toFixed(1)} days`;
-}
+/** Whole days as a short phrase: `1 day`, `12 days`, `> 10 years` (the one phrase of app/capacity/days.ts). */
+export { daysPhrase as formatDays } from '../../app/capacity/days.js';
 
 /** The current time as ISO text: when a live read happened. */
 export function nowIso(): string {

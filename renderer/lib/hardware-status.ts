@@ -2,9 +2,19 @@
 // apart from the hardware area's helpers (hardware.ts, which re-exports them), so the frame's script
 // does not carry those.
 
-/** Tone of a `ResourceStatus`/sensor status: the interface shows only "OK"; anything else is not fine. */
+import { classifyState } from '../../app/health/states.js';
+
+const TONE_OF = { ok: 'ok', warning: 'warning', critical: 'critical', unknown: 'warning' } as const;
+
+/**
+ * Tone of a `ResourceStatus`/sensor status: a resource status the drive table knows takes its level
+ * (app/health/states.ts, as the tree and the reports rate it); other words (link and node states) as
+ * below. The interface shows only "OK"; anything else is not fine.
+ */
 export function statusTone(status: string | undefined): 'ok' | 'warning' | 'critical' | 'muted' {
   if (!status) return 'muted';
+  const known = classifyState('drive', status);
+  if (known?.understood) return TONE_OF[known.level];
   const s = status.toLowerCase();
   if (/^(ok|normal|online|running|up|enabled|approved|insync|healthy)$/.test(s)) return 'ok';
   if (/fail|critical|missing|error|down|linkdown/.test(s)) return 'critical';

@@ -1,4 +1,5 @@
 import { asksForSecondFactor } from '../../app/auth/login-result.js';
+import { pollingText } from '../../app/domain/polling.js';
 import type { SiteView, SystemStatusView } from '../../app/ipc/contract.js';
 import { api } from '../lib/api.js';
 import type { FleetStore } from '../lib/fleet.svelte.js';
@@ -43,9 +44,9 @@ export async function refreshSite(fleet: FleetStore, siteId: string): Promise<vo
   else fleet.siteErrors.delete(siteId);
 }
 
-/** A site's polling in words: `every 60 s` or `on demand`. */
-export function pollingText(site: SiteView): string {
-  return site.polling.intervalSeconds > 0 ? `every ${site.polling.intervalSeconds} s` : 'on demand';
+/** A site's polling in words (app/domain/polling.ts): `paused`, `every 300 s`, `on demand (not polled)`. */
+export function sitePollingText(site: SiteView): string {
+  return pollingText(site.polling);
 }
 
 export { sitesNeedingYou, type SiteNeed } from './needs.js';

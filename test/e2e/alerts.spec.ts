@@ -70,3 +70,21 @@ test('a rule edited for one system applies at once and is kept', async ({ page }
   await expect(editor.getByTestId('rule-enabled-drive')).not.toBeChecked();
   await expect(editor.getByTestId('rule-reset')).toBeVisible();
 });
+
+test('the alert centre says which sites are not polled, and so raise no alert by themselves', async ({ page }) => {
+  const siteId = fleet().siteIds[0] as string;
+  const name = fleet().simulator.manifest.sites[0]?.name as string;
+  // Added without an interval: polled at the default, so nothing to say.
+  expect(fleet().runtime.sites.get(siteId)?.polling.intervalSeconds).toBeGreaterThan(0);
+  await page.goto(fleet().url);
+  await page.getByTestId('open-alerts').click();
+  await expect(page.getByTestId('alerts-view')).toBeVisible();
+  await expect(page.getByTestId('alerts-not-polled')).toHaveCount(0);
+
+  // On demand is a choice; the alert centre then names the site.
+  await fleet().runtime.fleet.editSite(siteId, { polling: { intervalSeconds: 0 } });
+  await page.goto(fleet().url);
+  await page.getByTestId('open-alerts').click();
+  await expect(page.getByTestId('alerts-not-polled')).toContainText(`${name} (on demand)`);
+  await fleet().runtime.fleet.editSite(siteId, { polling: { intervalSeconds: 300 } });
+});

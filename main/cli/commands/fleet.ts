@@ -6,6 +6,7 @@ import { terminalField } from '../../../app/safe-text.js';
 import { siteNotices } from '../../../app/domain/site-notices.js';
 import type { Level } from '../../../app/health/level.js';
 import type { Rollup } from '../../../app/health/rollup.js';
+import { systemReasons } from '../../../app/health/connection.js';
 import { rollupAnswers, systemLevel, systemRollup } from '../../../app/health/system-health.js';
 import { pinnedValidity } from '../../client/index.js';
 import { osUser, type Runtime } from '../../runtime.js';
@@ -65,7 +66,7 @@ export async function refreshCommand(io: CliIo, args: readonly string[]): Promis
           system: s.system,
           state: s.state,
           health: systemLevel(rollup, s.state),
-          healthReasons: rollup.reasons,
+          healthReasons: systemReasons(rollup, s.state),
           lastSuccessAt: s.lastSuccessAt,
           lastError: s.lastError,
           truncated: s.truncated,

@@ -1,3 +1,4 @@
+import { pollingText } from '../../../app/domain/polling.js';
 import { parseArgs } from 'node:util';
 import { formatFingerprint, requireFingerprint, sameFingerprint } from '../../../app/fingerprint.js';
 import { CertificateError, pinnedValidity, probeCertificate, type PinnedValidity } from '../../client/index.js';
@@ -113,7 +114,7 @@ async function siteList(io: CliIo, args: readonly string[]): Promise<number> {
     }
     if (!sites.length) io.stdout('no sites: add one with "fleetdeck site add NAME --url URL --user USER --password-stdin"\n');
     for (const s of sites) {
-      const flags = [s.polling.paused ? 'paused' : '', s.group ? `group ${s.group}` : '', s.tags.length ? `tags ${s.tags.join(',')}` : ''].filter(Boolean).join(', ');
+      const flags = [pollingText(s.polling), s.group ? `group ${s.group}` : '', s.tags.length ? `tags ${s.tags.join(',')}` : ''].filter(Boolean).join(', ');
       // a site list may have been edited by hand: its text is printed as fields, like a system's.
       const fields = [s.name, s.baseUrl, s.username, ...(s.tls.pinSha256 ? [`pinned ${s.tls.pinSha256.slice(0, 16)}…`] : []), ...(flags ? [`(${flags})`] : [])];
       printRow(io, fields);

@@ -18,6 +18,10 @@ describe('fleetdeck site edit: polling settings', { timeout: 120_000 }, () => {
   it('stores the interval and the SMART age, and refuses an age below one hour', async () => {
     const add = await cli('site', 'add', 'Lab', '--url', 'http://127.0.0.1:9', '--user', 'admin');
     expect(add.code, add.stderr).toBe(0);
+    // Added without an interval: polled at the light default, and the list says how often.
+    expect((await cli('site', 'list')).stdout).toContain('(every 300 s)');
+    expect((await cli('site', 'edit', 'Lab', '--interval', '0')).code).toBe(0);
+    expect((await cli('site', 'list')).stdout).toContain('(on demand)');
     const edit = await cli('site', 'edit', 'Lab', '--interval', '60', '--smart-max-age', '6');
     expect(edit.code, edit.stderr).toBe(0);
     const sites = new SiteStore({ dataDir: dir });

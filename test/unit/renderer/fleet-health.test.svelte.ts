@@ -88,10 +88,10 @@ describe('FleetHealth on health:rollups and health:summaries', () => {
     flushSync();
     expect(reads()).toEqual([{ 'health:rollups': {} }]);
     expect(fake.invocations.some((i) => i.channel === 'cache:read')).toBe(false);
-    // a2 is unreachable: its ok roll-up is shown as a warning, so it sorts first.
-    expect(health.rows.map((r) => `${r.system} ${r.level} ${r.at}`)).toEqual(['a2 warning 2025-12-01T00:00:00Z', 'a1 ok 2026-01-01T00:00:00Z', 'b1 ok 2026-01-01T00:00:00Z']);
-    expect(health.of('b', 'b1')).toMatchObject({ at: '2026-01-01T00:00:00Z', drives: 1, lagging: 0, rollup: { level: 'ok' } });
-    expect(health.totals).toMatchObject({ usable: 300, allocated: 150, drives: 1, lagging: 0, pools: 0, byLevel: { critical: 0, unknown: 0, warning: 1, ok: 2 } });
+    // a2 is unreachable: its ok roll-up is shown as critical (as its alert is); b1's failed drive makes it critical.
+    expect(health.rows.map((r) => `${r.system} ${r.level} ${r.at}`)).toEqual(['a2 critical 2025-12-01T00:00:00Z', 'b1 critical 2026-01-01T00:00:00Z', 'a1 ok 2026-01-01T00:00:00Z']);
+    expect(health.of('b', 'b1')).toMatchObject({ at: '2026-01-01T00:00:00Z', drives: 1, lagging: 0, rollup: { level: 'critical' } });
+    expect(health.totals).toMatchObject({ usable: 300, allocated: 150, drives: 1, lagging: 0, pools: 0, byLevel: { critical: 2, unknown: 0, warning: 0, ok: 1 } });
     expect(health.loading).toBe(false);
     // The details are not there yet, and say so: no empty list passed off as "none".
     expect(health.detailsRead).toBe(false);
@@ -127,7 +127,9 @@ describe('FleetHealth on health:rollups and health:summaries', () => {
     flushSync();
     const since = (reads()[1]?.['health:rollups'] as { since?: number } | undefined)?.since;
     expect(since).toBeGreaterThan(0);
-    expect(health.rows[0]).toMatchObject({ system: 'b1', level: 'critical', at: '2026-01-02T00:00:00Z' });
+    // b1 is critical now, beside a2 (unreachable): the two critical systems come first.
+    expect(health.rows.slice(0, 2).map((r) => r.system).sort()).toEqual(['a2', 'b1']);
+    expect(health.rows.find((r) => r.system === 'b1')).toMatchObject({ level: 'critical', at: '2026-01-02T00:00:00Z' });
 
     await health.detailsSettled();
     const first = health.of('a', 'a1');

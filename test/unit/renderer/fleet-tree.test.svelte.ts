@@ -104,12 +104,14 @@ describe('FleetTree', () => {
     expect(ha.classList.contains('tone-critical')).toBe(true);
     expect(ha.title).toBe('node-b taken over by node-a');
     expect(warned.getAttribute('aria-label')).toBe('prod-a, warning, HA taken over');
-    // Connected and healthy: a bare word, no tooltip, no HA pill while HA is normal; the connection
-    // problem still shows beside it.
-    const ok = row('tree-system-alpha-prod-b');
-    expect(ok.querySelector<HTMLElement>('[data-testid="tree-health"]')?.hasAttribute('title')).toBe(false);
-    expect(ok.querySelector('[data-testid="tree-ha"]')).toBeNull();
-    expect(ok.querySelector('.state-badge')?.textContent?.trim()).toBe('unreachable');
+    // A healthy roll-up on a system that does not answer: the level the overview and the alert
+    // show (critical, the connection as its reason), no HA pill while HA is normal, the state beside it.
+    const down = row('tree-system-alpha-prod-b');
+    const downLevel = down.querySelector<HTMLElement>('[data-testid="tree-health"]')!;
+    expect(downLevel.textContent).toBe('critical');
+    expect(downLevel.title).toBe('the system is unreachable');
+    expect(down.querySelector('[data-testid="tree-ha"]')).toBeNull();
+    expect(down.querySelector('.state-badge')?.textContent?.trim()).toBe('unreachable');
     expect(row('tree-system-beta-dr-a').getAttribute('aria-label')).toContain('health not read yet');
   });
 

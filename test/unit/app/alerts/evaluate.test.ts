@@ -16,9 +16,9 @@ function input(over: Partial<AlertInput> = {}): AlertInput {
       health: { ...healthy, CapacityUtilization: undefined },
       pools: { CapacityUsage: [{ Name: 'p', TotalAllocatedSizeInBytes: 50 * TIB, TotalConsumedSizeInBytes: 10 * TIB, FreeCapacityInBytes: 50 * TIB }] },
       nodes: { Data: [{ Name: 'n1', State: 'Running', HAState: 'Normal' }, { Name: 'n2', State: 'Running', HAState: 'Normal' }] },
+      resources: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }, { Id: 2, Name: 'd2', ResourceStatus: 'OK' }] }] },
+      replication: { Data: [{ Application: 'app', Volumes: [{ Volume: 'v', Replication: { ReplicationPairs: [{ RemoteSystemName: 'far', SyncInPercentage: 100, ConnectionStatus: 'InSync' }] } }] }] },
     },
-    resources: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }, { Id: 2, Name: 'd2', ResourceStatus: 'OK' }] }] },
-    applications: { Data: [{ Application: 'app', Volumes: [{ Volume: 'v', Replication: { ReplicationPairs: [{ RemoteSystemName: 'far', SyncInPercentage: 100, ConnectionStatus: 'InSync' }] } }] }] },
     notifications: { Data: [] },
     now: NOW,
     ...over,
@@ -45,8 +45,8 @@ describe('alert evaluation', () => {
           ...input().rollup,
           health: { ...healthy, CapacityUtilization: undefined, ...(withSensors ? { HardwareUtilization: { CPUInPercentage: 99, MemoryInPercentage: 99, HardwareUtilizationInPercentage: 99 } } : {}) },
           nodes: { Data: [{ Name: 'n1', State: 'Running', HAState: 'TakeoverActive', Time: time, ...(withSensors ? { Sensors: sensors } : {}) }, { Name: 'n2', State: 'Down', HAState: 'TakenOver', Time: time }] },
+          resources: { Data: [{ Name: 'n1', Time: time, ...(withSensors ? { Sensors: sensors } : {}), Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed', ...(withSensors ? { Sensors: sensors } : {}) }] }] },
         },
-        resources: { Data: [{ Name: 'n1', Time: time, ...(withSensors ? { Sensors: sensors } : {}), Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed', ...(withSensors ? { Sensors: sensors } : {}) }] }] },
       });
     const plain = evaluateAlerts(at('2026-01-31T11:00:00Z', false), DEFAULT_RULES);
     expect(plain.conditions.map((c) => c.rule).sort()).toEqual(['drive', 'ha']);
@@ -86,7 +86,7 @@ describe('alert evaluation', () => {
   });
 
   it('raises a failed drive as critical, a degraded one as a warning, each named by node and drive', () => {
-    const e = evaluateAlerts(input({ resources: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed', ErrMsg: 'media error' }, { Id: 2, Name: 'd2', ResourceStatus: 'Degrading' }] }] } }), DEFAULT_RULES);
+    const e = evaluateAlerts(input({ rollup: { ...input().rollup, resources: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed', ErrMsg: 'media error' }, { Id: 2, Name: 'd2', ResourceStatus: 'Degrading' }] }] } } }), DEFAULT_RULES);
     expect(e.conditions).toEqual([
       { rule: 'drive', subject: 'n1/d1', level: 'critical', message: 'drive d1 on n1 is Failed: media error' },
       { rule: 'drive', subject: 'n1/d2', level: 'warning', message: 'drive d2 on n1 is Degrading' },
@@ -132,17 +132,18 @@ describe('alert evaluation', () => {
   });
 
   it('raises a pool the forecast sees full within the rule’s days', () => {
-    // 1 TiB a day on 100 TiB, 60 consumed now: about 40 days left.
+    // 1 TiB a day on 100 TiB, 80 allocated: the 20 TiB free last 20 days (the consumed 60 would leave 40).
     const history = { PerformanceStatstics: Array.from({ length: 30 }, (_, i) => ({ PoolName: 'p', Time: new Date(NOW - (29 - i) * DAY).toISOString().slice(0, 19), TotalConsumedSizeInBytes: (31 + i) * TIB })) };
     const rollup = { ...input().rollup, pools: { CapacityUsage: [{ Name: 'p', TotalAllocatedSizeInBytes: 80 * TIB, TotalConsumedSizeInBytes: 60 * TIB, FreeCapacityInBytes: 20 * TIB }] }, history };
-    expect(evaluateAlerts(input({ rollup }), DEFAULT_RULES).conditions.filter((c) => c.rule === 'pool-full-days')).toEqual([]);
-    const c = evaluateAlerts(input({ rollup }), rules((r) => (r['pool-full-days'].days = 60))).conditions.filter((x) => x.rule === 'pool-full-days');
-    expect(c).toEqual([{ rule: 'pool-full-days', subject: 'p', level: 'warning', message: 'pool p is forecast full in 40 days (rule: fewer than 60)' }]);
+    expect(evaluateAlerts(input({ rollup }), rules((r) => (r['pool-full-days'].days = 15))).conditions.filter((c) => c.rule === 'pool-full-days')).toEqual([]);
+    const c = evaluateAlerts(input({ rollup }), DEFAULT_RULES).conditions.filter((x) => x.rule === 'pool-full-days');
+    // The alert's level is the pool's: full within 30 days is critical.
+    expect(c).toEqual([{ rule: 'pool-full-days', subject: 'p', level: 'critical', message: 'pool p is forecast full in 20 days (rule: fewer than 30)' }]);
   });
 
   it('raises replication behind or disconnected, one alert per pair', () => {
-    const applications = { Data: [{ Application: 'app', Volumes: [{ Volume: 'v', Replication: { ReplicationPairs: [{ RemoteSystemName: 'far', SyncInPercentage: 40, ConnectionStatus: 'Syncing' }, { RemoteSystemName: 'near', SyncInPercentage: 100, ConnectionStatus: 'InSync' }] } }] }] };
-    expect(evaluateAlerts(input({ applications }), DEFAULT_RULES).conditions).toEqual([{ rule: 'replication', subject: 'app/v/far', level: 'warning', message: 'replication of app/v to far: Syncing, 40 % in sync' }]);
+    const replication = { Data: [{ Application: 'app', Volumes: [{ Volume: 'v', Replication: { ReplicationPairs: [{ RemoteSystemName: 'far', SyncInPercentage: 40, ConnectionStatus: 'Syncing' }, { RemoteSystemName: 'near', SyncInPercentage: 100, ConnectionStatus: 'InSync' }] } }] }] };
+    expect(evaluateAlerts(input({ rollup: { ...input().rollup, replication } }), DEFAULT_RULES).conditions).toEqual([{ rule: 'replication', subject: 'app/v/far', level: 'warning', message: 'replication of app/v to far: Syncing, 40 % in sync' }]);
   });
 
   it('raises HA not normal, and says nothing of HA without a cached node list', () => {

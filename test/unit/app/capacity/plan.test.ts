@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLAN_COLUMNS, comparePlan, planCells, planRows, planTotal, type PlanRow, type SystemCapacityEntry } from '../../../../app/capacity/plan.js';
+import { comparePlan, fillsFirstText, PLAN_COLUMNS, planCells, type PlanRow, planRows, planTotal, type SystemCapacityEntry } from '../../../../app/capacity/plan.js';
 import { assessCapacity } from '../../../../app/capacity/pools.js';
 import { rollupAnswers, systemRollup } from '../../../../app/health/system-health.js';
 import { healthSection } from '../../../../app/reports/health.js';
@@ -56,9 +56,11 @@ describe('capacity planning rows', () => {
     });
     const rows = planRows([...fleet, { siteId: 'dc-c', siteName: 'dc-c', system: 'allocated-04', capacity }]);
     expect(rows[0]).toMatchObject({ system: 'allocated-04', pool: 'hdd', fullNow: true, verdict: 'full', level: 'critical' });
-    // Its data alone would take years: the forecast is still shown for what it is.
-    expect(rows[0]?.daysUntilFull).toBeGreaterThan(3000);
+    // Its data alone would take years: a pool judged full shows no such date.
+    expect(rows[0]).toMatchObject({ daysUntilFull: 0, fullBy: undefined, range: undefined });
     expect(planTotal(rows)).toMatchObject({ fullNow: 1, within30: 2, within90: 2 });
+    // The fleet line names the pool that fills first.
+    expect(fillsFirstText(planTotal(rows))).toBe('allocated-04/hdd full now');
   });
 
   it('sorts a thousand systems into one total order', () => {

@@ -31,7 +31,8 @@ describe('pool capacity', () => {
     });
     const hdd = c.pools[0];
     expect(hdd).toMatchObject({ name: 'hdd', level: 'critical', verdict: 'full', usable: 100 * TIB, allocated: 99.35 * TIB, consumed: 10 * TIB, free: 0.65 * TIB, freePercent: 0.65, layouts: [{ n: 8, k: 2 }] });
-    expect(hdd?.forecast.status).toBe('growing');
+    // Judged full: full now, never a date years ahead from its slowly growing data.
+    expect(hdd?.forecast).toMatchObject({ status: 'full', basis: 'state', days: 0 });
     expect(hdd?.reasons).toEqual(['hdd: the system reports Full, LowFreeSpace (0.65 % free)']);
     expect(c.pools[1]).toMatchObject({ name: 'ssd', level: 'ok', verdict: 'ok' });
     expect(c.level).toBe('critical');
@@ -48,9 +49,9 @@ describe('pool capacity', () => {
     expect(ssd?.verdict).toMatch(/^full in \d+ days$/);
   });
 
-  it('names a state it does not know instead of calling it ok', () => {
+  it('names a state it does not know instead of calling it ok, and counts it as not known', () => {
     const c = assessCapacity({ pools, provisioning: [{ PoolName: 'ssd', State: 'Rebalancing' }] });
-    expect(c.pools.find((p) => p.name === 'ssd')).toMatchObject({ level: 'warning', reasons: ['ssd: the system reports a state this app does not know, “Rebalancing” (90 % free)'] });
+    expect(c.pools.find((p) => p.name === 'ssd')).toMatchObject({ level: 'unknown', verdict: 'state “Rebalancing” not understood', reasons: ['ssd: the system reports a state this app does not know, “Rebalancing” (90 % free)'] });
   });
 
   it('judges by the allocated share when no state is reported, and is unknown with nothing at all', () => {
@@ -58,5 +59,52 @@ describe('pool capacity', () => {
     expect(assessCapacity({}).level).toBe('unknown');
     // A health record without pool details still says a pool is Full.
     expect(assessCapacity({ health: { CapacityUtilization: { ProvisioningStates: ['Ok', 'Full'] } } })).toMatchObject({ level: 'critical', reasons: ['a pool is Full (the system does not say which)'] });
+  });
+});
+
+describe('one capacity model: "full" and "days until full" measure the same space', () => {
+  const GIB = 1024 ** 3;
+  const usable = 9 * TIB;
+  const perDay = 5.86 * GIB;
+  const at = (allocated: number, state?: string) =>
+    assessCapacity({
+      pools: { CapacityUsage: [{ Name: 'hdd', TotalAllocatedSizeInBytes: allocated, TotalConsumedSizeInBytes: 2.5 * TIB, FreeCapacityInBytes: usable - allocated }] },
+      ...(state ? { provisioning: [{ PoolName: 'hdd', State: state }] } : {}),
+      history: history('hdd', 30, 2.5 * TIB - 29 * perDay, perDay),
+      now: T0 + 29 * DAY,
+    }).pools[0]!;
+
+  it('counts the days the free space (usable − allocated) lasts at the growth of consumed data, in whole days, and says so', () => {
+    // 2.72 TiB free at 5.86 GiB a day: 475 days, not the ~1,108 until consumed data reaches usable.
+    const p = at(usable - 2.72 * TIB);
+    expect(p.forecast).toMatchObject({ status: 'growing', basis: 'free', days: Math.round((2.72 * TIB) / perDay) });
+    expect(p.forecast.days).toBe(475);
+    expect(Number.isInteger(p.forecast.range?.low)).toBe(true);
+    expect(Number.isInteger(p.forecast.range?.high)).toBe(true);
+  });
+
+  it('shows a pool judged full (98 % allocated, the system says Full) as full now: no date years ahead', () => {
+    const p = at(usable - 180 * GIB, 'Full');
+    expect(p).toMatchObject({ level: 'critical', verdict: 'full' });
+    expect(p.forecast).toMatchObject({ status: 'full', basis: 'state', days: 0 });
+    expect(p.reasons.join(' ')).not.toMatch(/\d{3,} days/);
+    // Without a state, 98 % allocated is nearly full, and its days are those of its 180 GiB: about a month.
+    const q = at(usable - 180 * GIB);
+    expect(q).toMatchObject({ level: 'critical', verdict: 'nearly full' });
+    expect(q.forecast).toMatchObject({ status: 'growing', basis: 'free', days: 31 });
+  });
+
+  it('gives "All pools" the days of the pool that fills first, by name, not the sum of unrelated pools', () => {
+    const c = assessCapacity({
+      pools: {
+        CapacityUsage: [
+          { Name: 'hdd', TotalAllocatedSizeInBytes: 8 * TIB, TotalConsumedSizeInBytes: 2 * TIB, FreeCapacityInBytes: 1 * TIB },
+          { Name: 'ssd', TotalAllocatedSizeInBytes: 1 * TIB, TotalConsumedSizeInBytes: 0.5 * TIB, FreeCapacityInBytes: 99 * TIB },
+        ],
+      },
+      history: [...history('hdd', 30, 2 * TIB - 29 * 10 * GIB, 10 * GIB), ...history('ssd', 30, 0.5 * TIB, 0)],
+      now: T0 + 29 * DAY,
+    });
+    expect(c.total).toMatchObject({ name: 'All pools', fillsFirst: 'hdd', forecast: { status: 'growing', days: Math.round(TIB / (10 * GIB)) } });
   });
 });

@@ -50,7 +50,9 @@ describe('health roll-up', () => {
   it('counts a connection problem as at least a warning', () => {
     expect(connectionLevel('ok')).toBe('ok');
     expect(connectionLevel('stale')).toBe('ok');
-    expect(connectionLevel('unreachable')).toBe('warning');
+    // A system that does not answer is critical, as its alert is.
+    expect(connectionLevel('unreachable')).toBe('critical');
+    expect(connectionLevel('paused')).toBe('warning');
     expect(connectionLevel('certificate-changed')).toBe('critical');
     // Part of the system's data could not be read: not knowing is worse than a warning.
     expect(connectionLevel('protocol-error')).toBe('unknown');

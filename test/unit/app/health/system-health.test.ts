@@ -36,7 +36,8 @@ describe("a system's health from its cached answers", () => {
   it('makes the level worse by the connection state, and names why writes are refused', () => {
     const ok = systemRollup({ health: healthy }, 0);
     expect(systemLevel(ok, 'ok')).toBe('ok');
-    expect(systemLevel(ok, 'unreachable')).toBe('warning');
+    expect(systemLevel(ok, 'unreachable')).toBe('critical');
+    expect(systemLevel(ok, 'login-required')).toBe('warning');
     expect(systemLevel(ok, 'protocol-error')).toBe('unknown');
     expect(systemLevel(ok, 'certificate-changed')).toBe('critical');
     expect(readOnlyReason('paused')).toBe('polling of this site is paused');

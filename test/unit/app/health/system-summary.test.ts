@@ -58,7 +58,7 @@ describe("a system's health summary", () => {
     const facts = healthFacts(readOf(answers), NOW);
     // What renderer/lib/fleet-health.svelte.ts computed per system until main kept the summaries.
     const before = {
-      rollup: systemRollup({ health: answers.health, pools: answers.pools, provisioning: answers.provisioning, history: answers.history, nodes: answers.nodes }, NOW),
+      rollup: systemRollup({ health: answers.health, pools: answers.pools, provisioning: answers.provisioning, history: answers.history, nodes: answers.nodes, resources: answers.resources, replication: answers.replication }, NOW),
       at: AT,
       drives: unhealthyDrives(dataOf(answers.resources)),
       lagging: laggingReplication(dataOf(answers.replication)),

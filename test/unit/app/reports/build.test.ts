@@ -69,8 +69,8 @@ describe('inventory', () => {
 describe('health and capacity', () => {
   const model = buildReport('health', fixtureInput());
 
-  it('computes days until full with the least-squares forecast, counted from generation time', () => {
-    // 10 GiB/day exactly; at 12:00 the line holds 5 TiB + 5 GiB of a 10 TiB pool.
+  it('computes whole days until the free space is gone at the least-squares growth, counted from generation time, and says so', () => {
+    // 10 GiB/day exactly; 4 TiB free (usable − allocated): 409.6 days, 410 whole.
     expect(rowsOf(model, 'health.pools')).toEqual([
       {
         site: 'East DC',
@@ -84,20 +84,21 @@ describe('health and capacity', () => {
         free: 4 * TIB,
         freePercent: 50,
         growthPerDay: 10 * GIB,
-        daysUntilFull: 511.5,
-        range: '512 – 512',
-        fullBy: new Date(Date.parse(GENERATED_AT) + 511.5 * 86_400_000).toISOString(),
+        daysUntilFull: 410,
+        range: '409 – 410',
+        fullBy: new Date(Date.parse(GENERATED_AT) + 410 * 86_400_000).toISOString(),
+        basis: 'free space (usable − allocated) used up at the growth of consumed data (least-squares line through 30 samples)',
         outlook: 'ok: growing',
       },
     ]);
   });
 
-  it('shows a pool the system reports Full as critical, however slowly it grows', () => {
+  it('shows a pool the system reports Full as critical and full now (no far-off date), however slowly it grows', () => {
     const input = fixtureInput();
     const alpha = input.systems[0] as (typeof input.systems)[number];
     alpha.answers['GET /monitoring/capacity/provisioning'] = { value: { Data: [{ PoolName: 'hdd-pool', State: 'Full', Reason: 'LowFreeSpace', FreeSpaceInPercentage: 0.65 }] }, at: ALPHA_AT };
     const full = buildReport('health', input);
-    expect(rowsOf(full, 'health.pools')[0]).toMatchObject({ state: 'Full', freePercent: 0.65, daysUntilFull: 511.5, outlook: 'critical: full; growing' });
+    expect(rowsOf(full, 'health.pools')[0]).toMatchObject({ state: 'Full', freePercent: 0.65, daysUntilFull: 0, range: null, fullBy: null, basis: 'the system judges the pool full now (its state, or under 1 % free)', outlook: 'critical: full; full now' });
     expect(rowsOf(full, 'health.systems')[0]).toMatchObject({ capacityLevel: 'critical', level: 'critical' });
   });
 
@@ -106,8 +107,8 @@ describe('health and capacity', () => {
     // Usable and allocated are the pools' sums, as the overview totals them (the fixture's health
     // record says 5 TiB allocated for the system while its one pool says 6: the pools decide).
     expect(rowsOf(model, 'health.systems')[0]).toMatchObject({ level: 'critical', volumesHealth: 75, unhealthyVolumes: 1, hardwareHealth: 98.2, unhealthyResources: 'Drive: 2', capacity: 10 * TIB, allocated: 6 * TIB, allocatedPercent: 60, capacityLevel: 'ok' });
-    expect(rowsOf(model, 'health.unhealthyVolumes')).toEqual([{ site: 'East DC', system: 'alpha', volume: 'db/log', state: 'Degraded' }]);
-    expect(rowsOf(model, 'health.hardwareProblems').map((r) => `${r.name} ${r.status}`)).toEqual(['sda Warning', 'sdz Failed']);
+    expect(rowsOf(model, 'health.unhealthyVolumes')).toEqual([{ site: 'East DC', system: 'alpha', volume: 'db/log', state: 'Degraded', level: 'warning' }]);
+    expect(rowsOf(model, 'health.hardwareProblems').map((r) => `${r.name} ${r.status} ${r.level}`)).toEqual(['sda Warning warning', 'sdz Failed critical']);
     expect(rowsOf(model, 'health.notifications').map((r) => `${r.time} ${r.level} ${r.message}`)).toEqual([
       '2025-01-15T10:00:00Z Critical Drive sdz failed.',
       '2025-01-14T09:00:00Z Warning Fan FAN2 below nominal speed.',
@@ -131,7 +132,7 @@ describe('hardware and SMART risk', () => {
       { site: 'West DC', system: 'beta', drives: 0, critical: 0, warning: 0, ok: 0, unknown: 0, noData: 0 },
       { site: 'West DC', system: 'gamma', drives: 0, critical: 0, warning: 0, ok: 0, unknown: 0, noData: 0 },
     ]);
-    expect(rowsOf(model, 'smart.findings').map((r) => `${r.drive} ${r.risk} ${r.subject}`)).toEqual(['sda critical 5 Reallocated_Sector_Ct', 'sdz critical drive status']);
+    expect(rowsOf(model, 'smart.findings').map((r) => `${r.drive} ${r.risk} ${r.subject}`)).toEqual(['sda warning drive status', 'sda critical 5 Reallocated_Sector_Ct', 'sdz critical drive status']);
   });
 
   it('rates a SAS drive from its SCSI text and counts text it cannot read as unknown, never ok', () => {
@@ -197,7 +198,7 @@ describe('configuration snapshot', () => {
   it('shows mappings with LUNs, replication with its state, schedules, NAS servers and floating IPs', () => {
     expect(rowsOf(model, 'config.mappings').map((r) => `${r.host} ${r.application}/${r.volume} ${r.lun}`)).toEqual(['esx01 db/data 0', 'esx01 db/log 1']);
     expect(rowsOf(model, 'config.replication')).toEqual([
-      { site: 'East DC', system: 'alpha', application: 'db', volume: 'data', role: 'Primary', localData: 'UpToDate', remoteSystem: 'beta', remoteApplication: 'db-dr', remoteVolume: 'data', protocol: 'Synchronous', connection: 'InSync', remoteData: 'UpToDate', sync: 100 },
+      { site: 'East DC', system: 'alpha', application: 'db', volume: 'data', role: 'Primary', localData: 'UpToDate', remoteSystem: 'beta', remoteApplication: 'db-dr', remoteVolume: 'data', protocol: 'Synchronous', connection: 'InSync', remoteData: 'UpToDate', sync: 100, level: 'ok' },
     ]);
     expect(rowsOf(model, 'config.schedules')[0]).toMatchObject({ application: 'db', consistencyGroup: 1, schedules: 'hourly, daily', volumes: 'data, log', snapshots: 2 });
     expect(rowsOf(model, 'config.nasServers')[0]).toMatchObject({ name: 'ALPHA-NAS', directory: 'corp.example.com', directoryUser: 'svc-join', floatingIps: 'nas-fip' });

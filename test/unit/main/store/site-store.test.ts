@@ -1,3 +1,4 @@
+import { DEFAULT_POLL_INTERVAL_SECONDS, isPolled, pollingText } from '../../../../app/domain/polling.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import Libsql from 'libsql';
@@ -27,11 +28,16 @@ describe('SiteStore', () => {
       tags: [],
       tls: {},
       allowHttp: false,
-      polling: { intervalSeconds: 0, paused: false, maxInFlight: 4 },
+      // Live by default: a site added without an interval is polled at the light default.
+      polling: { intervalSeconds: DEFAULT_POLL_INTERVAL_SECONDS, paused: false, maxInFlight: 4 },
       createdAt: '2025-01-01T00:00:00.000Z',
       updatedAt: '2025-01-01T00:00:00.000Z',
     });
     expect(store(dir).list()).toEqual([site]);
+    expect(DEFAULT_POLL_INTERVAL_SECONDS).toBe(300);
+    expect(isPolled(site.polling)).toBe(true);
+    // On demand is a choice the site shows in words.
+    expect(pollingText((await sites.update('lab-a', { polling: { intervalSeconds: 0 } })).polling)).toBe('on demand');
     expect(fs.statSync(path.join(dir, 'sites.db')).mode & 0o777).toBe(0o600);
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
     // No temp or lock file left behind: only the database (and its WAL while open).
@@ -130,7 +136,7 @@ describe('SiteStore', () => {
     const added = await sites.add(lab);
     expect(added.polling.smartMaxAgeHours).toBeUndefined();
     const updated = await sites.update('lab-a', { polling: { smartMaxAgeHours: 6 } });
-    expect(updated.polling).toEqual({ intervalSeconds: 0, paused: false, maxInFlight: 4, smartMaxAgeHours: 6 });
+    expect(updated.polling).toEqual({ intervalSeconds: DEFAULT_POLL_INTERVAL_SECONDS, paused: false, maxInFlight: 4, smartMaxAgeHours: 6 });
     expect(store(dir).get('lab-a')?.polling.smartMaxAgeHours).toBe(6);
     await expect(sites.update('lab-a', { polling: { smartMaxAgeHours: 0 } })).rejects.toThrow(/SMART age must be a whole number of hours from 1 to 8760/);
     expect(sites.get('lab-a')?.polling.smartMaxAgeHours).toBe(6);
