@@ -103,10 +103,19 @@ function utc(y: number, mo: number, d: number, h: number, mi: number, s: number,
   return ms;
 }
 
-/** A time as the interface writes it, in UTC: `YYYY-MM-DDTHH:MM:SS`, with `.mmm` when it has milliseconds. */
+/**
+ * A time as every reader downstream takes it: UTC, `YYYY-MM-DDTHH:MM:SSZ` (`.mmm` before the `Z`
+ * when it has milliseconds). The `Z` is written so that no reader (a browser's `Date` among them)
+ * can take it for local time.
+ */
 export function formatWireTime(ms: number): string {
   const iso = new Date(ms).toISOString();
-  return ms % 1000 === 0 ? iso.slice(0, 19) : iso.slice(0, 23);
+  return ms % 1000 === 0 ? `${iso.slice(0, 19)}Z` : iso;
+}
+
+/** A time in a system's own clock, as its date-time query parameters carry it: zone-less. */
+export function formatSystemTime(ms: number): string {
+  return formatWireTime(ms).slice(0, -1);
 }
 
 const PLAIN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?$/;
@@ -120,8 +129,8 @@ const PLAIN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?$/;
 export function wireTimeOf(raw: unknown, offsetMs = 0): string | undefined {
   // The document's own form (from a system whose clock agrees), or it in UTC: no parse (most times are one of these).
   if (typeof raw === 'string' && raw.length <= 20 && PLAIN.test(raw)) {
-    if (raw.length === 19 && offsetMs === 0) return raw;
-    if (raw.length === 20 && raw.endsWith('Z')) return raw.slice(0, 19);
+    if (raw.length === 19 && offsetMs === 0) return `${raw}Z`;
+    if (raw.length === 20) return raw;
   }
   const t = readTime(raw);
   if (!t) return typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined;

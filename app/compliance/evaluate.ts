@@ -106,7 +106,8 @@ function evaluateRule(rule: Rule | Precondition, answers: AnswerSource, now: num
   const readAt = Date.parse(answer.at);
   const ageSeconds = Number.isNaN(readAt) ? undefined : Math.max(0, Math.round((now - readAt) / 1000));
   const base = { op, at: answer.at, ...(ageSeconds !== undefined ? { ageSeconds } : {}) };
-  if (ageSeconds === undefined || ageSeconds * 1000 > maxAgeMs) {
+  // Judged on the exact age; the whole seconds are for the evidence only.
+  if (ageSeconds === undefined || now - readAt > maxAgeMs) {
     const why = ageSeconds === undefined ? 'its read time is unknown' : `read ${hoursText(ageSeconds)} ago, older than the ${hoursText(maxAgeMs / 1000)} allowed`;
     return { result: 'cannot-tell', reason: `the cached answer of ${op} is too old: ${why}`, evidence: { ...base, items: 0, values: [] } };
   }

@@ -1,5 +1,5 @@
 import type { AnswerContext } from '../../app/answers/normalise.js';
-import { clockOffsetOf, formatWireTime, timeMs } from '../../app/answers/time.js';
+import { clockOffsetOf, formatSystemTime, timeMs } from '../../app/answers/time.js';
 import { asksForSecondFactor, interpretLogin, saysSessionEnded } from '../../app/auth/login-result.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site } from '../../app/domain/site.js';
@@ -662,7 +662,7 @@ function inSystemClock(op: Operation, query: CallParams['query'], offsetMs: numb
     const t = v instanceof Date ? v.getTime() : timeMs(v);
     if (name === undefined || t === undefined) continue;
     out ??= { ...query };
-    out[name] = formatWireTime(t + offsetMs);
+    out[name] = formatSystemTime(t + offsetMs);
   }
   return out ?? query;
 }

@@ -106,7 +106,7 @@ describe('the action log view against the simulator', { timeout: 120_000 }, () =
   });
 
   it('verify names the first broken record, its time and why, after a record is edited in actions.db', async () => {
-    expect(await ipc('log:verify', {})).toEqual({ ok: true, count: 6, problems: [] });
+    expect(await ipc('log:verify', {})).toEqual({ ok: true, count: 6, writes: 3, problems: [] });
     const target = (await query({ results: ['refused'] })).records[0];
     if (!target) throw new Error('no refused write');
     const db = openLogDatabase(dir);

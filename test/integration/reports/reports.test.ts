@@ -101,7 +101,7 @@ describe('reports against the simulator (2 sites × 2 systems)', () => {
     const first = h.sim.manifest.sites[0]!.systems[0]!;
     expect(rows(audit.model, 'config.users')).toContainEqual(expect.objectContaining({ system: first, user: 'audit-user', role: 'Viewer', twoFactor: 'off' }));
     expect(rows(audit.model, 'config.hosts')).toContainEqual(expect.objectContaining({ system: first, host: 'marker-host', iqn: 'iqn.2024-01.com.example:marker' }));
-    expect(rows(audit.model, 'config.notificationTargets')).toContainEqual(expect.objectContaining({ system: first, name: 'marker-trap', type: 3 }));
+    expect(rows(audit.model, 'config.notificationTargets')).toContainEqual(expect.objectContaining({ system: first, name: 'marker-trap', type: 'SNMP' }));
     const security = rows(audit.model, 'config.nodeSecurity').filter((r) => r.system === first);
     expect(security.length).toBeGreaterThanOrEqual(2);
     for (const r of security) expect(r).toMatchObject({ targetChap: 'set', sed: 'supplied', supportTunnel: expect.any(String) });

@@ -34,11 +34,11 @@ describe('readTime', () => {
 });
 
 describe('wireTimeOf', () => {
-  it('writes UTC in the document form, moving zone-less times by the clock offset only', () => {
-    expect(wireTimeOf('2023-11-14T22:13:20')).toBe('2023-11-14T22:13:20');
-    expect(wireTimeOf('2023-11-14T17:13:20', -5 * 3_600_000)).toBe('2023-11-14T22:13:20');
-    expect(wireTimeOf('2023-11-14T22:13:20Z', -5 * 3_600_000)).toBe('2023-11-14T22:13:20');
-    expect(wireTimeOf(1_700_000_000_123)).toBe('2023-11-14T22:13:20.123');
+  it('writes UTC with its Z, moving zone-less times by the clock offset only', () => {
+    expect(wireTimeOf('2023-11-14T22:13:20')).toBe('2023-11-14T22:13:20Z');
+    expect(wireTimeOf('2023-11-14T17:13:20', -5 * 3_600_000)).toBe('2023-11-14T22:13:20Z');
+    expect(wireTimeOf('2023-11-14T22:13:20Z', -5 * 3_600_000)).toBe('2023-11-14T22:13:20Z');
+    expect(wireTimeOf(1_700_000_000_123)).toBe('2023-11-14T22:13:20.123Z');
   });
 
   it('keeps an unreadable time as sent, and says it is unreadable', () => {
@@ -75,7 +75,7 @@ describe('normalising notification records', () => {
 
   it('reads every time form and applies the clock offset to zone-less ones', () => {
     const out = read([{ Timestamp: 1_700_000_000_000 }, { Timestamp: '/Date(1700000000000)/' }, { Timestamp: '2023-11-14T17:13:20' }, { Timestamp: 'later' }], -5 * 3_600_000);
-    expect(out.map((r) => r.Timestamp)).toEqual(['2023-11-14T22:13:20', '2023-11-14T22:13:20', '2023-11-14T22:13:20', 'later']);
+    expect(out.map((r) => r.Timestamp)).toEqual(['2023-11-14T22:13:20Z', '2023-11-14T22:13:20Z', '2023-11-14T22:13:20Z', 'later']);
   });
 
   it('hears the zone-less Time of nodes (how a clock is learned)', () => {

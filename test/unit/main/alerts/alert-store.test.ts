@@ -166,7 +166,7 @@ describe('local records of the action log', () => {
     const rec = log.recordLocal({ user: 'admin', siteId: 'lab', operation: 'alerts rules set', params: redact({ scope: { level: 'site', siteId: 'lab' }, override: { ha: { enabled: false } }, Password: 'not-kept' }), message: redact('alert rules of site lab changed') });
     expect(rec).toMatchObject({ operation: 'alerts rules set', result: 'ok', siteId: 'lab' });
     expect(JSON.stringify(rec.params)).not.toContain('not-kept');
-    expect(log.verify()).toEqual({ ok: true, count: 3, problems: [] });
+    expect(log.verify()).toEqual({ ok: true, count: 3, writes: 1, problems: [] });
     expect(log.list({ siteId: 'lab' }).map((r) => r.operation)).toEqual(['POST /hosts/create', 'alerts rules set']);
     expect(db.pragma('user_version', { simple: true })).toBe(LOG_MIGRATIONS.length);
   });
