@@ -91,7 +91,8 @@ export async function readNotifications(
   const before = typeof held?.Skipped === 'number' ? held.Skipped : 0;
   const merged = { Data: keep([...newOnes, ...old]), ...(before + skipped > 0 ? { Skipped: before + skipped } : {}) };
   deps.cache.put(site.id, system, MERGED_NOTIFICATIONS_KEY, merged, deps.clock());
-  const news = newOnes.filter((r) => !ownRecord(r, site)).length;
+  // The first read of a system's records is where Fleetdeck starts, not news: nothing was held before.
+  const news = held === undefined ? 0 : newOnes.filter((r) => !ownRecord(r, site)).length;
   if (news) deps.emit({ type: 'notifications', siteId: site.id, system, count: news });
   return notificationMark(merged);
 }

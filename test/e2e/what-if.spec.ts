@@ -23,8 +23,11 @@ test.afterAll(async () => {
 });
 
 test('failing a drive and stopping a site from the what-if panel change the tree and the alerts', async ({ page }) => {
-  const site = demo.runtime.sites.list()[2]!;
-  const system = demo.simulator.manifest.sites[2]!.systems[0]!;
+  // A system the demo starts healthy: its drive failing must turn it critical.
+  const briefs = (await demo.runtime.handlers['health:rollups']({})) as { systems: { text: string } };
+  const calm = (JSON.parse(briefs.systems.text) as Array<{ siteId: string; system: string; rollup: { level: string } }>).find((b) => b.rollup.level === 'ok')!;
+  const site = demo.runtime.sites.list().find((s) => s.id === calm.siteId)!;
+  const system = calm.system;
   await page.goto(shell.url);
   const entry = page.getByRole('tree', { name: 'Fleet' }).getByTestId(`tree-system-${site.id}-${system}`);
   await expect(entry).toHaveAccessibleName(new RegExp(`^${system}, (ok|warning)$`), { timeout: 30_000 });
