@@ -15,7 +15,7 @@ import {
   type Operation,
 } from '../../app/catalog/index.js';
 import { readAnswerJson, type AnswerJson } from '../../app/answers/json-text.js';
-import { maskSecrets, secretValues } from '../../app/redact.js';
+import { maskSecrets, mentionsSecret, secretValues } from '../../app/redact.js';
 import { normalisedAnswer } from './answer.js';
 import {
   AnswerTooLargeError,
@@ -299,7 +299,7 @@ export class ApiClient {
     if (status === 200) {
       const value = this.parseSuccess(op, text, where);
       // Walk the answer only when its text may hold a secret: most answers never do.
-      return mayContainSecret(text, sent) ? maskSecrets(value, sent) : value;
+      return mentionsSecret(text, sent) ? maskSecrets(value, sent) : value;
     }
     if (TRANSIENT_STATUSES.has(status) && !isJsonText(text)) {
       const retryAfterMs = parseRetryAfter(headerValue(answered, 'retry-after'), this.now());
@@ -378,14 +378,6 @@ function sentSecrets(options: CallOptions): string[] {
   if (options.headers !== undefined) sent.push(...secretValues(options.headers));
   if (options.token) sent.push(options.token);
   return sent;
-}
-
-/**
- * Whether an answer's text may hold one of the secrets sent. A secret JSON could spell otherwise
- * (escaped quotes or slashes, non-ASCII as \uXXXX) counts as possibly present.
- */
-function mayContainSecret(text: string, secrets: readonly string[]): boolean {
-  return secrets.some((s) => s.length >= 4 && (text.includes(s) || /[^\x20-\x7e]|["\\/]/.test(s)));
 }
 
 function describeCode(code: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, isSecretField, maskSecrets, redact, redactedJson, secretValues } from '../../../app/redact.js';
+import { REDACTED, isSecretField, maskSecrets, mentionsSecret, redact, redactedJson, secretValues } from '../../../app/redact.js';
 import { OPERATIONS } from '../../../app/catalog/index.js';
 
 describe('redact', () => {
@@ -120,5 +120,68 @@ describe('secrets by value', () => {
 
   it('redact masks both secret fields and the given values', () => {
     expect(redact({ ChapSecret: 'c', note: 'echo of chap-98765' }, ['chap-98765'])).toEqual({ ChapSecret: REDACTED, note: `echo of ${REDACTED}` });
+  });
+});
+
+describe('secrets echoed in another spelling', () => {
+  const secret = 'Chap"Se/cret é+1';
+  const body = JSON.stringify({ Name: 'h1', ChapSecret: secret });
+  const b64 = (t: string) => Buffer.from(t).toString('base64');
+  const spellings: Record<string, string> = {
+    'upper case': secret.toUpperCase(),
+    'lower case': secret.toLowerCase(),
+    'URL-encoded': encodeURIComponent(secret),
+    'URL-encoded, lower-case hex': encodeURIComponent(secret).toLowerCase(),
+    'URL-encoded twice': encodeURIComponent(encodeURIComponent(secret)),
+    'form-encoded': new URLSearchParams({ s: secret }).toString().slice(2),
+    'JSON-escaped': JSON.stringify(secret).slice(1, -1),
+    'JSON-escaped twice': JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1),
+    '.NET \\u escapes': secret.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`),
+    'HTML named entities': secret.replace('"', '&quot;'),
+    'HTML numeric entities': [...secret].map((c) => `&#${c.codePointAt(0)};`).join(''),
+    'HTML hex entities': [...secret].map((c) => `&#x${c.codePointAt(0)?.toString(16)};`).join(''),
+    'cut to 8 characters': secret.slice(0, 8),
+  };
+  for (const [name, spelt] of Object.entries(spellings)) {
+    it(`masks a secret ${name}`, () => {
+      expect(maskSecrets(`system said: ${spelt}!`, [secret])).toBe(`system said: ${REDACTED}!`);
+      expect(mentionsSecret(`system said: ${spelt}!`, [secret])).toBe(true);
+    });
+  }
+
+  it('masks a secret in base64 of the body, at every byte offset, standard and URL-safe', () => {
+    for (const prefix of ['', 'x', 'xy']) {
+      for (const encoded of [b64(prefix + body), Buffer.from(prefix + body).toString('base64url')]) {
+        const masked = maskSecrets(`echo ${encoded}`, [secret]);
+        expect(masked, prefix).toContain(REDACTED);
+        const runs = masked.slice(5).split(REDACTED);
+        for (const run of runs) for (let skip = 0; skip < 4; skip++) expect(Buffer.from(run.slice(skip), 'base64').toString('latin1')).not.toContain('Se/cret');
+        expect(mentionsSecret(`echo ${encoded}`, [secret])).toBe(true);
+      }
+    }
+    // The last character also holds padding bits: only what depends on the secret alone is masked.
+    expect(maskSecrets(`token ${b64('tok-1234567890')}`, ['tok-1234567890'])).toMatch(/^token \[redacted\][A-Za-z0-9+/]?=*$/);
+  });
+
+  it('masks a secret cut short at 8 characters or more, and nothing shorter', () => {
+    const token = 'abcdef0123456789';
+    expect(maskSecrets(`t=${token.slice(0, 11)}…`, [token])).toBe(`t=${REDACTED}…`);
+    expect(maskSecrets(`t=${token.slice(0, 7)}…`, [token])).toBe(`t=${token.slice(0, 7)}…`);
+    expect(mentionsSecret(`t=${token.slice(0, 7)}`, [token])).toBe(false);
+    // A short secret is masked whole only.
+    expect(maskSecrets('pin 12345 and 1234', ['123456'])).toBe('pin 12345 and 1234');
+  });
+
+  it('leaves text without the secret as it is', () => {
+    const text = 'Normal & ok <x> 100% \\u0041 QUJDREVGR0g= abcdefg';
+    expect(maskSecrets(text, ['abcdefgh-secret'])).toBe(text);
+    expect(mentionsSecret(text, ['abcdefgh-secret'])).toBe(false);
+    expect(mentionsSecret(text, ['abc'])).toBe(false);
+  });
+
+  it('scans hostile text in linear time', () => {
+    const hostile = `${'\\'.repeat(100_000)}${'%25'.repeat(50_000)}${'&amp;'.repeat(50_000)}`;
+    // Would take minutes with unbounded repetition; finishes well within the test's time limit.
+    expect(maskSecrets(hostile, ['Chap"Secret-1234'])).toBe(hostile);
   });
 });
