@@ -46,6 +46,8 @@ const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Other refusals a service may answer with its own JSON instead of the document's 400. */
 const REFUSAL_STATUSES = new Set([403, 409, 422]);
+/** Statuses by which the service itself (in its JSON) asks the client to slow down. */
+const THROTTLE_STATUSES = new Set([429, 503]);
 
 export interface ApiClientOptions {
   /** Site base URL; may carry a path prefix (`https://mgmt.example/api`). */
@@ -310,6 +312,15 @@ export class ApiClient {
       );
     }
     const message = serverMessage(text) ?? `HTTP ${status}`;
+    if (THROTTLE_STATUSES.has(status)) {
+      // The service itself asking to slow down: as transient as a proxy's page, and its Retry-After counts.
+      const retryAfterMs = parseRetryAfter(headerValue(answered, 'retry-after'), this.now());
+      throw new TransientHttpError(
+        `${where}: the system is throttling requests (HTTP ${status}: ${message.slice(0, 200)})${retryAfterMs !== undefined ? `; it asked to retry after ${Math.ceil(retryAfterMs / 1000)} s` : ''}`,
+        status,
+        retryAfterMs,
+      );
+    }
     if (status === 400) throw new ApiError(message);
     // Not in the document, but unmistakably the service refusing (its JSON, often a problem object).
     if (REFUSAL_STATUSES.has(status) && isJsonText(text)) throw new ApiError(`${message} (HTTP ${status})`, status);
