@@ -54,9 +54,9 @@ export async function exportReport(m: Redacted<ReportModel>, o: ExportOptions): 
 
   for (const f of files) {
     const target = path.join(dir, ...f.path.split('/'));
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    // 'wx': never overwrite something that appeared meanwhile.
-    await fs.writeFile(target, f.data, { flag: 'wx' });
+    if (path.dirname(target) !== dir) await privateDir(path.dirname(target));
+    // 'wx': never overwrite something that appeared meanwhile; 0600, as the action log's exports.
+    await fs.writeFile(target, f.data, { flag: 'wx', mode: 0o600 });
   }
   const body: Omit<Manifest, 'selfSha256'> = {
     format: MANIFEST_FORMAT,
@@ -76,7 +76,7 @@ export async function exportReport(m: Redacted<ReportModel>, o: ExportOptions): 
   };
   const manifest: Manifest = { ...body, selfSha256: manifestSelfHash(body) };
   const text = `${JSON.stringify(manifest, null, 2)}\n`;
-  await fs.writeFile(path.join(dir, MANIFEST_FILE), text, { flag: 'wx' });
+  await fs.writeFile(path.join(dir, MANIFEST_FILE), text, { flag: 'wx', mode: 0o600 });
   return { dir, manifest, manifestSha256: sha256(text) };
 }
 
@@ -97,8 +97,19 @@ export async function assertExportDir(dir: string): Promise<boolean> {
   return true;
 }
 
+/**
+ * A report holds users, hosts and the action log: the folders it creates are the owner's alone
+ * (0700, whatever the umask), and an empty folder chosen for it is made so too.
+ */
 async function prepareDir(dir: string): Promise<void> {
-  if (!(await assertExportDir(dir))) await fs.mkdir(dir, { recursive: true });
+  await assertExportDir(dir);
+  await privateDir(dir);
+}
+
+async function privateDir(dir: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  // mkdir's mode passes through the umask, and leaves a folder that existed as it was.
+  if (process.platform !== 'win32') await fs.chmod(dir, 0o700);
 }
 
 /** Parses `pdf,html,csv,json` (any order, any case). @throws Error naming an unknown format. */
