@@ -36,6 +36,18 @@ describe('redact', () => {
     for (const op of OPERATIONS) for (const path of op.secrets) expect(isSecretField(path.split('.').pop() as string), `${op.key} ${path}`).toBe(true);
   });
 
+  it('knows the secrets of the transport and of loose spellings: authorization, token, password, secret, sedpassword, in any case', () => {
+    for (const name of ['authorization', 'Authorization', 'AUTHORIZATION', 'token', 'Token', 'password', 'PASSWORD', 'secret', 'Secret', 'sedpassword', 'SEDPassword']) {
+      expect(isSecretField(name), name).toBe(true);
+    }
+    const headers = { Authorization: 'Bearer tok-123456', 'Content-Type': 'application/json' };
+    expect(redact({ headers })).toEqual({ headers: { Authorization: REDACTED, 'Content-Type': 'application/json' } });
+    expect(redactedJson({ request: { authorization: 'raw-token-1234' } })).toBe('{"request":{"authorization":"[redacted]"}}');
+    expect(secretValues({ headers })).toEqual(['Bearer tok-123456']);
+    // Names that merely contain one are not secrets.
+    for (const name of ['author', 'authorizations', 'tokens', 'passwordPolicy', 'Name', 'SecretName', '']) expect(isSecretField(name), name).toBe(false);
+  });
+
   it('masks literal secrets inside free text', () => {
     expect(redact({ message: 'login failed for token abcd1234' }, ['abcd1234'])).toEqual({ message: `login failed for token ${REDACTED}` });
     expect(redact('short abc', ['abc'])).toBe('short abc');

@@ -121,6 +121,38 @@ describe('BulkJobs', () => {
     expect(s.sent).toHaveLength(6);
   });
 
+  it('a retry after a stop sends the refused and the skipped with the same parameters, once each, and nothing else', async () => {
+    const s = fakeSender();
+    const jobs = new BulkJobs({ send: s.send, clock });
+    const view = jobs.start({ operation: CREATE_USER, targets: systems('ok1', 'unk1', 'no1', 'skip1', 'skip2'), params: userParams, maxInFlight: 3, stopOnFailure: true });
+    await flush();
+    s.end('no1', { result: 'refused', message: 'no' });
+    s.end('unk1', { result: 'unknown', message: 'timed out' });
+    s.end('ok1', { result: 'ok', message: '' });
+    const first = await jobs.settled(view.id);
+    expect(outcomes(first)).toEqual({ ok1: 'ok', unk1: 'unknown', no1: 'refused', skip1: 'skipped', skip2: 'skipped' });
+    const again = jobs.retry(view.id);
+    // Sent again at once (three at a time): the earlier outcome and message are gone.
+    expect(outcomes(again)).toEqual({ ok1: 'ok', unk1: 'unknown', no1: 'running', skip1: 'running', skip2: 'running' });
+    expect(again.targets.filter((t) => t.outcome === 'running').every((t) => t.message === undefined)).toBe(true);
+    expect(again).toMatchObject({ state: 'running', run: 2 });
+    expect(again.finishedAt).toBeUndefined();
+    for (const system of ['no1', 'skip1', 'skip2']) {
+      await flush();
+      s.end(system, { result: 'ok', message: '' });
+    }
+    const done = await jobs.settled(view.id);
+    expect(s.sent.slice(3).map((x) => [x.system, x.op, x.params])).toEqual([
+      ['no1', CREATE_USER, userParams],
+      ['skip1', CREATE_USER, userParams],
+      ['skip2', CREATE_USER, userParams],
+    ]);
+    expect(Object.fromEntries(done.targets.map((t) => [t.system, t.attempts]))).toEqual({ ok1: 1, unk1: 1, no1: 2, skip1: 1, skip2: 1 });
+    expect(done.state).toBe('done');
+    // Everything applied or unknown: the parameters are forgotten and nothing can be sent again.
+    expect(() => jobs.retry(view.id)).toThrow(/nothing to retry/);
+  });
+
   it('refuses a retry while the job runs', async () => {
     const s = fakeSender();
     const jobs = new BulkJobs({ send: s.send, clock });

@@ -133,6 +133,38 @@ describe('ActionLog: tamper evidence', () => {
     expect(log.verify().problems).toEqual([{ seq: 4, reason: 'records 4–10 are missing' }]);
   });
 
+  it('detects the last record replaced by one whose hash and link are both right: only the head still knows', () => {
+    const { db, log } = setup(3);
+    db.exec('DROP TRIGGER action_log_no_update');
+    const row = db.prepare('SELECT * FROM action_log WHERE seq = 6').get() as Record<string, string | number | null>;
+    const forged = {
+      format: 2 as const,
+      seq: 6,
+      kind: String(row.kind),
+      at: String(row.at),
+      user: String(row.user),
+      siteId: String(row.site_id),
+      system: String(row.system),
+      operation: String(row.operation),
+      paramsJson: String(row.params),
+      result: 'refused',
+      message: 'not applied',
+      intentSeq: row.intent_seq === null ? null : Number(row.intent_seq),
+      prevHash: String(row.prev_hash),
+    };
+    db.prepare('UPDATE action_log SET result = ?, message = ?, hash = ? WHERE seq = 6').run(forged.result, forged.message, hashAction(forged));
+    expect(log.verify()).toEqual({ ok: false, count: 6, problems: [{ seq: 6, reason: 'the last record does not match the head of the chain: it was replaced' }] });
+  });
+
+  it('detects a missing head, and an empty log without one is intact', () => {
+    const { db, log } = setup(2);
+    db.exec('DELETE FROM action_log_head');
+    expect(log.verify()).toEqual({ ok: false, count: 4, problems: [{ seq: 0, reason: 'the head record of the chain is missing' }] });
+    const empty = setup(0);
+    empty.db.exec('DELETE FROM action_log_head');
+    expect(empty.log.verify()).toEqual({ ok: true, count: 0, problems: [] });
+  });
+
   it('detects reordered records', () => {
     const { db, log } = setup(4);
     db.exec('DROP TRIGGER action_log_no_update');
