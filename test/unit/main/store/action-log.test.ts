@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REDACTED, redact } from '../../../../app/redact.js';
 import { ActionLog, GENESIS_HASH, NO_OUTCOME_MESSAGE, StoreError, hashAction, openLogDatabase, type ActionInput, type Database } from '../../../../main/store/index.js';
+import { hashOfRow } from '../../../../main/store/action-log.js';
 import { steppingClock, useTempDirs } from './temp-dir.js';
 
 const tempDir = useTempDirs();
@@ -136,23 +137,9 @@ describe('ActionLog: tamper evidence', () => {
   it('detects the last record replaced by one whose hash and link are both right: only the head still knows', () => {
     const { db, log } = setup(3);
     db.exec('DROP TRIGGER action_log_no_update');
-    const row = db.prepare('SELECT * FROM action_log WHERE seq = 6').get() as Record<string, string | number | null>;
-    const forged = {
-      format: 2 as const,
-      seq: 6,
-      kind: String(row.kind),
-      at: String(row.at),
-      user: String(row.user),
-      siteId: String(row.site_id),
-      system: String(row.system),
-      operation: String(row.operation),
-      paramsJson: String(row.params),
-      result: 'refused',
-      message: 'not applied',
-      intentSeq: row.intent_seq === null ? null : Number(row.intent_seq),
-      prevHash: String(row.prev_hash),
-    };
-    db.prepare('UPDATE action_log SET result = ?, message = ?, hash = ? WHERE seq = 6').run(forged.result, forged.message, hashAction(forged));
+    const row = db.prepare('SELECT * FROM action_log WHERE seq = 6').get() as Parameters<typeof hashOfRow>[0];
+    const forged = { ...row, result: 'refused', message: 'not applied' };
+    db.prepare('UPDATE action_log SET result = ?, message = ?, hash = ? WHERE seq = 6').run(forged.result, forged.message, hashOfRow(forged));
     expect(log.verify()).toEqual({ ok: false, count: 6, problems: [{ seq: 6, reason: 'the last record does not match the head of the chain: it was replaced' }] });
   });
 
