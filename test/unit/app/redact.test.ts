@@ -161,6 +161,62 @@ describe('secrets echoed in another spelling', () => {
     });
   }
 
+  it('masks every character spelt its own way, in a mix', () => {
+    const wide = 'pä€😀"<\\\n\t x';
+    const spelt = [
+      'P',
+      '%C3%A4',
+      '&#x20ac;',
+      '\\uD83D\\uDE00',
+      '&#0034;',
+      '&amp;lt;',
+      '\\\\',
+      '\\n',
+      '%09',
+      '+',
+      '&#X78;',
+    ].join('');
+    expect(maskSecrets(`said ${spelt}.`, [wide])).toBe(`said ${REDACTED}.`);
+    expect(maskSecrets(`said ${encodeURIComponent(wide)}.`, [wide])).toBe(`said ${REDACTED}.`);
+    expect(maskSecrets(`said ${JSON.stringify(wide)}.`, [wide])).toBe(`said "${REDACTED}".`);
+    expect(maskSecrets(`said ${[...wide].map((c) => `&#${c.codePointAt(0)};`).join('')}.`, [wide])).toBe(`said ${REDACTED}.`);
+    // A JSON text URL-encoded, and its backslash as \\u005C or an entity.
+    expect(maskSecrets(`q=${encodeURIComponent(JSON.stringify({ p: 'ab"cdefgh' }))}`, ['ab"cdefgh'])).toBe(`q=%7B%22p%22%3A%22${REDACTED}%22%7D`);
+    expect(maskSecrets('ab\\u005C\\u0022cdefgh ab&#92;"cdefgh ab&#x5c;&quot;cdefgh', ['ab"cdefgh'])).toBe(`${REDACTED} ${REDACTED} ${REDACTED}`);
+  });
+
+  it('masks base64 of a secret of 6 characters or more, of a lone surrogate as UTF-8 writes it too', () => {
+    const b64 = (t: string) => Buffer.from(t).toString('base64');
+    expect(maskSecrets(`x ${b64('k9Qz7w')} y`, ['k9Qz7w'])).toContain(REDACTED);
+    expect(mentionsSecret(`x ${b64('k9Qz7w')} y`, ['k9Qz7w'])).toBe(true);
+    // Five characters make at most 6 base64 characters of their own: too short to tell from chance.
+    expect(maskSecrets(`x ${b64('k9Qz7')} y`, ['k9Qz7'])).toBe(`x ${b64('k9Qz7')} y`);
+    const odd = 'ab\ud800cdefgh12';
+    expect(maskSecrets(`x ${b64(odd)} y`, [odd])).toContain(REDACTED);
+    expect(maskSecrets(`x ${b64(odd.toUpperCase())}`, [odd])).not.toContain(REDACTED);
+  });
+
+  it('masks the longest of two secrets whole, and each of several', () => {
+    expect(maskSecrets('a abcd1234-longer b', ['abcd1234', 'abcd1234-longer'])).toBe(`a ${REDACTED} b`);
+    expect(maskSecrets('a abcd1234-longer b', ['abcd1234-longer', 'abcd1234'])).toBe(`a ${REDACTED} b`);
+    expect(maskSecrets(['one s3cr3t-aa', 'two p4ssw0rd-bb'], ['s3cr3t-aa', 'p4ssw0rd-bb'])).toEqual([`one ${REDACTED}`, `two ${REDACTED}`]);
+    expect(maskSecrets('abcd and ABCD', ['abcd'])).toBe(`${REDACTED} and ${REDACTED}`);
+  });
+
+  it('answers whether a text mentions a secret the cheap way and the full way alike', () => {
+    const secret = 'Open Sesame-42';
+    for (const text of ['OPEN SESAME-42', 'open+sesame-42', 'Open Sesa', Buffer.from(`{"p":"${secret}"}`).toString('base64'), Buffer.from(`__${secret}`).toString('base64url')]) {
+      expect(mentionsSecret(text, [secret]), text).toBe(true);
+      expect(maskSecrets(text, [secret]), text).toContain(REDACTED);
+    }
+    for (const text of ['Open Ses', 'Open%20Ses']) expect(mentionsSecret(text, [secret]), text).toBe(true);
+    for (const text of ['Open Se', 'Open%20Se', 'nothing here', '100% & more \\ here']) {
+      expect(mentionsSecret(text, [secret]), text).toBe(false);
+      expect(maskSecrets(text, [secret]), text).toBe(text);
+    }
+    expect(mentionsSecret('Open Sesame-42', [])).toBe(false);
+  });
+
   it('masks a secret in base64 of the body, at every byte offset, standard and URL-safe', () => {
     for (const prefix of ['', 'x', 'xy']) {
       for (const encoded of [b64(prefix + body), Buffer.from(prefix + body).toString('base64url')]) {
