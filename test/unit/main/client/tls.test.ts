@@ -5,13 +5,13 @@ import { CertificateError, pinnedValidity, probeCertificate, sha256Hex, tlsConne
 import { selfSignedCert } from '../../../support/tls-cert.js';
 
 /** undici's connector as tlsConnector builds it: hands the test's socket (or error) to the callback, recording the options it was built with. */
-function fakeBuild(outcome: { err?: Error; raw?: Buffer }) {
+function fakeBuild(outcome: { err?: Error; raw?: Buffer; noSocket?: boolean }) {
   const built: unknown[] = [];
   const destroyed: boolean[] = [];
   const socket = { getPeerCertificate: () => ({ raw: outcome.raw }), destroy: () => void destroyed.push(true) };
   const build = ((options: unknown) => {
     built.push(options);
-    return (_o: unknown, cb: (err: Error | null, s: unknown) => void) => cb(outcome.err ?? null, outcome.err ? null : socket);
+    return (_o: unknown, cb: (err: Error | null, s: unknown) => void) => cb(outcome.err ?? null, outcome.err || outcome.noSocket ? null : socket);
   }) as unknown as typeof buildConnector;
   return { build, built, destroyed, socket };
 }
@@ -64,6 +64,9 @@ describe('tlsConnector', () => {
     expect((refused.err as CertificateError).presentedSha256).toBeUndefined();
     const broken = new Error('ECONNREFUSED');
     expect(await connect(tlsConnector({ pinSha256: sha }, 1000, fakeBuild({ err: broken }).build))).toEqual({ err: broken, socket: null });
+    const lost = await connect(tlsConnector({ pinSha256: sha }, 1000, fakeBuild({ noSocket: true }).build));
+    expect(lost.socket).toBeNull();
+    expect(lost.err?.message).toBe('no socket');
     const plain = fakeBuild({});
     expect(await connect(tlsConnector({ pinSha256: sha }, 1000, plain.build), 'http:')).toEqual({ err: null, socket: plain.socket });
   });
@@ -82,6 +85,7 @@ describe('pinnedValidity', () => {
     expect(pinnedValidity(cert, new Date(end.getTime() + 1))).toEqual({ validTo: end.toISOString(), expiredSince: end.toISOString() });
     expect(pinnedValidity(undefined)).toBeUndefined();
     expect(pinnedValidity('not a certificate')).toBeUndefined();
+    expect(pinnedValidity('')).toBeUndefined();
   });
 });
 
