@@ -27,19 +27,19 @@ export function isSecretField(name: string): boolean {
  * `extraSecrets` are literal values (a session token, a typed password) also masked inside strings.
  */
 export function redact<T>(value: T, extraSecrets: readonly string[] = []): Redacted<T> {
-  return walk(value, literalForms(extraSecrets), new WeakSet(), true) as Redacted<T>;
+  return walk(value, secretPattern(extraSecrets), new WeakSet(), true) as Redacted<T>;
 }
 
 /**
- * Returns a deep copy in which every occurrence of the given secret values inside strings is
- * replaced by `[redacted]`; field names are not looked at. For answers that may echo what was sent
+ * Returns a deep copy in which every occurrence of the given secret values inside strings, in any
+ * spelling {@link secretPattern} knows, is replaced by `[redacted]`; field names are not looked at. For answers that may echo what was sent
  * (a system that repeats a CHAP secret or the session token in its message) where a secret field
  * is the point of the answer (the session token of a login). Values shorter than 4 characters are
  * not masked: they would hide ordinary words and numbers.
  */
 export function maskSecrets<T>(value: T, secrets: readonly string[]): T {
-  const literals = literalForms(secrets);
-  return literals.length ? (walk(value, literals, new WeakSet(), false) as T) : value;
+  const pattern = secretPattern(secrets);
+  return pattern ? (walk(value, pattern, new WeakSet(), false) as T) : value;
 }
 
 /**
@@ -60,18 +60,6 @@ export function secretValues(value: unknown): string[] {
     else for (const [k, child] of Object.entries(v)) stack.push({ v: child, secret: secret || isSecretField(k) });
   }
   return [...out];
-}
-
-/** Each secret as written and as it reads inside JSON text (quotes and backslashes escaped), longest first. */
-function literalForms(secrets: readonly string[]): string[] {
-  const forms = new Set<string>();
-  for (const s of secrets) {
-    if (s.length < 4) continue;
-    forms.add(s);
-    forms.add(JSON.stringify(s).slice(1, -1));
-  }
-  // Longest first: a secret that contains another is masked whole.
-  return [...forms].sort((a, b) => b.length - a.length);
 }
 
 /**
@@ -101,7 +89,7 @@ function secretReplacer(this: unknown, key: string, v: unknown): unknown {
   return key !== '' && !Array.isArray(this) && isSecretField(key) && v !== null && v !== undefined && v !== '' ? REDACTED : v;
 }
 
-function walk(value: unknown, literals: readonly string[], seen: WeakSet<object>, byField: boolean): unknown {
+function walk(value: unknown, literals: RegExp | null, seen: WeakSet<object>, byField: boolean): unknown {
   if (typeof value === 'string') return maskLiterals(value, literals);
   if (typeof value !== 'object' || value === null) return value;
   // `seen` holds the objects on the current path only: a cycle is cut, a shared object is not.
@@ -121,8 +109,176 @@ function walk(value: unknown, literals: readonly string[], seen: WeakSet<object>
   }
 }
 
-function maskLiterals(text: string, literals: readonly string[]): string {
-  let out = text;
-  for (const s of literals) if (out.includes(s)) out = out.split(s).join(REDACTED);
+function maskLiterals(text: string, pattern: RegExp | null): string {
+  if (pattern === null) return text;
+  pattern.lastIndex = 0;
+  return pattern.test(text) ? text.replace(pattern, REDACTED) : text;
+}
+
+/** Secrets shorter than this are not masked: they would hide ordinary words and numbers. */
+const MIN_SECRET = 4;
+/** A secret cut short to this many characters or more is still masked. */
+const MIN_PREFIX = 8;
+/** Base64 runs shorter than this are not masked: too likely to occur by chance. */
+const MIN_BASE64 = 8;
+/** A base64 run cut short to this many characters (8 bytes of the secret) or more is still masked. */
+const MIN_BASE64_PREFIX = 11;
+
+/**
+ * One pattern that finds the given secrets in every spelling a system or a proxy may echo them in:
+ * any letter case, URL-encoded (also twice, `+` for a space), JSON escapes (`\"`, `\u0022`, also
+ * nested), HTML entities (named, decimal, hex), any mix of these character by character, cut short
+ * to 8 characters or more, and base64 (standard or URL-safe) of the secret or of a body holding it
+ * at any byte offset. `null` when no secret is long enough to mask. Every repetition is bounded, so
+ * the scan stays linear in the text whatever it holds.
+ */
+export function secretPattern(secrets: readonly string[]): RegExp | null {
+  const alternatives = new Set<string>();
+  for (const s of new Set(secrets)) {
+    if (s.length < MIN_SECRET) continue;
+    alternatives.add(sequence([...s].map(spellings), MIN_PREFIX));
+    for (const form of new Set([s, JSON.stringify(s).slice(1, -1)])) {
+      for (const run of base64Runs(form)) {
+        if (run.length < MIN_BASE64) continue;
+        alternatives.add(sequence([...run].map(base64Spellings), MIN_BASE64_PREFIX));
+        alternatives.add(sequence([...run.replace(/\+/g, '-').replace(/\//g, '_')].map(base64Spellings), MIN_BASE64_PREFIX));
+      }
+    }
+  }
+  if (alternatives.size === 0) return null;
+  // Longest first, so a secret that contains another is masked whole.
+  return new RegExp([...alternatives].sort((a, b) => b.length - a.length).join('|'), 'g');
+}
+
+/**
+ * Whether a text holds one of the secrets in any spelling {@link secretPattern} knows: the cheap
+ * question before walking a large answer to mask it. A text without `%`, `&` or `\` can hold a
+ * secret only as letters in some case or as base64, which plain substring searches find; only the
+ * others pay for the pattern.
+ */
+export function mentionsSecret(text: string, secrets: readonly string[]): boolean {
+  const long = secrets.filter((s) => s.length >= MIN_SECRET);
+  if (long.length === 0) return false;
+  if (!/[%&\\]/.test(text)) {
+    const lower = text.toLowerCase();
+    const found = long.some(
+      (s) =>
+        [' ', '+'].some((space) => lower.includes([...s].slice(0, MIN_PREFIX).join('').toLowerCase().replaceAll(' ', space))) ||
+        [s, JSON.stringify(s).slice(1, -1)].some((form) => base64Runs(form).some((run) => run.length >= MIN_BASE64 && base64Heads(run).some((head) => text.includes(head)))),
+    );
+    if (!found) return false;
+  }
+  const pattern = secretPattern(long) as RegExp;
+  return pattern.test(text);
+}
+
+/** The first characters of a base64 run that any masked echo of it starts with, standard and URL-safe. */
+function base64Heads(run: string): string[] {
+  const head = run.slice(0, MIN_BASE64_PREFIX);
+  return [head, head.replace(/\+/g, '-').replace(/\//g, '_')];
+}
+
+/** The items in order; past the first `min` (all of them when fewer), each further one optional. */
+function sequence(items: readonly string[], min: number): string {
+  if (items.length <= min) return items.join('');
+  let tail = '';
+  for (let i = items.length - 1; i >= min; i--) tail = `(?:${items[i]}${tail})?`;
+  return items.slice(0, min).join('') + tail;
+}
+
+/**
+ * A backslash as JSON writes it before an escaped character, itself possibly `\u005C`, URL-encoded
+ * or an HTML entity when the JSON text was encoded again.
+ */
+const BACKSLASH = '(?:\\\\(?:u005[cC])?|%(?:25){0,2}5[cC]|&#0{0,6}92;|&#[xX]0{0,6}5[cC];)';
+const AMP = '&(?:[aA][mM][pP];){0,2}';
+
+/** Every way one character (a code point) may be written in echoed text, as a regular expression. */
+function spellings(ch: string): string {
+  const cp = ch.codePointAt(0) as number;
+  const plain = new Set<string>();
+  plain.add(anyCase(ch));
+  plain.add([...utf8(ch)].map((b) => `%(?:25){0,2}${anyCase(hex(b, 2))}`).join(''));
+  if (ch === ' ') plain.add('\\+');
+  plain.add(`${AMP}#0{0,6}${cp};`);
+  plain.add(`${AMP}#[xX]0{0,6}${anyCase(cp.toString(16))};`);
+  const named = HTML_NAMED[ch];
+  if (named) plain.add(`${AMP}${anyCase(named)};`);
+  const escaped = [[...Array(ch.length).keys()].map((i) => `u${anyCase(hex(ch.charCodeAt(i), 4))}`).join(BACKSLASH)];
+  const short = JSON_SHORT[ch];
+  if (short) escaped.push(short);
+  // Plain or behind JSON's escaping backslashes (up to three levels of nesting), or as a JSON escape.
+  return `(?:${BACKSLASH}{0,7}(?:${[...plain].join('|')})|${BACKSLASH}{1,7}(?:${escaped.join('|')}))`;
+}
+
+/** Every way one base64 character may be written: as is, or URL- or JSON-escaped when it is not a letter or digit. */
+function base64Spellings(ch: string): string {
+  if (/[A-Za-z0-9]/.test(ch)) return ch;
+  const code = anyCase(hex(ch.charCodeAt(0), 2));
+  return `(?:${BACKSLASH}{0,7}(?:${escapeRegExp(ch)}|%(?:25){0,2}${code})|${BACKSLASH}{1,7}u00${code})`;
+}
+
+/**
+ * The base64 text of a secret wherever it sits in an encoded body: for each of the three byte
+ * offsets, the characters that depend on the secret's bytes alone.
+ */
+function base64Runs(secret: string): string[] {
+  const bytes = utf8(secret);
+  const runs: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const padded = new Uint8Array(offset + bytes.length);
+    padded.set(bytes, offset);
+    const text = base64(padded);
+    runs.push(text.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6)));
+  }
+  return runs;
+}
+
+/** UTF-8 bytes of a text (a lone surrogate as U+FFFD, as TextEncoder writes it); `app/` has neither TextEncoder's types nor Buffer. */
+function utf8(text: string): Uint8Array {
+  const out: number[] = [];
+  for (const ch of text) {
+    let cp = ch.codePointAt(0) as number;
+    if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+    if (cp < 0x80) out.push(cp);
+    else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
+    else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+    else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+  }
+  return Uint8Array.from(out);
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Standard base64 without padding; here rather than Buffer or btoa so `app/` stays free of Node and DOM. */
+function base64(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const chars = Math.ceil(((Math.min(3, bytes.length - i)) * 8) / 6);
+    for (let j = 0; j < chars; j++) out += BASE64[(n >> (18 - 6 * j)) & 63];
+  }
   return out;
+}
+
+const JSON_SHORT: Readonly<Record<string, string>> = { '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
+const HTML_NAMED: Readonly<Record<string, string>> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' };
+
+function hex(n: number, width: number): string {
+  return n.toString(16).toUpperCase().padStart(width, '0');
+}
+
+/** A regular expression for the text in any letter case (lower and upper case of each character). */
+function anyCase(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const lower = ch.toLowerCase();
+    const upper = ch.toUpperCase();
+    out += lower !== upper && [...lower].length === 1 && [...upper].length === 1 ? `[${escapeRegExp(lower)}${escapeRegExp(upper)}]` : escapeRegExp(ch);
+  }
+  return out;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }

@@ -133,7 +133,7 @@ export class SimulatorControl {
       s.state,
       LEVEL.warning,
       'Management',
-      `Simulated faults set: latency ${next.latencyMs} ms, jitter ${next.jitterMs} ms, error rate ${next.errorRate} (${next.errorMode})${hang ? `, no answer to ${hang}` : ''}${next.padBytes ? `, answers padded by ${next.padBytes} bytes` : ''}${next.redirectTo ? `, every request redirected to ${next.redirectTo}` : ''}.`,
+      `Simulated faults set: latency ${next.latencyMs} ms, jitter ${next.jitterMs} ms, error rate ${next.errorRate} (${next.errorMode})${hang ? `, no answer to ${hang}` : ''}${next.padBytes ? `, answers padded by ${next.padBytes} bytes` : ''}${next.redirectTo ? `, every request redirected to ${next.redirectTo}` : ''}${next.throttleReads ? ', reads refused with 429' : ''}.`,
     );
     return next;
   }
@@ -415,6 +415,10 @@ export async function startControlServer(control: SimulatorControl, port: number
       const pad = num(body['padBytes'], 'padBytes');
       if (pad !== undefined) change.padBytes = pad;
       if (body['redirectTo'] !== undefined) change.redirectTo = body['redirectTo'] as string;
+      if (body['throttleReads'] !== undefined) change.throttleReads = body['throttleReads'] as boolean;
+      const throttleAfter = num(body['throttleRetryAfterSeconds'], 'throttleRetryAfterSeconds');
+      if (throttleAfter !== undefined) change.throttleRetryAfterSeconds = throttleAfter;
+      if (body['throttleRetryAfterDate'] !== undefined) change.throttleRetryAfterDate = body['throttleRetryAfterDate'] as boolean;
       return control.setFaults(site, change);
     }
     if (method === 'POST' && c === 'proxy-errors') {

@@ -21,6 +21,15 @@ export interface FaultSettings {
   padBytes: number;
   /** When set, every request is answered `307 Temporary Redirect` to this URL (a moved endpoint, a login portal). */
   redirectTo: string;
+  /**
+   * Every GET except `/systems/list` and `/systems/select` is refused by the service itself with
+   * 429 and its JSON message (a rate-limited system: logins and the system list still work), with
+   * `Retry-After` of `throttleRetryAfterSeconds` (none when 0), written as an HTTP date when
+   * `throttleRetryAfterDate`.
+   */
+  throttleReads: boolean;
+  throttleRetryAfterSeconds: number;
+  throttleRetryAfterDate: boolean;
 }
 
 /** What a proxy in front of the site answers instead of it: an HTML error page. */
@@ -35,11 +44,11 @@ export interface ProxyErrors {
 /** Statuses a proxy page may carry. */
 export const PROXY_STATUSES = [429, 500, 502, 503, 504] as const;
 
-/** Paths that still answer while `hangReads` is on: what a client needs to log in and list systems. */
+/** Paths that still answer while `hangReads` or `throttleReads` is on: what a client needs to log in and list systems. */
 const STILL_ANSWERED = new Set(['/systems/list', '/systems/select']);
 
 export interface FaultDecision {
-  action: 'pass' | 'error' | 'reset' | 'proxy' | 'redirect';
+  action: 'pass' | 'error' | 'reset' | 'proxy' | 'redirect' | 'throttle';
   /** The proxy page to answer (action `proxy`). */
   proxy?: ProxyErrors | undefined;
   delayMs: number;
@@ -64,7 +73,7 @@ export class SiteFaults {
 
   constructor(seed: number, latencyMs = 0) {
     this.#rng = new Rng(seed);
-    this.#settings = { latencyMs, jitterMs: 0, errorRate: 0, errorMode: 'status', hangReads: false, hangPaths: [], padBytes: 0, redirectTo: '' };
+    this.#settings = { latencyMs, jitterMs: 0, errorRate: 0, errorMode: 'status', hangReads: false, hangPaths: [], padBytes: 0, redirectTo: '', throttleReads: false, throttleRetryAfterSeconds: 0, throttleRetryAfterDate: false };
   }
 
   get settings(): Readonly<FaultSettings> {
@@ -104,6 +113,8 @@ export class SiteFaults {
     if (!Array.isArray(next.hangPaths) || next.hangPaths.some((p) => typeof p !== 'string' || !p.startsWith('/'))) throw new RangeError('hangPaths must be a list of paths starting with /');
     if (!Number.isInteger(next.padBytes) || next.padBytes < 0 || next.padBytes > 1024 ** 3) throw new RangeError('padBytes must be 0 to 1073741824');
     if (typeof next.redirectTo !== 'string' || (next.redirectTo !== '' && !/^https?:\/\/\S+$/i.test(next.redirectTo))) throw new RangeError('redirectTo must be an http(s) URL, or "" for none');
+    if (typeof next.throttleReads !== 'boolean' || typeof next.throttleRetryAfterDate !== 'boolean') throw new RangeError('throttleReads and throttleRetryAfterDate must be true or false');
+    if (!Number.isInteger(next.throttleRetryAfterSeconds) || next.throttleRetryAfterSeconds < 0 || next.throttleRetryAfterSeconds > 86_400) throw new RangeError('throttleRetryAfterSeconds must be 0 to 86400');
     this.#settings = { ...next, hangPaths: next.hangPaths.map(normalisePath) };
     return this.settings;
   }
@@ -131,6 +142,7 @@ export class SiteFaults {
       return { action: 'proxy', proxy: { ...this.#proxy }, delayMs, hang: false, padBytes: 0 };
     }
     if (s.redirectTo) return { action: 'redirect', delayMs, hang: false, padBytes: 0 };
+    if (s.throttleReads && isRead && !STILL_ANSWERED.has(path)) return { action: 'throttle', delayMs, hang: false, padBytes: 0 };
     if (s.errorRate > 0 && this.#rng.next() < s.errorRate) return { action: s.errorMode === 'reset' ? 'reset' : 'error', delayMs, hang: false, padBytes: 0 };
     return { action: 'pass', delayMs, hang, padBytes };
   }

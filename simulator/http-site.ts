@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { Dialect } from './dialects.js';
 import { INJECTED_ERROR } from './faults.js';
-import type { FaultDecision, ProxyErrors, SiteFaults } from './faults.js';
+import type { FaultDecision, FaultSettings, ProxyErrors, SiteFaults } from './faults.js';
 import type { SiteService } from './service.js';
 import type { ServerCertificate } from './tls.js';
 
@@ -43,6 +43,18 @@ function sendProxyPage(res: ServerResponse, page: ProxyErrors, nowMs: number): v
     headers['Retry-After'] = page.date ? new Date(nowMs + page.retryAfterSeconds * 1000).toUTCString() : String(page.retryAfterSeconds);
   }
   res.writeHead(page.status, headers);
+  res.end(body);
+}
+
+/** A rate-limited service's own refusal (fault `throttleReads`): 429 with its JSON message and Retry-After when set. */
+function sendThrottled(res: ServerResponse, s: Readonly<FaultSettings>, nowMs: number): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = JSON.stringify('Too many requests: the request rate limit was exceeded. Try again later.');
+  const headers: Record<string, string | number> = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) };
+  if (s.throttleRetryAfterSeconds > 0) {
+    headers['Retry-After'] = s.throttleRetryAfterDate ? new Date(nowMs + s.throttleRetryAfterSeconds * 1000).toUTCString() : String(s.throttleRetryAfterSeconds);
+  }
+  res.writeHead(429, headers);
   res.end(body);
 }
 
@@ -242,6 +254,7 @@ export class SiteServer {
         return;
       }
       if (action === 'error') return send(res, 400, JSON.stringify(INJECTED_ERROR));
+      if (action === 'throttle') return sendThrottled(res, this.options.faults.settings, Date.now());
       if (body === undefined) return send(res, 400, JSON.stringify(`Request body too large: at most ${this.options.maxBodyBytes} bytes.`));
       const out = await this.options.service.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
       // Handled (a write took effect), but the answer never leaves: the client waits until it gives up.

@@ -164,6 +164,8 @@ export const systemStatusSchema = z.object({
   unlistedSince: isoTime.optional(),
   /** Refresh progress while refreshing: reads done / planned. */
   progress: z.object({ done: z.number(), total: z.number() }).optional(),
+  /** ISO time before which a system that asked to slow down (HTTP 429 or 503) is not read again by polls. */
+  nextTryAt: isoTime.optional(),
   /** What the last refresh left out to stay within its limits (drives over the SMART cap, answers over the byte budget); the views show it. */
   truncated: z.string().optional(),
   /** The system's clock minus true time (ms), when it differs beyond the tolerance: its zone-less times were moved by it; views and reports say so. */

@@ -17,7 +17,7 @@ import {
   type Operation,
 } from '../../app/catalog/index.js';
 import { readAnswerJson, type AnswerJson } from '../../app/answers/json-text.js';
-import { maskSecrets, secretValues } from '../../app/redact.js';
+import { maskSecrets, mentionsSecret, secretValues } from '../../app/redact.js';
 import { normalisedAnswer } from './answer.js';
 import {
   AnswerTooLargeError,
@@ -48,6 +48,8 @@ const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Other refusals a service may answer with its own JSON instead of the document's 400. */
 const REFUSAL_STATUSES = new Set([403, 409, 422]);
+/** Statuses by which the service itself (in its JSON) asks the client to slow down. */
+const THROTTLE_STATUSES = new Set([429, 503]);
 
 export interface ApiClientOptions {
   /** Site base URL; may carry a path prefix (`https://mgmt.example/api`). */
@@ -305,7 +307,7 @@ export class ApiClient {
       const context = status === 206 ? { ...options.clock, partial: { total: contentRangeTotal(headerValue(answered, 'content-range')) } } : options.clock;
       const value = this.parseSuccess(op, text, where, context);
       // Walk the answer only when its text may hold a secret: most answers never do.
-      return mayContainSecret(text, sent) ? maskSecrets(value, sent) : value;
+      return mentionsSecret(text, sent) ? maskSecrets(value, sent) : value;
     }
     if (TRANSIENT_STATUSES.has(status) && !isJsonText(text)) {
       const retryAfterMs = parseRetryAfter(headerValue(answered, 'retry-after'), this.now());
@@ -316,6 +318,15 @@ export class ApiClient {
       );
     }
     const message = serverMessage(text) ?? `HTTP ${status}`;
+    if (THROTTLE_STATUSES.has(status)) {
+      // The service itself asking to slow down: as transient as a proxy's page, and its Retry-After counts.
+      const retryAfterMs = parseRetryAfter(headerValue(answered, 'retry-after'), this.now());
+      throw new TransientHttpError(
+        `${where}: the system is throttling requests (HTTP ${status}: ${message.slice(0, 200)})${retryAfterMs !== undefined ? `; it asked to retry after ${Math.ceil(retryAfterMs / 1000)} s` : ''}`,
+        status,
+        retryAfterMs,
+      );
+    }
     if (status === 400) throw new ApiError(message);
     // Not in the document, but unmistakably the service refusing (its JSON, often a problem object).
     if (REFUSAL_STATUSES.has(status) && isJsonText(text)) throw new ApiError(`${message} (HTTP ${status})`, status);
@@ -384,14 +395,6 @@ function sentSecrets(options: CallOptions): string[] {
   if (options.headers !== undefined) sent.push(...secretValues(options.headers));
   if (options.token) sent.push(options.token);
   return sent;
-}
-
-/**
- * Whether an answer's text may hold one of the secrets sent. A secret JSON could spell otherwise
- * (escaped quotes or slashes, non-ASCII as \uXXXX) counts as possibly present.
- */
-function mayContainSecret(text: string, secrets: readonly string[]): boolean {
-  return secrets.some((s) => s.length >= 4 && (text.includes(s) || /[^\x20-\x7e]|["\\/]/.test(s)));
 }
 
 function describeCode(code: string): string {

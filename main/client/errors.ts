@@ -60,6 +60,11 @@ export class TransientHttpError extends UnreachableError {
   }
 }
 
+/** True when the answer asked the client to slow down (429, or 503 "busy"): a poll backs off rather than retries. */
+export function isThrottling(err: unknown): err is TransientHttpError {
+  return err instanceof TransientHttpError && (err.status === 429 || err.status === 503);
+}
+
 /** An answer that is not the documented shape (wrong status, not JSON, wrong body kind). */
 export class ProtocolError extends ClientError {
   override readonly name: string = 'ProtocolError';

@@ -28,6 +28,11 @@ export class FleetState {
   private readonly statuses = new Map<string, Map<string, SystemStatus>>();
   readonly backoff = new Map<string, { failures: number; until: number }>();
   readonly siteErrors = new Map<string, { message: string; code: string }>();
+  /**
+   * Per site, per system: the system asked to slow down (429 or 503) this many polls in a row, and
+   * is not read again before `until` (ms since the epoch) unless forced. Kept between polls.
+   */
+  readonly throttled = new Map<string, Map<string, { failures: number; until: number }>>();
   private readonly listeners = new Set<(e: FleetEvent) => void>();
   /** Status changes made so far: the last one's `seq` (see {@link SystemStatus.seq}). */
   private statusSeq = 0;
@@ -111,11 +116,17 @@ export class FleetState {
     }
   }
 
+  /** Until when (ms since the epoch) a system is left alone after asking to slow down, if it is. */
+  throttledUntil(siteId: string, system: string): number | undefined {
+    return this.throttled.get(siteId)?.get(system)?.until;
+  }
+
   /** Forgets every state of a site. */
   forgetSite(siteId: string): void {
     this.statuses.delete(siteId);
     this.backoff.delete(siteId);
     this.record(() => this.outcomes?.deleteSite(siteId));
+    this.throttled.delete(siteId);
   }
 
   markSite(siteId: string, state: SystemState, message: string | undefined): void {

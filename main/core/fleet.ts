@@ -298,7 +298,19 @@ export class Fleet {
         this.state.setStatus({ ...s, state: 'stale', lastError: undefined });
       }
     }
+    this.resumeAfterLogin(site.id);
     return progress;
+  }
+
+  /**
+   * A site that waited for a login (no password stored, or one refused) no longer waits: its error
+   * and backoff are dropped, so its status says so at once, and it is polled now rather than at
+   * the next interval (steady polls skip a site that waits for its admin).
+   */
+  private resumeAfterLogin(siteId: string): void {
+    if (this.state.siteErrors.get(siteId)?.code === 'login-required') this.state.siteErrors.delete(siteId);
+    this.state.backoff.delete(siteId);
+    this.scheduler.pollNow(siteId);
   }
 
   async logout(siteId: string): Promise<void> {

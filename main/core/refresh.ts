@@ -2,7 +2,7 @@ import { describeIncomplete, incompleteOf } from '../../app/answers/incomplete.j
 import { getOperation } from '../../app/catalog/index.js';
 import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
-import { AnswerTooLargeError, ApiError, CertificateError, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget } from '../client/index.js';
+import { AnswerTooLargeError, ApiError, CertificateError, isThrottling, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget, type TransientHttpError } from '../client/index.js';
 import { cacheKey, type CacheRow } from '../store/offline-cache.js';
 import { Deadline, formatMs } from './deadline.js';
 import { ipcErrorCode } from '../../app/errors.js';
@@ -15,6 +15,8 @@ import { MAX_NOTIFICATION_PAGES, MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, not
 import type { ReadScope, SiteConnection } from './site-connection.js';
 
 const MAX_BACKOFF_MS = 10 * 60_000;
+/** First wait after a system asks to slow down without saying how long; doubles with each poll refused, up to {@link MAX_BACKOFF_MS}. */
+const THROTTLE_BASE_MS = 30_000;
 const RESOURCES = refreshRead('GET /resources/list');
 const NODES_OP = 'GET /nodes/list';
 /**
@@ -127,13 +129,18 @@ export class FleetRefresh {
     const wait = state.backoff.get(site.id);
     if (wait && !force && wait.until > this.f.clock().getTime()) return;
     if (mode === 'steady' && SITE_WAITS_FOR_ADMIN.has(state.siteErrors.get(site.id)?.code ?? '')) return;
+    const nowMs = this.f.clock().getTime();
+    const throttled = (system: string): boolean => !force && (state.throttledUntil(site.id, system) ?? 0) > nowMs;
+    // Every system known asked to slow down: not even the list is asked for before the first may be read.
+    const before = state.systemsOf(site.id);
+    if (mode === 'steady' && before.length > 0 && before.every(throttled)) return;
     const conn = this.f.connection(site);
     let systems: string[];
     let known: string[];
     let message: string | undefined;
     const deadline = this.tracked(this.f.callDeadline(site, undefined, getOperation('GET /systems/list'), undefined));
     try {
-      const list = await conn.listSystems({ deadline });
+      const list = await conn.listSystems({ deadline, failWhenThrottled: true });
       systems = (list.Systems ?? []).map((s) => s.Name).filter((n): n is string => typeof n === 'string' && n.length > 0);
       message = list.Message;
       // No system and a message: the site says something is wrong, it is not a site without systems.
@@ -154,7 +161,7 @@ export class FleetRefresh {
     const memo = this.memo.get(site.id);
     if (memo) for (const system of memo.keys()) if (!systems.includes(system)) memo.delete(system);
     const targets = systems.filter(
-      (s) => (!onlySystems || onlySystems.includes(s)) && !(mode === 'steady' && SYSTEM_WAITS_FOR_ADMIN.has(state.get(site.id, s)?.state ?? 'ok')),
+      (s) => (!onlySystems || onlySystems.includes(s)) && !throttled(s) && !(mode === 'steady' && SYSTEM_WAITS_FOR_ADMIN.has(state.get(site.id, s)?.state ?? 'ok')),
     );
     if (conn.selectionScope === 'unknown') await this.learnSelection(site, conn, [...targets, ...systems.filter((s) => !targets.includes(s))]);
     if (this.closing) return;
@@ -271,7 +278,8 @@ export class FleetRefresh {
     };
     const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
       try {
-        const value = await conn.read(system, getOperation(opKey), { query, deadline, budget });
+        // A "slow down" fails the system's refresh at once (see systemThrottled), never retried per read.
+        const value = await conn.read(system, getOperation(opKey), { query, deadline, budget, failWhenThrottled: true });
         if (signal.aborted) return undefined;
         answered++;
         // A list that says it is partial: said on the system (its pages are not asked for).
@@ -365,6 +373,7 @@ export class FleetRefresh {
       for (const e of announced) state.emit(e);
       // What the cache now holds, for the next poll: an unread drive list leaves the one held.
       siteMemo.set(system, { notifications: marked, drives: resources === undefined ? previousDrives : driveStatuses(resources) });
+      state.throttled.get(site.id)?.delete(system);
       state.setStatus(
         problems.length
           ? {
@@ -396,7 +405,8 @@ export class FleetRefresh {
       } catch {
         // The system's own failure is the verdict; what answered before it is lost with the store.
       }
-      this.systemFailed(site, system, why, previous);
+      if (isThrottling(why)) this.systemThrottled(site, system, why, previous);
+      else this.systemFailed(site, system, why, previous);
       o.cache.settled(site.id, system);
     } finally {
       scope?.end();
@@ -410,11 +420,37 @@ export class FleetRefresh {
     const systems = state.systemsOf(site.id);
     if (err instanceof UnreachableError) {
       const failures = (state.backoff.get(site.id)?.failures ?? 0) + 1;
-      const delay = Math.min(MAX_BACKOFF_MS, 15_000 * 2 ** (failures - 1));
+      // A site that said how long to wait is not asked before then.
+      const delay = Math.max(Math.min(MAX_BACKOFF_MS, 15_000 * 2 ** (failures - 1)), isThrottling(err) ? (err.retryAfterMs ?? 0) : 0);
       state.backoff.set(site.id, { failures, until: this.f.clock().getTime() + delay });
     }
     state.siteErrors.set(site.id, { message: redact((err as Error).message), code: ipcErrorCode(err) });
     for (const system of systems) this.systemFailed(site, system, err, state.get(site.id, system));
+  }
+
+  /**
+   * A system that asked to slow down: its data stays (stale), and polls leave it alone until its
+   * Retry-After (seconds or a date) or, without one, a backoff doubling from 30 s per refused poll
+   * up to 10 min, whichever is later. A Refresh still tries; a read that answers ends the backoff.
+   */
+  private systemThrottled(site: Site, system: string, err: TransientHttpError, previous: SystemStatus | undefined): void {
+    const state = this.f.state;
+    const now = this.f.clock().getTime();
+    const perSite = state.throttled.get(site.id) ?? new Map<string, { failures: number; until: number }>();
+    state.throttled.set(site.id, perSite);
+    const failures = (perSite.get(system)?.failures ?? 0) + 1;
+    const until = now + Math.max(err.retryAfterMs ?? 0, Math.min(MAX_BACKOFF_MS, THROTTLE_BASE_MS * 2 ** (failures - 1)));
+    perSite.set(system, { failures, until });
+    const nextTryAt = new Date(until).toISOString();
+    state.setStatus({
+      siteId: site.id,
+      system,
+      state: 'stale',
+      lastSuccessAt: previous?.lastSuccessAt,
+      lastErrorAt: new Date(now).toISOString(),
+      lastError: redact(`throttled by the system (HTTP ${err.status}), next try at ${nextTryAt.replace(/\.\d+Z$/, 'Z')}: ${err.message}`),
+      nextTryAt,
+    });
   }
 
   private systemFailed(site: Site, system: string, err: unknown, previous: SystemStatus | undefined): void {

@@ -1,4 +1,4 @@
-import { TransientHttpError, UnreachableError } from '../client/index.js';
+import { isThrottling, TransientHttpError, UnreachableError } from '../client/index.js';
 import { formatMs, SYSTEM_TIMERS, type Timers } from './deadline.js';
 
 export interface RetryPolicy {
@@ -36,6 +36,8 @@ export interface RetryOptions {
   /** The limit the retries must fit in: a Retry-After wait that would end past it is not started. */
   deadline?: { remaining(): number } | undefined;
   random?: () => number;
+  /** A "slow down" answer (429, 503) is not retried but thrown at once, for the caller to back off (background polls). */
+  failWhenThrottled?: boolean | undefined;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function retryRead<T>(task: () => Promise<T>, options: RetryOptions
       return await task();
     } catch (err) {
       if (!(err instanceof UnreachableError) || attempt >= policy.retries || options.signal?.aborted) throw err;
+      if (options.failWhenThrottled && isThrottling(err)) throw err;
       let delay = backoffDelay(policy, attempt + 1, options.random);
       if (err instanceof TransientHttpError && err.retryAfterMs !== undefined) {
         const cap = policy.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS;

@@ -23,6 +23,8 @@ interface Entry {
   polling: boolean;
   /** When the timer falls due, ms since the epoch. */
   dueAt?: number;
+  /** Asked to poll now while a poll ran: the next one follows it at once. */
+  again?: boolean;
 }
 
 /**
@@ -98,6 +100,22 @@ export class PollScheduler {
     return this.entries.get(siteId)?.dueAt;
   }
 
+  /**
+   * Polls the site now instead of at its next interval (after a login from the window, which the
+   * site was waiting for); the interval restarts when that poll ends. A poll running now is
+   * followed at once by another. Nothing happens for a site that is not polled.
+   */
+  pollNow(siteId: string): void {
+    const entry = this.entries.get(siteId);
+    if (!this.running || !entry) return;
+    if (entry.polling) {
+      entry.again = true;
+      return;
+    }
+    this.cancel(entry);
+    this.schedule(siteId, entry, 0);
+  }
+
   /** Stops every timer; a poll in flight finishes, and schedules nothing. */
   stop(): void {
     this.running = false;
@@ -111,9 +129,10 @@ export class PollScheduler {
     return Math.round(ms * (1 + this.jitter * (2 * this.random() - 1)));
   }
 
-  private schedule(siteId: string, entry: Entry): void {
+  /** Sets the entry's timer: one jittered interval from now (or `delayMs`), not before the site's backoff ends. */
+  private schedule(siteId: string, entry: Entry, delayMs = this.jittered(entry.intervalSeconds)): void {
     const now = this.d.timers.now();
-    const dueAt = Math.max(now + this.jittered(entry.intervalSeconds), this.d.backoffUntil(siteId) ?? 0);
+    const dueAt = Math.max(now + delayMs, this.d.backoffUntil(siteId) ?? 0);
     entry.dueAt = dueAt;
     entry.handle = this.d.timers.setTimeout(() => void this.fire(siteId, entry), dueAt - now);
   }
@@ -146,6 +165,8 @@ export class PollScheduler {
     } finally {
       entry.polling = false;
     }
-    if (this.running && this.entries.get(siteId) === entry) this.schedule(siteId, entry);
+    const again = entry.again === true;
+    entry.again = false;
+    if (this.running && this.entries.get(siteId) === entry) this.schedule(siteId, entry, again ? 0 : undefined);
   }
 }

@@ -36,6 +36,8 @@ export interface ConnectionDeps {
 export type CallParams = Pick<CallOptions, 'query' | 'body' | 'headers' | 'timeoutMs' | 'signal' | 'onSend' | 'budget'> & {
   deadline?: Deadline | undefined;
   onReselected?: ((note: string) => void) | undefined;
+  /** Reads only: a "slow down" answer is thrown at once instead of retried (see {@link RetryOptions.failWhenThrottled}). */
+  failWhenThrottled?: boolean | undefined;
 };
 
 /** What an interactive login did: the systems now logged in, and those waiting for a code of their own. */
@@ -263,7 +265,7 @@ export class SiteConnection {
    */
   async read(system: string | undefined, op: Operation, params: CallParams = {}): Promise<unknown> {
     const signal = signalOf(params);
-    return this.withSession(system, signal, (token) => this.retrying(() => this.send(op, token, params, signal, this.answerClock(system)), signal, params.deadline));
+    return this.withSession(system, signal, (token) => this.retrying(() => this.send(op, token, params, signal, this.answerClock(system)), signal, params.deadline, params.failWhenThrottled));
   }
 
   /**
@@ -389,8 +391,8 @@ export class SiteConnection {
     this.tokens.delete(key(system));
   }
 
-  private retrying<T>(task: () => Promise<T>, signal: AbortSignal | undefined, deadline: Deadline | undefined): Promise<T> {
-    return retryRead(task, { policy: this.deps.retry, sleep: this.sleep, signal, deadline });
+  private retrying<T>(task: () => Promise<T>, signal: AbortSignal | undefined, deadline: Deadline | undefined, failWhenThrottled?: boolean): Promise<T> {
+    return retryRead(task, { policy: this.deps.retry, sleep: this.sleep, signal, deadline, failWhenThrottled });
   }
 
   private send(op: Operation, token: string, params: CallParams, signal: AbortSignal | undefined, clock?: AnswerContext): Promise<unknown> {

@@ -121,6 +121,10 @@ export async function assertExportDir(dir: string): Promise<boolean> {
   return true;
 }
 
+/**
+ * A report holds users, hosts and the action log: the folders it creates are the owner's alone
+ * (0700, whatever the umask), and an empty folder chosen for it is made so too.
+ */
 async function prepareDir(dir: string): Promise<void> {
   if (!(await assertExportDir(dir))) await makePrivateDir(dir, true);
 }

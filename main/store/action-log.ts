@@ -466,7 +466,8 @@ export class ActionLog {
   }
 }
 
-function hashOfRow(row: Row): string {
+/** The hash a stored row should carry, from its columns: what `verify` compares with its `hash`. */
+export function hashOfRow(row: Row): string {
   return hashAction({
     format: row.format === 2 ? 2 : 1,
     seq: row.seq,

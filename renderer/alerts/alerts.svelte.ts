@@ -1,4 +1,5 @@
 import type { Alert, AlertFilter } from '../../app/alerts/alert.js';
+import { NoticeGate } from '../../app/alerts/desktop-notices.js';
 import type { RuleOverride, RuleScope } from '../../app/alerts/rules.js';
 import type { EventPayload, Response } from '../../app/ipc/contract.js';
 import { api } from '../lib/api.js';
@@ -32,10 +33,6 @@ export function pageNotifications(): BrowserNotifications | undefined {
   };
 }
 
-/** The title and body of a desktop notification for a new alert (both shells show the same words). */
-export function notificationText(a: Pick<Alert, 'level' | 'system' | 'message'>): { title: string; body: string } {
-  return { title: `Fleetdeck ${a.level}: ${a.system}`, body: a.message };
-}
 
 /**
  * The alert centre's state: the open count of the header badge, the list with its filters, the
@@ -59,6 +56,11 @@ export class AlertsState {
   rulesError = $state<string | undefined>();
   busy = $state(false);
   #loading: Promise<void> | undefined;
+  /** The browser shell's desktop notifications, grouped, capped and cleaned as Electron's (see NoticeGate). */
+  readonly #notices = new NoticeGate({
+    show: (n) => this.browser?.show(n.title, n.body, () => this.openSystem(n.siteId, n.system)),
+    timers: { now: () => this.clock(), setTimeout: (fire, ms) => setTimeout(fire, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
+  });
 
   constructor(
     /** Shows a new alert on the desktop; undefined in Electron (main does it) or without the API. */
@@ -102,12 +104,7 @@ export class AlertsState {
       this.openCount = c.openCount;
       this.countKnown = true;
       void this.load();
-      if (this.browser && this.rules?.notify && this.browser.permission === 'granted') {
-        for (const a of c.raised) {
-          const t = notificationText(a);
-          this.browser.show(t.title, t.body, () => this.openSystem(a.siteId, a.system));
-        }
-      }
+      if (c.raised.length && this.browser && this.rules?.notify && this.browser.permission === 'granted') this.#notices.offer(c);
     });
   }
 

@@ -14,10 +14,12 @@ export const UNSAFE_IN_TERMINAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202
  * A storage endpoint as a hostile or broken one behaves: every read fails with a message full of
  * terminal escapes that also echoes the caller's session token; every write echoes its body (and so
  * the secrets in it) in a 400, or in a 200 message for `PUT /users/edit`; with `deep`, the system
- * list is JSON nested 100,000 levels deep.
+ * list is JSON nested 100,000 levels deep; `spell` gives the spelling the echo of a write's body is
+ * written in (upper case, URL-encoded, base64 …; as sent when absent).
  */
-export function hostileSite(options: { deep?: boolean } = {}): Responder {
+export function hostileSite(options: { deep?: boolean; spell?: () => (text: string) => string } = {}): Responder {
   return (req: Recorded, res) => {
+    const spell = options.spell?.() ?? ((text: string) => text);
     const path = req.url.split('?')[0] ?? '';
     if (path.endsWith('/login')) return json(res, 200, { SessionToken: HOSTILE_TOKEN, Status: 'Ok', UserEmailAddress: '', Details: '' });
     if (path.endsWith('/systems/select')) return json(res, 200, 'selected');
@@ -29,8 +31,8 @@ export function hostileSite(options: { deep?: boolean } = {}): Responder {
       }
       return json(res, 200, { Systems: [{ Name: 'alpha' }] });
     }
-    if (path.endsWith('/users/edit')) return json(res, 200, `user updated: ${req.body}`);
-    if (req.method !== 'GET') return json(res, 400, `${ESCAPES} refused ${req.body}`);
+    if (path.endsWith('/users/edit')) return json(res, 200, `user updated: ${spell(req.body)}`);
+    if (req.method !== 'GET') return json(res, 400, `${ESCAPES} refused ${spell(req.body)}`);
     return json(res, 400, `${ESCAPES} your session ${req.headers.authorization ?? ''} is not allowed to read this`);
   };
 }

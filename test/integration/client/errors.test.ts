@@ -161,4 +161,18 @@ describe('client TLS trust', () => {
     expect((err as CertificateError).presentedSha256).toBe(sha);
     expect((err as Error).message).toMatch(/certificate changed/);
   });
+
+  it('refuses a pin that differs from the certificate in any single hex digit, first, middle or last, and accepts it in any spelling', async () => {
+    const flip = (i: number): string => sha.slice(0, i) + ((parseInt(sha[i]!, 16) + 1) % 16).toString(16) + sha.slice(i + 1);
+    for (const i of [0, 15, 16, 31, 32, 62, 63]) {
+      const near = new ApiClient({ baseUrl: url, timeoutMs: 2000, tls: { ca: pem, pinSha256: flip(i) } });
+      const err = await near.call('GET /Version', { token: 't' }).catch((e: unknown) => e);
+      await near.close();
+      expect(err, `pin differing at hex digit ${i}`).toBeInstanceOf(CertificateError);
+    }
+    const spelt = sha.toUpperCase().match(/../g)!.join(':');
+    const ok = new ApiClient({ baseUrl: url, timeoutMs: 2000, tls: { ca: pem, pinSha256: spelt } });
+    await expect(ok.call('GET /Version', { token: 't' })).resolves.toMatchObject({ Versions: [{ Component: 'core' }] });
+    await ok.close();
+  });
 });

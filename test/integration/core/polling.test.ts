@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { refreshRead, smartRead } from '../../../app/fleet/refresh-plan.js';
 import { AnswerDigests } from '../../../main/core/answer-digests.js';
+import { createHandlers, dispatch } from '../../../main/ipc/handlers.js';
 import { openRuntime } from '../../../main/runtime.js';
 import { SEARCH_READS, SearchIndex } from '../../../main/search/search-index.js';
 import { cacheKey } from '../../../main/store/index.js';
@@ -267,6 +268,39 @@ describe('background polling against the simulator', () => {
     before = requests();
     await h.fleet.refresh({ force: true });
     expect(requests()).toBeGreaterThan(before);
+  });
+
+  it('a site with no password stored, logged in from the window, is polled at once and its status changes', async () => {
+    const timers = new FakeTimers(Date.now());
+    const s = sim.manifest.sites[0]!;
+    const f = await fleetOnDisk({ clock: () => new Date(timers.now()), timers, random: () => 0.5 }, []);
+    const { password, ...withoutPassword } = siteInput(s);
+    const added = await f.fleet.addSite(withoutPassword);
+    const site = await f.fleet.editSite(added.id, { polling: { ...added.polling, intervalSeconds: INTERVAL_S } });
+    const handlers = createHandlers({ fleet: f.fleet, sites: f.sites, actionLog: f.stores.actionLog, version: 'test', keychain: 'memory', simulatedSiteIds: new Set() });
+    const status = async () => (await dispatch(handlers, 'fleet:status', { site: site.id })) as { ok: true; value: Array<{ error?: string; systems: Array<{ system: string; state: string; lastSuccessAt?: string }> }> };
+    await f.fleet.refresh({ force: true });
+    expect((await status()).value[0]?.error).toMatch(/no password stored; log in/);
+    f.fleet.startPolling();
+    expect(f.fleet.nextPollAt(site.id)).toBe(timers.now() + INTERVAL_S * 1000);
+    let before = requests();
+    timers.advance(4 * INTERVAL_S * 1000);
+    await new Promise((r) => setImmediate(r));
+    expect(requests()).toBe(before);
+
+    before = requests();
+    expect(await dispatch(handlers, 'session:login', { site: site.id, password })).toMatchObject({ ok: true, value: { loggedIn: s.systems } });
+    expect((await status()).value[0]?.error).toBeUndefined();
+    // No clock moves: the poll the login asked for runs now, not an interval later.
+    timers.advance(0);
+    await until(
+      () => f.fleet.status(site.id).filter((x) => x.state === 'ok').length === s.systems.length,
+      () => `systems polled after the login: ${JSON.stringify(f.fleet.status(site.id))}`,
+    );
+    expect((await status()).value[0]?.systems.map((x) => x.state)).toEqual(s.systems.map(() => 'ok'));
+    expect(requests()).toBeGreaterThan(before);
+    await until(() => f.fleet.nextPollAt(site.id) !== undefined && f.fleet.nextPollAt(site.id)! > timers.now(), () => 'the next poll is scheduled');
+    expect(f.fleet.nextPollAt(site.id)).toBe(timers.now() + INTERVAL_S * 1000);
   });
 
   it('paused sites are not polled; resuming schedules them again at once', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, isSecretField, maskSecrets, redact, redactedJson, secretValues } from '../../../app/redact.js';
+import { REDACTED, isSecretField, maskSecrets, mentionsSecret, redact, redactedJson, secretValues } from '../../../app/redact.js';
 import { OPERATIONS } from '../../../app/catalog/index.js';
 
 describe('redact', () => {
@@ -34,6 +34,18 @@ describe('redact', () => {
 
   it('knows every field the catalog marks secret', () => {
     for (const op of OPERATIONS) for (const path of op.secrets) expect(isSecretField(path.split('.').pop() as string), `${op.key} ${path}`).toBe(true);
+  });
+
+  it('knows the secrets of the transport and of loose spellings: authorization, token, password, secret, sedpassword, in any case', () => {
+    for (const name of ['authorization', 'Authorization', 'AUTHORIZATION', 'token', 'Token', 'password', 'PASSWORD', 'secret', 'Secret', 'sedpassword', 'SEDPassword']) {
+      expect(isSecretField(name), name).toBe(true);
+    }
+    const headers = { Authorization: 'Bearer tok-123456', 'Content-Type': 'application/json' };
+    expect(redact({ headers })).toEqual({ headers: { Authorization: REDACTED, 'Content-Type': 'application/json' } });
+    expect(redactedJson({ request: { authorization: 'raw-token-1234' } })).toBe('{"request":{"authorization":"[redacted]"}}');
+    expect(secretValues({ headers })).toEqual(['Bearer tok-123456']);
+    // Names that merely contain one are not secrets.
+    for (const name of ['author', 'authorizations', 'tokens', 'passwordPolicy', 'Name', 'SecretName', '']) expect(isSecretField(name), name).toBe(false);
   });
 
   it('masks literal secrets inside free text', () => {
@@ -120,5 +132,124 @@ describe('secrets by value', () => {
 
   it('redact masks both secret fields and the given values', () => {
     expect(redact({ ChapSecret: 'c', note: 'echo of chap-98765' }, ['chap-98765'])).toEqual({ ChapSecret: REDACTED, note: `echo of ${REDACTED}` });
+  });
+});
+
+describe('secrets echoed in another spelling', () => {
+  const secret = 'Chap"Se/cret é+1';
+  const body = JSON.stringify({ Name: 'h1', ChapSecret: secret });
+  const b64 = (t: string) => Buffer.from(t).toString('base64');
+  const spellings: Record<string, string> = {
+    'upper case': secret.toUpperCase(),
+    'lower case': secret.toLowerCase(),
+    'URL-encoded': encodeURIComponent(secret),
+    'URL-encoded, lower-case hex': encodeURIComponent(secret).toLowerCase(),
+    'URL-encoded twice': encodeURIComponent(encodeURIComponent(secret)),
+    'form-encoded': new URLSearchParams({ s: secret }).toString().slice(2),
+    'JSON-escaped': JSON.stringify(secret).slice(1, -1),
+    'JSON-escaped twice': JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1),
+    '.NET \\u escapes': secret.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`),
+    'HTML named entities': secret.replace('"', '&quot;'),
+    'HTML numeric entities': [...secret].map((c) => `&#${c.codePointAt(0)};`).join(''),
+    'HTML hex entities': [...secret].map((c) => `&#x${c.codePointAt(0)?.toString(16)};`).join(''),
+    'cut to 8 characters': secret.slice(0, 8),
+  };
+  for (const [name, spelt] of Object.entries(spellings)) {
+    it(`masks a secret ${name}`, () => {
+      expect(maskSecrets(`system said: ${spelt}!`, [secret])).toBe(`system said: ${REDACTED}!`);
+      expect(mentionsSecret(`system said: ${spelt}!`, [secret])).toBe(true);
+    });
+  }
+
+  it('masks every character spelt its own way, in a mix', () => {
+    const wide = 'pä€😀"<\\\n\t x';
+    const spelt = [
+      'P',
+      '%C3%A4',
+      '&#x20ac;',
+      '\\uD83D\\uDE00',
+      '&#0034;',
+      '&amp;lt;',
+      '\\\\',
+      '\\n',
+      '%09',
+      '+',
+      '&#X78;',
+    ].join('');
+    expect(maskSecrets(`said ${spelt}.`, [wide])).toBe(`said ${REDACTED}.`);
+    expect(maskSecrets(`said ${encodeURIComponent(wide)}.`, [wide])).toBe(`said ${REDACTED}.`);
+    expect(maskSecrets(`said ${JSON.stringify(wide)}.`, [wide])).toBe(`said "${REDACTED}".`);
+    expect(maskSecrets(`said ${[...wide].map((c) => `&#${c.codePointAt(0)};`).join('')}.`, [wide])).toBe(`said ${REDACTED}.`);
+    // A JSON text URL-encoded, and its backslash as \\u005C or an entity.
+    expect(maskSecrets(`q=${encodeURIComponent(JSON.stringify({ p: 'ab"cdefgh' }))}`, ['ab"cdefgh'])).toBe(`q=%7B%22p%22%3A%22${REDACTED}%22%7D`);
+    expect(maskSecrets('ab\\u005C\\u0022cdefgh ab&#92;"cdefgh ab&#x5c;&quot;cdefgh', ['ab"cdefgh'])).toBe(`${REDACTED} ${REDACTED} ${REDACTED}`);
+  });
+
+  it('masks base64 of a secret of 6 characters or more, of a lone surrogate as UTF-8 writes it too', () => {
+    const b64 = (t: string) => Buffer.from(t).toString('base64');
+    expect(maskSecrets(`x ${b64('k9Qz7w')} y`, ['k9Qz7w'])).toContain(REDACTED);
+    expect(mentionsSecret(`x ${b64('k9Qz7w')} y`, ['k9Qz7w'])).toBe(true);
+    // Five characters make at most 6 base64 characters of their own: too short to tell from chance.
+    expect(maskSecrets(`x ${b64('k9Qz7')} y`, ['k9Qz7'])).toBe(`x ${b64('k9Qz7')} y`);
+    const odd = 'ab\ud800cdefgh12';
+    expect(maskSecrets(`x ${b64(odd)} y`, [odd])).toContain(REDACTED);
+    expect(maskSecrets(`x ${b64(odd.toUpperCase())}`, [odd])).not.toContain(REDACTED);
+  });
+
+  it('masks the longest of two secrets whole, and each of several', () => {
+    expect(maskSecrets('a abcd1234-longer b', ['abcd1234', 'abcd1234-longer'])).toBe(`a ${REDACTED} b`);
+    expect(maskSecrets('a abcd1234-longer b', ['abcd1234-longer', 'abcd1234'])).toBe(`a ${REDACTED} b`);
+    expect(maskSecrets(['one s3cr3t-aa', 'two p4ssw0rd-bb'], ['s3cr3t-aa', 'p4ssw0rd-bb'])).toEqual([`one ${REDACTED}`, `two ${REDACTED}`]);
+    expect(maskSecrets('abcd and ABCD', ['abcd'])).toBe(`${REDACTED} and ${REDACTED}`);
+  });
+
+  it('answers whether a text mentions a secret the cheap way and the full way alike', () => {
+    const secret = 'Open Sesame-42';
+    for (const text of ['OPEN SESAME-42', 'open+sesame-42', 'Open Sesa', Buffer.from(`{"p":"${secret}"}`).toString('base64'), Buffer.from(`__${secret}`).toString('base64url')]) {
+      expect(mentionsSecret(text, [secret]), text).toBe(true);
+      expect(maskSecrets(text, [secret]), text).toContain(REDACTED);
+    }
+    for (const text of ['Open Ses', 'Open%20Ses']) expect(mentionsSecret(text, [secret]), text).toBe(true);
+    for (const text of ['Open Se', 'Open%20Se', 'nothing here', '100% & more \\ here']) {
+      expect(mentionsSecret(text, [secret]), text).toBe(false);
+      expect(maskSecrets(text, [secret]), text).toBe(text);
+    }
+    expect(mentionsSecret('Open Sesame-42', [])).toBe(false);
+  });
+
+  it('masks a secret in base64 of the body, at every byte offset, standard and URL-safe', () => {
+    for (const prefix of ['', 'x', 'xy']) {
+      for (const encoded of [b64(prefix + body), Buffer.from(prefix + body).toString('base64url')]) {
+        const masked = maskSecrets(`echo ${encoded}`, [secret]);
+        expect(masked, prefix).toContain(REDACTED);
+        const runs = masked.slice(5).split(REDACTED);
+        for (const run of runs) for (let skip = 0; skip < 4; skip++) expect(Buffer.from(run.slice(skip), 'base64').toString('latin1')).not.toContain('Se/cret');
+        expect(mentionsSecret(`echo ${encoded}`, [secret])).toBe(true);
+      }
+    }
+    // The last character also holds padding bits: only what depends on the secret alone is masked.
+    expect(maskSecrets(`token ${b64('tok-1234567890')}`, ['tok-1234567890'])).toMatch(/^token \[redacted\][A-Za-z0-9+/]?=*$/);
+  });
+
+  it('masks a secret cut short at 8 characters or more, and nothing shorter', () => {
+    const token = 'abcdef0123456789';
+    expect(maskSecrets(`t=${token.slice(0, 11)}…`, [token])).toBe(`t=${REDACTED}…`);
+    expect(maskSecrets(`t=${token.slice(0, 7)}…`, [token])).toBe(`t=${token.slice(0, 7)}…`);
+    expect(mentionsSecret(`t=${token.slice(0, 7)}`, [token])).toBe(false);
+    // A short secret is masked whole only.
+    expect(maskSecrets('pin 12345 and 1234', ['123456'])).toBe('pin 12345 and 1234');
+  });
+
+  it('leaves text without the secret as it is', () => {
+    const text = 'Normal & ok <x> 100% \\u0041 QUJDREVGR0g= abcdefg';
+    expect(maskSecrets(text, ['abcdefgh-secret'])).toBe(text);
+    expect(mentionsSecret(text, ['abcdefgh-secret'])).toBe(false);
+    expect(mentionsSecret(text, ['abc'])).toBe(false);
+  });
+
+  it('scans hostile text in linear time', () => {
+    const hostile = `${'\\'.repeat(100_000)}${'%25'.repeat(50_000)}${'&amp;'.repeat(50_000)}`;
+    // Would take minutes with unbounded repetition; finishes well within the test's time limit.
+    expect(maskSecrets(hostile, ['Chap"Secret-1234'])).toBe(hostile);
   });
 });

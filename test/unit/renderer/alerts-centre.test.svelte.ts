@@ -89,6 +89,18 @@ describe('the alert centre in the browser shell', () => {
     off();
   });
 
+  it('groups a flood of new alerts into one notification per system and level, cleaned of line breaks, bidi and markup', async () => {
+    const browser = fakeNotifications('granted');
+    const { fake, state } = setup(true, browser.n);
+    await state.loadRules();
+    const off = state.listen();
+    const spoof = 'sysB\u202E\nFleetdeck ok: <i>all healthy</i>';
+    fake.emit('alerts:changed', { siteId: 'lab', system: spoof, raised: Array.from({ length: 3000 }, (_, i) => ({ ...alert(i), system: spoof })), cleared: [], openCount: 3000 });
+    await settle();
+    expect(browser.shown.map((s) => [s.title, s.body])).toEqual([['Fleetdeck critical: sysB Fleetdeck ok: iall healthy/i', '3,000 new critical alerts: drive 0 failed (and 2,999 more)']]);
+    off();
+  });
+
   it('shows nothing with the setting off, and never asks permission on its own', async () => {
     const browser = fakeNotifications('default');
     const { fake, state } = setup(true, browser.n);

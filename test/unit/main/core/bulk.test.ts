@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../../../app/catalog/index.js';
 import type { BulkJobView } from '../../../../app/domain/bulk.js';
-import { BulkJobs, fleetSender, type BulkParams, type BulkSystem } from '../../../../main/core/bulk.js';
+import { BULK_LIMITS, BulkJobs, fleetSender, type BulkParams, type BulkSystem } from '../../../../main/core/bulk.js';
 import type { WriteResult } from '../../../../main/store/action-log.js';
 
 type Ending = { result: WriteResult; message: string };
@@ -135,6 +135,88 @@ describe('BulkJobs', () => {
     // Only the unknown one is left, and it is never resent.
     expect(() => jobs.retry(view.id)).toThrow(/nothing to retry/);
     expect(s.sent).toHaveLength(6);
+  });
+
+  it('a retry after a stop sends the refused and the skipped with the same parameters, once each, and nothing else', async () => {
+    const s = fakeSender();
+    const jobs = new BulkJobs({ send: s.send, clock });
+    const view = jobs.start({ operation: CREATE_USER, targets: systems('ok1', 'unk1', 'no1', 'skip1', 'skip2'), params: userParams, maxInFlight: 3, stopOnFailure: true });
+    await flush();
+    s.end('no1', { result: 'refused', message: 'no' });
+    s.end('unk1', { result: 'unknown', message: 'timed out' });
+    s.end('ok1', { result: 'ok', message: '' });
+    const first = await jobs.settled(view.id);
+    expect(outcomes(first)).toEqual({ ok1: 'ok', unk1: 'unknown', no1: 'refused', skip1: 'skipped', skip2: 'skipped' });
+    const again = jobs.retry(view.id);
+    // Sent again at once (three at a time): the earlier outcome and message are gone.
+    expect(outcomes(again)).toEqual({ ok1: 'ok', unk1: 'unknown', no1: 'running', skip1: 'running', skip2: 'running' });
+    expect(again.targets.filter((t) => t.outcome === 'running').every((t) => t.message === undefined)).toBe(true);
+    expect(again).toMatchObject({ state: 'running', run: 2 });
+    expect(again.finishedAt).toBeUndefined();
+    for (const system of ['no1', 'skip1', 'skip2']) {
+      await flush();
+      s.end(system, { result: 'ok', message: '' });
+    }
+    const done = await jobs.settled(view.id);
+    expect(s.sent.slice(3).map((x) => [x.system, x.op, x.params])).toEqual([
+      ['no1', CREATE_USER, userParams],
+      ['skip1', CREATE_USER, userParams],
+      ['skip2', CREATE_USER, userParams],
+    ]);
+    expect(Object.fromEntries(done.targets.map((t) => [t.system, t.attempts]))).toEqual({ ok1: 1, unk1: 1, no1: 2, skip1: 1, skip2: 1 });
+    expect(done.state).toBe('done');
+    // Everything applied or unknown: the parameters are forgotten and nothing can be sent again.
+    expect(() => jobs.retry(view.id)).toThrow(/nothing to retry/);
+  });
+
+  it('takes exactly up to its limits: 500 systems and 16 at once', async () => {
+    const jobs = new BulkJobs({ send: async () => ({ result: 'ok', message: '' }), clock });
+    const many = Array.from({ length: BULK_LIMITS.targets + 1 }, (_, i) => ({ siteId: 'site-a', system: `s${i}` }));
+    expect(() => jobs.start({ operation: CREATE_USER, targets: many, params: userParams })).toThrow(/at most 500 systems/);
+    const full = jobs.start({ operation: CREATE_USER, targets: many.slice(0, BULK_LIMITS.targets), params: userParams, maxInFlight: BULK_LIMITS.maxInFlight });
+    expect(full.maxInFlight).toBe(16);
+    expect(() => jobs.start({ operation: CREATE_USER, targets: systems('a'), params: userParams, maxInFlight: 17 })).toThrow(/1 to 16/);
+    expect(() => jobs.start({ operation: CREATE_USER, targets: systems('a'), params: userParams, maxInFlight: 0 })).toThrow(/1 to 16/);
+    await jobs.settled(full.id);
+  });
+
+  it('says why a system was not sent: cancelled or stopped; a failure after a cancel keeps it cancelled', async () => {
+    const s = fakeSender();
+    const jobs = new BulkJobs({ send: s.send, clock });
+    const view = jobs.start({ operation: CREATE_USER, targets: systems('a', 'b'), params: userParams, maxInFlight: 1, stopOnFailure: true });
+    await flush();
+    jobs.cancel(view.id);
+    s.end('a', { result: 'refused', message: 'no' });
+    const done = await jobs.settled(view.id);
+    expect(done.state).toBe('cancelled');
+    expect(done.targets[1]).toMatchObject({ outcome: 'skipped', message: 'not sent: the bulk change was cancelled' });
+    // Cancelling an ended job changes nothing.
+    expect(jobs.cancel(view.id).state).toBe('cancelled');
+  });
+
+  it('lists jobs newest first, and forgets the oldest ended ones past its limit, never a running one', async () => {
+    const s = fakeSender();
+    const ids = ['j1', 'j2', 'j3', 'j4'];
+    const jobs = new BulkJobs({ send: s.send, clock, keep: 2, newId: () => ids.shift() as string });
+    const first = jobs.start({ operation: CREATE_USER, targets: systems('run'), params: userParams });
+    await flush();
+    const ended = async (system: string) => {
+      const v = jobs.start({ operation: CREATE_USER, targets: systems(system), params: userParams });
+      await flush();
+      s.end(system, { result: 'ok', message: '' });
+      await jobs.settled(v.id);
+      return v.id;
+    };
+    await ended('x');
+    expect(jobs.list().map((j) => j.id)).toEqual(['j2', 'j1']);
+    await ended('y');
+    // j1 still runs: kept; j2 ended and was the oldest ended: forgotten.
+    expect(jobs.list().map((j) => j.id)).toEqual(['j3', 'j1']);
+    expect(() => jobs.get('j2')).toThrow(/no bulk change "j2"/);
+    s.end('run', { result: 'ok', message: '' });
+    await jobs.settled(first.id);
+    await ended('z');
+    expect(jobs.list().map((j) => j.id)).toEqual(['j4', 'j3']);
   });
 
   it('refuses a retry while the job runs', async () => {

@@ -50,6 +50,27 @@ function harness(sites: Site[], options: { random?: () => number; backoff?: Map<
 }
 
 describe('PollScheduler', () => {
+  it('pollNow polls at once, then counts the interval from its end; during a poll it queues one more', async () => {
+    const h = harness([site('a', 60), site('b', 60)]);
+    h.scheduler.pollNow('a');
+    await h.advance(0);
+    expect(h.polls).toHaveLength(0);
+    h.scheduler.start();
+    await h.advance(10_000);
+    h.scheduler.pollNow('a');
+    await h.advance(0);
+    expect(h.polls.map((p) => [p.siteId, p.at - h.t0])).toEqual([['a', 10_000]]);
+    h.scheduler.pollNow('a');
+    await h.advance(0);
+    expect(h.polls).toHaveLength(1);
+    await h.finishAll();
+    await h.advance(0);
+    expect(h.polls.map((p) => [p.siteId, p.at - h.t0])).toEqual([['a', 10_000], ['a', 10_000]]);
+    await h.finishAll();
+    expect(h.scheduler.nextPollAt('a')).toBe(h.timers.now() + 60_000);
+    expect(h.scheduler.nextPollAt('b')).toBe(h.t0 + 60_000);
+  });
+
   it('polls each site at its interval, the next interval counted from the end of the last poll', async () => {
     const h = harness([site('a', 60), site('b', 300)]);
     h.scheduler.start();

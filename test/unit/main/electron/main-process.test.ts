@@ -270,23 +270,25 @@ describe('Electron main process entry', () => {
     if (process.platform !== 'win32') expect(statSync(dataDir).mode & 0o777).toBe(0o700);
   });
 
-  it('shows a desktop notification for each new alert while the setting is on; a click focuses the window and opens the system', () => {
+  it('shows one desktop notification per system and level while the setting is on, cleaned of control, bidi and markup; a click focuses the window and opens the system', () => {
     const win = windows[0]!;
-    const alert = (id: number) => ({ id, rule: 'drive', siteId: 'paris', system: 'tundra-01', subject: 'n1/d1', level: 'critical', message: `drive ${id} failed`, state: 'open', raisedAt: 't', lastSeenAt: 't' });
+    const alert = (id: number, system = 'tundra-01') => ({ id, rule: 'drive', siteId: 'paris', system, subject: `n1/d${id}`, level: 'critical', message: `drive ${id} failed`, state: 'open', raisedAt: 't', lastSeenAt: 't' });
     core.sink?.('alerts:changed', { siteId: 'paris', system: 'tundra-01', raised: [alert(1), alert(2)], cleared: [], openCount: 2 });
-    expect(notifications.map((n) => [n.options.title, n.options.body, n.shown])).toEqual([
-      ['Fleetdeck critical: tundra-01', 'drive 1 failed', true],
-      ['Fleetdeck critical: tundra-01', 'drive 2 failed', true],
-    ]);
+    expect(notifications.map((n) => [n.options.title, n.options.body, n.shown])).toEqual([['Fleetdeck critical: tundra-01', '2 new critical alerts: drive 1 failed (and 1 more)', true]]);
     // An evaluation that only cleared alerts says nothing; nor does one while the setting is off.
     core.sink?.('alerts:changed', { siteId: 'paris', system: 'tundra-01', raised: [], cleared: [alert(1)], openCount: 1 });
     alertSettings.notify = false;
     core.sink?.('alerts:changed', { siteId: 'paris', system: 'tundra-01', raised: [alert(3)], cleared: [], openCount: 2 });
     alertSettings.notify = true;
+    expect(notifications).toHaveLength(1);
+    // One refresh of a system reporting 3,000 failed drives, named to spoof another line: one notification, one line, no bidi or markup.
+    const spoof = 'sysB\u202E\nFleetdeck ok: <b>all healthy</b>';
+    core.sink?.('alerts:changed', { siteId: 'paris', system: spoof, raised: Array.from({ length: 3000 }, (_, i) => alert(10 + i, spoof)), cleared: [], openCount: 3000 });
     expect(notifications).toHaveLength(2);
+    expect(notifications[1]!.options).toEqual({ title: 'Fleetdeck critical: sysB Fleetdeck ok: ball healthy/b', body: '3,000 new critical alerts: drive 10 failed (and 2,999 more)' });
     win.webContents.send.mockClear();
     const focusesBefore = calls.filter((c) => c === 'focus').length;
-    notifications[1]!.listeners.get('click')?.();
+    notifications[0]!.listeners.get('click')?.();
     expect(calls.filter((c) => c === 'focus').length).toBe(focusesBefore + 1);
     expect(win.webContents.send).toHaveBeenCalledWith('fleetdeck-event:alerts:open', { siteId: 'paris', system: 'tundra-01' });
     win.webContents.send.mockClear();

@@ -122,6 +122,27 @@ describe('export and verify', () => {
     expect(await verifyExport(dir)).toMatchObject({ ok: false, changed: ['csv/config.users.csv'], missing: ['report.html'], added: ['csv/extra.csv'] });
   });
 
+  it.skipIf(process.platform === 'win32')('writes its folders 0700 and its files 0600 under umask 022', async () => {
+    const previous = process.umask(0o022);
+    try {
+      const dir = path.join(tempDir(), 'reports', 'pack');
+      await exportReport(model, { dir, formats: ['pdf', 'html', 'csv', 'json'], exportedBy: 'bob', exportedAt: new Date() });
+      const chosen = tempDir();
+      fs.chmodSync(chosen, 0o755);
+      await exportReport(model, { dir: chosen, formats: ['json'], exportedBy: 'bob', exportedAt: new Date() });
+      const modes = (root: string): Array<[string, number]> =>
+        fs.readdirSync(root, { recursive: true, encoding: 'utf8' }).map((p) => [p, fs.statSync(path.join(root, p)).mode & 0o777] as [string, number]);
+      for (const root of [dir, chosen]) {
+        expect(fs.statSync(root).mode & 0o777, root).toBe(0o700);
+        for (const [p, mode] of modes(root)) expect(mode, p).toBe(fs.statSync(path.join(root, p)).isDirectory() ? 0o700 : 0o600);
+      }
+      expect(modes(dir).map(([p]) => p)).toEqual(expect.arrayContaining(['csv', 'manifest.json', 'report.pdf', 'report.html', 'report.json']));
+      expect(fs.statSync(path.dirname(dir)).mode & 0o777).toBe(0o700);
+    } finally {
+      process.umask(previous);
+    }
+  });
+
   it('refuses a non-empty directory and an unknown format', async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'old.txt'), 'x');

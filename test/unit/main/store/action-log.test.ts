@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REDACTED, redact } from '../../../../app/redact.js';
 import { ActionLog, GENESIS_HASH, NO_OUTCOME_MESSAGE, StoreError, hashAction, openLogDatabase, type ActionInput, type Database } from '../../../../main/store/index.js';
+import { hashOfRow } from '../../../../main/store/action-log.js';
 import { steppingClock, useTempDirs } from './temp-dir.js';
 
 const tempDir = useTempDirs();
@@ -131,6 +132,50 @@ describe('ActionLog: tamper evidence', () => {
     expect(log.verify().problems).toEqual([{ seq: 4, reason: expect.stringMatching(/records 4–10 are missing.*truncated/) }]);
     expect(log.append(action(6)).seq).toBe(11);
     expect(log.verify().problems).toEqual([{ seq: 4, reason: 'records 4–10 are missing' }]);
+  });
+
+  it('detects the last record replaced by one whose hash and link are both right: only the head still knows', () => {
+    const { db, log } = setup(3);
+    db.exec('DROP TRIGGER action_log_no_update');
+    const row = db.prepare('SELECT * FROM action_log WHERE seq = 6').get() as Parameters<typeof hashOfRow>[0];
+    const forged = { ...row, result: 'refused', message: 'not applied' };
+    db.prepare('UPDATE action_log SET result = ?, message = ?, hash = ? WHERE seq = 6').run(forged.result, forged.message, hashOfRow(forged));
+    expect(log.verify()).toEqual({ ok: false, count: 6, problems: [{ seq: 6, reason: 'the last record does not match the head of the chain: it was replaced' }] });
+  });
+
+  it('detects a missing head, and an empty log without one is intact', () => {
+    const { db, log } = setup(2);
+    db.exec('DELETE FROM action_log_head');
+    expect(log.verify()).toEqual({ ok: false, count: 4, problems: [{ seq: 0, reason: 'the head record of the chain is missing' }] });
+    const empty = setup(0);
+    empty.db.exec('DELETE FROM action_log_head');
+    expect(empty.log.verify()).toEqual({ ok: true, count: 0, problems: [] });
+  });
+
+  it('hashes each format over its own fields: a legacy record ignores kind and intent, a new one covers every field', () => {
+    const base = { seq: 3, at: '2025-01-01T00:00:00.000Z', user: 'u', siteId: 's', system: 'y', operation: 'op', paramsJson: '{}', result: 'ok', message: 'm', prevHash: GENESIS_HASH };
+    const v1 = hashAction({ ...base, format: 1 });
+    expect(hashAction(base)).toBe(v1);
+    expect(hashAction({ ...base, format: 1, kind: 'intent', intentSeq: 2 })).toBe(v1);
+    const v2 = hashAction({ ...base, format: 2 });
+    expect(v2).not.toBe(v1);
+    expect(hashAction({ ...base, format: 2, kind: '', intentSeq: null })).toBe(v2);
+    expect(hashAction({ ...base, format: 2, kind: 'intent' })).not.toBe(v2);
+    expect(hashAction({ ...base, format: 2, intentSeq: 0 })).not.toBe(v2);
+    for (const [k, v] of Object.entries({ seq: 4, at: 'x', user: 'v', siteId: 't', system: 'z', operation: 'op2', paramsJson: '[]', result: 'refused', message: 'n', prevHash: 'f'.repeat(64) })) {
+      expect(hashAction({ ...base, format: 2, [k]: v }), k).not.toBe(v2);
+      expect(hashAction({ ...base, format: 1, [k]: v }), k).not.toBe(v1);
+    }
+    expect(v2).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('stores params as canonical JSON: keys sorted at every depth, so equal params hash alike', () => {
+    const { db, log } = setup();
+    log.append(action(1, { params: redact({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } }) }));
+    log.append(action(2, { params: redact({ a: { c: null, d: [{ y: 2, z: 1 }] }, b: 1 }) }));
+    const stored = db.prepare('SELECT params FROM action_log ORDER BY seq').all() as Array<{ params: string }>;
+    expect(stored[0]?.params).toBe('{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}');
+    expect(stored.filter((r) => r.params === stored[0]?.params).length).toBeGreaterThanOrEqual(2);
   });
 
   it('detects reordered records', () => {
