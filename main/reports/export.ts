@@ -126,7 +126,8 @@ export async function assertExportDir(dir: string): Promise<boolean> {
  * (0700, whatever the umask), and an empty folder chosen for it is made so too.
  */
 async function prepareDir(dir: string): Promise<void> {
-  if (!(await assertExportDir(dir))) await makePrivateDir(dir, true);
+  await assertExportDir(dir);
+  await makePrivateDir(dir, true);
 }
 
 /** Parses `pdf,html,csv,json` (any order, any case). @throws Error naming an unknown format. */

@@ -85,6 +85,8 @@ export async function writePrivate(target: string, data: string | Uint8Array, fl
 export async function makePrivateDir(target: string, recursive = false): Promise<void> {
   try {
     await fs.mkdir(target, { mode: 0o700, recursive });
+    // mkdir's mode passes through the umask and leaves a folder that existed (an empty one chosen) as it was.
+    if (process.platform !== 'win32') await fs.chmod(target, 0o700);
   } catch (err) {
     throw fileError(err, target);
   }

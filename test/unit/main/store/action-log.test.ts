@@ -140,16 +140,16 @@ describe('ActionLog: tamper evidence', () => {
     const row = db.prepare('SELECT * FROM action_log WHERE seq = 6').get() as Parameters<typeof hashOfRow>[0];
     const forged = { ...row, result: 'refused', message: 'not applied' };
     db.prepare('UPDATE action_log SET result = ?, message = ?, hash = ? WHERE seq = 6').run(forged.result, forged.message, hashOfRow(forged));
-    expect(log.verify()).toEqual({ ok: false, count: 6, problems: [{ seq: 6, reason: 'the last record does not match the head of the chain: it was replaced' }] });
+    expect(log.verify()).toEqual({ ok: false, count: 6, writes: 3, problems: [{ seq: 6, reason: 'the last record does not match the head of the chain: it was replaced' }] });
   });
 
   it('detects a missing head, and an empty log without one is intact', () => {
     const { db, log } = setup(2);
     db.exec('DELETE FROM action_log_head');
-    expect(log.verify()).toEqual({ ok: false, count: 4, problems: [{ seq: 0, reason: 'the head record of the chain is missing' }] });
+    expect(log.verify()).toEqual({ ok: false, count: 4, writes: 2, problems: [{ seq: 0, reason: 'the head record of the chain is missing' }] });
     const empty = setup(0);
     empty.db.exec('DELETE FROM action_log_head');
-    expect(empty.log.verify()).toEqual({ ok: true, count: 0, problems: [] });
+    expect(empty.log.verify()).toEqual({ ok: true, count: 0, writes: 0, problems: [] });
   });
 
   it('hashes each format over its own fields: a legacy record ignores kind and intent, a new one covers every field', () => {
