@@ -1,4 +1,5 @@
 import type { Alert } from './alert.js';
+import { terminalField } from '../safe-text.js';
 
 /**
  * Desktop notifications of new alerts, the same in both shells (Electron's main, the browser
@@ -33,14 +34,14 @@ export const NOTICE_LIMITS = {
   bodyChars: 240,
 } as const;
 
-// eslint-disable-next-line no-control-regex -- control characters are what this removes
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb<>&]/gu;
+/** Beyond what terminalField drops: invisible formatting characters, and markup some notification daemons render. */
+const INVISIBLE_OR_MARKUP = /[\u00ad\u180e\u200b-\u200d\u2060-\u2065\u206a-\u206f\ufeff\ufff9-\ufffb<>&]/gu;
 
 /** Text from a system made safe for a notification: one line, no control, bidi or markup character, at most `max` characters. */
 export function noticeText(text: string, max: number): string {
-  const clean = text
-    .replace(/[\t\n\r\u0085\u2028\u2029]+/gu, ' ')
-    .replace(UNSAFE, '')
+  // NEL breaks a line too: a space, as terminalField makes the other breaks.
+  const clean = terminalField(text.replace(/\u0085/g, ' '))
+    .replace(INVISIBLE_OR_MARKUP, '')
     .replace(/ {2,}/g, ' ')
     .trim();
   const chars = [...clean];
