@@ -37,6 +37,12 @@ export interface FleetOptions {
   /** Requests in flight across the whole fleet. */
   globalMaxInFlight?: number;
   retry?: RetryPolicy;
+  /**
+   * Whether another process polls this data dir now (a monitor holds its lock). When it says so
+   * at a background poll's turn, the poll reads nothing from the systems: it takes the statuses
+   * that process recorded (the cache it fills is shared). A Refresh always reads the systems.
+   */
+  polledElsewhere?: () => Promise<boolean>;
   clock?: () => Date;
   /** Uniform in [0, 1): the poll schedule's jitter (tests pin it). */
   random?: () => number;
