@@ -34,7 +34,11 @@ export interface FleetOptions {
   maxSystemBytes?: number;
   /** Bytes of answers a system's refresh holds before writing them to the cache in one transaction (default 4 MiB); all of them at its end. */
   cacheBatchBytes?: number;
-  /** Requests in flight across the whole fleet. */
+  /**
+   * Requests in flight across the whole fleet (default {@link FLEET_LIMITS}`.globalMaxInFlight`): a
+   * backstop on sockets and memory, set above what the sites' own caps add up to in a large fleet,
+   * so each site's cap is what bounds a refresh and no site waits for another's slots.
+   */
   globalMaxInFlight?: number;
   retry?: RetryPolicy;
   /**
@@ -51,7 +55,7 @@ export interface FleetOptions {
 }
 
 /** Defaults of the bounds above. */
-export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024, cacheBatchBytes: 4 * 1024 * 1024, slowReadMaxAgeMs: 15 * 60_000 } as const;
+export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024, cacheBatchBytes: 4 * 1024 * 1024, slowReadMaxAgeMs: 15 * 60_000, globalMaxInFlight: 512 } as const;
 
 /** What the fleet's jobs (calls, refresh, site administration) share. */
 export interface FleetContext {

@@ -59,14 +59,14 @@ export class Fleet {
   private writing = 0;
 
   constructor(private readonly o: FleetOptions) {
-    this.globalLimiter = new Limiter(o.globalMaxInFlight ?? 32);
+    this.globalLimiter = new Limiter(o.globalMaxInFlight ?? FLEET_LIMITS.globalMaxInFlight);
     this.clock = o.clock ?? (() => new Date());
     this.timers = o.timers ?? SYSTEM_TIMERS;
     this.timeoutMs = o.timeoutMs ?? FLEET_LIMITS.timeoutMs;
     this.state = new FleetState(o.cache, o.outcomes, this.clock());
     const context: FleetContext = {
       o,
-      systemSlots: new Limiter(2 * (o.globalMaxInFlight ?? 32)),
+      systemSlots: new Limiter(2 * (o.globalMaxInFlight ?? FLEET_LIMITS.globalMaxInFlight)),
       state: this.state,
       clock: this.clock,
       timers: this.timers,

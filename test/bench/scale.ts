@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { writeReportPdf, type PdfPhase } from '../../main/reports/pdf.js';
 import { exportReport } from '../../main/reports/export.js';
 import { openRuntime, type Runtime } from '../../main/runtime.js';
+import { FLEET_LIMITS } from '../../main/core/fleet-context.js';
 import { startBrowserShell } from '../../main/shells/browser-shell.js';
 import { criticalPath, mb, median, ms, ROOT, runRssChild, startChildSimulator, verdict, type ChildSimulator, type Figure, type SiteLoad } from './support.js';
 
@@ -22,7 +23,7 @@ export interface BenchIo {
 
 const LATENCY_MS = 25;
 const PER_SITE_CAP = 4;
-const GLOBAL_CAP = 32;
+const GLOBAL_CAP = FLEET_LIMITS.globalMaxInFlight;
 const COLD_TRIES = 3;
 
 /** One fleet size of the growth table. */
