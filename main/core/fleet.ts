@@ -66,7 +66,7 @@ export class Fleet {
     this.state = new FleetState(o.cache, o.outcomes, this.clock());
     const context: FleetContext = {
       o,
-      systemSlots: new Limiter(2 * (o.globalMaxInFlight ?? FLEET_LIMITS.globalMaxInFlight)),
+      systemSlots: new Limiter(o.maxSystemsAtOnce ?? FLEET_LIMITS.systemsAtOnce),
       state: this.state,
       clock: this.clock,
       timers: this.timers,
