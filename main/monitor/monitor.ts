@@ -6,7 +6,7 @@ import { APP_VERSION, openRuntime, osUser, type Runtime } from '../runtime.js';
 import { ensureDataDir } from '../store/data-dir.js';
 import { acquireMonitorLock } from './lock.js';
 import type { MonitorArgs } from './options.js';
-import { OverlaySecretStore, ProvidedPasswords, readSecretsFile, type PasswordSource } from './secrets.js';
+import { OverlaySecretStore, ProvidedPasswords, readSecretsFile, secretEnvName, type PasswordSource } from './secrets.js';
 
 /**
  * The headless monitor: the app's poll scheduler and alert engine on a data directory, with no
@@ -129,7 +129,7 @@ function watch(rt: Runtime, log: (text: string) => void): () => void {
     const before = last.get(key(s));
     if (before === s.state) return;
     last.set(key(s), s.state);
-    log(stateLine(`${nameOf(s.siteId)}/${s.system}`, before, s));
+    log(stateLine(nameOf(s.siteId), before, s));
   });
   const offAlerts = rt.alerts.on((c) => {
     for (const a of c.raised) log(`alert raised: ${alertText(a, nameOf(a.siteId))}`);
@@ -145,12 +145,24 @@ function key(s: Pick<SystemStatus, 'siteId' | 'system'>): string {
   return `${s.siteId}\u0000${s.system}`;
 }
 
-/** "paris/prod-a: ok → unreachable: no answer …"; a state that waits for an admin says so. */
-export function stateLine(name: string, before: SystemState | undefined, s: SystemStatus): string {
+/** "paris/prod-a: ok → unreachable: no answer …"; a state that waits for an admin says what to run. */
+export function stateLine(siteName: string, before: SystemState | undefined, s: SystemStatus): string {
   const change = before === undefined ? s.state : `${before} → ${s.state}`;
   const why = s.state === 'ok' || !s.lastError ? '' : `: ${s.lastError}`;
-  const wait = WAITS_FOR_ADMIN.has(s.state) ? ' (waiting for an admin: not polled until someone logs in or confirms the certificate, e.g. "fleetdeck login SITE --system NAME --code CODE")' : '';
-  return `${name}: ${change}${why}${wait}`;
+  return `${siteName}/${s.system}: ${change}${why}${waitingFor(siteName, s)}`;
+}
+
+/** What an admin runs to end a wait (the monitor asks the system nothing until then), or ''. */
+function waitingFor(siteName: string, s: SystemStatus): string {
+  if (!WAITS_FOR_ADMIN.has(s.state)) return '';
+  const quoted = JSON.stringify(siteName);
+  const command =
+    s.state === 'certificate-changed'
+      ? `fleetdeck site trust ${quoted}`
+      : /two-factor/i.test(s.lastError ?? '')
+        ? `fleetdeck login ${quoted} --system ${JSON.stringify(s.system)} --code CODE`
+        : `fleetdeck login ${quoted} --password-stdin, or its password in --secrets-file or ${secretEnvName(siteName)}`;
+  return ` (waiting for an admin, not polled until then: ${command})`;
 }
 
 function alertText(a: Alert, siteName: string): string {

@@ -137,3 +137,61 @@ describe('fleetdeck monitor, a real process against the simulator', { timeout: 1
     }
   });
 });
+
+describe('fleetdeck monitor and a site that asks for a two-factor code', { timeout: 120_000 }, () => {
+  const simulator = useSimulator({ sites: 2, systems: 2, seed: 'monitor-2fa' });
+  let data: { dir: string; remove: () => void };
+
+  beforeAll(async () => {
+    data = tempDataDir('fd-monitor-2fa-');
+    const rt = await openRuntime({ dataDir: data.dir, memorySecrets: true });
+    for (const s of simulator.sim.manifest.sites) {
+      const site = await rt.fleet.addSite(siteInput(s));
+      await rt.fleet.editSite(site.id, { polling: { ...site.polling, intervalSeconds: INTERVAL_S } });
+    }
+    // Site 0 turns two-factor authentication on: a password alone no longer logs in.
+    const first = rt.sites.list().find((s) => s.name === simulator.sim.manifest.sites[0]!.name)!;
+    await rt.fleet.refresh({ siteIds: [first.id], force: true });
+    await rt.fleet.call(first.id, rt.fleet.systemsOf(first.id)[0], 'PUT /settings/authentication', { body: { EnableMultifactorAuthentication: true } });
+    await rt.close();
+    simulator.sim.control.expireTokens(0);
+  });
+  afterAll(() => data.remove());
+
+  it('reports it as waiting for an admin and does not ask it again at each poll', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, FLEETDECK_KEYCHAIN: 'memory' };
+    for (const s of simulator.sim.manifest.sites) env[secretEnvName(s.name)] = s.password;
+    const child = spawn(process.execPath, [BIN, 'monitor', '--data-dir', data.dir], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await until(() => stderr.includes('first refresh done'), () => stderr);
+      const [waiting, other] = simulator.sim.manifest.sites;
+      expect(stderr).toMatch(new RegExp(`${waiting!.name}/(\\S+): ok → login-required: .*two-factor.*\\(waiting for an admin, not polled until then: fleetdeck login "${waiting!.name}" --system "\\1" --code CODE\\)`));
+      const load = (i: number): number => simulator.sim.control.status()[i]!.requests;
+      const asked = load(0);
+      // The other site, on the same interval, is polled twice meanwhile: the waiting one is not asked.
+      let polls = 0;
+      let last = load(1);
+      await until(
+        () => {
+          const now = load(1);
+          if (now > last) {
+            polls++;
+            last = now;
+          }
+          return polls >= 3;
+        },
+        () => `polls of ${other!.name}: ${polls}`,
+        60_000,
+      );
+      expect(load(0)).toBe(asked);
+      for (const s of simulator.sim.manifest.sites) expect(stderr).not.toContain(s.password);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
