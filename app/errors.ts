@@ -20,6 +20,7 @@ export const EXIT = {
   internal: 11,
   alertsOpen: 12,
   checksFailing: 13,
+  monitorRunning: 14,
 } as const;
 export type ExitName = keyof typeof EXIT;
 
@@ -39,6 +40,7 @@ export const EXIT_MEANING: Readonly<Record<ExitName, string>> = {
   internal: 'an internal error of Fleetdeck (a bug; the message says where)',
   alertsOpen: '`fleetdeck alerts`: at least one alert is open (not acknowledged, not snoozed)',
   checksFailing: '`fleetdeck compliance`: at least one check of the baseline fails on a system',
+  monitorRunning: '`fleetdeck monitor`: another monitor already polls this data directory (the message names it)',
 };
 
 /** Statuses that report what a command found rather than an error: no error code ends with them. */
@@ -96,6 +98,7 @@ export const ERROR_TABLE = {
   store: { ipc: 'store', exit: 'store', sentence: 'a data file cannot be used' },
   keychain: { ipc: 'keychain', exit: 'keychain', sentence: 'the keychain cannot be used' },
   internal: { ipc: 'internal', exit: 'internal', sentence: 'an internal error' },
+  'monitor-running': { ipc: 'conflict', exit: 'monitorRunning', sentence: 'another monitor polls this data directory' },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

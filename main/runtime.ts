@@ -14,6 +14,7 @@ import { createHandlers, type Handlers, type WhatIf } from './ipc/handlers.js';
 import type { SaveDialogs } from './reports/save-grants.js';
 import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
+import { monitorHolder } from './monitor/lock.js';
 import { describeAccount } from './secrets/accounts.js';
 import { openSecretStore, type SecretStore } from './secrets/secret-store.js';
 import { keychainSecretLimit, SizeLimitedSecretStore } from './secrets/size-limited-store.js';
@@ -48,6 +49,13 @@ export interface RuntimeOptions {
   searchIndex?: boolean;
   /** When background start-up work runs (tests: fake timers; see {@link StartGate}). */
   startGate?: StartGateOptions;
+  /** Puts secrets from elsewhere in front of the keychain (the monitor's service-account passwords from a file or the environment). */
+  secretsOverlay?: (store: SecretStore, sites: SiteStore) => SecretStore;
+  /**
+   * Background polls defer to a monitor holding the data dir's lock (default true): they take what
+   * it recorded instead of reading the systems. The monitor itself says false.
+   */
+  deferToMonitor?: boolean;
 }
 
 /** Everything main runs on: stores, secrets, the fleet and the IPC handlers, for one data dir. */
@@ -104,7 +112,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     },
   });
   const limit = opened.kind === 'keychain' ? keychainSecretLimit(process.platform) : undefined;
-  const secrets: SecretStore = limit
+  const kept: SecretStore = limit
     ? new SizeLimitedSecretStore(opened, limit, (account, bytes) => {
         o.warn?.(`kept in memory for this run only, never on disk: ${describeAccount(account)} (${bytes} bytes, more than the ${limit} the OS keychain holds); it is asked for again at the next start`);
         o.onSecretInMemory?.(account, bytes, limit);
@@ -112,7 +120,8 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     : opened;
   const { cache, actionLog } = stores;
   const sites = new SiteStore({ dataDir: o.dataDir });
-  const fleet = new Fleet({ sites, secrets, cache, actionLog, outcomes: new SystemOutcomes(stores.cacheDb), user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
+  const secrets = o.secretsOverlay ? o.secretsOverlay(kept, sites) : kept;
+  const fleet = new Fleet({ sites, secrets, cache, actionLog, outcomes: new SystemOutcomes(stores.cacheDb), user: osUser(), ...(o.deferToMonitor === false ? {} : { polledElsewhere: async () => (await monitorHolder(o.dataDir)) !== undefined }), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
   // Before the alert engine and the shells: a status event reaches them with the system's summary already computed.
   const summaries = new HealthSummaries({ fleet, db: stores.cacheDb, warn: (m) => o.warn?.(m) });
   summaries.start();

@@ -24,4 +24,11 @@ if apparmor_status --enabled >/dev/null 2>&1 && apparmor_parser --skip-kernel-lo
     apparmor_parser --replace --write-cache --skip-read-cache '/etc/apparmor.d/${executable}' || true
   fi
 fi
+
+# The monitor's service account (fleetdeck-monitor.service runs as it): no login, no home of its own
+# beyond the data directory systemd creates. The service is installed, not enabled: it needs sites first.
+if ! getent passwd fleetdeck >/dev/null; then
+  useradd --system --user-group --home-dir /var/lib/fleetdeck --no-create-home --shell /usr/sbin/nologin fleetdeck || true
+fi
+if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
 exit 0

@@ -7,4 +7,6 @@ if [ -f '/etc/apparmor.d/${executable}' ]; then
   fi
   rm -f '/etc/apparmor.d/${executable}'
 fi
+# The monitor's unit went with the package; its data (/var/lib/fleetdeck) and account stay.
+if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
 exit 0

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { alertsCommand } from './commands/alerts.js';
 import { callCommand, timeoutOption } from './commands/call.js';
 import { complianceCommand } from './commands/compliance.js';
+import { monitorCommand } from './commands/monitor.js';
 import { operationsCommand } from './commands/operations.js';
 import { logCommand, loginCommand, refreshCommand, siteCallCommand } from './commands/fleet.js';
 import { reportCommand } from './commands/report.js';
@@ -62,6 +63,12 @@ Usage:
       --baseline; a JSON or YAML file): per check pass, FAIL, CANNOT TELL (data missing,
       unreadable or too old) or n/a, with the value, the operation it came from and its age. Reads
       the offline cache only. Exit 13 when any check fails, else 0.
+  fleetdeck monitor [--data-dir DIR] [--metrics-listen ADDR:PORT] [--metrics-web-config FILE]
+                    [--secrets-file FILE]
+      Polls every site at its interval and evaluates the alerts, with no window, until SIGTERM or
+      SIGINT; one line per event on stderr. One monitor per data directory (exit 14 names the one
+      running). Passwords from the keychain, --secrets-file (JSON {"site": "password"}, mode 600)
+      or FLEETDECK_SECRET_<SITE>. --metrics-listen serves /metrics for Prometheus.
 
 Every command that uses saved sites takes --data-dir DIR (default: $FLEETDECK_DATA_DIR, else the
 platform's app-data folder). FLEETDECK_KEYCHAIN=memory keeps secrets in memory only.
@@ -98,6 +105,8 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         return await alertsCommand(io, rest);
       case 'compliance':
         return await complianceCommand(io, rest);
+      case 'monitor':
+        return await monitorCommand(io, rest);
       case undefined:
       case 'help':
       case '--help':

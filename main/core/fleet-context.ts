@@ -34,9 +34,21 @@ export interface FleetOptions {
   maxSystemBytes?: number;
   /** Bytes of answers a system's refresh holds before writing them to the cache in one transaction (default 4 MiB); all of them at its end. */
   cacheBatchBytes?: number;
-  /** Requests in flight across the whole fleet. */
+  /**
+   * Requests in flight across the whole fleet (default {@link FLEET_LIMITS}`.globalMaxInFlight`): a
+   * backstop on sockets and memory, set above what the sites' own caps add up to in a large fleet,
+   * so each site's cap is what bounds a refresh and no site waits for another's slots.
+   */
   globalMaxInFlight?: number;
+  /** System refreshes running at once across the fleet (default {@link FLEET_LIMITS}`.systemsAtOnce`); see {@link FleetContext.systemSlots}. */
+  maxSystemsAtOnce?: number;
   retry?: RetryPolicy;
+  /**
+   * Whether another process polls this data dir now (a monitor holds its lock). When it says so
+   * at a background poll's turn, the poll reads nothing from the systems: it takes the statuses
+   * that process recorded (the cache it fills is shared). A Refresh always reads the systems.
+   */
+  polledElsewhere?: () => Promise<boolean>;
   clock?: () => Date;
   /** Uniform in [0, 1): the poll schedule's jitter (tests pin it). */
   random?: () => number;
@@ -45,7 +57,7 @@ export interface FleetOptions {
 }
 
 /** Defaults of the bounds above. */
-export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024, cacheBatchBytes: 4 * 1024 * 1024, slowReadMaxAgeMs: 15 * 60_000 } as const;
+export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024, cacheBatchBytes: 4 * 1024 * 1024, slowReadMaxAgeMs: 15 * 60_000, globalMaxInFlight: 512, systemsAtOnce: 64 } as const;
 
 /** What the fleet's jobs (calls, refresh, site administration) share. */
 export interface FleetContext {
@@ -64,10 +76,12 @@ export interface FleetContext {
   dropConnection(siteId: string): Promise<void>;
   callDeadline(site: Site, system: string | undefined, op: Operation, timeoutMs: number | undefined): Deadline;
   /**
-   * System refreshes running at once across the fleet (twice the fleet's request cap: enough to keep
-   * every request slot busy). A system's refresh deadline starts when it gets one, so a thousand
-   * systems queue here instead of all starting at once and sharing the request slots until every
-   * one of them runs out of time together.
+   * System refreshes running at once across the fleet. A system's refresh deadline starts when it
+   * gets one, so a thousand systems queue here instead of all starting at once and sharing the
+   * process's CPU and the request slots until every one of them runs out of time together; it also
+   * bounds the answers held in memory. Each site takes at most half its request cap of them (at
+   * least one), enough to keep its own request slots busy, so the slots spread over many sites
+   * rather than filling a few: the sites' own caps bound a refresh, not this.
    */
   readonly systemSlots: Limiter;
 }

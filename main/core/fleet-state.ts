@@ -150,6 +150,29 @@ export class FleetState {
     this.emit({ type: 'status', status: numbered });
   }
 
+  /**
+   * Takes the site's statuses as another process recorded them (a monitor polling the data dir):
+   * each one that differs from this process's is set and sent to the listeners, as a refresh of
+   * this process would, but not recorded again. A recorded `paused` is left to the site's setting.
+   */
+  adoptRecorded(siteId: string, now: Date): void {
+    let recorded: SystemStatus[];
+    try {
+      recorded = this.outcomes?.ofSite(siteId) ?? [];
+    } catch {
+      return;
+    }
+    for (const r of recorded) {
+      if (r.state === 'paused') continue;
+      const next = carriedOver(r, now.getTime());
+      const prev = this.get(siteId, r.system);
+      if (prev && (prev.state === 'refreshing' || sameStatus(prev, next))) continue;
+      const numbered = { ...next, seq: ++this.statusSeq };
+      this.put(numbered);
+      this.emit({ type: 'status', status: numbered });
+    }
+  }
+
   /** Writes to the recorded outcomes: a convenience for later processes, never a reason for this one to fail. */
   private record(write: () => void): void {
     try {

@@ -59,14 +59,14 @@ export class Fleet {
   private writing = 0;
 
   constructor(private readonly o: FleetOptions) {
-    this.globalLimiter = new Limiter(o.globalMaxInFlight ?? 32);
+    this.globalLimiter = new Limiter(o.globalMaxInFlight ?? FLEET_LIMITS.globalMaxInFlight);
     this.clock = o.clock ?? (() => new Date());
     this.timers = o.timers ?? SYSTEM_TIMERS;
     this.timeoutMs = o.timeoutMs ?? FLEET_LIMITS.timeoutMs;
     this.state = new FleetState(o.cache, o.outcomes, this.clock());
     const context: FleetContext = {
       o,
-      systemSlots: new Limiter(2 * (o.globalMaxInFlight ?? 32)),
+      systemSlots: new Limiter(o.maxSystemsAtOnce ?? FLEET_LIMITS.systemsAtOnce),
       state: this.state,
       clock: this.clock,
       timers: this.timers,
@@ -84,7 +84,10 @@ export class Fleet {
     this.admin = new SiteAdmin(context);
     this.scheduler = new PollScheduler({
       sites: () => o.sites.list(),
-      poll: (siteId) => this.refresher.refresh({ siteIds: [siteId], mode: 'steady' }),
+      poll: async (siteId) => {
+        if (await this.polledElsewhere()) return this.state.adoptRecorded(siteId, this.clock());
+        return this.refresher.refresh({ siteIds: [siteId], mode: 'steady' });
+      },
       backoffUntil: (siteId) => this.state.backoff.get(siteId)?.until,
       timers: this.timers,
       ...(o.random ? { random: o.random } : {}),
@@ -128,6 +131,15 @@ export class Fleet {
    */
   startPolling(siteIds?: readonly string[]): void {
     this.scheduler.start(siteIds);
+  }
+
+  /** Whether another process polls the data dir now (see `FleetOptions.polledElsewhere`); an answer that fails is "no". */
+  private async polledElsewhere(): Promise<boolean> {
+    try {
+      return (await this.o.polledElsewhere?.()) === true;
+    } catch {
+      return false;
+    }
   }
 
   /** When the site's next background poll is due (ms since the epoch); undefined when none is scheduled. */

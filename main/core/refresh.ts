@@ -165,11 +165,11 @@ export class FleetRefresh {
     );
     if (conn.selectionScope === 'unknown') await this.learnSelection(site, conn, [...targets, ...systems.filter((s) => !targets.includes(s))]);
     if (this.closing) return;
-    // A few systems at a time per site (enough to keep the site's request slots busy) and across the
-    // fleet (enough for the fleet's): a system's deadline, and its keychain lookups, start when its
-    // own refresh does, not while thousands queue behind. One at a time where one system's select
-    // moves the others' sessions.
-    const slots = new Limiter(conn.oneSystemAtATime ? 1 : 2 * Math.max(1, site.polling.maxInFlight));
+    // A few systems at a time per site and across the fleet (see FleetContext.systemSlots): a
+    // system's deadline, and its keychain lookups, start when its own refresh does, not while
+    // thousands queue behind. Each system queues its reads at once, so two systems keep four
+    // request slots busy. One at a time where one system's select moves the others' sessions.
+    const slots = new Limiter(conn.oneSystemAtATime ? 1 : Math.max(1, Math.ceil(site.polling.maxInFlight / 2)));
     await Promise.all(targets.map((system) => slots.run(() => this.f.systemSlots.run(() => this.refreshSystem(site, conn, system, mode)))));
   }
 

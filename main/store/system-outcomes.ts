@@ -25,6 +25,16 @@ export class SystemOutcomes {
     return out;
   }
 
+  /** The recorded outcomes of one site's systems; a row that no longer reads as a status is skipped. */
+  ofSite(siteId: string): SystemStatus[] {
+    const out: SystemStatus[] = [];
+    for (const row of this.stmts.ofSite.all(siteId)) {
+      const status = statusOf(row);
+      if (status) out.push(status);
+    }
+    return out;
+  }
+
   /** Records a system's outcome, replacing the one before. A state in progress (`refreshing`) is no outcome. */
   put(status: SystemStatus): void {
     if (status.state === 'refreshing') return;
@@ -69,6 +79,7 @@ function statusOf(row: { site_id: string; system: string; status: string }): Sys
 function prepare(db: Database) {
   return {
     all: db.prepare<[], { site_id: string; system: string; status: string }>('SELECT site_id, system, status FROM system_outcomes'),
+    ofSite: db.prepare<[string], { site_id: string; system: string; status: string }>('SELECT site_id, system, status FROM system_outcomes WHERE site_id = ?'),
     upsert: db.prepare<[string, string, string]>(
       `INSERT INTO system_outcomes (site_id, system, status) VALUES (?, ?, ?)
        ON CONFLICT (site_id, system) DO UPDATE SET status = excluded.status`,

@@ -113,13 +113,25 @@ export const ms = (value: number): string => `${value < 10 ? value.toFixed(2) : 
  * Lower bound of a refresh's wall time from the requests each site actually received (see
  * BENCHMARKS.md): each request takes at least the injected latency L; a site serves at most `cap`
  * at once; its discovery login and system list come first, alone (2 L); then each system's chain
- * login → select → reads → SMART is 4 deep; and the fleet-wide cap bounds all requests together.
+ * login → select → reads → SMART is 4 deep; the fleet's requests in flight at once
+ * ({@link fleetRequestCap}) bound all requests together; and main, one thread, cannot finish before
+ * it has used the CPU time it used (`appCpuMs`, measured over the refresh).
  */
-export function criticalPath(requestsPerSite: readonly number[], cap: number, globalCap: number, latency: number): { bound: number; perSite: number; global: number } {
+export function criticalPath(requestsPerSite: readonly number[], cap: number, globalCap: number, latency: number, appCpuMs = 0): { bound: number; perSite: number; global: number; cpu: number } {
   const perSite = Math.max(...requestsPerSite.map((r) => 2 * latency + Math.max(4 * latency, Math.ceil((r - 2) / cap) * latency)));
   const total = requestsPerSite.reduce((a, b) => a + b, 0);
   const global = Math.ceil(total / globalCap) * latency;
-  return { bound: Math.max(perSite, global), perSite, global };
+  return { bound: Math.max(perSite, global, appCpuMs), perSite, global, cpu: appCpuMs };
+}
+
+/**
+ * The most requests the fleet has in flight at once with every site at `cap`: the fleet-wide request
+ * cap, or the system refreshes running at once times what each keeps in flight (each site runs
+ * half its cap of systems, which share its cap), whichever is lower.
+ */
+export function fleetRequestCap(cap: number, limits: { globalMaxInFlight: number; systemsAtOnce: number }): number {
+  const systemsPerSite = Math.max(1, Math.ceil(cap / 2));
+  return Math.min(limits.globalMaxInFlight, Math.floor(limits.systemsAtOnce / systemsPerSite) * cap);
 }
 
 

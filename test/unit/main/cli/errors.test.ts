@@ -8,6 +8,7 @@ import { runCli } from '../../../../main/cli/main.js';
 import { LoginRequiredError, OutcomeUnknownError, SitePausedError } from '../../../../main/core/errors.js';
 import { toIpcError } from '../../../../main/ipc/handlers.js';
 import { ManifestChangedError } from '../../../../main/reports/manifest.js';
+import { MonitorRunningError } from '../../../../main/monitor/lock.js';
 import { KeychainError } from '../../../../main/secrets/secret-store.js';
 import { StoreError } from '../../../../main/store/store-error.js';
 
@@ -33,6 +34,7 @@ const CASES: Array<[Error, number, string]> = [
   [new KeychainError('the keychain is locked', 'locked'), 8, 'keychain'],
   [new OutcomeUnknownError('POST /hosts/create timed out'), 9, 'outcome-unknown'],
   [new CancelledError(), 10, 'cancelled'],
+  [new MonitorRunningError({ pid: 42, host: 'h', user: 'u', since: '2026-01-01T00:00:00.000Z', version: '1.0.0' }, '/var/lib/fleetdeck'), 14, 'conflict'],
   [new TypeError("Cannot read properties of undefined (reading 'x')"), 11, 'internal'],
 ];
 

@@ -59,6 +59,30 @@ describe('FleetState and the recorded outcomes', () => {
     expect(outcomes.all()).toEqual([]);
   });
 
+  it('adopts what another process recorded for one site: changed statuses set and sent, not recorded again; its own site only', () => {
+    const db = openMemoryDatabase(CACHE_DATABASE);
+    const outcomes = new SystemOutcomes(db);
+    const app = new FleetState(cacheOf([]), outcomes, NOW);
+    app.setStatus({ siteId: 's', system: 'a', state: 'stale' });
+    app.setStatus({ siteId: 's', system: 'b', state: 'ok', lastSuccessAt: ago(5000) });
+    // The monitor's polls, recorded in the shared file.
+    const monitor = new FleetState(cacheOf([]), outcomes, NOW);
+    monitor.setStatus({ siteId: 's', system: 'a', state: 'ok', lastSuccessAt: ago(1000) });
+    monitor.setStatus({ siteId: 's', system: 'b', state: 'ok', lastSuccessAt: ago(5000) });
+    monitor.setStatus({ siteId: 's', system: 'c', state: 'unreachable', lastError: 'no answer' });
+    monitor.setStatus({ siteId: 'other', system: 'x', state: 'unreachable' });
+    const events: FleetEvent[] = [];
+    app.on((e) => events.push(e));
+    const writes = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
+    const before = writes.get()!.n;
+    app.adoptRecorded('s', NOW);
+    // b is unchanged: no event; the other site is not this poll's.
+    expect(events.map((e) => (e.type === 'status' ? `${e.status.system}:${e.status.state}` : e.type))).toEqual(['a:ok', 'c:unreachable']);
+    expect(app.get('s', 'c')?.lastError).toBe('no answer');
+    expect(app.get('other', 'x')).toBeUndefined();
+    expect(writes.get()!.n).toBe(before);
+  });
+
   it('skips a recorded row that is not a status (a damaged file, another version), keeping the others', () => {
     const db = openMemoryDatabase(CACHE_DATABASE);
     const outcomes = new SystemOutcomes(db);

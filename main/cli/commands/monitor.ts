@@ -1,0 +1,58 @@
+import { EXIT } from '../../../app/errors.js';
+import { startMonitor, STOP_BOUND_MS } from '../../monitor/monitor.js';
+import { parseMonitorArgs } from '../../monitor/options.js';
+import { resolveDataDir } from '../../store/data-dir.js';
+import type { CliIo } from '../io.js';
+
+/** Which signals stop the monitor, and how it waits for one (injected by tests). */
+export interface StopSignals {
+  /** Calls `handler` at the first SIGTERM or SIGINT; returns the unsubscribe. */
+  on(handler: (signal: string) => void): () => void;
+}
+
+const PROCESS_SIGNALS: StopSignals = {
+  on(handler) {
+    const onTerm = (): void => handler('SIGTERM');
+    const onInt = (): void => handler('SIGINT');
+    process.on('SIGTERM', onTerm);
+    process.on('SIGINT', onInt);
+    return () => {
+      process.off('SIGTERM', onTerm);
+      process.off('SIGINT', onInt);
+    };
+  },
+};
+
+/**
+ * `fleetdeck monitor [--data-dir D] [--metrics-listen ADDR:PORT] [--metrics-web-config FILE]
+ * [--secrets-file FILE]`: polls every site and evaluates the alerts until SIGTERM or SIGINT, then
+ * stops cleanly and exits 0 (1 when the stop did not end within its bound). Exits
+ * {@link EXIT.monitorRunning} when another monitor holds the data directory.
+ */
+export async function monitorCommand(io: CliIo, args: readonly string[], signals: StopSignals = PROCESS_SIGNALS): Promise<number> {
+  const parsed = parseMonitorArgs(args);
+  const dataDir = resolveDataDir({ flag: parsed.dataDir, env: io.env });
+  const stopped = new Promise<string>((resolve) => {
+    const off = signals.on((signal) => {
+      off();
+      resolve(signal);
+    });
+  });
+  const monitor = await startMonitor(parsed, {
+    dataDir,
+    env: io.env,
+    log: (line) => io.stderr(`${line}\n`),
+    memorySecrets: io.env.FLEETDECK_KEYCHAIN?.trim().toLowerCase() === 'memory',
+  });
+  const signal = await stopped;
+  io.stderr(`${new Date().toISOString()} ${signal} received\n`);
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_BOUND_MS)));
+  const outcome = await Promise.race([monitor.stop().then(() => 'done' as const), bound]);
+  clearTimeout(timer);
+  if (outcome === 'late') {
+    io.stderr(`${new Date().toISOString()} the stop did not end within ${STOP_BOUND_MS / 1000} s: exiting anyway\n`);
+    return EXIT.internal;
+  }
+  return EXIT.ok;
+}

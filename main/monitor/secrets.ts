@@ -1,0 +1,129 @@
+import { readFileSync, statSync } from 'node:fs';
+import { InputError } from '../../app/errors.js';
+import type { Site } from '../../app/domain/site.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+
+/**
+ * Site passwords for a monitor run by a service account, which has no keychain of its own: from a
+ * file (`--secrets-file`, JSON `{ "<site name or id>": "<password>" }`, readable by its owner only)
+ * and from the environment (`FLEETDECK_SECRET_<SITE>`, the site's name in capitals with every
+ * other character as `_`: site `paris-1` reads `FLEETDECK_SECRET_PARIS_1`). The environment wins
+ * over the file, both over the keychain. Only passwords come from here; session tokens stay where
+ * the runtime keeps them (the keychain, or memory). No error or warning here ever holds a secret.
+ */
+
+/** The environment variable holding a site's password. */
+export function secretEnvName(siteName: string): string {
+  return `FLEETDECK_SECRET_${siteName.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/**
+ * Reads a secrets file: a JSON object of site (name or id) to password.
+ * @throws InputError naming the file and what is wrong: missing, readable or writable by others
+ *   (POSIX), not JSON, or a value that is not a non-empty string. The file's text is never quoted.
+ */
+export function readSecretsFile(file: string, platform: NodeJS.Platform = process.platform): Map<string, string> {
+  let mode: number;
+  try {
+    mode = statSync(file).mode;
+  } catch (err) {
+    throw new InputError(`cannot read the secrets file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  if (platform !== 'win32' && (mode & 0o077) !== 0) {
+    throw new InputError(`the secrets file ${file} is open to other users (mode ${(mode & 0o777).toString(8).padStart(3, '0')}): make it readable by its owner only (chmod 600) and check who read it`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    // JSON.parse's message quotes the text around the fault, which may be a password.
+    throw new InputError(`the secrets file ${file} is not JSON: it holds one object, { "site name": "password", … }`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InputError(`the secrets file ${file} must hold one object, { "site name": "password", … }`);
+  }
+  const out = new Map<string, string>();
+  for (const [site, password] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof password !== 'string' || password === '') throw new InputError(`the secrets file ${file}: the password of "${site}" must be a non-empty string`);
+    out.set(site, password);
+  }
+  return out;
+}
+
+/** Where a site's password came from, for the start-up line (never the password). */
+export type PasswordSource = 'environment' | 'file' | 'keychain';
+
+/** Site passwords from a file and the environment, looked up by site. */
+export class ProvidedPasswords {
+  constructor(
+    private readonly file: ReadonlyMap<string, string>,
+    private readonly env: Readonly<Record<string, string | undefined>>,
+    private readonly sites: { get(nameOrId: string): Site | undefined },
+  ) {}
+
+  /** The password given for the site, and where it came from; undefined when none is. */
+  lookup(site: Site): { password: string; source: Exclude<PasswordSource, 'keychain'> } | undefined {
+    const fromEnv = this.env[secretEnvName(site.name)];
+    if (fromEnv) return { password: fromEnv, source: 'environment' };
+    for (const [key, password] of this.file) if (this.sites.get(key)?.id === site.id) return { password, source: 'file' };
+    return undefined;
+  }
+
+  /** Names in the file that are no site of the data directory (a typo, a removed site). */
+  unknownFileEntries(): string[] {
+    return [...this.file.keys()].filter((k) => !this.sites.get(k));
+  }
+
+  /** Sites whose names map to one environment variable (only one of them could be given a password there). */
+  envClashes(all: readonly Site[]): string[][] {
+    const byVar = new Map<string, string[]>();
+    for (const s of all) byVar.set(secretEnvName(s.name), [...(byVar.get(secretEnvName(s.name)) ?? []), s.name]);
+    return [...byVar.values()].filter((names) => names.length > 1);
+  }
+}
+
+const PASSWORD_ACCOUNT = /^site\/([^/]+)\/password$/;
+
+/**
+ * A secret store answering site passwords from {@link ProvidedPasswords} and everything else
+ * (session tokens, sites without a provided password) from the store behind it.
+ */
+export class OverlaySecretStore implements SecretStore {
+  constructor(
+    private readonly inner: SecretStore,
+    private readonly passwords: ProvidedPasswords,
+    private readonly sites: { get(nameOrId: string): Site | undefined },
+  ) {}
+
+  get kind(): SecretStore['kind'] {
+    return this.inner.kind;
+  }
+
+  get fallbackReason(): string | undefined {
+    return this.inner.fallbackReason;
+  }
+
+  /** See `SecretStore.get`: a provided password first. */
+  async get(account: string): Promise<string | null> {
+    const m = PASSWORD_ACCOUNT.exec(account);
+    const site = m ? this.sites.get(decodeURIComponent(m[1] as string)) : undefined;
+    const provided = site ? this.passwords.lookup(site) : undefined;
+    return provided ? provided.password : this.inner.get(account);
+  }
+
+  set(account: string, secret: string): Promise<void> {
+    return this.inner.set(account, secret);
+  }
+
+  delete(account: string): Promise<boolean> {
+    return this.inner.delete(account);
+  }
+
+  accounts(prefix?: string): Promise<string[]> {
+    return this.inner.accounts(prefix);
+  }
+
+  deleteAll(prefix: string): Promise<number> {
+    return this.inner.deleteAll(prefix);
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Part `monitor`: `fleetdeck monitor` as an admin runs it (the built CLI in a process of its own)
+ * watching 1,000 systems (100 sites × 10) at a 60 s interval and 25 ms of latency, the simulator
+ * in its own process. Prints, asserts nothing:
+ * - its first full refresh: from the "started" line to the "first refresh done" line;
+ * - the most requests any site saw at once (its own cap is 4);
+ * - while it only polls (`--monitor-minutes`, default 3): its CPU share of one core (/proc CPU
+ *   time over wall time) and its RSS, the largest sample and the last.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openRuntime } from '../../main/runtime.js';
+import { mb, ms, processCpuMs, ROOT, startChildSimulator, verdict, type Figure } from './support.js';
+
+const SITES = 100;
+const SYSTEMS = 10;
+const INTERVAL_S = 60;
+const LATENCY_MS = 25;
+
+export interface MonitorBenchIo {
+  report: (f: Figure) => void;
+  log: (m: string) => void;
+}
+
+function rssOf(pid: number | undefined): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export async function benchMonitor(io: MonitorBenchIo, minutes = 3): Promise<void> {
+  const sim = await startChildSimulator({ sites: SITES, systems: SYSTEMS, seed: 'bench-monitor' });
+  const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-monitor-'));
+  const dataDir = join(dir, 'data');
+  try {
+    for (let i = 0; i < SITES; i++) await sim.setFaults(i, { latencyMs: LATENCY_MS });
+    // The sites as an admin adds them; their passwords in a secrets file, as a service account has them.
+    const rt = await openRuntime({ dataDir, memorySecrets: true });
+    const secrets: Record<string, string> = {};
+    for (const s of sim.sites) {
+      const site = await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
+      await rt.fleet.editSite(site.id, { polling: { ...site.polling, intervalSeconds: INTERVAL_S } });
+      secrets[s.name] = s.password;
+    }
+    await rt.close();
+    const secretsFile = join(dir, 'secrets.json');
+    writeFileSync(secretsFile, JSON.stringify(secrets), { mode: 0o600 });
+    chmodSync(secretsFile, 0o600);
+
+    const child = spawn(process.execPath, [join(ROOT, 'bin/fleetdeck.js'), 'monitor', '--data-dir', dataDir, '--secrets-file', secretsFile], {
+      env: { ...process.env, FLEETDECK_KEYCHAIN: 'memory' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    const seen = (text: string): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const look = (): void => {
+          if (stderr.includes(text)) {
+            child.stderr.off('data', look);
+            resolve(performance.now());
+          }
+        };
+        child.stderr.on('data', look);
+        child.once('exit', (code) => reject(new Error(`the monitor exited ${code} before "${text}": ${stderr.slice(-2000)}`)));
+        look();
+      });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const started = await seen(' started: ');
+    const done = await seen('first refresh done');
+    const firstMs = done - started;
+    const summary = /first refresh done: ([^\n]*)/.exec(stderr)?.[1] ?? '';
+    const loads = await sim.status();
+    const peak = Math.max(...loads.map((l) => l.peakInFlight));
+    const requests = loads.reduce((n, l) => n + l.requests, 0);
+    io.log(`monitor: first refresh ${ms(firstMs)} (${summary}), ${requests} requests, peak ${peak} in flight at one site`);
+
+    const cpu0 = processCpuMs(child.pid);
+    const t0 = performance.now();
+    const rss: number[] = [];
+    while (performance.now() - t0 < minutes * 60_000) {
+      await new Promise((r) => setTimeout(r, 5_000));
+      rss.push(rssOf(child.pid));
+    }
+    const wallMs = performance.now() - t0;
+    const cpuMs = processCpuMs(child.pid) - cpu0;
+    const polls = (stderr.match(/ → /g) ?? []).length;
+    const stopAt = performance.now();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    const code = await exited;
+    const stopMs = performance.now() - stopAt;
+
+    io.report({
+      name: `monitor: first full refresh, ${SITES * SYSTEMS} systems, ${LATENCY_MS} ms latency`,
+      value: ms(firstMs),
+      baseline: `${summary}; ${requests} requests; at most ${peak} in flight at one site (its cap 4)`,
+      goal: '< 25 s',
+      verdict: verdict(firstMs < 25_000),
+    });
+    const share = cpuMs / wallMs;
+    io.report({
+      name: `monitor: main CPU watching ${SITES * SYSTEMS} systems every ${INTERVAL_S} s`,
+      value: `${(share * 100).toFixed(2)} %`,
+      baseline: `${cpuMs.toFixed(0)} ms CPU over ${ms(wallMs)}, one core = 100 %; ${polls} state changes logged`,
+      goal: '< 5 %',
+      verdict: verdict(share < 0.05),
+    });
+    const maxRss = Math.max(...rss);
+    io.report({
+      name: `monitor: RSS watching ${SITES * SYSTEMS} systems`,
+      value: mb(maxRss),
+      baseline: `largest of ${rss.length} samples every 5 s; last ${mb(rss.at(-1) ?? Number.NaN)}; stop on SIGTERM ${ms(stopMs)}, exit ${code}`,
+      goal: '< 300 MB',
+      verdict: verdict(maxRss < 300 * 1024 * 1024),
+    });
+  } finally {
+    await sim.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
