@@ -2,6 +2,8 @@ import { poolDaysLeft, poolUsedPercent } from '../../app/alerts/evaluate.js';
 import { ALERT_STATES } from '../../app/alerts/alert.js';
 import { RULE_KINDS } from '../../app/alerts/rules.js';
 import { timeMs } from '../../app/answers/time.js';
+import { smartRead } from '../../app/fleet/refresh-plan.js';
+import { cacheKey } from '../store/offline-cache.js';
 import type { Application, Node, NotificationRecord } from '../../app/catalog/resources.js';
 import { SYSTEM_STATES, type SystemStatus } from '../../app/domain/site.js';
 import { systemLevel } from '../../app/health/connection.js';
@@ -31,9 +33,15 @@ export interface MetricsSource {
   fleet: {
     status(siteId?: string): SystemStatus[];
     cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { value: unknown; at: string } | undefined;
+    /** The content version of each cached answer of a system: lists whose versions did not change are not read again. */
+    cachedVersions?(siteId: string, system: string): ReadonlyMap<string, number>;
   };
   summaries: { summaries(options: { since?: number }): { seq: number; json: string } };
-  alerts: { list(filter: { state: 'active' }): Alert[] };
+  alerts: {
+    list(filter: { state: 'active' }): Alert[];
+    /** The SMART verdicts the drive rule read at its last evaluation of a system (the alert engine's), by cache key. */
+    smartVerdictsOf(siteId: string, system: string): ReadonlyMap<string, { readonly verdict: { readonly risk: string } | undefined }> | undefined;
+  };
   sites: { list(): ReadonlyArray<{ id: string; name: string }> };
 }
 
@@ -66,9 +74,13 @@ export const FAMILIES = {
     unit: 'seconds',
     help: 'Time until a pool is full by the capacity forecast, in whole days (0: full now). Absent when the forecast cannot tell (too little history, usable unknown) or the pool is not growing: fleetdeck_pool_forecast_status says which.',
   },
-  poolForecast: { name: 'fleetdeck_pool_forecast_status', type: 'gauge', help: 'The capacity forecast of a pool: 1 for its status, 0 for the others (full, growing, not-growing, insufficient-data).' },
-  poolLevel: { name: 'fleetdeck_pool_level', type: 'gauge', help: 'A pool\'s level (the worse of its provisioning state and its forecast): 1 for its level, 0 for the others.' },
-  drive: { name: 'fleetdeck_drive_status', type: 'gauge', help: 'A drive\'s status as the system reports it and its level (a status not understood is unknown); always 1. The series ends and another starts when the status changes.' },
+  poolForecast: { name: 'fleetdeck_pool_forecast_status', type: 'gauge', help: 'The status of a pool\'s capacity forecast (full, growing, not-growing, insufficient-data); always 1, one series per pool.' },
+  poolLevel: { name: 'fleetdeck_pool_level', type: 'gauge', help: 'A pool\'s level (the worse of its provisioning state and its forecast: critical, unknown, warning, ok); always 1, one series per pool.' },
+  drive: {
+    name: 'fleetdeck_drive_status',
+    type: 'gauge',
+    help: 'A drive\'s status as the system reports it, its level (a status not understood is unknown) and the SMART risk the drive rule last read (ok, unknown, warning, critical; empty when none was read); always 1. The series ends and another starts when one of them changes.',
+  },
   pair: { name: 'fleetdeck_replication_pair_status', type: 'gauge', help: 'A replication pair\'s connection status as reported and its level (below 100 % in sync is at least a warning); always 1.' },
   pairSync: { name: 'fleetdeck_replication_pair_sync_ratio', type: 'gauge', unit: 'ratio', help: 'Share of a replication pair in sync (0 to 1), as the system reports it; the interface reports no lag time. Absent when not reported.' },
   alerts: { name: 'fleetdeck_alerts', type: 'gauge', help: 'Fleetdeck\'s alerts not cleared, by rule, level (warning, unknown, critical) and state (open, acknowledged, snoozed).' },
@@ -80,9 +92,10 @@ export const FAMILIES = {
 type FamilyKey = keyof typeof FAMILIES;
 const KEYS = Object.keys(FAMILIES) as FamilyKey[];
 
-const POOL_FORECAST_STATUSES = ['full', 'growing', 'not-growing', 'insufficient-data'] as const;
 const ALERT_LEVELS = ['warning', 'unknown', 'critical'] as const;
 const NO_USE = { recordUse: false } as const;
+/** The cache keys of drives' SMART answers start so. */
+const SMART_KEY = smartRead('', 0).op;
 const DAY_SECONDS = 86_400;
 
 /** A system's series that depend only on its answers, by family, and what the scrape adds to. */
@@ -94,6 +107,10 @@ interface SystemModel {
   /** When the health record was read, ms; undefined when none is cached. */
   at: number | undefined;
   lines: Partial<Record<FamilyKey, string>>;
+  /** The drive, pair and notification lines with the cache versions they were written from. */
+  lists: { signature: string | undefined; smart: object | undefined; lines: Partial<Record<FamilyKey, string>> };
+  /** The level and connection statesets as last written, with the state and level they were written for. */
+  sets?: { state: string; level: Level; levels: string; states: string };
 }
 
 const stateset = (name: string, labels: string, label: string, values: readonly string[], on: string): string => {
@@ -126,8 +143,11 @@ export class FleetMetrics {
       const m = this.models.get(k);
       const labels = m?.labels ?? labelPairs({ site: status.siteId, system: status.system });
       const level = systemLevel({ level: m?.rollupLevel ?? 'unknown' }, status.state);
-      chunks.systemLevel.push(stateset(FAMILIES.systemLevel.name, labels, 'level', LEVELS_BY_RANK, level));
-      chunks.connection.push(stateset(FAMILIES.connection.name, labels, 'state', SYSTEM_STATES, status.state));
+      // The two statesets change only with the system's state or level: written again only then.
+      const sets = m?.sets?.state === status.state && m.sets.level === level ? m.sets : { state: status.state, level, levels: stateset(FAMILIES.systemLevel.name, labels, 'level', LEVELS_BY_RANK, level), states: stateset(FAMILIES.connection.name, labels, 'state', SYSTEM_STATES, status.state) };
+      if (m) m.sets = sets;
+      chunks.systemLevel.push(sets.levels);
+      chunks.connection.push(sets.states);
       if (m?.at !== undefined) chunks.dataAge.push(`${FAMILIES.dataAge.name}{${labels}} ${sampleValue(Math.max(0, (now - m.at) / 1000))}\n`);
       const ok = timeMs(status.lastSuccessAt);
       if (ok !== undefined) chunks.lastSuccess.push(`${FAMILIES.lastSuccess.name}{${labels}} ${sampleValue(ok / 1000)}\n`);
@@ -145,11 +165,16 @@ export class FleetMetrics {
   /** Reads the summaries changed since the last scrape, and the lists of those systems. */
   private update(): void {
     const { seq, json } = this.source.summaries.summaries({ since: this.seq });
-    if (json !== '[]') for (const s of JSON.parse(json) as SystemSummaryWire[]) this.models.set(key(s.siteId, s.system), this.model(s));
+    if (json !== '[]') {
+      for (const s of JSON.parse(json) as SystemSummaryWire[]) {
+        const k = key(s.siteId, s.system);
+        this.models.set(k, this.model(s, this.models.get(k)));
+      }
+    }
     this.seq = seq;
   }
 
-  private model(s: SystemSummaryWire): SystemModel {
+  private model(s: SystemSummaryWire, previous: SystemModel | undefined): SystemModel {
     const labels = labelPairs({ site: s.siteId, system: s.system });
     const lines: Partial<Record<FamilyKey, string>> = {};
     const add = (k: FamilyKey, line: string): void => {
@@ -174,13 +199,36 @@ export class FleetMetrics {
       if (used !== undefined) add('poolRatio', `${FAMILIES.poolRatio.name}{${pl}} ${sampleValue(used / 100)}\n`);
       const days = poolDaysLeft(p.forecast);
       if (days !== undefined) add('poolUntilFull', `${FAMILIES.poolUntilFull.name}{${pl}} ${sampleValue(days * DAY_SECONDS)}\n`);
-      add('poolForecast', stateset(FAMILIES.poolForecast.name, pl, 'status', POOL_FORECAST_STATUSES, p.forecast.status));
-      add('poolLevel', stateset(FAMILIES.poolLevel.name, pl, 'level', LEVELS_BY_RANK, p.level));
+      add('poolForecast', `${FAMILIES.poolForecast.name}{${pl},status="${p.forecast.status}"} 1\n`);
+      add('poolLevel', `${FAMILIES.poolLevel.name}{${pl},level="${p.level}"} 1\n`);
     }
+    const lists = this.lists(s, labels, read, previous?.lists);
+    for (const f in lists.lines) add(f as FamilyKey, lists.lines[f as FamilyKey] as string);
+    return { seq: s.seq, labels, rollupLevel: s.rollup.level, at: timeMs(s.at), lines, lists };
+  }
+
+  /** The drive, pair and notification lines of a system; those of `previous` when the lists and SMART answers they come from have not changed. */
+  private lists(s: SystemSummaryWire, labels: string, read: (r: { op: string; query: Record<string, unknown> }) => { value: unknown; at: string } | undefined, previous: SystemModel['lists'] | undefined): SystemModel['lists'] {
+    const versions = this.source.fleet.cachedVersions?.(s.siteId, s.system);
+    const verdicts = this.source.alerts.smartVerdictsOf(s.siteId, s.system);
+    let signature: string | undefined;
+    if (versions) {
+      let smart = 0;
+      for (const [k, v] of versions) if (k.startsWith(SMART_KEY) && v > smart) smart = v;
+      const v = (r: { op: string; query: Record<string, unknown> }): string => String(versions.get(cacheKey(r.op, r.query)) ?? '-');
+      signature = `${v(SUMMARY_READS.resources)} ${smart} ${v(SUMMARY_READS.replication)} ${v(SUMMARY_READS.notifications)}`;
+      if (previous && previous.signature === signature && previous.smart === verdicts) return previous;
+    }
+    const lines: Partial<Record<FamilyKey, string>> = {};
+    const add = (k: FamilyKey, line: string): void => {
+      lines[k] = (lines[k] ?? '') + line;
+    };
     for (const n of listOf<Node>(read(SUMMARY_READS.resources)?.value)) {
       for (const d of n.Drives ?? []) {
         const drive = d.Name ?? (d.Id !== undefined ? String(d.Id) : '');
-        add('drive', `${FAMILIES.drive.name}{${labels},${labelPairs({ node: n.Name ?? '', drive, status: d.ResourceStatus ?? '', level: driveLevel(d) })}} 1\n`);
+        const r = n.Name && typeof d.Id === 'number' ? smartRead(n.Name, d.Id) : undefined;
+        const smart = (r && verdicts?.get(cacheKey(r.op, r.query))?.verdict?.risk) ?? '';
+        add('drive', `${FAMILIES.drive.name}{${labels},${labelPairs({ node: n.Name ?? '', drive, status: d.ResourceStatus ?? '', level: driveLevel(d), smart_risk: smart })}} 1\n`);
       }
     }
     for (const a of listOf<Application>(read(SUMMARY_READS.replication)?.value)) {
@@ -208,7 +256,7 @@ export class FleetMetrics {
         if (t !== undefined) add('notification', `${FAMILIES.notification.name}{${labels},level="${level}"} ${sampleValue(t / 1000)}\n`);
       }
     }
-    return { seq: s.seq, labels, rollupLevel: s.rollup.level, at: timeMs(s.at), lines };
+    return { signature, smart: verdicts, lines };
   }
 
   private alertLines(out: string[]): void {

@@ -107,7 +107,10 @@ describe('the metrics endpoint', { timeout: 120_000 }, () => {
     for (const s of summaries) {
       const mine = (name: string) => samples(text, name).filter((x) => x.labels.site === s.siteId && x.labels.system === s.system);
       const nodes = listOf<Node>(rt.fleet.cached(s.siteId, s.system, SUMMARY_READS.resources.op, SUMMARY_READS.resources.query)?.value);
-      expect(mine('fleetdeck_drive_status')).toHaveLength(nodes.reduce((n, node) => n + (node.Drives?.length ?? 0), 0));
+      const drives = mine('fleetdeck_drive_status');
+      expect(drives).toHaveLength(nodes.reduce((n, node) => n + (node.Drives?.length ?? 0), 0));
+      // The drive rule's SMART reading: every drive not failing by its status has one after a full refresh.
+      expect(drives.filter((d) => d.labels.level === 'ok').every((d) => ['ok', 'unknown', 'warning', 'critical'].includes(d.labels.smart_risk ?? ''))).toBe(true);
       expect(mine('fleetdeck_pool_usable_bytes').map((x) => [x.labels.pool, x.value])).toEqual(s.rollup.capacity.pools.filter((p) => p.usable !== undefined).map((p) => [p.name, p.usable]));
       const age = mine('fleetdeck_system_data_age_seconds')[0]?.value ?? NaN;
       expect(Math.abs(age - (Date.now() - Date.parse(s.at ?? '')) / 1000)).toBeLessThan(30);
