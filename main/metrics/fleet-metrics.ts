@@ -1,9 +1,7 @@
+import { ALERT_STATES, type Alert } from '../../app/alerts/alert.js';
 import { poolDaysLeft, poolUsedPercent } from '../../app/alerts/evaluate.js';
-import { ALERT_STATES } from '../../app/alerts/alert.js';
 import { RULE_KINDS } from '../../app/alerts/rules.js';
 import { timeMs } from '../../app/answers/time.js';
-import { smartRead } from '../../app/fleet/refresh-plan.js';
-import { cacheKey } from '../store/offline-cache.js';
 import type { Application, Node, NotificationRecord } from '../../app/catalog/resources.js';
 import { SYSTEM_STATES, type SystemStatus } from '../../app/domain/site.js';
 import { systemLevel } from '../../app/health/connection.js';
@@ -12,7 +10,8 @@ import { notificationRank } from '../../app/health/notification-level.js';
 import { driveLevel, pairLevel } from '../../app/health/states.js';
 import { listOf } from '../../app/health/system-health.js';
 import { SUMMARY_READS, type SystemSummaryWire } from '../../app/health/system-summary.js';
-import type { Alert } from '../../app/alerts/alert.js';
+import { smartRead } from '../../app/fleet/refresh-plan.js';
+import { cacheKey } from '../store/offline-cache.js';
 import { exposition, histogramSamples, labelPairs, labelValue, sampleValue, type FamilySpec, type Format } from './exposition.js';
 import { POLL_BUCKETS_SECONDS, selfMetrics, type SelfMetrics } from './self-metrics.js';
 
@@ -24,8 +23,9 @@ import { POLL_BUCKETS_SECONDS, selfMetrics, type SelfMetrics } from './self-metr
  * alert rules compare from the alert evaluation's own functions: no value is computed a second way.
  *
  * A system's series that depend only on its answers are written once per change of its summary (its
- * `seq`) and kept; a scrape adds those that move with time or status (level, connection state, data
- * age) and joins them, family by family.
+ * `seq`), in the background after its refresh or poll, and kept (its drive, pair and notification
+ * lines while those lists' cache versions stand); a scrape adds those that move with time or status
+ * (level, connection state, data age) and joins them, family by family.
  */
 
 /** What the metrics read; a runtime (`main/runtime.ts`) is one. */
@@ -33,6 +33,8 @@ export interface MetricsSource {
   fleet: {
     status(siteId?: string): SystemStatus[];
     cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { value: unknown; at: string } | undefined;
+    /** Fleet events: after a refresh or poll, the changed systems' series are written again in the background, not at the next scrape. */
+    on?(listener: (e: { type: string }) => void): () => void;
     /** The content version of each cached answer of a system: lists whose versions did not change are not read again. */
     cachedVersions?(siteId: string, system: string): ReadonlyMap<string, number>;
   };
@@ -97,6 +99,8 @@ const NO_USE = { recordUse: false } as const;
 /** The cache keys of drives' SMART answers start so. */
 const SMART_KEY = smartRead('', 0).op;
 const DAY_SECONDS = 86_400;
+/** How long after a status change the changed systems are read: polls that end together are read together. */
+const BACKGROUND_DELAY_MS = 1000;
 
 /** A system's series that depend only on its answers, by family, and what the scrape adds to. */
 interface SystemModel {
@@ -124,10 +128,46 @@ export class FleetMetrics {
   private readonly models = new Map<string, SystemModel>();
   private seq = -1;
 
+  private unsubscribe: (() => void) | undefined;
+  private pending: ReturnType<typeof setTimeout> | undefined;
+
   constructor(
     private readonly source: MetricsSource,
     private readonly o: { version: string; self?: SelfMetrics; clock?: () => number },
   ) {}
+
+  /**
+   * Keeps the series up to date between scrapes: every system's now, then those changed by each
+   * refresh or poll, a second after it (polls ending together are read together). A scrape then
+   * only joins what is written, whenever it comes.
+   */
+  start(): void {
+    if (this.unsubscribe || !this.source.fleet.on) return;
+    this.unsubscribe = this.source.fleet.on((e) => {
+      if (e.type === 'status') this.schedule(BACKGROUND_DELAY_MS);
+    });
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    if (this.pending) clearTimeout(this.pending);
+    this.pending = undefined;
+  }
+
+  private schedule(ms: number): void {
+    if (this.pending) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      try {
+        this.update();
+      } catch {
+        // The next scrape reads them again, and answers its error if it fails too.
+      }
+    }, ms);
+    this.pending.unref?.();
+  }
 
   /** The page in `format`. */
   scrape(format: Format): string {
@@ -289,13 +329,3 @@ export class FleetMetrics {
 }
 
 const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
-
-/** Whether a metric name is one this endpoint serves (with a histogram's and counter's sample suffixes). */
-export function servedMetricNames(): Set<string> {
-  const out = new Set<string>();
-  for (const f of Object.values(FAMILIES) as FamilySpec[]) {
-    out.add(f.name);
-    if (f.type === 'histogram') for (const s of ['_bucket', '_sum', '_count']) out.add(`${f.name}${s}`);
-  }
-  return out;
-}
