@@ -9,6 +9,7 @@ import { levelName, notificationRank } from '../health/notification-level.js';
 import { laggingReplication, unhealthyDrives } from '../health/rollup.js';
 import { driveLevel, pairLevel } from '../health/states.js';
 import { capacityFromAnswers, type RollupAnswers } from '../health/system-health.js';
+import type { Forecast } from '../capacity/forecast.js';
 import { parseSmart, type SmartFinding, type SmartReport, type SmartRisk } from '../smart/parse.js';
 import { RULE_KINDS, type RuleKind, type RuleSettings } from './rules.js';
 
@@ -199,13 +200,23 @@ function driveConditions(input: AlertInput, minRisk: 'warning' | 'critical'): Al
   return out;
 }
 
+/** The allocated share of a pool (%) the pool-used rule compares: the allocated share, else what the system's free share leaves. */
+export function poolUsedPercent(pool: { allocatedPercent?: number | undefined; freePercent?: number | undefined }): number | undefined {
+  return pool.allocatedPercent ?? (pool.freePercent !== undefined ? 100 - pool.freePercent : undefined);
+}
+
+/** The days the pool-full-days rule compares: 0 for a pool full now, the forecast's days while it grows; undefined when the forecast cannot tell or the pool is not growing. */
+export function poolDaysLeft(f: { status: Forecast['status']; days?: number | undefined }): number | undefined {
+  return f.status === 'full' ? 0 : f.status === 'growing' ? f.days : undefined;
+}
+
 function poolConditions(input: AlertInput, rules: RuleSettings): AlertCondition[] {
   const out: AlertCondition[] = [];
   const used = rules['pool-used'];
   const days = rules['pool-full-days'];
   if (!used.enabled && !days.enabled) return out;
   for (const pool of capacityFromAnswers(input.rollup, input.now).pools) {
-    const share = pool.allocatedPercent ?? (pool.freePercent !== undefined ? 100 - pool.freePercent : undefined);
+    const share = poolUsedPercent(pool);
     if (used.enabled && share !== undefined && share > used.percent) {
       out.push({
         rule: 'pool-used',
@@ -214,8 +225,7 @@ function poolConditions(input: AlertInput, rules: RuleSettings): AlertCondition[
         message: `pool ${pool.name} is ${Math.round(share * 10) / 10} % allocated (rule: above ${used.percent} %)`,
       });
     }
-    const f = pool.forecast;
-    const left = f.status === 'full' ? 0 : f.status === 'growing' ? f.days : undefined;
+    const left = poolDaysLeft(pool.forecast);
     if (days.enabled && left !== undefined && left < days.days) {
       out.push({
         rule: 'pool-full-days',

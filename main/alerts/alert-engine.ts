@@ -174,6 +174,15 @@ export class AlertEngine {
     return this.o.store.list(filter, this.clock().getTime());
   }
 
+  /**
+   * The SMART verdicts the drive rule read at its last evaluation of a system, by the SMART answer's
+   * cache key (a drive already failing by its status has none); a new map after each evaluation
+   * that read them, so a reader can tell they may have changed.
+   */
+  smartVerdictsOf(siteId: string, system: string): ReadonlyMap<string, { readonly verdict: SmartVerdict | undefined }> | undefined {
+    return this.smartVerdicts.get(JSON.stringify([siteId, system]));
+  }
+
   openCount(): number {
     return this.o.store.openCount(this.clock().getTime());
   }

@@ -34,6 +34,7 @@ import {
 import { tlsConnector, type TlsTrust } from './tls.js';
 import { exchangeOnce, formatBytes, isExchangeTimeout, type ByteBudget, type WireAnswer } from './wire-answer.js';
 import { bodyText, decodeContent, isJsonText, pageSummary, parseRetryAfter, serverMessage } from './wire-body.js';
+import { outcomeOf, selfMetrics } from '../metrics/self-metrics.js';
 
 /**
  * How the session token goes in the Authorization header: `bearer` is the document's
@@ -65,6 +66,8 @@ export interface ApiClientOptions {
   maxResponseBytes?: number;
   /** Clock for Retry-After dates, ms since the epoch. */
   now?: () => number;
+  /** The site's id: each request handed to the network is counted under it with its outcome (`selfMetrics`); unset, none is. */
+  siteId?: string;
 }
 
 export interface CallOptions {
@@ -148,6 +151,7 @@ export class ApiClient {
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly now: () => number;
+  private readonly siteId: string | undefined;
 
   constructor(options: ApiClientOptions) {
     let url: URL;
@@ -168,6 +172,7 @@ export class ApiClient {
     this.ownsDispatcher = !options.dispatcher;
     this.connections = options.connections ?? 8;
     this.tls = options.tls;
+    this.siteId = options.siteId;
     if (options.dispatcher) this.dispatcher = Promise.resolve(options.dispatcher);
   }
 
@@ -278,6 +283,20 @@ export class ApiClient {
       throw this.mapNetworkError(err, where, timeoutMs, signal);
     }
     options.onSend?.();
+    if (this.siteId === undefined) return this.answer(dispatcher, op, path, headers, payload, options, sent, timeoutMs, where);
+    try {
+      const value = await this.answer(dispatcher, op, path, headers, payload, options, sent, timeoutMs, where);
+      selfMetrics.request(this.siteId, 'success');
+      return value;
+    } catch (err) {
+      selfMetrics.request(this.siteId, outcomeOf(err));
+      throw err;
+    }
+  }
+
+  /** The exchange of a request handed to the network, and its answer read. */
+  private async answer(dispatcher: Dispatcher, op: Operation, path: string, headers: Record<string, string>, payload: string | undefined, options: CallOptions, sent: readonly string[], timeoutMs: number, where: string): Promise<unknown> {
+    const signal = options.signal;
     const budget = options.budget;
     let answer: WireAnswer;
     try {

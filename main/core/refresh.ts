@@ -13,6 +13,7 @@ import { Limiter } from './limiter.js';
 import { driveStatuses, refreshPlan, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
 import { MAX_NOTIFICATION_PAGES, MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type NotificationMark, type NotificationPaging } from './notifications.js';
 import type { ReadScope, SiteConnection } from './site-connection.js';
+import { selfMetrics } from '../metrics/self-metrics.js';
 
 const MAX_BACKOFF_MS = 10 * 60_000;
 /** First wait after a system asks to slow down without saying how long; doubles with each poll refused, up to {@link MAX_BACKOFF_MS}. */
@@ -134,6 +135,8 @@ export class FleetRefresh {
     // Every system known asked to slow down: not even the list is asked for before the first may be read.
     const before = state.systemsOf(site.id);
     if (mode === 'steady' && before.length > 0 && before.every(throttled)) return;
+    // A poll is timed from the site's list to its last system's end (a skipped site is no poll).
+    const started = performance.now();
     const conn = this.f.connection(site);
     let systems: string[];
     let known: string[];
@@ -150,6 +153,8 @@ export class FleetRefresh {
       state.backoff.delete(site.id);
       state.siteErrors.delete(site.id);
     } catch (err) {
+      selfMetrics.pollFailed(site.id);
+      selfMetrics.poll(site.id, mode, (performance.now() - started) / 1000);
       if (!this.closing) this.siteFailed(site, err);
       return;
     } finally {
@@ -171,6 +176,7 @@ export class FleetRefresh {
     // request slots busy. One at a time where one system's select moves the others' sessions.
     const slots = new Limiter(conn.oneSystemAtATime ? 1 : Math.max(1, Math.ceil(site.polling.maxInFlight / 2)));
     await Promise.all(targets.map((system) => slots.run(() => this.f.systemSlots.run(() => this.refreshSystem(site, conn, system, mode)))));
+    selfMetrics.poll(site.id, mode, (performance.now() - started) / 1000);
   }
 
   /**

@@ -363,7 +363,7 @@ export class SiteConnection {
     }
     // The pin alone decides (tls.ts); the CA bundle is the trust of a site without one.
     const tls: TlsTrust | undefined = protocol === 'https:' ? { ca: site.tls.caBundlePem, pinSha256: site.tls.pinSha256 } : undefined;
-    return new ApiClient({ baseUrl: site.baseUrl, timeoutMs: this.deps.timeoutMs, tls, connections: site.polling.maxInFlight, now: () => (this.deps.timers ?? SYSTEM_TIMERS).now() });
+    return new ApiClient({ baseUrl: site.baseUrl, siteId: site.id, timeoutMs: this.deps.timeoutMs, tls, connections: site.polling.maxInFlight, now: () => (this.deps.timers ?? SYSTEM_TIMERS).now() });
   }
 
   /**

@@ -1,0 +1,331 @@
+import { ALERT_STATES, type Alert } from '../../app/alerts/alert.js';
+import { poolDaysLeft, poolUsedPercent } from '../../app/alerts/evaluate.js';
+import { RULE_KINDS } from '../../app/alerts/rules.js';
+import { timeMs } from '../../app/answers/time.js';
+import type { Application, Node, NotificationRecord } from '../../app/catalog/resources.js';
+import { SYSTEM_STATES, type SystemStatus } from '../../app/domain/site.js';
+import { systemLevel } from '../../app/health/connection.js';
+import { LEVELS_BY_RANK, type Level } from '../../app/health/level.js';
+import { notificationRank } from '../../app/health/notification-level.js';
+import { driveLevel, pairLevel } from '../../app/health/states.js';
+import { listOf } from '../../app/health/system-health.js';
+import { SUMMARY_READS, type SystemSummaryWire } from '../../app/health/system-summary.js';
+import { smartRead } from '../../app/fleet/refresh-plan.js';
+import { cacheKey } from '../store/offline-cache.js';
+import { exposition, histogramSamples, labelPairs, labelValue, sampleValue, type FamilySpec, type Format } from './exposition.js';
+import { POLL_BUCKETS_SECONDS, selfMetrics, type SelfMetrics } from './self-metrics.js';
+
+/**
+ * The fleet's metrics, read from what the views read: each system's health summary (its roll-up,
+ * pools with their forecasts, HA), its status, its cached drive, replication and notification
+ * lists, and the alert store. Levels come from `systemLevel` and `app/health/states.ts`, pool
+ * figures and forecasts from the capacity assessment the summary holds, the shares and days the
+ * alert rules compare from the alert evaluation's own functions: no value is computed a second way.
+ *
+ * A system's series that depend only on its answers are written once per change of its summary (its
+ * `seq`), in the background after its refresh or poll, and kept (its drive, pair and notification
+ * lines while those lists' cache versions stand); a scrape adds those that move with time or status
+ * (level, connection state, data age) and joins them, family by family.
+ */
+
+/** What the metrics read; a runtime (`main/runtime.ts`) is one. */
+export interface MetricsSource {
+  fleet: {
+    status(siteId?: string): SystemStatus[];
+    cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { value: unknown; at: string } | undefined;
+    /** Fleet events: after a refresh or poll, the changed systems' series are written again in the background, not at the next scrape. */
+    on?(listener: (e: { type: string }) => void): () => void;
+    /** The content version of each cached answer of a system: lists whose versions did not change are not read again. */
+    cachedVersions?(siteId: string, system: string): ReadonlyMap<string, number>;
+  };
+  summaries: { summaries(options: { since?: number }): { seq: number; json: string } };
+  alerts: {
+    list(filter: { state: 'active' }): Alert[];
+    /** The SMART verdicts the drive rule read at its last evaluation of a system (the alert engine's), by cache key. */
+    smartVerdictsOf(siteId: string, system: string): ReadonlyMap<string, { readonly verdict: { readonly risk: string } | undefined }> | undefined;
+  };
+  sites: { list(): ReadonlyArray<{ id: string; name: string }> };
+}
+
+/** Every family served, in the order of the page. */
+export const FAMILIES = {
+  build: { name: 'fleetdeck_build_info', type: 'info', help: 'The Fleetdeck version serving these metrics; always 1.' },
+  site: { name: 'fleetdeck_site_info', type: 'info', help: 'A configured site (management endpoint): its id (the site label everywhere) and its name; always 1.' },
+  systemLevel: {
+    name: 'fleetdeck_system_level',
+    type: 'gauge',
+    help: 'A system\'s level as every view shows it (its health roll-up made worse by its connection state): 1 for its level, 0 for the others. Levels: critical, unknown (data missing or not understood; ranks above warning), warning, ok.',
+  },
+  connection: { name: 'fleetdeck_system_connection_state', type: 'gauge', help: 'A system\'s connection state: 1 for its state, 0 for the others (ok, refreshing, stale, unreachable, login-required, certificate-changed, paused, protocol-error, unlisted).' },
+  dataAge: { name: 'fleetdeck_system_data_age_seconds', type: 'gauge', unit: 'seconds', help: 'Age of the system\'s cached health record (when it was read from the system); absent when none is cached.' },
+  lastSuccess: { name: 'fleetdeck_system_last_refresh_success_timestamp_seconds', type: 'gauge', unit: 'seconds', help: 'When the system\'s last complete refresh ended, Unix time; absent when none has since its cache was made.' },
+  ha: { name: 'fleetdeck_system_ha_status', type: 'gauge', help: 'The system\'s high availability (normal, taken over, degraded, not reported) and its level; always 1, absent when no node list is cached.' },
+  notification: {
+    name: 'fleetdeck_system_notification_last_timestamp_seconds',
+    type: 'gauge',
+    unit: 'seconds',
+    help: 'Time of the newest cached notification of the system at level error (4) or critical (5 and above), Unix time; a notification whose time cannot be read counts at the time the list was read. Absent when there is none.',
+  },
+  poolUsable: { name: 'fleetdeck_pool_usable_bytes', type: 'gauge', unit: 'bytes', help: 'A pool\'s usable capacity; absent when the system reports nothing to derive it from.' },
+  poolAllocated: { name: 'fleetdeck_pool_allocated_bytes', type: 'gauge', unit: 'bytes', help: 'Space allocated in a pool; absent when not reported.' },
+  poolConsumed: { name: 'fleetdeck_pool_consumed_bytes', type: 'gauge', unit: 'bytes', help: 'Data consumed in a pool; absent when not reported.' },
+  poolRatio: { name: 'fleetdeck_pool_allocated_ratio', type: 'gauge', unit: 'ratio', help: 'Allocated share of a pool\'s usable capacity (0 to 1): the share the pool-used alert rule compares; absent when it cannot be told.' },
+  poolUntilFull: {
+    name: 'fleetdeck_pool_time_until_full_seconds',
+    type: 'gauge',
+    unit: 'seconds',
+    help: 'Time until a pool is full by the capacity forecast, in whole days (0: full now). Absent when the forecast cannot tell (too little history, usable unknown) or the pool is not growing: fleetdeck_pool_forecast_status says which.',
+  },
+  poolForecast: { name: 'fleetdeck_pool_forecast_status', type: 'gauge', help: 'The status of a pool\'s capacity forecast (full, growing, not-growing, insufficient-data); always 1, one series per pool.' },
+  poolLevel: { name: 'fleetdeck_pool_level', type: 'gauge', help: 'A pool\'s level (the worse of its provisioning state and its forecast: critical, unknown, warning, ok); always 1, one series per pool.' },
+  drive: {
+    name: 'fleetdeck_drive_status',
+    type: 'gauge',
+    help: 'A drive\'s status as the system reports it, its level (a status not understood is unknown) and the SMART risk the drive rule last read (ok, unknown, warning, critical; empty when none was read); always 1. The series ends and another starts when one of them changes.',
+  },
+  pair: { name: 'fleetdeck_replication_pair_status', type: 'gauge', help: 'A replication pair\'s connection status as reported and its level (below 100 % in sync is at least a warning); always 1.' },
+  pairSync: { name: 'fleetdeck_replication_pair_sync_ratio', type: 'gauge', unit: 'ratio', help: 'Share of a replication pair in sync (0 to 1), as the system reports it; the interface reports no lag time. Absent when not reported.' },
+  alerts: { name: 'fleetdeck_alerts', type: 'gauge', help: 'Fleetdeck\'s alerts not cleared, by rule, level (warning, unknown, critical) and state (open, acknowledged, snoozed).' },
+  requests: { name: 'fleetdeck_requests_total', type: 'counter', help: 'Requests Fleetdeck sent to a site, by outcome: success, or the error\'s code (api, auth, unreachable, transient, protocol, certificate, cancelled...).' },
+  polls: { name: 'fleetdeck_poll_duration_seconds', type: 'histogram', unit: 'seconds', help: 'Duration of a site\'s poll, from its system list to its last system\'s end, by mode (full: asked for; steady: background).' },
+  pollFailures: { name: 'fleetdeck_poll_failures_total', type: 'counter', help: 'Polls of a site whose system list could not be read.' },
+} as const satisfies Record<string, FamilySpec>;
+
+type FamilyKey = keyof typeof FAMILIES;
+const KEYS = Object.keys(FAMILIES) as FamilyKey[];
+
+const ALERT_LEVELS = ['warning', 'unknown', 'critical'] as const;
+const NO_USE = { recordUse: false } as const;
+/** The cache keys of drives' SMART answers start so. */
+const SMART_KEY = smartRead('', 0).op;
+const DAY_SECONDS = 86_400;
+/** How long after a status change the changed systems are read: polls that end together are read together. */
+const BACKGROUND_DELAY_MS = 1000;
+
+/** A system's series that depend only on its answers, by family, and what the scrape adds to. */
+interface SystemModel {
+  seq: number;
+  /** `site="…",system="…"`. */
+  labels: string;
+  rollupLevel: Level;
+  /** When the health record was read, ms; undefined when none is cached. */
+  at: number | undefined;
+  lines: Partial<Record<FamilyKey, string>>;
+  /** The drive, pair and notification lines with the cache versions they were written from. */
+  lists: { signature: string | undefined; smart: object | undefined; lines: Partial<Record<FamilyKey, string>> };
+  /** The level and connection statesets as last written, with the state and level they were written for. */
+  sets?: { state: string; level: Level; levels: string; states: string };
+}
+
+const stateset = (name: string, labels: string, label: string, values: readonly string[], on: string): string => {
+  let out = '';
+  for (const v of values) out += `${name}{${labels},${label}="${v}"} ${v === on ? 1 : 0}\n`;
+  return out;
+};
+
+/** Collects the fleet's metrics for the endpoint. */
+export class FleetMetrics {
+  private readonly models = new Map<string, SystemModel>();
+  private seq = -1;
+
+  private unsubscribe: (() => void) | undefined;
+  private pending: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly source: MetricsSource,
+    private readonly o: { version: string; self?: SelfMetrics; clock?: () => number },
+  ) {}
+
+  /**
+   * Keeps the series up to date between scrapes: every system's now, then those changed by each
+   * refresh or poll, a second after it (polls ending together are read together). A scrape then
+   * only joins what is written, whenever it comes.
+   */
+  start(): void {
+    if (this.unsubscribe || !this.source.fleet.on) return;
+    this.unsubscribe = this.source.fleet.on((e) => {
+      if (e.type === 'status') this.schedule(BACKGROUND_DELAY_MS);
+    });
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    if (this.pending) clearTimeout(this.pending);
+    this.pending = undefined;
+  }
+
+  private schedule(ms: number): void {
+    if (this.pending) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      try {
+        this.update();
+      } catch {
+        // The next scrape reads them again, and answers its error if it fails too.
+      }
+    }, ms);
+    this.pending.unref?.();
+  }
+
+  /** The page in `format`. */
+  scrape(format: Format): string {
+    const now = (this.o.clock ?? Date.now)();
+    this.update();
+    const chunks = Object.fromEntries(KEYS.map((k) => [k, [] as string[]])) as Record<FamilyKey, string[]>;
+    chunks.build.push(`fleetdeck_build_info{version="${labelValue(this.o.version)}"} 1\n`);
+    for (const s of this.source.sites.list()) chunks.site.push(`fleetdeck_site_info{${labelPairs({ site: s.id, name: s.name })}} 1\n`);
+    const known = new Set<string>();
+    for (const status of this.source.fleet.status()) {
+      const k = key(status.siteId, status.system);
+      known.add(k);
+      const m = this.models.get(k);
+      const labels = m?.labels ?? labelPairs({ site: status.siteId, system: status.system });
+      const level = systemLevel({ level: m?.rollupLevel ?? 'unknown' }, status.state);
+      // The two statesets change only with the system's state or level: written again only then.
+      const sets = m?.sets?.state === status.state && m.sets.level === level ? m.sets : { state: status.state, level, levels: stateset(FAMILIES.systemLevel.name, labels, 'level', LEVELS_BY_RANK, level), states: stateset(FAMILIES.connection.name, labels, 'state', SYSTEM_STATES, status.state) };
+      if (m) m.sets = sets;
+      chunks.systemLevel.push(sets.levels);
+      chunks.connection.push(sets.states);
+      if (m?.at !== undefined) chunks.dataAge.push(`${FAMILIES.dataAge.name}{${labels}} ${sampleValue(Math.max(0, (now - m.at) / 1000))}\n`);
+      const ok = timeMs(status.lastSuccessAt);
+      if (ok !== undefined) chunks.lastSuccess.push(`${FAMILIES.lastSuccess.name}{${labels}} ${sampleValue(ok / 1000)}\n`);
+      if (m) for (const f in m.lines) chunks[f as FamilyKey].push(m.lines[f as FamilyKey] as string);
+    }
+    for (const k of this.models.keys()) if (!known.has(k)) this.models.delete(k);
+    this.alertLines(chunks.alerts);
+    this.selfLines(chunks);
+    return exposition(
+      KEYS.map((k) => ({ spec: FAMILIES[k], samples: chunks[k].join('') })),
+      format,
+    );
+  }
+
+  /** Reads the summaries changed since the last scrape, and the lists of those systems. */
+  private update(): void {
+    const { seq, json } = this.source.summaries.summaries({ since: this.seq });
+    if (json !== '[]') {
+      for (const s of JSON.parse(json) as SystemSummaryWire[]) {
+        const k = key(s.siteId, s.system);
+        this.models.set(k, this.model(s, this.models.get(k)));
+      }
+    }
+    this.seq = seq;
+  }
+
+  private model(s: SystemSummaryWire, previous: SystemModel | undefined): SystemModel {
+    const labels = labelPairs({ site: s.siteId, system: s.system });
+    const lines: Partial<Record<FamilyKey, string>> = {};
+    const add = (k: FamilyKey, line: string): void => {
+      lines[k] = (lines[k] ?? '') + line;
+    };
+    const read = (r: { op: string; query: Record<string, unknown> }): { value: unknown; at: string } | undefined => {
+      try {
+        return this.source.fleet.cached(s.siteId, s.system, r.op, r.query, NO_USE);
+      } catch {
+        // A damaged answer counts as not cached, as the summary counts it.
+        return undefined;
+      }
+    };
+    const ha = s.rollup.ha;
+    if (ha) add('ha', `${FAMILIES.ha.name}{${labels},${labelPairs({ status: ha.label, level: ha.level })}} 1\n`);
+    for (const p of s.rollup.capacity.pools) {
+      const pl = `${labels},pool="${labelValue(p.name)}"`;
+      if (p.usable !== undefined) add('poolUsable', `${FAMILIES.poolUsable.name}{${pl}} ${sampleValue(p.usable)}\n`);
+      if (p.allocated !== undefined) add('poolAllocated', `${FAMILIES.poolAllocated.name}{${pl}} ${sampleValue(p.allocated)}\n`);
+      if (p.consumed !== undefined) add('poolConsumed', `${FAMILIES.poolConsumed.name}{${pl}} ${sampleValue(p.consumed)}\n`);
+      const used = poolUsedPercent(p);
+      if (used !== undefined) add('poolRatio', `${FAMILIES.poolRatio.name}{${pl}} ${sampleValue(used / 100)}\n`);
+      const days = poolDaysLeft(p.forecast);
+      if (days !== undefined) add('poolUntilFull', `${FAMILIES.poolUntilFull.name}{${pl}} ${sampleValue(days * DAY_SECONDS)}\n`);
+      add('poolForecast', `${FAMILIES.poolForecast.name}{${pl},status="${p.forecast.status}"} 1\n`);
+      add('poolLevel', `${FAMILIES.poolLevel.name}{${pl},level="${p.level}"} 1\n`);
+    }
+    const lists = this.lists(s, labels, read, previous?.lists);
+    for (const f in lists.lines) add(f as FamilyKey, lists.lines[f as FamilyKey] as string);
+    return { seq: s.seq, labels, rollupLevel: s.rollup.level, at: timeMs(s.at), lines, lists };
+  }
+
+  /** The drive, pair and notification lines of a system; those of `previous` when the lists and SMART answers they come from have not changed. */
+  private lists(s: SystemSummaryWire, labels: string, read: (r: { op: string; query: Record<string, unknown> }) => { value: unknown; at: string } | undefined, previous: SystemModel['lists'] | undefined): SystemModel['lists'] {
+    const versions = this.source.fleet.cachedVersions?.(s.siteId, s.system);
+    const verdicts = this.source.alerts.smartVerdictsOf(s.siteId, s.system);
+    let signature: string | undefined;
+    if (versions) {
+      let smart = 0;
+      for (const [k, v] of versions) if (k.startsWith(SMART_KEY) && v > smart) smart = v;
+      const v = (r: { op: string; query: Record<string, unknown> }): string => String(versions.get(cacheKey(r.op, r.query)) ?? '-');
+      signature = `${v(SUMMARY_READS.resources)} ${smart} ${v(SUMMARY_READS.replication)} ${v(SUMMARY_READS.notifications)}`;
+      if (previous && previous.signature === signature && previous.smart === verdicts) return previous;
+    }
+    const lines: Partial<Record<FamilyKey, string>> = {};
+    const add = (k: FamilyKey, line: string): void => {
+      lines[k] = (lines[k] ?? '') + line;
+    };
+    for (const n of listOf<Node>(read(SUMMARY_READS.resources)?.value)) {
+      for (const d of n.Drives ?? []) {
+        const drive = d.Name ?? (d.Id !== undefined ? String(d.Id) : '');
+        const r = n.Name && typeof d.Id === 'number' ? smartRead(n.Name, d.Id) : undefined;
+        const smart = (r && verdicts?.get(cacheKey(r.op, r.query))?.verdict?.risk) ?? '';
+        add('drive', `${FAMILIES.drive.name}{${labels},${labelPairs({ node: n.Name ?? '', drive, status: d.ResourceStatus ?? '', level: driveLevel(d), smart_risk: smart })}} 1\n`);
+      }
+    }
+    for (const a of listOf<Application>(read(SUMMARY_READS.replication)?.value)) {
+      for (const v of a.Volumes ?? []) {
+        for (const p of v.Replication?.ReplicationPairs ?? []) {
+          const pl = `${labels},${labelPairs({ application: a.Application ?? v.Application ?? '', volume: v.Volume ?? '', remote: p.RemoteSystemName ?? `pair ${p.ReplicationId ?? '?'}` })}`;
+          add('pair', `${FAMILIES.pair.name}{${pl},${labelPairs({ status: p.ConnectionStatus ?? '', level: pairLevel(p) })}} 1\n`);
+          if (typeof p.SyncInPercentage === 'number') add('pairSync', `${FAMILIES.pairSync.name}{${pl}} ${sampleValue(p.SyncInPercentage / 100)}\n`);
+        }
+      }
+    }
+    const notifications = read(SUMMARY_READS.notifications);
+    if (notifications) {
+      const readAt = timeMs(notifications.at);
+      const newest: Record<'error' | 'critical', number | undefined> = { error: undefined, critical: undefined };
+      for (const r of listOf<NotificationRecord>(notifications.value)) {
+        const rank = notificationRank(r.Level, -1);
+        if (rank < 4) continue;
+        const level = rank >= 5 ? 'critical' : 'error';
+        const t = timeMs(r.Timestamp) ?? readAt;
+        if (t !== undefined && (newest[level] ?? -Infinity) < t) newest[level] = t;
+      }
+      for (const level of ['error', 'critical'] as const) {
+        const t = newest[level];
+        if (t !== undefined) add('notification', `${FAMILIES.notification.name}{${labels},level="${level}"} ${sampleValue(t / 1000)}\n`);
+      }
+    }
+    return { signature, smart: verdicts, lines };
+  }
+
+  private alertLines(out: string[]): void {
+    const counts = new Map<string, number>();
+    for (const a of this.source.alerts.list({ state: 'active' })) {
+      const k = `${a.rule}\u0000${a.level}\u0000${a.state}`;
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    // Every combination, 0 included: a dashboard shows 0, not "no data", and a rule sees a count fall.
+    for (const rule of RULE_KINDS) {
+      for (const level of ALERT_LEVELS) {
+        for (const state of ALERT_STATES) {
+          if (state === 'cleared') continue;
+          out.push(`${FAMILIES.alerts.name}{rule="${rule}",level="${level}",state="${state}"} ${counts.get(`${rule}\u0000${level}\u0000${state}`) ?? 0}\n`);
+        }
+      }
+    }
+  }
+
+  private selfLines(chunks: Record<FamilyKey, string[]>): void {
+    const self = this.o.self ?? selfMetrics;
+    for (const [site, byOutcome] of self.requests) {
+      for (const [outcome, n] of byOutcome) chunks.requests.push(`${FAMILIES.requests.name}{${labelPairs({ site, outcome })}} ${n}\n`);
+    }
+    for (const [site, byMode] of self.polls) {
+      for (const [mode, h] of byMode) chunks.polls.push(histogramSamples(FAMILIES.polls.name, labelPairs({ site, mode }), POLL_BUCKETS_SECONDS, h));
+    }
+    for (const [site, n] of self.pollFailures) chunks.pollFailures.push(`${FAMILIES.pollFailures.name}{${labelPairs({ site })}} ${n}\n`);
+  }
+}
+
+const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
