@@ -24,6 +24,10 @@ import { SiteStore } from './store/site-store.js';
 import { openStores } from './store/stores.js';
 import { SystemOutcomes } from './store/system-outcomes.js';
 import type { Timers } from './core/deadline.js';
+import type { ForwardPolicy, ForwardSetting } from '../app/domain/syslog-forward.js';
+import { forwardSettingInForce, forwardSettingStamp } from './audit/forward-settings.js';
+import { SyslogForwarder } from './audit/syslog-forwarder.js';
+import { SyslogOutbox } from './store/syslog-outbox.js';
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -48,6 +52,13 @@ export interface RuntimeOptions {
   searchIndex?: boolean;
   /** When background start-up work runs (tests: fake timers; see {@link StartGate}). */
   startGate?: StartGateOptions;
+  /**
+   * Forward the action log to the syslog collector in force (default true: the app and the
+   * monitor). CLI commands say false: their records wait in the outbox for a forwarding process.
+   */
+  forward?: boolean;
+  /** The machine policy's syslog setting, when it forces one: it replaces the admin's, shown as managed. */
+  forwardPolicy?: ForwardPolicy | undefined;
 }
 
 /** Everything main runs on: stores, secrets, the fleet and the IPC handlers, for one data dir. */
@@ -73,6 +84,12 @@ export interface Runtime {
   keychainWarning?: string | undefined;
   /** What happened to the data files on opening (see `openStores`). */
   storeWarnings: string[];
+  /** The syslog outbox in the action log's database (undefined when the log is unusable). */
+  outbox: SyslogOutbox | undefined;
+  /** The forwarder of this process (undefined when `forward` is false or the log is unusable). */
+  forwarder: SyslogForwarder | undefined;
+  /** The syslog setting in force: the policy's, else the admin's. @throws StoreError for an invalid settings file */
+  forwardSetting(): { setting: ForwardSetting | undefined; managed: boolean };
   close(): Promise<void>;
 }
 
@@ -129,6 +146,13 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     appVersion: APP_VERSION,
   });
   const bulk = new BulkJobs({ send: fleetSender(fleet) });
+  const outbox = stores.logDb ? new SyslogOutbox(stores.logDb) : undefined;
+  const forwardSetting = (): { setting: ForwardSetting | undefined; managed: boolean } => forwardSettingInForce(o.dataDir, o.forwardPolicy);
+  const forwarder =
+    outbox && o.forward !== false
+      ? new SyslogForwarder({ outbox, setting: forwardSetting, settingStamp: () => forwardSettingStamp(o.dataDir), onAppend: (l) => actionLog.onAppend(l) })
+      : undefined;
+  forwarder?.start();
   // The index's background reading waits until the window has painted its first frame (or no window asks).
   const startGate = new StartGate(o.startGate);
   const search = new SearchIndex({ fleet, sites: () => sites.shared(), warn: (m) => o.warn?.(m), digests, afterStart: (run) => startGate.after(run) });
@@ -169,7 +193,12 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     handlers,
     keychainWarning,
     storeWarnings: stores.warnings,
+    outbox,
+    forwarder,
+    forwardSetting,
     close: async () => {
+      // First: its last confirmation is written while the log's database is still open.
+      await forwarder?.stop();
       startGate.close();
       search.close();
       alerts.stop();
