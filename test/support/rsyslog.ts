@@ -29,8 +29,8 @@ export interface Collector {
   file: string;
   /** Starts rsyslogd (again) and waits until it accepts connections. */
   start(): Promise<void>;
-  /** Stops it (SIGTERM) and waits for it to exit. */
-  stop(): Promise<void>;
+  /** Stops it (SIGTERM; SIGKILL: a crash) and waits for it to exit. */
+  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   /** The lines written so far. */
   lines(): string[];
 }
@@ -83,12 +83,12 @@ input(type="imtcp" address="127.0.0.1" port="${port}" ruleset="fleetdeck")
       }
       throw new Error(`rsyslogd did not listen on ${port} within 15 s: ${stderr}`);
     },
-    stop: async () => {
+    stop: async (signal = 'SIGTERM') => {
       const c = child;
       child = undefined;
       if (!c || c.exitCode !== null || c.signalCode !== null) return;
       const exited = new Promise<void>((r) => c.once('exit', () => r()));
-      c.kill('SIGTERM');
+      c.kill(signal);
       await exited;
     },
     lines: () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '') : []),
