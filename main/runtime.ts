@@ -10,7 +10,7 @@ import { Fleet } from './core/fleet.js';
 import { HealthSummaries } from './core/health-summaries.js';
 import { AnswerDigests } from './core/answer-digests.js';
 import { StartGate, type StartGateOptions } from './core/start-gate.js';
-import { createHandlers, type Handlers, type WhatIf } from './ipc/handlers.js';
+import { createHandlers, type Forwarding, type Handlers, type WhatIf } from './ipc/handlers.js';
 import type { SaveDialogs } from './reports/save-grants.js';
 import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
@@ -25,8 +25,8 @@ import { openStores } from './store/stores.js';
 import { SystemOutcomes } from './store/system-outcomes.js';
 import type { Timers } from './core/deadline.js';
 import type { ForwardPolicy, ForwardSetting } from '../app/domain/syslog-forward.js';
-import { forwardSettingInForce, forwardSettingStamp } from './audit/forward-settings.js';
-import { SyslogForwarder } from './audit/syslog-forwarder.js';
+import { changeForwardSetting, forwardSettingInForce, forwardSettingStamp } from './audit/forward-settings.js';
+import { SyslogForwarder, storedStatus } from './audit/syslog-forwarder.js';
 import { SyslogOutbox } from './store/syslog-outbox.js';
 
 export interface RuntimeOptions {
@@ -88,6 +88,8 @@ export interface Runtime {
   outbox: SyslogOutbox | undefined;
   /** The forwarder of this process (undefined when `forward` is false or the log is unusable). */
   forwarder: SyslogForwarder | undefined;
+  /** Audit-trail forwarding as the `forward:*` channels and `log forward` use it (undefined when the log is unusable). */
+  forwarding: Forwarding | undefined;
   /** The syslog setting in force: the policy's, else the admin's. @throws StoreError for an invalid settings file */
   forwardSetting(): { setting: ForwardSetting | undefined; managed: boolean };
   close(): Promise<void>;
@@ -153,6 +155,14 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
       ? new SyslogForwarder({ outbox, setting: forwardSetting, settingStamp: () => forwardSettingStamp(o.dataDir), onAppend: (l) => actionLog.onAppend(l) })
       : undefined;
   forwarder?.start();
+  const forwarding: Forwarding | undefined = outbox && {
+    status: () => forwarder?.status() ?? storedStatus(outbox, forwardSetting()),
+    set: (setting) => {
+      changeForwardSetting({ dataDir: o.dataDir, policy: o.forwardPolicy, actionLog, user: osUser(), setting });
+      forwarder?.wake();
+      return forwarder?.status() ?? storedStatus(outbox, forwardSetting());
+    },
+  };
   // The index's background reading waits until the window has painted its first frame (or no window asks).
   const startGate = new StartGate(o.startGate);
   const search = new SearchIndex({ fleet, sites: () => sites.shared(), warn: (m) => o.warn?.(m), digests, afterStart: (run) => startGate.after(run) });
@@ -174,6 +184,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     summaries,
     startGate,
     user: osUser(),
+    forwarding,
     ...(o.saveFile ? { saveFile: o.saveFile } : {}),
     ...(o.whatIf ? { whatIf: o.whatIf } : {}),
   });
@@ -195,6 +206,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     storeWarnings: stores.warnings,
     outbox,
     forwarder,
+    forwarding,
     forwardSetting,
     close: async () => {
       // First: its last confirmation is written while the log's database is still open.

@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { checkForwardSetting, effectiveForward, forwardSettingSchema, type ForwardPolicy, type ForwardSetting } from '../../app/domain/syslog-forward.js';
+import { InputError } from '../../app/errors.js';
+import { redact } from '../../app/redact.js';
+import type { ActionLog } from '../store/action-log.js';
 import { ensureDataDir, fsyncDir } from '../store/data-dir.js';
 import { StoreError } from '../store/store-error.js';
 
@@ -74,4 +77,30 @@ export function writeForwardSetting(dataDir: string, setting: ForwardSetting | u
 export function forwardSettingInForce(dataDir: string, policy: ForwardPolicy | undefined): { setting: ForwardSetting | undefined; managed: boolean } {
   if (policy !== undefined) return effectiveForward(policy, undefined);
   return effectiveForward(undefined, readForwardSetting(dataDir));
+}
+
+/**
+ * Changes the admin's setting (undefined: off), recorded in the action log as a change made in
+ * Fleetdeck (target and kind of trust; a CA is named, not copied): turning the audit trail off is
+ * itself part of the trail.
+ * @throws InputError when the policy manages the setting or the setting is invalid; StoreError when
+ *   the file or the log cannot be written
+ */
+export function changeForwardSetting(o: {
+  dataDir: string;
+  policy: ForwardPolicy | undefined;
+  actionLog: Pick<ActionLog, 'recordLocal'>;
+  user: string;
+  setting: ForwardSetting | undefined;
+}): ForwardSetting | undefined {
+  if (o.policy !== undefined) throw new InputError('syslog forwarding is managed by your organisation (the machine policy sets it): it cannot be changed here');
+  const checked = o.setting ? checkForwardSetting(o.setting) : undefined;
+  const written = writeForwardSetting(o.dataDir, checked);
+  o.actionLog.recordLocal({
+    user: o.user,
+    operation: written ? 'syslog forwarding on' : 'syslog forwarding off',
+    params: redact(written ? { target: written.target, trust: written.pinSha256 ? { pinSha256: written.pinSha256 } : written.ca ? 'ca' : written.target.startsWith('tls:') ? 'system' : 'none' } : {}),
+    message: redact(written ? `the action log is forwarded to ${written.target}` : 'the action log is no longer forwarded'),
+  });
+  return written;
 }

@@ -120,7 +120,18 @@ export class SyslogForwarder {
   /** The state to show: target, confirmed seq, queue length, last error. */
   status(): ForwardStatus {
     const s = this.o.outbox.state();
-    return statusOf(this.current, this.settingError ? 'off' : this.state, this.logId || this.o.outbox.logId(), s, this.o.outbox.pending(), this.settingError);
+    // The setting as it is now (a change is shown at once; the sender picks it up within a poll).
+    let current = this.current;
+    let settingError = this.settingError;
+    try {
+      current = this.o.setting();
+      settingError = undefined;
+    } catch (err) {
+      settingError = (err as Error).message;
+    }
+    const changed = JSON.stringify(current.setting ?? null) !== JSON.stringify(this.current.setting ?? null);
+    const state = settingError ? 'off' : changed ? (current.setting ? 'connecting' : 'off') : this.state;
+    return statusOf(current, state, this.logId || this.o.outbox.logId(), s, this.o.outbox.pending(), settingError);
   }
 
   private now(): Date {

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { formatFingerprint } from '../../../app/fingerprint.js';
 import type { ForwardStatus } from '../../../app/domain/syslog-forward.js';
 import { terminalField } from '../../../app/safe-text.js';
-import { writeForwardSetting, forwardSettingStamp } from '../../audit/forward-settings.js';
+import { forwardSettingStamp } from '../../audit/forward-settings.js';
 import { SyslogForwarder, storedStatus } from '../../audit/syslog-forwarder.js';
 import { verifySyslogFile, type SyslogVerification } from '../../audit/syslog-verify.js';
 import type { Runtime } from '../../runtime.js';
@@ -36,9 +36,9 @@ export async function logForwardCommand(io: CliIo, args: readonly string[]): Pro
   if ((values.trust || values.ca) && values.to === undefined) throw new CliError('--trust and --ca go with --to', EXIT.usage);
   return withRuntime(io, values['data-dir'], async (rt) => {
     if (values.flush) return flush(io, rt, values.timeout);
-    if (rt.forwardSetting().managed) throw new CliError('syslog forwarding is managed by your organisation (the machine policy sets it): it cannot be changed here', EXIT.usage);
+    if (!rt.forwarding) throw new CliError(`${rt.actionLog.unusable?.message ?? 'the action log cannot be used'}`, EXIT.store);
     if (values.off) {
-      writeForwardSetting(rt.dataDir, undefined);
+      rt.forwarding.set(undefined);
       const queued = rt.outbox?.pending() ?? 0;
       io.stdout(`syslog forwarding is off; ${queued} record(s) stay queued and are sent when it is turned on again\n`);
       return EXIT.ok;
@@ -51,7 +51,8 @@ export async function logForwardCommand(io: CliIo, args: readonly string[]): Pro
         throw new CliError(`cannot read the CA file ${values.ca}: ${(err as Error).message}`, EXIT.usage);
       }
     }
-    const set = writeForwardSetting(rt.dataDir, { target: values.to as string, ...(values.trust ? { pinSha256: values.trust } : {}), ...(ca ? { ca } : {}) });
+    rt.forwarding.set({ target: values.to as string, ...(values.trust ? { pinSha256: values.trust } : {}), ...(ca ? { ca } : {}) });
+    const set = rt.forwardSetting().setting;
     const trust = set?.pinSha256 ? `, certificate pinned ${formatFingerprint(set.pinSha256)}` : set?.ca ? ', certificate verified with the given CA' : set?.target.startsWith('tls:') ? ", certificate verified with the system's CAs" : ' (in clear: use tls:// across networks)';
     io.stdout(`the action log is forwarded to ${set?.target ?? ''}${trust}; ${rt.outbox?.pending() ?? 0} record(s) queued. The app and "fleetdeck monitor" send them; "fleetdeck log forward --flush" sends them now\n`);
     return EXIT.ok;
