@@ -107,7 +107,7 @@ const STATE_TEXT: Record<ForwardStatus['state'], string> = {
   sending: 'sending',
   idle: 'up to date',
   standby: 'another Fleetdeck process on this data directory forwards',
-  'not-running': 'no Fleetdeck process forwards now (start the app or "fleetdeck monitor", or run "fleetdeck log forward --flush"); records wait in the queue',
+  'not-running': 'no Fleetdeck process forwards now (start the app or "fleetdeck monitor", or run "fleetdeck log forward --flush"); new records wait in the queue until one does',
 };
 
 /** The status as lines for a terminal. */
