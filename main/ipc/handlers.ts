@@ -140,7 +140,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     return ctx.alerts;
   };
   const forwarding = (): Forwarding => {
-    if (!ctx.forwarding) throw new Error('syslog forwarding is not available in this process');
+    if (!ctx.forwarding) throw ctx.actionLog.unusable ?? new Error('syslog forwarding is not available in this process');
     return ctx.forwarding;
   };
   /** The ids, once each names an alert of this window's scope. */
