@@ -2,6 +2,8 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { redact } from '../../../app/redact.js';
 import { SyslogForwarder } from '../../../main/audit/syslog-forwarder.js';
+import { dispatch } from '../../../main/ipc/handlers.js';
+import { openRuntime } from '../../../main/runtime.js';
 import { openStores, type DataStores } from '../../../main/store/stores.js';
 import { SyslogOutbox } from '../../../main/store/syslog-outbox.js';
 import { useTempDirs } from '../../unit/main/store/temp-dir.js';
@@ -132,5 +134,19 @@ describe('SyslogForwarder', () => {
     expect(f.status()).toMatchObject({ state: 'connecting', queued: 1, ackedSeq: 0 });
     expect(f.status().lastError).toContain('ECONNREFUSED');
     expect(Date.parse(f.status().lastErrorAt ?? '')).toBeGreaterThan(0);
+  });
+
+  it('runs in the runtime of the app: a target set from a window is sent to at once', async () => {
+    const c = await collector();
+    const dir = tempDir();
+    const rt = await openRuntime({ dataDir: dir, memorySecrets: true, searchIndex: false });
+    cleanup.push(() => rt.close());
+    rt.actionLog.recordLocal(record(0));
+    const set = await dispatch(rt.handlers, 'forward:set', { setting: { target: `tcp://127.0.0.1:${c.port}` } });
+    expect(set.ok).toBe(true);
+    // The record above and the change of the setting itself.
+    await until(() => c.messages.length === 2, 'both records at the collector');
+    expect(c.messages.map(seqOf)).toEqual([1, 2]);
+    expect(c.messages[1]).toContain('syslog forwarding on');
   });
 });
