@@ -62,6 +62,7 @@ export class SyslogForwarder {
   private link: Link | undefined;
   private readonly procId = process.pid;
   private logId = '';
+  private leased = false;
 
   constructor(options: SyslogForwarderOptions) {
     this.o = {
@@ -163,7 +164,7 @@ export class SyslogForwarder {
         const setting = this.current.setting;
         if (!setting) {
           this.state = 'off';
-          this.o.outbox.release();
+          this.releaseLease();
           await this.sleep(this.o.pollMs);
           continue;
         }
@@ -203,7 +204,7 @@ export class SyslogForwarder {
         }
       }
     } finally {
-      this.o.outbox.release();
+      this.releaseLease();
       this.state = 'off';
     }
   }
@@ -211,7 +212,18 @@ export class SyslogForwarder {
   /** Takes or renews the lease; false while another live process holds it. */
   private holdLease(): boolean {
     const now = this.now();
-    return this.o.outbox.lease(now, new Date(now.getTime() + this.o.leaseMs)) === this.o.outbox.owner;
+    this.leased = this.o.outbox.lease(now, new Date(now.getTime() + this.o.leaseMs)) === this.o.outbox.owner;
+    return this.leased;
+  }
+
+  private releaseLease(): void {
+    if (!this.leased) return;
+    this.leased = false;
+    try {
+      this.o.outbox.release();
+    } catch {
+      // Closing: the lease expires on its own.
+    }
   }
 
   /**

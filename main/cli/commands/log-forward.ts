@@ -148,7 +148,7 @@ function ranges(missing: Array<{ from: number; to: number }>): string {
 function describeVerification(r: SyslogVerification): string {
   const out: string[] = [];
   for (const c of r.chains) {
-    const head = `log ${c.logId}${c.hosts.length ? ` (${c.hosts.map(terminalField).join(', ')})` : ''}: records ${c.firstSeq}–${c.lastSeq}, ${c.records} found, ${c.duplicates} duplicate(s)`;
+    const head = `log ${terminalField(c.logId)}${c.hosts.length ? ` (${c.hosts.map(terminalField).join(', ')})` : ''}: records ${c.firstSeq}–${c.lastSeq}, ${c.records} found, ${c.duplicates} duplicate(s)`;
     const ok = c.missing.length === 0 && c.problems.length === 0;
     out.push(`${head}: ${ok ? `chain intact up to seq ${c.lastSeq}${c.lastAt ? ` (${c.lastAt})` : ''}` : 'BROKEN'}`);
     if (c.missing.length) out.push(`  missing: ${ranges(c.missing)}`);
