@@ -339,6 +339,8 @@ export class SyslogForwarder {
         this.wakeUp = undefined;
         resolve();
       }, ms);
+      // Waiting alone keeps no process alive: the app, a monitor or `log forward --flush` does.
+      timer.unref();
       this.wakeUp = () => {
         clearTimeout(timer);
         resolve();
