@@ -78,7 +78,8 @@ describe('audit trail to a real rsyslog', () => {
     const s = stores(dataDir);
     appendMany(s, 200);
     // A write whose params held a password: the log stores it redacted, and so does the collector.
-    s.actionLog.append({ user: 'admin', siteId: 'lab', system: 'sys-1', operation: 'POST /users/create', params: redact({ body: { Name: 'ops', Password: 'hunter2-secret' } }), result: 'ok', message: redact('created') });
+    // Its answer holds control characters: they reach the collector file unchanged (JSON escapes those below U+0020).
+    s.actionLog.append({ user: 'admin', siteId: 'lab', system: 'sys-1', operation: 'POST /users/create', params: redact({ body: { Name: 'ops', Password: 'hunter2-secret' } }), result: 'ok', message: redact('created\u007f\u0085\ttab\nline') });
     const f = forwarder(s, { target: `tcp://127.0.0.1:${rs.port}` });
     await until('every record confirmed', () => f.status().queued === 0);
     expect(f.status()).toMatchObject({ state: 'idle', ackedSeq: 202, queued: 0, target: `tcp://127.0.0.1:${rs.port}` });
