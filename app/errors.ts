@@ -27,7 +27,7 @@ export type ExitName = keyof typeof EXIT;
 /** What each exit status tells a script. */
 export const EXIT_MEANING: Readonly<Record<ExitName, string>> = {
   ok: 'ok',
-  api: 'refused by the system (HTTP 400, its message printed), or an exported report that fails verification',
+  api: 'refused by the system (HTTP 400, its message printed), an exported report, the action log or its copy on a syslog collector failing verification',
   usage: 'usage or invalid input, an unknown site or report, a clash with what exists, a paused site (nothing sent)',
   unreachable: 'unreachable: no answer, or the site could not answer now (a write is never resent)',
   protocol: 'protocol error: an answer that is not understood, too large, or a redirect',

@@ -10,7 +10,7 @@ import { Fleet } from './core/fleet.js';
 import { HealthSummaries } from './core/health-summaries.js';
 import { AnswerDigests } from './core/answer-digests.js';
 import { StartGate, type StartGateOptions } from './core/start-gate.js';
-import { createHandlers, type Handlers, type WhatIf } from './ipc/handlers.js';
+import { createHandlers, type Forwarding, type Handlers, type WhatIf } from './ipc/handlers.js';
 import type { SaveDialogs } from './reports/save-grants.js';
 import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
@@ -25,6 +25,10 @@ import { SiteStore } from './store/site-store.js';
 import { openStores } from './store/stores.js';
 import { SystemOutcomes } from './store/system-outcomes.js';
 import type { Timers } from './core/deadline.js';
+import type { ForwardPolicy, ForwardSetting } from '../app/domain/syslog-forward.js';
+import { changeForwardSetting, forwardSettingInForce, forwardSettingStamp } from './audit/forward-settings.js';
+import { SyslogForwarder, storedStatus } from './audit/syslog-forwarder.js';
+import { SyslogOutbox } from './store/syslog-outbox.js';
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -56,6 +60,13 @@ export interface RuntimeOptions {
    * it recorded instead of reading the systems. The monitor itself says false.
    */
   deferToMonitor?: boolean;
+  /**
+   * Forward the action log to the syslog collector in force (default true: the app and the
+   * monitor). CLI commands say false: their records wait in the outbox for a forwarding process.
+   */
+  forward?: boolean;
+  /** The machine policy's syslog setting, when it forces one: it replaces the admin's, shown as managed. */
+  forwardPolicy?: ForwardPolicy | undefined;
 }
 
 /** Everything main runs on: stores, secrets, the fleet and the IPC handlers, for one data dir. */
@@ -81,6 +92,14 @@ export interface Runtime {
   keychainWarning?: string | undefined;
   /** What happened to the data files on opening (see `openStores`). */
   storeWarnings: string[];
+  /** The syslog outbox in the action log's database (undefined when the log is unusable). */
+  outbox: SyslogOutbox | undefined;
+  /** The forwarder of this process (undefined when `forward` is false or the log is unusable). */
+  forwarder: SyslogForwarder | undefined;
+  /** Audit-trail forwarding as the `forward:*` channels and `log forward` use it (undefined when the log is unusable). */
+  forwarding: Forwarding | undefined;
+  /** The syslog setting in force: the policy's, else the admin's. @throws StoreError for an invalid settings file */
+  forwardSetting(): { setting: ForwardSetting | undefined; managed: boolean };
   close(): Promise<void>;
 }
 
@@ -138,6 +157,21 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     appVersion: APP_VERSION,
   });
   const bulk = new BulkJobs({ send: fleetSender(fleet) });
+  const outbox = stores.logDb ? new SyslogOutbox(stores.logDb) : undefined;
+  const forwardSetting = (): { setting: ForwardSetting | undefined; managed: boolean } => forwardSettingInForce(o.dataDir, o.forwardPolicy);
+  const forwarder =
+    outbox && o.forward !== false
+      ? new SyslogForwarder({ outbox, setting: forwardSetting, settingStamp: () => forwardSettingStamp(o.dataDir), onAppend: (l) => actionLog.onAppend(l) })
+      : undefined;
+  forwarder?.start();
+  const forwarding: Forwarding | undefined = outbox && {
+    status: () => forwarder?.status() ?? storedStatus(outbox, forwardSetting()),
+    set: (setting) => {
+      changeForwardSetting({ dataDir: o.dataDir, policy: o.forwardPolicy, actionLog, user: osUser(), setting });
+      forwarder?.wake();
+      return forwarder?.status() ?? storedStatus(outbox, forwardSetting());
+    },
+  };
   // The index's background reading waits until the window has painted its first frame (or no window asks).
   const startGate = new StartGate(o.startGate);
   const search = new SearchIndex({ fleet, sites: () => sites.shared(), warn: (m) => o.warn?.(m), digests, afterStart: (run) => startGate.after(run) });
@@ -159,6 +193,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     summaries,
     startGate,
     user: osUser(),
+    forwarding,
     ...(o.saveFile ? { saveFile: o.saveFile } : {}),
     ...(o.whatIf ? { whatIf: o.whatIf } : {}),
   });
@@ -178,7 +213,13 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     handlers,
     keychainWarning,
     storeWarnings: stores.warnings,
+    outbox,
+    forwarder,
+    forwarding,
+    forwardSetting,
     close: async () => {
+      // First: its last confirmation is written while the log's database is still open.
+      await forwarder?.stop();
       startGate.close();
       search.close();
       alerts.stop();

@@ -29,6 +29,8 @@ export const CHANNEL_NAMES = [
   'log:verify',
   'log:query',
   'log:export',
+  'forward:status',
+  'forward:set',
   'reports:list',
   'reports:generate',
   'reports:open',

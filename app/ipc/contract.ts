@@ -3,6 +3,7 @@ import { bulkJobSchema } from '../domain/bulk.js';
 import { alertFilterSchema, alertSchema } from '../alerts/alert.js';
 import { ruleOverrideSchema, ruleScopeSchema, ruleSettingsSchema, scopedOverrideSchema } from '../alerts/rules.js';
 import { ACTION_EXPORT_FORMATS, actionEntrySchema, actionLogExportSchema, actionLogFilterSchema, actionLogPageSchema, actionLogVerificationSchema } from '../domain/action.js';
+import { forwardSettingSchema, forwardStatusSchema } from '../domain/syslog-forward.js';
 import { siteEditSchema, siteImportNoticeSchema, siteInputSchema, siteViewSchema, systemStatusSchema } from '../domain/site.js';
 import { systemRollupSchema, systemSummarySchema } from '../health/system-summary.js';
 import { OPERATION_KEYS } from '../catalog/operations.js';
@@ -294,6 +295,19 @@ export const CONTRACT = {
       limit: z.number().int().min(1).max(1000).default(200),
     }),
     () => actionLogPageSchema,
+  ),
+  /** Audit-trail forwarding to syslog: target, last record acknowledged, queue length, last error. */
+  'forward:status': channel(
+    () => z.object({}),
+    () => forwardStatusSchema,
+  ),
+  /**
+   * Sets where the action log is forwarded (`null`: off), recorded in the action log. Refused when
+   * the organisation's policy manages it, and in a window scoped to one site (it is the workstation's).
+   */
+  'forward:set': channel(
+    () => z.object({ setting: forwardSettingSchema.nullable() }),
+    () => forwardStatusSchema,
   ),
   /**
    * Exports every write matching the filter as CSV or JSON: to a file chosen in a save dialog

@@ -15,6 +15,8 @@ export async function withRuntime<T>(io: CliIo, dataDirFlag: string | undefined,
     warn: (m) => io.stderr(`fleetdeck: ${m}\n`),
     // A command never searches the fleet: no index read from the cache while it runs.
     searchIndex: false,
+    // A command is short-lived: its records wait in the outbox for the app, a monitor or `log forward --flush`.
+    forward: false,
   });
   try {
     return await task(rt);

@@ -42,6 +42,14 @@ Usage:
       GET /systems/select is refused: choose the system with --system.
   fleetdeck log [--site NAME] [--since ISO] [--until ISO] [--limit N] [--json] | fleetdeck log verify
       Every write: intended (recorded before it is sent), then ok, refused or outcome unknown.
+  fleetdeck log forward --to tcp://HOST:PORT|tls://HOST:PORT [--trust SHA256|--ca FILE] | log forward --off
+      Forward every action-log record to a syslog collector (RFC 5424 over TCP or TLS), in order,
+      at least once; the app and "fleetdeck monitor" send, records queue while the collector is away.
+  fleetdeck log forward --flush [--timeout SECONDS] | log forward-status [--json]
+      Send what is queued now and wait for it to be confirmed (exit 3 if it is not in time); print
+      the target, the last record acknowledged, the queue length and the last error.
+  fleetdeck log verify --syslog FILE [--json]
+      Verify a collector's file: every workstation's chain in it, unbroken; names missing records.
   fleetdeck log start-new
       Only after the action log file was damaged or lost (writes are refused until then): keeps the
       file aside and starts a new log whose first record names it.

@@ -45,19 +45,23 @@ export function tlsConnector(trust: TlsTrust | undefined, timeoutMs: number, bui
     connect(options, (err, socket) => {
       if (err || !socket) return callback(err ?? new Error('no socket'), null);
       if (options.protocol !== 'https:') return callback(null, socket);
-      const raw = (socket as TLSSocket).getPeerCertificate().raw as Buffer | undefined;
-      const presented = raw ? sha256Hex(raw) : undefined;
-      if (presented === pin) return callback(null, socket);
+      const mismatch = pinMismatch(socket as TLSSocket, pin, "the site's certificate");
+      if (!mismatch) return callback(null, socket);
       socket.destroy();
-      callback(
-        new CertificateError(
-          `the site's certificate changed: presented ${presented ? formatFingerprint(presented) : 'none'}, pinned ${formatFingerprint(pin)}`,
-          presented,
-        ),
-        null,
-      );
+      callback(mismatch, null);
     });
   };
+}
+
+/**
+ * The error for a TLS connection whose peer certificate is not the pinned one (`pin`: lowercase
+ * hex), or undefined when it is. `what` names the peer in the message ("the site's certificate").
+ */
+export function pinMismatch(socket: TLSSocket, pin: string, what: string): CertificateError | undefined {
+  const raw = socket.getPeerCertificate().raw as Buffer | undefined;
+  const presented = raw ? sha256Hex(raw) : undefined;
+  if (presented === pin) return undefined;
+  return new CertificateError(`${what} changed: presented ${presented ? formatFingerprint(presented) : 'none'}, pinned ${formatFingerprint(pin)}`, presented);
 }
 
 /** A pinned certificate's validity as a site shows it: its end, and since when it expired (both ISO). */

@@ -27,6 +27,7 @@ import { actionLogFile, fileStamp, type ActionLogFile } from '../reports/action-
 import type { SiteStore } from '../store/site-store.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { SearchAnswer } from '../../app/search/entries.js';
+import type { ForwardSetting, ForwardStatus } from '../../app/domain/syslog-forward.js';
 
 export interface HandlerContext {
   fleet: Fleet;
@@ -67,6 +68,15 @@ export interface HandlerContext {
   user?: string | undefined;
   /** Source of "now" for exports and data ages. */
   clock?: (() => Date) | undefined;
+  /** Audit-trail forwarding (the `forward:*` channels fail without it). */
+  forwarding?: Forwarding | undefined;
+}
+
+/** What the `forward:*` channels use: the state shown, and a change of the admin's setting. */
+export interface Forwarding {
+  status(): ForwardStatus;
+  /** @throws InputError when managed by the policy or invalid; StoreError when it cannot be written */
+  set(setting: ForwardSetting | undefined): ForwardStatus;
 }
 
 /** Makes a "what if" happen in the embedded simulator; what happened, in a sentence. */
@@ -128,6 +138,10 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   const alertEngine = (): AlertEngine => {
     if (!ctx.alerts) throw new Error('alerts are not available in this process');
     return ctx.alerts;
+  };
+  const forwarding = (): Forwarding => {
+    if (!ctx.forwarding) throw ctx.actionLog.unusable ?? new Error('syslog forwarding is not available in this process');
+    return ctx.forwarding;
   };
   /** The ids, once each names an alert of this window's scope. */
   const alertsInScope = (ids: readonly number[]): number[] => {
@@ -307,6 +321,11 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       });
     },
     'log:verify': async () => ctx.actionLog.verify(ctx.scopedSite),
+    'forward:status': async () => forwarding().status(),
+    'forward:set': async (r) => {
+      if (ctx.scopedSite) throw new ScopeError(`this window is scoped to site "${ctx.scopedSite}": syslog forwarding is the workstation's setting, changed in an unscoped window`);
+      return forwarding().set(r.setting ?? undefined);
+    },
     'log:query': async (r) => ctx.actionLog.page(logFilter(r), { offset: r.offset, limit: r.limit }),
     'log:export': async (r) => {
       const filter = logFilter(r);

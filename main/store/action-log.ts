@@ -221,6 +221,7 @@ export class ActionLog {
   private readonly stmts: Statements | undefined;
   private problem: StoreError | undefined;
   private closed = false;
+  private readonly appended = new Set<() => void>();
 
   constructor(options: ActionLogOptions) {
     this.file = options.file ?? options.problem?.file ?? '';
@@ -236,6 +237,15 @@ export class ActionLog {
     if (this.closed) return;
     this.closed = true;
     this.db?.close();
+  }
+
+  /**
+   * Calls `listener` after each record this process appends (the syslog forwarder wakes on it;
+   * records other processes append are found by its polling). Returns the function that removes it.
+   */
+  onAppend(listener: () => void): () => void {
+    this.appended.add(listener);
+    return () => this.appended.delete(listener);
   }
 
   /** Why writes are refused in this run (the log file is damaged, missing or not writable), if they are. */
@@ -434,11 +444,14 @@ export class ActionLog {
     try {
       const previous = Number(db.pragma('synchronous', { simple: true }));
       if (previous !== SYNCHRONOUS_FULL) db.pragma('synchronous = FULL');
+      let appended: Row;
       try {
-        return insert.immediate();
+        appended = insert.immediate();
       } finally {
         if (previous !== SYNCHRONOUS_FULL) db.pragma(`synchronous = ${previous}`);
       }
+      for (const listener of this.appended) listener();
+      return appended;
     } catch (err) {
       if (err instanceof TypeError || err instanceof RangeError) throw err;
       const e = this.failed(err, what);

@@ -268,6 +268,35 @@ export const LOG_MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX action_log_outcome ON action_log (intent_seq) WHERE intent_seq IS NOT NULL;
   ${ACTION_LOG_TRIGGERS}
   `,
+  `
+  -- Outbox of the syslog forwarder (main/audit/syslog-forwarder.ts): the seq of every record not yet
+  -- confirmed by the collector. A trigger queues each record in the transaction that appends it, so
+  -- no record can be appended without being queued; every record already in the log is queued too
+  -- (the collector receives the whole trail). The forwarder deletes rows only once confirmed.
+  CREATE TABLE syslog_outbox (
+    seq INTEGER PRIMARY KEY   -- action_log.seq
+  );
+  INSERT INTO syslog_outbox (seq) SELECT seq FROM action_log;
+  CREATE TRIGGER action_log_outbox AFTER INSERT ON action_log BEGIN
+    INSERT INTO syslog_outbox (seq) VALUES (NEW.seq);
+  END;
+
+  -- The forwarder's state, one row: what the collector confirmed, the last error, and which process
+  -- forwards (a lease, so the app and a monitor on one data directory do not both send).
+  CREATE TABLE syslog_forward (
+    id            INTEGER PRIMARY KEY CHECK (id = 1),
+    acked_seq     INTEGER NOT NULL DEFAULT 0,   -- highest seq confirmed (every lower one is too)
+    acked_at      TEXT,                         -- ISO time of that confirmation
+    last_error    TEXT,
+    last_error_at TEXT,
+    lease_owner   TEXT,                         -- "pid@host/random" of the forwarding process
+    lease_until   TEXT                          -- ISO time the lease ends unless renewed
+  );
+  INSERT INTO syslog_forward (id) VALUES (1);
+
+  -- This log's identity on a collector, where the trails of many workstations meet.
+  INSERT OR IGNORE INTO log_meta (key, value) VALUES ('log-id', lower(hex(randomblob(16))));
+  `,
 ];
 
 /**

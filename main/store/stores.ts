@@ -31,6 +31,8 @@ export interface DataStores {
   cache: OfflineCache;
   /** The action log (`actions.db`); refuses writes when the file is damaged, missing or not writable. */
   actionLog: ActionLog;
+  /** The action log's connection (its syslog outbox lives there); undefined when the log is unusable. */
+  logDb: Database | undefined;
   /** Report history connection (`reports.db`, or memory for this run). */
   reportsDb: Database;
   /** Alerts and their rules (`alerts.db`, or memory for this run). */
@@ -84,11 +86,13 @@ export function openStores(dataDir: string, options: OpenStoresOptions = {}): Da
   }
   const cacheOpen = openRebuildable(cacheFile, CACHE_DATABASE, () => openDatabase(dataDir), 'the next refresh fills it again', warnings);
   let actionLog: ActionLog;
+  let logDb: Database | undefined;
   try {
     if (logFailure) throw logFailure;
     const db = openLogDatabase(dataDir, { create: false });
     try {
       actionLog = new ActionLog({ db, file: logFile, ...(options.clock ? { clock: options.clock } : {}) });
+      logDb = db;
     } catch (err) {
       db.close();
       throw err;
@@ -124,6 +128,7 @@ export function openStores(dataDir: string, options: OpenStoresOptions = {}): Da
     cacheDb: cacheOpen.db,
     cache,
     actionLog,
+    logDb,
     reportsDb: reportsOpen.db,
     alertsDb: alertsOpen.db,
     warnings,

@@ -2,7 +2,7 @@
  * `npm run bench`: measured speed of Fleetdeck, each figure beside a baseline measured in the same
  * run. Prints figures and goals; asserts nothing (BENCHMARKS.md explains each and keeps the latest).
  *
- *   npx tsx test/bench/run.ts [--only refresh,simulator,ipc,rss,renderer,audit,normalise,poll,compliance,metrics,coldstart,scale,auditscale,growth,monitor] [--poll-minutes N] [--monitor-minutes N] [--json FILE]
+ *   npx tsx test/bench/run.ts [--only refresh,simulator,ipc,rss,renderer,audit,normalise,poll,compliance,metrics,syslog,coldstart,scale,auditscale,growth,monitor] [--poll-minutes N] [--monitor-minutes N] [--json FILE]
  *
  * The fleet-scale parts (coldstart, scale, auditscale, growth: test/bench/scale.ts) are not in the
  * default run (they take several minutes); name them with --only.
@@ -36,11 +36,12 @@ import { startSimulator, type Dialect } from '../../simulator/index.js';
 import { benchCompliance } from './compliance.js';
 import { benchMetrics } from './metrics.js';
 import { benchMonitor } from './monitor.js';
+import { benchSyslogForward } from './syslog-forward.js';
 import { benchColdStart, measureSize, reportAudit, reportGrowth, reportScale, SIZES, type BenchIo, type SizeFigures } from './scale.js';
 import { ROOT, criticalPath, fleetRequestCap, mb, median, ms, quantile, runRssChild, startChildSimulator, verdict, type ChildSimulator, type Figure, type SiteLoad } from './support.js';
 
 const { values: flags } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' }, 'poll-minutes': { type: 'string' }, 'monitor-minutes': { type: 'string' } } });
-const only = new Set((flags.only ?? 'refresh,simulator,ipc,rss,renderer,audit,normalise,poll,compliance,metrics').split(','));
+const only = new Set((flags.only ?? 'refresh,simulator,ipc,rss,renderer,audit,normalise,poll,compliance,metrics,syslog').split(','));
 const figures: Figure[] = [];
 const LATENCY_MS = 25;
 /** Tries of the first-paint and audit-pack figures; the median is reported with the range. */
@@ -750,6 +751,7 @@ async function main(): Promise<void> {
   if (only.has('poll')) await benchPoll();
   if (only.has('compliance')) await benchCompliance({ report, log });
   if (only.has('metrics')) await benchMetrics({ report, log });
+  if (only.has('syslog')) await benchSyslogForward({ report, log });
   if (only.has('audit') && sim) {
     if (!refreshed) {
       const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-audit-data-'));

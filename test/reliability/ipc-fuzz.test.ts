@@ -140,6 +140,8 @@ function templates(siteId: string, system: string, exportDir: string): Record<Ch
     'health:summaries': [{}, { since: 0 }],
     'log:list': [{ site: siteId, since: '2020-01-01T00:00:00Z', limit: 10 }],
     'log:verify': [{}],
+    'forward:status': [{}],
+    'forward:set': [{ setting: { target: 'tcp://127.0.0.1:1' } }, { setting: null }],
     'log:query': [{ site: siteId, system, operation: 'hosts/create', results: ['ok', 'unknown'], since: '2020-01-01T00:00:00Z', until: '2100-01-01T00:00:00Z', offset: 0, limit: 50 }],
     'log:export': [
       { site: siteId, operation: 'hosts', format: 'csv' },

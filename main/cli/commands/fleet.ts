@@ -16,6 +16,7 @@ import { withRuntime } from '../context.js';
 import { CliError, EXIT, firstLine, printJson, printRow, type CliIo } from '../io.js';
 import { applySecretArgs, SECRET_OPTIONS } from '../secret-args.js';
 import { pairsToParams, parseBody, timeoutOption } from './call.js';
+import { logForwardCommand, logForwardStatusCommand, verifySyslogCommand } from './log-forward.js';
 
 const DATA_DIR = { 'data-dir': { type: 'string' } } as const;
 
@@ -185,11 +186,23 @@ const RESULT_TEXT: Readonly<Record<string, string>> = { ok: 'ok', refused: 'refu
  * verify` and `fleetdeck log start-new` (after the log file was damaged or lost).
  */
 export async function logCommand(io: CliIo, args: readonly string[]): Promise<number> {
+  if (args[0] === 'forward') return logForwardCommand(io, args.slice(1));
+  if (args[0] === 'forward-status') return logForwardStatusCommand(io, args.slice(1));
   const sub = args[0] === 'verify' || args[0] === 'start-new' ? args[0] : undefined;
   const { values } = parseArgs({
     args: sub ? args.slice(1) : [...args],
-    options: { ...DATA_DIR, site: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: {
+      ...DATA_DIR,
+      site: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      limit: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      syslog: { type: 'string' },
+    },
   });
+  if (values.syslog !== undefined && sub !== 'verify') throw new CliError('--syslog goes with "log verify"', EXIT.usage);
+  if (values.syslog !== undefined) return verifySyslogCommand(io, values.syslog, values.json ?? false);
   if (sub === 'start-new') {
     // Not through the runtime: it is what to run when the runtime refuses writes over the log.
     const dataDir = resolveDataDir({ flag: values['data-dir'], env: io.env });
