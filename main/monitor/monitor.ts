@@ -21,6 +21,8 @@ import { OverlaySecretStore, ProvidedPasswords, readSecretsFile, secretEnvName, 
 
 /** How long a stop waits for the running refreshes and the stores before it gives up. */
 export const STOP_BOUND_MS = 15_000;
+/** How often the site list is read again for sites changed by another process. */
+const SITE_RESYNC_MS = 30_000;
 
 export interface MonitorDeps {
   /** The data directory, resolved (flag, environment or the platform's folder). */
@@ -89,6 +91,7 @@ export async function startMonitor(args: MonitorArgs, d: MonitorDeps): Promise<R
   for (const names of passwords?.envClashes(runtime.sites.list()) ?? []) log(`warning: sites ${names.map((n) => `"${n}"`).join(', ')} share one environment variable for their password; give them theirs in --secrets-file instead`);
 
   let stopping: Promise<void> | undefined;
+  let resync: NodeJS.Timeout | undefined;
   const firstRefresh = (async () => {
     // As the app's shells do at start: one full refresh of every site, then the steady polls.
     await runtime.fleet.refresh({ force: true });
@@ -98,12 +101,16 @@ export async function startMonitor(args: MonitorArgs, d: MonitorDeps): Promise<R
       if (error && !runtime.fleet.status(site.id).length) log(`${site.name}: ${runtime.fleet.siteErrorCode(site.id) ?? 'error'}: ${error}`);
     }
     runtime.fleet.startPolling();
+    // Sites added, edited or removed by another process (the CLI, the app) are otherwise picked up
+    // only when a poll of some site falls due: a monitor started on no sites would never see one.
+    resync = setInterval(() => runtime.fleet.startPolling(), SITE_RESYNC_MS);
     log(`first refresh done: ${summary(runtime.fleet.status())}`);
   })().catch((err: unknown) => log(`first refresh failed: ${err instanceof Error ? err.message : String(err)}`));
 
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
       log('stopping: polls end, refreshes in flight are abandoned');
+      clearInterval(resync);
       unwatch();
       await metrics?.close().catch(() => undefined);
       await runtime.close();

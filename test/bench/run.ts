@@ -86,6 +86,8 @@ async function fleetOn(dir: string, globalMaxInFlight: number): Promise<{ fleet:
     user: 'bench',
     timeoutMs: 30_000,
     globalMaxInFlight,
+    // One request at a time is one system at a time: others waiting would spend their deadlines.
+    maxSystemsAtOnce: Math.min(globalMaxInFlight, FLEET_LIMITS.systemsAtOnce),
   });
   return {
     fleet,
