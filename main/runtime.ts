@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { BulkJobs, fleetSender } from './core/bulk.js';
 import { AlertEngine } from './alerts/alert-engine.js';
 import { AlertStore } from './alerts/alert-store.js';
+import { ComplianceService } from './compliance/compliance-service.js';
+import { ScoreHistory } from './compliance/score-history.js';
 import { SearchIndex } from './search/search-index.js';
 import { Fleet } from './core/fleet.js';
 import { HealthSummaries } from './core/health-summaries.js';
@@ -69,6 +71,8 @@ export interface Runtime {
   alerts: AlertEngine;
   /** Every system's health summary, computed when its cached answers change. */
   summaries: HealthSummaries;
+  /** Compliance with the baseline in force: evaluation, waivers, kept scores. */
+  compliance: ComplianceService;
   handlers: Handlers;
   keychainWarning?: string | undefined;
   /** What happened to the data files on opening (see `openStores`). */
@@ -118,7 +122,8 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   summaries.start();
   // One digest per poll of each volatile answer (node and drive lists, health), for the alert engine and the search index both.
   const digests = new AnswerDigests(fleet);
-  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m), digests, scopedSite: o.scopedSite });
+  const compliance = new ComplianceService({ cache, sites: () => sites.list(), actionLog, user: osUser(), history: new ScoreHistory(stores.reportsDb) });
+  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m), digests, scopedSite: o.scopedSite, compliance });
   alerts.start();
   const reports = new ReportService({
     fleet,
@@ -148,6 +153,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     alerts,
     search,
     summaries,
+    compliance,
     startGate,
     user: osUser(),
     ...(o.saveFile ? { saveFile: o.saveFile } : {}),
@@ -166,6 +172,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     alerts,
     search,
     summaries,
+    compliance,
     handlers,
     keychainWarning,
     storeWarnings: stores.warnings,

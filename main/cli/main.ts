@@ -60,8 +60,12 @@ Usage:
   fleetdeck compliance [--baseline FILE] [--site NAME]... [--json] | compliance --print-baseline
       Every cached system against a compliance baseline (the shipped secure baseline without
       --baseline; a JSON or YAML file): per check pass, FAIL, CANNOT TELL (data missing,
-      unreadable or too old) or n/a, with the value, the operation it came from and its age. Reads
-      the offline cache only. Exit 13 when any check fails, else 0.
+      unreadable or too old) or n/a, with the value, the operation it came from and its age, and
+      the score. Reads the offline cache only. Exit 13 when any check fails without a waiver, else 0.
+  fleetdeck compliance waive CHECK [--site NAME [--system NAME]] --reason TEXT --until ISO
+  fleetdeck compliance unwaive CHECK [--site NAME [--system NAME]]
+      A waiver (recorded in the action log's hash chain) excuses a failing check until it ends:
+      shown as "waived (reason, by, until)" and not counted as failing. Without --site: every system.
 
 Every command that uses saved sites takes --data-dir DIR (default: $FLEETDECK_DATA_DIR, else the
 platform's app-data folder). FLEETDECK_KEYCHAIN=memory keeps secrets in memory only.
