@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { CHECK_RESULTS, type Evidence } from '../../../app/compliance/evaluate.js';
-import type { BaselineMeta, CheckOutcomeView, FleetComplianceView } from '../../../app/compliance/results.js';
-import { SEVERITIES } from '../../../app/compliance/baseline.js';
+import type { Evidence } from '../../../app/compliance/evaluate.js';
+import { RESULT_WORDS, worstFirst } from '../../../app/compliance/order.js';
+import type { BaselineMeta, FleetComplianceView } from '../../../app/compliance/results.js';
 import { BaselineError } from '../../../app/compliance/parse.js';
-import { effectiveResult, waiverText, type EffectiveResult } from '../../../app/compliance/waivers.js';
+import { effectiveResult, waiverText } from '../../../app/compliance/waivers.js';
 import { terminalField } from '../../../app/safe-text.js';
 import { readBaselineFile, secureBaselineText, shippedBaseline, type BaselineSource } from '../../compliance/baseline-source.js';
 import type { Runtime } from '../../runtime.js';
@@ -126,19 +126,11 @@ function printText(io: CliIo, result: FleetComplianceView): void {
     const c = s.counts;
     printRow(io, [s.site, s.system, `${c.fail} fail, ${c.waived} waived, ${c['cannot-tell']} cannot tell, ${c.pass} pass, ${c['not-applicable']} not applicable${s.score !== undefined ? `; score ${s.score} %` : ''}`]);
     for (const check of worstFirst(s.checks)) {
-      printRow(io, [RESULT_WORD[effectiveResult(check)], check.severity, check.id, check.title, check.waiver ? `${check.reason}; ${waiverText(check.waiver)}` : check.reason, evidenceText(check.evidence)], '  ');
+      printRow(io, [RESULT_WORDS[effectiveResult(check)], check.severity, check.id, check.title, check.waiver ? `${check.reason}; ${waiverText(check.waiver)}` : check.reason, evidenceText(check.evidence)], '  ');
     }
   }
   const c = result.counts;
   io.stdout(`fleet: ${c.fail} fail, ${c.waived} waived, ${c['cannot-tell']} cannot tell, ${c.pass} pass${result.score !== undefined ? `; score ${result.score} %` : ''}\n`);
-}
-
-const RESULT_WORD: Record<EffectiveResult, string> = { fail: 'FAIL', 'cannot-tell': 'CANNOT TELL', waived: 'waived', pass: 'pass', 'not-applicable': 'n/a' };
-
-/** Result worst first, then severity highest first, then the baseline's order. */
-function worstFirst(checks: readonly CheckOutcomeView[]): CheckOutcomeView[] {
-  const rank = (c: CheckOutcomeView): number => CHECK_RESULTS.indexOf(c.result) * 10 + (SEVERITIES.length - SEVERITIES.indexOf(c.severity));
-  return checks.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map((x) => x.c);
 }
 
 function evidenceText(e: Evidence | undefined): string {
