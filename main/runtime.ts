@@ -132,6 +132,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     store: new ReportStore(stores.reportsDb),
     user: osUser(),
     appVersion: APP_VERSION,
+    compliance,
   });
   const bulk = new BulkJobs({ send: fleetSender(fleet) });
   // The index's background reading waits until the window has painted its first frame (or no window asks).

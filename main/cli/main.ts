@@ -46,7 +46,7 @@ Usage:
       file aside and starts a new log whose first record names it.
   fleetdeck report KIND [--site NAME]... [--format pdf,html,csv,json] --out DIR [--offline]
                  [--since ISO] [--until ISO]
-      KIND: inventory, health, smart, config, actions or audit (all of them). Refreshes first
+      KIND: inventory, health, smart, config, actions, compliance or audit (all of them). Refreshes first
       unless --offline; writes the formats plus manifest.json (SHA-256 of every file) and keeps
       the report in the history.
   fleetdeck report verify DIR [--manifest-sha256 HEX]
