@@ -15,6 +15,8 @@ import type { CheckOutcome, CheckResult } from './evaluate.js';
 export const WAIVE_OPERATION = 'compliance waive';
 export const UNWAIVE_OPERATION = 'compliance unwaive';
 
+const siteNamed = { message: 'a waiver of one system names its site' };
+
 const checkId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a check id: lowercase letters, digits and dashes');
 
 /** What a waiver is about: one check, on one system, every system of a site (`system` ''), or the fleet (both ''). */
@@ -24,11 +26,10 @@ export const waiverScopeSchema = z
     siteId: z.string().max(200),
     system: z.string().max(200),
   })
-  .refine((s) => s.siteId !== '' || s.system === '', { message: 'a waiver of one system names its site' });
+  .refine((s) => s.siteId !== '' || s.system === '', siteNamed);
 export type WaiverScope = z.infer<typeof waiverScopeSchema>;
 
-/** The parameters of a waiver record, as the action log keeps them. */
-export const waiverGrantSchema = z.strictObject({
+const grantShape = z.strictObject({
   check: checkId,
   siteId: z.string().max(200),
   system: z.string().max(200),
@@ -37,10 +38,13 @@ export const waiverGrantSchema = z.strictObject({
   /** ISO time the waiver ends. */
   until: z.string().max(40).refine((t) => !Number.isNaN(Date.parse(t)), 'not a time (ISO 8601, such as 2027-01-31T00:00:00Z)'),
 });
+
+/** The parameters of a waiver record, as the action log keeps them. */
+export const waiverGrantSchema = grantShape.refine((s) => s.siteId !== '' || s.system === '', siteNamed);
 export type WaiverGrant = z.infer<typeof waiverGrantSchema>;
 
 /** A waiver in force or expired, as read back from the log: the grant, who granted it and when. */
-export const waiverSchema = waiverGrantSchema.extend({
+export const waiverSchema = grantShape.extend({
   by: z.string(),
   /** ISO time it was granted. */
   at: z.string(),
