@@ -122,7 +122,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   summaries.start();
   // One digest per poll of each volatile answer (node and drive lists, health), for the alert engine and the search index both.
   const digests = new AnswerDigests(fleet);
-  const compliance = new ComplianceService({ cache, sites: () => sites.list(), actionLog, user: osUser(), history: new ScoreHistory(stores.reportsDb) });
+  const compliance = new ComplianceService({ cache, sites: () => sites.shared(), actionLog, user: osUser(), history: new ScoreHistory(stores.reportsDb) });
   const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m), digests, scopedSite: o.scopedSite, compliance });
   alerts.start();
   const reports = new ReportService({

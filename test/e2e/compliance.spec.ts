@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { fleetSuite } from './support/admin.js';
+import { axeFindings } from './support/axe.js';
 
 /**
  * Compliance as a new admin meets it: a system misconfigured through the simulator's control route
@@ -8,6 +9,8 @@ import { fleetSuite } from './support/admin.js';
  * score kept per evaluation grows a history.
  */
 const fleet = fleetSuite({ simulator: { sites: 1, systems: 2, seed: 'e2e-compliance', controlServer: true } });
+// axe-core is injected as a script, which the shell's Content-Security-Policy would refuse.
+test.use({ bypassCSP: true });
 
 /** POSTs to the simulator's control route of site 0. */
 async function control(path: string, body: Record<string, unknown>): Promise<void> {
@@ -46,6 +49,7 @@ test('a misconfigured system fails its check; a waiver and a fix each end the fa
   await expect(tunnel).toHaveAttribute('data-result', 'fail');
   await expect(tunnel).toContainText('SupportTunnelStatus');
   await expect(tunnel).toContainText('GET /nodes/support/tunnel/status');
+  expect(await axeFindings(page)).toEqual([]);
 
   // A waiver with a reason: shown as waived, by whom and until when, and recorded in the action log.
   const email = detail.locator('[data-testid="compliance-detail-row"][data-check="email-validates-certificate"]');
