@@ -70,6 +70,8 @@ export interface AlertCompliance {
   reads(): ReadonlyArray<{ op: string; query: Record<string, unknown> }>;
   /** Moves when the baseline or a waiver changed. */
   revision(): string;
+  /** The next time (ms) a result changes with time alone (a waiver ends), if any. */
+  nextChange?(now: number): number | undefined;
 }
 
 /** Every cached answer the rules read, besides SMART texts: what an evaluation depends on. */
@@ -154,7 +156,9 @@ export class AlertEngine {
     const result = this.o.store.reconcile(status.siteId, status.system, evaluateAlerts(input, rules), now);
     if (signature !== undefined) {
       const windowEnd = notificationWindowEnd(input, rules);
-      this.lastInput.set(systemKey, { signature, until: Math.min(now.getTime() + this.maxUnchangedMs, windowEnd ?? Infinity) });
+      // A waiver no longer applies from its end on: the same result holds until the moment before.
+      const waiverEnd = readsData ? this.o.compliance?.nextChange?.(now.getTime()) : undefined;
+      this.lastInput.set(systemKey, { signature, until: Math.min(now.getTime() + this.maxUnchangedMs, windowEnd ?? Infinity, waiverEnd === undefined ? Infinity : waiverEnd - 1) });
     }
     if (result.raised.length || result.cleared.length) {
       const change: AlertChange = { ...result, siteId: status.siteId, system: status.system, openCount: this.o.store.openCount(now.getTime()) };

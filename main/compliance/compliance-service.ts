@@ -95,6 +95,16 @@ export class ComplianceService {
     return [...ops].map((op) => refreshRead(op));
   }
 
+  /** The next time (ms) a waiver ends after `now`: results change then with nothing else changing. */
+  nextChange(now: number): number | undefined {
+    let next: number | undefined;
+    for (const w of this.waivers.list()) {
+      const t = Date.parse(w.until);
+      if (t > now && (next === undefined || t < next)) next = t;
+    }
+    return next;
+  }
+
   /** Changes whenever a result could change other than by a cached answer: the baseline or a waiver. */
   revision(): string {
     return `${this.source.sha256}:${this.waivers.revision()}`;
