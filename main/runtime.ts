@@ -7,6 +7,7 @@ import { AlertEngine } from './alerts/alert-engine.js';
 import { AlertStore } from './alerts/alert-store.js';
 import { ComplianceService } from './compliance/compliance-service.js';
 import { ScoreHistory } from './compliance/score-history.js';
+import { dataDirBaseline } from './compliance/baseline-source.js';
 import { SearchIndex } from './search/search-index.js';
 import { Fleet } from './core/fleet.js';
 import { HealthSummaries } from './core/health-summaries.js';
@@ -122,7 +123,9 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   summaries.start();
   // One digest per poll of each volatile answer (node and drive lists, health), for the alert engine and the search index both.
   const digests = new AnswerDigests(fleet);
-  const compliance = new ComplianceService({ cache, sites: () => sites.shared(), actionLog, user: osUser(), history: new ScoreHistory(stores.reportsDb) });
+  const baseline = dataDirBaseline(o.dataDir);
+  if (baseline.problem) o.warn?.(baseline.problem);
+  const compliance = new ComplianceService({ cache, sites: () => sites.shared(), actionLog, user: osUser(), history: new ScoreHistory(stores.reportsDb), baseline: baseline.source });
   const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m), digests, scopedSite: o.scopedSite, compliance });
   alerts.start();
   const reports = new ReportService({

@@ -58,8 +58,8 @@ Usage:
       cached state with the rules in force. Exit 12 when any alert is open (not acknowledged, not
       snoozed), else 0.
   fleetdeck compliance [--baseline FILE] [--site NAME]... [--json] | compliance --print-baseline
-      Every cached system against a compliance baseline (the shipped secure baseline without
-      --baseline; a JSON or YAML file): per check pass, FAIL, CANNOT TELL (data missing,
+      Every cached system against a compliance baseline (without --baseline: the data
+      directory's compliance-baseline.yaml, else the shipped secure baseline): per check pass, FAIL, CANNOT TELL (data missing,
       unreadable or too old) or n/a, with the value, the operation it came from and its age, and
       the score. Reads the offline cache only. Exit 13 when any check fails without a waiver, else 0.
   fleetdeck compliance waive CHECK [--site NAME [--system NAME]] --reason TEXT --until ISO

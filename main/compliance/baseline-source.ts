@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Baseline } from '../../app/compliance/baseline.js';
 import { parseBaseline } from '../../app/compliance/parse.js';
 import type { BaselineMeta } from '../../app/compliance/results.js';
@@ -30,6 +31,24 @@ export function shippedBaseline(): BaselineSource {
 export function readBaselineFile(file: string): BaselineSource {
   const text = readFileSync(file, 'utf8');
   return { baseline: parseBaseline(text, file), file, sha256: sha256(text) };
+}
+
+/** Names of the baseline file an admin may put in the data directory, in the order they are looked for. */
+export const DATA_DIR_BASELINES = ['compliance-baseline.yaml', 'compliance-baseline.yml', 'compliance-baseline.json'] as const;
+
+/**
+ * The baseline in force for a data directory: its `compliance-baseline.yaml` (or `.yml`, `.json`)
+ * when there is one, else the shipped one. A file that cannot be used is named in `problem` (each
+ * problem with its line), and the shipped baseline is used until it is corrected.
+ */
+export function dataDirBaseline(dataDir: string): { source: BaselineSource; problem?: string } {
+  const file = DATA_DIR_BASELINES.map((name) => join(dataDir, name)).find((f) => existsSync(f));
+  if (file === undefined) return { source: shippedBaseline() };
+  try {
+    return { source: readBaselineFile(file) };
+  } catch (err) {
+    return { source: shippedBaseline(), problem: `${err instanceof Error ? err.message : String(err)}\nthe shipped secure baseline is used until it is corrected` };
+  }
 }
 
 /** What a report, the window and `--json` say of the baseline: name, version, hash and each check. */

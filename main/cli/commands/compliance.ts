@@ -27,7 +27,7 @@ export function loadBaseline(file: string | undefined): BaselineSource {
 
 /**
  * `fleetdeck compliance [--baseline FILE] [--site NAME]... [--json] [--print-baseline]`: every
- * cached system against the baseline (the shipped one without `--baseline`), from the offline
+ * cached system against the baseline (without `--baseline`, the data directory's, as the app uses), from the offline
  * cache alone. Exits {@link EXIT.checksFailing} when any check fails on any system, else 0; a check
  * that cannot tell does not fail the run but is printed as such.
  */
@@ -48,13 +48,14 @@ export async function complianceCommand(io: CliIo, args: readonly string[]): Pro
     io.stdout(values.baseline === undefined ? secureBaselineText() : `${JSON.stringify(loadBaseline(values.baseline).baseline, null, 2)}\n`);
     return EXIT.ok;
   }
-  const source = loadBaseline(values.baseline);
+  const source = values.baseline === undefined ? undefined : loadBaseline(values.baseline);
   return withRuntime(
     io,
     values['data-dir'],
     async (rt) => {
       const siteIds = new Set((values.site ?? []).map((name) => siteIdOf(rt, name)));
-      const result = rt.compliance.withBaseline(source).evaluate(siteIds.size ? { siteIds } : {});
+      // Without --baseline: the data directory's baseline, the one the app evaluates.
+      const result = (source ? rt.compliance.withBaseline(source) : rt.compliance).evaluate(siteIds.size ? { siteIds } : {});
       if (values.json) printJson(io, result);
       else printText(io, result);
       return result.counts.fail > 0 ? EXIT.checksFailing : EXIT.ok;
@@ -86,13 +87,13 @@ async function waiveCommand(io: CliIo, verb: 'waive' | 'unwaive', args: readonly
   if (check === undefined || extra.length) throw new CliError(`compliance ${verb} takes one check id`, EXIT.usage);
   if (values.system !== undefined && values.site === undefined) throw new CliError('--system needs --site', EXIT.usage);
   if (verb === 'waive' && (values.reason === undefined || values.until === undefined)) throw new CliError('compliance waive needs --reason TEXT and --until ISO', EXIT.usage);
-  const source = loadBaseline(values.baseline);
+  const source = values.baseline === undefined ? undefined : loadBaseline(values.baseline);
   return withRuntime(
     io,
     values['data-dir'],
     async (rt) => {
       const scope = { check, siteId: values.site !== undefined ? siteIdOf(rt, values.site) : '', system: values.system ?? '' };
-      const service = rt.compliance.withBaseline(source);
+      const service = source ? rt.compliance.withBaseline(source) : rt.compliance;
       const where = values.site === undefined ? 'every system' : values.system === undefined ? `every system of ${values.site}` : `${values.system} of ${values.site}`;
       if (verb === 'waive') {
         const w = service.waive({ ...scope, reason: values.reason ?? '', until: values.until ?? '' });

@@ -1,6 +1,6 @@
 // Waivers, kept scores, compliance alerts and the audit pack's compliance section, through the CLI
 // on a data directory the app has refreshed from the simulator.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FleetComplianceView } from '../../../app/compliance/results.js';
@@ -99,5 +99,29 @@ describe('compliance waivers, scores, alerts and the audit pack', { timeout: 180
     expect((await cli(f.dir, ['compliance', 'unwaive', 'support-tunnel-off', '--site', site.name, '--system', bad])).stderr).toMatch(/no waiver of check support-tunnel-off/);
     expect(tunnelAlert()).toBeDefined();
     expect(f.rt.actionLog.verify().ok).toBe(true);
+  });
+
+  it('evaluates the data directory\u2019s own baseline, and says why one that cannot be used is not', async () => {
+    const file = join(f.dir, 'compliance-baseline.yaml');
+    writeFileSync(
+      file,
+      'format: 1\nname: ours\nversion: "7"\nmaxAgeHours: 24\nchecks:\n  - id: tunnel\n    title: Tunnel closed\n    rationale: A standing way in.\n    severity: high\n    rule: { read: GET /nodes/support/tunnel/status, items: Data, every: { field: SupportTunnelStatus, matches: "^disabled" } }\n',
+    );
+    try {
+      const r = await cli(f.dir, ['compliance', '--json']);
+      expect(r.stderr).toBe('');
+      const result = JSON.parse(r.stdout) as FleetComplianceView;
+      expect(result.baseline).toMatchObject({ name: 'ours', version: '7', file });
+      expect(new Set(result.systems.flatMap((s) => s.checks.map((c) => c.id)))).toEqual(new Set(['tunnel']));
+
+      writeFileSync(file, 'format: 1\nname: ours\nversion: "7"\nmaxAgeHours: 24\nchecks:\n  - id: tunnel\n    owner: me\n');
+      const bad = await cli(f.dir, ['compliance', '--json']);
+      expect(bad.stderr).toMatch(/compliance-baseline\.yaml: not a usable baseline\n/);
+      expect(bad.stderr).toMatch(/^ {2}line 7 \(checks\[0\]\): unknown field "owner"$/m);
+      expect(bad.stderr).toMatch(/the shipped secure baseline is used until it is corrected/);
+      expect((JSON.parse(bad.stdout) as FleetComplianceView).baseline.name).toBe('fleetdeck-secure');
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 });
