@@ -27,9 +27,9 @@ export function loadBaseline(file: string | undefined): BaselineSource {
 
 /**
  * `fleetdeck compliance [--baseline FILE] [--site NAME]... [--json] [--print-baseline]`: every
- * cached system against the baseline (without `--baseline`, the data directory's, as the app uses), from the offline
- * cache alone. Exits {@link EXIT.checksFailing} when any check fails on any system, else 0; a check
- * that cannot tell does not fail the run but is printed as such.
+ * cached system against the baseline (without `--baseline`, the data directory's, as the app uses),
+ * from the offline cache alone. Exits {@link EXIT.checksFailing} when any check fails on any system
+ * without a waiver in force, else 0; a check that cannot tell does not fail the run but is printed.
  */
 export async function complianceCommand(io: CliIo, args: readonly string[]): Promise<number> {
   if (args[0] === 'waive' || args[0] === 'unwaive') return waiveCommand(io, args[0], args.slice(1));
