@@ -39,7 +39,7 @@ export const EXIT_MEANING: Readonly<Record<ExitName, string>> = {
   cancelled: 'cancelled',
   internal: 'an internal error of Fleetdeck (a bug; the message says where)',
   alertsOpen: '`fleetdeck alerts`: at least one alert is open (not acknowledged, not snoozed)',
-  checksFailing: '`fleetdeck compliance`: at least one check of the baseline fails on a system',
+  checksFailing: '`fleetdeck compliance`: at least one check of the baseline fails on a system without a waiver',
   monitorRunning: '`fleetdeck monitor`: another monitor already polls this data directory (the message names it)',
 };
 

@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { BulkJobs, fleetSender } from './core/bulk.js';
 import { AlertEngine } from './alerts/alert-engine.js';
 import { AlertStore } from './alerts/alert-store.js';
+import { ComplianceService } from './compliance/compliance-service.js';
+import { ScoreHistory } from './compliance/score-history.js';
+import { dataDirBaseline } from './compliance/baseline-source.js';
 import { SearchIndex } from './search/search-index.js';
 import { Fleet } from './core/fleet.js';
 import { HealthSummaries } from './core/health-summaries.js';
@@ -88,6 +91,8 @@ export interface Runtime {
   alerts: AlertEngine;
   /** Every system's health summary, computed when its cached answers change. */
   summaries: HealthSummaries;
+  /** Compliance with the baseline in force: evaluation, waivers, kept scores. */
+  compliance: ComplianceService;
   handlers: Handlers;
   keychainWarning?: string | undefined;
   /** What happened to the data files on opening (see `openStores`). */
@@ -146,7 +151,10 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   summaries.start();
   // One digest per poll of each volatile answer (node and drive lists, health), for the alert engine and the search index both.
   const digests = new AnswerDigests(fleet);
-  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m), digests, scopedSite: o.scopedSite });
+  const baseline = dataDirBaseline(o.dataDir);
+  if (baseline.problem) o.warn?.(baseline.problem);
+  const compliance = new ComplianceService({ cache, sites: () => sites.shared(), actionLog, user: osUser(), history: new ScoreHistory(stores.reportsDb), baseline: baseline.source });
+  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m), digests, scopedSite: o.scopedSite, compliance });
   alerts.start();
   const reports = new ReportService({
     fleet,
@@ -155,6 +163,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     store: new ReportStore(stores.reportsDb),
     user: osUser(),
     appVersion: APP_VERSION,
+    compliance,
   });
   const bulk = new BulkJobs({ send: fleetSender(fleet) });
   const outbox = stores.logDb ? new SyslogOutbox(stores.logDb) : undefined;
@@ -191,6 +200,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     alerts,
     search,
     summaries,
+    compliance,
     startGate,
     user: osUser(),
     forwarding,
@@ -210,6 +220,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     alerts,
     search,
     summaries,
+    compliance,
     handlers,
     keychainWarning,
     storeWarnings: stores.warnings,

@@ -11,6 +11,9 @@ import { driveLevel, pairLevel } from '../health/states.js';
 import { capacityFromAnswers, type RollupAnswers } from '../health/system-health.js';
 import type { Forecast } from '../capacity/forecast.js';
 import { parseSmart, type SmartFinding, type SmartReport, type SmartRisk } from '../smart/parse.js';
+import { SEVERITIES, type Severity } from '../compliance/severity.js';
+import type { CheckResult } from '../compliance/evaluate.js';
+import { checkLevel, effectiveResult } from '../compliance/waivers.js';
 import { RULE_KINDS, type RuleKind, type RuleSettings } from './rules.js';
 
 /** How loud an alert is: its object's level (an object in a state not understood is `unknown`). */
@@ -46,8 +49,20 @@ export interface AlertInput {
   notifications?: unknown;
   /** What the rules read of one drive's SMART report ({@link smartVerdictOf}), if its text is cached. */
   smart?: ((node: string, driveId: number) => SmartVerdict | undefined) | undefined;
+  /** The system's compliance checks with their waivers; undefined when not evaluated (the rule then leaves its alerts as they are). */
+  compliance?: readonly ComplianceFinding[] | undefined;
   /** Milliseconds since the epoch. */
   now: number;
+}
+
+/** What the compliance rule reads of one check's outcome. */
+export interface ComplianceFinding {
+  id: string;
+  title: string;
+  severity: Severity;
+  result: CheckResult;
+  reason: string;
+  waiver?: { active: boolean } | undefined;
 }
 
 /**
@@ -154,7 +169,9 @@ export function evaluateAlerts(input: AlertInput, rules: RuleSettings): Evaluati
     }
   }
   if (!dataRulesApply(input.state)) return { conditions, assessed };
-  assessed.push(...DATA_RULES);
+  // Compliance is judged only where it was evaluated: otherwise its alerts stay as they are.
+  assessed.push(...DATA_RULES.filter((k) => k !== 'compliance' || input.compliance !== undefined));
+  if (rules.compliance.enabled && input.compliance) conditions.push(...complianceConditions(input.compliance, rules.compliance.minSeverity));
   if (rules.drive.enabled) conditions.push(...driveConditions(input, rules.drive.minSmartRisk));
   conditions.push(...poolConditions(input, rules));
   if (rules.replication.enabled) {
@@ -175,6 +192,14 @@ export function evaluateAlerts(input: AlertInput, rules: RuleSettings): Evaluati
   }
   if (rules.notification.enabled) conditions.push(...notificationConditions(input, rules.notification));
   return { conditions, assessed };
+}
+
+/** A failing check without a waiver in force, of the severity asked or more: its level is the check's ({@link checkLevel}). */
+function complianceConditions(findings: readonly ComplianceFinding[], minSeverity: Severity): AlertCondition[] {
+  const min = SEVERITIES.indexOf(minSeverity);
+  return findings
+    .filter((f) => effectiveResult(f) === 'fail' && SEVERITIES.indexOf(f.severity) >= min)
+    .map((f) => ({ rule: 'compliance' as const, subject: f.id, level: alertLevelOf(checkLevel(f)), message: `compliance check failing (${f.severity}): ${f.title}: ${f.reason}` }));
 }
 
 function driveConditions(input: AlertInput, minRisk: 'warning' | 'critical'): AlertCondition[] {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { severitySchema } from '../compliance/severity.js';
 
 /**
  * Alert rules, declared once: their kinds, their settings (zod, since they cross IPC and are
@@ -18,6 +19,7 @@ export const RULE_KINDS = [
   'replication',
   'ha',
   'notification',
+  'compliance',
 ] as const;
 export const ruleKindSchema = z.enum(RULE_KINDS);
 export type RuleKind = z.infer<typeof ruleKindSchema>;
@@ -43,6 +45,8 @@ export const ruleSettingsSchema = z.object({
   ha: z.object({ enabled }),
   /** A notification of the system at or above `minLevel` (0 Verbose … 5 Critical) from the last `withinHours` hours. */
   notification: z.object({ enabled, minLevel: z.number().int().min(0).max(5), withinHours: z.number().min(1).max(24 * 30) }),
+  /** A check of the compliance baseline that newly fails (no waiver in force), of `minSeverity` or more. */
+  compliance: z.object({ enabled, minSeverity: severitySchema }),
 });
 export type RuleSettings = z.infer<typeof ruleSettingsSchema>;
 
@@ -69,7 +73,7 @@ export type ScopedOverride = z.infer<typeof scopedOverrideSchema>;
 /**
  * The defaults: every rule on; a pool over 90 % allocated or full within 30 days; SMART from a
  * warning; notifications from Error (level 4, what the fleet overview calls high-level) of the
- * last 24 hours.
+ * last 24 hours; compliance checks of medium severity and above.
  */
 export const DEFAULT_RULES: RuleSettings = {
   unreachable: { enabled: true },
@@ -82,6 +86,7 @@ export const DEFAULT_RULES: RuleSettings = {
   replication: { enabled: true },
   ha: { enabled: true },
   notification: { enabled: true, minLevel: 4, withinHours: 24 },
+  compliance: { enabled: true, minSeverity: 'medium' },
 };
 
 /** What each rule kind watches, in the words of the rule editor. */
@@ -96,6 +101,7 @@ export const RULE_TITLES: Readonly<Record<RuleKind, string>> = {
   replication: 'Replication behind or disconnected',
   ha: 'HA state not normal',
   notification: 'Notification at or above a level',
+  compliance: 'Compliance check failing',
 };
 
 /** How specific a scope is: a system's override beats its site's, which beats the fleet's. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { OPERATIONS } from '../catalog/operations.js';
 import { REFRESH_READS } from '../fleet/refresh-plan.js';
+import { severitySchema } from './severity.js';
 
 /**
  * A compliance baseline: a versioned list of checks, each a rule over the answers a refresh caches.
@@ -77,9 +79,7 @@ export type Precondition = z.infer<typeof preconditionSchema>;
 export const ruleSchema = z.strictObject({ ...ruleShape, when: preconditionSchema.optional() }).refine(oneQuantifier, exactlyOneQuantifier);
 export type Rule = z.infer<typeof ruleSchema>;
 
-export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
-export const severitySchema = z.enum(SEVERITIES);
-export type Severity = z.infer<typeof severitySchema>;
+export { SEVERITIES, severitySchema, type Severity } from './severity.js';
 
 /** Which systems a check applies to: every one given must match (a site by name, the site's group, one of its tags); none: all systems. */
 export const scopeSchema = z.strictObject({
@@ -91,6 +91,33 @@ export type Scope = z.infer<typeof scopeSchema>;
 
 const hoursSchema = z.number().positive().max(24 * 366);
 
+/** The writes a fix may send: every catalog operation that writes and destroys nothing. */
+export const FIX_OPERATIONS = OPERATIONS.filter((o) => o.writes && !o.destructive).map((o) => o.key) as [(typeof OPERATIONS)[number]['key'], ...Array<(typeof OPERATIONS)[number]['key']>];
+
+/** The body value replaced by the label of each failing item (a node's name): one write per failing item. */
+export const FIX_ITEM = '{item}';
+
+/**
+ * The one write that makes a failing check pass, sent to each failing system only after the admin
+ * has seen it in a preview. A body value `{item}` stands for each failing item's label (one write
+ * per item, such as per node); otherwise one write per system.
+ */
+export const fixSchema = z
+  .strictObject({
+    op: z.enum(FIX_OPERATIONS),
+    body: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), scalarSchema),
+    /** What the write does, in admin language. */
+    title: z.string().min(1).max(200),
+  })
+  .superRefine((f, ctx) => {
+    const op = OPERATIONS.find((o) => o.key === f.op);
+    const known = new Set(op?.body.map((b) => b.name) ?? []);
+    for (const field of Object.keys(f.body)) {
+      if (!known.has(field)) ctx.addIssue({ code: 'custom', path: ['body', field], message: `${f.op} has no body field "${field}"` });
+    }
+  });
+export type Fix = z.infer<typeof fixSchema>;
+
 export const checkSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'lowercase letters, digits and dashes, at most 64'),
   title: z.string().min(1).max(200),
@@ -100,6 +127,7 @@ export const checkSchema = z.strictObject({
   /** Answers older than this cannot tell; default the baseline's. */
   maxAgeHours: hoursSchema.optional(),
   rule: ruleSchema,
+  fix: fixSchema.optional(),
 });
 export type Check = z.infer<typeof checkSchema>;
 

@@ -28,6 +28,7 @@ export const SECURE_BASELINE: Baseline = {
         'An open support tunnel is remote access to the node from outside the admins’ control. It is opened for a support case and closed when the case ends; one left open is a standing way in.',
       severity: 'high',
       rule: { read: 'GET /nodes/support/tunnel/status', items: 'Data', every: { field: 'SupportTunnelStatus', matches: '^\\s*(disabled|off|inactive|closed)\\b' } },
+      fix: { op: 'PUT /nodes/support/tunnel/disable', body: { Node: '{item}' }, title: 'Close the support tunnel of each node where it is open' },
     },
     {
       id: 'target-chap',
@@ -71,6 +72,7 @@ export const SECURE_BASELINE: Baseline = {
         where: { field: 'MailServerAddress', present: true },
         every: { field: 'ValidateCertificate', equals: true },
       },
+      fix: { op: 'PUT /notifications/settings/email/edit', body: { EnableCertificateValidation: true }, title: 'Turn on certificate validation of alert e-mail' },
     },
     {
       id: 'notification-target-warning',
@@ -101,6 +103,7 @@ export const SECURE_BASELINE: Baseline = {
           { field: 'AbnormalChangePercentage', atMost: 50 },
         ],
       },
+      fix: { op: 'PUT /settings/anomaly_detection/edit', body: { Timeframe_days: 1, ChangeInPercentage: 50 }, title: 'Set anomaly detection to a one-day time frame and a 50 % threshold' },
     },
     {
       id: 'volumes-encrypted',

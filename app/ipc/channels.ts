@@ -45,6 +45,11 @@ export const CHANNEL_NAMES = [
   'table:export',
   'demo:whatif',
   'notices:dismiss',
+  'compliance:evaluate',
+  'compliance:history',
+  'compliance:waive',
+  'compliance:unwaive',
+  'compliance:fixplan',
 ] as const;
 
 export const EVENT_NAMES = ['fleet:status', 'fleet:notifications', 'bulk:progress', 'alerts:changed', 'alerts:open'] as const;

@@ -9,6 +9,9 @@ import { systemRollupSchema, systemSummarySchema } from '../health/system-summar
 import { OPERATION_KEYS } from '../catalog/operations.js';
 import { fileExportSchema, reportDiffSchema, reportExportSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
 import { searchAnswerSchema } from '../search/entries.js';
+import { fleetComplianceSchema, scorePointSchema } from '../compliance/results.js';
+import { fixPlanSchema } from '../compliance/fix.js';
+import { waiverSchema } from '../compliance/waivers.js';
 import type { ChannelName, EventNameList } from './channels.js';
 
 /**
@@ -394,6 +397,44 @@ export const CONTRACT = {
   'table:export': channel(
     () => tableExportSchema(),
     () => fileExportSchema,
+  ),
+  /**
+   * Every cached system of the window's sites (or of `site`) against the compliance baseline in
+   * force, evaluated from the offline cache as `fleetdeck compliance` does: each check's result,
+   * evidence and waiver, counts and scores, the waivers recorded and the scope's kept scores. Each
+   * call is an evaluation whose scores are kept.
+   */
+  'compliance:evaluate': channel(
+    () => z.object({ site: siteRef.optional() }),
+    () => fleetComplianceSchema,
+  ),
+  /** The kept compliance scores of one system, oldest first. */
+  'compliance:history': channel(
+    () => z.object({ site: siteRef, system: name }),
+    () => z.array(scorePointSchema),
+  ),
+  /**
+   * Waives a check for one system, every system of a site (no `system`) or the fleet (neither),
+   * with a reason and an end (ISO, in the future): a record of the action log's hash chain. A window
+   * scoped to one site waives for its site only. Alerts are evaluated again at once.
+   */
+  'compliance:waive': channel(
+    () => z.object({ check: name, site: siteRef.optional(), system: name.optional(), reason: z.string().max(500), until: isoTime }),
+    () => waiverSchema,
+  ),
+  /** Revokes the waiver of a check at exactly that scope (recorded in the action log). */
+  'compliance:unwaive': channel(
+    () => z.object({ check: name, site: siteRef.optional(), system: name.optional() }),
+    () => ok,
+  ),
+  /**
+   * The preview of a check's fix on the systems where it fails (the window's sites, or `site`):
+   * the exact writes, grouped into bulk changes the window starts with `bulk:start` once the admin
+   * confirms. Sends nothing.
+   */
+  'compliance:fixplan': channel(
+    () => z.object({ check: name, site: siteRef.optional() }),
+    () => fixPlanSchema,
   ),
   /**
    * Demo fleet only (`--demo`): makes something happen in the embedded simulator (fail a drive,

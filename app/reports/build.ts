@@ -2,6 +2,7 @@ import { describeIncomplete, incompleteOf } from '../answers/incomplete.js';
 import { describeClockOffset } from '../answers/time.js';
 import { redact, type Redacted } from '../redact.js';
 import { actionsSection } from './actions.js';
+import { complianceSection } from './compliance.js';
 import { configSection } from './config.js';
 import { formatAge } from './format.js';
 import { healthSection } from './health.js';
@@ -16,6 +17,7 @@ const BUILDERS: Readonly<Record<Exclude<ReportKind, 'audit'>, (input: ReportInpu
   smart: smartSection,
   config: configSection,
   actions: actionsSection,
+  compliance: complianceSection,
 };
 
 /**

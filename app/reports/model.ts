@@ -22,6 +22,7 @@ export const KIND_TITLES: Readonly<Record<ReportKind, string>> = {
   smart: 'Hardware and SMART risk',
   config: 'Configuration snapshot',
   actions: 'Action log',
+  compliance: 'Compliance',
   audit: 'Audit pack',
 };
 

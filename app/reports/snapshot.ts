@@ -1,4 +1,5 @@
 import type { System, SystemsList } from '../catalog/resources.js';
+import type { FleetComplianceView } from '../compliance/results.js';
 import { NOTIFICATIONS_CACHE, REFRESH_READS, drivesOf, smartRead, type PlannedRead } from '../fleet/refresh-plan.js';
 import type { ActionLogVerification, ActionReportRecord } from '../domain/action.js';
 import type { ReportSource } from './model.js';
@@ -63,6 +64,8 @@ export interface ReportInput {
   siteProblems: Array<{ siteName: string; message: string }>;
   period: { since: string | null; until: string | null };
   actions: ActionLogInput;
+  /** The compliance evaluation of the systems in scope, with waivers and kept scores; absent when not evaluated. */
+  compliance?: FleetComplianceView | undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Alert, AlertFilter } from '../../app/alerts/alert.js';
 import { redact } from '../../app/redact.js';
-import { dataRulesApply, evaluateAlerts, notificationWindowEnd, smartVerdictOf, type AlertInput, type SmartVerdict } from '../../app/alerts/evaluate.js';
+import { dataRulesApply, evaluateAlerts, notificationWindowEnd, smartVerdictOf, type AlertInput, type ComplianceFinding, type SmartVerdict } from '../../app/alerts/evaluate.js';
 import { DEFAULT_RULES, effectiveRules, scopeText, type RuleOverride, type RuleScope, type RuleSettings, type ScopedOverride } from '../../app/alerts/rules.js';
 import type { SystemStatus } from '../../app/domain/site.js';
 import { NOTIFICATIONS_CACHE, smartRead } from '../../app/fleet/refresh-plan.js';
@@ -59,6 +59,19 @@ export interface AlertEngineOptions {
   digests?: AnswerDigests;
   /** The site of a window scoped to one: its desktop notifications are that site's setting, not the fleet's. */
   scopedSite?: string | undefined;
+  /** Compliance with the baseline in force: the compliance rule reads it; without it the rule sees nothing. */
+  compliance?: AlertCompliance | undefined;
+}
+
+/** What the compliance rule needs: one system's checks with waivers, what they read, and what else moves them. */
+export interface AlertCompliance {
+  system(siteId: string, system: string): { checks: readonly ComplianceFinding[] } | undefined;
+  /** The cached reads the baseline looks at (their versions are part of what an evaluation depends on). */
+  reads(): ReadonlyArray<{ op: string; query: Record<string, unknown> }>;
+  /** Moves when the baseline or a waiver changed. */
+  revision(): string;
+  /** The next time (ms) a result changes with time alone (a waiver ends), if any. */
+  nextChange?(now: number): number | undefined;
 }
 
 /** Every cached answer the rules read, besides SMART texts: what an evaluation depends on. */
@@ -135,7 +148,7 @@ export class AlertEngine {
     // answers is read. A start marks every system of a paused site so, and must not read them all.
     const readsData = dataRulesApply(status.state);
     const versions = readsData ? this.o.fleet.cachedVersions?.(status.siteId, status.system) : new Map<string, number>();
-    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, readsData ? this.seen(status, versions) : null]);
+    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, readsData ? this.seen(status, versions) : null, readsData ? (this.o.compliance?.revision() ?? null) : null]);
     const last = this.lastInput.get(systemKey);
     if (signature !== undefined && last?.signature === signature && now.getTime() <= last.until) return { raised: [], cleared: [] };
     this.lastInput.delete(systemKey);
@@ -143,7 +156,9 @@ export class AlertEngine {
     const result = this.o.store.reconcile(status.siteId, status.system, evaluateAlerts(input, rules), now);
     if (signature !== undefined) {
       const windowEnd = notificationWindowEnd(input, rules);
-      this.lastInput.set(systemKey, { signature, until: Math.min(now.getTime() + this.maxUnchangedMs, windowEnd ?? Infinity) });
+      // A waiver no longer applies from its end on: the same result holds until the moment before.
+      const waiverEnd = readsData ? this.o.compliance?.nextChange?.(now.getTime()) : undefined;
+      this.lastInput.set(systemKey, { signature, until: Math.min(now.getTime() + this.maxUnchangedMs, windowEnd ?? Infinity, waiverEnd === undefined ? Infinity : waiverEnd - 1) });
     }
     if (result.raised.length || result.cleared.length) {
       const change: AlertChange = { ...result, siteId: status.siteId, system: status.system, openCount: this.o.store.openCount(now.getTime()) };
@@ -246,7 +261,11 @@ export class AlertEngine {
       return [key, this.digests ? this.digests.seen(status.siteId, status.system, r, versions) : (versions.get(key) ?? null)];
     });
     const smart = [...versions].filter(([k]) => k.startsWith(SMART_KEYS)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    return [...out, ...smart];
+    const compliance = (this.o.compliance?.reads() ?? []).map((r): [string, string | number | null] => {
+      const key = cacheKey(r.op, r.query);
+      return [key, this.digests ? this.digests.seen(status.siteId, status.system, r, versions) : (versions.get(key) ?? null)];
+    });
+    return [...out, ...smart, ...compliance];
   }
 
   private inputOf(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined): AlertInput {
@@ -278,6 +297,7 @@ export class AlertEngine {
         kept.set(key, entry);
         return entry.verdict;
       },
+      compliance: this.o.compliance?.system(siteId, system)?.checks,
       now,
     };
   }

@@ -55,7 +55,7 @@ Usage:
       file aside and starts a new log whose first record names it.
   fleetdeck report KIND [--site NAME]... [--format pdf,html,csv,json] --out DIR [--offline]
                  [--since ISO] [--until ISO]
-      KIND: inventory, health, smart, config, actions or audit (all of them). Refreshes first
+      KIND: inventory, health, smart, config, actions, compliance or audit (all of them). Refreshes first
       unless --offline; writes the formats plus manifest.json (SHA-256 of every file) and keeps
       the report in the history.
   fleetdeck report verify DIR [--manifest-sha256 HEX]
@@ -67,10 +67,14 @@ Usage:
       cached state with the rules in force. Exit 12 when any alert is open (not acknowledged, not
       snoozed), else 0.
   fleetdeck compliance [--baseline FILE] [--site NAME]... [--json] | compliance --print-baseline
-      Every cached system against a compliance baseline (the shipped secure baseline without
-      --baseline; a JSON or YAML file): per check pass, FAIL, CANNOT TELL (data missing,
-      unreadable or too old) or n/a, with the value, the operation it came from and its age. Reads
-      the offline cache only. Exit 13 when any check fails, else 0.
+      Every cached system against a compliance baseline (without --baseline: the data
+      directory's compliance-baseline.yaml, else the shipped secure baseline): per check pass, FAIL, CANNOT TELL (data missing,
+      unreadable or too old) or n/a, with the value, the operation it came from and its age, and
+      the score. Reads the offline cache only. Exit 13 when any check fails without a waiver, else 0.
+  fleetdeck compliance waive CHECK [--site NAME [--system NAME]] --reason TEXT --until ISO
+  fleetdeck compliance unwaive CHECK [--site NAME [--system NAME]]
+      A waiver (recorded in the action log's hash chain) excuses a failing check until it ends:
+      shown as "waived (reason, by, until)" and not counted as failing. Without --site: every system.
   fleetdeck monitor [--data-dir DIR] [--metrics-listen ADDR:PORT] [--metrics-web-config FILE]
                     [--secrets-file FILE]
       Polls every site at its interval and evaluates the alerts, with no window, until SIGTERM or

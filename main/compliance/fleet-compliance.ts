@@ -1,18 +1,14 @@
-import { countResults, evaluateSystem, type AnswerSource, type CachedAnswer, type CheckOutcome, type CheckResult } from '../../app/compliance/evaluate.js';
+import { evaluateSystem, type AnswerSource, type CachedAnswer } from '../../app/compliance/evaluate.js';
 import type { Baseline } from '../../app/compliance/baseline.js';
+import type { SystemComplianceView } from '../../app/compliance/results.js';
+import { applyWaivers, complianceScore, countEffective, type Waiver } from '../../app/compliance/waivers.js';
 import type { OperationKey } from '../../app/catalog/index.js';
 import type { Site } from '../../app/domain/site.js';
 import { refreshRead } from '../../app/fleet/refresh-plan.js';
 import { cacheKey, type OfflineCache } from '../store/offline-cache.js';
 
-/** One system's compliance: every check of the baseline with its result and evidence. */
-export interface SystemCompliance {
-  siteId: string;
-  site: string;
-  system: string;
-  counts: Record<CheckResult, number>;
-  checks: CheckOutcome[];
-}
+/** One system's compliance: every check of the baseline with its result, evidence and waiver. */
+export type SystemCompliance = SystemComplianceView;
 
 export interface FleetComplianceOptions {
   baseline: Baseline;
@@ -20,39 +16,51 @@ export interface FleetComplianceOptions {
   sites: readonly Site[];
   /** Only these sites (ids); all when omitted. */
   siteIds?: ReadonlySet<string>;
+  /** Waivers recorded in the action log (none when omitted). */
+  waivers?: readonly Waiver[];
   now: Date;
 }
 
 /**
  * Evaluates the baseline for every system with cached answers at the given sites, from the
  * offline cache alone: only the answers the baseline reads are read and parsed, once per system.
- * Systems come sorted by site name, then system name.
+ * Waivers apply to failing checks; counts and score are the effective ones. Systems come sorted by
+ * site name, then system name.
  */
 export function evaluateFleet(o: FleetComplianceOptions): SystemCompliance[] {
   const sites = new Map(o.sites.filter((s) => !o.siteIds || o.siteIds.has(s.id)).map((s) => [s.id, s]));
-  const keys = new Map<OperationKey, string>();
-  const keyOf = (op: OperationKey): string => {
-    let k = keys.get(op);
-    if (k === undefined) keys.set(op, (k = cacheKey(op, refreshRead(op).query)));
-    return k;
-  };
-  const now = o.now.getTime();
   const out: SystemCompliance[] = [];
   for (const { siteId, system } of o.cache.systems()) {
     const site = sites.get(siteId);
     // The empty name holds the site's own answers (its system list), not a system's.
     if (!site || system === '') continue;
-    const parsed = new Map<OperationKey, CachedAnswer | undefined>();
-    const answers: AnswerSource = (op) => {
-      if (parsed.has(op)) return parsed.get(op);
-      const answer = readEntry(o.cache, siteId, system, keyOf(op));
-      parsed.set(op, answer);
-      return answer;
-    };
-    const checks = evaluateSystem(o.baseline, { site: site.name, group: site.group, tags: site.tags }, answers, now);
-    out.push({ siteId, site: site.name, system, counts: countResults(checks), checks });
+    out.push(evaluateCachedSystem(o, site, system));
   }
   return out.sort((a, b) => a.site.localeCompare(b.site) || a.system.localeCompare(b.system));
+}
+
+/** One system of a site from its cached answers (what the alert engine asks after each refresh). */
+export function evaluateCachedSystem(o: Omit<FleetComplianceOptions, 'sites' | 'siteIds'>, site: Site, system: string): SystemCompliance {
+  const parsed = new Map<OperationKey, CachedAnswer | undefined>();
+  const answers: AnswerSource = (op) => {
+    if (parsed.has(op)) return parsed.get(op);
+    const answer = readEntry(o.cache, site.id, system, keyOf(op));
+    parsed.set(op, answer);
+    return answer;
+  };
+  const now = o.now.getTime();
+  const checks = applyWaivers(evaluateSystem(o.baseline, { site: site.name, group: site.group, tags: site.tags }, answers, now), o.waivers ?? [], site.id, system, now);
+  const counts = countEffective(checks);
+  const score = complianceScore(counts);
+  return { siteId: site.id, site: site.name, system, counts, ...(score !== undefined ? { score } : {}), checks };
+}
+
+const keys = new Map<OperationKey, string>();
+/** The cache key of an operation's refresh read, computed once per operation. */
+function keyOf(op: OperationKey): string {
+  let k = keys.get(op);
+  if (k === undefined) keys.set(op, (k = cacheKey(op, refreshRead(op).query)));
+  return k;
 }
 
 /** One cached answer, read alone: a system's cache also holds SMART texts and notifications no check reads. */

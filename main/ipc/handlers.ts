@@ -28,6 +28,7 @@ import type { SiteStore } from '../store/site-store.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { SearchAnswer } from '../../app/search/entries.js';
 import type { ForwardSetting, ForwardStatus } from '../../app/domain/syslog-forward.js';
+import type { ComplianceService } from '../compliance/compliance-service.js';
 
 export interface HandlerContext {
   fleet: Fleet;
@@ -48,6 +49,8 @@ export interface HandlerContext {
   bulk?: BulkJobs | undefined;
   /** Alerts and their rules; the `alerts:*` channels fail without it. */
   alerts?: AlertEngine | undefined;
+  /** Compliance with the baseline in force; the `compliance:*` channels fail without it. */
+  compliance?: ComplianceService | undefined;
   /** The fleet search index; `search:query` fails without it. */
   search?: SearchIndex | undefined;
   /** Every system's health summary; `health:summaries` fails without it. */
@@ -94,6 +97,8 @@ interface RedactedAnswers {
   /** The summaries as HealthSummaries keeps them: one JSON array text, redacted when computed. */
   'health:summaries': { seq: number; systems: RawJson };
   'health:rollups': { seq: number; systems: RawJson };
+  'compliance:evaluate': Redacted<Response<'compliance:evaluate'>>;
+  'compliance:fixplan': Redacted<Response<'compliance:fixplan'>>;
 }
 /** What the handler of a channel answers: the contract's response, redacted where it carries a system's data. */
 export type HandlerAnswer<C extends Channel> = C extends keyof RedactedAnswers ? RedactedAnswers[C] : Response<C>;
@@ -397,6 +402,21 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       const out = await deliver(file);
       return out.kind === 'cancelled' ? out : { ...out, ...digest };
     },
+    'compliance:evaluate': async (r) => redact(complianceOf().evaluate(complianceScope(r.site))),
+    'compliance:history': async (r) => complianceOf().historyOf(siteOf(r.site).id, r.system),
+    'compliance:waive': async (r) => {
+      const scope = waiverScopeOf(r);
+      const waiver = complianceOf().waive({ ...scope, reason: r.reason, until: r.until });
+      // Cleared at once rather than at the system's next refresh.
+      ctx.alerts?.evaluateAll();
+      return waiver;
+    },
+    'compliance:unwaive': async (r) => {
+      complianceOf().unwaive(waiverScopeOf(r));
+      ctx.alerts?.evaluateAll();
+      return ok;
+    },
+    'compliance:fixplan': async (r) => redact(complianceOf().fixPlan(r.check, complianceScope(r.site))),
     'demo:whatif': async (r) => {
       if (!ctx.whatIf) throw new ScopeError('"what if" drives the simulated demo fleet only: start Fleetdeck with --demo');
       const site = siteOf(r.site);
@@ -417,6 +437,21 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     return grant ? { kind: 'saved', path: await ctx.saveFile.grants.writeFile(grant, file.content) } : { kind: 'cancelled' };
   }
 
+  function complianceOf(): ComplianceService {
+    if (!ctx.compliance) throw new ScopeError('compliance is not available in this window');
+    return ctx.compliance;
+  }
+  /** The sites a compliance call covers: the one named, else a scoped window's own, else all. */
+  function complianceScope(site: string | undefined): { siteIds?: ReadonlySet<string> } {
+    const id = site !== undefined ? siteOf(site).id : ctx.scopedSite;
+    return id !== undefined ? { siteIds: new Set([id]) } : {};
+  }
+  /** A waiver's scope from a request: a scoped window waives for its own site, never for the fleet. */
+  function waiverScopeOf(r: { check: string; site?: string | undefined; system?: string | undefined }): { check: string; siteId: string; system: string } {
+    if (r.system !== undefined && r.site === undefined) throw new InputError('name the site of the system');
+    if (r.site === undefined && ctx.scopedSite) throw new ScopeError(`this window is scoped to site "${ctx.scopedSite}": it waives checks of its site or its systems only`);
+    return { check: r.check, siteId: r.site !== undefined ? siteOf(r.site).id : '', system: r.system ?? '' };
+  }
   function bulkJobs(): BulkJobs {
     if (!ctx.bulk) throw new ScopeError('bulk changes are not available in this window');
     return ctx.bulk;

@@ -1,4 +1,5 @@
 import type { Site } from '../../app/domain/site.js';
+import type { ComplianceService } from '../compliance/compliance-service.js';
 import { InputError } from '../../app/errors.js';
 import { buildReport } from '../../app/reports/build.js';
 import { diffReports, type ReportDiff } from '../../app/reports/diff.js';
@@ -21,6 +22,8 @@ export interface ReportServiceOptions {
   /** OS user, recorded as the report's author. */
   user: string;
   appVersion: string;
+  /** Compliance with the baseline in force: the compliance section (and the audit pack's) is evaluated with it. */
+  compliance?: ComplianceService | undefined;
   clock?: () => Date;
 }
 
@@ -100,6 +103,7 @@ export class ReportService {
       siteProblems,
       period,
       actions: collectActions(this.o.actionLog, period, explicit ? sites.map((s) => s.id) : undefined),
+      ...(this.o.compliance && (req.kind === 'compliance' || req.kind === 'audit') ? { compliance: this.o.compliance.evaluate(explicit ? { siteIds: new Set(sites.map((s) => s.id)) } : {}) } : {}),
     });
     const summary = this.o.store.save(model);
     this.latest = { id: summary.id, summary, model };

@@ -360,6 +360,15 @@ export class ActionLog {
     );
   }
 
+  /**
+   * The seq of the chain's last record (0 when empty): it moves with every record appended, in
+   * this process or another, so a reader can tell cheaply whether what it read is still current.
+   * @throws StoreError as {@link list}
+   */
+  headSeq(): number {
+    return this.read('read', () => this.stmts?.head.get()?.seq ?? 0);
+  }
+
   /** Number of writes recorded (an intent and its outcome count once). @throws StoreError as {@link list} */
   count(): number {
     return this.read('read', () => this.stmts?.count.get()?.n ?? 0);

@@ -356,6 +356,21 @@ export const REPORT_MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  `
+  -- Compliance scores kept per evaluation (main/compliance/score-history.ts): of each system, and of
+  -- the scope evaluated (system ''; site_id '' for the whole fleet). A record an auditor reads
+  -- over time, like the reports, not an answer the next refresh can fetch again.
+  CREATE TABLE compliance_scores (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    at       TEXT    NOT NULL,   -- ISO time of the evaluation
+    baseline TEXT    NOT NULL,   -- SHA-256 of the baseline evaluated
+    site_id  TEXT    NOT NULL,
+    system   TEXT    NOT NULL,
+    counts   TEXT    NOT NULL,   -- JSON of the effective counts (app/compliance/results.ts)
+    score    REAL                -- percent; NULL when no check applied
+  );
+  CREATE INDEX compliance_scores_key ON compliance_scores (site_id, system, id);
+  `,
 ];
 
 /**

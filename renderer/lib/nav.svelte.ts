@@ -26,6 +26,8 @@ export type Route =
   | { view: 'drift' }
   /** Configuration of chosen systems side by side. */
   | { view: 'compare' }
+  /** Every system against the compliance baseline, optionally drilled into one system. */
+  | { view: 'compliance'; siteId?: string; system?: string }
   | { view: 'system'; siteId: string; system: string; area: string; detail?: AreaDetail };
 
 export type SystemRoute = Extract<Route, { view: 'system' }>;

@@ -30,6 +30,7 @@ export const PARTS = {
   capacity: lazyPart('capacity planning', () => import('./CapacityPlanView.svelte')),
   drift: lazyPart('the versions view', () => import('./DriftView.svelte')),
   compare: lazyPart('the configuration comparison', () => import('./CompareView.svelte')),
+  compliance: lazyPart('the compliance view', () => import('./ComplianceView.svelte')),
   sites: lazyPart('the sites view', () => import('../components/SiteManager.svelte')),
   system: lazyPart('the system page', () => import('./SystemPage.svelte')),
 };

@@ -160,6 +160,11 @@ function templates(siteId: string, system: string, exportDir: string): Record<Ch
     'alerts:notify': [{ notify: true }],
     'table:export': [{ format: 'csv', title: 'fuzz', columns: ['a', 'b'], rows: [['=1', 2]] }, { file: `${exportDir}/fuzz-table.csv`, format: 'csv', title: 'fuzz', columns: ['a'], rows: [] }],
     'notices:dismiss': [{ notice: 'site-import' }],
+    'compliance:evaluate': [{}, { site: siteId }],
+    'compliance:history': [{ site: siteId, system }],
+    'compliance:waive': [{ check: 'users-two-step', site: siteId, system, reason: 'fuzz', until: '2099-01-01T00:00:00Z' }],
+    'compliance:unwaive': [{ check: 'users-two-step', site: siteId, system }],
+    'compliance:fixplan': [{ check: 'support-tunnel-off' }],
     'demo:whatif': [{ action: 'fail-drive', site: siteId, system }, { action: 'stop-site', site: siteId }],
   };
 }

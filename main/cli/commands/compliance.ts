@@ -1,42 +1,24 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CHECK_RESULTS, type CheckOutcome, type Evidence } from '../../../app/compliance/evaluate.js';
-import type { Baseline } from '../../../app/compliance/baseline.js';
-import { SEVERITIES } from '../../../app/compliance/baseline.js';
-import { BaselineError, parseBaseline } from '../../../app/compliance/parse.js';
+import type { Evidence } from '../../../app/compliance/evaluate.js';
+import { RESULT_WORDS, worstFirst } from '../../../app/compliance/order.js';
+import type { BaselineMeta, FleetComplianceView } from '../../../app/compliance/results.js';
+import { BaselineError } from '../../../app/compliance/parse.js';
+import { effectiveResult, waiverText } from '../../../app/compliance/waivers.js';
 import { terminalField } from '../../../app/safe-text.js';
-import { SECURE_BASELINE } from '../../../app/compliance/secure-baseline.js';
-import { evaluateFleet, type SystemCompliance } from '../../compliance/fleet-compliance.js';
+import { readBaselineFile, secureBaselineText, shippedBaseline, type BaselineSource } from '../../compliance/baseline-source.js';
+import type { Runtime } from '../../runtime.js';
 import { withRuntime } from '../context.js';
 import { CliError, EXIT, printJson, printRow, type CliIo } from '../io.js';
 
-/** The baseline in force and how to recognise it: the SHA-256 of its file's bytes. */
-export interface BaselineSource {
-  baseline: Baseline;
-  /** The file read; absent for the shipped baseline. */
-  file?: string;
-  sha256: string;
-}
-
-/** The shipped baseline's text: what `--print-baseline` writes and what its hash is taken of. */
-export function secureBaselineText(): string {
-  return `${JSON.stringify(SECURE_BASELINE, null, 2)}\n`;
-}
+export { secureBaselineText, type BaselineSource };
 
 /** Reads the baseline of `file`, or the shipped one; a malformed file is refused line by line (a `validation` error). */
 export function loadBaseline(file: string | undefined): BaselineSource {
-  if (file === undefined) return { baseline: SECURE_BASELINE, sha256: sha256(secureBaselineText()) };
-  let text: string;
+  if (file === undefined) return shippedBaseline();
   try {
-    text = readFileSync(file, 'utf8');
+    return readBaselineFile(file);
   } catch (err) {
-    throw new CliError(`cannot read the baseline ${file}: ${(err as Error).message}`, EXIT.usage);
-  }
-  try {
-    return { baseline: parseBaseline(text, file), file, sha256: sha256(text) };
-  } catch (err) {
-    if (!(err instanceof BaselineError)) throw err;
+    if (!(err instanceof BaselineError)) throw new CliError(`cannot read the baseline ${file}: ${(err as Error).message}`, EXIT.usage);
     // One problem a line; each kept to one line, since it may quote the file.
     const lines = err.problems.map((p) => `  line ${p.line}${p.path ? ` (${terminalField(p.path)})` : ''}: ${terminalField(p.message)}`);
     throw new CliError(`${file}: not a usable baseline\n${lines.join('\n')}`, EXIT.usage);
@@ -45,11 +27,12 @@ export function loadBaseline(file: string | undefined): BaselineSource {
 
 /**
  * `fleetdeck compliance [--baseline FILE] [--site NAME]... [--json] [--print-baseline]`: every
- * cached system against the baseline (the shipped one without `--baseline`), from the offline
- * cache alone. Exits {@link EXIT.checksFailing} when any check fails on any system, else 0; a check
- * that cannot tell does not fail the run but is printed as such.
+ * cached system against the baseline (without `--baseline`, the data directory's, as the app uses),
+ * from the offline cache alone. Exits {@link EXIT.checksFailing} when any check fails on any system
+ * without a waiver in force, else 0; a check that cannot tell does not fail the run but is printed.
  */
 export async function complianceCommand(io: CliIo, args: readonly string[]): Promise<number> {
+  if (args[0] === 'waive' || args[0] === 'unwaive') return waiveCommand(io, args[0], args.slice(1));
   const { values } = parseArgs({
     args: [...args],
     strict: true,
@@ -65,42 +48,90 @@ export async function complianceCommand(io: CliIo, args: readonly string[]): Pro
     io.stdout(values.baseline === undefined ? secureBaselineText() : `${JSON.stringify(loadBaseline(values.baseline).baseline, null, 2)}\n`);
     return EXIT.ok;
   }
-  const source = loadBaseline(values.baseline);
-  return withRuntime(io, values['data-dir'], async (rt) => {
-    const siteIds = new Set<string>();
-    for (const name of values.site ?? []) {
-      const site = rt.sites.get(name);
-      if (!site) throw new CliError(`no site named "${name}"`, EXIT.usage);
-      siteIds.add(site.id);
-    }
-    const now = new Date();
-    const systems = evaluateFleet({ baseline: source.baseline, cache: rt.cache, sites: rt.sites.list(), ...(siteIds.size ? { siteIds } : {}), now });
-    const meta = { name: source.baseline.name, version: source.baseline.version, sha256: source.sha256, ...(source.file ? { file: source.file } : {}) };
-    if (values.json) printJson(io, { baseline: meta, evaluatedAt: now.toISOString(), systems });
-    else printText(io, meta, systems);
-    return systems.some((s) => s.counts.fail > 0) ? EXIT.checksFailing : EXIT.ok;
-  });
+  const source = values.baseline === undefined ? undefined : loadBaseline(values.baseline);
+  return withRuntime(
+    io,
+    values['data-dir'],
+    async (rt) => {
+      const siteIds = new Set((values.site ?? []).map((name) => siteIdOf(rt, name)));
+      // Without --baseline: the data directory's baseline, the one the app evaluates.
+      const result = (source ? rt.compliance.withBaseline(source) : rt.compliance).evaluate(siteIds.size ? { siteIds } : {});
+      if (values.json) printJson(io, result);
+      else printText(io, result);
+      return result.counts.fail > 0 ? EXIT.checksFailing : EXIT.ok;
+    },
+    { secrets: false },
+  );
 }
 
-function printText(io: CliIo, meta: { name: string; version: string; sha256: string }, systems: readonly SystemCompliance[]): void {
+/**
+ * `fleetdeck compliance waive CHECK [--site S [--system X]] --reason TEXT --until ISO` and
+ * `compliance unwaive CHECK [--site S [--system X]]`: a waiver (or its end) recorded in the action
+ * log; without --site it covers every system of the fleet.
+ */
+async function waiveCommand(io: CliIo, verb: 'waive' | 'unwaive', args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string' },
+      baseline: { type: 'string' },
+      site: { type: 'string' },
+      system: { type: 'string' },
+      reason: { type: 'string' },
+      until: { type: 'string' },
+    },
+  });
+  const [check, ...extra] = positionals;
+  if (check === undefined || extra.length) throw new CliError(`compliance ${verb} takes one check id`, EXIT.usage);
+  if (values.system !== undefined && values.site === undefined) throw new CliError('--system needs --site', EXIT.usage);
+  if (verb === 'waive' && (values.reason === undefined || values.until === undefined)) throw new CliError('compliance waive needs --reason TEXT and --until ISO', EXIT.usage);
+  const source = values.baseline === undefined ? undefined : loadBaseline(values.baseline);
+  return withRuntime(
+    io,
+    values['data-dir'],
+    async (rt) => {
+      const scope = { check, siteId: values.site !== undefined ? siteIdOf(rt, values.site) : '', system: values.system ?? '' };
+      const service = source ? rt.compliance.withBaseline(source) : rt.compliance;
+      const where = values.site === undefined ? 'every system' : values.system === undefined ? `every system of ${values.site}` : `${values.system} of ${values.site}`;
+      if (verb === 'waive') {
+        const w = service.waive({ ...scope, reason: values.reason ?? '', until: values.until ?? '' });
+        io.stdout(`check ${terminalField(check)} waived for ${terminalField(where)} until ${w.until} by ${terminalField(w.by)} (action log record ${w.seq})\n`);
+      } else {
+        service.unwaive(scope);
+        io.stdout(`waiver of check ${terminalField(check)} for ${terminalField(where)} revoked\n`);
+      }
+      // The compliance alerts follow the waiver now, not at the next refresh.
+      rt.alerts.evaluateAll();
+      return EXIT.ok;
+    },
+    { secrets: false },
+  );
+}
+
+function siteIdOf(rt: Runtime, name: string): string {
+  const site = rt.sites.get(name);
+  if (!site) throw new CliError(`no site named "${name}"`, EXIT.usage);
+  return site.id;
+}
+
+function printText(io: CliIo, result: FleetComplianceView): void {
+  const meta: BaselineMeta = result.baseline;
   io.stdout(`baseline ${meta.name} ${meta.version} (sha256 ${meta.sha256})\n`);
-  if (!systems.length) {
+  if (!result.systems.length) {
     io.stdout('no cached systems: refresh first (fleetdeck refresh)\n');
     return;
   }
-  for (const s of systems) {
+  for (const s of result.systems) {
     const c = s.counts;
-    printRow(io, [s.site, s.system, `${c.fail} fail, ${c['cannot-tell']} cannot tell, ${c.pass} pass, ${c['not-applicable']} not applicable`]);
-    for (const check of worstFirst(s.checks)) printRow(io, [RESULT_WORD[check.result], check.severity, check.id, check.title, check.reason, evidenceText(check.evidence)], '  ');
+    printRow(io, [s.site, s.system, `${c.fail} fail, ${c.waived} waived, ${c['cannot-tell']} cannot tell, ${c.pass} pass, ${c['not-applicable']} not applicable${s.score !== undefined ? `; score ${s.score} %` : ''}`]);
+    for (const check of worstFirst(s.checks)) {
+      printRow(io, [RESULT_WORDS[effectiveResult(check)], check.severity, check.id, check.title, check.waiver ? `${check.reason}; ${waiverText(check.waiver)}` : check.reason, evidenceText(check.evidence)], '  ');
+    }
   }
-}
-
-const RESULT_WORD: Record<CheckOutcome['result'], string> = { fail: 'FAIL', 'cannot-tell': 'CANNOT TELL', pass: 'pass', 'not-applicable': 'n/a' };
-
-/** Result worst first, then severity highest first, then the baseline's order. */
-function worstFirst(checks: readonly CheckOutcome[]): CheckOutcome[] {
-  const rank = (c: CheckOutcome): number => CHECK_RESULTS.indexOf(c.result) * 10 + (SEVERITIES.length - SEVERITIES.indexOf(c.severity));
-  return checks.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map((x) => x.c);
+  const c = result.counts;
+  io.stdout(`fleet: ${c.fail} fail, ${c.waived} waived, ${c['cannot-tell']} cannot tell, ${c.pass} pass${result.score !== undefined ? `; score ${result.score} %` : ''}\n`);
 }
 
 function evidenceText(e: Evidence | undefined): string {
@@ -117,6 +148,3 @@ function ageText(seconds: number): string {
   return `${Math.round(seconds / 86_400)} d`;
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIELDS_NO_RULE_READS, MAX_NOTIFICATION_ALERTS, evaluateAlerts, notificationWindowEnd, smartReportOf, smartVerdictOf, type AlertInput } from '../../../../app/alerts/evaluate.js';
+import { FIELDS_NO_RULE_READS, MAX_NOTIFICATION_ALERTS, evaluateAlerts, notificationWindowEnd, smartReportOf, smartVerdictOf, type AlertInput, type ComplianceFinding } from '../../../../app/alerts/evaluate.js';
 import { DEFAULT_RULES, RULE_KINDS, type RuleSettings } from '../../../../app/alerts/rules.js';
 import { healthy } from '../health/fixtures.js';
 
@@ -20,6 +20,7 @@ function input(over: Partial<AlertInput> = {}): AlertInput {
       replication: { Data: [{ Application: 'app', Volumes: [{ Volume: 'v', Replication: { ReplicationPairs: [{ RemoteSystemName: 'far', SyncInPercentage: 100, ConnectionStatus: 'InSync' }] } }] }] },
     },
     notifications: { Data: [] },
+    compliance: [],
     now: NOW,
     ...over,
   };
@@ -174,5 +175,31 @@ describe('alert evaluation', () => {
     const e = evaluateAlerts(input({ state: 'unreachable' }), rules((r) => (r.unreachable.enabled = false)));
     expect(e.conditions).toEqual([]);
     expect(e.assessed).toContain('unreachable');
+  });
+});
+
+describe('the compliance rule', () => {
+  const check = (over: Partial<ComplianceFinding> = {}): ComplianceFinding => ({ id: 'support-tunnel-off', title: 'Tunnel closed', severity: 'high', result: 'fail', reason: '1 of 2 do not meet', ...over });
+
+  it('raises a failing check at the level of the check, one alert per check', () => {
+    const e = evaluateAlerts(input({ compliance: [check(), check({ id: 'vault', severity: 'critical' }), check({ id: 'ok', result: 'pass' })] }), DEFAULT_RULES);
+    expect(e.conditions).toEqual([
+      { rule: 'compliance', subject: 'support-tunnel-off', level: 'warning', message: 'compliance check failing (high): Tunnel closed: 1 of 2 do not meet' },
+      { rule: 'compliance', subject: 'vault', level: 'critical', message: 'compliance check failing (critical): Tunnel closed: 1 of 2 do not meet' },
+    ]);
+  });
+
+  it('sees no condition in a waiver in force, a check that cannot tell, or one below the severity asked', () => {
+    const findings = [check({ waiver: { active: true } }), check({ id: 'unsure', result: 'cannot-tell' }), check({ id: 'minor', severity: 'low' })];
+    expect(evaluateAlerts(input({ compliance: findings }), DEFAULT_RULES).conditions).toEqual([]);
+    // An expired waiver excuses nothing.
+    expect(evaluateAlerts(input({ compliance: [check({ waiver: { active: false } })] }), DEFAULT_RULES).conditions.map((c) => c.subject)).toEqual(['support-tunnel-off']);
+    expect(evaluateAlerts(input({ compliance: [check({ severity: 'low' })] }), rules((r) => (r.compliance.minSeverity = 'low'))).conditions).toHaveLength(1);
+    expect(evaluateAlerts(input({ compliance: [check()] }), rules((r) => (r.compliance.enabled = false))).conditions).toEqual([]);
+  });
+
+  it('leaves compliance alerts as they are where compliance was not evaluated', () => {
+    expect(evaluateAlerts(input({ compliance: undefined }), DEFAULT_RULES).assessed).not.toContain('compliance');
+    expect(evaluateAlerts(input(), DEFAULT_RULES).assessed).toContain('compliance');
   });
 });

@@ -103,3 +103,20 @@ checks:
     expect(file).toEqual(baselineJsonSchema());
   });
 });
+
+describe('a check\u2019s fix', () => {
+  const withFix = (fix: string): string => minimal(TWO_STEP.replace('"severity": "high",', `"severity": "high",\n      "fix": ${fix},`));
+
+  it('accepts one write of the catalog with its body fields', () => {
+    const b = parseBaseline(withFix('{ "op": "PUT /nodes/support/tunnel/disable", "body": { "Node": "{item}" }, "title": "Close it" }'));
+    expect(b.checks[0]?.fix).toEqual({ op: 'PUT /nodes/support/tunnel/disable', body: { Node: '{item}' }, title: 'Close it' });
+  });
+
+  it('refuses a read, a destructive write and a body field the operation does not have, by line', () => {
+    expect(problemsOf(withFix('{ "op": "GET /users/list", "body": {}, "title": "x" }'))[0]?.path).toBe('checks[0].fix.op');
+    expect(problemsOf(withFix('{ "op": "DELETE /users/delete", "body": {}, "title": "x" }'))[0]?.path).toBe('checks[0].fix.op');
+    expect(problemsOf(withFix('{ "op": "PUT /nodes/support/tunnel/disable", "body": { "Nod": "{item}" }, "title": "x" }'))).toEqual([
+      { line: 12, path: 'checks[0].fix.body.Nod', message: 'PUT /nodes/support/tunnel/disable has no body field "Nod"' },
+    ]);
+  });
+});

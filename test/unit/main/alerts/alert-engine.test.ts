@@ -407,3 +407,75 @@ describe('the alert engine', () => {
     expect(e.notify).toBe(true);
   });
 });
+
+describe('the compliance rule in the engine', () => {
+  function complianceEngine() {
+    const dir = tempDir();
+    const db = openAlertsDatabase(dir);
+    const logDb = openLogDatabase(dir);
+    open.push(db, logDb);
+    const answers = versionedFleet();
+    const TUNNEL = { op: 'GET /nodes/support/tunnel/status', query: {} };
+    const state = { waived: false, revision: 'r1', calls: 0, now: Date.parse('2026-01-01T12:00:00.000Z'), waiverEnds: undefined as number | undefined };
+    const e = new AlertEngine({
+      store: new AlertStore(db),
+      fleet: answers.fleet,
+      actionLog: new ActionLog({ db: logDb, file: path.join(dir, 'actions.db'), clock: steppingClock() }),
+      user: 'admin',
+      siteIds: () => ['lab'],
+      clock: () => new Date(state.now),
+      compliance: {
+        system: () => {
+          state.calls++;
+          const active = state.waived && (state.waiverEnds === undefined || state.now < state.waiverEnds);
+          return { checks: [{ id: 'support-tunnel-off', title: 'Tunnel closed', severity: 'critical', result: 'fail', reason: 'open on n1', ...(state.waived ? { waiver: { active } } : {}) }] };
+        },
+        reads: () => [TUNNEL],
+        revision: () => state.revision,
+        nextChange: (now) => (state.waiverEnds !== undefined && state.waiverEnds > now ? state.waiverEnds : undefined),
+      },
+    });
+    return { e, answers, state, tunnelKey: cacheKey(TUNNEL.op, TUNNEL.query) };
+  }
+  const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
+
+  it('raises a failing check at its level, re-evaluates when its answers or a waiver change, and clears when waived', () => {
+    const { e, answers, state, tunnelKey } = complianceEngine();
+    answers.set(tunnelKey, { Data: [{ Name: 'n1', SupportTunnelStatus: 'Enabled' }] });
+    expect(e.evaluate(status).raised.map((a) => [a.rule, a.subject, a.level])).toEqual([['compliance', 'support-tunnel-off', 'critical']]);
+    expect(state.calls).toBe(1);
+    // Nothing changed: not evaluated again.
+    e.evaluate(status);
+    expect(state.calls).toBe(1);
+    // A new version of an answer the baseline reads: evaluated again.
+    answers.set(tunnelKey, { Data: [{ Name: 'n1', SupportTunnelStatus: 'Enabled ' }] });
+    e.evaluate(status);
+    expect(state.calls).toBe(2);
+    // A waiver recorded: the revision moves, the alert clears.
+    state.waived = true;
+    state.revision = 'r2';
+    expect(e.evaluate(status).cleared.map((a) => a.subject)).toEqual(['support-tunnel-off']);
+  });
+
+  it('leaves compliance alerts alone on a system whose data is not read (unreachable)', () => {
+    const { e, answers, tunnelKey } = complianceEngine();
+    answers.set(tunnelKey, { Data: [] });
+    e.evaluate(status);
+    const r = e.evaluate({ ...status, state: 'unreachable' });
+    expect(r.cleared).toEqual([]);
+    expect(e.list({ rule: 'compliance', state: 'active' })).toHaveLength(1);
+  });
+
+  it('raises the alert again the moment a waiver ends, though nothing else changed', () => {
+    const { e, answers, state, tunnelKey } = complianceEngine();
+    answers.set(tunnelKey, { Data: [] });
+    state.waived = true;
+    state.waiverEnds = state.now + 60_000;
+    expect(e.evaluate(status).raised).toEqual([]);
+    state.now += 30_000;
+    e.evaluate(status);
+    expect(state.calls).toBe(1);
+    state.now += 30_000;
+    expect(e.evaluate(status).raised.map((a) => a.subject)).toEqual(['support-tunnel-off']);
+  });
+});

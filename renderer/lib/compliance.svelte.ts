@@ -1,0 +1,51 @@
+import type { FixPlan } from '../../app/compliance/fix.js';
+import type { FleetComplianceView, ScorePoint } from '../../app/compliance/results.js';
+import type { Waiver } from '../../app/compliance/waivers.js';
+import { api } from './api.js';
+import { errorText } from './format.js';
+
+/**
+ * The compliance view's state: main's evaluation of the window's sites (the same one the CLI and
+ * the audit pack print), and the calls that change it (waivers) or preview a fix. Nothing is
+ * judged here: results, waivers and scores come from main.
+ */
+export class ComplianceState {
+  result = $state.raw<FleetComplianceView | undefined>();
+  loading = $state(false);
+  error = $state<string | undefined>();
+
+  /** Evaluates again (each evaluation's score is kept by main). */
+  async load(site?: string): Promise<void> {
+    this.loading = true;
+    try {
+      this.result = await api().invoke('compliance:evaluate', site !== undefined ? { site } : {});
+      this.error = undefined;
+    } catch (err) {
+      this.error = errorText(err);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  /** A system's kept scores, oldest first. */
+  history(site: string, system: string): Promise<ScorePoint[]> {
+    return api().invoke('compliance:history', { site, system });
+  }
+
+  /** Records a waiver, then evaluates again. @throws the refusal (a reason missing, an end in the past) */
+  async waive(request: { check: string; site?: string; system?: string; reason: string; until: string }): Promise<Waiver> {
+    const w = await api().invoke('compliance:waive', request);
+    await this.load();
+    return w;
+  }
+
+  async unwaive(request: { check: string; site?: string; system?: string }): Promise<void> {
+    await api().invoke('compliance:unwaive', request);
+    await this.load();
+  }
+
+  /** The exact writes a check's fix would send; sends nothing. */
+  fixPlan(check: string): Promise<FixPlan> {
+    return api().invoke('compliance:fixplan', { check });
+  }
+}
