@@ -20,6 +20,7 @@ export const EXIT = {
   internal: 11,
   alertsOpen: 12,
   checksFailing: 13,
+  managed: 14,
 } as const;
 export type ExitName = keyof typeof EXIT;
 
@@ -39,6 +40,7 @@ export const EXIT_MEANING: Readonly<Record<ExitName, string>> = {
   internal: 'an internal error of Fleetdeck (a bug; the message says where)',
   alertsOpen: '`fleetdeck alerts`: at least one alert is open (not acknowledged, not snoozed)',
   checksFailing: '`fleetdeck compliance`: at least one check of the baseline fails on a system',
+  managed: 'refused by the machine policy: a read-only workstation, or a site or setting managed by your organisation (nothing was sent or changed)',
 };
 
 /** Statuses that report what a command found rather than an error: no error code ends with them. */
@@ -60,6 +62,7 @@ export type IpcErrorCode =
   | 'certificate'
   | 'store'
   | 'keychain'
+  | 'managed'
   | 'internal';
 
 /** One row of the error table. */
@@ -95,6 +98,7 @@ export const ERROR_TABLE = {
   certificate: { ipc: 'certificate', exit: 'certificate', sentence: 'certificate not trusted' },
   store: { ipc: 'store', exit: 'store', sentence: 'a data file cannot be used' },
   keychain: { ipc: 'keychain', exit: 'keychain', sentence: 'the keychain cannot be used' },
+  managed: { ipc: 'managed', exit: 'managed', sentence: 'managed by your organisation' },
   internal: { ipc: 'internal', exit: 'internal', sentence: 'an internal error' },
 } as const satisfies Record<string, ErrorEntry>;
 
@@ -162,5 +166,16 @@ export class InputError extends CodedError {
   declare readonly code: InputErrorCode;
   constructor(message: string, code: InputErrorCode = 'validation') {
     super(code, message);
+  }
+}
+
+/**
+ * Refused by the machine policy IT deployed: the workstation is read-only, or the site or setting
+ * is managed by the organisation. Nothing was sent or changed.
+ */
+export class ManagedError extends CodedError {
+  override readonly name = 'ManagedError';
+  constructor(message: string) {
+    super('managed', message);
   }
 }

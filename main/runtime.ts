@@ -21,6 +21,8 @@ import type { ActionLog } from './store/action-log.js';
 import type { Database } from './store/driver.js';
 import type { OfflineCache } from './store/offline-cache.js';
 import { SiteStore } from './store/site-store.js';
+import { nodePolicySources, presetToSite, readMachinePolicy, type PolicyState } from './policy/machine-policy-file.js';
+import { PolicyGuard } from './policy/policy-guard.js';
 import { openStores } from './store/stores.js';
 import { SystemOutcomes } from './store/system-outcomes.js';
 import type { Timers } from './core/deadline.js';
@@ -48,6 +50,8 @@ export interface RuntimeOptions {
   searchIndex?: boolean;
   /** When background start-up work runs (tests: fake timers; see {@link StartGate}). */
   startGate?: StartGateOptions;
+  /** The machine policy (tests); default: read from the OS's policy file (main/policy/machine-policy-file.ts). */
+  policy?: PolicyState;
 }
 
 /** Everything main runs on: stores, secrets, the fleet and the IPC handlers, for one data dir. */
@@ -73,6 +77,12 @@ export interface Runtime {
   keychainWarning?: string | undefined;
   /** What happened to the data files on opening (see `openStores`). */
   storeWarnings: string[];
+  /**
+   * The machine policy in force: `policy.readOnly` (why every write is refused), the forced
+   * settings in `policy.state.policy` (`syslog`, `metrics`, `minPollIntervalSeconds`), the update
+   * feed in `policy.state.updateUrl`.
+   */
+  policy: PolicyGuard;
   close(): Promise<void>;
 }
 
@@ -111,7 +121,26 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
       })
     : opened;
   const { cache, actionLog } = stores;
-  const sites = new SiteStore({ dataDir: o.dataDir });
+  const policyState = o.policy ?? (await readMachinePolicy(nodePolicySources(process.platform)));
+  const policy = new PolicyGuard(policyState);
+  for (const n of policyState.notes) o.warn?.(n);
+  if (policyState.status === 'refused' && policyState.readOnly) o.warn?.(policyState.readOnly);
+  actionLog.guard = (what) => policy.assertWritable(what);
+  const sites = new SiteStore({ dataDir: o.dataDir, policy });
+  const presets = policyState.policy?.sites ?? [];
+  if (presets.length > 0) {
+    const at = new Date().toISOString();
+    try {
+      for (const w of await sites.applyPresets(presets.map((p) => presetToSite(p, at)))) {
+        o.warn?.(w);
+        stores.warnings.push(w);
+      }
+    } catch (err) {
+      const w = `the machine policy's sites could not be added: ${err instanceof Error ? err.message : String(err)}`;
+      o.warn?.(w);
+      stores.warnings.push(w);
+    }
+  }
   const fleet = new Fleet({ sites, secrets, cache, actionLog, outcomes: new SystemOutcomes(stores.cacheDb), user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
   // Before the alert engine and the shells: a status event reaches them with the system's summary already computed.
   const summaries = new HealthSummaries({ fleet, db: stores.cacheDb, warn: (m) => o.warn?.(m) });
@@ -169,6 +198,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     handlers,
     keychainWarning,
     storeWarnings: stores.warnings,
+    policy,
     close: async () => {
       startGate.close();
       search.close();

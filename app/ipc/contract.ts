@@ -4,6 +4,7 @@ import { alertFilterSchema, alertSchema } from '../alerts/alert.js';
 import { ruleOverrideSchema, ruleScopeSchema, ruleSettingsSchema, scopedOverrideSchema } from '../alerts/rules.js';
 import { ACTION_EXPORT_FORMATS, actionEntrySchema, actionLogExportSchema, actionLogFilterSchema, actionLogPageSchema, actionLogVerificationSchema } from '../domain/action.js';
 import { siteEditSchema, siteImportNoticeSchema, siteInputSchema, siteViewSchema, systemStatusSchema } from '../domain/site.js';
+import { policyViewSchema } from '../policy/machine-policy.js';
 import { systemRollupSchema, systemSummarySchema } from '../health/system-summary.js';
 import { OPERATION_KEYS } from '../catalog/operations.js';
 import { fileExportSchema, reportDiffSchema, reportExportSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
@@ -125,6 +126,8 @@ export const CONTRACT = {
       storeWarnings: z.array(z.string()).optional(),
       /** What became of an earlier Fleetdeck's sites.json (imported, or why not), until dismissed with `notices:dismiss`. */
       siteImport: siteImportNoticeSchema.optional(),
+      /** The machine policy: what it manages, and why writes are refused when the workstation is read-only. */
+      policy: policyViewSchema.optional(),
     }),
   ),
   /** The admin has read a notice: main remembers it, so no window (nor a reload, nor the next start) tells it again. */

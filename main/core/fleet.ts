@@ -83,7 +83,7 @@ export class Fleet {
     this.refresher = new FleetRefresh(context);
     this.admin = new SiteAdmin(context);
     this.scheduler = new PollScheduler({
-      sites: () => o.sites.list(),
+      sites: () => withMinInterval(o.sites.list(), o.sites.policy.minPollIntervalSeconds),
       poll: (siteId) => this.refresher.refresh({ siteIds: [siteId], mode: 'steady' }),
       backoffUntil: (siteId) => this.state.backoff.get(siteId)?.until,
       timers: this.timers,
@@ -170,6 +170,8 @@ export class Fleet {
         this.o.cache.put(site.id, system, cacheKey(op.key, params.query ?? {}), result, this.clock());
         return result;
       }
+      // A read-only workstation (machine policy) sends no write and records none.
+      this.o.sites.policy.assertWritable(op.key);
       this.writing += 1;
       try {
         return await this.write(site, conn, system, op, { ...params, deadline }, onOutcome);
@@ -405,4 +407,11 @@ export class Fleet {
     }
     return conn;
   }
+}
+
+/** Sites with the machine policy's minimum poll interval applied (on demand stays on demand). */
+function withMinInterval(sites: Site[], min: number | undefined): Site[] {
+  if (min === undefined) return sites;
+  for (const s of sites) if (s.polling.intervalSeconds > 0 && s.polling.intervalSeconds < min) s.polling.intervalSeconds = min;
+  return sites;
 }

@@ -1,5 +1,7 @@
 import type { z, ZodError } from 'zod';
-import { getOperation } from '../../app/catalog/index.js';
+import { getOperation, type OperationKey } from '../../app/catalog/index.js';
+import { CHANNEL_ACCESS } from '../../app/ipc/channels.js';
+import type { PolicyGuard } from '../policy/policy-guard.js';
 import { InputError } from '../../app/errors.js';
 import { CONTRACT, type Channel, type IpcError, type Response, type SiteView, type WhatIfAction } from '../../app/ipc/contract.js';
 import type { Site, SiteImportNotice } from '../../app/domain/site.js';
@@ -91,7 +93,7 @@ export type HandlerAnswer<C extends Channel> = C extends keyof RedactedAnswers ?
 export type Handlers = { [C in Channel]: (request: Parsed<C>) => Promise<HandlerAnswer<C>> };
 
 /** A site as the renderer sees it: no certificate bodies, no secrets. */
-export function toSiteView(site: Site, simulated: boolean, now: Date = new Date()): SiteView {
+export function toSiteView(site: Site, simulated: boolean, now: Date = new Date(), managed = false): SiteView {
   const validity = site.tls.pinSha256 ? pinnedValidity(site.tls.pinnedCertPem, now) : undefined;
   return {
     id: site.id,
@@ -110,6 +112,7 @@ export function toSiteView(site: Site, simulated: boolean, now: Date = new Date(
     polling: site.polling,
     ...(site.auth ? { auth: { ...site.auth } } : {}),
     simulated,
+    ...(managed ? { managed: true } : {}),
   };
 }
 
@@ -123,7 +126,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     return site;
   };
   const inScopeSites = (): Site[] => sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite);
-  const view = (site: Site): SiteView => toSiteView(site, ctx.simulatedSiteIds.has(site.id));
+  const view = (site: Site): SiteView => toSiteView(site, ctx.simulatedSiteIds.has(site.id), new Date(), sites.policy.isManaged(site.id));
   const ok = { ok: true as const };
   const alertEngine = (): AlertEngine => {
     if (!ctx.alerts) throw new Error('alerts are not available in this process');
@@ -167,7 +170,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   /** Calls running under a renderer's callId, so `op:cancel` can stop them. */
   const running = new Map<string, AbortController>();
   const bulkInScope = bulkInScopeOf(ctx.scopedSite);
-  return {
+  return guardWrites(sites.policy, {
     'app:info': async () => ({
       version: ctx.version,
       ...(ctx.scopedSite ? { scopedSite: ctx.scopedSite } : {}),
@@ -177,6 +180,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       ...(ctx.keychainWarning ? { keychainWarning: ctx.keychainWarning } : {}),
       ...(ctx.storeWarnings?.length ? { storeWarnings: [...ctx.storeWarnings] } : {}),
       ...siteImportNotice(),
+      policy: sites.policy.view(),
     }),
     'notices:dismiss': async () => {
       ctx.sites.dismissImportNotice();
@@ -389,7 +393,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       await fleet.refresh({ siteIds: [site.id], ...(onSystem && r.system ? { systems: [r.system] } : {}), force: true }).catch(() => undefined);
       return { message };
     },
-  };
+  });
 
   /** A one-file export: written where the admin chooses in main's save dialog, or handed to the window to download. */
   async function deliver(file: ActionLogFile): Promise<({ kind: 'download' } & ActionLogFile) | { kind: 'saved'; path: string } | { kind: 'cancelled' }> {
@@ -430,6 +434,27 @@ function checkedTime(text: string, field: string): string {
   const t = new Date(text);
   if (Number.isNaN(t.getTime())) throw new InputError(`${field}: not a valid time: ${text.slice(0, 40)}`);
   return t.toISOString();
+}
+
+/**
+ * The handlers with the machine policy's read-only mode in front of every channel that writes
+ * ({@link CHANNEL_ACCESS}): a `write` channel, or an `operation` channel naming an operation the
+ * catalog marks as writing, is refused before its handler runs. The stores refuse the same writes
+ * again below (defence in depth, and the CLI's path).
+ */
+export function guardWrites(policy: PolicyGuard, handlers: Handlers): Handlers {
+  const out = { ...handlers } as Record<Channel, (r: unknown) => Promise<unknown>>;
+  for (const channel of Object.keys(handlers) as Channel[]) {
+    const access: string = CHANNEL_ACCESS[channel];
+    if (access === 'read' || access === 'local') continue;
+    const handler = handlers[channel] as (r: unknown) => Promise<unknown>;
+    out[channel] = async (r: unknown) => {
+      const op = access === 'operation' ? (r as { operation: string }).operation : undefined;
+      if (op === undefined || getOperation(op as OperationKey).writes) policy.assertWritable(op ?? channel);
+      return handler(r);
+    };
+  }
+  return out as Handlers;
 }
 
 /** A request outside this window's scope, or naming nothing that exists. */
