@@ -27,6 +27,8 @@ export class SiteAdmin {
    */
   async trust(siteId: string, expectedSha256?: string): Promise<{ sha256: string }> {
     const site = this.f.site(siteId);
+    this.f.o.sites.policy.assertWritable('pinning a certificate');
+    this.f.o.sites.policy.assertSiteEditable(site, 'pinning a certificate');
     const presented = await probeCertificate(site.baseUrl, this.f.o.timeoutMs);
     if (expectedSha256 && !sameFingerprint(expectedSha256, presented.sha256)) {
       throw new CertificateError(`${site.name} presents ${presented.sha256}, not the fingerprint given`, presented.sha256);
@@ -81,6 +83,9 @@ export class SiteAdmin {
   /** Removes a site with every secret, cached answer and state of it. The action log keeps its history. */
   async forgetSite(siteId: string): Promise<void> {
     const site = this.f.site(siteId);
+    // Refused before its secrets and cache are deleted: the policy's refusal loses nothing.
+    this.f.o.sites.policy.assertWritable('removing a site');
+    this.f.o.sites.policy.assertSiteEditable(site, 'removing a site');
     await this.f.dropConnection(site.id);
     await this.f.o.secrets.deleteAll(sitePrefix(site.id));
     this.f.o.cache.deleteSite(site.id);
