@@ -20,8 +20,8 @@ const hostPort = z
   .max(300)
   .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'must be HOST:PORT (an IPv6 address in brackets)')
   .refine((s) => {
-    const port = Number(s.slice(s.lastIndexOf(':') + 1));
-    return port >= 1 && port <= 65_535;
+    const m = /:(\d{1,5})$/.exec(s);
+    return !m || (Number(m[1]) >= 1 && Number(m[1]) <= 65_535);
   }, 'the port must be from 1 to 65535');
 
 const sha256Hex = z
@@ -129,7 +129,7 @@ export function secretLookingFields(value: unknown, at = ''): string[] {
   if (typeof value !== 'object' || value === null) return [];
   const out: string[] = [];
   for (const [k, v] of Object.entries(value)) {
-    const where = at ? `${at}.${Array.isArray(value) ? `[${k}]` : k}` : k;
+    const where = Array.isArray(value) ? `${at}[${k}]` : at ? `${at}.${k}` : k;
     if (isSecretLooking(k) && v !== undefined && v !== null && v !== '') out.push(where);
     else out.push(...secretLookingFields(v, where));
   }
