@@ -84,7 +84,8 @@ function entryLabel(entry: unknown, i: number): string {
 
 /** What of a site's trust differs between two copies of it. */
 function trustDiffers(a: Site, b: Site): boolean {
-  return !sameFingerprint(a.tls.pinSha256, b.tls.pinSha256) || (a.tls.pinSha256 === undefined) !== (b.tls.pinSha256 === undefined) || (a.tls.caBundlePem ?? '') !== (b.tls.caBundlePem ?? '');
+  const pins = a.tls.pinSha256 === undefined || b.tls.pinSha256 === undefined ? a.tls.pinSha256 !== b.tls.pinSha256 : !sameFingerprint(a.tls.pinSha256, b.tls.pinSha256);
+  return pins || (a.tls.caBundlePem ?? '') !== (b.tls.caBundlePem ?? '');
 }
 
 /** The plain settings that differ between a local site and an entry. */
