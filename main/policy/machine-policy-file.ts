@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { InputError } from '../../app/errors.js';
 import { parseMachinePolicy, problemText, type MachinePolicy, type PolicyProblem, type PresetSite } from '../../app/policy/machine-policy.js';
 import type { Site } from '../../app/domain/site.js';
+import type { PolicyState } from './policy-state.js';
 import { checkSite } from '../store/site-checks.js';
 import { DEFAULT_POLLING } from '../store/site-store.js';
 
@@ -85,25 +86,7 @@ function windowsAclOwner(path: string): Promise<{ trusted: boolean; why?: string
   });
 }
 
-/** The machine policy as read at start: what applies, or why nothing does. */
-export interface PolicyState {
-  /** The file read (or looked for). */
-  file: string;
-  /** `none`: no file; `applied`; `refused`: there but unusable (the workstation is then read-only). */
-  status: 'none' | 'applied' | 'refused';
-  /** The policy in force (`applied` only). */
-  policy?: MachinePolicy;
-  /** Why a refused policy was refused. */
-  problems: PolicyProblem[];
-  /** Set when every write is refused: the sentence a refused write carries. */
-  readOnly?: string;
-  /** The update feed, https, ending in `/` (from the file, or the Windows registry value). */
-  updateUrl?: string;
-  /** Why a configured update feed is not used. */
-  updateProblem?: string;
-  /** Things worth a log line (an override file ignored because the OS's file exists). */
-  notes: string[];
-}
+export type { PolicyState } from './policy-state.js';
 
 /** No policy: nothing managed, nothing refused. */
 export function noPolicy(file = '(none)'): PolicyState {

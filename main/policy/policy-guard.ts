@@ -1,6 +1,6 @@
 import { ManagedError } from '../../app/errors.js';
 import { problemText, type PolicyView } from '../../app/policy/machine-policy.js';
-import type { PolicyState } from './machine-policy-file.js';
+import type { PolicyState } from './policy-state.js';
 
 /**
  * The machine policy as main enforces it, handed to every store and service that changes something

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../../app/catalog/index.js';
-import { ERROR_CODES, EXIT, EXIT_MEANING, InputError } from '../../../../app/errors.js';
+import { ERROR_CODES, EXIT, EXIT_MEANING, InputError, ManagedError } from '../../../../app/errors.js';
 import { AnswerTooLargeError, ApiError, AuthError, CancelledError, CertificateError, ProtocolError, RedirectError, TransientHttpError, UnreachableError } from '../../../../main/client/index.js';
 import { UnrecognisedAnswerError } from '../../../../main/client/answer.js';
 import { toCliError } from '../../../../main/cli/errors.js';
@@ -33,6 +33,7 @@ const CASES: Array<[Error, number, string]> = [
   [new KeychainError('the keychain is locked', 'locked'), 8, 'keychain'],
   [new OutcomeUnknownError('POST /hosts/create timed out'), 9, 'outcome-unknown'],
   [new CancelledError(), 10, 'cancelled'],
+  [new ManagedError('adding a site is refused: read-only by the machine policy'), 14, 'managed'],
   [new TypeError("Cannot read properties of undefined (reading 'x')"), 11, 'internal'],
 ];
 
