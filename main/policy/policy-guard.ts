@@ -61,7 +61,6 @@ export class PolicyGuard {
   view(): PolicyView {
     const p = this.state.policy;
     const managed: PolicyView['managed'] = [];
-    if (p?.readOnly) managed.push({ setting: 'read-only workstation', value: 'yes' });
     if (p?.minPollIntervalSeconds !== undefined) managed.push({ setting: 'minimum poll interval', value: `${p.minPollIntervalSeconds} s` });
     if (this.state.updateUrl !== undefined) managed.push({ setting: 'update feed', value: this.state.updateUrl });
     if (p?.syslog) managed.push({ setting: 'audit trail collector (syslog)', value: `${p.syslog.transport ?? 'tls'}://${p.syslog.target}` });
