@@ -47,25 +47,28 @@ export const siteListFileSchema = z.strictObject({
 });
 
 /** What happens to one entry of an import. */
-export type ImportAction = 'add' | 'replace' | 'skip' | 'unchanged';
+export const IMPORT_ACTIONS = ['add', 'replace', 'skip', 'unchanged'] as const;
+export type ImportAction = (typeof IMPORT_ACTIONS)[number];
 
 /** One entry of an import plan: the action, the local site it meets, and why (the conflicts found). */
-export interface ImportStep {
-  action: ImportAction;
+export const importStepSchema = z.object({
+  action: z.enum(IMPORT_ACTIONS),
   /** The entry's name in the file. */
-  name: string;
-  /** The local site it matches, by name. */
-  local?: string;
+  name: z.string(),
+  /** The local site it meets (by name, or by URL). */
+  local: z.string().optional(),
   /** Each conflict: `same name, different URL`, `same URL, different name`, `pin differs`… */
-  conflicts: string[];
-  /** Why a step is skipped when `--replace` would not change it (a managed site). */
-  note?: string;
-}
+  conflicts: z.array(z.string()),
+  /** What else the admin should know: why it stays skipped with replace (a managed site), or what a replacement forgot. */
+  note: z.string().optional(),
+});
+export type ImportStep = z.infer<typeof importStepSchema>;
 
 /** An import, planned (a dry run) or done. */
-export interface ImportPlan {
-  file: string;
-  steps: ImportStep[];
+export const importPlanSchema = z.object({
+  file: z.string(),
+  steps: z.array(importStepSchema),
   /** Whether the list was changed (false for a dry run, or nothing to do). */
-  applied: boolean;
-}
+  applied: z.boolean(),
+});
+export type ImportPlan = z.infer<typeof importPlanSchema>;

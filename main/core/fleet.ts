@@ -1,5 +1,7 @@
 import { announcedRunTime, getOperation, keyOf, timeoutForRun, type BodyOf, type HeadersOf, type Operation, type OperationKey, type QueryOf, type ResultOf } from '../../app/catalog/index.js';
 import type { Site, SystemStatus } from '../../app/domain/site.js';
+import type { ImportPlan } from '../../app/domain/site-transfer.js';
+import { importSiteList } from '../store/site-transfer.js';
 import { InputError } from '../../app/errors.js';
 import { redact, secretValues } from '../../app/redact.js';
 import type { SitePatch } from '../store/site-store.js';
@@ -344,6 +346,16 @@ export class Fleet {
   /** {@inheritDoc SiteAdmin.editSite} */
   editSite(siteId: string, patch: SitePatch): Promise<Site> {
     return this.rescheduled(this.admin.editSite(siteId, patch));
+  }
+
+  /**
+   * Imports a site-list file (store/site-transfer.ts): all or nothing, conflicts skipped unless
+   * `replace`; a replaced site whose URL or trust changed forgets its password and sessions.
+   * @throws InputError for a malformed file; ManagedError on a read-only workstation.
+   */
+  importSites(fileName: string, text: string, o: { replace: boolean; dryRun: boolean }): Promise<ImportPlan> {
+    const run = importSiteList(this.o.sites, fileName, text, { ...o, now: this.clock(), forget: (id) => this.admin.endpointReplaced(id) });
+    return o.dryRun ? run : this.rescheduled(run);
   }
 
   /** Applies an edited site to its live connection. */

@@ -125,6 +125,20 @@ export class SiteAdmin {
     return after;
   }
 
+  /**
+   * Forgets what a site's endpoint was given (password, session tokens, a live session), after its
+   * URL or trust changed outside {@link editSite} (a site-list import replaced it): the next
+   * contact asks for the password, and for https the certificate is confirmed again.
+   */
+  async endpointReplaced(siteId: string): Promise<void> {
+    const site = this.f.site(siteId);
+    await this.f.dropConnection(site.id);
+    await this.f.o.secrets.deleteAll(sitePrefix(site.id));
+    this.f.state.backoff.delete(site.id);
+    const needsTrust = urlProtocol(site.baseUrl) === 'https:' && !site.tls.pinSha256 && !site.tls.caBundlePem;
+    if (!site.polling.paused) this.f.state.markSite(site.id, needsTrust ? 'certificate-changed' : 'login-required', `${site.name} was replaced by an imported site list: ${needsTrust ? 'confirm its certificate, then log in again' : 'log in again'}`);
+  }
+
   /** Applies an edited site to its live connection. */
   async siteChanged(siteId: string): Promise<void> {
     const site = this.f.site(siteId);

@@ -1,7 +1,7 @@
 import type { z, ZodError } from 'zod';
 import { getOperation, type OperationKey } from '../../app/catalog/index.js';
 import { CHANNEL_ACCESS } from '../../app/ipc/channels.js';
-import type { PolicyGuard } from '../policy/policy-guard.js';
+import { PolicyGuard } from '../policy/policy-guard.js';
 import { InputError } from '../../app/errors.js';
 import { CONTRACT, type Channel, type IpcError, type Response, type SiteView, type WhatIfAction } from '../../app/ipc/contract.js';
 import type { Site, SiteImportNotice } from '../../app/domain/site.js';
@@ -27,6 +27,7 @@ import type { ActionLog } from '../store/action-log.js';
 import type { ActionLogFilter } from '../../app/domain/action.js';
 import { actionLogFile, fileStamp, type ActionLogFile } from '../reports/action-log-export.js';
 import type { SiteStore } from '../store/site-store.js';
+import { exportSiteList } from '../store/site-transfer.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { SearchAnswer } from '../../app/search/entries.js';
 
@@ -119,6 +120,8 @@ export function toSiteView(site: Site, simulated: boolean, now: Date = new Date(
 /** Builds the one handler per channel. Each receives a request already parsed by its schema. */
 export function createHandlers(ctx: HandlerContext): Handlers {
   const { fleet, sites } = ctx;
+  // The site list carries the machine policy (a test's stand-in for the list may not: no policy then).
+  const policy = (sites as Partial<SiteStore>).policy ?? new PolicyGuard();
   const siteOf = (ref: string): Site => {
     const site = sites.get(ref);
     if (!site) throw new ScopeError(`no site named "${ref}"`);
@@ -126,7 +129,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     return site;
   };
   const inScopeSites = (): Site[] => sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite);
-  const view = (site: Site): SiteView => toSiteView(site, ctx.simulatedSiteIds.has(site.id), new Date(), sites.policy.isManaged(site.id));
+  const view = (site: Site): SiteView => toSiteView(site, ctx.simulatedSiteIds.has(site.id), new Date(), policy.isManaged(site.id));
   const ok = { ok: true as const };
   const alertEngine = (): AlertEngine => {
     if (!ctx.alerts) throw new Error('alerts are not available in this process');
@@ -170,7 +173,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   /** Calls running under a renderer's callId, so `op:cancel` can stop them. */
   const running = new Map<string, AbortController>();
   const bulkInScope = bulkInScopeOf(ctx.scopedSite);
-  return guardWrites(sites.policy, {
+  return guardWrites(policy, {
     'app:info': async () => ({
       version: ctx.version,
       ...(ctx.scopedSite ? { scopedSite: ctx.scopedSite } : {}),
@@ -180,7 +183,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       ...(ctx.keychainWarning ? { keychainWarning: ctx.keychainWarning } : {}),
       ...(ctx.storeWarnings?.length ? { storeWarnings: [...ctx.storeWarnings] } : {}),
       ...siteImportNotice(),
-      policy: sites.policy.view(),
+      policy: policy.view(),
     }),
     'notices:dismiss': async () => {
       ctx.sites.dismissImportNotice();
@@ -215,6 +218,21 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     'sites:pause': async (r) => {
       await fleet.setPaused(siteOf(r.site).id, r.paused);
       return ok;
+    },
+    'sites:export': async (r) => {
+      const chosen = r.sites?.length ? r.sites.map(siteOf) : inScopeSites();
+      const file = { fileName: `fleetdeck-sites-${fileStamp(now())}.json`, mimeType: 'application/json', content: `${JSON.stringify(exportSiteList(chosen, { exportedAt: now(), ...(ctx.user ? { exportedBy: ctx.user } : {}) }), null, 2)}\n` };
+      const digest = { bytes: Buffer.byteLength(file.content), sha256: sha256(file.content) };
+      const out = await deliver(file);
+      return out.kind === 'cancelled' ? out : { ...out, ...digest };
+    },
+    'sites:preview': async (r) => {
+      if (ctx.scopedSite) throw new ScopeError('a window scoped to one site cannot import sites');
+      return fleet.importSites(r.fileName, r.text, { replace: r.replace, dryRun: true });
+    },
+    'sites:import': async (r) => {
+      if (ctx.scopedSite) throw new ScopeError('a window scoped to one site cannot import sites');
+      return fleet.importSites(r.fileName, r.text, { replace: r.replace, dryRun: false });
     },
     'session:login': async (r) => {
       const progress = await fleet.login(siteOf(r.site).id, {

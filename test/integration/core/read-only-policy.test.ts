@@ -8,6 +8,7 @@ import type { PolicyState } from '../../../main/policy/machine-policy-file.js';
 import { useSimulatedFleet } from '../support/simulated-fleet.js';
 
 const PASSWORD = 'read-only-pass';
+const LIST = JSON.stringify({ format: 'fleetdeck-site-list', version: 1, sites: [{ id: 'other', name: 'Other', baseUrl: 'http://127.0.0.1:9', username: 'u', tags: [], allowHttp: false, tls: {}, polling: { intervalSeconds: 0, paused: false, maxInFlight: 4 } }] });
 const REASON = 'Audit workstation: Fleetdeck shows the fleet and changes nothing here';
 
 function readOnlyPolicy(): PolicyState {
@@ -30,6 +31,9 @@ function samples(site: string, system: string): Record<ChannelName, unknown> {
     'sites:remove': { site },
     'sites:trust': { site, sha256: 'ab'.repeat(32) },
     'sites:pause': { site, paused: true },
+    'sites:export': {},
+    'sites:preview': { fileName: 'team.json', text: LIST, replace: true },
+    'sites:import': { fileName: 'team.json', text: LIST, replace: true },
     'session:login': { site, password: PASSWORD },
     'session:logout': { site },
     'fleet:status': {},
@@ -102,7 +106,7 @@ describe('a read-only workstation (machine policy)', { timeout: 120_000 }, () =>
         if (!answer.ok) expect(answer.error.code, `${channel}: ${answer.error.message}`).not.toBe('managed');
       }
     }
-    expect(writes.sort()).toEqual(['alertrules:set', 'alerts:notify', 'bulk:retry', 'bulk:start', 'demo:whatif', 'op:call', 'sites:add', 'sites:edit', 'sites:pause', 'sites:remove', 'sites:trust']);
+    expect(writes.sort()).toEqual(['alertrules:set', 'alerts:notify', 'bulk:retry', 'bulk:start', 'demo:whatif', 'op:call', 'sites:add', 'sites:edit', 'sites:import', 'sites:pause', 'sites:remove', 'sites:trust']);
 
     // Whatever the channels are called, nothing was recorded, no site changed, no rule changed.
     expect(rt.actionLog.count()).toBe(logBefore);
