@@ -70,6 +70,15 @@ test('shows the managed banner, disables writes with the reason, and main refuse
   // Logging in (a read: the auditor's own password) stays possible.
   await expect(page.getByTestId('site-login-vault')).toBeEnabled();
 
+  // A site list can be read and planned here, but not imported: the plan is shown, its button says why.
+  const list = { format: 'fleetdeck-site-list', version: 1, sites: [{ id: 'lyon', name: 'Lyon', baseUrl: 'http://127.0.0.1:10', username: 'u', tags: [], allowHttp: false, tls: {}, polling: { intervalSeconds: 0, paused: false, maxInFlight: 4 } }] };
+  await page.getByTestId('sites-import-file').setInputFiles({ name: 'team.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(list)) });
+  await expect(page.getByTestId('sites-import-plan')).toContainText('Lyon');
+  await expect(page.getByTestId('sites-import-plan')).toContainText('add');
+  const apply = page.getByTestId('sites-import-apply');
+  await expect(apply).toBeDisabled();
+  await expect(apply).toHaveAttribute('title', `Read-only: ${REASON}`);
+
   // A write sent anyway, past the window, is refused by main with the reason.
   const answer = await page.evaluate(
     async ({ token }) => {

@@ -126,4 +126,24 @@ describe('a read-only workstation (machine policy)', { timeout: 120_000 }, () =>
     const info = await dispatch(rt.handlers, 'app:info', {});
     expect(info.ok && (info.value as { policy?: { readOnly?: string } }).policy?.readOnly).toBe(REASON);
   });
+
+  it('exports, previews and imports a site list through IPC when the workstation may write', async () => {
+    const rt = await world.reopen({});
+    const exported = await dispatch(rt.handlers, 'sites:export', {});
+    if (!exported.ok) throw new Error(exported.error.message);
+    const file = exported.value as { kind: string; content: string; fileName: string };
+    expect(file).toMatchObject({ kind: 'download', fileName: expect.stringMatching(/^fleetdeck-sites-.*\.json$/) });
+    expect(file.content).not.toContain(PASSWORD);
+    expect(JSON.parse(file.content)).toMatchObject({ format: 'fleetdeck-site-list', sites: [{ name: world.site(0).name }] });
+
+    const preview = await dispatch(rt.handlers, 'sites:preview', { fileName: 'team.json', text: LIST });
+    expect(preview).toMatchObject({ ok: true, value: { applied: false, steps: [{ action: 'add', name: 'Other' }] } });
+    expect(rt.sites.get('Other')).toBeUndefined();
+    const done = await dispatch(rt.handlers, 'sites:import', { fileName: 'team.json', text: LIST });
+    expect(done).toMatchObject({ ok: true, value: { applied: true, steps: [{ action: 'add', name: 'Other' }] } });
+    expect(rt.sites.get('Other')?.baseUrl).toBe('http://127.0.0.1:9');
+    const secret = await dispatch(rt.handlers, 'sites:import', { fileName: 'bad.json', text: LIST.replace('"username":"u"', '"username":"u","password":"p4ss"') });
+    expect(secret).toMatchObject({ ok: false, error: { code: 'validation', message: expect.stringContaining('sites[0].password') } });
+    expect(JSON.stringify(secret)).not.toContain('p4ss');
+  });
 });
