@@ -1,6 +1,7 @@
 import { announcedRunTime, getOperation, keyOf, timeoutForRun, type BodyOf, type HeadersOf, type Operation, type OperationKey, type QueryOf, type ResultOf } from '../../app/catalog/index.js';
 import type { Site, SystemStatus } from '../../app/domain/site.js';
 import type { ImportPlan } from '../../app/domain/site-transfer.js';
+import { effectiveInterval } from '../../app/domain/polling.js';
 import { importSiteList } from '../store/site-transfer.js';
 import { InputError } from '../../app/errors.js';
 import { redact, secretValues } from '../../app/redact.js';
@@ -424,6 +425,6 @@ export class Fleet {
 /** Sites with the machine policy's minimum poll interval applied (on demand stays on demand). */
 function withMinInterval(sites: Site[], min: number | undefined): Site[] {
   if (min === undefined) return sites;
-  for (const s of sites) if (s.polling.intervalSeconds > 0 && s.polling.intervalSeconds < min) s.polling.intervalSeconds = min;
+  for (const s of sites) s.polling.intervalSeconds = effectiveInterval(s.polling.intervalSeconds, min);
   return sites;
 }
