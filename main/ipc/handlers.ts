@@ -284,14 +284,22 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       control?.abort(new CancelledError('cancelled by the user'));
       return { cancelled: control !== undefined };
     },
-    'bulk:start': async (r) =>
-      bulkJobs().start({
+    'bulk:start': async (r) => {
+      // A job is listed (bulk:list) with its parameters: what JSON cannot carry (a BigInt from a
+      // structured clone) would make every later listing fail, so it is refused here.
+      try {
+        JSON.stringify([r.query, r.headers, r.body]);
+      } catch {
+        throw new InputError('the parameters of a bulk change must be JSON values');
+      }
+      return bulkJobs().start({
         operation: r.operation,
         targets: r.targets.map((t) => ({ siteId: siteOf(t.site).id, system: t.system })),
         params: { query: r.query, headers: r.headers, body: r.body },
         maxInFlight: r.maxInFlight,
         stopOnFailure: r.stopOnFailure,
-      }),
+      });
+    },
     'bulk:list': async () => bulkJobs().list().filter(bulkInScope),
     'bulk:retry': async (r) => bulkJobs().retry(bulkOfWindow(r.id).id),
     'bulk:cancel': async (r) => bulkJobs().cancel(bulkOfWindow(r.id).id),

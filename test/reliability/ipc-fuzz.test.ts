@@ -330,7 +330,7 @@ describe('IPC fuzz on every channel (dispatch and the browser shell)', () => {
         const reply = await post(shell.port, `/ipc/${channel}`, body).catch((e: unknown) => {
           throw new Error(`${channel} #${i} (${body.length} bytes): ${String(e)}`);
         });
-        expect(reply.status, `${channel} #${i}`).toBe(200);
+        expect(reply.status, `${channel} #${i}: ${reply.body.slice(0, 300)}`).toBe(200);
         expectWellFormed(JSON.parse(reply.body) as Answer, `http ${channel} #${i}`);
       }
     }
