@@ -21,6 +21,7 @@ export const EXIT = {
   alertsOpen: 12,
   checksFailing: 13,
   monitorRunning: 14,
+  managed: 15,
 } as const;
 export type ExitName = keyof typeof EXIT;
 
@@ -41,6 +42,7 @@ export const EXIT_MEANING: Readonly<Record<ExitName, string>> = {
   alertsOpen: '`fleetdeck alerts`: at least one alert is open (not acknowledged, not snoozed)',
   checksFailing: '`fleetdeck compliance`: at least one check of the baseline fails on a system without a waiver',
   monitorRunning: '`fleetdeck monitor`: another monitor already polls this data directory (the message names it)',
+  managed: 'refused by the machine policy: a read-only workstation, or a site or setting managed by your organisation (nothing was sent or changed)',
 };
 
 /** Statuses that report what a command found rather than an error: no error code ends with them. */
@@ -62,6 +64,7 @@ export type IpcErrorCode =
   | 'certificate'
   | 'store'
   | 'keychain'
+  | 'managed'
   | 'internal';
 
 /** One row of the error table. */
@@ -97,6 +100,7 @@ export const ERROR_TABLE = {
   certificate: { ipc: 'certificate', exit: 'certificate', sentence: 'certificate not trusted' },
   store: { ipc: 'store', exit: 'store', sentence: 'a data file cannot be used' },
   keychain: { ipc: 'keychain', exit: 'keychain', sentence: 'the keychain cannot be used' },
+  managed: { ipc: 'managed', exit: 'managed', sentence: 'managed by your organisation' },
   internal: { ipc: 'internal', exit: 'internal', sentence: 'an internal error' },
   'monitor-running': { ipc: 'conflict', exit: 'monitorRunning', sentence: 'another monitor polls this data directory' },
 } as const satisfies Record<string, ErrorEntry>;
@@ -165,5 +169,16 @@ export class InputError extends CodedError {
   declare readonly code: InputErrorCode;
   constructor(message: string, code: InputErrorCode = 'validation') {
     super(code, message);
+  }
+}
+
+/**
+ * Refused by the machine policy IT deployed: the workstation is read-only, or the site or setting
+ * is managed by the organisation. Nothing was sent or changed.
+ */
+export class ManagedError extends CodedError {
+  override readonly name = 'ManagedError';
+  constructor(message: string) {
+    super('managed', message);
   }
 }

@@ -25,10 +25,13 @@ import type { ActionLog } from './store/action-log.js';
 import type { Database } from './store/driver.js';
 import type { OfflineCache } from './store/offline-cache.js';
 import { SiteStore } from './store/site-store.js';
+import { nodePolicySources, presetToSite, readMachinePolicy, type PolicyState } from './policy/machine-policy-file.js';
+import { PolicyGuard } from './policy/policy-guard.js';
 import { openStores } from './store/stores.js';
 import { SystemOutcomes } from './store/system-outcomes.js';
 import type { Timers } from './core/deadline.js';
-import type { ForwardPolicy, ForwardSetting } from '../app/domain/syslog-forward.js';
+import { checkForwardSetting, type ForwardPolicy, type ForwardSetting } from '../app/domain/syslog-forward.js';
+import type { PolicySyslog } from '../app/policy/machine-policy.js';
 import { changeForwardSetting, forwardSettingInForce, forwardSettingStamp } from './audit/forward-settings.js';
 import { SyslogForwarder, storedStatus } from './audit/syslog-forwarder.js';
 import { SyslogOutbox } from './store/syslog-outbox.js';
@@ -70,6 +73,8 @@ export interface RuntimeOptions {
   forward?: boolean;
   /** The machine policy's syslog setting, when it forces one: it replaces the admin's, shown as managed. */
   forwardPolicy?: ForwardPolicy | undefined;
+  /** The machine policy (tests); default: read from the OS's policy file (main/policy/machine-policy-file.ts). */
+  policy?: PolicyState;
 }
 
 /** Everything main runs on: stores, secrets, the fleet and the IPC handlers, for one data dir. */
@@ -105,6 +110,12 @@ export interface Runtime {
   forwarding: Forwarding | undefined;
   /** The syslog setting in force: the policy's, else the admin's. @throws StoreError for an invalid settings file */
   forwardSetting(): { setting: ForwardSetting | undefined; managed: boolean };
+  /**
+   * The machine policy in force: `policy.readOnly` (why every write is refused), the forced
+   * settings in `policy.state.policy` (`syslog`, `metrics`, `minPollIntervalSeconds`), the update
+   * feed in `policy.state.updateUrl`.
+   */
+  policy: PolicyGuard;
   close(): Promise<void>;
 }
 
@@ -143,7 +154,26 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
       })
     : opened;
   const { cache, actionLog } = stores;
-  const sites = new SiteStore({ dataDir: o.dataDir });
+  const policyState = o.policy ?? (await readMachinePolicy(nodePolicySources(process.platform)));
+  const policy = new PolicyGuard(policyState);
+  for (const n of policyState.notes) o.warn?.(n);
+  if (policyState.status === 'refused' && policyState.readOnly) o.warn?.(policyState.readOnly);
+  actionLog.guard = (what) => policy.assertWritable(what);
+  const sites = new SiteStore({ dataDir: o.dataDir, policy });
+  const presets = policyState.policy?.sites ?? [];
+  if (presets.length > 0) {
+    const at = new Date().toISOString();
+    try {
+      for (const w of await sites.applyPresets(presets.map((p) => presetToSite(p, at)))) {
+        o.warn?.(w);
+        stores.warnings.push(w);
+      }
+    } catch (err) {
+      const w = `the machine policy's sites could not be added: ${err instanceof Error ? err.message : String(err)}`;
+      o.warn?.(w);
+      stores.warnings.push(w);
+    }
+  }
   const secrets = o.secretsOverlay ? o.secretsOverlay(kept, sites) : kept;
   const fleet = new Fleet({ sites, secrets, cache, actionLog, outcomes: new SystemOutcomes(stores.cacheDb), user: osUser(), ...(o.deferToMonitor === false ? {} : { polledElsewhere: async () => (await monitorHolder(o.dataDir)) !== undefined }), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
   // Before the alert engine and the shells: a status event reaches them with the system's summary already computed.
@@ -167,7 +197,8 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   });
   const bulk = new BulkJobs({ send: fleetSender(fleet) });
   const outbox = stores.logDb ? new SyslogOutbox(stores.logDb) : undefined;
-  const forwardSetting = (): { setting: ForwardSetting | undefined; managed: boolean } => forwardSettingInForce(o.dataDir, o.forwardPolicy);
+  const forwardPolicy = o.forwardPolicy ?? policyForward(policyState.policy?.syslog, (m) => o.warn?.(m));
+  const forwardSetting = (): { setting: ForwardSetting | undefined; managed: boolean } => forwardSettingInForce(o.dataDir, forwardPolicy);
   const forwarder =
     outbox && o.forward !== false
       ? new SyslogForwarder({ outbox, setting: forwardSetting, settingStamp: () => forwardSettingStamp(o.dataDir), onAppend: (l) => actionLog.onAppend(l) })
@@ -176,7 +207,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   const forwarding: Forwarding | undefined = outbox && {
     status: () => forwarder?.status() ?? storedStatus(outbox, forwardSetting()),
     set: (setting) => {
-      changeForwardSetting({ dataDir: o.dataDir, policy: o.forwardPolicy, actionLog, user: osUser(), setting });
+      changeForwardSetting({ dataDir: o.dataDir, policy: forwardPolicy, actionLog, user: osUser(), setting });
       forwarder?.wake();
       return forwarder?.status() ?? storedStatus(outbox, forwardSetting());
     },
@@ -228,6 +259,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     forwarder,
     forwarding,
     forwardSetting,
+    policy,
     close: async () => {
       // First: its last confirmation is written while the log's database is still open.
       await forwarder?.stop();
@@ -249,5 +281,19 @@ export function osUser(): string {
     return userInfo().username;
   } catch {
     return process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  }
+}
+
+/**
+ * The machine policy's collector as the forwarder's setting (TLS unless it says tcp). One the
+ * forwarder cannot use is named and forwarding stays off: never sent where the policy did not say.
+ */
+export function policyForward(s: PolicySyslog | undefined, warn: (message: string) => void): ForwardPolicy | undefined {
+  if (!s) return undefined;
+  try {
+    return checkForwardSetting({ target: `${s.transport ?? 'tls'}://${s.target}`, ...(s.pinSha256 ? { pinSha256: s.pinSha256 } : {}), ...(s.caBundlePem ? { ca: s.caBundlePem } : {}) });
+  } catch (err) {
+    warn(`the machine policy's syslog collector cannot be used, forwarding is off: ${err instanceof Error ? err.message : String(err)}`);
+    return 'off';
   }
 }

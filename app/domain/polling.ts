@@ -24,3 +24,11 @@ export function pollingText(polling: PollingChoice): string {
 export function isPolled(polling: PollingChoice): boolean {
   return !polling.paused && polling.intervalSeconds > 0;
 }
+
+/**
+ * The interval a site is polled at under an organisation's minimum (machine policy): never more
+ * often than `minSeconds`; on demand (0) stays on demand.
+ */
+export function effectiveInterval(intervalSeconds: number, minSeconds: number | undefined): number {
+  return minSeconds !== undefined && intervalSeconds > 0 && intervalSeconds < minSeconds ? minSeconds : intervalSeconds;
+}

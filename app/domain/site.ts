@@ -124,6 +124,8 @@ export const siteViewSchema = siteSchema.omit({ tls: true, createdAt: true, upda
     expiredSince: z.string().optional(),
   }),
   simulated: z.boolean(),
+  /** Preset by the machine policy: managed by the organisation, not edited or removed in the app. */
+  managed: z.boolean().optional(),
 });
 export type SiteView = z.infer<typeof siteViewSchema>;
 

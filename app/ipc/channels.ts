@@ -11,6 +11,9 @@ export const CHANNEL_NAMES = [
   'sites:remove',
   'sites:trust',
   'sites:pause',
+  'sites:export',
+  'sites:preview',
+  'sites:import',
   'session:login',
   'session:logout',
   'fleet:status',
@@ -75,3 +78,65 @@ export const FIRST_READS = ['app:info', 'sites:list', 'fleet:status', 'health:ro
  * status of each system that changed since (the stream opens ~120 ms after that answer).
  */
 export const STATUS_SEQ_HEADER = 'x-fleetdeck-status-seq';
+
+/**
+ * What each channel may change, for the machine policy's read-only mode (and any other guard of
+ * writes): `read` changes nothing a user shares (reads, sessions, exports, reports); `local` changes
+ * this workstation's own view of alerts and notices only, recorded nowhere else; `write` changes a
+ * storage system, the site list or the action log; `operation` is a catalog operation, a write when
+ * the catalog says it writes. A read-only workstation refuses `write`, and `operation` for an
+ * operation that writes. Every channel must be named here (the type says so), so a new channel
+ * cannot reach main without a decision.
+ */
+export const CHANNEL_ACCESS = {
+  'app:info': 'read',
+  'sites:list': 'read',
+  'sites:probe': 'read',
+  'sites:add': 'write',
+  'sites:edit': 'write',
+  'sites:remove': 'write',
+  'sites:trust': 'write',
+  'sites:pause': 'write',
+  'sites:export': 'read',
+  'sites:preview': 'read',
+  'sites:import': 'write',
+  'session:login': 'read',
+  'session:logout': 'read',
+  'fleet:status': 'read',
+  'fleet:refresh': 'read',
+  'op:call': 'operation',
+  'op:cancel': 'read',
+  'bulk:start': 'operation',
+  'bulk:list': 'read',
+  'bulk:retry': 'write',
+  'bulk:cancel': 'read',
+  'cache:read': 'read',
+  'search:query': 'read',
+  'health:rollups': 'read',
+  'health:summaries': 'read',
+  'log:list': 'read',
+  'log:verify': 'read',
+  'log:query': 'read',
+  'log:export': 'read',
+  'reports:list': 'read',
+  'reports:generate': 'read',
+  'reports:open': 'read',
+  'reports:diff': 'read',
+  'reports:export': 'read',
+  'alerts:list': 'read',
+  'alerts:ack': 'local',
+  'alerts:snooze': 'local',
+  'alertrules:get': 'read',
+  'alertrules:set': 'write',
+  'alerts:notify': 'write',
+  'table:export': 'read',
+  'demo:whatif': 'write',
+  'notices:dismiss': 'local',
+  'forward:status': 'read',
+  'forward:set': 'write',
+  'compliance:evaluate': 'read',
+  'compliance:history': 'read',
+  'compliance:waive': 'write',
+  'compliance:unwaive': 'write',
+  'compliance:fixplan': 'read',
+} as const satisfies Record<ChannelName, 'read' | 'local' | 'write' | 'operation'>;

@@ -5,6 +5,8 @@ import { ruleOverrideSchema, ruleScopeSchema, ruleSettingsSchema, scopedOverride
 import { ACTION_EXPORT_FORMATS, actionEntrySchema, actionLogExportSchema, actionLogFilterSchema, actionLogPageSchema, actionLogVerificationSchema } from '../domain/action.js';
 import { forwardSettingSchema, forwardStatusSchema } from '../domain/syslog-forward.js';
 import { siteEditSchema, siteImportNoticeSchema, siteInputSchema, siteViewSchema, systemStatusSchema } from '../domain/site.js';
+import { policyViewSchema } from '../policy/machine-policy.js';
+import { importPlanSchema } from '../domain/site-transfer.js';
 import { systemRollupSchema, systemSummarySchema } from '../health/system-summary.js';
 import { OPERATION_KEYS } from '../catalog/operations.js';
 import { fileExportSchema, reportDiffSchema, reportExportSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
@@ -94,6 +96,8 @@ const alertRules = once(() => z.object({ defaults: ruleSettingsSchema, overrides
  */
 const refusedPath = (): z.ZodOptional<z.ZodNever> =>
   z.never({ error: 'a window cannot name where main writes: exports are saved where you choose in the save dialog, or downloaded' }).optional();
+/** A site-list file the admin picked in the window: its name (for messages) and text. */
+const siteImportRequest = once(() => z.object({ fileName: z.string().min(1).max(255), text: z.string().max(50_000_000), replace: z.boolean().default(false) }));
 /** One table of a fleet view, to be exported; a cell is what a view shows, never a secret. */
 const tableExportSchema = once(() =>
   z.object({
@@ -129,6 +133,8 @@ export const CONTRACT = {
       storeWarnings: z.array(z.string()).optional(),
       /** What became of an earlier Fleetdeck's sites.json (imported, or why not), until dismissed with `notices:dismiss`. */
       siteImport: siteImportNoticeSchema.optional(),
+      /** The machine policy: what it manages, and why writes are refused when the workstation is read-only. */
+      policy: policyViewSchema.optional(),
     }),
   ),
   /** The admin has read a notice: main remembers it, so no window (nor a reload, nor the next start) tells it again. */
@@ -166,6 +172,24 @@ export const CONTRACT = {
   'sites:pause': channel(
     () => z.object({ site: siteRef, paused: z.boolean() }),
     () => ok,
+  ),
+  /**
+   * The site list as a file to move to another workstation (no secret): every site of this window,
+   * or those named. Saved where the admin chooses (Electron) or handed to the window to download.
+   */
+  'sites:export': channel(
+    () => z.object({ file: refusedPath(), sites: z.array(siteRef).max(10_000).optional() }),
+    () => fileExportSchema,
+  ),
+  /** What importing a site-list file (its text, as the admin picked it) would do: nothing is changed. */
+  'sites:preview': channel(
+    () => siteImportRequest(),
+    () => importPlanSchema,
+  ),
+  /** Imports a site-list file, all or nothing: refused whole when malformed; conflicts skipped, or replaced with `replace`. */
+  'sites:import': channel(
+    () => siteImportRequest(),
+    () => importPlanSchema,
   ),
   /**
    * Logs in the site's systems (or only `system`). A code goes with one login only, since one-time

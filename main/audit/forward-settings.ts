@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { checkForwardSetting, effectiveForward, forwardSettingSchema, type ForwardPolicy, type ForwardSetting } from '../../app/domain/syslog-forward.js';
-import { InputError } from '../../app/errors.js';
+import { InputError, ManagedError } from '../../app/errors.js';
 import { redact } from '../../app/redact.js';
 import type { ActionLog } from '../store/action-log.js';
 import { ensureDataDir, fsyncDir } from '../store/data-dir.js';
@@ -83,7 +83,7 @@ export function forwardSettingInForce(dataDir: string, policy: ForwardPolicy | u
  * Changes the admin's setting (undefined: off), recorded in the action log as a change made in
  * Fleetdeck (target and kind of trust; a CA is named, not copied): turning the audit trail off is
  * itself part of the trail.
- * @throws InputError when the policy manages the setting or the setting is invalid; StoreError when
+ * @throws ManagedError when the policy manages the setting; InputError when the setting is invalid; StoreError when
  *   the file or the log cannot be written
  */
 export function changeForwardSetting(o: {
@@ -93,7 +93,7 @@ export function changeForwardSetting(o: {
   user: string;
   setting: ForwardSetting | undefined;
 }): ForwardSetting | undefined {
-  if (o.policy !== undefined) throw new InputError('syslog forwarding is managed by your organisation (the machine policy sets it): it cannot be changed here');
+  if (o.policy !== undefined) throw new ManagedError('syslog forwarding is managed by your organisation (the machine policy sets it): it cannot be changed here');
   const checked = o.setting ? checkForwardSetting(o.setting) : undefined;
   const written = writeForwardSetting(o.dataDir, checked);
   o.actionLog.recordLocal({

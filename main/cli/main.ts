@@ -27,6 +27,12 @@ Usage:
                  [--group G] [--tag T]... [--allow-http]
   fleetdeck site list [--json] | site edit NAME [...] | site remove NAME | site trust NAME [--trust SHA256]
   fleetdeck site pause NAME | site resume NAME
+  fleetdeck site export FILE [--site NAME]... [--force]
+  fleetdeck site import FILE [--dry-run] [--replace] [--json]
+      Move site lists between workstations: names, URLs, users, groups, tags, pins and polling,
+      never a password. Import refuses a file with any malformed entry or secret-looking field
+      (each named, nothing imported); a conflict with a site here is named and skipped, or with
+      --replace takes the file's version.
   fleetdeck login SITE [--password-stdin] [--code TOTP] [--system NAME] | fleetdeck logout SITE
       A two-factor code logs in one system (codes are accepted once); the systems still waiting
       for a code of their own are named, with the command for each (exit 6 until none waits).
@@ -83,7 +89,8 @@ Usage:
       or FLEETDECK_SECRET_<SITE>. --metrics-listen serves /metrics for Prometheus.
 
 Every command that uses saved sites takes --data-dir DIR (default: $FLEETDECK_DATA_DIR, else the
-platform's app-data folder). FLEETDECK_KEYCHAIN=memory keeps secrets in memory only.
+platform's app-data folder). FLEETDECK_KEYCHAIN=memory keeps secrets in memory only. A machine
+policy (see README, "Machine policy for IT") may make every write end with exit 15.
 
 Exit codes:
 ${exitCodeList()}

@@ -1,5 +1,8 @@
 import { announcedRunTime, getOperation, keyOf, timeoutForRun, type BodyOf, type HeadersOf, type Operation, type OperationKey, type QueryOf, type ResultOf } from '../../app/catalog/index.js';
 import type { Site, SystemStatus } from '../../app/domain/site.js';
+import type { ImportPlan } from '../../app/domain/site-transfer.js';
+import { effectiveInterval } from '../../app/domain/polling.js';
+import { importSiteList } from '../store/site-transfer.js';
 import { InputError } from '../../app/errors.js';
 import { redact, secretValues } from '../../app/redact.js';
 import type { SitePatch } from '../store/site-store.js';
@@ -83,7 +86,7 @@ export class Fleet {
     this.refresher = new FleetRefresh(context);
     this.admin = new SiteAdmin(context);
     this.scheduler = new PollScheduler({
-      sites: () => o.sites.list(),
+      sites: () => withMinInterval(o.sites.list(), o.sites.policy.minPollIntervalSeconds),
       poll: async (siteId) => {
         if (await this.polledElsewhere()) return this.state.adoptRecorded(siteId, this.clock());
         return this.refresher.refresh({ siteIds: [siteId], mode: 'steady' });
@@ -182,6 +185,8 @@ export class Fleet {
         this.o.cache.put(site.id, system, cacheKey(op.key, params.query ?? {}), result, this.clock());
         return result;
       }
+      // A read-only workstation (machine policy) sends no write and records none.
+      this.o.sites.policy.assertWritable(op.key);
       this.writing += 1;
       try {
         return await this.write(site, conn, system, op, { ...params, deadline }, onOutcome);
@@ -356,6 +361,16 @@ export class Fleet {
     return this.rescheduled(this.admin.editSite(siteId, patch));
   }
 
+  /**
+   * Imports a site-list file (store/site-transfer.ts): all or nothing, conflicts skipped unless
+   * `replace`; a replaced site whose URL or trust changed forgets its password and sessions.
+   * @throws InputError for a malformed file; ManagedError on a read-only workstation.
+   */
+  importSites(fileName: string, text: string, o: { replace: boolean; dryRun: boolean }): Promise<ImportPlan> {
+    const run = importSiteList(this.o.sites, fileName, text, { ...o, now: this.clock(), forget: (id) => this.admin.endpointReplaced(id) });
+    return o.dryRun ? run : this.rescheduled(run);
+  }
+
   /** Applies an edited site to its live connection. */
   siteChanged(siteId: string): Promise<void> {
     return this.rescheduled(this.admin.siteChanged(siteId));
@@ -417,4 +432,11 @@ export class Fleet {
     }
     return conn;
   }
+}
+
+/** Sites with the machine policy's minimum poll interval applied (on demand stays on demand). */
+function withMinInterval(sites: Site[], min: number | undefined): Site[] {
+  if (min === undefined) return sites;
+  for (const s of sites) s.polling.intervalSeconds = effectiveInterval(s.polling.intervalSeconds, min);
+  return sites;
 }

@@ -27,6 +27,8 @@ export class SiteAdmin {
    */
   async trust(siteId: string, expectedSha256?: string): Promise<{ sha256: string }> {
     const site = this.f.site(siteId);
+    this.f.o.sites.policy.assertWritable('pinning a certificate');
+    this.f.o.sites.policy.assertSiteEditable(site, 'pinning a certificate');
     const presented = await probeCertificate(site.baseUrl, this.f.o.timeoutMs);
     if (expectedSha256 && !sameFingerprint(expectedSha256, presented.sha256)) {
       throw new CertificateError(`${site.name} presents ${presented.sha256}, not the fingerprint given`, presented.sha256);
@@ -81,6 +83,9 @@ export class SiteAdmin {
   /** Removes a site with every secret, cached answer and state of it. The action log keeps its history. */
   async forgetSite(siteId: string): Promise<void> {
     const site = this.f.site(siteId);
+    // Refused before its secrets and cache are deleted: the policy's refusal loses nothing.
+    this.f.o.sites.policy.assertWritable('removing a site');
+    this.f.o.sites.policy.assertSiteEditable(site, 'removing a site');
     await this.f.dropConnection(site.id);
     await this.f.o.secrets.deleteAll(sitePrefix(site.id));
     this.f.o.cache.deleteSite(site.id);
@@ -118,6 +123,20 @@ export class SiteAdmin {
       await this.f.liveConnection(after.id)?.update(after);
     }
     return after;
+  }
+
+  /**
+   * Forgets what a site's endpoint was given (password, session tokens, a live session), after its
+   * URL or trust changed outside {@link editSite} (a site-list import replaced it): the next
+   * contact asks for the password, and for https the certificate is confirmed again.
+   */
+  async endpointReplaced(siteId: string): Promise<void> {
+    const site = this.f.site(siteId);
+    await this.f.dropConnection(site.id);
+    await this.f.o.secrets.deleteAll(sitePrefix(site.id));
+    this.f.state.backoff.delete(site.id);
+    const needsTrust = urlProtocol(site.baseUrl) === 'https:' && !site.tls.pinSha256 && !site.tls.caBundlePem;
+    if (!site.polling.paused) this.f.state.markSite(site.id, needsTrust ? 'certificate-changed' : 'login-required', `${site.name} was replaced by an imported site list: ${needsTrust ? 'confirm its certificate, then log in again' : 'log in again'}`);
   }
 
   /** Applies an edited site to its live connection. */

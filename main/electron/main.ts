@@ -14,7 +14,7 @@ import { appMenuTemplate } from './menu.js';
 import { unsandboxedReason } from './sandbox-check.js';
 import { electronSaveFile } from './save-file.js';
 import { claimInstance, WindowFront } from './single-instance.js';
-import { electronUpdaterAdapter, nodePolicySources, readUpdatePolicy, startUpdates } from './updater.js';
+import { electronUpdaterAdapter, startUpdates, updatePolicyOf } from './updater.js';
 import { hardenContents, hardenSession, openAllowedExternal, windowOptions, windowTitle } from './window.js';
 
 /**
@@ -133,7 +133,8 @@ async function start(): Promise<void> {
  */
 async function updates(core: Launched, win: BrowserWindow): Promise<() => void> {
   if (process.platform === 'darwin') return () => undefined;
-  const policy = await readUpdatePolicy(nodePolicySources(process.platform));
+  // The machine policy main read at start (one reader for the feed and everything else it sets).
+  const policy = updatePolicyOf(core.runtime.policy.state);
   if (policy.problem) log(`updates: ${policy.problem}`);
   if (!policy.url) return () => undefined;
   const { default: electronUpdater } = await import('electron-updater');

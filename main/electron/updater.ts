@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
 import type { AppUpdater } from 'electron-updater';
+import { problemText } from '../../app/policy/machine-policy.js';
+import { readMachinePolicy, type PolicySources, type PolicyState } from '../policy/machine-policy-file.js';
 
 /**
  * Updates from a feed IT hosts and names, never from us: electron-updater's generic provider (a
@@ -10,13 +10,7 @@ import type { AppUpdater } from 'electron-updater';
  * and installed only when the admin agrees and no write is running.
  */
 
-/** Where the machine policy is read, per OS: only administrators can write there. */
-export const POLICY_FILES: Partial<Record<NodeJS.Platform, string>> = {
-  linux: '/etc/fleetdeck/policy.json',
-  darwin: '/Library/Application Support/Fleetdeck/policy.json',
-};
-/** On Windows: a REG_SZ value under HKLM (what Group Policy writes). */
-export const POLICY_REGISTRY = { key: 'HKLM\\SOFTWARE\\Policies\\Fleetdeck', value: 'UpdateUrl' } as const;
+export { POLICY_FILES, POLICY_REGISTRY, nodePolicySources, type PolicySources } from '../policy/machine-policy-file.js';
 
 /** The update feed from the machine policy: its URL, or why there is none (undefined: not configured). */
 export interface UpdatePolicy {
@@ -25,77 +19,20 @@ export interface UpdatePolicy {
   problem?: string;
 }
 
-/** How the policy is read (tests hand in fakes). */
-export interface PolicySources {
-  platform: NodeJS.Platform;
-  readFile(path: string): Promise<string>;
-  /** Owner and mode of a file. */
-  stat(path: string): Promise<{ uid: number; mode: number }>;
-  /** `reg query`'s output for a value, or undefined when the key or value does not exist. */
-  queryRegistry(key: string, value: string): Promise<string | undefined>;
-}
-
-/** The policy as this machine holds it: its files, and `reg query` on Windows. */
-export function nodePolicySources(platform: NodeJS.Platform): PolicySources {
-  return {
-    platform,
-    readFile: (path) => readFile(path, 'utf8'),
-    stat: (path) => stat(path),
-    queryRegistry: (key, value) =>
-      new Promise((resolve) => {
-        // reg.exe exits 1 when the key or value does not exist.
-        execFile('reg', ['query', key, '/v', value], { windowsHide: true, timeout: 10_000 }, (err, stdout) => resolve(err ? undefined : stdout));
-      }),
-  };
-}
-
-function isMissing(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
-}
-
-/** The feed URL, checked: https only (the feed's answers are trusted as they come, see README). */
-function feed(url: unknown, where: string): UpdatePolicy {
-  if (typeof url !== 'string' || url.trim() === '') return { problem: `${where} has no update URL` };
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    return { problem: `${where}: the update URL is not a URL` };
-  }
-  if (parsed.protocol !== 'https:') return { problem: `${where}: the update URL must be https, not ${parsed.protocol}` };
-  return { url: parsed.href.endsWith('/') ? parsed.href : `${parsed.href}/` };
-}
-
 /**
- * Reads the update feed from the machine policy. On Linux and macOS a JSON file `{ "updateUrl": <an https
- * URL> }`, used only when owned by root and writable by no one else; on Windows the registry
- * value {@link POLICY_REGISTRY}. Never throws: a policy that cannot be used comes back as `problem`.
+ * The update feed of the machine policy (main/policy/machine-policy-file.ts, the one reader of it):
+ * its `updateUrl`, or on Windows the Group Policy registry value when the file names none. A
+ * refused policy names no feed. Never throws: a policy that cannot be used comes back as `problem`.
  */
 export async function readUpdatePolicy(s: PolicySources): Promise<UpdatePolicy> {
-  if (s.platform === 'win32') {
-    const out = await s.queryRegistry(POLICY_REGISTRY.key, POLICY_REGISTRY.value).catch(() => undefined);
-    if (out === undefined) return {};
-    const m = new RegExp(`^\\s*${POLICY_REGISTRY.value}\\s+REG_(?:EXPAND_)?SZ\\s+(.+?)\\s*$`, 'im').exec(out);
-    return feed(m?.[1], `${POLICY_REGISTRY.key}\\${POLICY_REGISTRY.value}`);
-  }
-  const file = POLICY_FILES[s.platform];
-  if (!file) return {};
-  let text: string;
-  let st: { uid: number; mode: number };
-  try {
-    st = await s.stat(file);
-    text = await s.readFile(file);
-  } catch (err) {
-    return isMissing(err) ? {} : { problem: `${file} cannot be read: ${err instanceof Error ? err.message : String(err)}` };
-  }
-  if (st.uid !== 0 || (st.mode & 0o022) !== 0) return { problem: `${file} is ignored: it must be owned by root and writable by no one else` };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { problem: `${file} is not JSON` };
-  }
-  return feed((json as { updateUrl?: unknown } | null)?.updateUrl, file);
+  return updatePolicyOf(await readMachinePolicy(s));
+}
+
+/** The update feed of a policy already read. */
+export function updatePolicyOf(state: PolicyState): UpdatePolicy {
+  if (state.status === 'refused') return { problem: `${state.file}: ${state.problems.map(problemText).join('; ')}` };
+  if (state.updateUrl) return { url: state.updateUrl };
+  return state.updateProblem ? { problem: state.updateProblem } : {};
 }
 
 /** What the update flow needs of electron-updater (see {@link electronUpdaterAdapter}). */

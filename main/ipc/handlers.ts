@@ -1,5 +1,7 @@
 import type { z, ZodError } from 'zod';
-import { getOperation } from '../../app/catalog/index.js';
+import { getOperation, type OperationKey } from '../../app/catalog/index.js';
+import { CHANNEL_ACCESS } from '../../app/ipc/channels.js';
+import { PolicyGuard } from '../policy/policy-guard.js';
 import { InputError } from '../../app/errors.js';
 import { CONTRACT, type Channel, type IpcError, type Response, type SiteView, type WhatIfAction } from '../../app/ipc/contract.js';
 import type { Site, SiteImportNotice } from '../../app/domain/site.js';
@@ -25,6 +27,7 @@ import type { ActionLog } from '../store/action-log.js';
 import type { ActionLogFilter } from '../../app/domain/action.js';
 import { actionLogFile, fileStamp, type ActionLogFile } from '../reports/action-log-export.js';
 import type { SiteStore } from '../store/site-store.js';
+import { exportSiteList } from '../store/site-transfer.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { SearchAnswer } from '../../app/search/entries.js';
 import type { ForwardSetting, ForwardStatus } from '../../app/domain/syslog-forward.js';
@@ -106,7 +109,7 @@ export type HandlerAnswer<C extends Channel> = C extends keyof RedactedAnswers ?
 export type Handlers = { [C in Channel]: (request: Parsed<C>) => Promise<HandlerAnswer<C>> };
 
 /** A site as the renderer sees it: no certificate bodies, no secrets. */
-export function toSiteView(site: Site, simulated: boolean, now: Date = new Date()): SiteView {
+export function toSiteView(site: Site, simulated: boolean, now: Date = new Date(), managed = false): SiteView {
   const validity = site.tls.pinSha256 ? pinnedValidity(site.tls.pinnedCertPem, now) : undefined;
   return {
     id: site.id,
@@ -125,12 +128,15 @@ export function toSiteView(site: Site, simulated: boolean, now: Date = new Date(
     polling: site.polling,
     ...(site.auth ? { auth: { ...site.auth } } : {}),
     simulated,
+    ...(managed ? { managed: true } : {}),
   };
 }
 
 /** Builds the one handler per channel. Each receives a request already parsed by its schema. */
 export function createHandlers(ctx: HandlerContext): Handlers {
   const { fleet, sites } = ctx;
+  // The site list carries the machine policy (a test's stand-in for the list may not: no policy then).
+  const policy = (sites as Partial<SiteStore>).policy ?? new PolicyGuard();
   const siteOf = (ref: string): Site => {
     const site = sites.get(ref);
     if (!site) throw new ScopeError(`no site named "${ref}"`);
@@ -138,7 +144,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     return site;
   };
   const inScopeSites = (): Site[] => sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite);
-  const view = (site: Site): SiteView => toSiteView(site, ctx.simulatedSiteIds.has(site.id));
+  const view = (site: Site): SiteView => toSiteView(site, ctx.simulatedSiteIds.has(site.id), new Date(), policy.isManaged(site.id));
   const ok = { ok: true as const };
   const alertEngine = (): AlertEngine => {
     if (!ctx.alerts) throw new Error('alerts are not available in this process');
@@ -186,7 +192,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   /** Calls running under a renderer's callId, so `op:cancel` can stop them. */
   const running = new Map<string, AbortController>();
   const bulkInScope = bulkInScopeOf(ctx.scopedSite);
-  return {
+  return guardWrites(policy, {
     'app:info': async () => ({
       version: ctx.version,
       ...(ctx.scopedSite ? { scopedSite: ctx.scopedSite } : {}),
@@ -196,6 +202,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       ...(ctx.keychainWarning ? { keychainWarning: ctx.keychainWarning } : {}),
       ...(ctx.storeWarnings?.length ? { storeWarnings: [...ctx.storeWarnings] } : {}),
       ...siteImportNotice(),
+      policy: policy.view(),
     }),
     'notices:dismiss': async () => {
       ctx.sites.dismissImportNotice();
@@ -230,6 +237,21 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     'sites:pause': async (r) => {
       await fleet.setPaused(siteOf(r.site).id, r.paused);
       return ok;
+    },
+    'sites:export': async (r) => {
+      const chosen = r.sites?.length ? r.sites.map(siteOf) : inScopeSites();
+      const file = { fileName: `fleetdeck-sites-${fileStamp(now())}.json`, mimeType: 'application/json', content: `${JSON.stringify(exportSiteList(chosen, { exportedAt: now(), ...(ctx.user ? { exportedBy: ctx.user } : {}) }), null, 2)}\n` };
+      const digest = { bytes: Buffer.byteLength(file.content), sha256: sha256(file.content) };
+      const out = await deliver(file);
+      return out.kind === 'cancelled' ? out : { ...out, ...digest };
+    },
+    'sites:preview': async (r) => {
+      if (ctx.scopedSite) throw new ScopeError('a window scoped to one site cannot import sites');
+      return fleet.importSites(r.fileName, r.text, { replace: r.replace, dryRun: true });
+    },
+    'sites:import': async (r) => {
+      if (ctx.scopedSite) throw new ScopeError('a window scoped to one site cannot import sites');
+      return fleet.importSites(r.fileName, r.text, { replace: r.replace, dryRun: false });
     },
     'session:login': async (r) => {
       const progress = await fleet.login(siteOf(r.site).id, {
@@ -281,14 +303,22 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       control?.abort(new CancelledError('cancelled by the user'));
       return { cancelled: control !== undefined };
     },
-    'bulk:start': async (r) =>
-      bulkJobs().start({
+    'bulk:start': async (r) => {
+      // A job is listed (bulk:list) with its parameters: what JSON cannot carry (a BigInt from a
+      // structured clone) would make every later listing fail, so it is refused here.
+      try {
+        JSON.stringify([r.query, r.headers, r.body]);
+      } catch {
+        throw new InputError('the parameters of a bulk change must be JSON values');
+      }
+      return bulkJobs().start({
         operation: r.operation,
         targets: r.targets.map((t) => ({ siteId: siteOf(t.site).id, system: t.system })),
         params: { query: r.query, headers: r.headers, body: r.body },
         maxInFlight: r.maxInFlight,
         stopOnFailure: r.stopOnFailure,
-      }),
+      });
+    },
     'bulk:list': async () => bulkJobs().list().filter(bulkInScope),
     'bulk:retry': async (r) => bulkJobs().retry(bulkOfWindow(r.id).id),
     'bulk:cancel': async (r) => bulkJobs().cancel(bulkOfWindow(r.id).id),
@@ -428,7 +458,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       await fleet.refresh({ siteIds: [site.id], ...(onSystem && r.system ? { systems: [r.system] } : {}), force: true }).catch(() => undefined);
       return { message };
     },
-  };
+  });
 
   /** A one-file export: written where the admin chooses in main's save dialog, or handed to the window to download. */
   async function deliver(file: ActionLogFile): Promise<({ kind: 'download' } & ActionLogFile) | { kind: 'saved'; path: string } | { kind: 'cancelled' }> {
@@ -484,6 +514,27 @@ function checkedTime(text: string, field: string): string {
   const t = new Date(text);
   if (Number.isNaN(t.getTime())) throw new InputError(`${field}: not a valid time: ${text.slice(0, 40)}`);
   return t.toISOString();
+}
+
+/**
+ * The handlers with the machine policy's read-only mode in front of every channel that writes
+ * ({@link CHANNEL_ACCESS}): a `write` channel, or an `operation` channel naming an operation the
+ * catalog marks as writing, is refused before its handler runs. The stores refuse the same writes
+ * again below (defence in depth, and the CLI's path).
+ */
+export function guardWrites(policy: PolicyGuard, handlers: Handlers): Handlers {
+  const out = { ...handlers } as Record<Channel, (r: unknown) => Promise<unknown>>;
+  for (const channel of Object.keys(handlers) as Channel[]) {
+    const access: string = CHANNEL_ACCESS[channel];
+    if (access === 'read' || access === 'local') continue;
+    const handler = handlers[channel] as (r: unknown) => Promise<unknown>;
+    out[channel] = async (r: unknown) => {
+      const op = access === 'operation' ? (r as { operation: string }).operation : undefined;
+      if (op === undefined || getOperation(op as OperationKey).writes) policy.assertWritable(op ?? channel);
+      return handler(r);
+    };
+  }
+  return out as Handlers;
 }
 
 /** A request outside this window's scope, or naming nothing that exists. */

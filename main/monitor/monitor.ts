@@ -1,7 +1,8 @@
 import type { Alert } from '../../app/alerts/alert.js';
 import type { Site, SystemState, SystemStatus } from '../../app/domain/site.js';
 import { terminalField } from '../../app/safe-text.js';
-import { startMetricsEndpoint, type MetricsEndpoint } from '../metrics/endpoint.js';
+import { ManagedError } from '../../app/errors.js';
+import { startMetricsEndpoint, type MetricsEndpoint, type MetricsEndpointOptions } from '../metrics/endpoint.js';
 import { APP_VERSION, openRuntime, osUser, type Runtime } from '../runtime.js';
 import { ensureDataDir } from '../store/data-dir.js';
 import { acquireMonitorLock } from './lock.js';
@@ -76,9 +77,8 @@ export async function startMonitor(args: MonitorArgs, d: MonitorDeps): Promise<R
         return new OverlaySecretStore(store, passwords, sites);
       },
     });
-    if (args.metricsListen !== undefined) {
-      metrics = await startMetricsEndpoint(rt, { listen: args.metricsListen, ...(args.metricsWebConfig !== undefined ? { webConfigFile: args.metricsWebConfig } : {}) });
-    }
+    const endpoint = metricsInForce(rt, args);
+    if (endpoint) metrics = await startMetricsEndpoint(rt, endpoint);
   } catch (err) {
     await rt?.close();
     await lock.release();
@@ -198,4 +198,20 @@ function polling(s: Site): string {
   if (s.polling.paused) return 'paused';
   if (s.polling.intervalSeconds <= 0) return 'on demand only, not polled';
   return `every ${s.polling.intervalSeconds} s`;
+}
+
+/**
+ * Where /metrics is served: the machine policy's endpoint when it sets one (a different
+ * --metrics-listen is refused, not silently overridden), else the options'.
+ * @throws ManagedError when the options ask for another endpoint than the policy's
+ */
+export function metricsInForce(rt: Pick<Runtime, 'policy'>, args: { metricsListen?: string | undefined; metricsWebConfig?: string | undefined }): MetricsEndpointOptions | undefined {
+  const forced = rt.policy.state.policy?.metrics;
+  if (forced) {
+    const differs = (args.metricsListen !== undefined && args.metricsListen !== forced.listen) || (args.metricsWebConfig !== undefined && args.metricsWebConfig !== forced.webConfigFile);
+    if (differs) throw new ManagedError(`the metrics endpoint is managed by your organisation (machine policy ${rt.policy.state.file}): ${forced.listen}; drop --metrics-listen and --metrics-web-config`);
+    return { listen: forced.listen, ...(forced.webConfigFile !== undefined ? { webConfigFile: forced.webConfigFile } : {}) };
+  }
+  if (args.metricsListen === undefined) return undefined;
+  return { listen: args.metricsListen, ...(args.metricsWebConfig !== undefined ? { webConfigFile: args.metricsWebConfig } : {}) };
 }

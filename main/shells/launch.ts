@@ -90,13 +90,20 @@ export interface Launched {
  * runtime is opened once; the keychain is not touched for the demo fleet.
  */
 export async function launchCore(args: LaunchArgs, warn: (m: string) => void, extra: Pick<RuntimeOptions, 'saveFile' | 'onSecretInMemory'> = {}, scope: LaunchScope = resolveScope(args)): Promise<Launched> {
+  let policy: RuntimeOptions['policy'];
+  if (scope.demo && !args.demo && args.site === undefined) {
+    // No site saved yet, but the machine policy presets some: the organisation's fleet, not the demo.
+    const { nodePolicySources, readMachinePolicy } = await import('../policy/machine-policy-file.js');
+    policy = await readMachinePolicy(nodePolicySources(process.platform));
+    if (policy.policy?.sites?.length) scope = { demo: false, instanceKey: 'fleet' };
+  }
   if (!scope.demo) {
     // The core's code (the fleet, its stores, the handlers) is loaded here rather than with this
     // module: a shell can serve its page (from the site list alone) while it loads.
     const { openRuntime } = await import('../runtime.js');
     // Requests that came in while it loaded (the page, its scripts) are answered before it opens.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const runtime = await openRuntime({ dataDir: args.dataDir, warn, scopedSite: scope.siteId, ...extra });
+    const runtime = await openRuntime({ dataDir: args.dataDir, warn, scopedSite: scope.siteId, ...extra, ...(policy ? { policy } : {}) });
     return launched(runtime, scope.siteId, undefined, () => runtime.close());
   }
   // Only a demo launch loads the embedded simulator: a start from the admin's sites does not pay for it.

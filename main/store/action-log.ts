@@ -214,6 +214,11 @@ export function unusableLog(err: unknown, file: string): StoreError {
  * consistently (that needs a key held outside the data directory).
  */
 export class ActionLog {
+  /**
+   * Asked before any record is added: throws to refuse it (the machine policy's read-only mode, so
+   * nothing is recorded, and no write is sent, on an auditor's workstation).
+   */
+  guard: ((what: string) => void) | undefined;
   /** The log's file ('' when not known). */
   readonly file: string;
   private readonly db: Database | undefined;
@@ -434,6 +439,7 @@ export class ActionLog {
   }
 
   private appendRow(row: NewRow, what: string): Row {
+    this.guard?.(`${row.operation || 'a record'}: adding to the action log`);
     const db = this.db;
     const stmts = this.stmts;
     if (this.problem || !db || !stmts) throw this.problem ?? new StoreError('the action log is not open', this.file, 'io');

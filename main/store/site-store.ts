@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_POLL_INTERVAL_SECONDS } from '../../app/domain/polling.js';
 import { newSiteSchema, siteIdFromName, sitePatchSchema, siteSchema, type NewSite, type Site, type SiteImportNotice, type SitePatch, type SitePolling, type SiteTls } from '../../app/domain/site.js';
-import { InputError } from '../../app/errors.js';
+import { InputError, ManagedError } from '../../app/errors.js';
+import { PolicyGuard } from '../policy/policy-guard.js';
 import type { Database } from './driver.js';
 import { SITES_DATABASE, SITES_DB_FILE, createDatabaseFile, openSqlite } from './open.js';
 import { ensureDataDir } from './data-dir.js';
@@ -23,6 +24,8 @@ export interface SiteStoreOptions {
   dataDir: string;
   /** Source of `createdAt`/`updatedAt`; injected so tests control times. */
   clock?: () => Date;
+  /** The machine policy: a read-only workstation refuses every change, a managed site its edits and removal. */
+  policy?: PolicyGuard;
 }
 
 const NEW_SITE_FIELDS = new Set(Object.keys(newSiteSchema.shape));
@@ -59,6 +62,8 @@ export class SiteStore {
   private readonly legacyFile: string;
   private readonly dataDir: string;
   private readonly clock: () => Date;
+  /** The machine policy this store enforces. */
+  readonly policy: PolicyGuard;
   private db: Database | undefined;
   /**
    * The list as last read, with SQLite's `data_version` then: a background poll asks for the site
@@ -79,6 +84,7 @@ export class SiteStore {
     this.file = path.join(options.dataDir, SITES_DB_FILE);
     this.legacyFile = path.join(options.dataDir, SITES_FILE);
     this.clock = options.clock ?? (() => new Date());
+    this.policy = options.policy ?? new PolicyGuard();
   }
 
   /**
@@ -131,10 +137,12 @@ export class SiteStore {
    *   polling or TLS settings. StoreError when the site list cannot be written.
    */
   async add(input: NewSite): Promise<Site> {
+    this.policy.assertWritable('adding a site');
     assertNoSecrets(input, 'site');
     assertKnownFields(input, NEW_SITE_FIELDS, 'site');
     return this.modify((sites) => {
       const site = this.build(input, sites);
+      this.policy.assertInterval(site.name, site.polling.intervalSeconds);
       return { sites: [...sites, site], result: site };
     });
   }
@@ -145,6 +153,7 @@ export class SiteStore {
    * @throws InputError for the same problems as {@link add}.
    */
   check(input: NewSite): Site {
+    this.policy.assertWritable('adding a site');
     assertNoSecrets(input, 'site');
     assertKnownFields(input, NEW_SITE_FIELDS, 'site');
     return this.build(input, this.list());
@@ -186,11 +195,17 @@ export class SiteStore {
    * @throws InputError when no site has this name or id, or for the same problems as {@link add}.
    */
   async update(nameOrId: string, patch: SitePatch): Promise<Site> {
+    this.policy.assertWritable('changing a site');
     assertNoSecrets(patch, 'site');
     for (const k of ['id', 'createdAt', 'updatedAt']) if (k in patch) throw new InputError(`the ${k} of a site cannot be changed`);
     assertKnownFields(patch, PATCH_FIELDS, 'site');
     return this.modify((sites) => {
       const current = mustFind(sites, nameOrId);
+      // A managed site may be paused and resumed on this workstation; nothing else of it changes here.
+      if (!onlyPauses(patch, current.polling)) this.policy.assertSiteEditable(current, 'changing a site');
+      if (patch.polling?.intervalSeconds !== undefined && patch.polling.intervalSeconds !== current.polling.intervalSeconds) {
+        this.policy.assertInterval(current.name, patch.polling.intervalSeconds);
+      }
       const others = sites.filter((s) => s !== current);
       const group = patch.group === null ? undefined : (patch.group ?? current.group);
       // A pin names the certificate of one endpoint: it never carries over to another URL.
@@ -223,9 +238,66 @@ export class SiteStore {
    * @throws InputError when no site has this name or id.
    */
   async remove(nameOrId: string): Promise<Site> {
+    this.policy.assertWritable('removing a site');
     return this.modify((sites) => {
       const current = mustFind(sites, nameOrId);
+      this.policy.assertSiteEditable(current, 'removing a site');
       return { sites: sites.filter((s) => s !== current), result: current };
+    });
+  }
+
+  /**
+   * Brings the machine policy's preset sites into the list, in one transaction: a site the policy
+   * presets is added, or replaces the stored site with its id (keeping its creation time, its
+   * pause, and what its login taught when the URL is unchanged). A preset whose name or id is taken
+   * by another stored site is not added; the returned sentences name each. The policy's own change,
+   * made whatever the read-only mode. A site the policy no longer presets stays, unmanaged.
+   * @throws StoreError when the site list cannot be written.
+   */
+  async applyPresets(presets: readonly Site[]): Promise<string[]> {
+    if (presets.length === 0) return [];
+    const current = this.list();
+    const same = presets.every((p) => {
+      const s = current.find((c) => c.id === p.id);
+      return s !== undefined && samePreset(s, p);
+    });
+    if (same) return [];
+    return this.modify((sites) => {
+      const warnings: string[] = [];
+      let out = [...sites];
+      for (const p of presets) {
+        const stored = out.find((s) => s.id === p.id);
+        const others = out.filter((s) => s !== stored);
+        const preset: Site = stored
+          ? { ...p, createdAt: stored.createdAt, updatedAt: samePreset(stored, p) ? stored.updatedAt : this.clock().toISOString(), polling: { ...p.polling, paused: stored.polling.paused } }
+          : { ...p, createdAt: this.clock().toISOString(), updatedAt: this.clock().toISOString() };
+        if (stored?.auth && sameBaseUrl(stored.baseUrl, p.baseUrl)) preset.auth = stored.auth;
+        let checked: Site;
+        try {
+          checked = checkSite(preset, others);
+        } catch (err) {
+          if (!(err instanceof InputError)) throw err;
+          warnings.push(`the machine policy's site "${p.name}" is not added: ${err.message}; remove or rename that site to receive the managed one`);
+          continue;
+        }
+        out = stored ? out.map((s) => (s === stored ? checked : s)) : [...out, checked];
+      }
+      return { sites: out, result: warnings };
+    });
+  }
+
+  /**
+   * Replaces the list by what `change` makes of it, in one transaction: every site is checked
+   * again (as `site add` would) against the ones before it, or nothing is saved. For an import.
+   * @throws ManagedError on a read-only workstation; InputError from `change` or a check.
+   */
+  async replaceList<T>(what: string, change: (sites: Site[]) => { sites: Site[]; result: T }): Promise<T> {
+    this.policy.assertWritable(what);
+    return this.modify((sites) => {
+      const { sites: next, result } = change(sites);
+      const checked: Site[] = [];
+      for (const s of next) checked.push(checkSite(s, checked));
+      return { sites: checked, result };
     });
   }
 
@@ -405,7 +477,7 @@ export class SiteStore {
       }).immediate();
       return Promise.resolve(structuredClone(result));
     } catch (err) {
-      if (err instanceof InputError || err instanceof StoreError) return Promise.reject(err);
+      if (err instanceof InputError || err instanceof StoreError || err instanceof ManagedError) return Promise.reject(err);
       return Promise.reject(storeError(err, this.file, 'save the site list in', SITES_DATABASE.label));
     }
   }
@@ -426,6 +498,20 @@ function mustFind(sites: readonly Site[], nameOrId: string): Site {
   const site = find(sites, nameOrId);
   if (!site) throw new InputError(`there is no site named "${nameOrId}" (or with that id)`, 'not-found');
   return site;
+}
+
+/** A patch that pauses or resumes a site and changes nothing else of it. */
+function onlyPauses(patch: SitePatch, polling: SitePolling): boolean {
+  const keys = Object.entries(patch).filter(([, v]) => v !== undefined).map(([k]) => k);
+  if (keys.length !== 1 || keys[0] !== 'polling' || !patch.polling) return false;
+  const { paused: _paused, ...rest } = patch.polling;
+  return Object.entries(rest).every(([k, v]) => v === undefined || v === polling[k as keyof SitePolling]);
+}
+
+/** Whether a stored site already is what the policy presets (its own state aside: pause, login, times). */
+function samePreset(stored: Site, preset: Site): boolean {
+  const strip = (s: Site): unknown => ({ ...s, createdAt: '', updatedAt: '', auth: undefined, polling: { ...s.polling, paused: false } });
+  return JSON.stringify(strip(stored)) === JSON.stringify(strip(preset));
 }
 
 function withoutPin(tls: SiteTls): SiteTls {

@@ -1,4 +1,5 @@
 import { SvelteMap } from 'svelte/reactivity';
+import { managedPolicy } from './policy.svelte.js';
 import type { Response, SiteView, SystemStatusView } from '../../app/ipc/contract.js';
 import { refreshEnded, supersedes } from '../../app/domain/site-rules.js';
 import { api, firstRead } from './api.js';
@@ -125,6 +126,7 @@ export class FleetStore {
       const [info, sites, status] = await Promise.all([firstRead('app:info'), firstRead('sites:list'), firstRead('fleet:status')]);
       await options.with?.catch(() => undefined);
       this.info = info;
+      managedPolicy.view = info.policy;
       this.sites = sites;
       for (const site of status) {
         if (site.error) this.siteErrors.set(site.siteId, site.error);

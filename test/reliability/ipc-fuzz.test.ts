@@ -119,6 +119,9 @@ function templates(siteId: string, system: string, exportDir: string): Record<Ch
     'sites:remove': [{ site: 'no-such-site' }],
     'sites:trust': [{ site: siteId, sha256: 'ab'.repeat(32) }],
     'sites:pause': [{ site: 'no-such-site', paused: true }],
+    'sites:export': [{}, { sites: [siteId] }],
+    'sites:preview': [{ fileName: 'fuzz.json', text: '{"format":"fleetdeck-site-list","version":1,"sites":[]}', replace: true }],
+    'sites:import': [{ fileName: 'fuzz.json', text: '{"format":"fleetdeck-site-list","version":1,"sites":[]}' }],
     'session:login': [{ site: 'no-such-site', password: 'x', code: '123456' }],
     'session:logout': [{ site: 'no-such-site' }],
     'fleet:status': [{ site: siteId }],
@@ -334,7 +337,7 @@ describe('IPC fuzz on every channel (dispatch and the browser shell)', () => {
         const reply = await post(shell.port, `/ipc/${channel}`, body).catch((e: unknown) => {
           throw new Error(`${channel} #${i} (${body.length} bytes): ${String(e)}`);
         });
-        expect(reply.status, `${channel} #${i}`).toBe(200);
+        expect(reply.status, `${channel} #${i}: ${reply.body.slice(0, 300)}`).toBe(200);
         expectWellFormed(JSON.parse(reply.body) as Answer, `http ${channel} #${i}`);
       }
     }

@@ -8,11 +8,16 @@ import { urlProtocol } from '../../net.js';
 import { sameBaseUrl } from '../../store/site-store.js';
 import { withRuntime } from '../context.js';
 import { readLocalFile } from './call.js';
+import { writeFile } from 'node:fs/promises';
+import { exportSiteList, importSiteList } from '../../store/site-transfer.js';
+import { sitePrefix } from '../../secrets/accounts.js';
+import { osUser } from '../../runtime.js';
+import type { ImportStep } from '../../../app/domain/site-transfer.js';
 import { CliError, EXIT, firstLine, printJson, printRow, type CliIo } from '../io.js';
 
 const DATA_DIR = { 'data-dir': { type: 'string' } } as const;
 
-/** `fleetdeck site add|list|edit|remove|trust|pause|resume …` */
+/** `fleetdeck site add|list|edit|remove|trust|pause|resume|export|import …` */
 export async function siteCommand(io: CliIo, args: readonly string[]): Promise<number> {
   const [verb, ...rest] = args;
   switch (verb) {
@@ -37,8 +42,12 @@ export async function siteCommand(io: CliIo, args: readonly string[]): Promise<n
       });
     case 'trust':
       return siteTrust(io, rest);
+    case 'export':
+      return siteExport(io, rest);
+    case 'import':
+      return siteImport(io, rest);
     default:
-      throw new CliError('usage: fleetdeck site add|list|edit|remove|trust|pause|resume …', EXIT.usage);
+      throw new CliError('usage: fleetdeck site add|list|edit|remove|trust|pause|resume|export|import …', EXIT.usage);
   }
 }
 
@@ -215,4 +224,88 @@ function parseFingerprint(text: string): string {
   } catch (err) {
     throw new CliError(`--trust: ${(err as Error).message}`, EXIT.usage);
   }
+}
+
+/** `fleetdeck site export FILE [--site NAME]... [--force]`: the site list without a secret ("-": standard output). */
+async function siteExport(io: CliIo, args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: { ...DATA_DIR, site: { type: 'string', multiple: true }, force: { type: 'boolean', default: false } },
+  });
+  const file = positionals[0];
+  if (positionals.length !== 1 || !file) throw new CliError('usage: fleetdeck site export FILE [--site NAME]... [--force]   (FILE "-": standard output)', EXIT.usage);
+  return withRuntime(
+    io,
+    values['data-dir'],
+    async (rt) => {
+      const all = rt.sites.list();
+      const chosen = values.site?.length
+        ? values.site.map((ref) => {
+            const s = rt.sites.get(ref);
+            if (!s) throw new CliError(`no site named "${ref}"`, EXIT.usage);
+            return all.find((x) => x.id === s.id) ?? s;
+          })
+        : all;
+      const text = `${JSON.stringify(exportSiteList(chosen, { exportedAt: new Date(), exportedBy: osUser() }), null, 2)}\n`;
+      if (file === '-') {
+        io.stdout(text);
+        return EXIT.ok;
+      }
+      try {
+        // Never over another file unless asked: an export is often named like the list it came from.
+        await writeFile(file, text, { flag: values.force ? 'w' : 'wx', mode: 0o644 });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        throw new CliError(code === 'EEXIST' ? `${file} exists: choose another name, or --force to replace it` : `cannot write ${file}: ${(err as Error).message}`, EXIT.usage);
+      }
+      io.stdout(`exported ${chosen.length} ${chosen.length === 1 ? 'site' : 'sites'} to ${file} (no passwords: each workstation logs in with its own)\n`);
+      return EXIT.ok;
+    },
+    { secrets: false },
+  );
+}
+
+/** `fleetdeck site import FILE [--dry-run] [--replace] [--json]`. */
+async function siteImport(io: CliIo, args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: { ...DATA_DIR, 'dry-run': { type: 'boolean', default: false }, replace: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+  });
+  const file = positionals[0];
+  if (positionals.length !== 1 || !file) throw new CliError('usage: fleetdeck site import FILE [--dry-run] [--replace] [--json]', EXIT.usage);
+  const text = file === '-' ? await io.readStdin() : await readLocalFile(file, 'import');
+  const dryRun = values['dry-run'] ?? false;
+  return withRuntime(io, values['data-dir'], async (rt) => {
+    const plan = await importSiteList(rt.sites, file, text, {
+      replace: values.replace ?? false,
+      dryRun,
+      now: new Date(),
+      forget: async (id) => {
+        await rt.secrets.deleteAll(sitePrefix(id));
+      },
+    });
+    if (values.json) {
+      printJson(io, plan);
+      return EXIT.ok;
+    }
+    const verb: Record<ImportStep['action'], string> = dryRun
+      ? { add: 'would add', replace: 'would replace', skip: 'would skip', unchanged: 'unchanged' }
+      : { add: 'added', replace: 'replaced', skip: 'skipped', unchanged: 'unchanged' };
+    for (const step of plan.steps) {
+      printRow(io, [verb[step.action], step.name, ...(step.local && step.local !== step.name ? [`(here "${step.local}")`] : [])]);
+      for (const c of step.conflicts) printRow(io, [`conflict: ${c}`], '  ');
+      if (step.note) printRow(io, [step.note], '  ');
+    }
+    const count = (a: ImportStep['action']): number => plan.steps.filter((s) => s.action === a).length;
+    const skipped = count('skip');
+    io.stdout(
+      `${dryRun ? 'dry run, nothing changed: ' : ''}${count('add')} added, ${count('replace')} replaced, ${count('unchanged')} unchanged, ${skipped} skipped` +
+        (skipped > 0 && !values.replace ? ' (--replace takes the file\'s version of a conflicting site)' : '') +
+        '\n',
+    );
+    if (!dryRun && count('add') > 0) io.stdout('log in to each new site with "fleetdeck login SITE --password-stdin"\n');
+    return EXIT.ok;
+  }, { secrets: !dryRun });
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, ERROR_TABLE, EXIT, EXIT_MEANING, FINDING_EXITS, exitCodeTable, type IpcErrorCode } from '../../../app/errors.js';
 
-const IPC_CODES: readonly IpcErrorCode[] = ['validation', 'not-found', 'conflict', 'api', 'auth', 'login-required', 'paused', 'unreachable', 'outcome-unknown', 'cancelled', 'protocol', 'certificate', 'store', 'keychain', 'internal'];
+const IPC_CODES: readonly IpcErrorCode[] = ['validation', 'not-found', 'conflict', 'api', 'auth', 'login-required', 'paused', 'unreachable', 'outcome-unknown', 'cancelled', 'protocol', 'certificate', 'store', 'keychain', 'managed', 'internal'];
 
 describe('the error table', () => {
   it('gives every code an IPC code, an exit status other than 0 and a sentence', () => {

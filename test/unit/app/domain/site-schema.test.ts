@@ -13,7 +13,7 @@ describe('one site shape, its variants derived', () => {
   });
 
   it('shows the renderer the stored site without certificate text, with what it needs instead', () => {
-    expect(keys(siteViewSchema.shape)).toEqual([...keys(siteSchema.shape).filter((k) => k !== 'createdAt' && k !== 'updatedAt'), 'simulated'].sort());
+    expect(keys(siteViewSchema.shape)).toEqual([...keys(siteSchema.shape).filter((k) => k !== 'createdAt' && k !== 'updatedAt'), 'simulated', 'managed'].sort());
     expect(keys(siteViewSchema.shape.tls.shape)).toEqual(['expiredSince', 'hasCaBundle', 'pinSha256', 'validTo']);
   });
 

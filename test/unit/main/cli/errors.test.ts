@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../../app/catalog/index.js';
-import { ERROR_CODES, EXIT, EXIT_MEANING, InputError } from '../../../../app/errors.js';
+import { ERROR_CODES, EXIT, EXIT_MEANING, InputError, ManagedError } from '../../../../app/errors.js';
 import { AnswerTooLargeError, ApiError, AuthError, CancelledError, CertificateError, ProtocolError, RedirectError, TransientHttpError, UnreachableError } from '../../../../main/client/index.js';
 import { UnrecognisedAnswerError } from '../../../../main/client/answer.js';
 import { toCliError } from '../../../../main/cli/errors.js';
@@ -35,6 +35,7 @@ const CASES: Array<[Error, number, string]> = [
   [new OutcomeUnknownError('POST /hosts/create timed out'), 9, 'outcome-unknown'],
   [new CancelledError(), 10, 'cancelled'],
   [new MonitorRunningError({ pid: 42, host: 'h', user: 'u', since: '2026-01-01T00:00:00.000Z', version: '1.0.0' }, '/var/lib/fleetdeck'), 14, 'conflict'],
+  [new ManagedError('adding a site is refused: read-only by the machine policy'), 15, 'managed'],
   [new TypeError("Cannot read properties of undefined (reading 'x')"), 11, 'internal'],
 ];
 
