@@ -113,7 +113,7 @@ describe('a read-only workstation (machine policy)', { timeout: 120_000 }, () =>
         if (!answer.ok) expect(answer.error.code, `${channel}: ${answer.error.message}`).not.toBe('managed');
       }
     }
-    expect(writes.sort()).toEqual(['alertrules:set', 'alerts:notify', 'bulk:retry', 'bulk:start', 'demo:whatif', 'op:call', 'sites:add', 'sites:edit', 'sites:import', 'sites:pause', 'sites:remove', 'sites:trust']);
+    expect(writes.sort()).toEqual(['alertrules:set', 'alerts:notify', 'bulk:retry', 'bulk:start', 'compliance:unwaive', 'compliance:waive', 'demo:whatif', 'forward:set', 'op:call', 'sites:add', 'sites:edit', 'sites:import', 'sites:pause', 'sites:remove', 'sites:trust']);
 
     // Whatever the channels are called, nothing was recorded, no site changed, no rule changed.
     expect(rt.actionLog.count()).toBe(logBefore);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FORWARD_SETTINGS_FILE } from '../../../../main/audit/forward-settings.js';
 import { runCli } from '../../../../main/cli/main.js';
 import { dispatch } from '../../../../main/ipc/handlers.js';
-import { openRuntime, type Runtime, type RuntimeOptions } from '../../../../main/runtime.js';
+import { openRuntime, policyForward, type Runtime, type RuntimeOptions } from '../../../../main/runtime.js';
 import { useTempDirs } from '../store/temp-dir.js';
 
 const tempDir = useTempDirs();
@@ -60,6 +60,21 @@ describe('syslog forwarding in the runtime', () => {
     const refused = await call(rt, 'forward:set', { setting: null });
     expect(refused.error?.message).toMatch(/managed by your organisation/);
     expect(fs.existsSync(path.join(dir, FORWARD_SETTINGS_FILE))).toBe(false);
+  });
+
+  it('takes the machine policy\'s collector (TLS unless it says tcp) and refuses a change with exit 15', async () => {
+    const policy = { file: '/etc/fleetdeck/policy.json', status: 'applied' as const, policy: { syslog: { target: 'logs.example:6514', pinSha256: 'cd'.repeat(32) } }, problems: [], notes: [] };
+    const rt = await open(tempDir(), { policy });
+    expect((await call(rt, 'forward:status')).value).toMatchObject({ target: 'tls://logs.example:6514', managed: true });
+    const refused = await call(rt, 'forward:set', { setting: { target: 'tcp://127.0.0.1:514' } });
+    expect(refused.error?.code).toBe('managed');
+  });
+
+  it('keeps forwarding off, and says why, when the policy\'s collector cannot be used', () => {
+    const warnings: string[] = [];
+    expect(policyForward({ target: 'logs.example:6514', transport: 'tcp', caBundlePem: 'not a certificate' }, (m) => warnings.push(m))).toBe('off');
+    expect(warnings.join('\n')).toMatch(/syslog collector cannot be used, forwarding is off/);
+    expect(policyForward(undefined, (m) => warnings.push(m))).toBeUndefined();
   });
 
   it('refuses a change from a window scoped to one site', async () => {
