@@ -18,15 +18,18 @@ const answers = answersOrDeadline(firstReadsAnswered());
 // A shortcut pressed while the window opens (Ctrl+K) is kept and handed to the frame once mounted.
 const earlyKeys = keepEarlyKeys(window, isPaletteShortcut);
 
-import('./frame.js').then(
+const frame = import('./frame.js');
+// The locale objects the frame's names and figures need (the first one a page builds loads its
+// locale data) are built while the reads are answered and the frame's script arrives.
+warmFormats();
+
+frame.then(
   ({ mountFrame }) => {
     // A module script runs once the document is parsed, and the stylesheet is inlined in it.
     const target = document.getElementById('app');
     if (!target) throw new Error('index.html has no #app element');
     mountFrame(target, answers);
     earlyKeys.replay();
-    // The locale objects the frame's names and figures need are built while it waits for main.
-    warmFormats();
   },
   (err: unknown) => {
     earlyKeys.stop();

@@ -1,8 +1,8 @@
 /**
  * The locale objects the window uses, made once and kept: `toLocaleString` or `localeCompare` with a
  * locale build a new one on every call, and the first one a page builds loads its locale data. Its
- * own small module so the entry script can build them (`warmFormats`) while the hidden frame waits
- * for main's first answers, rather than inside the render that shows them.
+ * own small module so the entry script can build them (`warmFormats`) while main answers the first
+ * reads, rather than inside the render that shows them.
  */
 const numberFormats = new Map<number, Intl.NumberFormat>();
 let collator: Intl.Collator | undefined;
@@ -27,7 +27,7 @@ export function columnCollator(): Intl.Collator {
 
 /**
  * Builds what the first frame uses with the answers (the name order's collator, the whole-number
- * format). The entry script calls it once the frame is mounted, hidden, while main answers.
+ * format). The entry script calls it once the first reads are sent.
  */
 export function warmFormats(): void {
   textCollator();
