@@ -53,7 +53,7 @@ const treeRows = (target: HTMLElement): number => target.querySelectorAll('[data
 
 describe('the page start', () => {
   it('builds the frame at once, and shows it only with the first answers, in the task they arrive in', async () => {
-    const main = slowMain('health:rollups');
+    const main = slowMain('health:briefs');
     const target = start();
     await settle();
     // Made, but not shown: the fleet waits for every system's roll-up, to be built once with it.
