@@ -6,8 +6,8 @@ import type { LaggingPair, NodeDrive, Rollup } from './rollup.js';
 // first script does not carry it. It imports nothing from system-summary.ts: the wire forms it reads
 // are spelt out below as the fields it needs, and system-summary.ts re-exports what main uses.
 
-/** A system's facts (what the window keeps per system). */
-export interface HealthFacts {
+/** A system's health summary (what the window keeps per system). */
+export interface HealthSummary {
   rollup: Rollup;
   /** When the health record was read from the system. */
   at: string | undefined;
@@ -71,7 +71,7 @@ export const UNREAD_ROLLUP: RollupBrief = {
 export const needsLook = (p: { level: Level }): boolean => p.level !== 'ok' && p.level !== 'unknown';
 
 /** A system's brief from its facts: computed by main beside the summary, and by the window from a summary it read in full. */
-export function briefOf(f: Pick<HealthFacts, 'rollup' | 'at'> & { drives: readonly unknown[]; lagging: readonly unknown[] }): HealthBrief {
+export function briefOf(f: Pick<HealthSummary, 'rollup' | 'at'> & { drives: readonly unknown[]; lagging: readonly unknown[] }): HealthBrief {
   const { capacity, ...rest } = f.rollup;
   const c: CapacityBrief = { level: capacity.level, verdict: capacity.pools[0]?.verdict, usable: 0, allocated: 0, unknownUsable: 0, pools: capacity.pools.length, attention: 0 };
   for (const p of capacity.pools) {
@@ -83,12 +83,12 @@ export function briefOf(f: Pick<HealthFacts, 'rollup' | 'at'> & { drives: readon
   return { rollup: { ...rest, capacity: c }, at: f.at, drives: f.drives.length, lagging: f.lagging.length };
 }
 
-/** A pool as JSON carries it (`SystemSummaryWire` in system-summary.ts): an unbounded forecast's high end is null. */
+/** A pool as JSON carries it (`HealthSummaryWire` in system-summary.ts): an unbounded forecast's high end is null. */
 interface WirePool {
   forecast: { range?: { low: number; high: number | null } | undefined };
 }
 
-/** The fields of a summary's wire form (`SystemSummaryWire`) that {@link factsFromWire} reads. */
+/** The fields of a summary's wire form (`HealthSummaryWire`) that {@link summaryFromWire} reads. */
 interface SummaryWire {
   rollup: { capacity: { pools: WirePool[]; total?: WirePool | undefined } };
   at?: string | undefined;
@@ -98,22 +98,22 @@ interface SummaryWire {
 }
 
 /** What the window keeps of a summary: the facts with the one infinite figure restored. */
-export function factsFromWire(w: SummaryWire): HealthFacts {
+export function summaryFromWire(w: SummaryWire): HealthSummary {
   const pool = <P extends WirePool>(p: P): P =>
     p.forecast.range ? { ...p, forecast: { ...p.forecast, range: { low: p.forecast.range.low, high: p.forecast.range.high ?? Number.POSITIVE_INFINITY } } } : p;
   const capacity = w.rollup.capacity;
-  // The wire schema is the shape of HealthFacts as JSON; the records are the system's own, already normalised.
+  // The wire schema is the shape of HealthSummary as JSON; the records are the system's own, already normalised.
   return {
     rollup: { ...w.rollup, capacity: { ...capacity, pools: capacity.pools.map(pool), total: capacity.total ? pool(capacity.total) : undefined } },
     at: w.at,
     drives: w.drives,
     lagging: w.lagging,
     errors: w.errors,
-  } as HealthFacts;
+  } as HealthSummary;
 }
 
 /**
- * What the window keeps of a roll-up summary, with its sequence number: the wire form is the brief
+ * What the window keeps of a health brief, with its sequence number: the wire form is the brief
  * as JSON (figures not reported left out), kept as it was parsed rather than copied (1,000 objects
  * less to make and collect before the first frame).
  */

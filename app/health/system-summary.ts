@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { NotificationRecord } from '../catalog/resources.js';
 import { NOTIFICATIONS_CACHE, type PlannedRead } from '../fleet/refresh-plan.js';
 import { highLevel } from './rollup.js';
-import type { HealthFacts } from './summary-facts.js';
+import type { HealthSummary } from './summary-facts.js';
 import { listOf, ROLLUP_READS, rollupAnswers, systemObjects, systemRollup } from './system-health.js';
 
-// The window's side (the facts' type and `factsFromWire`) is in summary-facts.ts, without zod, for its first script.
-export { briefFromWire, briefOf, factsFromWire, type HealthBrief, type HealthFacts } from './summary-facts.js';
+// The window's side (the summary's type and `summaryFromWire`) is in summary-facts.ts, without zod, for its first script.
+export { briefFromWire, briefOf, summaryFromWire, type HealthBrief, type HealthSummary } from './summary-facts.js';
 
 /**
  * One system's health facts as every fleet-wide view shows them (the overview, the tree, the system
@@ -32,7 +32,7 @@ export type CachedRead = { value: unknown; at: string } | null | undefined;
  * A system's facts from its cached answers, each read by `read` (the offline cache in main, a
  * fixture in tests), the capacity forecast counted from `now` (ms since the epoch).
  */
-export function healthFacts(read: (r: PlannedRead) => CachedRead, now: number): HealthFacts {
+export function healthSummaryOf(read: (r: PlannedRead) => CachedRead, now: number): HealthSummary {
   const health = read(SUMMARY_READS.health);
   const answers = rollupAnswers((r) => (r === SUMMARY_READS.health ? health : read(r))?.value);
   const objects = systemObjects(answers);
@@ -101,7 +101,7 @@ const count = z.number().int().min(0);
 const record = z.record(z.string(), z.unknown());
 
 /** One system's summary as `health:summaries` answers it. */
-export const systemSummarySchema = z.object({
+export const healthSummarySchema = z.object({
   siteId: z.string(),
   system: z.string(),
   /** Main's summary sequence number when this summary was last computed: asking `since` it gives what changed after. */
@@ -112,14 +112,14 @@ export const systemSummarySchema = z.object({
   lagging: z.array(z.object({ application: z.string(), volume: z.string(), pair: record })),
   errors: z.array(record),
 });
-export type SystemSummaryWire = z.output<typeof systemSummarySchema>;
+export type HealthSummaryWire = z.output<typeof healthSummarySchema>;
 
 /**
- * One system's roll-up summary as `health:rollups` answers it (`HealthBrief`): the roll-up without
+ * One system's health brief as `health:briefs` answers it (`HealthBrief`): the roll-up without
  * pools and forecasts, with the capacity figures of the fleet totals, the counts of unhealthy drives
  * and lagging pairs, and the data age. Main keeps it beside the summary, computed from the same facts.
  */
-export const systemRollupSchema = z.object({
+export const healthBriefSchema = z.object({
   siteId: z.string(),
   system: z.string(),
   /** The sequence number of the summary it was computed with (the same for both forms). */
@@ -135,4 +135,4 @@ export const systemRollupSchema = z.object({
   drives: count,
   lagging: count,
 });
-export type SystemRollupWire = z.output<typeof systemRollupSchema>;
+export type HealthBriefWire = z.output<typeof healthBriefSchema>;

@@ -26,7 +26,7 @@ export const CHANNEL_NAMES = [
   'bulk:cancel',
   'cache:read',
   'search:query',
-  'health:rollups',
+  'health:briefs',
   'health:summaries',
   'log:list',
   'log:verify',
@@ -69,7 +69,7 @@ export const EVENT_PREFIX = 'fleetdeck-event:';
  * the window sends them before anything else (renderer/lib/api.ts `startFirstReads`), and the
  * Electron preload already at document start (main/electron/preload.ts).
  */
-export const FIRST_READS = ['app:info', 'sites:list', 'fleet:status', 'health:rollups'] as const satisfies readonly ChannelName[];
+export const FIRST_READS = ['app:info', 'sites:list', 'fleet:status', 'health:briefs'] as const satisfies readonly ChannelName[];
 
 /**
  * The browser shell's header on each call's answer: how many system status events (`fleet:status`,
@@ -112,7 +112,7 @@ export const CHANNEL_ACCESS = {
   'bulk:cancel': 'read',
   'cache:read': 'read',
   'search:query': 'read',
-  'health:rollups': 'read',
+  'health:briefs': 'read',
   'health:summaries': 'read',
   'log:list': 'read',
   'log:verify': 'read',

@@ -7,7 +7,7 @@ import { forwardSettingSchema, forwardStatusSchema } from '../domain/syslog-forw
 import { siteEditSchema, siteImportNoticeSchema, siteInputSchema, siteViewSchema, systemStatusSchema } from '../domain/site.js';
 import { policyViewSchema } from '../policy/machine-policy.js';
 import { importPlanSchema } from '../domain/site-transfer.js';
-import { systemRollupSchema, systemSummarySchema } from '../health/system-summary.js';
+import { healthBriefSchema, healthSummarySchema } from '../health/system-summary.js';
 import { OPERATION_KEYS } from '../catalog/operations.js';
 import { fileExportSchema, reportDiffSchema, reportExportSchema, reportFormatSchema, reportKindSchema, reportModelSchema, reportSummarySchema } from '../reports/schema.js';
 import { searchAnswerSchema } from '../search/entries.js';
@@ -282,26 +282,26 @@ export const CONTRACT = {
     () => searchAnswerSchema,
   ),
   /**
-   * Every known system's roll-up summary (`app/health/system-summary.ts` `systemRollupSchema`: level,
+   * Every known system's health brief (`app/health/system-summary.ts` `healthBriefSchema`: level,
    * dimensions, HA, the capacity figures of the fleet totals, counts of unhealthy drives and lagging
    * pairs, data age; a few hundred bytes each), what the tree's and overview's first frame show: all
    * of them, or with `since` only those computed after that sequence number. It shares its sequence
    * numbers with `health:summaries`, which has the details. A scoped window gets its site's systems only.
    */
-  'health:rollups': channel(
+  'health:briefs': channel(
     () => z.object({ since: z.number().int().min(0).optional() }),
-    () => z.object({ seq: z.number().int(), systems: z.array(systemRollupSchema) }),
+    () => z.object({ seq: z.number().int(), systems: z.array(healthBriefSchema) }),
   ),
   /**
    * Every known system's health summary (roll-up with pools and forecasts, unhealthy drives, lagging
    * replication, recent errors, data age: `app/health/system-summary.ts`), kept by main: all of them,
    * or with `since` only those computed after that sequence number (the `seq` of an earlier answer).
-   * The window reads it after its first frame, which `health:rollups` fills. A scoped window gets its
+   * The window reads it after its first frame, which `health:briefs` fills. A scoped window gets its
    * site's systems only.
    */
   'health:summaries': channel(
     () => z.object({ since: z.number().int().min(0).optional() }),
-    () => z.object({ seq: z.number().int(), systems: z.array(systemSummarySchema) }),
+    () => z.object({ seq: z.number().int(), systems: z.array(healthSummarySchema) }),
   ),
   'log:list': channel(
     () => z.object({ site: siteRef.optional(), since: isoTime.optional(), until: isoTime.optional(), limit: z.number().int().min(1).max(100_000).optional() }),

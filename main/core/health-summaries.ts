@@ -1,5 +1,5 @@
 import { refreshEnded, type SystemStatus } from '../../app/domain/site.js';
-import { briefOf, healthFacts, type CachedRead } from '../../app/health/system-summary.js';
+import { briefOf, healthSummaryOf, type CachedRead } from '../../app/health/system-summary.js';
 import { redactedJson } from '../../app/redact.js';
 import type { FleetEvent, StatusOrder } from './fleet-state.js';
 import type { Database } from '../store/driver.js';
@@ -35,25 +35,25 @@ export interface HealthSummariesOptions {
 export const STORE_DELAY_MS = 2000;
 
 /**
- * Version of what a stored summary holds: raise it when `healthFacts` or `briefOf` changes what it
+ * Version of what a stored summary holds: raise it when `healthSummaryOf` or `briefOf` changes what it
  * computes, and summaries stored by an earlier version are computed again from the cache when first
- * asked for. Format 3 (2 before drives and replication joined the roll-up) stores the roll-up summary's JSON, a newline (which JSON text never holds
+ * asked for. Format 3 (2 before drives and replication joined the roll-up) stores the health brief's JSON, a newline (which JSON text never holds
  * outside its strings), then the summary's JSON; a format-1 row (the summary alone) gets its roll-up
  * computed from it at load, without reading the answers again.
  */
 export const SUMMARY_FORMAT = 3;
 
-/** A summary as kept: its wire JSON and its roll-up summary's (both redacted, without seq), and its sequence number. */
+/** A summary as kept: its wire JSON and its health brief's (both redacted, without seq), and its sequence number. */
 interface Kept {
   json: string;
-  rollup: string;
+  brief: string;
   seq: number;
 }
 
-/** The roll-up summary of a summary, as JSON text. */
-function rollupJson(siteId: string, system: string, facts: Parameters<typeof briefOf>[0]): string {
+/** The health brief of a summary, as JSON text. */
+function briefJson(siteId: string, system: string, facts: Parameters<typeof briefOf>[0]): string {
   const json = redactedJson({ siteId, system, ...briefOf(facts) });
-  if (typeof json !== 'string') throw new TypeError('the roll-up summary is not JSON-serialisable');
+  if (typeof json !== 'string') throw new TypeError('the health brief is not JSON-serialisable');
   return json;
 }
 
@@ -109,17 +109,17 @@ export class HealthSummaries {
   /**
    * The summaries of the known systems (of `siteId` only, when given) changed after `since` (all
    * without it), as one JSON array text, and the newest sequence number. A system never summarised
-   * yet (answers cached by an earlier version) is computed now, once. `form` 'rollup' gives the
-   * roll-up summaries (`health:rollups`, a few hundred bytes each) instead of the whole ones.
+   * yet (answers cached by an earlier version) is computed now, once. `form` 'brief' gives the
+   * health briefs (`health:briefs`, a few hundred bytes each) instead of the whole ones.
    */
-  summaries(options: { siteId?: string | undefined; since?: number | undefined; form?: 'summary' | 'rollup' } = {}): { seq: number; json: string } {
+  summaries(options: { siteId?: string | undefined; since?: number | undefined; form?: 'summary' | 'brief' } = {}): { seq: number; json: string } {
     const since = options.since ?? -1;
-    const rollup = options.form === 'rollup';
+    const brief = options.form === 'brief';
     const parts: string[] = [];
     for (const s of this.o.fleet.status(options.siteId)) {
       const k = key(s.siteId, s.system);
       const kept = this.kept.get(k) ?? this.compute(s.siteId, s.system);
-      if (kept && kept.seq > since) parts.push(`{"seq":${kept.seq},${(rollup ? kept.rollup : kept.json).slice(1)}`);
+      if (kept && kept.seq > since) parts.push(`{"seq":${kept.seq},${(brief ? kept.brief : kept.json).slice(1)}`);
     }
     return { seq: this.seq, json: `[${parts.join(',')}]` };
   }
@@ -135,13 +135,13 @@ export class HealthSummaries {
           return undefined;
         }
       };
-      const facts = healthFacts(read, this.clock().getTime());
+      const facts = healthSummaryOf(read, this.clock().getTime());
       // The answers were redacted before they were cached; redacted again, as everything leaving main.
       const json = redactedJson({ siteId, system, ...facts });
       if (typeof json !== 'string') throw new TypeError('the summary is not JSON-serialisable');
-      const kept: Kept = { json, rollup: rollupJson(siteId, system, facts), seq: ++this.seq };
+      const kept: Kept = { json, brief: briefJson(siteId, system, facts), seq: ++this.seq };
       this.kept.set(key(siteId, system), kept);
-      const stored = `${kept.rollup}\n${json}`;
+      const stored = `${kept.brief}\n${json}`;
       if (batched) {
         this.unstored.set(key(siteId, system), { siteId, system, stored });
         this.scheduleStore();
@@ -183,7 +183,7 @@ export class HealthSummaries {
 
   /**
    * Stored summaries of systems still known; those of an unknown format or of forgotten systems are
-   * dropped (computed again when asked for). A format-1 row gets its roll-up summary from its own
+   * dropped (computed again when asked for). A format-1 row gets its health brief from its own
    * JSON, and is stored again in the current format.
    */
   private loadStored(): void {
@@ -198,7 +198,7 @@ export class HealthSummaries {
         continue;
       }
       this.kept.set(k, { ...kept, seq: ++this.seq });
-      if (row.format !== SUMMARY_FORMAT) upgraded.push([row.site_id, row.system, `${kept.rollup}\n${kept.json}`]);
+      if (row.format !== SUMMARY_FORMAT) upgraded.push([row.site_id, row.system, `${kept.brief}\n${kept.json}`]);
     }
     if (stale.length === 0 && upgraded.length === 0) return;
     try {
@@ -216,13 +216,13 @@ export class HealthSummaries {
 function keptOf(row: { site_id: string; system: string; format: number; summary: string }): Omit<Kept, 'seq'> | undefined {
   if (row.format === SUMMARY_FORMAT) {
     const nl = row.summary.indexOf('\n');
-    return nl < 0 ? undefined : { rollup: row.summary.slice(0, nl), json: row.summary.slice(nl + 1) };
+    return nl < 0 ? undefined : { brief: row.summary.slice(0, nl), json: row.summary.slice(nl + 1) };
   }
   if (row.format !== 1) return undefined;
   try {
     // The summary's wire form carries what briefOf reads (roll-up, data age, the lists it counts).
     const facts = JSON.parse(row.summary) as Parameters<typeof briefOf>[0];
-    return { json: row.summary, rollup: rollupJson(row.site_id, row.system, facts) };
+    return { json: row.summary, brief: briefJson(row.site_id, row.system, facts) };
   } catch {
     return undefined;
   }

@@ -25,7 +25,7 @@ const defaultTimer: SetTimer = (run, ms) => {
  * Holds main's background start-up work (the search index reading every system's cached answers)
  * until the window has painted its first frame: on 2 cores, that work and the page's loading would
  * otherwise share the CPU, and the window would show later. Opens `settleMs` after the window's
- * first frame data was served ({@link firstFrameServed}: its `health:rollups` read of every
+ * first frame data was served ({@link firstFrameServed}: its `health:briefs` read of every
  * system; the details, `health:summaries`, are read right after that frame and parsed within the
  * settle time), or `fallbackMs` after the start when no window asks.
  */

@@ -58,7 +58,7 @@ export interface HandlerContext {
   search?: SearchIndex | undefined;
   /** Every system's health summary; `health:summaries` fails without it. */
   summaries?: HealthSummaries | undefined;
-  /** Told when a window reads every roll-up summary (its first frame): background start-up work waits for it. */
+  /** Told when a window reads every health brief (its first frame): background start-up work waits for it. */
   startGate?: Pick<StartGate, 'firstFrameServed'> | undefined;
   /**
    * Main's save and folder dialogs (Electron): an export is written only where the admin chose in
@@ -99,9 +99,9 @@ interface RedactedAnswers {
   'search:query': Redacted<SearchAnswer>;
   /** The summaries as HealthSummaries keeps them: one JSON array text, redacted when computed. */
   'health:summaries': { seq: number; systems: RawJson };
-  'health:rollups': { seq: number; systems: RawJson };
   'compliance:evaluate': Redacted<Response<'compliance:evaluate'>>;
   'compliance:fixplan': Redacted<Response<'compliance:fixplan'>>;
+  'health:briefs': { seq: number; systems: RawJson };
 }
 /** What the handler of a channel answers: the contract's response, redacted where it carries a system's data. */
 export type HandlerAnswer<C extends Channel> = C extends keyof RedactedAnswers ? RedactedAnswers[C] : Response<C>;
@@ -333,9 +333,9 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       // Built from the cache, which holds redacted answers only; redacted again as everything leaving main.
       return redact(ctx.search.query(r.query, r.limit, ctx.scopedSite));
     },
-    'health:rollups': async (r) => {
+    'health:briefs': async (r) => {
       if (!ctx.summaries) throw new Error('health summaries are not available in this process');
-      const { seq, json } = ctx.summaries.summaries({ siteId: ctx.scopedSite, since: r.since, form: 'rollup' });
+      const { seq, json } = ctx.summaries.summaries({ siteId: ctx.scopedSite, since: r.since, form: 'brief' });
       // The window's first frame reads every roll-up: the search index waits until it has painted it.
       if (r.since === undefined) ctx.startGate?.firstFrameServed();
       // Kept as redacted JSON text (HealthSummaries), spliced into the answer as it is.

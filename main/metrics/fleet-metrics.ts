@@ -9,7 +9,7 @@ import { LEVELS_BY_RANK, type Level } from '../../app/health/level.js';
 import { notificationRank } from '../../app/health/notification-level.js';
 import { driveLevel, pairLevel } from '../../app/health/states.js';
 import { listOf } from '../../app/health/system-health.js';
-import { SUMMARY_READS, type SystemSummaryWire } from '../../app/health/system-summary.js';
+import { SUMMARY_READS, type HealthSummaryWire } from '../../app/health/system-summary.js';
 import { smartRead } from '../../app/fleet/refresh-plan.js';
 import { cacheKey } from '../store/offline-cache.js';
 import { exposition, histogramSamples, labelPairs, labelValue, sampleValue, type FamilySpec, type Format } from './exposition.js';
@@ -206,7 +206,7 @@ export class FleetMetrics {
   private update(): void {
     const { seq, json } = this.source.summaries.summaries({ since: this.seq });
     if (json !== '[]') {
-      for (const s of JSON.parse(json) as SystemSummaryWire[]) {
+      for (const s of JSON.parse(json) as HealthSummaryWire[]) {
         const k = key(s.siteId, s.system);
         this.models.set(k, this.model(s, this.models.get(k)));
       }
@@ -214,7 +214,7 @@ export class FleetMetrics {
     this.seq = seq;
   }
 
-  private model(s: SystemSummaryWire, previous: SystemModel | undefined): SystemModel {
+  private model(s: HealthSummaryWire, previous: SystemModel | undefined): SystemModel {
     const labels = labelPairs({ site: s.siteId, system: s.system });
     const lines: Partial<Record<FamilyKey, string>> = {};
     const add = (k: FamilyKey, line: string): void => {
@@ -248,7 +248,7 @@ export class FleetMetrics {
   }
 
   /** The drive, pair and notification lines of a system; those of `previous` when the lists and SMART answers they come from have not changed. */
-  private lists(s: SystemSummaryWire, labels: string, read: (r: { op: string; query: Record<string, unknown> }) => { value: unknown; at: string } | undefined, previous: SystemModel['lists'] | undefined): SystemModel['lists'] {
+  private lists(s: HealthSummaryWire, labels: string, read: (r: { op: string; query: Record<string, unknown> }) => { value: unknown; at: string } | undefined, previous: SystemModel['lists'] | undefined): SystemModel['lists'] {
     const versions = this.source.fleet.cachedVersions?.(s.siteId, s.system);
     const verdicts = this.source.alerts.smartVerdictsOf(s.siteId, s.system);
     let signature: string | undefined;

@@ -3,7 +3,7 @@ import type { PoolCapacity } from '../../app/capacity/pools.js';
 import { systemLevel } from '../../app/health/connection.js';
 import { levelRank, type Level } from '../../app/health/level.js';
 import type { LaggingPair, NodeDrive } from '../../app/health/rollup.js';
-import { briefFromWire, briefOf, factsFromWire, needsLook, UNREAD_ROLLUP, type HealthBrief, type HealthFacts, type RollupBrief } from '../../app/health/summary-facts.js';
+import { briefFromWire, briefOf, summaryFromWire, needsLook, UNREAD_ROLLUP, type HealthBrief, type HealthSummary, type RollupBrief } from '../../app/health/summary-facts.js';
 import type { NotificationRecord } from '../../app/catalog/index.js';
 import { api, firstRead } from './api.js';
 import { compareText, errorText } from './format.js';
@@ -11,13 +11,13 @@ import type { FleetStore, FleetSystem } from './fleet.svelte.js';
 import { afterNextPaint } from './lazy.js';
 import { changedMap, emptyMap } from './published-map.js';
 
-/** A system's roll-up summary as main computed it (`app/health/summary-facts.ts` `HealthBrief`), with main's sequence number. */
+/** A system's health brief as main computed it (`app/health/summary-facts.ts` `HealthBrief`), with main's sequence number. */
 export interface SystemBrief extends HealthBrief {
   seq: number;
 }
 
 /** A system's health facts as main summarised them (`app/health/system-summary.ts`), with main's sequence number. */
-export interface SystemFacts extends HealthFacts {
+export interface SystemSummary extends HealthSummary {
   seq: number;
 }
 
@@ -42,7 +42,7 @@ interface Tagged {
 
 /** A system's details with its attention lists tagged once, when read, instead of at every publication. */
 interface Details {
-  facts: SystemFacts;
+  facts: SystemSummary;
   drives: Array<NodeDrive & Tagged>;
   lagging: Array<LaggingPair & Tagged>;
   pools: Array<PoolCapacity & Tagged>;
@@ -160,8 +160,8 @@ export function overviewOf(systems: readonly FleetSystem[], briefs: ReadonlyMap<
 }
 
 /**
- * Every system's health as main keeps it, in two reads: first every system's roll-up summary
- * (`health:rollups`: level, dimensions, HA, capacity totals, counts, data age; what the tree, the
+ * Every system's health as main keeps it, in two reads: first every system's health brief
+ * (`health:briefs`: level, dimensions, HA, capacity totals, counts, data age; what the tree, the
  * overview's rows and totals and the system header show), then, after the first frame is painted,
  * the details (`health:summaries`: pools with forecasts, unhealthy drives, lagging pairs, recent
  * errors: the overview's attention lists and capacity planning). From then on only the summaries
@@ -170,7 +170,7 @@ export function overviewOf(systems: readonly FleetSystem[], briefs: ReadonlyMap<
  */
 export class FleetHealth {
   /**
-   * Every system's roll-up summary and details: plain maps replaced whole at each answer, so an
+   * Every system's health brief and details: plain maps replaced whole at each answer, so an
    * answer of 1,000 systems is one change the views see (the rows, totals and lists walk every
    * system anyway), not 1,000.
    */
@@ -204,13 +204,13 @@ export class FleetHealth {
     this.#fleet = fleet;
   }
 
-  /** A system's roll-up summary, once read. */
+  /** A system's health brief, once read. */
   of(siteId: string, system: string): SystemBrief | undefined {
     return this.#briefs.get(key({ siteId, system }));
   }
 
   /** A system's whole facts (pools, forecasts, drives, pairs, errors), once the details are read. */
-  details(siteId: string, system: string): SystemFacts | undefined {
+  details(siteId: string, system: string): SystemSummary | undefined {
     return this.#details.get(key({ siteId, system }))?.facts;
   }
 
@@ -291,7 +291,7 @@ export class FleetHealth {
     const first = this.#seq === undefined;
     if (first) this.loading = true;
     // The first read is the one the first script sent (`startFirstReads`), while the frame's modules loaded.
-    const answer = await (first ? firstRead('health:rollups') : api().invoke('health:rollups', { since: this.#seq }));
+    const answer = await (first ? firstRead('health:briefs') : api().invoke('health:briefs', { since: this.#seq }));
     // One publication for the whole answer: every derived list walks all systems. None for an answer
     // without changes (the read the window makes when its fleet list is first shown): the
     // rows, totals and tree would be built again for nothing.
@@ -328,7 +328,7 @@ export class FleetHealth {
     this.#details = changedMap(this.#details, (details) => {
       for (const w of answer.systems) {
         const k = key(w);
-        const facts: SystemFacts = { ...factsFromWire(w), seq: w.seq };
+        const facts: SystemSummary = { ...summaryFromWire(w), seq: w.seq };
         const { siteId, system } = w;
         const tag = <T extends object>(x: T): T & Tagged => ({ ...x, siteId, system });
         details.set(k, {

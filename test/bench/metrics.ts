@@ -22,7 +22,7 @@ const GOAL_MS = 250;
  * every system's series from its summary and cached lists; the next ones (the steady state, a
  * scrape every 15 s) reuse them; the endpoint writes a system's series again in the background after
  * each of its polls. Baseline: the same runtime's
- * `health:rollups` read of the 1,000 systems (the overview's first frame).
+ * `health:briefs` read of the 1,000 systems (the overview's first frame).
  */
 export async function benchMetrics(io: BenchIo): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-metrics-'));
@@ -44,7 +44,7 @@ export async function benchMetrics(io: BenchIo): Promise<void> {
     const rt = await openRuntime({ dataDir: dir, memorySecrets: true });
     const ep = await startMetricsEndpoint(rt, { listen: '127.0.0.1:0' });
     try {
-      rt.summaries.summaries({ form: 'rollup' });
+      rt.summaries.summaries({ form: 'brief' });
       const scrape = async (gzip: boolean): Promise<{ wall: number; cpu: number; bytes: number; text: string }> => {
         const cpu = process.cpuUsage();
         const start = performance.now();
@@ -90,7 +90,7 @@ export async function benchMetrics(io: BenchIo): Promise<void> {
       const rollups: number[] = [];
       for (let t = 0; t < TRIES; t++) {
         const start = performance.now();
-        rt.summaries.summaries({ form: 'rollup' });
+        rt.summaries.summaries({ form: 'brief' });
         rollups.push(performance.now() - start);
       }
       const warmMs = median(warm.map((w) => w.wall));
@@ -98,7 +98,7 @@ export async function benchMetrics(io: BenchIo): Promise<void> {
       io.report({
         name: `metrics: one scrape of ${systems} systems (steady state)`,
         value: ms(warmMs),
-        baseline: `collect and format ${ms(median(collect))} (CPU ${ms(median(collectCpu))}); first scrape ${ms(cold.wall)}; health:rollups read ${ms(median(rollups))}; CPU of server and client ${ms(median(warm.map((w) => w.cpu)))}`,
+        baseline: `collect and format ${ms(median(collect))} (CPU ${ms(median(collectCpu))}); first scrape ${ms(cold.wall)}; health:briefs read ${ms(median(rollups))}; CPU of server and client ${ms(median(warm.map((w) => w.cpu)))}`,
         goal: `< ${GOAL_MS} ms`,
         verdict: verdict(warmMs < GOAL_MS && cold.wall < GOAL_MS),
       });

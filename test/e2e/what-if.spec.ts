@@ -24,7 +24,7 @@ test.afterAll(async () => {
 
 test('failing a drive and stopping a site from the what-if panel change the tree and the alerts', async ({ page }) => {
   // A system the demo starts healthy: its drive failing must turn it critical.
-  const briefs = (await demo.runtime.handlers['health:rollups']({})) as { systems: { text: string } };
+  const briefs = (await demo.runtime.handlers['health:briefs']({})) as { systems: { text: string } };
   const calm = (JSON.parse(briefs.systems.text) as Array<{ siteId: string; system: string; rollup: { level: string } }>).find((b) => b.rollup.level === 'ok')!;
   const site = demo.runtime.sites.list().find((s) => s.id === calm.siteId)!;
   const system = calm.system;

@@ -139,7 +139,7 @@ function templates(siteId: string, system: string, exportDir: string): Record<Ch
     'bulk:cancel': [{ id: 'no-such-bulk' }],
     'cache:read': [{ site: siteId, system, operation: 'GET /Version', query: {} }],
     'search:query': [{ query: system, limit: 20 }, { query: 'iqn. 50:01', limit: 1000 }],
-    'health:rollups': [{}, { since: 0 }],
+    'health:briefs': [{}, { since: 0 }],
     'health:summaries': [{}, { since: 0 }],
     'log:list': [{ site: siteId, since: '2020-01-01T00:00:00Z', limit: 10 }],
     'log:verify': [{}],

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { briefOf, factsFromWire, healthFacts, SUMMARY_READS, type HealthFacts, type SystemSummaryWire } from '../../../app/health/system-summary.js';
+import { briefOf, summaryFromWire, healthSummaryOf, SUMMARY_READS, type HealthSummary, type HealthSummaryWire } from '../../../app/health/system-summary.js';
 import { CONTRACT } from '../../../app/ipc/contract.js';
 import { createHandlers, dispatch, type Handlers } from '../../../main/ipc/handlers.js';
 import { answerJson } from '../../../main/ipc/raw-json.js';
@@ -21,7 +21,7 @@ let dataDir: string;
 let rt: Runtime | undefined;
 const siteIds: string[] = [];
 
-type Answer = { seq: number; systems: SystemSummaryWire[] };
+type Answer = { seq: number; systems: HealthSummaryWire[] };
 
 /** Calls the channel as a shell does: dispatch, the envelope as JSON text, parsed as the window would, checked by the contract. */
 async function call(handlers: Handlers, request: { since?: number }): Promise<Answer> {
@@ -31,13 +31,13 @@ async function call(handlers: Handlers, request: { since?: number }): Promise<An
 }
 
 /** The forecast's figures count from "now", which differs by the milliseconds between two computations. */
-function withoutForecastFigures(f: HealthFacts): unknown {
+function withoutForecastFigures(f: HealthSummary): unknown {
   return JSON.parse(JSON.stringify(f, (k, v: unknown) => (['days', 'fullAt', 'consumedNow', 'range'].includes(k) ? undefined : v)));
 }
 
 /** What the window computed before, from the system's cached answers read one by one. */
-function fromCache(r: Runtime, siteId: string, system: string): HealthFacts {
-  return healthFacts((read) => r.fleet.cached(siteId, system, read.op, read.query), Date.now());
+function fromCache(r: Runtime, siteId: string, system: string): HealthSummary {
+  return healthSummaryOf((read) => r.fleet.cached(siteId, system, read.op, read.query), Date.now());
 }
 
 beforeAll(async () => {
@@ -61,7 +61,7 @@ describe('health:summaries against the simulator', { timeout: 120_000 }, () => {
     const systems = r.fleet.status();
     expect(answer.systems.map((s) => `${s.siteId}/${s.system}`).sort()).toEqual(systems.map((s) => `${s.siteId}/${s.system}`).sort());
     for (const w of answer.systems) {
-      const facts = factsFromWire(w);
+      const facts = summaryFromWire(w);
       expect(facts.at, w.system).toBe(r.fleet.cached(w.siteId, w.system, SUMMARY_READS.health.op, SUMMARY_READS.health.query)?.at);
       expect(facts.at, w.system).toBeDefined();
       expect(withoutForecastFigures(facts), w.system).toEqual(withoutForecastFigures(fromCache(r, w.siteId, w.system)));
@@ -77,18 +77,18 @@ describe('health:summaries against the simulator', { timeout: 120_000 }, () => {
     await r.fleet.refresh({ siteIds: [target.siteId], systems: [target.system], force: true });
     const after = await call(r.handlers, { since: before.seq });
     expect(after.systems.map((s) => s.system)).toEqual([target.system]);
-    expect(factsFromWire(after.systems[0]!).drives.map((d) => `${d.node}/${d.drive.Name}`)).toContain(`${failed.node}/${failed.name}`);
+    expect(summaryFromWire(after.systems[0]!).drives.map((d) => `${d.node}/${d.drive.Name}`)).toContain(`${failed.node}/${failed.name}`);
   });
 
-  it("answers every system's roll-up summary (health:rollups), that of its summary, with the same seq", async () => {
+  it("answers every system's health brief (health:briefs), that of its summary, with the same seq", async () => {
     const r = rt!;
     const whole = await call(r.handlers, {});
-    const envelope = JSON.parse(answerJson(await dispatch(r.handlers, 'health:rollups', {}))) as { ok: boolean; value: unknown };
+    const envelope = JSON.parse(answerJson(await dispatch(r.handlers, 'health:briefs', {}))) as { ok: boolean; value: unknown };
     expect(envelope.ok).toBe(true);
-    const rollups = CONTRACT['health:rollups'].response.parse(envelope.value);
-    expect(rollups.seq).toBe(whole.seq);
-    expect(rollups.systems).toEqual(whole.systems.map((w) => JSON.parse(JSON.stringify({ siteId: w.siteId, system: w.system, seq: w.seq, ...briefOf(factsFromWire(w)) })) as unknown));
-    expect(JSON.parse(answerJson(await dispatch(r.handlers, 'health:rollups', { since: rollups.seq })))).toEqual({ ok: true, value: { seq: rollups.seq, systems: [] } });
+    const briefs = CONTRACT['health:briefs'].response.parse(envelope.value);
+    expect(briefs.seq).toBe(whole.seq);
+    expect(briefs.systems).toEqual(whole.systems.map((w) => JSON.parse(JSON.stringify({ siteId: w.siteId, system: w.system, seq: w.seq, ...briefOf(summaryFromWire(w)) })) as unknown));
+    expect(JSON.parse(answerJson(await dispatch(r.handlers, 'health:briefs', { since: briefs.seq })))).toEqual({ ok: true, value: { seq: briefs.seq, systems: [] } });
   });
 
   it("limits a window scoped to one site to that site's systems", async () => {
@@ -97,8 +97,8 @@ describe('health:summaries against the simulator', { timeout: 120_000 }, () => {
     const answer = await call(scoped, {});
     expect(answer.systems.length).toBeGreaterThan(0);
     expect(new Set(answer.systems.map((s) => s.siteId))).toEqual(new Set([siteIds[1]]));
-    const rollups = CONTRACT['health:rollups'].response.parse((JSON.parse(answerJson(await dispatch(scoped, 'health:rollups', {}))) as { value: unknown }).value);
-    expect(rollups.systems.map((s) => s.system)).toEqual(answer.systems.map((s) => s.system));
+    const briefs = CONTRACT['health:briefs'].response.parse((JSON.parse(answerJson(await dispatch(scoped, 'health:briefs', {}))) as { value: unknown }).value);
+    expect(briefs.systems.map((s) => s.system)).toEqual(answer.systems.map((s) => s.system));
   });
 
   it('serves the same summaries after a restart with the sites paused, before any refresh', async () => {

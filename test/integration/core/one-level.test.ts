@@ -5,7 +5,7 @@ import type { PoolCapacityUsage } from '../../../app/catalog/index.js';
 import { connectionLevel, systemLevel } from '../../../app/health/connection.js';
 import type { Level } from '../../../app/health/level.js';
 import { driveLevel, pairLevel } from '../../../app/health/states.js';
-import { factsFromWire, type SystemSummaryWire } from '../../../app/health/system-summary.js';
+import { summaryFromWire, type HealthSummaryWire } from '../../../app/health/system-summary.js';
 import { CONTRACT, type Channel } from '../../../app/ipc/contract.js';
 import type { ReportModel } from '../../../app/reports/model.js';
 import { runCli } from '../../../main/cli/main.js';
@@ -23,7 +23,7 @@ import { useSimulatedFleet } from '../support/simulated-fleet.js';
  * a missing and a degrading (predictive) drive, a full and a filling pool, replication behind, a node
  * taken over, a site down, a site paused, a site whose login no longer works — and each system's,
  * drive's, pool's, pair's and alert's level read from every surface: the data both shells serve
- * (`health:rollups`, `health:summaries`, `fleet:status`, `alerts:list`, through the IPC handlers and
+ * (`health:briefs`, `health:summaries`, `fleet:status`, `alerts:list`, through the IPC handlers and
  * the contract), the CLI (`fleetdeck alerts --json`), and the health, SMART and configuration reports
  * as JSON, CSV and HTML. The tree, the overview and the system page compute a system's level from
  * that data with `systemLevel`, as this test does.
@@ -105,18 +105,18 @@ beforeAll(async () => {
 
   sites = new Map(world.siteIds.map((id, i) => [id, world.site(i).name]));
   const states = (await ipc('fleet:status', {})) as Array<{ siteId: string; systems: Array<{ siteId: string; system: string; state: string }> }>;
-  const summaries = (await ipc('health:summaries', {})) as { systems: SystemSummaryWire[] };
-  const rollups = (await ipc('health:rollups', {})) as { systems: Array<{ siteId: string; system: string; rollup: { level: Level } }> };
+  const summaries = (await ipc('health:summaries', {})) as { systems: HealthSummaryWire[] };
+  const briefs = (await ipc('health:briefs', {})) as { systems: Array<{ siteId: string; system: string; rollup: { level: Level } }> };
   truth = { systems: new Map(), drives: new Map(), pools: new Map(), pairs: new Map(), states: new Map(), ha: new Map() };
   for (const s of states.flatMap((x) => x.systems)) truth.states.set(key(s.siteId, s.system), s.state);
   for (const w of summaries.systems) {
-    const facts = factsFromWire(w);
+    const facts = summaryFromWire(w);
     const k = key(w.siteId, w.system);
     const state = truth.states.get(k);
     const level = systemLevel(facts.rollup, state);
     truth.systems.set(k, level);
-    // The roll-up summary the tree and the overview's first frame read says the same.
-    expect(systemLevel(rollups.systems.find((r) => r.siteId === w.siteId && r.system === w.system)!.rollup, state), k).toBe(level);
+    // The health brief the tree and the overview's first frame read says the same.
+    expect(systemLevel(briefs.systems.find((r) => r.siteId === w.siteId && r.system === w.system)!.rollup, state), k).toBe(level);
     for (const d of facts.drives) truth.drives.set(key(k, d.node, String(d.drive.Name)), driveLevel(d.drive));
     for (const p of facts.rollup.capacity.pools) truth.pools.set(key(k, p.name), p.level);
     for (const p of facts.lagging) truth.pairs.set(key(k, p.application, p.volume, String(p.pair.RemoteSystemName)), pairLevel(p.pair));

@@ -46,7 +46,7 @@ function samples(site: string, system: string): Record<ChannelName, unknown> {
     'bulk:cancel': { id: 'none' },
     'cache:read': { site, system, operation: 'GET /nodes/list' },
     'search:query': { query: 'node' },
-    'health:rollups': {},
+    'health:briefs': {},
     'health:summaries': {},
     'log:list': {},
     'log:verify': {},

@@ -7,7 +7,7 @@ import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Node } from '../../../app/catalog/resources.js';
 import { listOf } from '../../../app/health/system-health.js';
-import { SUMMARY_READS, type SystemSummaryWire } from '../../../app/health/system-summary.js';
+import { SUMMARY_READS, type HealthSummaryWire } from '../../../app/health/system-summary.js';
 import { MetricsEndpointError, startMetricsEndpoint, type MetricsEndpoint } from '../../../main/metrics/endpoint.js';
 import { openRuntime, type Runtime } from '../../../main/runtime.js';
 import { generateCertificate } from '../../../simulator/tls.js';
@@ -102,7 +102,7 @@ describe('the metrics endpoint', { timeout: 120_000 }, () => {
 
   it("says each system's drives, pools and data age as its summary and cached lists say them", async () => {
     const text = await (await fetch(ep.url)).text();
-    const summaries = JSON.parse(rt.summaries.summaries().json) as SystemSummaryWire[];
+    const summaries = JSON.parse(rt.summaries.summaries().json) as HealthSummaryWire[];
     expect(summaries.length).toBe(4);
     for (const s of summaries) {
       const mine = (name: string) => samples(text, name).filter((x) => x.labels.site === s.siteId && x.labels.system === s.system);

@@ -5,7 +5,7 @@ import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULE_KINDS } from '../../../app/alerts/rules.js';
 import { systemLevel } from '../../../app/health/connection.js';
-import type { SystemRollupWire } from '../../../app/health/system-summary.js';
+import type { HealthBriefWire } from '../../../app/health/system-summary.js';
 import { startMetricsEndpoint, type MetricsEndpoint } from '../../../main/metrics/endpoint.js';
 import { openRuntime, type Runtime } from '../../../main/runtime.js';
 import { generateCertificate } from '../../../simulator/tls.js';
@@ -137,7 +137,7 @@ describe.skipIf(!HAS_PROMETHEUS)('metrics with Debian Prometheus', { timeout: 12
 
   it("reads back each system's level as the views show it, through Prometheus's query API", async () => {
     const p = prom!;
-    const rollups = JSON.parse(rt.summaries.summaries({ form: 'rollup' }).json) as SystemRollupWire[];
+    const rollups = JSON.parse(rt.summaries.summaries({ form: 'brief' }).json) as HealthBriefWire[];
     const states = new Map(rt.fleet.status().map((s) => [`${s.siteId}/${s.system}`, s.state]));
     const expected = Object.fromEntries(rollups.map((r) => [`${r.siteId}/${r.system}`, systemLevel(r.rollup, states.get(`${r.siteId}/${r.system}`))]));
     expect(Object.keys(expected)).toHaveLength(9);

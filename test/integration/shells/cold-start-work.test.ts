@@ -12,7 +12,7 @@ import { pausedCachedFleet } from '../support/cached-fleet.js';
  * What main does while the window loads. A start from the cache of paused
  * sites emits no status event for systems already paused (nothing re-evaluates the fleet for
  * nothing), and the search index reads no cached answer until the window has read its first frame
- * (`health:rollups`) and had time to paint it; then it reads every system, as before.
+ * (`health:briefs`) and had time to paint it; then it reads every system, as before.
  */
 
 const PASSWORD = 'cold-start-pw-1';
@@ -62,7 +62,7 @@ describe('a cold start from the cache of paused sites', { timeout: 120_000 }, ()
     // The details read is not the first frame's: the gate keeps waiting for the roll-ups.
     expect(JSON.parse(answerJson(await dispatch(rt.handlers, 'health:summaries', {})))).toMatchObject({ ok: true });
     expect(timers.filter((t) => !t.cancelled).map((t) => t.ms)).toEqual([10_000]);
-    const answer = JSON.parse(answerJson(await dispatch(rt.handlers, 'health:rollups', {}))) as { ok: boolean; value: { systems: unknown[] } };
+    const answer = JSON.parse(answerJson(await dispatch(rt.handlers, 'health:briefs', {}))) as { ok: boolean; value: { systems: unknown[] } };
     expect(answer.ok).toBe(true);
     expect(answer.value.systems).toHaveLength(4);
     await turns(20);

@@ -26,7 +26,7 @@ describe('the first frame', () => {
     expect(built()).toEqual([]);
     expect([...target.querySelectorAll('[data-testid="details-reading"]')].map((e) => e.textContent)).toEqual(Array(4).fill('reading…'));
     const asked = (): string[] => fake.invocations.map((i) => i.channel);
-    expect(asked()).toEqual(expect.arrayContaining(['sites:list', 'fleet:status', 'health:rollups']));
+    expect(asked()).toEqual(expect.arrayContaining(['sites:list', 'fleet:status', 'health:briefs']));
     expect(asked()).not.toContain('health:summaries');
     expect(asked()).not.toContain('alerts:list');
     expect(asked()).not.toContain('bulk:list');
@@ -35,7 +35,7 @@ describe('the first frame', () => {
     const channels = asked();
     const first = (c: string): number => channels.indexOf(c);
     for (const later of ['health:summaries', 'alerts:list', 'alertrules:get', 'bulk:list']) {
-      expect(first(later), later).toBeGreaterThan(first('health:rollups'));
+      expect(first(later), later).toBeGreaterThan(first('health:briefs'));
       expect(first(later), later).toBeGreaterThan(first('fleet:status'));
     }
     // The frame itself did not wait for them: the tree and the overview show both systems.
@@ -51,10 +51,10 @@ describe('the first frame', () => {
     renderComponent(App);
     await settle();
     const reads = (channel: string): number => fake.invocations.filter((i) => i.channel === channel).length;
-    const healthReads = (): number => reads('health:rollups') + reads('health:summaries');
+    const healthReads = (): number => reads('health:briefs') + reads('health:summaries');
     // The systems' first arrival is no new data: the first read already asked for their health
     // (then the details once the frame is painted).
-    expect(reads('health:rollups')).toBe(1);
+    expect(reads('health:briefs')).toBe(1);
     const before = healthReads();
 
     // Status events are applied in batches (FleetStore's eventBatchMs): time is the fake clock's.

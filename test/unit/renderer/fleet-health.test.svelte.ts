@@ -12,7 +12,7 @@ import { levelRank, rollupHealth, systemLevel, type Level } from '../../../rende
 import { READS } from '../../../renderer/lib/reads.js';
 import { cacheKey, fakeApi, site, status } from './support/fake-api.js';
 
-// FleetHealth reads every system's roll-up summary from main in one call (what the first
+// FleetHealth reads every system's health brief from main in one call (what the first
 // frame shows), the details (pools, drives, pairs, errors) after that frame is painted, then only the
 // summaries main computed again, instead of eight cache reads per system.
 
@@ -57,7 +57,7 @@ async function setup() {
   const health = new FleetHealth(fleet);
   made.push(health);
   const reads = () => fake.invocations.filter((i) => i.channel.startsWith('health:')).map((i) => ({ [i.channel]: i.request }));
-  return { fake, fleet, health, put, reads, failOnce: (channel: 'health:rollups' | 'health:summaries') => (failNext = channel) };
+  return { fake, fleet, health, put, reads, failOnce: (channel: 'health:briefs' | 'health:summaries') => (failNext = channel) };
 }
 
 /** Reads the roll-ups, then the details as after the first frame. */
@@ -67,26 +67,26 @@ async function loadBoth(health: FleetHealth): Promise<void> {
   flushSync();
 }
 
-describe('FleetHealth on health:rollups and health:summaries', () => {
+describe('FleetHealth on health:briefs and health:summaries', () => {
   it('takes its first roll-up read from the ones the first script sent, asking main nothing more for it; later reads ask again', async () => {
     const { fake, health, reads } = await setup();
     startFirstReads();
     const sent = reads().length;
-    expect(reads().at(-1)).toEqual({ 'health:rollups': {} });
+    expect(reads().at(-1)).toEqual({ 'health:briefs': {} });
     await health.load();
     flushSync();
     expect(reads()).toHaveLength(sent);
     expect(health.rows.map((r) => r.system)).toHaveLength(3);
     await health.detailsSettled();
     expect(reads().slice(sent)).toEqual([{ 'health:summaries': {} }]);
-    expect(fake.invocations.filter((i) => i.channel === 'health:rollups')).toHaveLength(1);
+    expect(fake.invocations.filter((i) => i.channel === 'health:briefs')).toHaveLength(1);
   });
 
   it('shows every system from one roll-up read: levels with the connection state, worst first, data ages, totals; the details say they are not read yet', async () => {
     const { fake, health, reads } = await setup();
     await health.load();
     flushSync();
-    expect(reads()).toEqual([{ 'health:rollups': {} }]);
+    expect(reads()).toEqual([{ 'health:briefs': {} }]);
     expect(fake.invocations.some((i) => i.channel === 'cache:read')).toBe(false);
     // a2 is unreachable: its ok roll-up is shown as critical (as its alert is); b1's failed drive makes it critical.
     expect(health.rows.map((r) => `${r.system} ${r.level} ${r.at}`)).toEqual(['a2 critical 2025-12-01T00:00:00Z', 'b1 critical 2026-01-01T00:00:00Z', 'a1 ok 2026-01-01T00:00:00Z']);
@@ -106,7 +106,7 @@ describe('FleetHealth on health:rollups and health:summaries', () => {
     const brief = health.of('b', 'b1');
     await health.detailsSettled();
     flushSync();
-    expect(reads()).toEqual([{ 'health:rollups': {} }, { 'health:summaries': {} }]);
+    expect(reads()).toEqual([{ 'health:briefs': {} }, { 'health:summaries': {} }]);
     expect(health.detailsRead).toBe(true);
     expect(health.errors.map((e) => `${e.system}: ${e.Message}`)).toEqual(['b1: pool offline']);
     expect(health.drives.map((d) => `${d.siteId}/${d.system} ${d.node} ${d.drive.Name}`)).toEqual(['b/b1 n1 d7']);
@@ -125,7 +125,7 @@ describe('FleetHealth on health:rollups and health:summaries', () => {
     expect(fleet.version('b', 'b1')).toBe(1);
     await health.load();
     flushSync();
-    const since = (reads()[1]?.['health:rollups'] as { since?: number } | undefined)?.since;
+    const since = (reads()[1]?.['health:briefs'] as { since?: number } | undefined)?.since;
     expect(since).toBeGreaterThan(0);
     // b1 is critical now, beside a2 (unreachable): the two critical systems come first.
     expect(health.rows.slice(0, 2).map((r) => r.system).sort()).toEqual(['a2', 'b1']);
@@ -156,7 +156,7 @@ describe('FleetHealth on health:rollups and health:summaries', () => {
     // The read the window makes when its fleet list is first shown, before main computed anything again.
     await health.load();
     flushSync();
-    expect(reads()).toEqual([{ 'health:rollups': {} }, { 'health:rollups': { since: expect.any(Number) } }]);
+    expect(reads()).toEqual([{ 'health:briefs': {} }, { 'health:briefs': { since: expect.any(Number) } }]);
     expect(health.rows).toBe(rows);
     expect(health.totals).toBe(totals);
   });

@@ -62,7 +62,7 @@ describe('fleet-wide views at scale', () => {
       expect(health.rows.every((r) => r.at === AT)).toBe(true);
       expect(health.loading).toBe(false);
       // One IPC read for every system's roll-up (it was eight cache reads per system), published once.
-      expect(fake.invocations.filter((i) => i.channel === 'health:rollups')).toHaveLength(1);
+      expect(fake.invocations.filter((i) => i.channel === 'health:briefs')).toHaveLength(1);
       expect(fake.invocations.filter((i) => i.channel === 'cache:read')).toHaveLength(0);
       expect(watch.runs()).toBeLessThanOrEqual(2);
       // The details after the first frame: one more read for every system.

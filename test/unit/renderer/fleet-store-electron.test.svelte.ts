@@ -20,7 +20,7 @@ function electronWindow() {
   const page = new EventEmitter();
   let answer!: (systems: unknown[]) => void;
   const snapshot = new Promise<string>((resolve) => (answer = (systems) => resolve(envelope([{ siteId: 's', systems }]))));
-  const values: Record<string, unknown> = { 'app:info': { version: '1', simulated: false, keychain: 'memory' }, 'sites:list': [], 'health:rollups': { seq: 0, systems: [] } };
+  const values: Record<string, unknown> = { 'app:info': { version: '1', simulated: false, keychain: 'memory' }, 'sites:list': [], 'health:briefs': { seq: 0, systems: [] } };
   const renderer = {
     invoke: async (channel: string) => (channel === `${IPC_PREFIX}fleet:status` ? snapshot : envelope(values[channel.slice(IPC_PREFIX.length)])),
     on: (channel: string, l: (...a: unknown[]) => void) => page.on(channel, l),

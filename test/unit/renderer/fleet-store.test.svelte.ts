@@ -19,13 +19,13 @@ describe('FleetStore', () => {
     setApi(fake.api);
     startFirstReads();
     const sent = (): string[] => fake.invocations.map((i) => i.channel);
-    expect(sent()).toEqual(['app:info', 'sites:list', 'fleet:status', 'health:rollups']);
+    expect(sent()).toEqual(['app:info', 'sites:list', 'fleet:status', 'health:briefs']);
     const fleet = new FleetStore({ eventBatchMs: 0 });
     await fleet.load();
     expect(sent()).toHaveLength(4);
     expect(fleet.systems.map((s) => `${s.site?.name}/${s.system}`)).toEqual(['Alpha/x']);
     await fleet.load();
-    expect(sent()).toEqual(['app:info', 'sites:list', 'fleet:status', 'health:rollups', 'app:info', 'sites:list', 'fleet:status']);
+    expect(sent()).toEqual(['app:info', 'sites:list', 'fleet:status', 'health:briefs', 'app:info', 'sites:list', 'fleet:status']);
   });
 
   it('sends the first reads in one exchange over a transport that batches, each answer decoded on its own', async () => {
@@ -39,13 +39,13 @@ describe('FleetStore', () => {
       },
     });
     startFirstReads();
-    expect(batches).toEqual([['app:info', 'sites:list', 'fleet:status', 'health:rollups']]);
+    expect(batches).toEqual([['app:info', 'sites:list', 'fleet:status', 'health:briefs']]);
     const fleet = new FleetStore({ eventBatchMs: 0 });
     await fleet.load();
     // One read's refusal is that read's: said as any failed load.
     expect(fleet.error).toMatch(/the site list could not be read/);
     // Nothing was asked one call at a time; a second load asks again, as single calls.
-    expect(fake.invocations.map((i) => i.channel)).toEqual(['app:info', 'fleet:status', 'health:rollups']);
+    expect(fake.invocations.map((i) => i.channel)).toEqual(['app:info', 'fleet:status', 'health:briefs']);
     await fleet.load();
     expect(fleet.error).toBeUndefined();
     expect(fleet.systems.map((s) => `${s.site?.name}/${s.system}`)).toEqual(['Alpha/x']);

@@ -6,12 +6,12 @@ import { planRows, planTotal } from '../../../../app/capacity/plan.js';
 import {
   briefFromWire,
   briefOf,
-  factsFromWire,
-  healthFacts,
+  summaryFromWire,
+  healthSummaryOf,
   SUMMARY_ERRORS,
   SUMMARY_READS,
-  systemRollupSchema,
-  systemSummarySchema,
+  healthBriefSchema,
+  healthSummarySchema,
   type CachedRead,
 } from '../../../../app/health/system-summary.js';
 
@@ -55,7 +55,7 @@ const dataOf = (v: unknown): never[] => ((v as { Data?: unknown } | null)?.Data 
 
 describe("a system's health summary", () => {
   it('holds the same facts the window computed from the eight cached answers before', () => {
-    const facts = healthFacts(readOf(answers), NOW);
+    const facts = healthSummaryOf(readOf(answers), NOW);
     // What renderer/lib/fleet-health.svelte.ts computed per system until main kept the summaries.
     const before = {
       rollup: systemRollup({ health: answers.health, pools: answers.pools, provisioning: answers.provisioning, history: answers.history, nodes: answers.nodes, resources: answers.resources, replication: answers.replication }, NOW),
@@ -74,28 +74,28 @@ describe("a system's health summary", () => {
   });
 
   it('crosses as JSON, checked by its schema, and comes back equal, the open-ended range included', () => {
-    const facts = healthFacts(readOf(answers), NOW);
-    const wire = systemSummarySchema.parse(JSON.parse(JSON.stringify({ siteId: 's', system: 'x', seq: 3, ...facts })));
+    const facts = healthSummaryOf(readOf(answers), NOW);
+    const wire = healthSummarySchema.parse(JSON.parse(JSON.stringify({ siteId: 's', system: 'x', seq: 3, ...facts })));
     expect(wire.rollup.capacity.pools[0]?.forecast.range?.high).toBeNull();
-    expect(factsFromWire(wire)).toEqual(facts);
+    expect(summaryFromWire(wire)).toEqual(facts);
   });
 
   it('is unknown, without a data age, for a system with nothing cached', () => {
-    const facts = healthFacts(readOf({}), NOW);
+    const facts = healthSummaryOf(readOf({}), NOW);
     expect(facts).toMatchObject({ at: undefined, drives: [], lagging: [], errors: [] });
     expect(facts.rollup.level).toBe('unknown');
-    expect(factsFromWire(systemSummarySchema.parse(JSON.parse(JSON.stringify({ siteId: 's', system: 'x', seq: 1, ...facts }))))).toEqual(facts);
+    expect(summaryFromWire(healthSummarySchema.parse(JSON.parse(JSON.stringify({ siteId: 's', system: 'x', seq: 1, ...facts }))))).toEqual(facts);
   });
 
   it('refuses a wire form that is not a summary', () => {
-    expect(systemSummarySchema.safeParse({ siteId: 's', system: 'x', seq: 1 }).success).toBe(false);
-    const facts = healthFacts(readOf(answers), NOW);
-    expect(systemSummarySchema.safeParse({ siteId: 's', system: 'x', seq: 1, ...facts, rollup: { ...facts.rollup, level: 'fine' } }).success).toBe(false);
+    expect(healthSummarySchema.safeParse({ siteId: 's', system: 'x', seq: 1 }).success).toBe(false);
+    const facts = healthSummaryOf(readOf(answers), NOW);
+    expect(healthSummarySchema.safeParse({ siteId: 's', system: 'x', seq: 1, ...facts, rollup: { ...facts.rollup, level: 'fine' } }).success).toBe(false);
   });
 });
 
-// The window's first frame reads a roll-up summary per system, the details after it.
-describe("a system's roll-up summary", () => {
+// The window's first frame reads a health brief per system, the details after it.
+describe("a system's health brief", () => {
   /** Three pools: one without a usable size, one nearly full, one ok. */
   const threePools = {
     ...answers,
@@ -113,7 +113,7 @@ describe("a system's roll-up summary", () => {
   };
 
   it('holds the capacity figures of the fleet totals as planTotal counts them, the worst verdict and the counts', () => {
-    const facts = healthFacts(readOf(threePools), NOW);
+    const facts = healthSummaryOf(readOf(threePools), NOW);
     const brief = briefOf(facts);
     const total = planTotal(planRows([{ siteId: 's', siteName: 'S', system: 'x', capacity: facts.rollup.capacity }]));
     expect(brief.rollup.capacity).toMatchObject({ usable: total.usable, allocated: total.allocated, unknownUsable: total.unknownUsable, pools: total.pools, level: facts.rollup.capacity.level });
@@ -126,23 +126,23 @@ describe("a system's roll-up summary", () => {
   });
 
   it('crosses as JSON, checked by its schema, in a fraction of the summary', () => {
-    const facts = healthFacts(readOf(answers), NOW);
+    const facts = healthSummaryOf(readOf(answers), NOW);
     const json = JSON.stringify({ siteId: 's', system: 'x', seq: 3, ...briefOf(facts) });
-    const { siteId, system, seq, ...brief } = briefFromWire(systemRollupSchema.parse(JSON.parse(json)));
+    const { siteId, system, seq, ...brief } = briefFromWire(healthBriefSchema.parse(JSON.parse(json)));
     expect({ siteId, system, seq }).toEqual({ siteId: 's', system: 'x', seq: 3 });
     expect(brief).toEqual(JSON.parse(JSON.stringify(briefOf(facts))));
     expect(json.length).toBeLessThan(JSON.stringify({ siteId: 's', system: 'x', seq: 3, ...facts }).length / 3);
   });
 
   it('is unknown, without pools or a data age, for a system with nothing cached', () => {
-    const brief = briefOf(healthFacts(readOf({}), NOW));
+    const brief = briefOf(healthSummaryOf(readOf({}), NOW));
     expect(brief).toMatchObject({ at: undefined, drives: 0, lagging: 0, rollup: { level: 'unknown', capacity: { usable: 0, allocated: 0, pools: 0, attention: 0, verdict: undefined } } });
-    expect(systemRollupSchema.safeParse(JSON.parse(JSON.stringify({ siteId: 's', system: 'x', seq: 1, ...brief }))).success).toBe(true);
+    expect(healthBriefSchema.safeParse(JSON.parse(JSON.stringify({ siteId: 's', system: 'x', seq: 1, ...brief }))).success).toBe(true);
   });
 
-  it('refuses a wire form that is not a roll-up summary', () => {
-    const brief = briefOf(healthFacts(readOf(answers), NOW));
-    expect(systemRollupSchema.safeParse({ siteId: 's', system: 'x', seq: 1, ...brief, drives: -1 }).success).toBe(false);
-    expect(systemRollupSchema.safeParse({ siteId: 's', system: 'x', seq: 1, ...brief, rollup: { ...brief.rollup, capacity: {} } }).success).toBe(false);
+  it('refuses a wire form that is not a health brief', () => {
+    const brief = briefOf(healthSummaryOf(readOf(answers), NOW));
+    expect(healthBriefSchema.safeParse({ siteId: 's', system: 'x', seq: 1, ...brief, drives: -1 }).success).toBe(false);
+    expect(healthBriefSchema.safeParse({ siteId: 's', system: 'x', seq: 1, ...brief, rollup: { ...brief.rollup, capacity: {} } }).success).toBe(false);
   });
 });

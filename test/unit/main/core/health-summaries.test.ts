@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { getOperation } from '../../../../app/catalog/index.js';
 import type { SystemStatus } from '../../../../app/domain/site.js';
-import { briefOf, factsFromWire, SUMMARY_READS, systemRollupSchema, systemSummarySchema } from '../../../../app/health/system-summary.js';
+import { briefOf, summaryFromWire, SUMMARY_READS, healthBriefSchema, healthSummarySchema } from '../../../../app/health/system-summary.js';
 import { REDACTED } from '../../../../app/redact.js';
 import { HealthSummaries, SUMMARY_FORMAT, type SummarySource } from '../../../../main/core/health-summaries.js';
 import type { FleetEvent } from '../../../../main/core/fleet-state.js';
@@ -68,9 +68,9 @@ function threeHealthySystems() {
   return { statuses, ...world };
 }
 
-const parse = (json: string) => (JSON.parse(json) as unknown[]).map((x) => systemSummarySchema.parse(x));
-const parseRollups = (json: string) => (JSON.parse(json) as unknown[]).map((x) => systemRollupSchema.parse(x));
-/** A stored row's summary (the part after the roll-up summary's line). */
+const parse = (json: string) => (JSON.parse(json) as unknown[]).map((x) => healthSummarySchema.parse(x));
+const parseBriefs = (json: string) => (JSON.parse(json) as unknown[]).map((x) => healthBriefSchema.parse(x));
+/** A stored row's summary (the part after the health brief's line). */
 const storedSummary = (text: string): unknown => JSON.parse(text.slice(text.indexOf('\n') + 1));
 
 describe('health summaries kept by main', () => {
@@ -125,7 +125,7 @@ describe('health summaries kept by main', () => {
       db
         .prepare<[], { site_id: string; system: string; summary: string }>('SELECT site_id, system, summary FROM system_summaries ORDER BY site_id, system')
         .all()
-        .map((r) => `${r.site_id}/${r.system} ${systemSummarySchema.parse({ seq: 0, ...(storedSummary(r.summary) as object) }).rollup.level}`);
+        .map((r) => `${r.site_id}/${r.system} ${healthSummarySchema.parse({ seq: 0, ...(storedSummary(r.summary) as object) }).rollup.level}`);
     // Asked for (a window's first read): computed and stored at once.
     summaries.summaries();
     expect(stored()).toEqual(['a/x ok', 'a/y ok', 'b/z ok']);
@@ -181,29 +181,29 @@ describe('health summaries kept by main', () => {
   });
 
   // The window's first frame reads the roll-ups alone (a few hundred bytes per system), the details after it.
-  it('keeps each roll-up summary beside its summary: the same facts and seq, without pools and lists, changed ones only since a seq', () => {
+  it('keeps each health brief beside its summary: the same facts and seq, without pools and lists, changed ones only since a seq', () => {
     const { cache, fleet, db } = threeHealthySystems();
     cache.put('a', 'x', keyOf(SUMMARY_READS.resources), { Data: [{ Name: 'n1', Drives: [{ Id: 1, ResourceStatus: 'Failed' }, { Id: 2, ResourceStatus: 'OK' }] }] }, '2026-02-01T00:00:00Z');
     const summaries = new HealthSummaries({ fleet: fleet.source, db, clock: CLOCK });
     summaries.start();
     const whole = summaries.summaries();
-    const rollups = summaries.summaries({ form: 'rollup' });
-    expect(rollups.seq).toBe(whole.seq);
+    const briefs = summaries.summaries({ form: 'brief' });
+    expect(briefs.seq).toBe(whole.seq);
     const full = parse(whole.json);
-    const brief = parseRollups(rollups.json);
+    const brief = parseBriefs(briefs.json);
     // Each is the brief of its summary, as the window computes it from a summary it read whole.
-    expect(brief).toEqual(full.map((s) => JSON.parse(JSON.stringify({ siteId: s.siteId, system: s.system, seq: s.seq, ...briefOf(factsFromWire(s)) })) as unknown));
+    expect(brief).toEqual(full.map((s) => JSON.parse(JSON.stringify({ siteId: s.siteId, system: s.system, seq: s.seq, ...briefOf(summaryFromWire(s)) })) as unknown));
     expect(brief[0]).toMatchObject({ system: 'x', drives: 1, lagging: 0, rollup: { capacity: { usable: 100, allocated: 50, pools: 1, attention: 0, verdict: 'ok' } } });
     // Neither the pools with their forecasts nor the drive records cross in the first read.
     expect(whole.json).toContain('forecast');
     expect(whole.json).toContain('ResourceStatus');
-    expect(rollups.json).not.toContain('forecast');
-    expect(rollups.json).not.toContain('ResourceStatus');
+    expect(briefs.json).not.toContain('forecast');
+    expect(briefs.json).not.toContain('ResourceStatus');
 
     cache.put('b', 'z', keyOf(SUMMARY_READS.health), healthOf(50), '2026-02-02T00:00:00Z');
     fleet.emit({ siteId: 'b', system: 'z', state: 'ok', lastSuccessAt: '2026-02-02T00:00:00Z' });
-    expect(parseRollups(summaries.summaries({ since: rollups.seq, form: 'rollup' }).json).map((s) => `${s.system} ${s.rollup.level}`)).toEqual(['z critical']);
-    expect(parseRollups(summaries.summaries({ siteId: 'a', form: 'rollup' }).json).map((s) => s.system)).toEqual(['x', 'y']);
+    expect(parseBriefs(summaries.summaries({ since: briefs.seq, form: 'brief' }).json).map((s) => `${s.system} ${s.rollup.level}`)).toEqual(['z critical']);
+    expect(parseBriefs(summaries.summaries({ siteId: 'a', form: 'brief' }).json).map((s) => s.system)).toEqual(['x', 'y']);
     summaries.stop();
   });
 
@@ -213,7 +213,7 @@ describe('health summaries kept by main', () => {
     cache.put('a', 'x', keyOf(SUMMARY_READS.health), healthOf(90), '2026-02-01T00:00:00Z');
     const before = new HealthSummaries({ fleet: fleet.source, db, clock: CLOCK });
     const whole = parse(before.summaries().json).map(({ seq: _seq, ...s }) => s);
-    const rollups = parseRollups(before.summaries({ form: 'rollup' }).json).map(({ seq: _seq, ...s }) => s);
+    const briefs = parseBriefs(before.summaries({ form: 'brief' }).json).map(({ seq: _seq, ...s }) => s);
     // The row as format 1 stored it: the summary's JSON alone.
     const row = db.prepare<[], { summary: string }>('SELECT summary FROM system_summaries').get()?.summary ?? '';
     db.prepare('UPDATE system_summaries SET format = 1, summary = ?').run(JSON.stringify(storedSummary(row)));
@@ -223,7 +223,7 @@ describe('health summaries kept by main', () => {
     open.push(db2);
     const restarted = fleetOver(new OfflineCache({ db: db2 }), statuses);
     const summaries = new HealthSummaries({ fleet: restarted.source, db: db2, clock: CLOCK });
-    expect(parseRollups(summaries.summaries({ form: 'rollup' }).json).map(({ seq: _seq, ...s }) => s)).toEqual(rollups);
+    expect(parseBriefs(summaries.summaries({ form: 'brief' }).json).map(({ seq: _seq, ...s }) => s)).toEqual(briefs);
     expect(parse(summaries.summaries().json).map(({ seq: _seq, ...s }) => s)).toEqual(whole);
     expect(restarted.reads()).toBe(0);
     expect(db2.prepare<[], { format: number }>('SELECT format FROM system_summaries').get()?.format).toBe(SUMMARY_FORMAT);
@@ -242,7 +242,7 @@ describe('health summaries kept by main', () => {
     };
     const summaries = new HealthSummaries({ fleet: source, db, clock: CLOCK });
     const { json } = summaries.summaries();
-    expect(summaries.summaries({ form: 'rollup' }).json).not.toContain('hunter2-secret');
+    expect(summaries.summaries({ form: 'brief' }).json).not.toContain('hunter2-secret');
     expect(json).not.toContain('hunter2-secret');
     expect(json).not.toContain('pw-123');
     const [s] = parse(json);

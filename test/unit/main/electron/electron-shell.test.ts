@@ -255,9 +255,9 @@ describe('preload', () => {
 
   it('does not hand an early answer to a read with a request of its own', async () => {
     const renderer = { invoke: vi.fn(async (_c: string, request: unknown) => JSON.stringify({ ok: true, value: request })), on: vi.fn(), removeListener: vi.fn() };
-    const api = buildApi(renderer as never, ['health:rollups']);
-    expect(await api.call('health:rollups', { since: 3 })).toBe('{"ok":true,"value":{"since":3}}');
-    expect(await api.call('health:rollups', {})).toBe('{"ok":true,"value":{}}');
+    const api = buildApi(renderer as never, ['health:briefs']);
+    expect(await api.call('health:briefs', { since: 3 })).toBe('{"ok":true,"value":{"since":3}}');
+    expect(await api.call('health:briefs', {})).toBe('{"ok":true,"value":{}}');
     expect(renderer.invoke).toHaveBeenCalledTimes(2);
   });
 

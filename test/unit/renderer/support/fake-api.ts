@@ -3,7 +3,7 @@ import { flushSync } from 'svelte';
 import { entriesOf, foldEntry, matchEntries, type SearchAnswer } from '../../../../app/search/entries.js';
 import { READS } from '../../../../renderer/lib/reads.js';
 import { partsLoaded } from '../../../../renderer/lib/lazy.js';
-import { briefOf, factsFromWire, healthFacts, type SystemRollupWire, type SystemSummaryWire } from '../../../../app/health/system-summary.js';
+import { briefOf, summaryFromWire, healthSummaryOf, type HealthBriefWire, type HealthSummaryWire } from '../../../../app/health/system-summary.js';
 
 /** A cached answer as `cache:read` returns it. */
 export interface CachedAnswer {
@@ -65,16 +65,16 @@ export function fakeApi(fleet: FakeFleet) {
   /** Each system's summary as last computed, main's way: a new seq only when it changed. */
   const summaries = new Map<string, { seq: number; json: string }>();
   let summarySeq = 0;
-  const summarise = (): SystemSummaryWire[] => {
+  const summarise = (): HealthSummaryWire[] => {
     const systems = new Map([...statuses.map((s) => [`${s.siteId}|${s.system}`, s] as const), ...announced]);
-    const out: SystemSummaryWire[] = [];
+    const out: HealthSummaryWire[] = [];
     for (const [k, s] of systems) {
-      const facts = healthFacts((r) => cache.get(cacheKey(s.siteId, s.system, r.op, r.query)), Date.now());
+      const facts = healthSummaryOf((r) => cache.get(cacheKey(s.siteId, s.system, r.op, r.query)), Date.now());
       const json = JSON.stringify({ siteId: s.siteId, system: s.system, ...facts });
       const prev = summaries.get(k);
       const kept = prev?.json === json ? prev : { seq: ++summarySeq, json };
       summaries.set(k, kept);
-      out.push({ ...(JSON.parse(json) as Omit<SystemSummaryWire, 'seq'>), seq: kept.seq });
+      out.push({ ...(JSON.parse(json) as Omit<HealthSummaryWire, 'seq'>), seq: kept.seq });
     }
     return out;
   };
@@ -90,11 +90,11 @@ export function fakeApi(fleet: FakeFleet) {
     },
     'op:call': async (req) => ({ result: await fleet.call?.(req) }),
     'search:query': (req) => (fleet.search ? fleet.search(req) : searchCache(req)),
-    'health:rollups': (req) => {
+    'health:briefs': (req) => {
       const all = summarise();
-      // Main's roll-up summary of the same facts, as JSON carries it.
-      const rollups = all.filter((x) => x.seq > (req.since ?? -1)).map((x) => JSON.parse(JSON.stringify({ siteId: x.siteId, system: x.system, seq: x.seq, ...briefOf(factsFromWire(x)) })) as SystemRollupWire);
-      return { seq: summarySeq, systems: rollups };
+      // Main's health brief of the same facts, as JSON carries it.
+      const briefs = all.filter((x) => x.seq > (req.since ?? -1)).map((x) => JSON.parse(JSON.stringify({ siteId: x.siteId, system: x.system, seq: x.seq, ...briefOf(summaryFromWire(x)) })) as HealthBriefWire);
+      return { seq: summarySeq, systems: briefs };
     },
     'health:summaries': (req) => {
       const all = summarise();
