@@ -9,6 +9,7 @@ import { SearchIndex } from './search/search-index.js';
 import { Fleet } from './core/fleet.js';
 import { HealthSummaries } from './core/health-summaries.js';
 import { AnswerDigests } from './core/answer-digests.js';
+import { SmartVerdicts } from './core/smart-verdicts.js';
 import { StartGate, type StartGateOptions } from './core/start-gate.js';
 import { createHandlers, type Handlers, type WhatIf } from './ipc/handlers.js';
 import type { SaveDialogs } from './reports/save-grants.js';
@@ -69,6 +70,8 @@ export interface Runtime {
   alerts: AlertEngine;
   /** Every system's health summary, computed when its cached answers change. */
   summaries: HealthSummaries;
+  /** Every drive's SMART verdict, parsed once per cached text: what drive levels read. */
+  smart: SmartVerdicts;
   handlers: Handlers;
   keychainWarning?: string | undefined;
   /** What happened to the data files on opening (see `openStores`). */
@@ -114,11 +117,13 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   const sites = new SiteStore({ dataDir: o.dataDir });
   const fleet = new Fleet({ sites, secrets, cache, actionLog, outcomes: new SystemOutcomes(stores.cacheDb), user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
   // Before the alert engine and the shells: a status event reaches them with the system's summary already computed.
-  const summaries = new HealthSummaries({ fleet, db: stores.cacheDb, warn: (m) => o.warn?.(m) });
+  // One SMART verdict per cached text, for the summaries and the alert rules both.
+  const smart = new SmartVerdicts(fleet);
+  const summaries = new HealthSummaries({ fleet, db: stores.cacheDb, warn: (m) => o.warn?.(m), smart });
   summaries.start();
   // One digest per poll of each volatile answer (node and drive lists, health), for the alert engine and the search index both.
   const digests = new AnswerDigests(fleet);
-  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m), digests, scopedSite: o.scopedSite });
+  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m), digests, scopedSite: o.scopedSite, smart });
   alerts.start();
   const reports = new ReportService({
     fleet,
@@ -166,6 +171,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     alerts,
     search,
     summaries,
+    smart,
     handlers,
     keychainWarning,
     storeWarnings: stores.warnings,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { NotificationRecord } from '../catalog/resources.js';
 import { NOTIFICATIONS_CACHE, type PlannedRead } from '../fleet/refresh-plan.js';
+import type { SmartLookup } from '../smart/verdict.js';
 import { highLevel } from './rollup.js';
 import type { HealthFacts } from './summary-facts.js';
 import { listOf, ROLLUP_READS, rollupAnswers, systemObjects, systemRollup } from './system-health.js';
@@ -30,11 +31,12 @@ export type CachedRead = { value: unknown; at: string } | null | undefined;
 
 /**
  * A system's facts from its cached answers, each read by `read` (the offline cache in main, a
- * fixture in tests), the capacity forecast counted from `now` (ms since the epoch).
+ * fixture in tests), its drives' SMART verdicts by `smart`, the capacity forecast counted from
+ * `now` (ms since the epoch).
  */
-export function healthFacts(read: (r: PlannedRead) => CachedRead, now: number): HealthFacts {
+export function healthFacts(read: (r: PlannedRead) => CachedRead, now: number, smart?: SmartLookup): HealthFacts {
   const health = read(SUMMARY_READS.health);
-  const answers = rollupAnswers((r) => (r === SUMMARY_READS.health ? health : read(r))?.value);
+  const answers = rollupAnswers((r) => (r === SUMMARY_READS.health ? health : read(r))?.value, smart);
   const objects = systemObjects(answers);
   return {
     rollup: systemRollup(answers, now, objects),
@@ -108,7 +110,7 @@ export const systemSummarySchema = z.object({
   seq: z.number().int(),
   rollup: rollupSchema,
   at: z.string().optional(),
-  drives: z.array(z.object({ node: z.string(), drive: record })),
+  drives: z.array(z.object({ node: z.string(), drive: record, smart: z.object({ risk: z.enum(['warning', 'critical']), findings: z.array(z.string()) }).optional() })),
   lagging: z.array(z.object({ application: z.string(), volume: z.string(), pair: record })),
   errors: z.array(record),
 });
