@@ -30,6 +30,11 @@ export interface RuntimeOptions {
   dataDir: string;
   /** Force the in-memory secret store (demo fleet, tests). */
   memorySecrets?: boolean;
+  /**
+   * The keychain to use instead of the OS's (tests: one store shared by the runtimes of a data
+   * directory, as the OS keychain is shared by the app and a CLI process). Wins over `memorySecrets`.
+   */
+  keychain?: SecretStore;
   /** Keychain call timeout, ms. */
   keychainTimeoutMs?: number;
   timeoutMs?: number;
@@ -96,7 +101,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   const stores = openStores(o.dataDir);
   for (const w of stores.warnings) o.warn?.(w);
   let keychainWarning: string | undefined;
-  const opened = await openSecretStore({
+  const opened = o.keychain ?? await openSecretStore({
     ...(o.memorySecrets ? { disable: true } : {}),
     ...(o.keychainTimeoutMs ? { timeoutMs: o.keychainTimeoutMs } : {}),
     onFallback: (reason) => {

@@ -14,6 +14,7 @@ import { answerJson } from '../../../main/ipc/raw-json.js';
 import { csvFiles } from '../../../main/reports/csv.js';
 import { renderHtml } from '../../../main/reports/html.js';
 import { passwordAccount } from '../../../main/secrets/accounts.js';
+import type { SecretStore } from '../../../main/secrets/secret-store.js';
 import type { Runtime } from '../../../main/runtime.js';
 import { SimClock } from '../../../simulator/index.js';
 import { useSimulatedFleet } from '../support/simulated-fleet.js';
@@ -25,9 +26,10 @@ import { useSimulatedFleet } from '../support/simulated-fleet.js';
  * site paused, a site whose login no longer works — and each system's, drive's, pool's, pair's and
  * alert's level read from every surface: the data both shells serve (`health:rollups`,
  * `health:summaries`, `fleet:status`, `alerts:list`, through the IPC handlers and the contract), the
- * CLI (`fleetdeck alerts --json`), and the health, SMART and configuration reports as JSON, CSV and
- * HTML. The tree, the overview and the system page compute a system's level from that data with
- * `systemLevel`, as this test does.
+ * CLI in processes of its own (`fleetdeck refresh --json` of the down, paused, logged-out and
+ * SMART sites, then `fleetdeck alerts --json`), the app started again after it, and the health,
+ * SMART and configuration reports as JSON, CSV and HTML. The tree, the overview and the system page
+ * compute a system's level from that data with `systemLevel`, as this test does.
  */
 
 const PASSWORD = 'one-level-pw-1';
@@ -44,10 +46,11 @@ async function ipc<C extends Channel>(channel: C, request: unknown): Promise<unk
   return (CONTRACT[channel].response as { parse(v: unknown): unknown }).parse(envelope.value);
 }
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+/** A CLI process on the app's data directory, seeing the keychain the app used (as processes share the OS keychain). */
+async function cli(args: string[], keychain: SecretStore): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli([...args, '--data-dir', world.dir], { stdout: (t) => out.push(t), stderr: (t) => err.push(t), readStdin: async () => '', env: { FLEETDECK_KEYCHAIN: 'memory' } });
+  const code = await runCli([...args, '--data-dir', world.dir], { stdout: (t) => out.push(t), stderr: (t) => err.push(t), readStdin: async () => '', env: {}, keychain });
   return { code, out: out.join(''), err: err.join('') };
 }
 
@@ -240,24 +243,37 @@ describe('one level per object on every surface', { timeout: 300_000 }, () => {
     for (const r of systems) expect(html, String(r.system)).toContain(`<td>${String(r.site)} / ${String(r.system)}</td><td>${String(r.state)}</td><td>${String(r.level)}</td>`);
   });
 
-  it('says the same in `fleetdeck alerts --json` and `fleetdeck refresh --json` as the shells do', async () => {
+  it('says the same in CLI processes (`fleetdeck refresh --json` of a down, a paused, a logged-out site; `fleetdeck alerts --json`) and in the app started again', async () => {
+    const keychain = rt.secrets;
     await world.closeRuntime();
-    const listed = JSON.parse((await cli(['alerts', '--json'])).out) as Alert[];
-    const byId = new Map(alerts.map((a) => [a.id, a.level]));
-    expect(listed.filter((a) => byId.has(a.id)).map((a) => [a.id, a.level])).toEqual(alerts.map((a) => [a.id, a.level]));
-    // The paused site: a new process finds it in the same state without a login (its secrets were
-    // kept in the test's memory only), and rates its systems from the cache as the shells did.
-    for (const i of [2]) {
+    // A cron job's refresh: it finds each site as the shells did, and rates each system as they do.
+    for (const i of [1, 2, 3, 4]) {
       const name = world.site(i).name;
-      const rows = JSON.parse((await cli(['refresh', '--json', '--site', name])).out) as Array<{ system: string; state: string; health: Level }>;
-      expect(rows.length, name).toBeGreaterThan(0);
+      const run = await cli(['refresh', '--json', '--site', name], keychain);
+      const rows = JSON.parse(run.out) as Array<{ system: string; state: string; health: Level }>;
+      expect(rows.map((r) => r.system).sort(), `${name}: ${run.err}`).toEqual([...truth.states.keys()].filter((k) => k.startsWith(`${world.siteIds[i]!}/`)).map((k) => k.slice(world.siteIds[i]!.length + 1)).sort());
       for (const r of rows) {
         const k = key(world.siteIds[i]!, r.system);
         expect(r.state, k).toBe(truth.states.get(k));
         expect(r.health, k).toBe(truth.systems.get(k));
       }
     }
-    rt = await world.reopen();
+    // Its alerts are the shells' alerts, at the same levels, worst first, and no others on those sites.
+    const listed = JSON.parse((await cli(['alerts', '--json'], keychain)).out) as Alert[];
+    const byId = new Map(alerts.map((a) => [a.id, a.level]));
+    expect(listed.filter((a) => byId.has(a.id)).map((a) => [a.id, a.level])).toEqual(alerts.map((a) => [a.id, a.level]));
+    const cliSites = new Set([1, 2, 3, 4].map((i) => world.siteIds[i]!));
+    expect(listed.filter((a) => cliSites.has(a.siteId) && !byId.has(a.id)).map((a) => `${a.rule} ${a.system} ${a.subject}`)).toEqual([]);
+    for (const a of listed.filter((x) => x.rule === 'unreachable' || x.rule === 'login-required')) expect(truth.states.get(key(a.siteId, a.system)), a.system).toBe(a.rule);
+    // The app started after the CLI: the tree's states and the overview's levels are what the CLI said.
+    rt = await world.reopen({ keychain });
+    const states = (await ipc('fleet:status', {})) as Array<{ systems: Array<{ siteId: string; system: string; state: string }> }>;
+    const rollups = (await ipc('health:rollups', {})) as { systems: Array<{ siteId: string; system: string; rollup: { level: Level } }> };
+    for (const s of states.flatMap((x) => x.systems).filter((x) => cliSites.has(x.siteId))) {
+      const k = key(s.siteId, s.system);
+      expect(s.state, k).toBe(truth.states.get(k));
+      expect(systemLevel(rollups.systems.find((r) => r.siteId === s.siteId && r.system === s.system)!.rollup, s.state), k).toBe(truth.systems.get(k));
+    }
   });
 });
 
