@@ -8,6 +8,7 @@ import { Deadline, SYSTEM_TIMERS, type Timers } from './deadline.js';
 import { FLEET_LIMITS, type FleetContext, type FleetOptions } from './fleet-context.js';
 import { FleetState, SYSTEMS_KEY, type FleetEvent, type StatusOrder } from './fleet-state.js';
 import { Limiter } from './limiter.js';
+import { NOTIFICATIONS_OP, readQueryToEnd } from './notifications.js';
 import { drivesOf } from '../../app/fleet/refresh-plan.js';
 import { FleetRefresh, type RefreshOptions } from './refresh.js';
 import { PollScheduler } from './scheduler.js';
@@ -166,7 +167,11 @@ export class Fleet {
         const read = { ...params, deadline };
         if (system === undefined) return await conn.read(undefined, op, read);
         // Kept only once the system's selection is confirmed around it: never another system's answer.
-        const result = await conn.readScope(system, read, () => conn.read(system, op, read));
+        // A notification query the system says is incomplete is read on by time (its only paging).
+        const result = await conn.readScope(system, read, async () => {
+          const first = await conn.read(system, op, read);
+          return op.key === NOTIFICATIONS_OP ? readQueryToEnd((query) => conn.read(system, op, { ...read, query }), read.query ?? {}, first) : first;
+        });
         this.o.cache.put(site.id, system, cacheKey(op.key, params.query ?? {}), result, this.clock());
         return result;
       }
