@@ -157,18 +157,6 @@ export interface NodeDrive {
   smart?: DriveSmartRisk | undefined;
 }
 
-/** A drive's status as lists show it: the status, and the SMART risk where it makes the drive worse. */
-export function driveStatusText(d: Pick<NodeDrive, 'drive' | 'smart'>): string {
-  const status = d.drive.ResourceStatus ?? '—';
-  return d.smart && driveLevel(d.drive, d.smart) !== driveLevel(d.drive) ? `${status}, SMART ${d.smart.risk}` : status;
-}
-
-/** What lists say of a drive not OK: its error message, then what its SMART text found. */
-export function driveMessage(d: Pick<NodeDrive, 'drive' | 'smart'>): string | undefined {
-  const parts = [d.drive.ErrMsg, ...(d.smart?.findings ?? [])].filter((p): p is string => typeof p === 'string' && p !== '');
-  return parts.length ? parts.join('; ') : undefined;
-}
-
 /** A system's drives' SMART risks by drive ({@link DriveSmartRisk}): undefined where SMART adds nothing. */
 export type SmartRisks = (node: string, driveId: number) => DriveSmartRisk | undefined;
 

@@ -101,6 +101,18 @@ export function driveSmartRisk(verdict: { readonly risk: string; readonly findin
   return { risk: verdict.risk, findings: verdict.findings.filter((f) => f.risk === 'warning' || f.risk === 'critical').map((f) => `${f.subject}: ${f.message}`) };
 }
 
+/** A drive's status as lists show it: the status, and the SMART risk where it makes the drive worse. */
+export function driveStatusText(d: { readonly drive: Pick<Drive, 'ResourceStatus' | 'ErrMsg'>; readonly smart?: DriveSmartRisk | undefined }): string {
+  const status = d.drive.ResourceStatus ?? '—';
+  return d.smart && driveLevel(d.drive, d.smart) !== driveLevel(d.drive) ? `${status}, SMART ${d.smart.risk}` : status;
+}
+
+/** What lists say of a drive not OK: its error message, then what its SMART text found. */
+export function driveMessage(d: { readonly drive: Pick<Drive, 'ResourceStatus' | 'ErrMsg'>; readonly smart?: DriveSmartRisk | undefined }): string | undefined {
+  const parts = [d.drive.ErrMsg, ...(d.smart?.findings ?? [])].filter((p): p is string => typeof p === 'string' && p !== '');
+  return parts.length ? parts.join('; ') : undefined;
+}
+
 /**
  * A replication pair's level, as every view, alert and report shows it: its connection status
  * classified (app/health/states.ts), and at least a warning while it is below 100 % in sync.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { haOf, partnerOf, takeoverBlocked, givebackBlocked } from '../../../../app/health/ha.js';
-import { driveMessage, driveStatusText, highLevel, laggingReplication, rollupHealth, unhealthyDrives } from '../../../../app/health/rollup.js';
-import { driveLevel, driveSmartRisk, type DriveSmartRisk } from '../../../../app/health/states.js';
+import { highLevel, laggingReplication, rollupHealth, unhealthyDrives } from '../../../../app/health/rollup.js';
+import { driveLevel, driveMessage, driveSmartRisk, driveStatusText, type DriveSmartRisk } from '../../../../app/health/states.js';
 import { connectionLevel } from '../../../../app/health/system-health.js';
 import { briefOf, UNREAD_ROLLUP } from '../../../../app/health/summary-facts.js';
 import { healthy } from './fixtures.js';
