@@ -1,5 +1,5 @@
 import type { AnswerContext } from '../../app/answers/normalise.js';
-import { clockOffsetOf, formatSystemTime, timeMs } from '../../app/answers/time.js';
+import { clockOffsetOf, dateHeaderOffset, formatSystemTime, timeMs } from '../../app/answers/time.js';
 import { asksForSecondFactor, interpretLogin, saysSessionEnded } from '../../app/auth/login-result.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site } from '../../app/domain/site.js';
@@ -94,8 +94,10 @@ export class SiteConnection {
   /** The password read in flight: sessions logging in together share one keychain lookup. */
   private passwordRead: Promise<string | null> | undefined;
   private scheme: TokenScheme;
-  /** Per system: its clock offset ({@link clockOffset}). */
+  /** Per system: its clock offset ({@link clockOffset}) from its nodes' `Time`. */
   private readonly clockOffsets = new Map<string, number>();
+  /** Per system: its host's clock offset from the HTTP `Date` of its last answer (`dateHeaderOffset`). */
+  private readonly dateOffsets = new Map<string, number>();
   private readonly sleep: Sleep;
   private selection: SelectionScope = 'unknown';
   /** The site's list flags no system: a selection cannot be confirmed, only made again. */
@@ -287,21 +289,29 @@ export class SiteConnection {
   }
 
   /**
-   * A system's clock minus true time (ms), learned from the zone-less `Time` its nodes last
-   * reported; 0 when it agrees within `CLOCK_TOLERANCE_MS`, undefined before any was read. Zone-less
-   * times of its answers are moved back by it.
+   * A system's clock minus true time (ms): learned from the zone-less `Time` its nodes last
+   * reported (what its zone-less times mean, a local-time zone included); before any was read, or
+   * for a system whose nodes send none, from the HTTP `Date` of its answers (a host clock that is
+   * wrong, to within a few seconds). 0 when it agrees within `CLOCK_TOLERANCE_MS`, undefined before
+   * either was read. Zone-less times of its answers are moved back by it.
    */
   clockOffset(system: string): number | undefined {
-    return this.clockOffsets.get(system);
+    return this.clockOffsets.get(system) ?? this.dateOffsets.get(system);
   }
 
   /** What the normaliser applies to, and learns from, one answer of a system. */
   private answerClock(system: string | undefined): AnswerContext | undefined {
     if (system === undefined) return undefined;
     return {
-      clockOffsetMs: this.clockOffsets.get(system),
+      clockOffsetMs: this.clockOffset(system),
       // Read as UTC when the answer arrives: the node stamped it moments before.
       onNodeTime: (ms) => void this.clockOffsets.set(system, clockOffsetOf(ms, (this.deps.clock?.() ?? new Date()).getTime())),
+      onServerDate: (date, sentMs, receivedMs) => {
+        // The client times requests on the timers' clock; true time is the fleet's clock.
+        const shift = (this.deps.clock?.() ?? new Date()).getTime() - (this.deps.timers ?? SYSTEM_TIMERS).now();
+        const offset = dateHeaderOffset(date, sentMs + shift, receivedMs + shift);
+        if (offset !== undefined) this.dateOffsets.set(system, offset);
+      },
     };
   }
 
