@@ -23,6 +23,7 @@ import type { Database } from './store/driver.js';
 import type { OfflineCache } from './store/offline-cache.js';
 import { SiteStore } from './store/site-store.js';
 import { openStores } from './store/stores.js';
+import { SelectionScopes } from './store/selection-scopes.js';
 import { SystemOutcomes } from './store/system-outcomes.js';
 import type { Timers } from './core/deadline.js';
 
@@ -120,7 +121,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     : opened;
   const { cache, actionLog } = stores;
   const sites = new SiteStore({ dataDir: o.dataDir });
-  const fleet = new Fleet({ sites, secrets, cache, actionLog, outcomes: new SystemOutcomes(stores.cacheDb), user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
+  const fleet = new Fleet({ sites, secrets, cache, actionLog, outcomes: new SystemOutcomes(stores.cacheDb), selectionScopes: new SelectionScopes(stores.cacheDb), user: osUser(), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
   // Before the alert engine and the shells: a status event reaches them with the system's summary already computed.
   // One SMART verdict per cached text, for the summaries and the alert rules both.
   const smart = new SmartVerdicts(fleet);

@@ -13,7 +13,8 @@ import { drivesOf } from '../../app/fleet/refresh-plan.js';
 import { FleetRefresh, type RefreshOptions } from './refresh.js';
 import { PollScheduler } from './scheduler.js';
 import { SiteAdmin, type SiteInput } from './site-admin.js';
-import { SiteConnection, type CallParams, type LoginProgress } from './site-connection.js';
+import { SiteConnection, type CallParams, type ConnectionDeps, type LoginProgress, type SelectionScope } from './site-connection.js';
+import type { LearnedSelection, SelectionScopes } from '../store/selection-scopes.js';
 import { failedWrite, recordOutcome } from './write-outcome.js';
 import type { WriteResult } from '../store/action-log.js';
 
@@ -391,6 +392,34 @@ export class Fleet {
     return site;
   }
 
+  /**
+   * What is known of a site's selection in this process: learned here, or kept by the data dir from
+   * an earlier process within a day (`unknown` until either).
+   */
+  selectionScope(siteId: string): SelectionScope {
+    return this.connection(this.site(siteId)).selectionScope;
+  }
+
+  /** What an earlier process learned of a site's selection, and where this one keeps what it learns (a failure to keep it only costs learning it again). */
+  private selectionOf(site: Site, scopes: SelectionScopes): NonNullable<ConnectionDeps['selection']> {
+    let learned: LearnedSelection | undefined;
+    try {
+      learned = scopes.get(site.id, site.baseUrl, this.clock().getTime());
+    } catch {
+      learned = undefined;
+    }
+    return {
+      learned,
+      onLearned: (l) => {
+        try {
+          scopes.put(site.id, site.baseUrl, l, this.clock());
+        } catch {
+          // Learned again by the next process.
+        }
+      },
+    };
+  }
+
   private connection(site: Site): SiteConnection {
     let conn = this.connections.get(site.id);
     if (!conn) {
@@ -404,6 +433,7 @@ export class Fleet {
         onTokenScheme: async (tokenScheme) => {
           await this.o.sites.update(site.id, { auth: { tokenScheme, learnedAt: this.clock().toISOString() } });
         },
+        ...(this.o.selectionScopes ? { selection: this.selectionOf(site, this.o.selectionScopes) } : {}),
         ...(this.o.retry ? { retry: this.o.retry } : {}),
       });
       this.connections.set(site.id, conn);

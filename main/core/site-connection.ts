@@ -8,6 +8,7 @@ import { isLoopbackUrl, urlProtocol } from '../net.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { discoveryTokenAccount, passwordAccount, tokenAccount } from '../secrets/accounts.js';
 import { raceSignal, SYSTEM_TIMERS, type Deadline, type Timers } from './deadline.js';
+import type { LearnedSelection } from '../store/selection-scopes.js';
 import { LoginRequiredError, SelectionMovedError, SitePausedError } from './errors.js';
 import { Limiter, runLimited } from './limiter.js';
 import { retryRead, sleepOn, type RetryPolicy, type Sleep } from './retry.js';
@@ -26,6 +27,8 @@ export interface ConnectionDeps {
   knownSystems?: () => readonly string[];
   /** Called when the site turned out to want its token another way than it was sent; persists it (no secret). */
   onTokenScheme?: (scheme: TokenScheme) => Promise<void>;
+  /** What an earlier process learned of the site's selection (kept by the data dir), and where to keep what this one learns. */
+  selection?: { learned: LearnedSelection | undefined; onLearned: (learned: LearnedSelection) => void } | undefined;
 }
 
 /**
@@ -114,6 +117,19 @@ export class SiteConnection {
     this.client = this.makeClient();
     this.scheme = site.auth?.tokenScheme ?? 'bearer';
     this.sleep = sleepOn(deps.timers ?? SYSTEM_TIMERS);
+    const learned = deps.selection?.learned;
+    if (learned) {
+      this.selection = learned.scope;
+      this.unflagged = learned.unflagged;
+    }
+  }
+
+  /** Keeps what the site showed of its selection for later processes, when it changed. */
+  private remember(before: { selection: SelectionScope; unflagged: boolean }): void {
+    if (this.selection === before.selection && this.unflagged === before.unflagged) return;
+    // Known either way once a list flags no system: its systems are worked one at a time.
+    const scope = this.selection === 'unknown' ? (this.unflagged ? 'shared' : undefined) : this.selection;
+    if (scope) this.deps.selection?.onLearned({ scope, unflagged: this.unflagged });
   }
 
   get siteId(): string {
@@ -160,9 +176,11 @@ export class SiteConnection {
       await this.withSession(second, signal, (token) => this.select(token, second, { deadline: params.deadline }, signal));
       await this.withSession(first, signal, async (token) => {
         const current = await this.currentSystem(token, { deadline: params.deadline }, signal);
+        const before = { selection: this.selection, unflagged: this.unflagged };
         if (current === null) this.unflagged = true;
         else if (sameName(current, first)) this.selection = 'session';
         else this.selection = 'shared';
+        this.remember(before);
       });
     });
     return this.selection;
@@ -472,14 +490,17 @@ export class SiteConnection {
       return undefined;
     }
     await this.select(token, system, bounds, signal);
+    const before = { selection: this.selection, unflagged: this.unflagged };
     if (current === null) {
       this.unflagged = true;
+      this.remember(before);
       confirmed.add(token);
       return `${this.site.name} does not say which system a session works on; ${system} was selected again before the write`;
     }
     // Nothing of Fleetdeck selects another system on this session: the selection is not the session's alone.
     const wasKnown = this.selection === 'shared';
     this.selection = 'shared';
+    this.remember(before);
     const after = await this.currentSystem(token, bounds, signal);
     if (after !== null && !sameName(after, system)) {
       throw new ProtocolError(`${this.site.name}: the session of ${system} still works on ${after} after selecting ${system} again; the write was not sent`);
@@ -497,12 +518,15 @@ export class SiteConnection {
    */
   private async checkSelection(system: string, token: string, params: CallParams, signal: AbortSignal | undefined): Promise<void> {
     const current = await this.currentSystem(token, { deadline: params.deadline }, signal);
+    const before = { selection: this.selection, unflagged: this.unflagged };
     if (current === null) {
       this.unflagged = true;
+      this.remember(before);
       return;
     }
     if (sameName(current, system)) return;
     this.selection = 'shared';
+    this.remember(before);
     this.confirmedForReads.delete(token);
     throw new SelectionMovedError(
       `${this.site.name}: while ${system} was read, its session's selection moved to ${current} (the site shares its selection between sessions); what was read may be ${current}'s and was discarded`,
