@@ -37,7 +37,7 @@ function withoutForecastFigures(f: HealthFacts): unknown {
 
 /** What the window computed before, from the system's cached answers read one by one. */
 function fromCache(r: Runtime, siteId: string, system: string): HealthFacts {
-  return healthFacts((read) => r.fleet.cached(siteId, system, read.op, read.query), Date.now());
+  return healthFacts((read) => r.fleet.cached(siteId, system, read.op, read.query), Date.now(), r.smart.lookup(siteId, system));
 }
 
 beforeAll(async () => {
