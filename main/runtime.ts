@@ -12,6 +12,7 @@ import { SearchIndex } from './search/search-index.js';
 import { Fleet } from './core/fleet.js';
 import { HealthSummaries } from './core/health-summaries.js';
 import { AnswerDigests } from './core/answer-digests.js';
+import { SmartVerdicts } from './core/smart-verdicts.js';
 import { StartGate, type StartGateOptions } from './core/start-gate.js';
 import { createHandlers, type Forwarding, type Handlers, type WhatIf } from './ipc/handlers.js';
 import type { SaveDialogs } from './reports/save-grants.js';
@@ -28,6 +29,7 @@ import { SiteStore } from './store/site-store.js';
 import { nodePolicySources, presetToSite, readMachinePolicy, type PolicyState } from './policy/machine-policy-file.js';
 import { PolicyGuard } from './policy/policy-guard.js';
 import { openStores } from './store/stores.js';
+import { SelectionScopes } from './store/selection-scopes.js';
 import { SystemOutcomes } from './store/system-outcomes.js';
 import type { Timers } from './core/deadline.js';
 import { checkForwardSetting, type ForwardPolicy, type ForwardSetting } from '../app/domain/syslog-forward.js';
@@ -40,6 +42,11 @@ export interface RuntimeOptions {
   dataDir: string;
   /** Force the in-memory secret store (demo fleet, tests). */
   memorySecrets?: boolean;
+  /**
+   * The keychain to use instead of the OS's (tests: one store shared by the runtimes of a data
+   * directory, as the OS keychain is shared by the app and a CLI process). Wins over `memorySecrets`.
+   */
+  keychain?: SecretStore;
   /** Keychain call timeout, ms. */
   keychainTimeoutMs?: number;
   timeoutMs?: number;
@@ -98,6 +105,8 @@ export interface Runtime {
   summaries: HealthSummaries;
   /** Compliance with the baseline in force: evaluation, waivers, kept scores. */
   compliance: ComplianceService;
+  /** Every drive's SMART verdict, parsed once per cached text: what drive levels read. */
+  smart: SmartVerdicts;
   handlers: Handlers;
   keychainWarning?: string | undefined;
   /** What happened to the data files on opening (see `openStores`). */
@@ -136,7 +145,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   const stores = openStores(o.dataDir);
   for (const w of stores.warnings) o.warn?.(w);
   let keychainWarning: string | undefined;
-  const opened = await openSecretStore({
+  const opened = o.keychain ?? await openSecretStore({
     ...(o.memorySecrets ? { disable: true } : {}),
     ...(o.keychainTimeoutMs ? { timeoutMs: o.keychainTimeoutMs } : {}),
     onFallback: (reason) => {
@@ -175,16 +184,18 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     }
   }
   const secrets = o.secretsOverlay ? o.secretsOverlay(kept, sites) : kept;
-  const fleet = new Fleet({ sites, secrets, cache, actionLog, outcomes: new SystemOutcomes(stores.cacheDb), user: osUser(), ...(o.deferToMonitor === false ? {} : { polledElsewhere: async () => (await monitorHolder(o.dataDir)) !== undefined }), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
+  const fleet = new Fleet({ sites, secrets, cache, actionLog, outcomes: new SystemOutcomes(stores.cacheDb), selectionScopes: new SelectionScopes(stores.cacheDb), user: osUser(), ...(o.deferToMonitor === false ? {} : { polledElsewhere: async () => (await monitorHolder(o.dataDir)) !== undefined }), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.timers ? { timers: o.timers } : {}) });
   // Before the alert engine and the shells: a status event reaches them with the system's summary already computed.
-  const summaries = new HealthSummaries({ fleet, db: stores.cacheDb, warn: (m) => o.warn?.(m) });
+  // One SMART verdict per cached text, for the summaries and the alert rules both.
+  const smart = new SmartVerdicts(fleet);
+  const summaries = new HealthSummaries({ fleet, db: stores.cacheDb, warn: (m) => o.warn?.(m), smart });
   summaries.start();
   // One digest per poll of each volatile answer (node and drive lists, health), for the alert engine and the search index both.
   const digests = new AnswerDigests(fleet);
   const baseline = dataDirBaseline(o.dataDir);
   if (baseline.problem) o.warn?.(baseline.problem);
   const compliance = new ComplianceService({ cache, sites: () => sites.shared(), actionLog, user: osUser(), history: new ScoreHistory(stores.reportsDb), baseline: baseline.source });
-  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m), digests, scopedSite: o.scopedSite, compliance });
+  const alerts = new AlertEngine({ store: new AlertStore(stores.alertsDb), fleet, actionLog, user: osUser(), siteIds: () => sites.list().map((s) => s.id), warn: (m) => o.warn?.(m), digests, scopedSite: o.scopedSite, compliance, smart });
   alerts.start();
   const reports = new ReportService({
     fleet,
@@ -252,6 +263,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     search,
     summaries,
     compliance,
+    smart,
     handlers,
     keychainWarning,
     storeWarnings: stores.warnings,

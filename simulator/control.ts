@@ -44,6 +44,16 @@ export interface FailDriveRequest {
   missing?: boolean;
 }
 
+export interface WearDriveRequest {
+  site: SiteRef;
+  /** System name or id; the site's first system when omitted. */
+  system?: string;
+  /** Drive id; the first healthy approved pool member when omitted. */
+  driveId?: number;
+  /** How far SMART has gone: `warning` (a few reallocated and pending sectors), `critical` (past the limits). Default `warning`. */
+  risk?: 'warning' | 'critical';
+}
+
 export interface FillPoolRequest {
   site: SiteRef;
   /** System name or id; the site's first system when omitted. */
@@ -203,6 +213,29 @@ export class SimulatorControl {
       : `Drive failed: unrecoverable media errors${drive.pool ? `; pool ${drive.pool} is degraded` : ''}.`;
     const what = req.missing ? `is missing from slot ${drive.slot}` : 'failed';
     notify(system, s.state.customer, now, { level: LEVEL.critical, module: 'Hardware', message: `Drive ${drive.name} (${drive.serial}) on node ${node.name} ${what}.`, node: node.name });
+    return { system: system.name, node: node.name, driveId: drive.id, name: drive.name, pool: drive.pool };
+  }
+
+  /**
+   * Wears a drive's SMART counters while the system keeps its status `OK` (as systems that rate
+   * drives by their own checks do): reallocated and pending sectors (NVMe: spare and media errors),
+   * past the critical limits with `risk: 'critical'`. No notification: the system has not noticed.
+   */
+  wearDrive(req: WearDriveRequest): FailedDrive {
+    const { system } = this.#system(req.site, req.system);
+    const drives = allDrives(system);
+    const found = req.driveId !== undefined ? drives.find((d) => d.drive.id === req.driveId) : drives.find((d) => d.drive.approved === 'Approved' && d.drive.status === 'OK' && d.drive.pool !== '');
+    if (!found) throw new RangeError(req.driveId !== undefined ? `no drive ${req.driveId} on system ${system.name}` : `no healthy pool drive left on system ${system.name}`);
+    const { node, drive } = found;
+    const critical = req.risk === 'critical';
+    const w = drive.wear;
+    w.degradePerHour = 0;
+    w.reallocated = critical ? 640 : 48;
+    w.pending = critical ? 40 : 6;
+    if (drive.type === 'NVMe') {
+      w.availableSpare = critical ? 4 : 70;
+      w.mediaErrors = critical ? 250 : 12;
+    }
     return { system: system.name, node: node.name, driveId: drive.id, name: drive.name, pool: drive.pool };
   }
 
@@ -442,6 +475,15 @@ export async function startControlServer(control: SimulatorControl, port: number
       if (driveId !== undefined) req.driveId = driveId;
       if (body['missing'] === true) req.missing = true;
       return control.failDrive(req);
+    }
+    if (method === 'POST' && c === 'wear-drive') {
+      const req: WearDriveRequest = { site };
+      if (typeof body['system'] === 'string') req.system = body['system'];
+      const driveId = num(body['driveId'], 'driveId');
+      if (driveId !== undefined) req.driveId = driveId;
+      if (body['risk'] === 'warning' || body['risk'] === 'critical') req.risk = body['risk'];
+      else if (body['risk'] !== undefined) throw new RangeError('risk is "warning" or "critical"');
+      return control.wearDrive(req);
     }
     if (method === 'POST' && c === 'fill-pool') {
       const req: FillPoolRequest = { site };

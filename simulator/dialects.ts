@@ -43,6 +43,8 @@ export const DIALECTS = {
   'paged-lists':
     'List answers of more than 3 items (notifications/query aside, which has top) send the first 3 with "TotalCount" (the whole list\'s length) and a "NextPageToken", as paging services do; no way to ask for the next page is documented.',
   'partial-content': 'List answers of more than 3 items (notifications/query aside) come as HTTP 206 with the first 3 and "Content-Range: items 0-2/N".',
+  'notification-pages':
+    'GET /notifications/query answers at most 25 records whatever top asks, with "TotalCount" (the records matching), as services with a page cap do; the next page is asked by time (endTimestamp, or startTimestamp in ascending order), the one way the document gives.',
   'smart-brief':
     'ATA SMART text is smartctl -x\'s brief attribute table (FLAGS as PO--CK, a FAIL column of -, NOW or Past, the flag legend under it); on the first node of every system the first ATA drive\'s Spin_Up_Time failed in the past (Past).',
   'smart-json':

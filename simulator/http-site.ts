@@ -22,6 +22,8 @@ export interface SiteServerOptions {
   readonly dialect: (name: Dialect) => boolean;
   /** How injected latency is waited (the simulator clock's wait). */
   readonly wait: (ms: number) => Promise<void>;
+  /** The system's clock (ms): what its answers' HTTP `Date` says, as a real host's clock does. */
+  readonly now?: () => number;
 }
 
 /** The reason phrases of the statuses a proxy page carries. */
@@ -246,6 +248,7 @@ export class SiteServer {
   async #respond(req: IncomingMessage, res: ServerResponse, decision: FaultDecision, action: Exclude<FaultDecision['action'], 'reset'>, body: string | undefined): Promise<void> {
     try {
       if (decision.delayMs > 0) await this.options.wait(decision.delayMs);
+      if (this.options.now && !res.headersSent) res.setHeader('Date', new Date(this.options.now()).toUTCString());
       if (action === 'proxy' && decision.proxy) return sendProxyPage(res, decision.proxy, Date.now());
       if (action === 'redirect') {
         if (res.headersSent || res.destroyed) return;

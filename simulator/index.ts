@@ -124,6 +124,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
       dialect: (name) => fleet.dialects.has(name),
       wait: (ms) => clock.wait(ms),
+      now: () => clock.now(),
     });
     runtimes.push({ state: site, server, faults });
   }

@@ -6,14 +6,14 @@ import { timeMs } from '../answers/time.js';
 import { connectionLevel } from '../health/connection.js';
 import type { Level } from '../health/level.js';
 import { levelName, notificationRank } from '../health/notification-level.js';
-import { laggingReplication, unhealthyDrives } from '../health/rollup.js';
+import { laggingReplication, smartRisksOf, unhealthyDrives } from '../health/rollup.js';
 import { driveLevel, pairLevel } from '../health/states.js';
 import { capacityFromAnswers, type RollupAnswers } from '../health/system-health.js';
 import type { Forecast } from '../capacity/forecast.js';
-import { parseSmart, type SmartFinding, type SmartReport, type SmartRisk } from '../smart/parse.js';
 import { SEVERITIES, type Severity } from '../compliance/severity.js';
 import type { CheckResult } from '../compliance/evaluate.js';
 import { checkLevel, effectiveResult } from '../compliance/waivers.js';
+import { riskAtLeast, type SmartLookup } from '../smart/verdict.js';
 import { RULE_KINDS, type RuleKind, type RuleSettings } from './rules.js';
 
 /** How loud an alert is: its object's level (an object in a state not understood is `unknown`). */
@@ -47,8 +47,8 @@ export interface AlertInput {
   rollup: RollupAnswers;
   /** The merged notification records (`NOTIFICATIONS_CACHE`). */
   notifications?: unknown;
-  /** What the rules read of one drive's SMART report ({@link smartVerdictOf}), if its text is cached. */
-  smart?: ((node: string, driveId: number) => SmartVerdict | undefined) | undefined;
+  /** What the rules read of one drive's SMART report ({@link smartVerdictOf}), if its text is cached (else `rollup.smart`). */
+  smart?: SmartLookup | undefined;
   /** The system's compliance checks with their waivers; undefined when not evaluated (the rule then leaves its alerts as they are). */
   compliance?: readonly ComplianceFinding[] | undefined;
   /** Milliseconds since the epoch. */
@@ -109,44 +109,7 @@ const listOf = <T>(value: unknown): T[] => {
   return Array.isArray(data) ? (data as T[]) : [];
 };
 
-/** What the drive rule reads of a SMART report: its risk and the findings it reports. */
-export interface SmartVerdict {
-  readonly risk: SmartRisk;
-  readonly findings: readonly SmartFinding[];
-}
-
-const RISK_RANK: Readonly<Record<SmartRisk, number>> = { ok: 0, unknown: 1, warning: 2, critical: 3 };
-
-/** The verdict of a drive whose report found nothing to report (most drives): one object for them all. */
-const NOTHING_FOUND: Readonly<Record<'ok' | 'unknown', SmartVerdict>> = {
-  ok: Object.freeze({ risk: 'ok', findings: Object.freeze([]) }),
-  unknown: Object.freeze({ risk: 'unknown', findings: Object.freeze([]) }),
-};
-
-/**
- * What the drive rule needs of a drive's cached SMART answer ({@link smartReportOf}), in a form
- * small enough to keep for every drive of a fleet: the risk and only the findings a rule can report
- * (warning, critical). The parser's strings are slices of (or joins over) the SMART text, and each
- * would keep the whole text alive; the findings kept are copied through JSON, which builds new
- * strings, so the text can be collected once read.
- */
-export function smartVerdictOf(cached: unknown): SmartVerdict | undefined {
-  const report = smartReportOf(cached);
-  if (!report) return undefined;
-  const findings = report.findings.filter((f) => RISK_RANK[f.risk] >= RISK_RANK.warning);
-  if (!findings.length && (report.risk === 'ok' || report.risk === 'unknown')) return NOTHING_FOUND[report.risk];
-  return JSON.parse(JSON.stringify({ risk: report.risk, findings: findings.map((f) => ({ risk: f.risk, subject: f.subject, message: f.message })) })) as SmartVerdict;
-}
-
-
-/**
- * A drive's cached SMART answer as the SMART report reads it: text parsed by the SMART parser; an
- * answer that is not text is parsed as its JSON, and then rates unknown, never ok.
- */
-export function smartReportOf(cached: unknown): SmartReport | undefined {
-  if (cached === undefined || cached === null) return undefined;
-  return parseSmart(typeof cached === 'string' ? cached : (JSON.stringify(cached, null, 2) ?? ''));
-}
+export { smartReportOf, smartVerdictOf, type SmartVerdict } from '../smart/verdict.js';
 
 /** At most this many notification alerts per system and evaluation: a flood of errors is one page, not a thousand notifications. */
 export const MAX_NOTIFICATION_ALERTS = 20;
@@ -202,25 +165,27 @@ function complianceConditions(findings: readonly ComplianceFinding[], minSeverit
     .map((f) => ({ rule: 'compliance' as const, subject: f.id, level: alertLevelOf(checkLevel(f)), message: `compliance check failing (${f.severity}): ${f.title}: ${f.reason}` }));
 }
 
+/**
+ * A drive alert for every drive whose level is not ok ({@link driveLevel}: its status, or a SMART
+ * risk its status does not show), at that level. A SMART risk below `minRisk` on a drive whose status
+ * is OK raises none.
+ */
 function driveConditions(input: AlertInput, minRisk: 'warning' | 'critical'): AlertCondition[] {
   const out: AlertCondition[] = [];
-  const nodes = listOf<Node>(input.rollup.resources);
-  const failing = new Set<string>();
-  for (const { node, drive } of unhealthyDrives(nodes)) {
+  const lookup = input.smart ?? input.rollup.smart;
+  for (const { node, drive, smart } of unhealthyDrives(listOf<Node>(input.rollup.resources), lookup && smartRisksOf(lookup))) {
     const name = drive.Name ?? `drive ${drive.Id ?? '?'}`;
-    failing.add(`${node}\u0000${String(drive.Id)}`);
-    out.push({ rule: 'drive', subject: `${node}/${name}`, level: alertLevelOf(driveLevel(drive)), message: `drive ${name} on ${node} is ${drive.ResourceStatus}${drive.ErrMsg ? `: ${drive.ErrMsg}` : ''}` });
-  }
-  if (!input.smart) return out;
-  for (const n of nodes) {
-    for (const d of n.Drives ?? []) {
-      if (typeof d.Id !== 'number' || !n.Name || failing.has(`${n.Name}\u0000${String(d.Id)}`)) continue;
-      const report = input.smart(n.Name, d.Id);
-      if (!report || RISK_RANK[report.risk] < RISK_RANK[minRisk]) continue;
-      const name = d.Name ?? `drive ${d.Id}`;
-      const why = report.findings.filter((f) => RISK_RANK[f.risk] >= RISK_RANK[minRisk]).map((f) => `${f.subject}: ${f.message}`);
-      out.push({ rule: 'drive', subject: `${n.Name}/${name}`, level: report.risk === 'critical' ? 'critical' : 'warning', message: `SMART risk ${report.risk} on drive ${name} of ${n.Name}${why.length ? `: ${why.join('; ')}` : ''}` });
+    const status = driveLevel(drive);
+    const level = driveLevel(drive, smart);
+    const findings = smart?.findings.length ? `: ${smart.findings.join('; ')}` : '';
+    if (status === 'ok') {
+      if (!smart || !riskAtLeast(smart.risk, minRisk)) continue;
+      out.push({ rule: 'drive', subject: `${node}/${name}`, level: alertLevelOf(level), message: `SMART risk ${smart.risk} on drive ${name} of ${node}${findings}` });
+      continue;
     }
+    // SMART named only where it makes the drive worse than its status says.
+    const worseBySmart = smart && level !== status ? `; SMART risk ${smart.risk}${findings}` : '';
+    out.push({ rule: 'drive', subject: `${node}/${name}`, level: alertLevelOf(level), message: `drive ${name} on ${node} is ${drive.ResourceStatus}${drive.ErrMsg ? `: ${drive.ErrMsg}` : ''}${worseBySmart}` });
   }
   return out;
 }

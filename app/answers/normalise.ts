@@ -58,6 +58,8 @@ export interface AnswerContext {
   readonly clockOffsetMs?: number | undefined;
   /** Hears each zone-less time of a node's `Time` as read (UTC ms, before any offset): how a system's clock is learned. */
   readonly onNodeTime?: ((ms: number) => void) | undefined;
+  /** Hears the answer's HTTP `Date` header with when the request was sent and answered (ms on our clock); the client calls it. */
+  readonly onServerDate?: ((date: string, sentMs: number, receivedMs: number) => void) | undefined;
 }
 
 const NO_CONTEXT: AnswerContext = {};

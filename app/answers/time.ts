@@ -164,6 +164,24 @@ export function clockOffsetOf(systemMs: number, atMs: number): number {
 }
 
 /**
+ * A system's clock offset from the HTTP `Date` of an answer (true GMT by HTTP's rule, from the
+ * service host's clock), `sentMs` and `receivedMs` the request's send and answer times on ours.
+ * The header has whole seconds (the host's clock read within [date, date + 1 s)) and was written
+ * between send and answer, so the offset lies in [date − received, date + 1 s − sent]. It is weighed
+ * as that interval: it counts only when the whole interval is beyond {@link CLOCK_TOLERANCE_MS} on
+ * one side (its midpoint, to the second), else 0. It shows a host clock that is wrong, never a
+ * system that stamps local time (its Date stays GMT). Undefined when the header cannot be read.
+ */
+export function dateHeaderOffset(date: string | undefined, sentMs: number, receivedMs: number): number | undefined {
+  const dateMs = date === undefined ? Number.NaN : Date.parse(date);
+  if (!Number.isFinite(dateMs) || receivedMs < sentMs) return undefined;
+  const low = dateMs - receivedMs;
+  const high = dateMs + 1000 - sentMs;
+  if (low <= CLOCK_TOLERANCE_MS && high >= -CLOCK_TOLERANCE_MS) return 0;
+  return Math.round((low + high) / 2000) * 1000;
+}
+
+/**
  * How a clock offset is said on a system and in reports: `clock differs by −5 h`, `+7 min`;
  * undefined within {@link CLOCK_TOLERANCE_MS}.
  */

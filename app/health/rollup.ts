@@ -3,7 +3,8 @@ import type { Application, Drive, Health, Node, NotificationRecord, ReplicationP
 import { haOf, type HaSummary } from './ha.js';
 import { notificationRank } from './notification-level.js';
 import { levelRank, worse, worst, type Level } from './level.js';
-import { classifyState, driveLevel, pairLevel } from './states.js';
+import type { SmartLookup } from '../smart/verdict.js';
+import { classifyState, driveLevel, driveSmartRisk, pairLevel, type DriveSmartRisk } from './states.js';
 
 /**
  * One system's health as the overview, the tree, the system header and the summary show it: the
@@ -42,7 +43,7 @@ export interface RollupInput {
   capacity?: SystemCapacity | undefined;
   /** `/nodes/list` nodes: their State and HAState. */
   nodes?: readonly Node[] | undefined;
-  /** The drives not OK ({@link unhealthyDrives}); undefined when the drive list is not cached. */
+  /** The drives not OK, by status or SMART ({@link unhealthyDrives}); undefined when the drive list is not cached. */
   drives?: readonly NodeDrive[] | undefined;
   /** The replication pairs not in sync ({@link laggingReplication}); undefined when the pair list is not cached. */
   lagging?: readonly LaggingPair[] | undefined;
@@ -132,8 +133,15 @@ function tally(items: ReadonlyArray<{ word: string; level: Level }>): string {
 
 function drivesDim(drives: readonly NodeDrive[]): Dimension {
   if (!drives.length) return { name: 'drives', level: 'ok', percent: undefined, text: 'all OK' };
-  const items = drives.map(({ drive }) => ({ word: classifyState('drive', drive.ResourceStatus)?.understood === false ? `“${drive.ResourceStatus}” (not understood)` : String(drive.ResourceStatus), level: driveLevel(drive) }));
+  const items = drives.map(({ drive, smart }) => ({ word: driveWord(drive, smart), level: driveLevel(drive, smart) }));
   return { name: 'drives', level: worst(items.map((i) => i.level)), percent: undefined, text: tally(items) };
+}
+
+/** How a drive not OK is counted: its status, or its SMART risk when its status is OK. */
+function driveWord(drive: Drive, smart: DriveSmartRisk | undefined): string {
+  if (classifyState('drive', drive.ResourceStatus)?.understood === false) return `“${drive.ResourceStatus}” (not understood)`;
+  if (smart && driveLevel(drive) === 'ok') return `SMART ${smart.risk}`;
+  return String(drive.ResourceStatus);
 }
 
 function replicationDim(pairs: readonly LaggingPair[]): Dimension {
@@ -142,18 +150,31 @@ function replicationDim(pairs: readonly LaggingPair[]): Dimension {
   return { name: 'replication', level: worst(items.map((i) => i.level)), percent: undefined, text: `${pairs.length} pair${pairs.length === 1 ? '' : 's'} not in sync (${tally(items)})` };
 }
 
-/** A drive with its node, for fleet-wide lists. */
+/** A drive with its node, for fleet-wide lists; `smart` when its SMART text shows a risk. */
 export interface NodeDrive {
   node: string;
   drive: Drive;
+  smart?: DriveSmartRisk | undefined;
 }
 
-/** Drives of a `/resources/list` answer whose level is not ok. */
-export function unhealthyDrives(nodes: readonly Node[]): NodeDrive[] {
+/** A system's drives' SMART risks by drive ({@link DriveSmartRisk}): undefined where SMART adds nothing. */
+export type SmartRisks = (node: string, driveId: number) => DriveSmartRisk | undefined;
+
+/** The SMART risks of a system's cached SMART verdicts. */
+export function smartRisksOf(smart: SmartLookup): SmartRisks {
+  return (node, driveId) => driveSmartRisk(smart(node, driveId));
+}
+
+/**
+ * Drives of a `/resources/list` answer whose level is not ok ({@link driveLevel}): their status, or
+ * with `smart` (the system's SMART risks) a risk their SMART text shows.
+ */
+export function unhealthyDrives(nodes: readonly Node[], smart?: SmartRisks): NodeDrive[] {
   const out: NodeDrive[] = [];
   for (const n of nodes) {
     for (const d of n.Drives ?? []) {
-      if (driveLevel(d) !== 'ok') out.push({ node: n.Name ?? '', drive: d });
+      const risk = smart && n.Name && typeof d.Id === 'number' ? smart(n.Name, d.Id) : undefined;
+      if (driveLevel(d, risk) !== 'ok') out.push({ node: n.Name ?? '', drive: d, ...(risk ? { smart: risk } : {}) });
     }
   }
   return out;

@@ -74,11 +74,43 @@ export function stateLevelOf(kind: StateKind, state: string | null | undefined):
 }
 
 /**
- * A drive's level, as every view, alert and report shows it: its `ResourceStatus` classified
- * (app/health/states.ts). A drive that reports no status is ok; one in a status not understood is unknown.
+ * What a drive's SMART text adds to its level: a risk it found (warning or critical), with the
+ * findings behind it. A SMART text the parser could not read adds nothing here: the SMART report
+ * names it "unknown" (not understood), and the drive keeps the level of its status.
  */
-export function driveLevel(drive: Pick<Drive, 'ResourceStatus'>): Level {
-  return stateLevelOf('drive', drive.ResourceStatus);
+export interface DriveSmartRisk {
+  readonly risk: 'warning' | 'critical';
+  /** The findings behind it, as `subject: message`. */
+  readonly findings: readonly string[];
+}
+
+/**
+ * A drive's level, as every view, alert and report shows it: its `ResourceStatus` classified
+ * (app/health/states.ts), made worse by a risk its SMART text shows. A drive that reports no status
+ * is ok; one in a status not understood is unknown; an Online drive whose SMART predicts failure
+ * is a warning or critical as SMART says.
+ */
+export function driveLevel(drive: Pick<Drive, 'ResourceStatus'>, smart?: { readonly risk: string } | undefined): Level {
+  const status = stateLevelOf('drive', drive.ResourceStatus);
+  return smart?.risk === 'warning' || smart?.risk === 'critical' ? worse(status, smart.risk) : status;
+}
+
+/** What a SMART verdict adds to a drive's level ({@link DriveSmartRisk}), or undefined when it adds nothing. */
+export function driveSmartRisk(verdict: { readonly risk: string; readonly findings: ReadonlyArray<{ risk: string; subject: string; message: string }> } | undefined): DriveSmartRisk | undefined {
+  if (verdict?.risk !== 'warning' && verdict?.risk !== 'critical') return undefined;
+  return { risk: verdict.risk, findings: verdict.findings.filter((f) => f.risk === 'warning' || f.risk === 'critical').map((f) => `${f.subject}: ${f.message}`) };
+}
+
+/** A drive's status as lists show it: the status, and the SMART risk where it makes the drive worse. */
+export function driveStatusText(d: { readonly drive: Pick<Drive, 'ResourceStatus' | 'ErrMsg'>; readonly smart?: DriveSmartRisk | undefined }): string {
+  const status = d.drive.ResourceStatus ?? '—';
+  return d.smart && driveLevel(d.drive, d.smart) !== driveLevel(d.drive) ? `${status}, SMART ${d.smart.risk}` : status;
+}
+
+/** What lists say of a drive not OK: its error message, then what its SMART text found. */
+export function driveMessage(d: { readonly drive: Pick<Drive, 'ResourceStatus' | 'ErrMsg'>; readonly smart?: DriveSmartRisk | undefined }): string | undefined {
+  const parts = [d.drive.ErrMsg, ...(d.smart?.findings ?? [])].filter((p): p is string => typeof p === 'string' && p !== '');
+  return parts.length ? parts.join('; ') : undefined;
 }
 
 /**

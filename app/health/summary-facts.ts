@@ -1,3 +1,4 @@
+import type { IncompleteList } from '../answers/incomplete.js';
 import type { NotificationRecord } from '../catalog/resources.js';
 import type { Level } from './level.js';
 import type { LaggingPair, NodeDrive, Rollup } from './rollup.js';
@@ -14,6 +15,8 @@ export interface HealthSummary {
   drives: NodeDrive[];
   lagging: LaggingPair[];
   errors: NotificationRecord[];
+  /** The lists behind `drives` and `lagging` when the system sent only part of them: those lists are at least so long. */
+  incomplete?: Partial<Record<'drives' | 'replication', IncompleteList>> | undefined;
 }
 
 /**
@@ -95,6 +98,7 @@ interface SummaryWire {
   drives: unknown[];
   lagging: unknown[];
   errors: unknown[];
+  incomplete?: unknown;
 }
 
 /** What the window keeps of a summary: the facts with the one infinite figure restored. */
@@ -109,6 +113,7 @@ export function summaryFromWire(w: SummaryWire): HealthSummary {
     drives: w.drives,
     lagging: w.lagging,
     errors: w.errors,
+    ...(w.incomplete ? { incomplete: w.incomplete } : {}),
   } as HealthSummary;
 }
 

@@ -1,7 +1,8 @@
 import { assessCapacity, type SystemCapacity } from '../capacity/pools.js';
 import type { Application, Health, Node, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../catalog/resources.js';
 import { refreshRead, type PlannedRead } from '../fleet/refresh-plan.js';
-import { laggingReplication, rollupHealth, unhealthyDrives, type LaggingPair, type NodeDrive, type Rollup } from './rollup.js';
+import type { SmartLookup } from '../smart/verdict.js';
+import { laggingReplication, rollupHealth, smartRisksOf, unhealthyDrives, type LaggingPair, type NodeDrive, type Rollup } from './rollup.js';
 
 /**
  * One system's health from its cached answers: which reads feed the capacity assessment and the
@@ -20,13 +21,20 @@ export const ROLLUP_READS = {
   replication: refreshRead('GET /replication/list'),
 } as const satisfies Record<string, PlannedRead>;
 
-/** The cached answers of {@link ROLLUP_READS}: undefined (or null) where nothing is cached. */
-export type RollupAnswers = Partial<Record<keyof typeof ROLLUP_READS, unknown>>;
+/**
+ * The cached answers of {@link ROLLUP_READS}: undefined (or null) where nothing is cached; and the
+ * system's SMART verdicts by drive, where the caller has them (without, drives rate by status alone).
+ */
+export type RollupAnswers = Partial<Record<keyof typeof ROLLUP_READS, unknown>> & { smart?: SmartLookup | undefined };
 
-/** The roll-up's answers, each read by `read` (a cache, a report's snapshot) with its operation and cache query. */
-export function rollupAnswers(read: (r: PlannedRead) => unknown): RollupAnswers {
+/**
+ * The roll-up's answers, each read by `read` (a cache, a report's snapshot) with its operation and
+ * cache query, and `smart`, the system's cached SMART verdicts by drive.
+ */
+export function rollupAnswers(read: (r: PlannedRead) => unknown, smart?: SmartLookup): RollupAnswers {
   const out: RollupAnswers = {};
-  for (const [name, r] of Object.entries(ROLLUP_READS)) out[name as keyof RollupAnswers] = read(r);
+  for (const [name, r] of Object.entries(ROLLUP_READS)) out[name as keyof typeof ROLLUP_READS] = read(r);
+  if (smart) out.smart = smart;
   return out;
 }
 
@@ -56,10 +64,10 @@ export interface SystemObjects {
   lagging: LaggingPair[] | undefined;
 }
 
-/** The drives and replication pairs of the roll-up, from the cached drive and pair lists. */
+/** The drives (by status and SMART) and replication pairs of the roll-up, from the cached drive and pair lists. */
 export function systemObjects(a: RollupAnswers): SystemObjects {
   return {
-    drives: cached(a.resources) ? unhealthyDrives(listOf<Node>(a.resources)) : undefined,
+    drives: cached(a.resources) ? unhealthyDrives(listOf<Node>(a.resources), a.smart && smartRisksOf(a.smart)) : undefined,
     lagging: cached(a.replication) ? laggingReplication(listOf<Application>(a.replication)) : undefined,
   };
 }

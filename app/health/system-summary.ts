@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { NotificationRecord } from '../catalog/resources.js';
 import { NOTIFICATIONS_CACHE, type PlannedRead } from '../fleet/refresh-plan.js';
+import { incompleteOf } from '../answers/incomplete.js';
+import type { SmartLookup } from '../smart/verdict.js';
 import { highLevel } from './rollup.js';
 import type { HealthSummary } from './summary-facts.js';
 import { listOf, ROLLUP_READS, rollupAnswers, systemObjects, systemRollup } from './system-health.js';
@@ -30,18 +32,22 @@ export type CachedRead = { value: unknown; at: string } | null | undefined;
 
 /**
  * A system's facts from its cached answers, each read by `read` (the offline cache in main, a
- * fixture in tests), the capacity forecast counted from `now` (ms since the epoch).
+ * fixture in tests), its drives' SMART verdicts by `smart`, the capacity forecast counted from
+ * `now` (ms since the epoch).
  */
-export function healthSummaryOf(read: (r: PlannedRead) => CachedRead, now: number): HealthSummary {
+export function healthSummaryOf(read: (r: PlannedRead) => CachedRead, now: number, smart?: SmartLookup): HealthSummary {
   const health = read(SUMMARY_READS.health);
-  const answers = rollupAnswers((r) => (r === SUMMARY_READS.health ? health : read(r))?.value);
+  const answers = rollupAnswers((r) => (r === SUMMARY_READS.health ? health : read(r))?.value, smart);
   const objects = systemObjects(answers);
+  const drivesRead = incompleteOf(answers.resources);
+  const pairsRead = incompleteOf(answers.replication);
   return {
     rollup: systemRollup(answers, now, objects),
     at: health?.at,
     drives: objects.drives ?? [],
     lagging: objects.lagging ?? [],
     errors: highLevel(listOf<NotificationRecord>(read(SUMMARY_READS.notifications)?.value), SUMMARY_ERRORS),
+    ...(drivesRead || pairsRead ? { incomplete: { ...(drivesRead ? { drives: drivesRead } : {}), ...(pairsRead ? { replication: pairsRead } : {}) } } : {}),
   };
 }
 
@@ -97,6 +103,7 @@ const rollupSchema = z.object({
   ha: haSchema,
 });
 const count = z.number().int().min(0);
+const incompleteSchema = z.object({ Read: count, Total: count.optional() });
 /** A record as the system sent it (normalised and redacted in main): a drive, a replication pair, a notification. */
 const record = z.record(z.string(), z.unknown());
 
@@ -108,9 +115,10 @@ export const healthSummarySchema = z.object({
   seq: z.number().int(),
   rollup: rollupSchema,
   at: z.string().optional(),
-  drives: z.array(z.object({ node: z.string(), drive: record })),
+  drives: z.array(z.object({ node: z.string(), drive: record, smart: z.object({ risk: z.enum(['warning', 'critical']), findings: z.array(z.string()) }).optional() })),
   lagging: z.array(z.object({ application: z.string(), volume: z.string(), pair: record })),
   errors: z.array(record),
+  incomplete: z.object({ drives: incompleteSchema.optional(), replication: incompleteSchema.optional() }).optional(),
 });
 export type HealthSummaryWire = z.output<typeof healthSummarySchema>;
 

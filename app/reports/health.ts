@@ -5,10 +5,11 @@ import { timeText } from '../answers/time.js';
 import { levelName, notificationRank } from '../health/notification-level.js';
 import type { Health, Node, NotificationRecord } from '../catalog/resources.js';
 import type { Rollup } from '../health/rollup.js';
-import { driveLevel, stateLevelOf } from '../health/states.js';
+import { driveLevel, driveSmartRisk, stateLevelOf } from '../health/states.js';
+import type { SmartLookup } from '../smart/verdict.js';
 import { rollupAnswers, systemLevel, systemRollup } from '../health/system-health.js';
 import type { Cell, ReportSection } from './model.js';
-import { answer, dataList, type ReportInput, type SystemSnapshot } from './snapshot.js';
+import { answer, dataList, smartLookupOf, type ReportInput, type SystemSnapshot } from './snapshot.js';
 import { SITE_SYSTEM, arr, dataAgesFor, makeTable, num, percentOf, text, where } from './table.js';
 
 const OPS = [
@@ -38,7 +39,8 @@ export function healthSection(input: ReportInput): ReportSection {
   for (const s of input.systems) {
     const h = answer<Health>(s, 'GET /monitoring/health/current');
     const cap = h?.CapacityUtilization;
-    const rollup = rollupOf(s, now);
+    const smart = smartLookupOf(s);
+    const rollup = rollupOf(s, now, smart);
     const capacity = rollup.capacity;
     // The pools' sums, as the overview and the planning view total them; the health record's
     // system-wide figures only where the system names no pool.
@@ -64,7 +66,7 @@ export function healthSection(input: ReportInput): ReportSection {
     for (const p of capacity.pools) pools.push(poolRow(s, p));
     if (capacity.total) pools.push(poolRow(s, capacity.total));
     for (const n of dataList<Node>(s, 'GET /resources/list')) {
-      const groups: Array<[string, Array<{ Name?: string; ResourceSerial?: string; ResourceStatus?: string; ErrMsg?: string }> | undefined]> = [
+      const groups: Array<[string, Array<{ Id?: number; Name?: string; ResourceSerial?: string; ResourceStatus?: string; ErrMsg?: string }> | undefined]> = [
         ['Drive', n.Drives],
         ['CPU', n.CPU],
         ['Memory', n.Memory],
@@ -74,9 +76,12 @@ export function healthSection(input: ReportInput): ReportSection {
       ];
       for (const [component, items] of groups) {
         for (const c of arr(items)) {
-          const level = driveLevel(c);
+          // A drive's SMART risk is a hardware problem too, at the level every view gives the drive.
+          const risk = component === 'Drive' && n.Name && typeof c.Id === 'number' ? driveSmartRisk(smart(n.Name, c.Id)) : undefined;
+          const level = driveLevel(c, risk);
           if (level === 'ok') continue;
-          hardwareProblems.push([...where(s), text(n.Name), component, text(c.Name), text(c.ResourceSerial), text(c.ResourceStatus), level, text(c.ErrMsg)]);
+          const smartText = risk && level !== driveLevel(c) ? `SMART risk ${risk.risk}${risk.findings.length ? `: ${risk.findings.join('; ')}` : ''}` : undefined;
+          hardwareProblems.push([...where(s), text(n.Name), component, text(c.Name), text(c.ResourceSerial), text(c.ResourceStatus), level, [text(c.ErrMsg), smartText].filter(Boolean).join('; ') || null]);
         }
       }
     }
@@ -163,9 +168,9 @@ export function healthSection(input: ReportInput): ReportSection {
   };
 }
 
-/** The system's roll-up from its snapshot: the same reads, assessment and levels as the fleet overview. */
-function rollupOf(s: SystemSnapshot, now: number): Rollup {
-  return systemRollup(rollupAnswers((r) => s.answers[r.op]?.value), now);
+/** The system's roll-up from its snapshot: the same reads, SMART verdicts, assessment and levels as the fleet overview. */
+function rollupOf(s: SystemSnapshot, now: number, smart: SmartLookup): Rollup {
+  return systemRollup(rollupAnswers((r) => s.answers[r.op]?.value, smart), now);
 }
 
 function poolRow(s: SystemSnapshot, p: PoolCapacity): Cell[] {

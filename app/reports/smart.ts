@@ -1,9 +1,8 @@
 import type { Drive, Node } from '../catalog/resources.js';
-import { worse } from '../health/level.js';
 import { driveLevel } from '../health/states.js';
-import { parseSmart, type SmartRisk } from '../smart/parse.js';
+import type { SmartRisk } from '../smart/parse.js';
 import type { Cell, ReportSection } from './model.js';
-import { dataList, type ReportInput } from './snapshot.js';
+import { dataList, smartReportOfAnswer, type ReportInput } from './snapshot.js';
 import { SITE_SYSTEM, arr, dataAgesFor, makeTable, text, where } from './table.js';
 
 const OPS = ['GET /resources/list'] as const;
@@ -31,10 +30,12 @@ export function smartSection(input: ReportInput): ReportSection {
       for (const d of arr<Drive>(n.Drives)) {
         const cached = typeof d.Id === 'number' && n.Name ? smartOf.get(`${n.Name}\u0000${d.Id}`) : undefined;
         // An answer that is not text (the interface says string) is still an answer: parsed, it is unknown, not "no data".
-        const report = cached ? parseSmart(typeof cached.value === 'string' ? cached.value : JSON.stringify(cached.value, null, 2) ?? '') : undefined;
-        // The drive's level as every view shows it (its status classified), made worse by its SMART text.
+        const report = cached ? smartReportOfAnswer(cached) : undefined;
         const statusRisk: SmartRisk = driveLevel(d);
-        const risk: DriveRisk = report ? worse(statusRisk, report.risk) : statusRisk === 'ok' ? 'noData' : statusRisk;
+        // The drive's level as every view shows it (its status made worse by a SMART risk); a text
+        // not understood on a drive whose status is OK says so here (the views keep the drive ok).
+        const level: SmartRisk = driveLevel(d, report);
+        const risk: DriveRisk = !report ? (level === 'ok' ? 'noData' : level) : level === 'ok' && report.risk === 'unknown' ? 'unknown' : level;
         counts[risk]++;
         const found = report?.findings ?? [];
         drives.push({

@@ -2,6 +2,8 @@ import type { System, SystemsList } from '../catalog/resources.js';
 import type { FleetComplianceView } from '../compliance/results.js';
 import { NOTIFICATIONS_CACHE, REFRESH_READS, drivesOf, smartRead, type PlannedRead } from '../fleet/refresh-plan.js';
 import type { ActionLogVerification, ActionReportRecord } from '../domain/action.js';
+import { smartReportOf, verdictOfReport, type SmartLookup } from '../smart/verdict.js';
+import type { SmartReport } from '../smart/parse.js';
 import type { ReportSource } from './model.js';
 
 /**
@@ -99,4 +101,22 @@ export function dataList<T>(system: SystemSnapshot, op: string): T[] {
 export function systemRecord(systems: unknown, system: string): System | undefined {
   const list = (systems as SystemsList | null | undefined)?.Systems;
   return Array.isArray(list) ? list.find((x) => x?.Name === system) : undefined;
+}
+
+const parsedSmart = new WeakMap<SmartAnswer, SmartReport | undefined>();
+
+/** A drive's cached SMART answer parsed ({@link smartReportOf}), once per answer however many sections read it. */
+export function smartReportOfAnswer(a: SmartAnswer): SmartReport | undefined {
+  if (!parsedSmart.has(a)) parsedSmart.set(a, smartReportOf(a.value));
+  return parsedSmart.get(a);
+}
+
+/** The system's SMART verdicts by drive, from its snapshot: what the roll-up and the drive levels read. */
+export function smartLookupOf(s: SystemSnapshot): SmartLookup {
+  const byDrive = new Map(s.smart.map((a) => [`${a.node}\u0000${a.driveId}`, a]));
+  return (node, driveId) => {
+    const a = byDrive.get(`${node}\u0000${driveId}`);
+    const report = a ? smartReportOfAnswer(a) : undefined;
+    return report ? verdictOfReport(report) : undefined;
+  };
 }

@@ -1,11 +1,12 @@
 import type { Alert, AlertFilter } from '../../app/alerts/alert.js';
 import { redact } from '../../app/redact.js';
-import { dataRulesApply, evaluateAlerts, notificationWindowEnd, smartVerdictOf, type AlertInput, type ComplianceFinding, type SmartVerdict } from '../../app/alerts/evaluate.js';
+import { dataRulesApply, evaluateAlerts, notificationWindowEnd, type AlertInput, type ComplianceFinding } from '../../app/alerts/evaluate.js';
 import { DEFAULT_RULES, effectiveRules, scopeText, type RuleOverride, type RuleScope, type RuleSettings, type ScopedOverride } from '../../app/alerts/rules.js';
 import type { SystemStatus } from '../../app/domain/site.js';
 import { NOTIFICATIONS_CACHE, smartRead } from '../../app/fleet/refresh-plan.js';
 import { ROLLUP_READS, rollupAnswers } from '../../app/health/system-health.js';
 import { AnswerDigests } from '../core/answer-digests.js';
+import { SmartVerdicts } from '../core/smart-verdicts.js';
 import type { FleetEvent } from '../core/fleet-state.js';
 import type { ActionLog } from '../store/action-log.js';
 import { cacheKey } from '../store/offline-cache.js';
@@ -59,6 +60,8 @@ export interface AlertEngineOptions {
   digests?: AnswerDigests;
   /** The site of a window scoped to one: its desktop notifications are that site's setting, not the fleet's. */
   scopedSite?: string | undefined;
+  /** The drives' SMART verdicts, when shared with other readers (default: the engine's own). */
+  smart?: SmartVerdicts;
   /** Compliance with the baseline in force: the compliance rule reads it; without it the rule sees nothing. */
   compliance?: AlertCompliance | undefined;
 }
@@ -87,14 +90,8 @@ export class AlertEngine {
   private readonly clock: () => Date;
   private readonly listeners = new Set<(c: AlertChange) => void>();
   private unsubscribe: (() => void) | undefined;
-  /**
-   * Per system, each drive's SMART verdict (what the drive rule reads: {@link smartVerdictOf}) with
-   * the version (or read time) of the cached text it came from: a steady-state poll reads SMART only
-   * when old, so most evaluations find the same text and parse nothing. Kept for every drive of the
-   * fleet, so never the parsed report nor any piece of the text (a thousand systems have some 30,000
-   * drives); the drives a system's last evaluation did not ask for are dropped with it.
-   */
-  private readonly smartVerdicts = new Map<string, Map<string, { stamp: string; verdict: SmartVerdict | undefined }>>();
+  /** Each drive's SMART verdict, parsed once per text (shared with the health summaries in the app). */
+  private readonly smart: SmartVerdicts;
   /**
    * Per system, what its last evaluation depended on (state, error, rules, answer versions) and until
    * when the same input gives the same result: a steady poll that changed nothing costs one index read.
@@ -109,6 +106,7 @@ export class AlertEngine {
     this.maxUnchangedMs = o.maxUnchangedMs ?? SEEN_PRECISION_MS;
     const fleet = o.fleet;
     this.digests = o.digests ?? (fleet.cachedText ? new AnswerDigests({ cachedText: (...a) => fleet.cachedText?.(...a) }) : undefined);
+    this.smart = o.smart ?? new SmartVerdicts(fleet);
   }
 
   /** Starts listening to the fleet. */
@@ -189,13 +187,9 @@ export class AlertEngine {
     return this.o.store.list(filter, this.clock().getTime());
   }
 
-  /**
-   * The SMART verdicts the drive rule read at its last evaluation of a system, by the SMART answer's
-   * cache key (a drive already failing by its status has none); a new map after each evaluation
-   * that read them, so a reader can tell they may have changed.
-   */
-  smartVerdictsOf(siteId: string, system: string): ReadonlyMap<string, { readonly verdict: SmartVerdict | undefined }> | undefined {
-    return this.smartVerdicts.get(JSON.stringify([siteId, system]));
+  /** The SMART verdicts last read for a system's drives, by the SMART answer's cache key ({@link SmartVerdicts.verdictsOf}). */
+  smartVerdictsOf(siteId: string, system: string): ReturnType<SmartVerdicts['verdictsOf']> {
+    return this.smart.verdictsOf(siteId, system);
   }
 
   openCount(): number {
@@ -271,32 +265,12 @@ export class AlertEngine {
   private inputOf(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined): AlertInput {
     const { siteId, system } = status;
     const read = (op: string, query: Record<string, unknown>): unknown => this.o.fleet.cached(siteId, system, op, query, NO_USE)?.value;
-    const systemKey = JSON.stringify([siteId, system]);
-    const known = this.smartVerdicts.get(systemKey);
-    const kept = new Map<string, { stamp: string; verdict: SmartVerdict | undefined }>();
-    this.smartVerdicts.set(systemKey, kept);
     return {
       state: status.state,
       lastError: status.lastError,
       rollup: rollupAnswers((r) => read(r.op, r.query)),
       notifications: read(NOTIFICATIONS_CACHE.op, NOTIFICATIONS_CACHE.query),
-      smart: (node, driveId) => {
-        const r = smartRead(node, driveId);
-        const key = cacheKey(r.op, r.query);
-        const before = known?.get(key);
-        // The text's version says whether it changed, without reading it; else its read time, after reading it.
-        const version = versions?.get(key);
-        if (versions && version === undefined) return undefined;
-        let entry = version !== undefined && before?.stamp === `#${version}` ? before : undefined;
-        if (!entry) {
-          const hit = this.o.fleet.cached(siteId, system, r.op, r.query, NO_USE);
-          if (!hit) return undefined;
-          const stamp = version !== undefined ? `#${version}` : hit.at;
-          entry = before?.stamp === stamp ? before : { stamp, verdict: smartVerdictOf(hit.value) };
-        }
-        kept.set(key, entry);
-        return entry.verdict;
-      },
+      smart: this.smart.lookup(siteId, system, versions),
       compliance: this.o.compliance?.system(siteId, system)?.checks,
       now,
     };

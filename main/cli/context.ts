@@ -12,6 +12,7 @@ export async function withRuntime<T>(io: CliIo, dataDirFlag: string | undefined,
   const rt = await openRuntime({
     dataDir,
     memorySecrets: options.secrets === false || io.env.FLEETDECK_KEYCHAIN === 'memory',
+    ...(io.keychain && options.secrets !== false ? { keychain: io.keychain } : {}),
     warn: (m) => io.stderr(`fleetdeck: ${m}\n`),
     // A command never searches the fleet: no index read from the cache while it runs.
     searchIndex: false,

@@ -1,5 +1,6 @@
 import { EXIT } from '../../app/errors.js';
 import { safeJson, terminalField, terminalText } from '../../app/safe-text.js';
+import type { SecretStore } from '../secrets/secret-store.js';
 
 /** Where a command writes, injected so tests can run commands in-process. */
 export interface CliIo {
@@ -8,6 +9,8 @@ export interface CliIo {
   /** Reads all of standard input (for --password-stdin). */
   readStdin: () => Promise<string>;
   env: NodeJS.ProcessEnv;
+  /** The keychain the command uses instead of the OS's (tests: the one the app's runtime used). */
+  keychain?: SecretStore;
 }
 
 /** A command failure with the exit code it maps to and a message for stderr. */

@@ -298,6 +298,7 @@ export class ApiClient {
   private async answer(dispatcher: Dispatcher, op: Operation, path: string, headers: Record<string, string>, payload: string | undefined, options: CallOptions, sent: readonly string[], timeoutMs: number, where: string): Promise<unknown> {
     const signal = options.signal;
     const budget = options.budget;
+    const sentMs = this.now();
     let answer: WireAnswer;
     try {
       answer = await exchangeOnce(
@@ -322,6 +323,9 @@ export class ApiClient {
     // Most answers are not compressed: their text is read without another promise.
     const text = encoding ? await this.decodedText(answer.bytes, where, budget, encoding) : bodyText(answer.bytes);
     if (status === 200 || (status === 206 && op.response.kind === 'list')) {
+      // The service's own answer (a proxy's error page never gets here): its Date is its host's clock.
+      const date = options.clock?.onServerDate ? headerValue(answered, 'date') : undefined;
+      if (date !== undefined) options.clock?.onServerDate?.(date, sentMs, this.now());
       // A 206 is a part of the list: read, and marked incomplete by the normaliser.
       const context = status === 206 ? { ...options.clock, partial: { total: contentRangeTotal(headerValue(answered, 'content-range')) } } : options.clock;
       const value = this.parseSuccess(op, text, where, context);

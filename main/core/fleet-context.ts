@@ -4,6 +4,7 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import type { ActionLog } from '../store/action-log.js';
 import type { OfflineCache } from '../store/offline-cache.js';
 import type { SiteStore } from '../store/site-store.js';
+import type { SelectionScopes } from '../store/selection-scopes.js';
 import type { SystemOutcomes } from '../store/system-outcomes.js';
 import type { Deadline, Timers } from './deadline.js';
 import type { FleetState } from './fleet-state.js';
@@ -18,6 +19,8 @@ export interface FleetOptions {
   actionLog: ActionLog;
   /** Each system's last refresh outcome, shared by every process of the data dir (none: this process's alone). */
   outcomes?: SystemOutcomes;
+  /** What each site showed of its selection, shared by every process of the data dir (none: learned by each process). */
+  selectionScopes?: SelectionScopes;
   /** Who performs writes, for the action log (OS user). */
   user: string;
   /** Per-request timeout, ms (default 15 s). */

@@ -11,11 +11,13 @@ import { Deadline, SYSTEM_TIMERS, type Timers } from './deadline.js';
 import { FLEET_LIMITS, type FleetContext, type FleetOptions } from './fleet-context.js';
 import { FleetState, SYSTEMS_KEY, type FleetEvent, type StatusOrder } from './fleet-state.js';
 import { Limiter } from './limiter.js';
+import { NOTIFICATIONS_OP, readQueryToEnd } from './notifications.js';
 import { drivesOf } from '../../app/fleet/refresh-plan.js';
 import { FleetRefresh, type RefreshOptions } from './refresh.js';
 import { PollScheduler } from './scheduler.js';
 import { SiteAdmin, type SiteInput } from './site-admin.js';
-import { SiteConnection, type CallParams, type LoginProgress } from './site-connection.js';
+import { SiteConnection, type CallParams, type ConnectionDeps, type LoginProgress, type SelectionScope } from './site-connection.js';
+import type { LearnedSelection, SelectionScopes } from '../store/selection-scopes.js';
 import { failedWrite, recordOutcome } from './write-outcome.js';
 import type { WriteResult } from '../store/action-log.js';
 
@@ -181,7 +183,11 @@ export class Fleet {
         const read = { ...params, deadline };
         if (system === undefined) return await conn.read(undefined, op, read);
         // Kept only once the system's selection is confirmed around it: never another system's answer.
-        const result = await conn.readScope(system, read, () => conn.read(system, op, read));
+        // A notification query the system says is incomplete is read on by time (its only paging).
+        const result = await conn.readScope(system, read, async () => {
+          const first = await conn.read(system, op, read);
+          return op.key === NOTIFICATIONS_OP ? readQueryToEnd((query) => conn.read(system, op, { ...read, query }), read.query ?? {}, first) : first;
+        });
         this.o.cache.put(site.id, system, cacheKey(op.key, params.query ?? {}), result, this.clock());
         return result;
       }
@@ -413,6 +419,34 @@ export class Fleet {
     return site;
   }
 
+  /**
+   * What is known of a site's selection in this process: learned here, or kept by the data dir from
+   * an earlier process within a day (`unknown` until either).
+   */
+  selectionScope(siteId: string): SelectionScope {
+    return this.connection(this.site(siteId)).selectionScope;
+  }
+
+  /** What an earlier process learned of a site's selection, and where this one keeps what it learns (a failure to keep it only costs learning it again). */
+  private selectionOf(site: Site, scopes: SelectionScopes): NonNullable<ConnectionDeps['selection']> {
+    let learned: LearnedSelection | undefined;
+    try {
+      learned = scopes.get(site.id, site.baseUrl, this.clock().getTime());
+    } catch {
+      learned = undefined;
+    }
+    return {
+      learned,
+      onLearned: (l) => {
+        try {
+          scopes.put(site.id, site.baseUrl, l, this.clock());
+        } catch {
+          // Learned again by the next process.
+        }
+      },
+    };
+  }
+
   private connection(site: Site): SiteConnection {
     let conn = this.connections.get(site.id);
     if (!conn) {
@@ -426,6 +460,7 @@ export class Fleet {
         onTokenScheme: async (tokenScheme) => {
           await this.o.sites.update(site.id, { auth: { tokenScheme, learnedAt: this.clock().toISOString() } });
         },
+        ...(this.o.selectionScopes ? { selection: this.selectionOf(site, this.o.selectionScopes) } : {}),
         ...(this.o.retry ? { retry: this.o.retry } : {}),
       });
       this.connections.set(site.id, conn);

@@ -3,12 +3,15 @@ import { briefOf, healthSummaryOf, type CachedRead } from '../../app/health/syst
 import { redactedJson } from '../../app/redact.js';
 import type { FleetEvent, StatusOrder } from './fleet-state.js';
 import type { Database } from '../store/driver.js';
+import { SmartVerdicts } from './smart-verdicts.js';
 
 /** The part of the fleet the summaries read: status events, statuses and cached answers. */
 export interface SummarySource {
   on(listener: (e: FleetEvent) => void): () => void;
   status(siteId?: string, order?: StatusOrder): SystemStatus[];
   cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { value: unknown; at: string } | undefined;
+  /** The content version of each cached answer of a system: a SMART text unchanged since it was last parsed is not read again. */
+  cachedVersions?(siteId: string, system: string): ReadonlyMap<string, number>;
 }
 
 export interface HealthSummariesOptions {
@@ -24,6 +27,8 @@ export interface HealthSummariesOptions {
    * what is still waiting at once.
    */
   defer?: (write: () => void) => void;
+  /** The drives' SMART verdicts, when shared with other readers (default: the summaries' own). */
+  smart?: SmartVerdicts;
 }
 
 /**
@@ -37,11 +42,11 @@ export const STORE_DELAY_MS = 2000;
 /**
  * Version of what a stored summary holds: raise it when `healthSummaryOf` or `briefOf` changes what it
  * computes, and summaries stored by an earlier version are computed again from the cache when first
- * asked for. Format 3 (2 before drives and replication joined the roll-up) stores the health brief's JSON, a newline (which JSON text never holds
- * outside its strings), then the summary's JSON; a format-1 row (the summary alone) gets its roll-up
- * computed from it at load, without reading the answers again.
+ * asked for. A row stores the health brief's JSON, a newline (which JSON text never holds outside
+ * its strings), then the summary's JSON. Format 4 rates drives by their SMART text too; a format-1
+ * row (the summary alone) gets its roll-up computed from it at load, without reading the answers again.
  */
-export const SUMMARY_FORMAT = 3;
+export const SUMMARY_FORMAT = 4;
 
 /** A summary as kept: its wire JSON and its health brief's (both redacted, without seq), and its sequence number. */
 interface Kept {
@@ -78,10 +83,12 @@ export class HealthSummaries {
   /** Summaries computed after polls and not stored yet, by system. */
   private readonly unstored = new Map<string, { siteId: string; system: string; stored: string }>();
   private storeScheduled = false;
+  private readonly smart: SmartVerdicts;
 
   constructor(private readonly o: HealthSummariesOptions) {
     this.clock = o.clock ?? (() => new Date());
     this.stmts = prepare(o.db);
+    this.smart = o.smart ?? new SmartVerdicts(o.fleet);
     this.loadStored();
   }
 
@@ -135,7 +142,7 @@ export class HealthSummaries {
           return undefined;
         }
       };
-      const facts = healthSummaryOf(read, this.clock().getTime());
+      const facts = healthSummaryOf(read, this.clock().getTime(), this.smart.lookup(siteId, system, this.o.fleet.cachedVersions?.(siteId, system)));
       // The answers were redacted before they were cached; redacted again, as everything leaving main.
       const json = redactedJson({ siteId, system, ...facts });
       if (typeof json !== 'string') throw new TypeError('the summary is not JSON-serialisable');

@@ -1,4 +1,4 @@
-import { incompleteOf } from '../../app/answers/incomplete.js';
+import { INCOMPLETE_FIELD, incompleteOf } from '../../app/answers/incomplete.js';
 import { timeMs } from '../../app/answers/time.js';
 import type { Site } from '../../app/domain/site.js';
 import { notificationRank } from '../../app/health/notification-level.js';
@@ -62,7 +62,8 @@ type Rec = { Id?: unknown; Timestamp?: unknown; Level?: unknown };
  * When an answer is a full page (`top` records, or it says it is incomplete) and records were held,
  * more arrived since the last poll than one page: it pages back by time (`paging`) until a page
  * is not full, at most {@link MAX_NOTIFICATION_PAGES}; what it could not reach is said skipped
- * (the merged list's `Skipped`, at least so many, and `paging.onSkipped`).
+ * (the merged list's `Skipped`, at least so many, and `paging.onSkipped`). A first read (nothing
+ * held) the system cut short is read back to `top` records the same way.
  * @param previous the merged records held (read from the cache only when something is new)
  * @returns the mark of what the cache holds afterwards
  */
@@ -83,7 +84,19 @@ export async function readNotifications(
     deps.cache.renew(site.id, system, MERGED_NOTIFICATIONS_KEY, deps.clock());
     return mark;
   }
-  const skipped = mark && paging ? await pageBack(read, query, fresh, add, paging) : 0;
+  let skipped = 0;
+  if (paging) {
+    const top = typeof query.top === 'number' ? query.top : Infinity;
+    const older = (utc: string): Promise<unknown> => read(NOTIFICATIONS_OP, paging.olderThan(utc), `${MERGED_NOTIFICATIONS_KEY}#new`);
+    if (mark) {
+      skipped = await pageByTime(older, 'older', top, fresh, add);
+      if (skipped) paging.onSkipped(skipped);
+    } else if (incompleteOf(fresh)) {
+      // A first read holds the newest `top` records however the system pages them, and claims nothing of older history.
+      await pageByTime(older, 'older', Infinity, fresh, add, top);
+      add.splice(top);
+    }
+  }
   const held = previous() as { Data?: unknown[]; Skipped?: unknown } | undefined;
   const old = (held?.Data ?? []) as Rec[];
   const seen = new Set(old.map((r) => r.Id));
@@ -109,30 +122,39 @@ function keep(records: Rec[]): Rec[] {
 }
 
 /**
- * Pages back from a full first page, adding each page's records to `add` (ids seen once); returns
- * how many records at least were not read (0 when a page that was not full was reached).
+ * Pages on by time from a first page that is full (`top` records) or says it is incomplete, adding
+ * each page's records to `add` (ids seen once): to older records (`readAt` asked for those up to the
+ * oldest time read) or newer ones (from the newest), until a page is neither full nor incomplete,
+ * `enough` records are held, or {@link MAX_NOTIFICATION_PAGES} pages were read. Returns how many
+ * records at least were not read: 0 when the end was reached; the last page's total beyond what it
+ * held, else 1, when a page could not be read, time could not move (a full page of records of one
+ * second, all read before), or the page limit was met.
  */
-async function pageBack(read: RefreshRead, query: Record<string, unknown>, first: unknown, add: Rec[], paging: NotificationPaging): Promise<number> {
-  const top = typeof query.top === 'number' ? query.top : Infinity;
+export async function pageByTime(
+  readAt: (utc: string) => Promise<unknown>,
+  direction: 'older' | 'newer',
+  top: number,
+  first: unknown,
+  add: Rec[],
+  enough = Infinity,
+): Promise<number> {
   const ids = new Set(add.map((r) => r.Id));
   let page = first;
   let rows = add;
   for (let n = 1; ; n++) {
-    const more = rows.length >= top || incompleteOf(page) !== undefined;
-    if (!more) return 0;
-    const oldest = oldestTime(rows);
     const said = incompleteOf(page);
+    if ((rows.length < top && said === undefined) || add.length >= enough) return 0;
+    // What the last page said it left out, else at least one record.
     const atLeast = said?.Total !== undefined ? Math.max(1, said.Total - said.Read) : 1;
-    // No time to page back from, or the page limit: what is left is skipped.
-    if (oldest === undefined || n >= MAX_NOTIFICATION_PAGES) {
-      paging.onSkipped(atLeast);
+    const from = direction === 'older' ? edgeTime(rows, -1) : edgeTime(rows, 1);
+    // No time to page on from, or the page limit: what is left is skipped.
+    if (from === undefined || n >= MAX_NOTIFICATION_PAGES) return atLeast;
+    try {
+      page = await readAt(from);
+    } catch {
       return atLeast;
     }
-    page = await read(NOTIFICATIONS_OP, paging.olderThan(oldest), `${MERGED_NOTIFICATIONS_KEY}#new`);
-    if (page === undefined) {
-      paging.onSkipped(atLeast);
-      return atLeast;
-    }
+    if (page === undefined) return atLeast;
     rows = ((page as { Data?: unknown[] }).Data ?? []) as Rec[];
     const before = add.length;
     for (const r of rows) {
@@ -141,25 +163,45 @@ async function pageBack(read: RefreshRead, query: Record<string, unknown>, first
       add.push(r);
     }
     // A full page of records all at one time, all read before: time cannot page past them.
-    if (add.length === before && rows.length >= top) {
-      paging.onSkipped(atLeast);
-      return atLeast;
-    }
+    if (add.length === before && (rows.length >= top || incompleteOf(page) !== undefined)) return atLeast;
   }
 }
 
-/** The oldest readable time of records (UTC, as records carry it). */
-function oldestTime(records: readonly Rec[]): string | undefined {
-  let oldest: string | undefined;
-  let ms = Infinity;
+/**
+ * A notification query's answer read to its end: when the system says the answer is incomplete
+ * (`Incomplete`, from its total, next-page token or 206), the further pages are read by time
+ * (`readPage`: the same query with `endTimestamp` at the oldest record read, or with
+ * `descendingOrder: false` `startTimestamp` at the newest), as the interface's only paging allows,
+ * until the list ends or holds the query's `top`, within {@link MAX_NOTIFICATION_PAGES} pages.
+ * The records come in the query's order, each once; the answer keeps its `Incomplete` mark (what
+ * it holds, of what total) only when the end was not reached.
+ */
+export async function readQueryToEnd(readPage: (query: Record<string, unknown>) => Promise<unknown>, query: Record<string, unknown>, first: unknown): Promise<unknown> {
+  const said = incompleteOf(first);
+  if (!said || typeof first !== 'object' || first === null) return first;
+  const top = typeof query.top === 'number' ? query.top : Infinity;
+  const add = [...(((first as { Data?: unknown[] }).Data ?? []) as Rec[])];
+  const older = query.descendingOrder !== false;
+  const skipped = await pageByTime((utc) => readPage(older ? { ...query, endTimestamp: utc } : { ...query, startTimestamp: utc }), older ? 'older' : 'newer', Infinity, first, add, top);
+  const { [INCOMPLETE_FIELD]: _mark, ...rest } = first as Record<string, unknown>;
+  const data = add.slice(0, top);
+  if (!skipped) return { ...rest, Data: data };
+  const total = said.Total !== undefined && said.Total > data.length ? { Total: said.Total } : {};
+  return { ...rest, Data: data, [INCOMPLETE_FIELD]: { Read: data.length, ...total } };
+}
+
+/** The oldest (`sign` -1) or newest (1) readable time of records (UTC, as records carry it). */
+function edgeTime(records: readonly Rec[], sign: -1 | 1): string | undefined {
+  let edge: string | undefined;
+  let ms = sign < 0 ? Infinity : -Infinity;
   for (const r of records) {
     const t = timeMs(r.Timestamp);
-    if (t !== undefined && t < ms) {
+    if (t !== undefined && (sign < 0 ? t < ms : t > ms)) {
       ms = t;
-      oldest = r.Timestamp as string;
+      edge = r.Timestamp as string;
     }
   }
-  return oldest;
+  return edge;
 }
 
 /**

@@ -89,6 +89,7 @@ export class SiteAdmin {
     await this.f.dropConnection(site.id);
     await this.f.o.secrets.deleteAll(sitePrefix(site.id));
     this.f.o.cache.deleteSite(site.id);
+    this.f.o.selectionScopes?.deleteSite(site.id);
     await this.f.o.sites.remove(site.id);
     this.f.state.forgetSite(site.id);
   }

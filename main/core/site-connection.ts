@@ -1,5 +1,5 @@
 import type { AnswerContext } from '../../app/answers/normalise.js';
-import { clockOffsetOf, formatSystemTime, timeMs } from '../../app/answers/time.js';
+import { clockOffsetOf, dateHeaderOffset, formatSystemTime, timeMs } from '../../app/answers/time.js';
 import { asksForSecondFactor, interpretLogin, saysSessionEnded } from '../../app/auth/login-result.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site } from '../../app/domain/site.js';
@@ -8,6 +8,7 @@ import { isLoopbackUrl, urlProtocol } from '../net.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { discoveryTokenAccount, passwordAccount, tokenAccount } from '../secrets/accounts.js';
 import { raceSignal, SYSTEM_TIMERS, type Deadline, type Timers } from './deadline.js';
+import type { LearnedSelection } from '../store/selection-scopes.js';
 import { LoginRequiredError, SelectionMovedError, SitePausedError } from './errors.js';
 import { Limiter, runLimited } from './limiter.js';
 import { retryRead, sleepOn, type RetryPolicy, type Sleep } from './retry.js';
@@ -26,6 +27,8 @@ export interface ConnectionDeps {
   knownSystems?: () => readonly string[];
   /** Called when the site turned out to want its token another way than it was sent; persists it (no secret). */
   onTokenScheme?: (scheme: TokenScheme) => Promise<void>;
+  /** What an earlier process learned of the site's selection (kept by the data dir), and where to keep what this one learns. */
+  selection?: { learned: LearnedSelection | undefined; onLearned: (learned: LearnedSelection) => void } | undefined;
 }
 
 /**
@@ -94,8 +97,10 @@ export class SiteConnection {
   /** The password read in flight: sessions logging in together share one keychain lookup. */
   private passwordRead: Promise<string | null> | undefined;
   private scheme: TokenScheme;
-  /** Per system: its clock offset ({@link clockOffset}). */
+  /** Per system: its clock offset ({@link clockOffset}) from its nodes' `Time`. */
   private readonly clockOffsets = new Map<string, number>();
+  /** Per system: its host's clock offset from the HTTP `Date` of its last answer (`dateHeaderOffset`). */
+  private readonly dateOffsets = new Map<string, number>();
   private readonly sleep: Sleep;
   private selection: SelectionScope = 'unknown';
   /** The site's list flags no system: a selection cannot be confirmed, only made again. */
@@ -112,6 +117,19 @@ export class SiteConnection {
     this.client = this.makeClient();
     this.scheme = site.auth?.tokenScheme ?? 'bearer';
     this.sleep = sleepOn(deps.timers ?? SYSTEM_TIMERS);
+    const learned = deps.selection?.learned;
+    if (learned) {
+      this.selection = learned.scope;
+      this.unflagged = learned.unflagged;
+    }
+  }
+
+  /** Keeps what the site showed of its selection for later processes, when it changed. */
+  private remember(before: { selection: SelectionScope; unflagged: boolean }): void {
+    if (this.selection === before.selection && this.unflagged === before.unflagged) return;
+    // Known either way once a list flags no system: its systems are worked one at a time.
+    const scope = this.selection === 'unknown' ? (this.unflagged ? 'shared' : undefined) : this.selection;
+    if (scope) this.deps.selection?.onLearned({ scope, unflagged: this.unflagged });
   }
 
   get siteId(): string {
@@ -158,9 +176,11 @@ export class SiteConnection {
       await this.withSession(second, signal, (token) => this.select(token, second, { deadline: params.deadline }, signal));
       await this.withSession(first, signal, async (token) => {
         const current = await this.currentSystem(token, { deadline: params.deadline }, signal);
+        const before = { selection: this.selection, unflagged: this.unflagged };
         if (current === null) this.unflagged = true;
         else if (sameName(current, first)) this.selection = 'session';
         else this.selection = 'shared';
+        this.remember(before);
       });
     });
     return this.selection;
@@ -287,21 +307,29 @@ export class SiteConnection {
   }
 
   /**
-   * A system's clock minus true time (ms), learned from the zone-less `Time` its nodes last
-   * reported; 0 when it agrees within `CLOCK_TOLERANCE_MS`, undefined before any was read. Zone-less
-   * times of its answers are moved back by it.
+   * A system's clock minus true time (ms): learned from the zone-less `Time` its nodes last
+   * reported (what its zone-less times mean, a local-time zone included); before any was read, or
+   * for a system whose nodes send none, from the HTTP `Date` of its answers (a host clock that is
+   * wrong, to within a few seconds). 0 when it agrees within `CLOCK_TOLERANCE_MS`, undefined before
+   * either was read. Zone-less times of its answers are moved back by it.
    */
   clockOffset(system: string): number | undefined {
-    return this.clockOffsets.get(system);
+    return this.clockOffsets.get(system) ?? this.dateOffsets.get(system);
   }
 
   /** What the normaliser applies to, and learns from, one answer of a system. */
   private answerClock(system: string | undefined): AnswerContext | undefined {
     if (system === undefined) return undefined;
     return {
-      clockOffsetMs: this.clockOffsets.get(system),
+      clockOffsetMs: this.clockOffset(system),
       // Read as UTC when the answer arrives: the node stamped it moments before.
       onNodeTime: (ms) => void this.clockOffsets.set(system, clockOffsetOf(ms, (this.deps.clock?.() ?? new Date()).getTime())),
+      onServerDate: (date, sentMs, receivedMs) => {
+        // The client times requests on the timers' clock; true time is the fleet's clock.
+        const shift = (this.deps.clock?.() ?? new Date()).getTime() - (this.deps.timers ?? SYSTEM_TIMERS).now();
+        const offset = dateHeaderOffset(date, sentMs + shift, receivedMs + shift);
+        if (offset !== undefined) this.dateOffsets.set(system, offset);
+      },
     };
   }
 
@@ -462,14 +490,17 @@ export class SiteConnection {
       return undefined;
     }
     await this.select(token, system, bounds, signal);
+    const before = { selection: this.selection, unflagged: this.unflagged };
     if (current === null) {
       this.unflagged = true;
+      this.remember(before);
       confirmed.add(token);
       return `${this.site.name} does not say which system a session works on; ${system} was selected again before the write`;
     }
     // Nothing of Fleetdeck selects another system on this session: the selection is not the session's alone.
     const wasKnown = this.selection === 'shared';
     this.selection = 'shared';
+    this.remember(before);
     const after = await this.currentSystem(token, bounds, signal);
     if (after !== null && !sameName(after, system)) {
       throw new ProtocolError(`${this.site.name}: the session of ${system} still works on ${after} after selecting ${system} again; the write was not sent`);
@@ -487,12 +518,15 @@ export class SiteConnection {
    */
   private async checkSelection(system: string, token: string, params: CallParams, signal: AbortSignal | undefined): Promise<void> {
     const current = await this.currentSystem(token, { deadline: params.deadline }, signal);
+    const before = { selection: this.selection, unflagged: this.unflagged };
     if (current === null) {
       this.unflagged = true;
+      this.remember(before);
       return;
     }
     if (sameName(current, system)) return;
     this.selection = 'shared';
+    this.remember(before);
     this.confirmedForReads.delete(token);
     throw new SelectionMovedError(
       `${this.site.name}: while ${system} was read, its session's selection moved to ${current} (the site shares its selection between sessions); what was read may be ${current}'s and was discarded`,

@@ -267,8 +267,8 @@ export class FleetMetrics {
       for (const d of n.Drives ?? []) {
         const drive = d.Name ?? (d.Id !== undefined ? String(d.Id) : '');
         const r = n.Name && typeof d.Id === 'number' ? smartRead(n.Name, d.Id) : undefined;
-        const smart = (r && verdicts?.get(cacheKey(r.op, r.query))?.verdict?.risk) ?? '';
-        add('drive', `${FAMILIES.drive.name}{${labels},${labelPairs({ node: n.Name ?? '', drive, status: d.ResourceStatus ?? '', level: driveLevel(d), smart_risk: smart })}} 1\n`);
+        const verdict = r ? verdicts?.get(cacheKey(r.op, r.query))?.verdict : undefined;
+        add('drive', `${FAMILIES.drive.name}{${labels},${labelPairs({ node: n.Name ?? '', drive, status: d.ResourceStatus ?? '', level: driveLevel(d, verdict), smart_risk: verdict?.risk ?? '' })}} 1\n`);
       }
     }
     for (const a of listOf<Application>(read(SUMMARY_READS.replication)?.value)) {

@@ -193,6 +193,18 @@ ${CACHE_SIZE_TRIGGERS}
     PRIMARY KEY (site_id, system)
   ) WITHOUT ROWID;
   `,
+  `
+  -- What each site showed of its selection (main/store/selection-scopes.ts): whether each session
+  -- keeps its own or the user's sessions share one, learned with two sessions and one select; kept
+  -- so that every process of the data dir starts knowing it, for a day.
+  CREATE TABLE selection_scopes (
+    site_id    TEXT    NOT NULL PRIMARY KEY,
+    base_url   TEXT    NOT NULL,   -- the URL it was learned at
+    scope      TEXT    NOT NULL,   -- 'session' or 'shared'
+    unflagged  INTEGER NOT NULL,   -- 1: its system list flags no system
+    learned_at TEXT    NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**

@@ -1,4 +1,5 @@
 import type { LazyPart } from '../lib/lazy.js';
+import type { FleetHealth } from '../lib/fleet-health.svelte.js';
 import type { AreaDetail, Nav } from '../lib/nav.svelte.js';
 import type { SystemContext } from '../lib/system.svelte.js';
 
@@ -9,6 +10,8 @@ export interface AreaProps {
   nav: Nav;
   /** A drill-down inside the area (a drive, a NIC, an operation …). */
   detail?: AreaDetail | undefined;
+  /** The fleet's health as main summarised it: what the tree and the overview show. */
+  health?: FleetHealth | undefined;
 }
 
 /** Headings areas are listed under in the palette and the system page. */

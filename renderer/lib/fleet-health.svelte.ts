@@ -4,6 +4,7 @@ import { systemLevel } from '../../app/health/connection.js';
 import { levelRank, type Level } from '../../app/health/level.js';
 import type { LaggingPair, NodeDrive } from '../../app/health/rollup.js';
 import { briefFromWire, briefOf, summaryFromWire, needsLook, UNREAD_ROLLUP, type HealthBrief, type HealthSummary, type RollupBrief } from '../../app/health/summary-facts.js';
+import type { IncompleteList } from '../../app/answers/incomplete.js';
 import type { NotificationRecord } from '../../app/catalog/index.js';
 import { api, firstRead } from './api.js';
 import { compareText, errorText } from './format.js';
@@ -42,6 +43,7 @@ interface Tagged {
 
 /** A system's details with its attention lists tagged once, when read, instead of at every publication. */
 interface Details {
+  system: string;
   facts: SystemSummary;
   drives: Array<NodeDrive & Tagged>;
   lagging: Array<LaggingPair & Tagged>;
@@ -221,6 +223,16 @@ export class FleetHealth {
   readonly rows: OverviewRow[] = $derived(this.#overview.rows);
 
   readonly drives: Array<NodeDrive & Tagged> = $derived([...this.#details.values()].flatMap((d) => d.drives));
+  /** Systems whose drive or replication list main read only in part: the overview's lists of them are at least so long. */
+  readonly incomplete = $derived.by(() => {
+    const out: Record<'drives' | 'replication', Array<{ what: string; mark: IncompleteList }>> = { drives: [], replication: [] };
+    for (const d of this.#details.values()) {
+      const i = d.facts.incomplete;
+      if (i?.drives) out.drives.push({ what: `${d.system} drives`, mark: i.drives });
+      if (i?.replication) out.replication.push({ what: `${d.system} replication`, mark: i.replication });
+    }
+    return out;
+  });
   readonly lagging: Array<LaggingPair & Tagged> = $derived([...this.#details.values()].flatMap((d) => d.lagging));
   /** Pools full or nearly full (or filling fast), worst first: the overview's attention list. */
   readonly pools: Array<PoolCapacity & Tagged> = $derived(
@@ -332,6 +344,7 @@ export class FleetHealth {
         const { siteId, system } = w;
         const tag = <T extends object>(x: T): T & Tagged => ({ ...x, siteId, system });
         details.set(k, {
+          system,
           facts,
           drives: facts.drives.map(tag),
           lagging: facts.lagging.map(tag),

@@ -12,6 +12,8 @@ import type { Ctx, Handler, HandlerMap } from './context.js';
 
 const DEFAULT_TOP = 1000;
 const MAX_TOP = 10_000;
+/** Records per answer in the `notification-pages` dialect, whatever `top` asks. */
+export const NOTIFICATION_PAGE_CAP = 25;
 
 function level(field: string, text: string | undefined, fallback: number): number {
   if (text === undefined || text === '') return fallback;
@@ -175,7 +177,7 @@ function switchTargets(enable: boolean): Handler {
   };
 }
 
-function query(ctx: Ctx): NotificationRecord[] {
+function query(ctx: Ctx): { records: NotificationRecord[]; matching: number } {
   const q = ctx.query;
   const nodes = q.strs('nodes')?.map((n) => n.toLowerCase());
   const min = level('minLevel', q.str('minLevel'), 0);
@@ -205,11 +207,15 @@ function query(ctx: Ctx): NotificationRecord[] {
     return true;
   });
   const ordered = q.flag('descendingOrder') ? [...matches].reverse() : matches;
-  return ordered.slice(0, top);
+  return { records: ordered.slice(0, top), matching: matches.length };
 }
 
 export const notificationHandlers: HandlerMap = {
-  'GET /notifications/query': (ctx) => ({ Data: query(ctx) }),
+  'GET /notifications/query': (ctx) => {
+    const { records, matching } = query(ctx);
+    if (!ctx.fleet.dialects.has('notification-pages') || records.length <= NOTIFICATION_PAGE_CAP) return { Data: records };
+    return { Data: records.slice(0, NOTIFICATION_PAGE_CAP), TotalCount: matching };
+  },
 
   'POST /notifications/test': (ctx) => {
     const b = ctx.body;

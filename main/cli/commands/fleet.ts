@@ -61,7 +61,7 @@ export async function refreshCommand(io: CliIo, args: readonly string[]): Promis
       const siteNotes = notices.get(site.id)?.length ? { siteNotices: notices.get(site.id) } : {};
       if (!systems.length) return [{ site: site.name, system: '-', state: siteError ? siteErrorState(rt.fleet.siteErrorCode(site.id)) : 'unknown', lastSuccessAt: undefined, lastError: siteError, ...siteNotes }];
       return systems.map((s) => {
-        const rollup = cachedRollup(rt.fleet, site.id, s.system);
+        const rollup = cachedRollup(rt, site.id, s.system);
         return {
           site: site.name,
           system: s.system,
@@ -238,9 +238,9 @@ export async function logCommand(io: CliIo, args: readonly string[]): Promise<nu
   }, { secrets: false });
 }
 
-/** A system's health roll-up from the offline cache, as the app's overview and the health report compute it. */
-function cachedRollup(fleet: Runtime['fleet'], siteId: string, system: string): Rollup {
-  return systemRollup(rollupAnswers((r) => fleet.cached(siteId, system, r.op, r.query)?.value), Date.now());
+/** A system's health roll-up from the offline cache (its drives' SMART too), as the app's overview and the health report compute it. */
+function cachedRollup(rt: Runtime, siteId: string, system: string): Rollup {
+  return systemRollup(rollupAnswers((r) => rt.fleet.cached(siteId, system, r.op, r.query)?.value, rt.smart.lookup(siteId, system)), Date.now());
 }
 
 /** The state shown for a site none of whose systems is known yet, from why it could not be listed. */

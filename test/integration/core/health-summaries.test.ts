@@ -37,7 +37,7 @@ function withoutForecastFigures(f: HealthSummary): unknown {
 
 /** What the window computed before, from the system's cached answers read one by one. */
 function fromCache(r: Runtime, siteId: string, system: string): HealthSummary {
-  return healthSummaryOf((read) => r.fleet.cached(siteId, system, read.op, read.query), Date.now());
+  return healthSummaryOf((read) => r.fleet.cached(siteId, system, read.op, read.query), Date.now(), r.smart.lookup(siteId, system));
 }
 
 beforeAll(async () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../main/runtime.js';
+import { SELECTION_MAX_AGE_MS, SelectionScopes } from '../../../main/store/selection-scopes.js';
 import type { SimulatorHandle } from '../../../simulator/index.js';
 import { until } from '../../support/until.js';
 import { useSimulatedFleet } from '../support/simulated-fleet.js';
@@ -31,6 +32,24 @@ describe('a site that shares its selection between sessions', () => {
   });
   afterEach(() => {
     sim.control.setDialects([]);
+  });
+
+  it('keeps what it learned in the data dir: the next process starts knowing the sharing, for a day', async () => {
+    const site = rt.sites.get(siteId)!;
+    expect(rt.fleet.selectionScope(siteId)).toBe('unknown');
+    await rt.fleet.refresh({ force: true });
+    expect(rt.fleet.selectionScope(siteId)).toBe('shared');
+    expect(new SelectionScopes(rt.db).get(siteId, site.baseUrl, Date.now())).toEqual({ scope: 'shared', unflagged: false });
+    // A new process (the CLI, the monitor) on the data dir: shared from the start, nothing learned again.
+    rt = await world.reopen();
+    expect(rt.fleet.selectionScope(siteId)).toBe('shared');
+    // Learned more than a day ago, or at another URL: learned again.
+    new SelectionScopes(rt.db).put(siteId, site.baseUrl, { scope: 'shared', unflagged: false }, new Date(Date.now() - SELECTION_MAX_AGE_MS - 60_000));
+    rt = await world.reopen();
+    expect(rt.fleet.selectionScope(siteId)).toBe('unknown');
+    new SelectionScopes(rt.db).put(siteId, 'https://elsewhere.example:8443', { scope: 'session', unflagged: false }, new Date());
+    rt = await world.reopen();
+    expect(rt.fleet.selectionScope(siteId)).toBe('unknown');
   });
 
   it("caches every system's own answers, refreshing one system at a time once the sharing is seen", async () => {

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateAlerts } from '../../../app/alerts/evaluate.js';
 import { DEFAULT_RULES } from '../../../app/alerts/rules.js';
-import { timeMs } from '../../../app/answers/time.js';
+import { describeClockOffset, timeMs } from '../../../app/answers/time.js';
 import type { NotificationRecord } from '../../../app/catalog/index.js';
 import { highLevel } from '../../../app/health/rollup.js';
 import type { SystemStatus } from '../../../app/domain/site.js';
 import type { ReportModel } from '../../../app/reports/model.js';
-import type { Dialect } from '../../../simulator/index.js';
+import { SimClock, startSimulator, type Dialect, type SimulatorHandle } from '../../../simulator/index.js';
+import { useFleetsOnDisk } from '../support/simulated-fleet.js';
 import { rowsOf } from '../../unit/app/reports/helpers.js';
 import { reportHarness, T0, type ReportHarness } from '../reports/support.js';
 
@@ -84,4 +85,34 @@ describe.each<Dialect[]>([[], ['local-time'], ['epoch-times'], ['dotnet-dates'],
     const notes = r.report.notes.filter((n) => n.includes('clock differs'));
     expect(notes).toEqual(local ? [expect.stringContaining('clock differs by \u22125 h')] : []);
   });
+});
+
+/**
+ * A host whose clock is wrong, on a system whose nodes stamp their `Time` with a zone (so the nodes
+ * teach nothing of the clock): its answers' HTTP `Date` still shows it, and the system says so.
+ */
+describe("a host clock 10 minutes fast, seen in the HTTP Date of the system's answers", () => {
+  const openFleet = useFleetsOnDisk('fd-date-clock-');
+  let sim: SimulatorHandle | undefined;
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  it('shows the clock difference from the Date header when the nodes give none', async () => {
+    sim = await startSimulator({ sites: 1, systems: 1, password: 'date-clock-pw', controlServer: false, clock: SimClock.frozen(T0 + 600_000), dialects: ['dotnet-dates'] });
+    const { fleet } = await openFleet({ clock: () => new Date(T0) }, sim.manifest.sites);
+    const [status] = await fleet.refresh();
+    expect(status?.state).toBe('ok');
+    // To the second: the header has whole seconds, and the answer took a moment.
+    expect(Math.abs((status?.clockOffsetMs ?? 0) - 600_000)).toBeLessThanOrEqual(1000);
+    expect(describeClockOffset(status?.clockOffsetMs)).toBe('clock differs by +10 min');
+  }, 120_000);
+
+  it('says nothing when the host clock agrees, whatever zone its times are written in', async () => {
+    await sim?.close();
+    sim = await startSimulator({ sites: 1, systems: 1, password: 'date-clock-pw', controlServer: false, clock: SimClock.frozen(T0), dialects: ['dotnet-dates'] });
+    const { fleet } = await openFleet({ clock: () => new Date(T0) }, sim.manifest.sites);
+    const [status] = await fleet.refresh();
+    expect(status?.clockOffsetMs).toBeUndefined();
+  }, 120_000);
 });

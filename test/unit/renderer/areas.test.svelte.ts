@@ -53,11 +53,11 @@ afterEach(() => {
   for (const el of document.body.querySelectorAll('.backdrop')) el.remove();
 });
 
-async function render(area: string, options: { state?: 'ok' | 'unreachable'; call?: (req: Request<'op:call'>) => unknown; detail?: AreaDetail } = {}) {
+async function render(area: string, options: { state?: 'ok' | 'unreachable'; call?: (req: Request<'op:call'>) => unknown; detail?: AreaDetail; cache?: Map<string, CachedAnswer> } = {}) {
   const fake = fakeApi({
     sites: [site('s1', 'Site one')],
     statuses: [status('s1', 'prod-a', options.state ?? 'ok', { lastSuccessAt: AT }), status('s1', 'prod-b', 'ok')],
-    cache: cached(),
+    cache: options.cache ?? cached(),
     call: options.call ?? (() => 'Done.'),
   });
   setApi(fake.api);
@@ -97,6 +97,31 @@ describe('every area', () => {
     expect(el.querySelector('.error[role="alert"]')).toBeNull();
     // Nothing is sent to a system that cannot be reached.
     expect(fake.calls()).toEqual([]);
+  });
+});
+
+describe('lists the system sent only part of', () => {
+  /** The cache with `read`'s list marked as the normaliser marks a partial answer. */
+  function partial(read: { op: string; query: Record<string, unknown> }, mark: { Read: number; Total?: number }): Map<string, CachedAnswer> {
+    const cache = cached();
+    const k = cacheKey('s1', 'prod-a', read.op, read.query);
+    const hit = cache.get(k)!;
+    cache.set(k, { ...hit, value: { ...(hit.value as object), Incomplete: mark } });
+    return cache;
+  }
+
+  it.each([
+    ['hosts', READS.hosts, { Read: 1, Total: 40 }, 'incomplete: 1 of 40'],
+    ['users', READS.users, { Read: 2 }, 'incomplete: 2 of more'],
+    ['applications', READS.applications, { Read: 2, Total: 9 }, 'incomplete: 2 of 9'],
+  ] as const)('the %s area says so above its table, and a whole list says nothing', async (area, read, mark, said) => {
+    const { el } = await render(area, { cache: partial(read, mark) });
+    const notes = [...el.querySelectorAll('[data-testid="incomplete-note"]')].map((n) => n.textContent ?? '');
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain(said);
+    expect(notes[0]).toMatch(/at least that much, not the whole list/);
+    const whole = await render(area);
+    expect(whole.el.querySelector('[data-testid="incomplete-note"]')).toBeNull();
   });
 });
 

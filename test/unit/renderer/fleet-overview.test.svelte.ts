@@ -104,3 +104,22 @@ describe('FleetOverview systems table', () => {
     expect(level.title).toMatch(/^volumes: 40 % healthy/);
   });
 });
+
+describe('FleetOverview lists', () => {
+  it('says which systems sent only part of their drive list, above the drives not OK', async () => {
+    const { el, cache, health } = await overview();
+    expect(el.querySelector('[data-testid="incomplete-note"]')).toBeNull();
+    cache.set(cacheKey('alpha', 'a-1', READS.resources.op, READS.resources.query), {
+      value: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'sda', ResourceStatus: 'Failed' }] }], Incomplete: { Read: 1, Total: 30 } },
+      at: AT,
+    });
+    await health.load();
+    await health.detailsSettled();
+    await health.load();
+    flushSync();
+    const notes = [...el.querySelectorAll('[data-testid="incomplete-note"]')].map((n) => n.textContent ?? '');
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain('a-1 drives (incomplete: 1 of 30)');
+    expect(el.querySelector('[data-testid="overview-drives"]')?.getAttribute('data-row-count')).toBe('1');
+  });
+});

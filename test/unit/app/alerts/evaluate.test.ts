@@ -107,6 +107,20 @@ describe('alert evaluation', () => {
     expect(smartReportOf(null)).toBeUndefined();
   });
 
+  it('rates a drive whose status is not OK by its SMART too, when SMART says worse, and says so', () => {
+    const resources = { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Degraded' }, { Id: 2, Name: 'd2', ResourceStatus: 'OK' }] }] };
+    const smart = (_node: string, id: number) => smartReportOf(id === 1 ? nvme('0x01') : nvme('0x00'));
+    const [d1] = evaluateAlerts(input({ rollup: { ...input().rollup, resources }, smart }), DEFAULT_RULES).conditions;
+    expect(d1).toMatchObject({ subject: 'n1/d1', level: 'critical' });
+    expect(d1?.message).toMatch(/^drive d1 on n1 is Degraded; SMART risk critical: /);
+    // The roll-up's own SMART verdicts serve when the input names none.
+    expect(evaluateAlerts(input({ rollup: { ...input().rollup, resources, smart } }), DEFAULT_RULES).conditions[0]).toEqual(d1);
+    // A SMART warning on a drive OK by its status raises nothing under a rule that starts at critical.
+    const warn = () => ({ risk: 'warning' as const, findings: [{ risk: 'warning' as const, subject: 'Media and Data Integrity Errors', message: '12' }] });
+    const rules = { ...DEFAULT_RULES, drive: { enabled: true, minSmartRisk: 'critical' as const } };
+    expect(evaluateAlerts(input({ rollup: { ...input().rollup, resources: { Data: [{ Name: 'n1', Drives: [{ Id: 2, Name: 'd2', ResourceStatus: 'OK' }] }] } }, smart: warn }), rules).conditions).toEqual([]);
+  });
+
   it('keeps of a SMART report only what the drive rule reads: its risk and the findings it can report', () => {
     const failing = smartVerdictOf(nvme('0x01'));
     expect(Object.keys(failing ?? {}).sort()).toEqual(['findings', 'risk']);

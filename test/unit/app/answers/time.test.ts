@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseAnswer } from '../../../../app/answers/normalise.js';
-import { clockOffsetOf, describeClockOffset, isUnreadableTime, readTime, timeText, wireTimeOf } from '../../../../app/answers/time.js';
+import { clockOffsetOf, dateHeaderOffset, describeClockOffset, isUnreadableTime, readTime, timeText, wireTimeOf } from '../../../../app/answers/time.js';
 import { getOperation } from '../../../../app/catalog/index.js';
 
 const T = Date.UTC(2023, 10, 14, 22, 13, 20);
@@ -57,6 +57,29 @@ describe('clock offsets', () => {
     expect(describeClockOffset(-5 * 3_600_000)).toBe('clock differs by \u22125 h');
     expect(describeClockOffset(7 * 60_000)).toBe('clock differs by +7 min');
     expect(describeClockOffset(60_000)).toBeUndefined();
+  });
+});
+
+describe("a host's clock from the HTTP Date header", () => {
+  const at = (ms: number): string => new Date(ms).toUTCString();
+  const T0 = Date.UTC(2025, 0, 15, 12, 0, 0);
+  it('counts a host clock beyond the tolerance, to the second, from the interval the header allows', () => {
+    // Sent at T0, answered 400 ms later; the host's clock 7 min fast: the header says T0 + 7 min (whole seconds).
+    expect(dateHeaderOffset(at(T0 + 420_000), T0, T0 + 400)).toBe(420_000);
+    expect(dateHeaderOffset(at(T0 - 600_000 + 200), T0, T0 + 400)).toBe(-600_000);
+  });
+
+  it('says 0 when the interval reaches into the tolerance: a slow answer or a clock within 3 min', () => {
+    expect(dateHeaderOffset(at(T0 + 1500), T0, T0 + 400)).toBe(0);
+    expect(dateHeaderOffset(at(T0 + 179_000), T0, T0 + 400)).toBe(0);
+    // 4 min ahead, but the answer took 2 min: the host may have written it 2 min after the request left.
+    expect(dateHeaderOffset(at(T0 + 240_000), T0, T0 + 120_000)).toBe(0);
+  });
+
+  it('cannot read a missing or malformed header, nor an answer before its request', () => {
+    expect(dateHeaderOffset(undefined, T0, T0)).toBeUndefined();
+    expect(dateHeaderOffset('yesterday', T0, T0)).toBeUndefined();
+    expect(dateHeaderOffset(at(T0), T0 + 10, T0)).toBeUndefined();
   });
 });
 

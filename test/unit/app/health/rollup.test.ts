@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { haOf, partnerOf, takeoverBlocked, givebackBlocked } from '../../../../app/health/ha.js';
 import { highLevel, laggingReplication, rollupHealth, unhealthyDrives } from '../../../../app/health/rollup.js';
+import { driveLevel, driveMessage, driveSmartRisk, driveStatusText, type DriveSmartRisk } from '../../../../app/health/states.js';
 import { connectionLevel } from '../../../../app/health/system-health.js';
 import { briefOf, UNREAD_ROLLUP } from '../../../../app/health/summary-facts.js';
 import { healthy } from './fixtures.js';
@@ -92,6 +93,26 @@ describe('fleet lists', () => {
   it('picks drives whose status is not OK', () => {
     const nodes = [{ Name: 'n1', Drives: [{ Id: 1, ResourceStatus: 'OK' }, { Id: 2, ResourceStatus: 'Failed' }, { Id: 3 }] }];
     expect(unhealthyDrives(nodes).map((d) => [d.node, d.drive.Id])).toEqual([['n1', 2]]);
+  });
+
+  it('picks drives whose SMART predicts failure while their status is OK, at the level SMART says', () => {
+    const nodes = [{ Name: 'n1', Drives: [{ Id: 1, Name: 'sda', ResourceStatus: 'OK' }, { Id: 2, Name: 'sdb', ResourceStatus: 'Degraded' }, { Id: 3, Name: 'sdc', ResourceStatus: 'OK' }, { Id: 4, Name: 'sdd', ResourceStatus: 'Online' }] }];
+    const smart = (_node: string, id: number): DriveSmartRisk | undefined =>
+      id === 1 ? { risk: 'critical', findings: ['5 Reallocated_Sector_Ct: 640'] } : id === 2 ? { risk: 'warning', findings: [] } : undefined;
+    const drives = unhealthyDrives(nodes, smart);
+    expect(drives.map((d) => [d.drive.Name, driveLevel(d.drive, d.smart), driveStatusText(d)])).toEqual([
+      ['sda', 'critical', 'OK, SMART critical'],
+      ['sdb', 'warning', 'Degraded'],
+    ]);
+    expect(driveMessage(drives[0]!)).toBe('5 Reallocated_Sector_Ct: 640');
+    // The roll-up counts the SMART-only drive by its SMART risk, and the system with it.
+    const r = rollupHealth(healthy, { drives });
+    expect(r.level).toBe('critical');
+    expect(r.dimensions.find((d) => d.name === 'drives')).toMatchObject({ level: 'critical', text: '1 SMART critical, 1 Degraded' });
+    // SMART text not understood adds nothing to a drive's level: the SMART report names it unknown.
+    expect(driveSmartRisk({ risk: 'unknown', findings: [] })).toBeUndefined();
+    expect(driveLevel({ ResourceStatus: 'OK' }, { risk: 'unknown' })).toBe('ok');
+    expect(driveSmartRisk({ risk: 'warning', findings: [{ risk: 'warning', subject: '197 Current_Pending_Sector', message: '6' }] })).toEqual({ risk: 'warning', findings: ['197 Current_Pending_Sector: 6'] });
   });
 
   it('picks replication pairs below 100 % or not in sync', () => {

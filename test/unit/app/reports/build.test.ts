@@ -108,7 +108,9 @@ describe('health and capacity', () => {
     // record says 5 TiB allocated for the system while its one pool says 6: the pools decide).
     expect(rowsOf(model, 'health.systems')[0]).toMatchObject({ level: 'critical', volumesHealth: 75, unhealthyVolumes: 1, hardwareHealth: 98.2, unhealthyResources: 'Drive: 2', capacity: 10 * TIB, allocated: 6 * TIB, allocatedPercent: 60, capacityLevel: 'ok' });
     expect(rowsOf(model, 'health.unhealthyVolumes')).toEqual([{ site: 'East DC', system: 'alpha', volume: 'db/log', state: 'Degraded', level: 'warning' }]);
-    expect(rowsOf(model, 'health.hardwareProblems').map((r) => `${r.name} ${r.status} ${r.level}`)).toEqual(['sda Warning warning', 'sdz Failed critical']);
+    // sda's SMART text is past its critical limits: the drive is critical, as in every view, and the row says why.
+    expect(rowsOf(model, 'health.hardwareProblems').map((r) => `${r.name} ${r.status} ${r.level}`)).toEqual(['sda Warning critical', 'sdz Failed critical']);
+    expect(String(rowsOf(model, 'health.hardwareProblems')[0]!.error)).toMatch(/SMART risk critical: /);
     expect(rowsOf(model, 'health.notifications').map((r) => `${r.time} ${r.level} ${r.message}`)).toEqual([
       '2025-01-15T10:00:00Z Critical Drive sdz failed.',
       '2025-01-14T09:00:00Z Warning Fan FAN2 below nominal speed.',

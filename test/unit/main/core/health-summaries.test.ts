@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { getOperation } from '../../../../app/catalog/index.js';
 import type { SystemStatus } from '../../../../app/domain/site.js';
+import { smartRead } from '../../../../app/fleet/refresh-plan.js';
+import { ATA_SMART } from '../../app/reports/fixtures.js';
 import { briefOf, summaryFromWire, SUMMARY_READS, healthBriefSchema, healthSummarySchema } from '../../../../app/health/system-summary.js';
 import { REDACTED } from '../../../../app/redact.js';
 import { HealthSummaries, SUMMARY_FORMAT, type SummarySource } from '../../../../main/core/health-summaries.js';
@@ -95,6 +97,19 @@ describe('health summaries kept by main', () => {
     // A window scoped to site b sees b's systems only.
     expect(parse(summaries.summaries({ siteId: 'b' }).json).map((s) => s.system)).toEqual(['z']);
     summaries.stop();
+  });
+
+  it("rates a drive by its cached SMART text too, so the tree's level is the alert's", () => {
+    const { cache, fleet, db } = threeHealthySystems();
+    const drives = { Data: [{ Name: 'n1', Drives: [{ Id: 7, Name: 'sdh', ResourceStatus: 'OK' }] }] };
+    cache.put('a', 'x', keyOf(SUMMARY_READS.resources), drives, '2026-02-01T00:00:00Z');
+    // 150 reallocated sectors: past the critical limit, while the system still says OK.
+    cache.put('a', 'x', keyOf(smartRead('n1', 7)), ATA_SMART, '2026-02-01T00:00:00Z');
+    const summaries = new HealthSummaries({ fleet: fleet.source, db, clock: CLOCK });
+    const [x] = parse(summaries.summaries({ siteId: 'a' }).json);
+    expect(x!.rollup.level).toBe('critical');
+    expect(x!.drives).toEqual([{ node: 'n1', drive: drives.Data[0]!.Drives[0], smart: { risk: 'critical', findings: [expect.stringMatching(/^5 Reallocated_Sector_Ct: /)] } }]);
+    expect(parseBriefs(summaries.summaries({ siteId: 'a', form: 'brief' }).json)[0]).toMatchObject({ drives: 1, rollup: { level: 'critical' } });
   });
 
   it('computes nothing again on a status event that ends no refresh or poll', () => {
