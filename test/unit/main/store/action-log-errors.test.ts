@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { redact } from '../../../../app/redact.js';
+import { hashOfRow } from '../../../../main/store/action-log.js';
 import { ActionLog, NO_OUTCOME_MESSAGE, StoreError, hashAction, openLogDatabase, unusableLog, type ActionInput, type Database } from '../../../../main/store/index.js';
 import { steppingClock, useTempDirs } from './temp-dir.js';
 
@@ -98,6 +99,13 @@ describe('ActionLog: construction and state', () => {
     expect(() => log.page({}, { offset: 0, limit: 10 })).toThrow(problem);
     expect(log.verify()).toEqual({ ok: false, count: 0, writes: 0, problems: [{ seq: 0, reason: 'damaged' }] });
     expect(db.prepare('SELECT COUNT(*) AS n FROM action_log').get()).toEqual({ n: 2 });
+  });
+
+  it('does not touch a database handed over with the problem that makes it unusable', () => {
+    const { db } = setup();
+    db.close();
+    const problem = new StoreError('damaged', '/data/actions.db', 'damaged');
+    expect(() => new ActionLog({ db, problem })).not.toThrow();
   });
 
   it('closes its connection once, and verifies a closed log as a problem rather than throwing', () => {
@@ -220,6 +228,8 @@ describe('ActionLog: failures of the file', () => {
     db.exec('DROP TABLE action_log_head');
     const err = thrown(() => log.complete(pending, { result: 'ok', message: redact('') }));
     expect(err).toBeInstanceOf(StoreError);
+    expect((err as StoreError).cause).toBeInstanceOf(Error);
+    expect((err as StoreError).reason).toBe('io');
     expect((err as StoreError).message).toBe(`cannot record the outcome of the write in ${path.join(dir, 'actions.db')} (the action log): no such table: action_log_head; check the disk holding ${dir}`);
   });
 
@@ -229,6 +239,7 @@ describe('ActionLog: failures of the file', () => {
     const err = thrown(() => log.append(write(1)));
     expect((err as StoreError).message).toBe(`cannot record the write in ${path.join(dir, 'actions.db')} (the action log): no such table: action_log_head; check the disk holding ${dir} (the write was not sent)`);
     expect((err as StoreError).reason).toBe('io');
+    expect((err as StoreError).cause).toBeInstanceOf(Error);
   });
 
   it('names the step of a restart or local change that cannot be written', () => {
@@ -265,6 +276,9 @@ describe('ActionLog: failures of the file', () => {
     expect(log.unusable).toBe(err);
     expect((err as Error).message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(the action log\\) is damaged`));
     expect(() => log.append(write(2))).toThrow(err as Error);
+    // What a damaged file answers is not trusted either.
+    expect(() => log.list()).toThrow(err as Error);
+    expect(() => log.count()).toThrow(err as Error);
     expect(log.verify().problems).toEqual([{ seq: 0, reason: (err as Error).message }]);
   });
 
@@ -332,5 +346,60 @@ describe('ActionLog.verify: outcomes and scope', () => {
     db.exec('DROP TRIGGER action_log_no_delete');
     db.prepare('DELETE FROM action_log WHERE seq IN (3, 4)').run();
     expect(log.verify().problems).toEqual([{ seq: 3, reason: 'records 3–4 are missing' }]);
+  });
+});
+
+
+describe('ActionLog: what is stored', () => {
+  it('stores an intent as pending with no message, and an outcome with null params naming its intent', () => {
+    const { db, log } = setup();
+    log.append(write(1, { result: 'refused', message: redact('no') }));
+    const rows = db.prepare('SELECT seq, format, kind, params, result, message, intent_seq FROM action_log ORDER BY seq').all();
+    expect(rows).toEqual([
+      { seq: 1, format: 2, kind: 'intent', params: '{"body":{"Name":"v1"}}', result: 'pending', message: '', intent_seq: null },
+      { seq: 2, format: 2, kind: 'outcome', params: 'null', result: 'refused', message: 'no', intent_seq: 1 },
+    ]);
+  });
+
+  it('hashes which intent an outcome completes', () => {
+    const f = { format: 2 as const, seq: 9, kind: 'outcome', at: 'a', user: 'u', siteId: 's', system: 'y', operation: 'o', paramsJson: 'null', result: 'ok', message: '', prevHash: 'p' };
+    expect(hashAction({ ...f, intentSeq: 3 })).not.toBe(hashAction({ ...f, intentSeq: 4 }));
+    expect(hashAction({ ...f, intentSeq: 3 })).not.toBe(hashAction({ ...f, intentSeq: null }));
+  });
+
+  it('sorts every key of the params, however many and in whatever order they came', () => {
+    const { log } = setup();
+    const keys = 'qwertyuiopasdfghjklzxcvbnm'.split('');
+    const rec = log.append(write(1, { params: redact(Object.fromEntries(keys.map((k, i) => [k, i]))) }));
+    expect(Object.keys(rec.params as object)).toEqual([...keys].sort());
+  });
+
+  it('chains a new record from the head, not from a record added behind the app’s back', () => {
+    const { db, log } = setup(1);
+    const head = db.prepare('SELECT seq, hash FROM action_log_head').get() as { seq: number; hash: string };
+    db.prepare("INSERT INTO action_log VALUES (3, 2, 'intent', '2025-05-01T00:00:00.000Z', 'x', 'lab', 's', 'POST /x', '{}', 'pending', '', NULL, ?, ?)").run(head.hash, 'f'.repeat(64));
+    const next = log.append(write(2));
+    expect(next.seq).toBe(4);
+    expect(next.prevHash).toBe(head.hash);
+  });
+
+  it('chains from the last record when the head is gone', () => {
+    const { db, log } = setup(1);
+    const last = db.prepare('SELECT hash FROM action_log WHERE seq = 2').get() as { hash: string };
+    db.exec('DELETE FROM action_log_head');
+    expect(log.append(write(2)).prevHash).toBe(last.hash);
+    expect(log.verify()).toEqual({ ok: true, count: 4, writes: 2, problems: [] });
+  });
+
+  it('says why a record whose own hash is right no longer links to the one before it', () => {
+    const { db, log } = setup(2);
+    db.exec('DROP TRIGGER action_log_no_update');
+    const row = db.prepare('SELECT * FROM action_log WHERE seq = 3').get() as Parameters<typeof hashOfRow>[0];
+    const forged = { ...row, prev_hash: 'e'.repeat(64) };
+    db.prepare('UPDATE action_log SET prev_hash = ?, hash = ? WHERE seq = 3').run(forged.prev_hash, hashOfRow(forged));
+    expect(log.verify().problems).toEqual([
+      { seq: 3, reason: 'prevHash does not match the previous record: records were inserted, reordered or replaced', at: '2025-01-01T00:00:01.000Z' },
+      { seq: 4, reason: 'prevHash does not match the previous record: records were inserted, reordered or replaced', at: '2025-01-01T00:00:01.000Z' },
+    ]);
   });
 });
