@@ -24,7 +24,7 @@ export default defineConfig({
       'test/unit/app/reports/**/*.test.ts',
       'test/unit/app/fleet/**/*.test.ts',
       'test/unit/main/store/action-log*.test.ts',
-      'test/unit/main/core/bulk.test.ts',
+      'test/unit/main/core/bulk*.test.ts',
       'test/unit/main/client/tls*.test.ts',
       'test/integration/client/errors.test.ts',
     ],
