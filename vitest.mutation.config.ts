@@ -16,7 +16,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     environment: 'node',
     include: only ?? [
-      'test/unit/app/redact.test.ts',
+      'test/unit/app/redact*.test.ts',
       'test/unit/app/health/**/*.test.ts',
       'test/unit/app/capacity/**/*.test.ts',
       'test/unit/app/smart/**/*.test.ts',
