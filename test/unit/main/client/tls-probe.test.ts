@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { UnreachableError, pinnedValidity, probeCertificate, sha256Hex } from '../../../../main/client/index.js';
+import { UnreachableError, pinnedValidity, probeCertificate, sha256Hex, tlsConnector } from '../../../../main/client/index.js';
 import { selfSignedCert } from '../../../support/tls-cert.js';
 
 /** A TLS server on loopback that records the SNI name each client sent. */
@@ -105,5 +105,15 @@ describe('pinnedValidity of a certificate that is not one', () => {
   it('reads a valid PEM and ignores text that only looks like one', () => {
     expect(pinnedValidity(pem, new Date(0))).toEqual({ validTo: new Date(new X509Certificate(pem).validTo).toISOString() });
     expect(pinnedValidity(pem.replace(/[A-Za-z0-9+/]{10}\n/, '\n'))).toBeUndefined();
+  });
+});
+
+describe('tlsConnector without a usable pin', () => {
+  it('treats an empty pin as no pin: Node verifies, with the site CA', () => {
+    const build = (() => {
+      throw new Error('a pinned connector was built');
+    }) as unknown as Parameters<typeof tlsConnector>[2];
+    expect(tlsConnector({ pinSha256: '', ca: 'PEM' }, 500, build)).toEqual({ ca: 'PEM', timeout: 500 });
+    expect(tlsConnector({ ca: '' }, 500, build)).toEqual({ timeout: 500 });
   });
 });
