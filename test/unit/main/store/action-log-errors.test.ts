@@ -116,6 +116,7 @@ describe('ActionLog: construction and state', () => {
     const result = log.verify();
     expect(result).toMatchObject({ ok: false, count: 0, writes: 0 });
     expect(result.problems).toEqual([{ seq: 0, reason: expect.stringMatching(/closed/) }]);
+    expect(() => new ActionLog({ problem: new StoreError('x', '/f', 'damaged') }).close()).not.toThrow();
   });
 });
 
