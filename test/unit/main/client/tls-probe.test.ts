@@ -62,6 +62,7 @@ describe('probeCertificate against a TLS server', () => {
     const err = await probeCertificate(`https://127.0.0.1:${port}`).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnreachableError);
     expect((err as UnreachableError).reason).toBe('ECONNREFUSED');
+    expect((err as Error).cause).toMatchObject({ code: 'ECONNREFUSED' });
     expect((err as Error).message).toMatch(new RegExp(`^127\\.0\\.0\\.1:${port}: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}$`));
   });
 
