@@ -60,7 +60,7 @@ describe('BulkJobs: the view of a job', () => {
     const jobs = new BulkJobs({ send: ok, clock: steppingClock(), newId: () => 'j' });
     const view = jobs.start({ operation: 'PUT /nodes/takeover', targets: systems('s1'), params: { query: { node: 'n1' }, headers: { Authorization: 'Bearer tok-123456789' } } });
     expect(view.destructive).toBe(true);
-    expect(view.request).toEqual({ query: { node: 'n1' }, headers: { Authorization: '[redacted]' } });
+    expect(view.request).toStrictEqual({ query: { node: 'n1' }, headers: { Authorization: '[redacted]' } });
     expect(view.id).toBe('j');
   });
 
@@ -138,6 +138,20 @@ describe('BulkJobs: failures and events', () => {
     expect(thrown(() => jobs.retry('j'))).toMatchObject({ code: 'conflict', message: 'nothing to retry: every system applied the change or its outcome is unknown (check those on the system)' });
   });
 
+  it('shows the systems of a retry as pending before they are sent again', async () => {
+    let answer: 'refused' | 'ok' = 'refused';
+    const jobs = new BulkJobs({ send: async () => ({ result: answer, message: '' }), newId: () => 'j' });
+    jobs.start({ operation: CREATE_USER, targets: systems('s1', 's2'), params: userParams, maxInFlight: 1 });
+    await jobs.settled('j');
+    answer = 'ok';
+    const seen: string[][] = [];
+    jobs.on((v) => seen.push(v.targets.map((t) => t.outcome)));
+    jobs.retry('j');
+    await jobs.settled('j');
+    expect(seen[0]).toEqual(['pending', 'pending']);
+    expect(seen.at(-1)).toEqual(['ok', 'ok']);
+  });
+
   it('keeps twenty jobs unless told otherwise', async () => {
     let n = 0;
     const jobs = new BulkJobs({ send: ok, newId: () => `j${++n}` });
@@ -179,7 +193,7 @@ describe('fleetSender: what reaches the fleet', () => {
     await r.send(target, op, { body: { Name: 'x' } });
     await r.send(target, op, { query: { node: 'n' }, headers: { 'X-A': '1' } } satisfies BulkParams);
     await r.send(target, op, { body: null });
-    expect(r.calls).toEqual([
+    expect(r.calls).toStrictEqual([
       { siteId: 'a', system: 's1', params: { body: { Name: 'x' } } },
       { siteId: 'a', system: 's1', params: { query: { node: 'n' }, headers: { 'X-A': '1' } } },
       { siteId: 'a', system: 's1', params: { body: null } },
