@@ -112,3 +112,50 @@ describe('redact and its relatives at their edges', () => {
     expect(maskSecrets(value, ['abc'])).toBe(value);
   });
 });
+
+describe('redaction: copies and edges found by mutation', () => {
+  it('returns a copy the caller may change and delete from', () => {
+    const out = redact({ a: 1, Password: 'pw-12345', nested: { b: 2 } }) as Record<string, unknown>;
+    out.a = 2;
+    delete out.Password;
+    (out.nested as Record<string, unknown>).b = 3;
+    expect(out).toEqual({ a: 2, nested: { b: 3 } });
+  });
+
+  it('writes an undefined secret field as JSON.stringify does: not at all', () => {
+    expect(redactedJson({ Password: undefined, Name: 'n' })).toBe('{"Name":"n"}');
+  });
+
+  it('masks the base64 of a JSON-escaped secret inside a longer string', () => {
+    const secret = 'ab"cdefgh12';
+    const echoed = Buffer.from(JSON.stringify({ note: `was ${secret} then` })).toString('base64');
+    expect(maskSecrets(`x ${echoed}`, [secret])).toContain(REDACTED);
+  });
+
+  it('masks URL-safe base64 whose secret-made characters include - and _', () => {
+    for (const secret of ['?????????????', '>>>>>>>>>>>>']) {
+      const safe = Buffer.from(secret).toString('base64url');
+      expect(safe, secret).toMatch(/[-_]/);
+      expect(maskSecrets(`x ${safe} y`, [secret]), secret).toMatch(/^x \[redacted\]\S? y$/);
+      expect(mentionsSecret(`x ${safe} y`, [secret]), secret).toBe(true);
+      expect(mentionsSecret(`x ${safe.slice(0, 12)} y`, [secret]), `${secret} cut`).toBe(true);
+    }
+  });
+
+  it('answers that a text mentions any one of several secrets, cut-short base64 included', () => {
+    expect(mentionsSecret('has abcd-1234 in it', ['zzzz-9999', 'abcd-1234'])).toBe(true);
+    const secret = 'Qm9-secret-77';
+    expect(mentionsSecret(`x ${Buffer.from(secret).toString('base64').slice(0, 12)}`, [secret])).toBe(true);
+  });
+
+  it('takes + for a space only, and no letter for another', () => {
+    expect(maskSecrets('x ab+defgh y', ['abcdefgh'])).toBe('x ab+defgh y');
+    expect(maskSecrets('x ab+defgh y', ['ab defgh'])).toBe(`x ${REDACTED} y`);
+  });
+
+  it('does not take one letter of a multi-letter case change for the letter', () => {
+    expect(maskSecrets('x STRASE-1234 y', ['straße-1234'])).toBe('x STRASE-1234 y');
+    expect(maskSecrets('x istanbul-1234 y', ['İstanbul-1234'])).toBe('x istanbul-1234 y');
+    expect(maskSecrets('x İSTANBUL-1234 y', ['İstanbul-1234'])).toBe(`x ${REDACTED} y`);
+  });
+});
