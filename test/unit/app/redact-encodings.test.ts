@@ -124,6 +124,7 @@ describe('redaction: copies and edges found by mutation', () => {
 
   it('writes an undefined secret field as JSON.stringify does: not at all', () => {
     expect(redactedJson({ Password: undefined, Name: 'n' })).toBe('{"Name":"n"}');
+    expect(redactedJson({ Password: undefined, Token: 'tok-1' })).toBe('{"Token":"[redacted]"}');
   });
 
   it('masks the base64 of a JSON-escaped secret inside a longer string', () => {
