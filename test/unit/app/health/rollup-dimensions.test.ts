@@ -109,3 +109,26 @@ describe('fleet lists', () => {
     expect(highLevel(records as never, 2).map((r) => r.Id)).toEqual([5, 3]);
   });
 });
+
+describe('the capacity dimension', () => {
+  const pool = (name: string, level: 'ok' | 'warning' | 'critical', verdict: string, allocatedPercent: number | undefined, freePercent: number | undefined) =>
+    ({ name, level, verdict, allocatedPercent, freePercent, usable: undefined, allocated: undefined, consumed: undefined, free: undefined, state: undefined, reason: undefined, layouts: [], forecast: { status: 'none' }, reasons: [] }) as never;
+
+  it('shows the worst pool’s verdict and the highest allocated share', () => {
+    const capacity = { pools: [pool('p1', 'critical', 'nearly full', 91, 9), pool('p2', 'ok', 'ok', 95, 5)], total: undefined, level: 'critical' as const, reasons: ['p1 nearly full'] };
+    const d = rollupHealth(health(), { capacity }).dimensions.find((x) => x.name === 'capacity');
+    expect(d).toEqual({ name: 'capacity', level: 'critical', percent: 95, text: 'p1 nearly full (9 % free)' });
+    expect(rollupHealth(health(), { capacity }).reasons).toEqual(['capacity: p1 nearly full (9 % free)']);
+  });
+
+  it('counts pools that are all ok, and gives no figure when no pool has one', () => {
+    const one = { pools: [pool('p1', 'ok', 'ok', undefined, undefined)], total: undefined, level: 'ok' as const, reasons: [] };
+    expect(rollupHealth(health(), { capacity: one }).dimensions.find((x) => x.name === 'capacity')).toEqual({ name: 'capacity', level: 'ok', percent: undefined, text: '1 pool ok' });
+    const two = { pools: [pool('p1', 'ok', 'ok', 10, 90), pool('p2', 'ok', 'ok', 20, 80)], total: undefined, level: 'ok' as const, reasons: [] };
+    expect(rollupHealth(health(), { capacity: two }).dimensions.find((x) => x.name === 'capacity')).toEqual({ name: 'capacity', level: 'ok', percent: 20, text: '2 pools ok' });
+    const noFree = { pools: [pool('p1', 'warning', 'degraded', 50, undefined)], total: undefined, level: 'warning' as const, reasons: [] };
+    expect(rollupHealth(health(), { capacity: noFree }).dimensions.find((x) => x.name === 'capacity')?.text).toBe('p1 degraded');
+    const none = { pools: [], total: undefined, level: 'unknown' as const, reasons: [] };
+    expect(rollupHealth(health(), { capacity: none }).dimensions.find((x) => x.name === 'capacity')).toEqual({ name: 'capacity', level: 'unknown', percent: undefined, text: 'not reported' });
+  });
+});
