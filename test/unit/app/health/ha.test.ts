@@ -26,6 +26,9 @@ describe('haOf: the HA state of a system', () => {
       down: ['n2'],
     });
     expect(haOf([node('n1', 'Running', 'Normal'), node('n2', 'Running', 'taken-over')]).text).toBe('n2 taken over');
+    const four = [node('a', 'Running', 'Takeover Active'), node('b', 'Down', 'TakenOver'), node('c', 'Running', 'takeover-active'), node('d', 'Down', 'TakenOver')];
+    expect(haOf(four)).toMatchObject({ text: 'b, d taken over by a, c', takenOver: ['b', 'd'], takingOver: ['a', 'c'] });
+    expect(haOf([node('a', 'Running', 'NoTakeoverActive'), node('b', 'Running', 'TakeoverActiveX'), node('c', 'Down', 'TakenOver')])).toMatchObject({ takingOver: [], text: 'c taken over' });
   });
 
   it('is degraded when a node is down or in an HA state the app does not know, naming each', () => {

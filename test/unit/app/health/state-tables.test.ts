@@ -70,6 +70,8 @@ describe('state tables', () => {
     expect(classifyState('ha', ' ')).toEqual({ level: 'ok', understood: true });
     expect(classifyState('drive', null)).toBeUndefined();
     expect(classifyState('drive', 'Wibbling')).toEqual({ level: 'unknown', understood: false });
+    expect(classifyState('pool', 'Not good')).toEqual({ level: 'unknown', understood: false });
+    expect(classifyState('pool', 'Good enough')).toEqual({ level: 'unknown', understood: false });
     expect(classifyState('drive', 'Predictive__Failure')).toEqual({ level: 'warning', understood: true });
   });
 
@@ -101,6 +103,8 @@ describe('notification levels', () => {
     expect(readLevel('Fatal_Error')).toBe('Fatal_Error');
     expect(readLevel('in-fo')).toBe(2);
     expect(readLevel('crit ical')).toBe(5);
+    expect(readLevel('in__fo')).toBe(2);
+    expect(readLevel('12')).toBe(12);
   });
 
   it('reads numbers and numeric text as numbers, and keeps other values as text', () => {
@@ -126,7 +130,7 @@ describe('notification levels', () => {
     expect(isUnknownLevel('odd')).toBe(true);
     expect(isUnknownLevel(3)).toBe(false);
     expect(levelName(0)).toBe('Verbose');
-    expect(levelName(5)).toBe('Critical');
+    expect([1, 2, 3, 4, 5].map((n) => levelName(n))).toEqual(['Debug', 'Information', 'Warning', 'Error', 'Critical']);
     expect(levelName(9)).toBe('Level 9');
     expect(levelName('x'.repeat(50))).toBe(`"${'x'.repeat(40)}" (not understood)`);
     expect(levelName(undefined)).toBe('—');
