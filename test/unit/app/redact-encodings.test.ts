@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { REDACTED, maskSecrets, mentionsSecret, redact, redactedJson, secretPattern, secretValues } from '../../../app/redact.js';
+
+/** Every byte of the text's UTF-8 as %XX, as a proxy URL-encodes a body (lone surrogates as U+FFFD). */
+const percent = (text: string): string => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
+
+describe('UTF-8 of a secret at every width boundary', () => {
+  // The last and first code point of each UTF-8 width, and the edges of the surrogate range.
+  const edges: Record<string, string> = {
+    'U+007F/U+0080': 'ab\u007f\u0080cdefgh',
+    'U+07FF/U+0800': 'ab\u07ff\u0800cdefgh',
+    'U+D7FF/U+E000': 'ab\ud7ff\ue000cdefgh',
+    'U+FFFF/U+10000': 'ab\uffff\u{10000}cdefgh',
+    'U+10FFFF': 'ab\u{10ffff}cdefgh',
+    'lone surrogates U+D800, U+DFFF': 'ab\ud800x\udfffcdefgh',
+  };
+  for (const [name, secret] of Object.entries(edges)) {
+    it(`masks the URL-encoded and base64 echoes of a secret with ${name}`, () => {
+      expect(maskSecrets(`q=${percent(secret)}&x=1`, [secret]), 'url').toBe(`q=${REDACTED}&x=1`);
+      expect(maskSecrets(`b=${b64(secret)}`, [secret]), 'base64').toMatch(/^b=\[redacted\][A-Za-z0-9+/]?=*$/);
+      expect(mentionsSecret(`b=${b64(secret)}`, [secret])).toBe(true);
+    });
+  }
+
+  it('does not mask the UTF-8 of a neighbouring code point', () => {
+    expect(maskSecrets(percent('ab\u0080cdefgh'), ['ab\u0081cdefgh'])).toBe(percent('ab\u0080cdefgh'));
+    expect(maskSecrets(b64('ab\u0800cdefgh'), ['ab\u0801cdefgh'])).not.toContain(REDACTED);
+  });
+});
+
+describe('secretPattern', () => {
+  it('is null when no secret is long enough, and masks the same secret given twice once', () => {
+    expect(secretPattern([])).toBeNull();
+    expect(secretPattern(['abc', ''])).toBeNull();
+    expect(secretPattern(['abcd'])).toBeInstanceOf(RegExp);
+    expect(maskSecrets('x abcd-1234 y', ['abcd-1234', 'abcd-1234'])).toBe(`x ${REDACTED} y`);
+  });
+
+  it('masks a secret of exactly four characters, and leaves three alone', () => {
+    expect(maskSecrets('pin wxyz', ['wxyz'])).toBe(`pin ${REDACTED}`);
+    expect(maskSecrets('pin wxy', ['wxy'])).toBe('pin wxy');
+    expect(mentionsSecret('pin wxyz', ['wxyz'])).toBe(true);
+    expect(mentionsSecret('pin wxy', ['wxy'])).toBe(false);
+  });
+
+  it('masks base64 of exactly 8 characters of the secret’s own, and not 7', () => {
+    // 6 bytes at offset 0 make 8 characters that depend on them alone.
+    expect(maskSecrets(`x ${b64('k9Qz7w')} y`, ['k9Qz7w'])).toBe(`x ${REDACTED} y`);
+  });
+
+  it('masks base64 cut short at 11 characters, not at 10', () => {
+    const secret = 'Zq8#Lm2!Vx9$Rt';
+    const run = b64(secret);
+    expect(maskSecrets(`x ${run.slice(0, 11)} y`, [secret])).toBe(`x ${REDACTED} y`);
+    expect(maskSecrets(`x ${run.slice(0, 10)} y`, [secret])).toBe(`x ${run.slice(0, 10)} y`);
+  });
+
+  it('masks base64 whose + and / are URL- or JSON-escaped, and its URL-safe form', () => {
+    const secret = '>>>?>>>?>>>?';
+    const run = b64(secret);
+    expect(run).toMatch(/[+/]/);
+    expect(maskSecrets(`x ${run.replace(/\+/g, '%2B').replace(/\//g, '%2F')} y`, [secret])).toMatch(/^x \[redacted\]\S{0,4} y$/);
+    expect(maskSecrets(`x ${run.replace(/\//g, '\\/')} y`, [secret])).toMatch(/^x \[redacted\]\S{0,4} y$/);
+    expect(maskSecrets(`x ${run.replace(/\//g, '\\u002F')} y`, [secret])).toMatch(/^x \[redacted\]\S{0,6} y$/);
+    expect(maskSecrets(`x ${Buffer.from(secret).toString('base64url')} y`, [secret])).toMatch(/^x \[redacted\]\S? y$/);
+  });
+
+  it('treats the characters that mean something in a pattern as themselves', () => {
+    const secret = 'a.b*c+d?e^f$g{h}i(j)k|l[m]n\\o/p-q';
+    expect(maskSecrets(`said ${secret}`, [secret])).toBe(`said ${REDACTED}`);
+    expect(maskSecrets('said aXb*c+d?e^f$g{h}i(j)k|l[m]n\\o/p-q', [secret])).not.toBe(`said ${REDACTED}`);
+    expect(maskSecrets('said a.bbbbbbbbbbbb', [secret])).toBe('said a.bbbbbbbbbbbb');
+  });
+
+  it('masks a secret whose letters have no case, or change length in upper case, as written', () => {
+    for (const secret of ['straße-1234', 'ǆemal-1234', '12345678']) {
+      expect(maskSecrets(`x ${secret} y`, [secret]), secret).toBe(`x ${REDACTED} y`);
+    }
+    expect(maskSecrets('x STRASSE-1234 y', ['straße-1234'])).toBe('x STRASSE-1234 y');
+  });
+});
+
+describe('redact and its relatives at their edges', () => {
+  it('keeps empty and absent secret fields as they are, so an admin sees no secret was set', () => {
+    expect(redact({ Password: '', Token: null, Secret: undefined, ChapSecret: 0 })).toEqual({ Password: '', Token: null, Secret: undefined, ChapSecret: REDACTED });
+    expect(redactedJson({ Password: '', Token: null, Secret: 'x' })).toBe('{"Password":"","Token":null,"Secret":"[redacted]"}');
+  });
+
+  it('does not take an array element for a field, whatever its index', () => {
+    expect(redactedJson({ Password: ['a', 'b'], list: ['password', 'token'] })).toBe('{"Password":"[redacted]","list":["password","token"]}');
+  });
+
+  it('masks literal secrets inside field names’ values but never the names themselves', () => {
+    expect(redact({ note: 'key abcd-9876', 'abcd-9876': 'v' }, ['abcd-9876'])).toEqual({ note: `key ${REDACTED}`, 'abcd-9876': 'v' });
+  });
+
+  it('collects numbers and nested values under a secret field, not empty strings or other fields', () => {
+    expect(secretValues({ Pin: 1, Password: 123456, Chap: { ChapSecret: ['s1-xx', ''], Name: 'n' }, Name: 'pw' }).sort()).toEqual(['123456', 's1-xx']);
+    expect(secretValues(null)).toEqual([]);
+    expect(secretValues('loose')).toEqual([]);
+  });
+
+  it('collects from a cyclic value without looping', () => {
+    const a: Record<string, unknown> = { Password: 'cyc-pass-1' };
+    a.self = a;
+    expect(secretValues(a)).toEqual(['cyc-pass-1']);
+  });
+
+  it('leaves values as they are when no secret is long enough to mask', () => {
+    const value = { a: 'abc' };
+    expect(maskSecrets(value, ['abc'])).toBe(value);
+  });
+});
+
+describe('redaction: copies and edges found by mutation', () => {
+  it('returns a copy the caller may change and delete from', () => {
+    const out = redact({ a: 1, Password: 'pw-12345', nested: { b: 2 } }) as Record<string, unknown>;
+    out.a = 2;
+    delete out.Password;
+    (out.nested as Record<string, unknown>).b = 3;
+    expect(out).toEqual({ a: 2, nested: { b: 3 } });
+  });
+
+  it('writes an undefined secret field as JSON.stringify does: not at all', () => {
+    expect(redactedJson({ Password: undefined, Name: 'n' })).toBe('{"Name":"n"}');
+    expect(redactedJson({ Password: undefined, Token: 'tok-1' })).toBe('{"Token":"[redacted]"}');
+  });
+
+  it('masks the base64 of a JSON-escaped secret inside a longer string', () => {
+    const secret = 'ab"cdefgh12';
+    const echoed = Buffer.from(JSON.stringify({ note: `was ${secret} then` })).toString('base64');
+    expect(maskSecrets(`x ${echoed}`, [secret])).toContain(REDACTED);
+  });
+
+  it('masks URL-safe base64 whose secret-made characters include - and _', () => {
+    for (const secret of ['?????????????', '>>>>>>>>>>>>']) {
+      const safe = Buffer.from(secret).toString('base64url');
+      expect(safe, secret).toMatch(/[-_]/);
+      expect(maskSecrets(`x ${safe} y`, [secret]), secret).toMatch(/^x \[redacted\]\S? y$/);
+      expect(mentionsSecret(`x ${safe} y`, [secret]), secret).toBe(true);
+      expect(mentionsSecret(`x ${safe.slice(0, 12)} y`, [secret]), `${secret} cut`).toBe(true);
+    }
+  });
+
+  it('answers that a text mentions any one of several secrets, cut-short base64 included', () => {
+    expect(mentionsSecret('has abcd-1234 in it', ['zzzz-9999', 'abcd-1234'])).toBe(true);
+    const secret = 'Qm9-secret-77';
+    expect(mentionsSecret(`x ${Buffer.from(secret).toString('base64').slice(0, 12)}`, [secret])).toBe(true);
+  });
+
+  it('takes + for a space only, and no letter for another', () => {
+    expect(maskSecrets('x ab+defgh y', ['abcdefgh'])).toBe('x ab+defgh y');
+    expect(maskSecrets('x ab+defgh y', ['ab defgh'])).toBe(`x ${REDACTED} y`);
+  });
+
+  it('does not take one letter of a multi-letter case change for the letter', () => {
+    expect(maskSecrets('x STRASE-1234 y', ['straße-1234'])).toBe('x STRASE-1234 y');
+    expect(maskSecrets('x istanbul-1234 y', ['İstanbul-1234'])).toBe('x istanbul-1234 y');
+    expect(maskSecrets('x İSTANBUL-1234 y', ['İstanbul-1234'])).toBe(`x ${REDACTED} y`);
+  });
+});
