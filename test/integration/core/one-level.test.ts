@@ -5,6 +5,7 @@ import type { PoolCapacityUsage } from '../../../app/catalog/index.js';
 import { connectionLevel, systemLevel } from '../../../app/health/connection.js';
 import type { Level } from '../../../app/health/level.js';
 import { driveLevel, pairLevel } from '../../../app/health/states.js';
+import { checkLevel } from '../../../app/compliance/waivers.js';
 import { summaryFromWire, type HealthSummaryWire } from '../../../app/health/system-summary.js';
 import { CONTRACT, type Channel } from '../../../app/ipc/contract.js';
 import type { ReportModel } from '../../../app/reports/model.js';
@@ -70,6 +71,8 @@ interface Truth {
   pairs: Map<string, Level>;
   states: Map<string, string>;
   ha: Map<string, Level>;
+  /** Each system's compliance checks, by check id, at the level their alert takes. */
+  checks: Map<string, Level>;
 }
 
 const key = (...parts: string[]): string => parts.join('/');
@@ -120,7 +123,7 @@ beforeAll(async () => {
   const states = (await ipc('fleet:status', {})) as Array<{ siteId: string; systems: Array<{ siteId: string; system: string; state: string }> }>;
   const summaries = (await ipc('health:summaries', {})) as { systems: HealthSummaryWire[] };
   const briefs = (await ipc('health:briefs', {})) as { systems: Array<{ siteId: string; system: string; rollup: { level: Level } }> };
-  truth = { systems: new Map(), drives: new Map(), pools: new Map(), pairs: new Map(), states: new Map(), ha: new Map() };
+  truth = { systems: new Map(), drives: new Map(), pools: new Map(), pairs: new Map(), states: new Map(), ha: new Map(), checks: new Map() };
   for (const s of states.flatMap((x) => x.systems)) truth.states.set(key(s.siteId, s.system), s.state);
   for (const w of summaries.systems) {
     const facts = summaryFromWire(w);
@@ -135,6 +138,9 @@ beforeAll(async () => {
     for (const p of facts.lagging) truth.pairs.set(key(k, p.application, p.volume, String(p.pair.RemoteSystemName)), pairLevel(p.pair));
     if (facts.rollup.ha) truth.ha.set(k, facts.rollup.ha.level);
   }
+  // The compliance view's outcome of each check, as the Compliance view shows it.
+  const compliance = (await ipc('compliance:evaluate', {})) as { systems: Array<{ siteId: string; system: string; checks: Array<Parameters<typeof checkLevel>[0] & { id: string }> }> };
+  for (const s of compliance.systems) for (const c of s.checks) truth.checks.set(key(s.siteId, s.system, c.id), checkLevel(c));
   alerts = ((await ipc('alerts:list', { state: 'active' })) as { alerts: Alert[] }).alerts;
 }, 300_000);
 
@@ -182,6 +188,7 @@ describe('one level per object on every surface', { timeout: 300_000 }, () => {
         a.rule === 'replication' ? truth.pairs.get(key(k, a.subject)) :
         a.rule === 'pool-used' || a.rule === 'pool-full-days' ? truth.pools.get(key(k, a.subject)) :
         a.rule === 'ha' ? truth.ha.get(k) :
+        a.rule === 'compliance' ? truth.checks.get(key(k, a.subject)) :
         a.rule === 'unreachable' || a.rule === 'login-required' || a.rule === 'certificate-changed' ? connectionLevel(a.rule) :
         undefined;
       if (a.rule === 'notification') continue;

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pausedCachedFleet } from '../support/cached-fleet.js';
@@ -141,7 +142,7 @@ describe('main bundled for start (out/bundle)', { timeout: 120_000 }, () => {
     const outside: string[] = [];
     for (const f of files) {
       for (const s of specifiers(path.join(BUNDLE, f))) {
-        if (s.startsWith('node:') || external.has(s)) continue;
+        if (isBuiltin(s) || external.has(s)) continue;
         const target = s.startsWith('.') ? path.resolve(BUNDLE, path.dirname(f), s) : undefined;
         if (!target || !target.startsWith(BUNDLE + path.sep) || !fs.existsSync(target)) outside.push(`${f} → ${s}`);
       }
