@@ -72,7 +72,7 @@ export const FLEET_VIEWS: readonly FleetViewEntry[] = [
   { id: 'overview', label: 'Fleet overview', hint: 'every system, worst first', keywords: 'home dashboard health status summary systems', route: { view: 'overview' } },
   { id: 'alerts', label: 'Alerts', hint: 'what needs attention across the fleet: acknowledge, snooze, rules', keywords: 'alarms problems warnings critical incidents notifications events rules acknowledge snooze', route: { view: 'alerts' } },
   { id: 'capacity', label: 'Capacity planning', hint: 'every pool of every system, the one that fills first on top', keywords: 'capacity forecast days until full pools space usage growth trend storage', route: { view: 'capacity' } },
-  { id: 'compliance', label: 'Compliance', hint: 'every system against the compliance baseline', keywords: 'compliance baseline policy audit security hardening waiver score', route: { view: 'compliance' } },
+  { id: 'compliance', label: 'Compliance', hint: 'every system against the compliance baseline', keywords: 'compliance baseline policy security hardening waiver score', route: { view: 'compliance' } },
   { id: 'drift', label: 'Versions and firmware', hint: 'software and firmware versions across the fleet', keywords: 'versions drift firmware software release upgrade update build', route: { view: 'drift' } },
   { id: 'compare', label: 'Compare configuration', hint: 'chosen systems side by side, differences marked', keywords: 'compare diff differences configuration settings side by side', route: { view: 'compare' } },
   { id: 'bulk', label: 'Bulk changes', hint: 'one change on several systems', keywords: 'bulk mass batch many systems change apply fleet-wide', route: { view: 'bulk' } },
