@@ -163,10 +163,11 @@ describe.skipIf(!HAS_PROMETHEUS)('metrics with Debian Prometheus', { timeout: 12
       'pool-used': (l) => l.pool ?? '',
       'pool-full-days': (l) => l.pool ?? '',
       replication: (l) => `${l.application}/${l.volume}/${l.remote}`,
+      compliance: (l) => l.check ?? '',
     };
     const builtIn = new Set(rt.alerts.list({ state: 'active' }).map((a) => `${a.rule} ${a.siteId}/${a.system} ${SUBJECT[a.rule] ? a.subject : ''} ${a.level}`));
-    // The fleet shows what the comparison is worth: connection, drive, pool, replication and notification rules all see something.
-    expect(new Set([...builtIn].map((a) => a.split(' ')[0]))).toEqual(new Set(['unreachable', 'drive', 'pool-used', 'pool-full-days', 'replication', 'notification']));
+    // The fleet shows what the comparison is worth: connection, drive, pool, replication, notification and compliance rules all see something.
+    expect(new Set([...builtIn].map((a) => a.split(' ')[0]))).toEqual(new Set(['unreachable', 'drive', 'pool-used', 'pool-full-days', 'replication', 'notification', 'compliance']));
     const fired = await eventually('the rules evaluated', async () => {
       const a = (await p.alerts()).filter((x) => x.labels.job === 'plain' && x.state === 'firing');
       return a.length > 0 ? a : undefined;
