@@ -327,8 +327,9 @@ export class FleetMetrics {
     if (kept?.checks === checks) return kept;
     let lines = '';
     for (const f of checks) lines += `${FAMILIES.complianceCheck.name}{${labels},${labelPairs({ check: f.id, check_severity: f.severity, result: effectiveResult(f), level: checkLevel(f) })}} 1\n`;
+    // The score the views show (percent, one decimal) as a ratio, without float noise.
     const score = complianceScore(countEffective(checks));
-    const c = { checks, lines, score: score === undefined ? '' : `${FAMILIES.complianceScore.name}{${labels}} ${sampleValue(score / 100)}\n` };
+    const c = { checks, lines, score: score === undefined ? '' : `${FAMILIES.complianceScore.name}{${labels}} ${sampleValue(Math.round(score * 10) / 1000)}\n` };
     this.compliance.set(k, c);
     return c;
   }
