@@ -100,6 +100,8 @@ export class AlertEngine {
   /** What the rules see of the node and drive lists and the health answer (shared with the search index in the app). */
   private readonly digests: AnswerDigests | undefined;
   private readonly maxUnchangedMs: number;
+  /** Per system, the compliance checks the rule read at its last evaluation that read data (the metrics serve them). */
+  private readonly compliance = new Map<string, readonly ComplianceFinding[]>();
 
   constructor(private readonly o: AlertEngineOptions) {
     this.clock = o.clock ?? (() => new Date());
@@ -179,7 +181,9 @@ export class AlertEngine {
     const sites = new Set(this.o.siteIds());
     const known = new Map<string, Set<string>>();
     for (const s of systems) known.set(s.siteId, (known.get(s.siteId) ?? new Set()).add(s.system));
-    this.o.store.clearWhere((siteId, system) => !sites.has(siteId) || (known.has(siteId) && !known.get(siteId)?.has(system)), this.clock());
+    const gone = (siteId: string, system: string): boolean => !sites.has(siteId) || (known.has(siteId) && !known.get(siteId)?.has(system));
+    this.o.store.clearWhere(gone, this.clock());
+    for (const k of this.compliance.keys()) if (gone(...(JSON.parse(k) as [string, string]))) this.compliance.delete(k);
     for (const s of systems) if (s.state !== 'refreshing') this.evaluate(s);
   }
 
@@ -190,6 +194,11 @@ export class AlertEngine {
   /** The SMART verdicts last read for a system's drives, by the SMART answer's cache key ({@link SmartVerdicts.verdictsOf}). */
   smartVerdictsOf(siteId: string, system: string): ReturnType<SmartVerdicts['verdictsOf']> {
     return this.smart.verdictsOf(siteId, system);
+  }
+
+  /** The compliance checks (with waivers) the compliance rule read at the last evaluation of a system that read its data; undefined before one or without compliance. */
+  complianceOf(siteId: string, system: string): readonly ComplianceFinding[] | undefined {
+    return this.compliance.get(JSON.stringify([siteId, system]));
   }
 
   openCount(): number {
@@ -264,6 +273,10 @@ export class AlertEngine {
 
   private inputOf(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined): AlertInput {
     const { siteId, system } = status;
+    const compliance = this.o.compliance?.system(siteId, system)?.checks;
+    const systemKey = JSON.stringify([siteId, system]);
+    if (compliance) this.compliance.set(systemKey, compliance);
+    else this.compliance.delete(systemKey);
     const read = (op: string, query: Record<string, unknown>): unknown => this.o.fleet.cached(siteId, system, op, query, NO_USE)?.value;
     return {
       state: status.state,
@@ -271,7 +284,7 @@ export class AlertEngine {
       rollup: rollupAnswers((r) => read(r.op, r.query)),
       notifications: read(NOTIFICATIONS_CACHE.op, NOTIFICATIONS_CACHE.query),
       smart: this.smart.lookup(siteId, system, versions),
-      compliance: this.o.compliance?.system(siteId, system)?.checks,
+      compliance,
       now,
     };
   }

@@ -1,7 +1,8 @@
 import { ALERT_STATES, type Alert } from '../../app/alerts/alert.js';
-import { poolDaysLeft, poolUsedPercent } from '../../app/alerts/evaluate.js';
+import { poolDaysLeft, poolUsedPercent, type ComplianceFinding } from '../../app/alerts/evaluate.js';
 import { RULE_KINDS } from '../../app/alerts/rules.js';
 import { timeMs } from '../../app/answers/time.js';
+import { checkLevel, complianceScore, countEffective, effectiveResult } from '../../app/compliance/waivers.js';
 import type { Application, Node, NotificationRecord } from '../../app/catalog/resources.js';
 import { SYSTEM_STATES, type SystemStatus } from '../../app/domain/site.js';
 import { systemLevel } from '../../app/health/connection.js';
@@ -43,6 +44,8 @@ export interface MetricsSource {
     list(filter: { state: 'active' }): Alert[];
     /** The SMART verdicts the drive rule read at its last evaluation of a system (the alert engine's), by cache key. */
     smartVerdictsOf(siteId: string, system: string): ReadonlyMap<string, { readonly verdict: { readonly risk: string } | undefined }> | undefined;
+    /** The compliance checks (with waivers) the compliance rule read at its last evaluation of a system (the alert engine's). */
+    complianceOf?(siteId: string, system: string): readonly ComplianceFinding[] | undefined;
   };
   sites: { list(): ReadonlyArray<{ id: string; name: string }> };
 }
@@ -85,6 +88,12 @@ export const FAMILIES = {
   },
   pair: { name: 'fleetdeck_replication_pair_status', type: 'gauge', help: 'A replication pair\'s connection status as reported and its level (below 100 % in sync is at least a warning); always 1.' },
   pairSync: { name: 'fleetdeck_replication_pair_sync_ratio', type: 'gauge', unit: 'ratio', help: 'Share of a replication pair in sync (0 to 1), as the system reports it; the interface reports no lag time. Absent when not reported.' },
+  complianceCheck: {
+    name: 'fleetdeck_compliance_check',
+    type: 'gauge',
+    help: 'A check of the baseline in force on a system, as the compliance alert rule last read it: its severity, its effective result (pass, fail, waived, cannot-tell, not-applicable) and its level (critical for a failing critical check, warning for another failing one, unknown when it cannot tell, else ok); always 1.',
+  },
+  complianceScore: { name: 'fleetdeck_compliance_score_ratio', type: 'gauge', unit: 'ratio', help: 'A system\'s compliance score (0 to 1): checks passing or waived among those that apply, a check that cannot tell counting against it. Absent when no check applies.' },
   alerts: { name: 'fleetdeck_alerts', type: 'gauge', help: 'Fleetdeck\'s alerts not cleared, by rule, level (warning, unknown, critical) and state (open, acknowledged, snoozed).' },
   requests: { name: 'fleetdeck_requests_total', type: 'counter', help: 'Requests Fleetdeck sent to a site, by outcome: success, or the error\'s code (api, auth, unreachable, transient, protocol, certificate, cancelled...).' },
   polls: { name: 'fleetdeck_poll_duration_seconds', type: 'histogram', unit: 'seconds', help: 'Duration of a site\'s poll, from its system list to its last system\'s end, by mode (full: asked for; steady: background).' },
@@ -126,6 +135,8 @@ const stateset = (name: string, labels: string, label: string, values: readonly 
 /** Collects the fleet's metrics for the endpoint. */
 export class FleetMetrics {
   private readonly models = new Map<string, SystemModel>();
+  /** Each system's compliance lines with the checks they were written from (the alert engine's, kept until it reads them again). */
+  private readonly compliance = new Map<string, { checks: readonly ComplianceFinding[]; lines: string; score: string }>();
   private seq = -1;
 
   private unsubscribe: (() => void) | undefined;
@@ -192,8 +203,14 @@ export class FleetMetrics {
       const ok = timeMs(status.lastSuccessAt);
       if (ok !== undefined) chunks.lastSuccess.push(`${FAMILIES.lastSuccess.name}{${labels}} ${sampleValue(ok / 1000)}\n`);
       if (m) for (const f in m.lines) chunks[f as FamilyKey].push(m.lines[f as FamilyKey] as string);
+      const c = this.complianceLines(k, status.siteId, status.system, labels);
+      if (c) {
+        chunks.complianceCheck.push(c.lines);
+        chunks.complianceScore.push(c.score);
+      }
     }
     for (const k of this.models.keys()) if (!known.has(k)) this.models.delete(k);
+    for (const k of this.compliance.keys()) if (!known.has(k)) this.compliance.delete(k);
     this.alertLines(chunks.alerts);
     this.selfLines(chunks);
     return exposition(
@@ -297,6 +314,24 @@ export class FleetMetrics {
       }
     }
     return { signature, smart: verdicts, lines };
+  }
+
+  /** A system's compliance lines, written again only when the alert engine read its checks again. */
+  private complianceLines(k: string, siteId: string, system: string, labels: string): { lines: string; score: string } | undefined {
+    const checks = this.source.alerts.complianceOf?.(siteId, system);
+    if (!checks) {
+      this.compliance.delete(k);
+      return undefined;
+    }
+    const kept = this.compliance.get(k);
+    if (kept?.checks === checks) return kept;
+    let lines = '';
+    for (const f of checks) lines += `${FAMILIES.complianceCheck.name}{${labels},${labelPairs({ check: f.id, check_severity: f.severity, result: effectiveResult(f), level: checkLevel(f) })}} 1\n`;
+    // The score the views show (percent, one decimal) as a ratio, without float noise.
+    const score = complianceScore(countEffective(checks));
+    const c = { checks, lines, score: score === undefined ? '' : `${FAMILIES.complianceScore.name}{${labels}} ${sampleValue(Math.round(score * 10) / 1000)}\n` };
+    this.compliance.set(k, c);
+    return c;
   }
 
   private alertLines(out: string[]): void {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULE_KINDS } from '../../../app/alerts/rules.js';
+import { SECURE_BASELINE } from '../../../app/compliance/secure-baseline.js';
 import { systemLevel } from '../../../app/health/connection.js';
 import type { HealthBriefWire } from '../../../app/health/system-summary.js';
 import { startMetricsEndpoint, type MetricsEndpoint } from '../../../main/metrics/endpoint.js';
@@ -36,6 +37,10 @@ beforeAll(async () => {
   if (!HAS_PROMETHEUS) return;
   sim = await startSimulator({ demo: true, controlServer: false });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-prometheus-'));
+  // The shipped checks with one made critical and one low: the rule's levels and its minimum severity are compared too.
+  const severity: Record<string, string> = { 'pool-free-space': 'critical', 'users-two-step': 'low' };
+  fs.mkdirSync(path.join(dir, 'data'));
+  fs.writeFileSync(path.join(dir, 'data', 'compliance-baseline.json'), JSON.stringify({ ...SECURE_BASELINE, checks: SECURE_BASELINE.checks.map((c) => ({ ...c, severity: severity[c.id] ?? c.severity })) }));
   rt = await openRuntime({ dataDir: path.join(dir, 'data'), memorySecrets: true, timeoutMs: 10_000 });
   for (const s of sim.manifest.sites) await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
   await rt.fleet.refresh({ force: true });
@@ -49,6 +54,8 @@ beforeAll(async () => {
     }
   });
   expect(lagged).toBeDefined();
+  // A waiver in force: its check fails on every system of the site, and no alert is raised for it.
+  rt.compliance.waive({ check: 'host-chap', siteId: rt.sites.list()[0]!.id, system: '', reason: 'accepted for the test', until: new Date(Date.now() + 86_400_000).toISOString() });
   await sim.control.siteDown(2);
   await rt.fleet.refresh({ force: true });
   plain = await startMetricsEndpoint(rt, { listen: '127.0.0.1:0' });
@@ -163,10 +170,11 @@ describe.skipIf(!HAS_PROMETHEUS)('metrics with Debian Prometheus', { timeout: 12
       'pool-used': (l) => l.pool ?? '',
       'pool-full-days': (l) => l.pool ?? '',
       replication: (l) => `${l.application}/${l.volume}/${l.remote}`,
+      compliance: (l) => l.check ?? '',
     };
     const builtIn = new Set(rt.alerts.list({ state: 'active' }).map((a) => `${a.rule} ${a.siteId}/${a.system} ${SUBJECT[a.rule] ? a.subject : ''} ${a.level}`));
-    // The fleet shows what the comparison is worth: connection, drive, pool, replication and notification rules all see something.
-    expect(new Set([...builtIn].map((a) => a.split(' ')[0]))).toEqual(new Set(['unreachable', 'drive', 'pool-used', 'pool-full-days', 'replication', 'notification']));
+    // The fleet shows what the comparison is worth: connection, drive, pool, replication, notification and compliance rules all see something.
+    expect(new Set([...builtIn].map((a) => a.split(' ')[0]))).toEqual(new Set(['unreachable', 'drive', 'pool-used', 'pool-full-days', 'replication', 'notification', 'compliance']));
     const fired = await eventually('the rules evaluated', async () => {
       const a = (await p.alerts()).filter((x) => x.labels.job === 'plain' && x.state === 'firing');
       return a.length > 0 ? a : undefined;
@@ -175,6 +183,10 @@ describe.skipIf(!HAS_PROMETHEUS)('metrics with Debian Prometheus', { timeout: 12
     await new Promise((r) => setTimeout(r, 2500));
     const again = (await p.alerts()).filter((x) => x.labels.job === 'plain' && x.state === 'firing');
     expect(again.length).toBeGreaterThanOrEqual(fired.length);
+    const compliance = [...builtIn].filter((a) => a.startsWith('compliance '));
+    expect(compliance.some((a) => a.startsWith('compliance ') && a.endsWith(' critical'))).toBe(true);
+    expect(compliance.filter((a) => a.includes(' users-two-step ') || a.startsWith(`compliance ${rt.sites.list()[0]!.id}/`) && a.includes(' host-chap '))).toEqual([]);
+    expect(compliance.some((a) => a.includes(' host-chap '))).toBe(true);
     const prometheus = new Set(again.map((a) => `${a.labels.fleetdeck_rule} ${a.labels.site}/${a.labels.system} ${SUBJECT[a.labels.fleetdeck_rule ?? '']?.(a.labels) ?? ''} ${a.labels.severity}`));
     if ([...prometheus].sort().join() !== [...builtIn].sort().join()) console.log('built-in:\n' + [...builtIn].sort().join('\n') + '\nprometheus:\n' + [...prometheus].sort().join('\n'));
     expect([...prometheus].sort()).toEqual([...builtIn].sort());

@@ -455,14 +455,21 @@ describe('the compliance rule in the engine', () => {
     state.waived = true;
     state.revision = 'r2';
     expect(e.evaluate(status).cleared.map((a) => a.subject)).toEqual(['support-tunnel-off']);
+    // What the metrics serve: the checks this evaluation read.
+    expect(e.complianceOf('lab', 'sys1')?.map((c) => [c.id, c.result, c.waiver?.active])).toEqual([['support-tunnel-off', 'fail', true]]);
+    expect(e.complianceOf('lab', 'other')).toBeUndefined();
   });
 
   it('leaves compliance alerts alone on a system whose data is not read (unreachable)', () => {
     const { e, answers, tunnelKey } = complianceEngine();
     answers.set(tunnelKey, { Data: [] });
     e.evaluate(status);
+    const read = e.complianceOf('lab', 'sys1');
+    expect(read).toHaveLength(1);
     const r = e.evaluate({ ...status, state: 'unreachable' });
     expect(r.cleared).toEqual([]);
+    // The checks last read are kept, as the alerts are.
+    expect(e.complianceOf('lab', 'sys1')).toBe(read);
     expect(e.list({ rule: 'compliance', state: 'active' })).toHaveLength(1);
   });
 
