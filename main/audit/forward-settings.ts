@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { checkForwardSetting, effectiveForward, forwardSettingSchema, type ForwardPolicy, type ForwardSetting } from '../../app/domain/syslog-forward.js';
-import { InputError, ManagedError } from '../../app/errors.js';
+import { ManagedError } from '../../app/errors.js';
 import { redact } from '../../app/redact.js';
 import type { ActionLog } from '../store/action-log.js';
 import { ensureDataDir, fsyncDir } from '../store/data-dir.js';
