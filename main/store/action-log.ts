@@ -160,7 +160,8 @@ export interface ActionLogOptions {
   clock?: () => Date;
 }
 
-interface Row {
+/** One row of the action log's `actions` table, as stored. */
+export interface ActionRow {
   seq: number;
   format: number;
   kind: string;
@@ -177,13 +178,13 @@ interface Row {
   hash: string;
 }
 
-interface ListedRow extends Row {
+interface ListedRow extends ActionRow {
   done_at: string | null;
   done_result: string | null;
   done_message: string | null;
 }
 
-type NewRow = Omit<Row, 'seq' | 'format' | 'prev_hash' | 'hash'>;
+type NewRow = Omit<ActionRow, 'seq' | 'format' | 'prev_hash' | 'hash'>;
 
 const SYNCHRONOUS_FULL = 2;
 
@@ -438,19 +439,19 @@ export class ActionLog {
     return { ok: problems.length === 0, count, writes: writes + intents.size, problems, ...scoped };
   }
 
-  private appendRow(row: NewRow, what: string): Row {
+  private appendRow(row: NewRow, what: string): ActionRow {
     this.guard?.(`${row.operation || 'a record'}: adding to the action log`);
     const db = this.db;
     const stmts = this.stmts;
     if (this.problem || !db || !stmts) throw this.problem ?? new StoreError('the action log is not open', this.file, 'io');
-    const insert = db.transaction((): Row => {
+    const insert = db.transaction((): ActionRow => {
       // Chain from the head, not the last row: a truncated tail then leaves a visible gap. Number
       // past both, so rows added behind the app's back never block logging (verify flags them).
       const head = stmts.head.get();
       const last = stmts.lastRow.get();
       const seq = Math.max(head?.seq ?? 0, last?.seq ?? 0) + 1;
       const prevHash = (head ?? last)?.hash ?? GENESIS_HASH;
-      const full: Row = { ...row, seq, format: 2, prev_hash: prevHash, hash: '' };
+      const full: ActionRow = { ...row, seq, format: 2, prev_hash: prevHash, hash: '' };
       full.hash = hashOfRow(full);
       stmts.insert.run(full.seq, full.format, full.kind, full.at, full.user, full.site_id, full.system, full.operation, full.params, full.result, full.message, full.intent_seq, full.prev_hash, full.hash);
       stmts.setHead.run(seq, full.hash);
@@ -459,7 +460,7 @@ export class ActionLog {
     try {
       const previous = Number(db.pragma('synchronous', { simple: true }));
       if (previous !== SYNCHRONOUS_FULL) db.pragma('synchronous = FULL');
-      let appended: Row;
+      let appended: ActionRow;
       try {
         appended = insert.immediate();
       } finally {
@@ -495,7 +496,7 @@ export class ActionLog {
 }
 
 /** The hash a stored row should carry, from its columns: what `verify` compares with its `hash`. */
-export function hashOfRow(row: Row): string {
+export function hashOfRow(row: ActionRow): string {
   return hashAction({
     format: row.format === 2 ? 2 : 1,
     seq: row.seq,
@@ -565,7 +566,7 @@ function prepareStatements(db: Database) {
     insert: db.prepare<[number, number, string, string, string, string, string, string, string, string, string, number | null, string, string]>(
       'INSERT INTO action_log (seq, format, kind, at, user, site_id, system, operation, params, result, message, intent_seq, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
-    all: db.prepare<[], Row>('SELECT * FROM action_log ORDER BY seq'),
+    all: db.prepare<[], ActionRow>('SELECT * FROM action_log ORDER BY seq'),
     count: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM action_log WHERE kind <> 'outcome'"),
   };
 }

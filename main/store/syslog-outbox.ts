@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Database, Statement } from './driver.js';
+import type { ActionRow } from './action-log.js';
 
 /** An action-log record as it is stored, read for forwarding (every field its hash covers). */
 export interface OutboxRecord {
@@ -31,23 +32,6 @@ export interface OutboxState {
   /** The process holding the forwarding lease, while it holds it. */
   leaseOwner?: string | undefined;
   leaseUntil?: string | undefined;
-}
-
-interface StoredRow {
-  seq: number;
-  format: number;
-  kind: string;
-  at: string;
-  user: string;
-  site_id: string;
-  system: string;
-  operation: string;
-  params: string;
-  result: string;
-  message: string;
-  intent_seq: number | null;
-  prev_hash: string;
-  hash: string;
 }
 
 interface StateRow {
@@ -152,7 +136,7 @@ export function ownerAlive(owner: string): boolean {
   }
 }
 
-function toRecord(r: StoredRow): OutboxRecord {
+function toRecord(r: ActionRow): OutboxRecord {
   return {
     seq: r.seq,
     format: r.format,
@@ -173,7 +157,7 @@ function toRecord(r: StoredRow): OutboxRecord {
 
 function prepare(db: Database): {
   logId: Statement<[], { value: string }>;
-  batch: Statement<[number, number], StoredRow>;
+  batch: Statement<[number, number], ActionRow>;
   pending: Statement<[], { n: number }>;
   firstAfter: Statement<[number], { seq: number | null }>;
   trim: Statement<[number]>;
