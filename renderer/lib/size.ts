@@ -40,8 +40,8 @@ function sharedObserver(): ResizeObserver {
 
 /**
  * The window's inner height: the most a view inside it can show, known before any layout (600 px
- * where the page has none). A virtual list mounted hidden renders its first window for it, so the
- * size measured after the first layout needs no second render.
+ * where the page has none). A virtual list renders its first window for it before its first layout,
+ * so the size measured then needs no second render.
  */
 export function windowInnerHeight(): number {
   return typeof window !== 'undefined' && window.innerHeight > 0 ? window.innerHeight : 600;

@@ -326,9 +326,8 @@ describe('FleetTree with a big fleet, by pointer', () => {
 });
 
 describe('FleetTree in the first frame', () => {
-  // The frame is mounted hidden, so the tree has no size before its first layout. It rendered
-  // its window for 600 px, then again for the height its observer read after that layout (a second
-  // render and layout in the first frame at 1,000 systems). The window's height covers the tree.
+  // The virtual layout has no size before its first layout: the window's height covers the tree, so
+  // the height read after that layout renders nothing again.
   it("renders the rows of the window's height before it is laid out, and a measured height needing no more renders nothing again", async () => {
     const many = Array.from({ length: 2000 }, (_, i) => status('big', `sys-${String(i).padStart(4, '0')}`, 'ok'));
     setApi(fakeApi({ sites: [site('big', 'Big site')], statuses: many }).api);
