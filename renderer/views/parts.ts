@@ -46,3 +46,14 @@ export const FRAME_PARTS = {
   siteDialog: lazyPart('the site dialog', () => import('../components/SiteDialogHost.svelte')),
   addSite: lazyPart('the add-site dialog', () => import('../components/AddSiteDialog.svelte')),
 };
+
+/**
+ * Notices and controls of the frame that most windows never show (the demo's "what if" panel, the
+ * machine policy's banner, the report of an earlier sites.json's import): each its own chunk, loaded
+ * only when the window has one to show (App.svelte shows them through a quiet `Lazy`).
+ */
+export const NOTICE_PARTS = {
+  whatIf: lazyPart('the what-if panel', () => import('../components/WhatIfPanel.svelte')),
+  policy: lazyPart('the machine policy banner', () => import('../components/PolicyBanner.svelte')),
+  siteImport: lazyPart('the site import notice', () => import('../components/SiteImportNotice.svelte')),
+};

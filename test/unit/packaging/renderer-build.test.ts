@@ -88,12 +88,18 @@ describe('renderer build: the first frame compiled with its files (lazy compiles
 describe("renderer build: the frame chunk holds only the first frame's code", () => {
   const root = new URL('../../../', import.meta.url).pathname;
 
+  /** The renderer built in memory, once for the tests below. */
+  let built: Promise<Array<{ type: string; fileName: string; moduleIds?: string[]; code?: string; imports?: string[]; dynamicImports?: string[] }>> | undefined;
+  const outputs = (): NonNullable<typeof built> =>
+    (built ??= (async () => {
+      const { build } = await import('vite');
+      const out = await build({ configFile: `${root}vite.config.ts`, mode: 'production', logLevel: 'silent', build: { write: false, minify: false } });
+      return (Array.isArray(out) ? out : [out]).flatMap((o) => ('output' in o ? o.output : [])) as Awaited<NonNullable<typeof built>>;
+    })());
+
   it('leaves the views, the catalog, charts and the helpers of later screens to chunks of their own', async () => {
-    const { build } = await import('vite');
-    const out = await build({ configFile: `${root}vite.config.ts`, mode: 'production', logLevel: 'silent', build: { write: false, minify: false } });
-    const outputs = (Array.isArray(out) ? out : [out]).flatMap((o) => ('output' in o ? o.output : []));
-    const frame = outputs.find((c) => c.type === 'chunk' && c.moduleIds.includes(`${root}renderer/frame.ts`));
-    if (frame?.type !== 'chunk') throw new Error('no chunk holds renderer/frame.ts');
+    const frame = (await outputs()).find((c) => c.type === 'chunk' && c.moduleIds?.includes(`${root}renderer/frame.ts`));
+    if (frame?.type !== 'chunk' || !frame.moduleIds) throw new Error('no chunk holds renderer/frame.ts');
     const ours = frame.moduleIds.filter((id) => id.startsWith(root) && !id.includes('/node_modules/')).map((id) => id.slice(root.length).replace(/\?.*$/, ''));
     // What the first frame shows is there; the split is not vacuous.
     for (const m of ['renderer/App.svelte', 'renderer/areas/list.ts', 'renderer/components/FleetTree.svelte', 'renderer/views/FleetOverview.svelte', 'renderer/lib/fleet-health.svelte.ts']) expect(ours).toContain(m);
@@ -111,8 +117,32 @@ describe("renderer build: the frame chunk holds only the first frame's code", ()
       'renderer/lib/action-log.svelte.ts',
       'renderer/lib/download.ts',
       'renderer/reports/reports.svelte.ts',
+      // Notices most windows never show: loaded only when there is one.
+      'renderer/components/WhatIfPanel.svelte',
+      'renderer/components/PolicyBanner.svelte',
+      'renderer/components/SiteImportNotice.svelte',
+      'renderer/components/Modal.svelte',
     ];
     expect(ours.filter((m) => later.includes(m) || m.startsWith('renderer/areas/') && m !== 'renderer/areas/list.ts')).toEqual([]);
     expect(frame.moduleIds.filter((id) => /\/node_modules\/(chart\.js|zod)\//.test(id))).toEqual([]);
+  });
+
+  it('links every chunk by a path relative to its own file, so the app://, file:// and loopback windows all load it', async () => {
+    const all = await outputs();
+    const chunks = all.filter((c) => c.type === 'chunk');
+    const names = new Set(all.map((c) => c.fileName));
+    // The frame and its lazy parts are several files: the check below is not vacuous.
+    expect(chunks.length).toBeGreaterThan(20);
+    expect(chunks.flatMap((c) => c.dynamicImports ?? []).length).toBeGreaterThan(20);
+    for (const c of chunks) {
+      const code = c.code ?? '';
+      for (const dep of [...(c.imports ?? []), ...(c.dynamicImports ?? [])]) {
+        expect(dep, `${c.fileName} loads ${dep} from its own folder`).toMatch(/^assets\/[^/]+\.js$/);
+        expect(names.has(dep), `${c.fileName} loads ${dep}, which the build has`).toBe(true);
+        expect(code, `${c.fileName} names ${dep} relative to itself`).toContain(`./${dep.slice('assets/'.length)}`);
+      }
+      // Never from the server's root or the build's folder: that breaks under app:// and file://.
+      expect(code, c.fileName).not.toMatch(/["'`]\/?assets\//);
+    }
   });
 });

@@ -13,7 +13,7 @@ import { renderComponent } from './support/render.js';
  */
 type PillProps = { level: 'ok'; text: string };
 
-function show(part: ReturnType<typeof lazyPart<PillProps>>): HTMLElement {
+function show(part: ReturnType<typeof lazyPart<PillProps>>, quiet?: boolean): HTMLElement {
   const children = createRawSnippet((loaded: () => Component<PillProps>) => ({
     render: () => '<div data-testid="shown"></div>',
     setup: (el: Element) => {
@@ -21,7 +21,7 @@ function show(part: ReturnType<typeof lazyPart<PillProps>>): HTMLElement {
       return () => void unmount(c);
     },
   }));
-  return renderComponent(Lazy<PillProps>, { part, children }).target;
+  return renderComponent(Lazy<PillProps>, { part, children, ...(quiet ? { quiet } : {}) }).target;
 }
 
 describe('a part loaded on first use', () => {
@@ -46,6 +46,21 @@ describe('a part loaded on first use', () => {
     expect(again.querySelector('[data-testid="lazy-loading"]')).toBeNull();
     expect(again.querySelector('[data-testid="shown"]')?.textContent).toBe('loaded view');
     expect(imports).toBe(1);
+  });
+
+  it('shows nothing while a quiet part loads (a notice), but still says why it failed', async () => {
+    const chunk = deferred<{ default: Component<PillProps> }>();
+    const el = show(lazyPart('the test notice', () => chunk.promise), true);
+    expect(el.textContent?.trim()).toBe('');
+    chunk.resolve({ default: LevelPill as unknown as Component<PillProps> });
+    await settle();
+    expect(el.querySelector('[data-testid="shown"]')?.textContent).toBe('loaded view');
+
+    const broken = deferred<{ default: Component<PillProps> }>();
+    const failing = show(lazyPart('the other notice', () => broken.promise), true);
+    broken.reject(new TypeError('Failed to fetch dynamically imported module'));
+    await settle();
+    expect(failing.querySelector('[data-testid="lazy-failed"]')?.textContent).toContain('Could not load the other notice');
   });
 
   it('says why a script failed to load and loads it again on Retry', async () => {

@@ -337,6 +337,16 @@ describe('Electron main process entry', () => {
     // Nothing outside the folder was even read.
     expect(fetched.slice(before).every((u) => u.startsWith(`file://${rendererRoot}/`))).toBe(true);
   });
+
+  it('serves the script chunks a view loads on first use from the assets folder, with the CSP', async () => {
+    // A chunk's import is relative to the importing chunk (vite.config.ts, base './').
+    const chunk = await appHandler!(new Request(new URL('./CompareView-x1.js', 'app://fleetdeck/assets/frame-f1.js').href));
+    expect(chunk.status).toBe(200);
+    expect(chunk.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(fetched.at(-1)).toBe(`file://${join(rendererRoot, 'assets', 'CompareView-x1.js')}`);
+    // The policy lets the page load its own scripts, dynamic imports and module preloads alike, and nothing from elsewhere.
+    expect(CONTENT_SECURITY_POLICY).toMatch(/(^|; )script-src 'self'(;|$)/);
+  });
 });
 
 describe('Electron sources (static)', () => {
