@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
+import { CHANGE_WORDS } from '../../../app/compliance/changes.js';
 import type { Evidence } from '../../../app/compliance/evaluate.js';
-import { RESULT_WORDS, worstFirst } from '../../../app/compliance/order.js';
+import { RESULT_WORDS, stateWord, worstFirst } from '../../../app/compliance/order.js';
 import type { BaselineMeta, FleetComplianceView } from '../../../app/compliance/results.js';
 import { BaselineError } from '../../../app/compliance/parse.js';
 import { effectiveResult, waiverText } from '../../../app/compliance/waivers.js';
@@ -129,6 +130,14 @@ function printText(io: CliIo, result: FleetComplianceView): void {
     for (const check of worstFirst(s.checks)) {
       printRow(io, [RESULT_WORDS[effectiveResult(check)], check.severity, check.id, check.title, check.waiver ? `${check.reason}; ${waiverText(check.waiver)}` : check.reason, evidenceText(check.evidence)], '  ');
     }
+  }
+  if (result.changes.length) {
+    io.stdout('changed since the previous evaluation:\n');
+    for (const x of result.changes) {
+      printRow(io, [CHANGE_WORDS[x.kind], x.severity, x.check, x.site, x.system, `was ${stateWord(x.from)}, is ${stateWord(x.to)}; previous evaluation ${x.since}, seen ${x.at}`], '  ');
+    }
+  } else {
+    io.stdout('no check changed since the previous evaluation\n');
   }
   const c = result.counts;
   io.stdout(`fleet: ${c.fail} fail, ${c.waived} waived, ${c['cannot-tell']} cannot tell, ${c.pass} pass${result.score !== undefined ? `; score ${result.score} %` : ''}\n`);
