@@ -42,7 +42,7 @@ export function complianceSection(input: ReportInput): ReportSection {
   const history: Cell[][] = c.history.map((p) => [p.at, p.score ?? null, p.counts.fail, p.counts.waived, p.counts['cannot-tell'], p.counts.pass]);
   return {
     ...base,
-    description: `Every system against the baseline ${c.baseline.name} ${c.baseline.version}, from its cached answers: each check passes, fails, cannot tell (data missing, unreadable or too old: never a pass) or does not apply, with the value, the operation it was read from and its age. A waiver, recorded in the action log's hash chain, excuses a failing check until it ends. The score is the share of applicable checks that pass or are waived.`,
+    description: `Every system against the baseline ${c.baseline.name} ${c.baseline.version}, from its cached answers: each check passes, fails, cannot tell (data missing, unreadable or too old: never a pass) or does not apply, with the value, the operation it was read from and its age. A waiver, recorded in the action log's hash chain, excuses a failing check until it ends. What changed lists each system's checks whose result differs from the evaluation kept before. The score is the share of applicable checks that pass or are waived.`,
     tables: [
       makeTable(
         'compliance.baseline',

@@ -19,10 +19,13 @@ export class ComplianceState {
    * what the alert engine raised for a failing check. Undefined when they could not be read.
    */
   alerts = $state.raw<Readonly<Record<string, Alert>> | undefined>();
+  #seq = 0;
 
   /** Evaluates again (each evaluation's score is kept by main), and reads the compliance alerts. */
   async load(site?: string): Promise<void> {
     this.loading = true;
+    // Evaluations may overlap (a poll ends during one): only the last one started is shown.
+    const seq = ++this.#seq;
     try {
       const [result, alerts] = await Promise.all([
         api().invoke('compliance:evaluate', site !== undefined ? { site } : {}),
@@ -31,13 +34,14 @@ export class ComplianceState {
           .then((r) => r.alerts)
           .catch(() => undefined),
       ]);
+      if (seq !== this.#seq) return;
       this.result = result;
       this.alerts = alerts && Object.fromEntries(alerts.map((a) => [alertKey(a.siteId, a.system, a.subject), a]));
       this.error = undefined;
     } catch (err) {
-      this.error = errorText(err);
+      if (seq === this.#seq) this.error = errorText(err);
     } finally {
-      this.loading = false;
+      if (seq === this.#seq) this.loading = false;
     }
   }
 

@@ -1,5 +1,5 @@
 import { flushSync } from 'svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FleetComplianceView, SystemComplianceView } from '../../../app/compliance/results.js';
 import type { Alert } from '../../../app/alerts/alert.js';
 import type { Waiver } from '../../../app/compliance/waivers.js';
@@ -84,6 +84,7 @@ async function render() {
   );
   const fleet = new FleetStore({ eventBatchMs: 0 });
   await fleet.load();
+  fleet.listen();
   const app = renderComponent(ComplianceView, { fleet, nav: new Nav(), bulk: new BulkState() });
   await settle();
   const all = (testid: string) => [...app.target.ownerDocument.querySelectorAll<HTMLElement>(`[data-testid="${testid}"]`)];
@@ -136,6 +137,25 @@ describe('the compliance view', () => {
     await settle();
     const tunnel = all('compliance-detail-row').find((r) => r.dataset.check === 'support-tunnel-off');
     expect(tunnel?.querySelector('[data-testid="compliance-detail-change"]')?.textContent).toBe('newly fails');
+  });
+
+  it('evaluates again when a refresh has cached new answers', async () => {
+    const { fake } = await render();
+    const evaluations = () => sent(fake, 'compliance:evaluate').length;
+    const before = evaluations();
+    vi.useFakeTimers();
+    try {
+      fake.emit('fleet:status', status('s1', 'prod-a', 'refreshing'));
+      await vi.advanceTimersByTimeAsync(100);
+      flushSync();
+      expect(evaluations()).toBe(before);
+      fake.emit('fleet:status', status('s1', 'prod-a', 'ok', { lastSuccessAt: '2026-03-01T11:00:00.000Z' }));
+      await vi.advanceTimersByTimeAsync(100);
+      flushSync();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(evaluations()).toBe(before + 1);
   });
 
   it('drills into a system with the evidence, and records a waiver with its reason', async () => {
