@@ -148,7 +148,7 @@ async function fixCommand(io: CliIo, args: readonly string[]): Promise<number> {
       return EXIT.ok;
     }
     if (!values.yes) {
-      io.stdout(`nothing sent: run again with --yes to send these ${count} write${count === 1 ? '' : 's'}\n`);
+      io.stdout(`nothing sent: run again with --yes to send ${count === 1 ? 'this write' : `these ${count} writes`}\n`);
       return EXIT.ok;
     }
     let worst: number = EXIT.ok;
@@ -203,7 +203,7 @@ function printText(io: CliIo, result: FleetComplianceView): void {
       printRow(io, [CHANGE_WORDS[x.kind], x.severity, x.check, x.site, x.system, `was ${stateWord(x.from)}, is ${stateWord(x.to)}; previous evaluation ${x.since}, seen ${x.at}`], '  ');
     }
   } else {
-    io.stdout('no check changed since the previous evaluation\n');
+    io.stdout(result.history.length <= 1 ? 'first evaluation kept: the next one says what changed\n' : 'no check changed since the previous evaluation\n');
   }
   const c = result.counts;
   io.stdout(`fleet: ${c.fail} fail, ${c.waived} waived, ${c['cannot-tell']} cannot tell, ${c.pass} pass${result.score !== undefined ? `; score ${result.score} %` : ''}\n`);

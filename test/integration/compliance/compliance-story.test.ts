@@ -73,7 +73,7 @@ describe('the compliance story from the CLI', { timeout: 240_000 }, () => {
     const preview = await cli(f.dir, ['compliance', 'fix', 'support-tunnel-off']);
     expect(preview.code).toBe(EXIT.ok);
     expect(preview.stdout).toMatch(new RegExp(`^ {2}PUT /nodes/support/tunnel/disable\\t\\{"Node":"[^"]+"\\}\\t${toFix} \\(${site.name}\\)$`, 'm'));
-    expect(preview.stdout).toMatch(/^nothing sent: run again with --yes to send these 1 write$/m);
+    expect(preview.stdout).toMatch(/^nothing sent: run again with --yes to send this write$/m);
     expect(f.rt.actionLog.list({ operation: 'tunnel/disable' })).toEqual([]);
     const fixed = await cli(f.dir, ['compliance', 'fix', 'support-tunnel-off', '--yes']);
     expect(fixed.stderr).toBe('');
