@@ -109,6 +109,10 @@ test('open Compliance, see what fails and why, waive one, fix another, and find 
   await fix.getByTestId('compliance-fix-send').click();
   await expect(fix.getByTestId('compliance-fix-done')).toBeVisible({ timeout: 60_000 });
   await expect(cell(toFix, 'support-tunnel-off')).toHaveAttribute('data-result', 'pass', { timeout: 30_000 });
+  // The preview says the outcome: the check evaluated again on each system the fix went to.
+  const fixed = fix.locator(`[data-testid="compliance-fix-result"][data-system="${toFix}"]`);
+  await expect(fixed).toHaveAttribute('data-result', 'pass');
+  await expect(fixed).toContainText(`${toFix} (${f.simulator.manifest.sites[0]?.name}): pass`);
   await fix.getByRole('button', { name: 'Close' }).click();
   await expect(change(toFix, 'support-tunnel-off')).toHaveAttribute('data-kind', 'passes');
   await expect(change(toFix, 'support-tunnel-off').getByTestId('compliance-change-alert')).toHaveText('no alert open');
