@@ -139,7 +139,7 @@ describe('the compliance view', () => {
     expect(tunnel?.querySelector('[data-testid="compliance-detail-change"]')?.textContent).toBe('newly fails');
   });
 
-  it('evaluates again when a refresh has cached new answers', async () => {
+  it('evaluates again when a refresh has cached new answers, or a compliance alert moved', async () => {
     const { fake } = await render();
     const evaluations = () => sent(fake, 'compliance:evaluate').length;
     const before = evaluations();
@@ -156,6 +156,14 @@ describe('the compliance view', () => {
       vi.useRealTimers();
     }
     expect(evaluations()).toBe(before + 1);
+    // A compliance alert raised or cleared by the engine alone (a waiver ended) moves the view too; another rule's does not.
+    const drive = { ...tunnelAlert(), id: 2, rule: 'drive' as const, subject: 'd1' };
+    fake.emit('alerts:changed', { siteId: 's1', system: 'prod-a', raised: [drive], cleared: [], openCount: 2 });
+    await settle();
+    expect(evaluations()).toBe(before + 1);
+    fake.emit('alerts:changed', { siteId: 's1', system: 'prod-a', raised: [tunnelAlert()], cleared: [], openCount: 2 });
+    await settle();
+    expect(evaluations()).toBe(before + 2);
   });
 
   it('drills into a system with the evidence, and records a waiver with its reason', async () => {
