@@ -100,14 +100,16 @@ export function systemKey(siteId: string, system: string): string {
 
 /**
  * Whether an entry is kept, and its last change: the checks whose state differs from the last kept
- * evaluation's, else the change that evaluation carried (nothing moved since).
+ * evaluation's, else the change that evaluation carried (nothing moved since). An evaluation of
+ * another baseline (another file, or the file edited) is no basis: a check may have changed its
+ * rule under the same id, so nothing is said to have changed.
  */
 function planEntry(at: Date, baseline: string, e: ScoreEntry, prev: Row | undefined): { keep: boolean; counts: string; results: string | null; changes: KeptChange | undefined } {
   const counts = JSON.stringify(e.counts);
   const results = e.results ? JSON.stringify(e.results) : null;
-  const carried = prev?.changes ? (JSON.parse(prev.changes) as KeptChange) : undefined;
-  let changes = carried;
-  if (prev && e.results && prev.results && prev.results !== results) {
+  const comparable = prev !== undefined && prev.baseline === baseline;
+  let changes = comparable && prev.changes ? (JSON.parse(prev.changes) as KeptChange) : undefined;
+  if (comparable && e.results && prev.results && prev.results !== results) {
     const moved = stateChanges(JSON.parse(prev.results) as Record<string, CheckState>, e.results);
     if (moved.length) changes = { since: prev.at, at: at.toISOString(), checks: moved };
   }

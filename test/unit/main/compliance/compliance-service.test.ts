@@ -120,7 +120,7 @@ describe('the compliance service', () => {
     expect(history.of('s1', 'alpha').length).toBeGreaterThanOrEqual(6);
   });
 
-  it('keeps an evaluation whose checks moved even when its counts did not', () => {
+  it('keeps an evaluation whose checks moved even when its counts did not, and compares only evaluations of one baseline', () => {
     const { history } = setup();
     const counts = { fail: 1, 'cannot-tell': 0, waived: 0, pass: 1, 'not-applicable': 0 };
     const at = new Date('2026-03-01T12:00:00Z');
@@ -131,6 +131,11 @@ describe('the compliance service', () => {
       { check: 'a', from: 'fail', to: 'pass' },
       { check: 'b', from: 'pass', to: 'fail' },
     ]);
+    // Another baseline is no basis for what changed; the next evaluation of it is.
+    const other = history.record(new Date(at.getTime() + 2000), 'c', [{ siteId: 's1', system: 'alpha', counts, score: 50, results: { a: 'fail', b: 'pass' } }]);
+    expect(other.changes.size).toBe(0);
+    const again = history.record(new Date(at.getTime() + 3000), 'c', [{ siteId: 's1', system: 'alpha', counts, score: 50, results: { a: 'pass', b: 'pass' } }]);
+    expect(again.changes.get(JSON.stringify(['s1', 'alpha']))?.checks).toEqual([{ check: 'a', from: 'fail', to: 'pass' }]);
   });
 
   it('previews a fix only for a check that has one', () => {
