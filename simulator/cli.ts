@@ -17,7 +17,8 @@ const USAGE = `Usage: fleetdeck-simulator [options]
   --manifest FILE   write the manifest JSON here (printed to stdout otherwise)
   --control-port C  control server port (default: P+N when --port is given, else free)
   --start-time T    simulated time starts at this ISO 8601 instant (default: now)
-  --demo            3 sites x 3 systems with one degrading drive and one replication pair
+  --demo            3 sites x 3 systems with one degrading drive, one replication pair and two
+                    fixable compliance drifts (a support tunnel open, mail certificates unchecked)
   --dialect A,B     answer like real systems that differ from our reading of the document
                     (${DIALECT_NAMES.join(', ')}; see simulator/README.md, "Dialects")
   --help`;

@@ -5,6 +5,7 @@ import type { SiteRuntime } from './control.js';
 import { SiteFaults } from './faults.js';
 import { buildHandlers } from './handlers/index.js';
 import { SiteServer } from './http-site.js';
+import { demoDrift } from './misconfigure.js';
 import { hashString } from './random.js';
 import { SiteService } from './service.js';
 import { generateFleet } from './state/generate.js';
@@ -32,7 +33,7 @@ export interface SimulatorOptions {
   latencyMs?: number;
   username?: string;
   password?: string;
-  /** 3 sites × 3 systems, exactly one degrading drive and one replication pair (sites/systems ignored). */
+  /** 3 sites × 3 systems, exactly one degrading drive, one replication pair and two fixable compliance drifts (sites/systems ignored). */
   demo?: boolean;
   /** Simulated time; tests pass SimClock.frozen(ms) for reproducible timestamps. */
   clock?: SimClock;
@@ -108,6 +109,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const clock = options.clock ?? new SimClock();
   const fleet = generateFleet({ seed, sites, systems, demo, username, password, nowMs: clock.now() });
   fleet.dialects = new Set(parseDialects(options.dialects ?? []));
+  if (demo) demoDrift(fleet, clock.now());
   const handlers = buildHandlers();
 
   const runtimes: SiteRuntime[] = [];

@@ -1,5 +1,5 @@
 import { poolAllocatedBytes, poolUsableBytes } from './state/capacity.js';
-import type { HostState, SiteState, SystemState } from './state/model.js';
+import type { FleetState, HostState, SiteState, SystemState } from './state/model.js';
 import { INIT_MS } from './state/replication.js';
 
 /**
@@ -140,4 +140,18 @@ function iscsiHost(system: SystemState): HostState {
   if (!system.hosts.includes(host)) system.hosts.push(host);
   host.iqn = `iqn.2026-01.test.simulator:${host.name.toLowerCase()}`;
   return host;
+}
+
+/**
+ * The demo fleet's drift from the secure baseline that a Fix… can end: a support tunnel a vendor
+ * case left open on the second site's first system, and e-mail certificate validation turned off
+ * on the third site's last system. Without it every failing check of the demo would need a change
+ * Fleetdeck cannot preview (two-step authentication, CHAP secrets, encryption).
+ */
+export function demoDrift(fleet: FleetState, nowMs: number): void {
+  const [, second, third] = fleet.sites;
+  const tunnel = second?.systems[0];
+  if (second && tunnel) misconfigure(second, tunnel, 'support-tunnel-off', nowMs);
+  const mail = third?.systems.at(-1);
+  if (third && mail) misconfigure(third, mail, 'email-validates-certificate', nowMs);
 }

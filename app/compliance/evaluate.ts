@@ -143,7 +143,7 @@ function evaluateRule(rule: Rule | Precondition, answers: AnswerSource, now: num
     if (failed.length) return { result: 'fail', reason: `${failed.length} of ${items.length} do not meet ${what}`, evidence: evidence(failed) };
     if (unknown.length || unsure.length) return { result: 'cannot-tell', reason: `${unknown.length} of ${items.length} lack what ${what} needs${unsureWhere}`, evidence: evidence(unknown) };
     if (!items.length) return { result: 'not-applicable', reason: `nothing to check in ${op}`, evidence: evidence([]) };
-    return { result: 'pass', reason: `all ${items.length} meet ${what}`, evidence: evidence(passed) };
+    return { result: 'pass', reason: items.length === 1 ? `1 of 1 meets ${what}` : `all ${items.length} meet ${what}`, evidence: evidence(passed) };
   }
   if (quantifier === 'some') {
     if (passed.length) return { result: 'pass', reason: `${passed.length} of ${items.length} meet ${what}`, evidence: evidence(passed) };

@@ -1,9 +1,15 @@
+import type { CheckState } from './changes.js';
 import { SEVERITIES } from './severity.js';
 import { EFFECTIVE_RESULTS, effectiveResult } from './waivers.js';
 import type { CheckOutcomeView, SystemComplianceView } from './results.js';
 
 /** What each effective result is called where an admin reads it (the CLI, the view, the audit pack). */
 export const RESULT_WORDS = { fail: 'FAIL', 'cannot-tell': 'CANNOT TELL', waived: 'waived', pass: 'pass', 'not-applicable': 'n/a' } as const;
+
+/** A check's kept state in the same words (what changed since the previous evaluation). */
+export function stateWord(s: CheckState): string {
+  return s === 'waiver-expired' ? 'FAIL (waiver expired)' : RESULT_WORDS[s];
+}
 
 /** Checks worst first: effective result (fail, cannot tell, waived, pass, n/a), then severity highest first, then the baseline's order. */
 export function worstFirst<T extends Pick<CheckOutcomeView, 'result' | 'severity' | 'waiver'>>(checks: readonly T[]): T[] {

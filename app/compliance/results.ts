@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OPERATION_KEYS } from '../catalog/operations.js';
 import { severitySchema } from './baseline.js';
+import { CHANGE_KINDS, checkStateSchema } from './changes.js';
 import { CHECK_RESULTS, type CheckOutcome } from './evaluate.js';
 import { appliedWaiverSchema, waiverSchema } from './waivers.js';
 
@@ -74,6 +75,26 @@ export const scorePointSchema = z.object({
 });
 export type ScorePoint = z.infer<typeof scorePointSchema>;
 
+/**
+ * One check of one system that changed at the system's last change: what it was at the previous
+ * kept evaluation (`since`) and what it is from the evaluation that first showed it (`at`). A
+ * system keeps showing its last change until another one replaces it.
+ */
+export const checkChangeSchema = z.object({
+  siteId: z.string(),
+  site: z.string(),
+  system: z.string(),
+  check: z.string(),
+  title: z.string(),
+  severity: severitySchema,
+  kind: z.enum(CHANGE_KINDS),
+  from: checkStateSchema,
+  to: checkStateSchema,
+  since: z.string(),
+  at: z.string(),
+});
+export type CheckChange = z.infer<typeof checkChangeSchema>;
+
 export const fleetComplianceSchema = z.object({
   baseline: baselineMetaSchema,
   evaluatedAt: z.string(),
@@ -85,5 +106,7 @@ export const fleetComplianceSchema = z.object({
   waivers: z.array(waiverSchema),
   /** The scope's kept scores, oldest first (at most the last 50). */
   history: z.array(scorePointSchema),
+  /** What changed since the previous kept evaluation: each system's last change, newest first, then by site, system and the baseline's order. */
+  changes: z.array(checkChangeSchema),
 });
 export type FleetComplianceView = z.infer<typeof fleetComplianceSchema>;

@@ -1,4 +1,5 @@
-import { RESULT_WORDS, worstFirst } from '../compliance/order.js';
+import { CHANGE_WORDS } from '../compliance/changes.js';
+import { RESULT_WORDS, stateWord, worstFirst } from '../compliance/order.js';
 import { effectiveResult, waiverText, type Waiver } from '../compliance/waivers.js';
 import type { Cell, DataAge, ReportSection } from './model.js';
 import type { ReportInput } from './snapshot.js';
@@ -6,7 +7,8 @@ import { makeTable } from './table.js';
 
 /**
  * The compliance section: the baseline (name, version, SHA-256), every system's checks with result
- * and evidence, the waivers with reason, granter and end, and the score kept over time. It is the
+ * and evidence, the waivers with reason, granter and end, what changed since the previous kept
+ * evaluation, and the score kept over time. It is the
  * evaluation `fleetdeck compliance` and the view show, made when the report was built.
  */
 export function complianceSection(input: ReportInput): ReportSection {
@@ -35,10 +37,12 @@ export function complianceSection(input: ReportInput): ReportSection {
   );
   const evaluatedAt = Date.parse(c.evaluatedAt);
   const waivers: Cell[][] = c.waivers.map((w) => [w.check, scopeText(w), w.reason, w.by, w.at, w.until, Date.parse(w.until) > evaluatedAt ? 'in force' : 'expired', w.seq]);
+  // Older report inputs kept in the history have no changes.
+  const changes: Cell[][] = (c.changes ?? []).map((x) => [x.site, x.system, x.check, x.severity, CHANGE_WORDS[x.kind], stateWord(x.from), stateWord(x.to), x.since, x.at]);
   const history: Cell[][] = c.history.map((p) => [p.at, p.score ?? null, p.counts.fail, p.counts.waived, p.counts['cannot-tell'], p.counts.pass]);
   return {
     ...base,
-    description: `Every system against the baseline ${c.baseline.name} ${c.baseline.version}, from its cached answers: each check passes, fails, cannot tell (data missing, unreadable or too old: never a pass) or does not apply, with the value, the operation it was read from and its age. A waiver, recorded in the action log's hash chain, excuses a failing check until it ends. The score is the share of applicable checks that pass or are waived.`,
+    description: `Every system against the baseline ${c.baseline.name} ${c.baseline.version}, from its cached answers: each check passes, fails, cannot tell (data missing, unreadable or too old: never a pass) or does not apply, with the value, the operation it was read from and its age. A waiver, recorded in the action log's hash chain, excuses a failing check until it ends. What changed lists each system's checks whose result differs from the evaluation kept before. The score is the share of applicable checks that pass or are waived.`,
     tables: [
       makeTable(
         'compliance.baseline',
@@ -95,6 +99,24 @@ export function complianceSection(input: ReportInput): ReportSection {
         'No waiver recorded.',
       ),
       makeTable(
+        'compliance.changes',
+        'Changed since the previous evaluation',
+        [
+          ['site', 'Site'],
+          ['system', 'System'],
+          ['check', 'Check'],
+          ['severity', 'Severity'],
+          ['change', 'Change'],
+          ['from', 'Was'],
+          ['to', 'Is'],
+          ['since', 'Previous evaluation', 'time'],
+          ['at', 'Seen at', 'time'],
+        ],
+        ['site', 'system', 'check'],
+        changes,
+        'No check changed since the previous evaluation.',
+      ),
+      makeTable(
         'compliance.history',
         'Score over time',
         [
@@ -113,6 +135,7 @@ export function complianceSection(input: ReportInput): ReportSection {
     dataAges: dataAges(input),
   };
 }
+
 
 function evidenceValues(values: ReadonlyArray<{ item?: string | undefined; field: string; value?: unknown }>): string | null {
   if (!values.length) return null;

@@ -81,6 +81,10 @@ Usage:
   fleetdeck compliance unwaive CHECK [--site NAME [--system NAME]]
       A waiver (recorded in the action log's hash chain) excuses a failing check until it ends:
       shown as "waived (reason, by, until)" and not counted as failing. Without --site: every system.
+  fleetdeck compliance fix CHECK [--site NAME]... [--yes]
+      The exact writes that fix a check where it fails (without a waiver), printed and not sent;
+      --yes sends them as bulk changes, reads those systems again and evaluates the check again
+      (exit 13 while it still fails there, 9 or 1 when a write's outcome is unknown or refused).
   fleetdeck monitor [--data-dir DIR] [--metrics-listen ADDR:PORT] [--metrics-web-config FILE]
                     [--secrets-file FILE]
       Polls every site at its interval and evaluates the alerts, with no window, until SIGTERM or

@@ -1,5 +1,6 @@
+import { changeKind, checkStates, type KeptChange } from '../../app/compliance/changes.js';
 import { fixPlan, type FixPlan } from '../../app/compliance/fix.js';
-import type { FleetComplianceView, SystemComplianceView } from '../../app/compliance/results.js';
+import type { CheckChange, FleetComplianceView, SystemComplianceView } from '../../app/compliance/results.js';
 import { complianceScore, countEffective, type Waiver, type WaiverGrant, type WaiverScope } from '../../app/compliance/waivers.js';
 import type { Site } from '../../app/domain/site.js';
 import { refreshRead } from '../../app/fleet/refresh-plan.js';
@@ -8,7 +9,7 @@ import type { ActionLog } from '../store/action-log.js';
 import type { OfflineCache } from '../store/offline-cache.js';
 import { baselineMeta, shippedBaseline, type BaselineSource } from './baseline-source.js';
 import { evaluateCachedSystem, evaluateFleet } from './fleet-compliance.js';
-import type { ScoreHistory } from './score-history.js';
+import { systemKey, type ScoreHistory } from './score-history.js';
 import { WaiverLog } from './waiver-log.js';
 
 export interface ComplianceServiceOptions {
@@ -62,9 +63,9 @@ export class ComplianceService {
     const counts = countEffective(systems.flatMap((s) => s.checks));
     const score = complianceScore(counts);
     const scopeId = scopeIdOf(options.siteIds);
-    if (options.keep !== false && this.o.history) {
-      this.o.history.record(now, this.source.sha256, [{ siteId: scopeId, system: '', counts, score }, ...systems.map((s) => ({ siteId: s.siteId, system: s.system, counts: s.counts, score: s.score }))]);
-    }
+    const entries = [{ siteId: scopeId, system: '', counts, score }, ...systems.map((s) => ({ siteId: s.siteId, system: s.system, counts: s.counts, score: s.score, results: checkStates(s.checks) }))];
+    const history = this.o.history;
+    const kept = !history ? new Map<string, KeptChange>() : options.keep !== false ? history.record(now, this.source.sha256, entries).changes : history.changesOf(now, this.source.sha256, entries);
     const inScope = (w: Waiver): boolean => !options.siteIds || options.siteIds.has(w.siteId) || w.siteId === '';
     return {
       baseline: baselineMeta(this.source),
@@ -74,7 +75,25 @@ export class ComplianceService {
       systems,
       waivers: waivers.filter(inScope),
       history: this.o.history?.of(scopeId, '') ?? [],
+      changes: this.changesOf(systems, kept),
     };
+  }
+
+  /** Each system's last change, one row per check, newest first; a check the baseline no longer has is left out. */
+  private changesOf(systems: readonly SystemComplianceView[], kept: ReadonlyMap<string, KeptChange>): CheckChange[] {
+    const checks = new Map(this.source.baseline.checks.map((c, i) => [c.id, { c, i }]));
+    const out: Array<{ row: CheckChange; order: number }> = [];
+    for (const s of systems) {
+      const change = kept.get(systemKey(s.siteId, s.system));
+      if (!change) continue;
+      for (const moved of change.checks) {
+        const known = checks.get(moved.check);
+        if (!known) continue;
+        const { title, severity } = known.c;
+        out.push({ row: { siteId: s.siteId, site: s.site, system: s.system, check: moved.check, title, severity, kind: changeKind(moved.to), from: moved.from, to: moved.to, since: change.since, at: change.at }, order: known.i });
+      }
+    }
+    return out.sort((a, b) => b.row.at.localeCompare(a.row.at) || a.row.site.localeCompare(b.row.site) || a.row.system.localeCompare(b.row.system) || a.order - b.order).map((x) => x.row);
   }
 
   /** The kept scores of one system, oldest first. */

@@ -383,6 +383,12 @@ export const REPORT_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX compliance_scores_key ON compliance_scores (site_id, system, id);
   `,
+  `
+  -- Per system, what each check showed at the evaluation and the system's last change (what changed
+  -- since the previous evaluation, carried forward while nothing moves). NULL on scope rows.
+  ALTER TABLE compliance_scores ADD COLUMN results TEXT;   -- JSON: check id -> state (app/compliance/changes.ts)
+  ALTER TABLE compliance_scores ADD COLUMN changes TEXT;   -- JSON of keptChangeSchema, NULL before any change
+  `,
 ];
 
 /**

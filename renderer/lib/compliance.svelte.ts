@@ -1,3 +1,4 @@
+import type { Alert } from '../../app/alerts/alert.js';
 import type { FixPlan } from '../../app/compliance/fix.js';
 import type { FleetComplianceView, ScorePoint } from '../../app/compliance/results.js';
 import type { Waiver } from '../../app/compliance/waivers.js';
@@ -13,17 +14,34 @@ export class ComplianceState {
   result = $state.raw<FleetComplianceView | undefined>();
   loading = $state(false);
   error = $state<string | undefined>();
+  /**
+   * The compliance alerts not cleared, read with each evaluation, by `[siteId, system, check]`:
+   * what the alert engine raised for a failing check. Undefined when they could not be read.
+   */
+  alerts = $state.raw<Readonly<Record<string, Alert>> | undefined>();
+  #seq = 0;
 
-  /** Evaluates again (each evaluation's score is kept by main). */
+  /** Evaluates again (each evaluation's score is kept by main), and reads the compliance alerts. */
   async load(site?: string): Promise<void> {
     this.loading = true;
+    // Evaluations may overlap (a poll ends during one): only the last one started is shown.
+    const seq = ++this.#seq;
     try {
-      this.result = await api().invoke('compliance:evaluate', site !== undefined ? { site } : {});
+      const [result, alerts] = await Promise.all([
+        api().invoke('compliance:evaluate', site !== undefined ? { site } : {}),
+        api()
+          .invoke('alerts:list', { rule: 'compliance', state: 'active', limit: 10_000 })
+          .then((r) => r.alerts)
+          .catch(() => undefined),
+      ]);
+      if (seq !== this.#seq) return;
+      this.result = result;
+      this.alerts = alerts && Object.fromEntries(alerts.map((a) => [alertKey(a.siteId, a.system, a.subject), a]));
       this.error = undefined;
     } catch (err) {
-      this.error = errorText(err);
+      if (seq === this.#seq) this.error = errorText(err);
     } finally {
-      this.loading = false;
+      if (seq === this.#seq) this.loading = false;
     }
   }
 
@@ -44,8 +62,15 @@ export class ComplianceState {
     await this.load();
   }
 
+  /** The compliance alert of one check of one system, if one is not cleared. */
+  alertOf(siteId: string, system: string, check: string): Alert | undefined {
+    return this.alerts?.[alertKey(siteId, system, check)];
+  }
+
   /** The exact writes a check's fix would send; sends nothing. */
   fixPlan(check: string): Promise<FixPlan> {
     return api().invoke('compliance:fixplan', { check });
   }
 }
+
+const alertKey = (siteId: string, system: string, check: string): string => JSON.stringify([siteId, system, check]);

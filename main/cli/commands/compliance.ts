@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
+import { CHANGE_WORDS } from '../../../app/compliance/changes.js';
 import type { Evidence } from '../../../app/compliance/evaluate.js';
-import { RESULT_WORDS, worstFirst } from '../../../app/compliance/order.js';
+import { RESULT_WORDS, stateWord, worstFirst } from '../../../app/compliance/order.js';
 import type { BaselineMeta, FleetComplianceView } from '../../../app/compliance/results.js';
 import { BaselineError } from '../../../app/compliance/parse.js';
 import { effectiveResult, waiverText } from '../../../app/compliance/waivers.js';
@@ -33,6 +34,7 @@ export function loadBaseline(file: string | undefined): BaselineSource {
  */
 export async function complianceCommand(io: CliIo, args: readonly string[]): Promise<number> {
   if (args[0] === 'waive' || args[0] === 'unwaive') return waiveCommand(io, args[0], args.slice(1));
+  if (args[0] === 'fix') return fixCommand(io, args.slice(1));
   const { values } = parseArgs({
     args: [...args],
     strict: true,
@@ -110,6 +112,71 @@ async function waiveCommand(io: CliIo, verb: 'waive' | 'unwaive', args: readonly
   );
 }
 
+/**
+ * `fleetdeck compliance fix CHECK [--site NAME]... [--yes]`: the exact writes of a check's fix on
+ * the systems where it fails without a waiver, printed and not sent; with `--yes` sent as bulk
+ * changes (recorded in the action log), then the systems are read again and the check evaluated
+ * again. Exits {@link EXIT.checksFailing} while the check still fails on a system it was sent to,
+ * {@link EXIT.outcomeUnknown} or {@link EXIT.api} when a write's outcome is unknown or refused.
+ */
+async function fixCommand(io: CliIo, args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string' },
+      baseline: { type: 'string' },
+      site: { type: 'string', multiple: true, default: [] },
+      yes: { type: 'boolean', default: false },
+    },
+  });
+  const [check, ...extra] = positionals;
+  if (check === undefined || extra.length) throw new CliError('compliance fix takes one check id', EXIT.usage);
+  const source = values.baseline === undefined ? undefined : loadBaseline(values.baseline);
+  return withRuntime(io, values['data-dir'], async (rt) => {
+    const siteIds = new Set((values.site ?? []).map((name) => siteIdOf(rt, name)));
+    const service = source ? rt.compliance.withBaseline(source) : rt.compliance;
+    const scope = siteIds.size ? { siteIds } : {};
+    const plan = service.fixPlan(check, scope);
+    io.stdout(`fix of ${terminalField(plan.check)} (${terminalField(plan.title)}): ${terminalField(plan.fixTitle)}\n`);
+    for (const w of plan.writes) printRow(io, [w.op, JSON.stringify(w.body), w.targets.map((t) => `${t.system} (${t.site})`).join(', ')], '  ');
+    for (const l of plan.left) printRow(io, ['not covered', `${l.system} (${l.site})`, l.why], '  ');
+    const count = plan.writes.reduce((n, w) => n + w.targets.length, 0);
+    if (!count) {
+      io.stdout('no system needs this fix\n');
+      return EXIT.ok;
+    }
+    if (!values.yes) {
+      io.stdout(`nothing sent: run again with --yes to send ${count === 1 ? 'this write' : `these ${count} writes`}\n`);
+      return EXIT.ok;
+    }
+    let worst: number = EXIT.ok;
+    for (const w of plan.writes) {
+      const job = rt.bulk.start({ operation: w.op, targets: w.targets.map((t) => ({ siteId: t.siteId, system: t.system })), params: { body: w.body } });
+      const done = await rt.bulk.settled(job.id);
+      for (const t of done.targets) {
+        printRow(io, [t.outcome, w.op, t.system, t.message ?? ''], '  ');
+        if (t.outcome === 'unknown') worst = EXIT.outcomeUnknown;
+        else if (t.outcome !== 'ok' && worst === EXIT.ok) worst = EXIT.api;
+      }
+    }
+    // Read the systems sent to again, then evaluate the check there (the score is kept, the alerts follow).
+    const targets = plan.writes.flatMap((w) => w.targets);
+    await rt.fleet.refresh({ siteIds: [...new Set(targets.map((t) => t.siteId))], systems: [...new Set(targets.map((t) => t.system))], force: true });
+    rt.alerts.evaluateAll();
+    const after = service.evaluate(scope);
+    let failing = 0;
+    for (const t of new Map(targets.map((x) => [`${x.siteId}\u0000${x.system}`, x])).values()) {
+      const outcome = after.systems.find((x) => x.siteId === t.siteId && x.system === t.system)?.checks.find((c) => c.id === check);
+      const word = outcome ? RESULT_WORDS[effectiveResult(outcome)] : 'not evaluated';
+      if (!outcome || effectiveResult(outcome) !== 'pass') failing++;
+      printRow(io, ['now', word, check, `${t.system} (${t.site})`, outcome?.reason ?? ''], '  ');
+    }
+    return worst !== EXIT.ok ? worst : failing ? EXIT.checksFailing : EXIT.ok;
+  });
+}
+
 function siteIdOf(rt: Runtime, name: string): string {
   const site = rt.sites.get(name);
   if (!site) throw new CliError(`no site named "${name}"`, EXIT.usage);
@@ -129,6 +196,14 @@ function printText(io: CliIo, result: FleetComplianceView): void {
     for (const check of worstFirst(s.checks)) {
       printRow(io, [RESULT_WORDS[effectiveResult(check)], check.severity, check.id, check.title, check.waiver ? `${check.reason}; ${waiverText(check.waiver)}` : check.reason, evidenceText(check.evidence)], '  ');
     }
+  }
+  if (result.changes.length) {
+    io.stdout('changed since the previous evaluation:\n');
+    for (const x of result.changes) {
+      printRow(io, [CHANGE_WORDS[x.kind], x.severity, x.check, x.site, x.system, `was ${stateWord(x.from)}, is ${stateWord(x.to)}; previous evaluation ${x.since}, seen ${x.at}`], '  ');
+    }
+  } else {
+    io.stdout(result.history.length <= 1 ? 'first evaluation kept: the next one says what changed\n' : 'no check changed since the previous evaluation\n');
   }
   const c = result.counts;
   io.stdout(`fleet: ${c.fail} fail, ${c.waived} waived, ${c['cannot-tell']} cannot tell, ${c.pass} pass${result.score !== undefined ? `; score ${result.score} %` : ''}\n`);

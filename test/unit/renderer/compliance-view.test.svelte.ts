@@ -1,6 +1,7 @@
 import { flushSync } from 'svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FleetComplianceView, SystemComplianceView } from '../../../app/compliance/results.js';
+import type { Alert } from '../../../app/alerts/alert.js';
 import type { Waiver } from '../../../app/compliance/waivers.js';
 import { setApi } from '../../../renderer/lib/api.js';
 import { BulkState } from '../../../renderer/lib/bulk.svelte.js';
@@ -50,7 +51,20 @@ function answer(waived = false): FleetComplianceView {
     systems: [system('s2', 'Site two', 'dr-b', 'pass'), system('s1', 'Site one', 'prod-a', 'fail', waived ? w : undefined)],
     waivers: waived ? [w] : [],
     history: [{ at: AT, siteId: '', system: '', counts: { fail: 1, 'cannot-tell': 0, waived: 0, pass: 3, 'not-applicable': 0 }, score: 75 }],
+    changes: [
+      waived
+        ? { ...CHANGE, kind: 'waived', from: 'fail', to: 'waived' }
+        : { ...CHANGE, kind: 'fails', from: 'pass', to: 'fail' },
+      { ...CHANGE, siteId: 's2', site: 'Site two', system: 'dr-b', check: 'host-chap', title: 'Host CHAP', severity: 'low', kind: 'passes', from: 'cannot-tell', to: 'pass' },
+    ],
   };
+}
+
+const CHANGE = { siteId: 's1', site: 'Site one', system: 'prod-a', check: 'support-tunnel-off', title: 'Tunnel closed', severity: 'high', since: '2026-03-01T09:00:00.000Z', at: AT } as const;
+
+/** The compliance alert the engine keeps open for a check failing without a waiver. */
+function tunnelAlert(): Alert {
+  return { id: 1, rule: 'compliance', siteId: 's1', system: 'prod-a', subject: 'support-tunnel-off', level: 'warning', message: 'compliance check failing (high): Tunnel closed', state: 'open', raisedAt: AT, lastSeenAt: AT };
 }
 
 async function render() {
@@ -60,6 +74,7 @@ async function render() {
     withChannels(fake, {
       'compliance:evaluate': () => answer(waived),
       'compliance:history': () => [],
+      'alerts:list': () => ({ alerts: waived ? [] : [tunnelAlert()], openCount: waived ? 0 : 1 }),
       'compliance:waive': (r) => {
         waived = true;
         return { check: r.check, siteId: 's1', system: r.system ?? '', reason: r.reason, until: r.until, by: 'ann', at: AT, seq: 7 };
@@ -69,6 +84,7 @@ async function render() {
   );
   const fleet = new FleetStore({ eventBatchMs: 0 });
   await fleet.load();
+  fleet.listen();
   const app = renderComponent(ComplianceView, { fleet, nav: new Nav(), bulk: new BulkState() });
   await settle();
   const all = (testid: string) => [...app.target.ownerDocument.querySelectorAll<HTMLElement>(`[data-testid="${testid}"]`)];
@@ -100,6 +116,56 @@ describe('the compliance view', () => {
     expect(all('compliance-row').map((r) => r.dataset.system)).toEqual(['dr-b']);
   });
 
+  it('says what changed since the previous evaluation, and whether the alert engine raised an alert for it', async () => {
+    const { all, one } = await render();
+    const rows = all('compliance-change');
+    expect(rows.map((r) => [r.dataset.system, r.dataset.check, r.dataset.kind])).toEqual([
+      ['prod-a', 'support-tunnel-off', 'fails'],
+      ['dr-b', 'host-chap', 'passes'],
+    ]);
+    expect(rows[0]?.textContent).toContain('newly fails');
+    expect(rows[0]?.textContent).toContain('pass → FAIL');
+    expect(all('compliance-change-alert').map((a) => a.textContent)).toEqual(['warning alert open', 'no alert open']);
+    // Filtered by severity, the low check's change is not shown.
+    const severity = one('compliance-severity') as unknown as HTMLSelectElement;
+    severity.value = 'medium';
+    severity.dispatchEvent(new Event('change'));
+    flushSync();
+    expect(all('compliance-change').map((r) => r.dataset.check)).toEqual(['support-tunnel-off']);
+    // The system's checks say the same.
+    click(rows[0]?.querySelector('button') ?? undefined);
+    await settle();
+    const tunnel = all('compliance-detail-row').find((r) => r.dataset.check === 'support-tunnel-off');
+    expect(tunnel?.querySelector('[data-testid="compliance-detail-change"]')?.textContent).toBe('newly fails');
+  });
+
+  it('evaluates again when a refresh has cached new answers, or a compliance alert moved', async () => {
+    const { fake } = await render();
+    const evaluations = () => sent(fake, 'compliance:evaluate').length;
+    const before = evaluations();
+    vi.useFakeTimers();
+    try {
+      fake.emit('fleet:status', status('s1', 'prod-a', 'refreshing'));
+      await vi.advanceTimersByTimeAsync(100);
+      flushSync();
+      expect(evaluations()).toBe(before);
+      fake.emit('fleet:status', status('s1', 'prod-a', 'ok', { lastSuccessAt: '2026-03-01T11:00:00.000Z' }));
+      await vi.advanceTimersByTimeAsync(100);
+      flushSync();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(evaluations()).toBe(before + 1);
+    // A compliance alert raised or cleared by the engine alone (a waiver ended) moves the view too; another rule's does not.
+    const drive = { ...tunnelAlert(), id: 2, rule: 'drive' as const, subject: 'd1' };
+    fake.emit('alerts:changed', { siteId: 's1', system: 'prod-a', raised: [drive], cleared: [], openCount: 2 });
+    await settle();
+    expect(evaluations()).toBe(before + 1);
+    fake.emit('alerts:changed', { siteId: 's1', system: 'prod-a', raised: [tunnelAlert()], cleared: [], openCount: 2 });
+    await settle();
+    expect(evaluations()).toBe(before + 2);
+  });
+
   it('drills into a system with the evidence, and records a waiver with its reason', async () => {
     const { fake, all, one } = await render();
     click(all('compliance-system')[0]);
@@ -121,6 +187,10 @@ describe('the compliance view', () => {
     expect(after.dataset.result).toBe('waived');
     expect(one('compliance-waiver').textContent).toBe('waived (case 42, by ann, until 2099-01-01T00:00:00.000Z)');
     expect(all('compliance-waiver-row')).toHaveLength(1);
+    // Evaluated again after the waiver: the change is now that it is waived, and no alert is open.
+    const change = all('compliance-change').find((r) => r.dataset.check === 'support-tunnel-off');
+    expect(change?.dataset.kind).toBe('waived');
+    expect(change?.querySelector('[data-testid="compliance-change-alert"]')?.textContent).toBe('no alert open');
   });
 
   it('previews a fix and sends nothing until confirmed', async () => {

@@ -29,6 +29,10 @@ function evaluation(): FleetComplianceView {
     ],
     waivers: [waiver],
     history: [{ at: GENERATED_AT, siteId: '', system: '', counts: { fail: 1, 'cannot-tell': 0, waived: 1, pass: 0, 'not-applicable': 0 }, score: 50 }],
+    changes: [
+      { siteId: 'east', site: 'East DC', system: 'alpha', check: 'host-chap', title: 'Host CHAP', severity: 'medium', kind: 'waiver-expired', from: 'waived', to: 'waiver-expired', since: READ_AT, at: GENERATED_AT },
+      { siteId: 'east', site: 'East DC', system: 'alpha', check: 'email-validates-certificate', title: 'Mail', severity: 'medium', kind: 'cannot-tell', from: 'pass', to: 'cannot-tell', since: READ_AT, at: GENERATED_AT },
+    ],
   };
 }
 
@@ -44,6 +48,10 @@ describe('the compliance section', () => {
       ]);
       expect(rowsOf(model, 'compliance.waivers')).toEqual([{ check: 'support-tunnel-off', scope: 'East DC / alpha', reason: 'vendor case 42', by: 'ann', at: READ_AT, until: '2099-01-01T00:00:00.000Z', state: 'in force', seq: 12 }]);
       expect(rowsOf(model, 'compliance.history')).toHaveLength(1);
+      expect(rowsOf(model, 'compliance.changes')).toEqual([
+        { site: 'East DC', system: 'alpha', check: 'host-chap', severity: 'medium', change: 'waiver expired', from: 'waived', to: 'FAIL (waiver expired)', since: READ_AT, at: GENERATED_AT },
+        { site: 'East DC', system: 'alpha', check: 'email-validates-certificate', severity: 'medium', change: 'became cannot tell', from: 'pass', to: 'CANNOT TELL', since: READ_AT, at: GENERATED_AT },
+      ]);
       const section = model.sections.find((s) => s.id === 'compliance');
       expect(section?.dataAges).toEqual([expect.objectContaining({ system: 'alpha', at: READ_AT, ageSeconds: 7200 })]);
     }

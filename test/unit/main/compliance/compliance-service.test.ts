@@ -85,6 +85,59 @@ describe('the compliance service', () => {
     expect(history.of('', '')).toHaveLength(3);
   });
 
+  it('says what changed since the previous kept evaluation, check by check, until the next change', () => {
+    const { service, history, tunnel, advance } = setup();
+    const changes = (keep = true) => service.evaluate({ keep }).changes.map((c) => [c.system, c.check, c.kind, c.from, c.to]);
+    tunnel('Enabled');
+    // The first evaluation has nothing to compare with.
+    expect(changes()).toEqual([]);
+    advance(60_000);
+    tunnel('Disabled');
+    expect(changes()).toEqual([['alpha', 'support-tunnel-off', 'passes', 'fail', 'pass']]);
+    const passedAt = service.evaluate({ keep: false }).changes[0];
+    expect(passedAt).toMatchObject({ site: 'north', since: '2026-03-01T12:00:00.000Z', at: '2026-03-01T12:01:00.000Z', severity: 'high' });
+    // Nothing moved since: the last change still shows, from when it was first seen.
+    advance(60_000);
+    expect(service.evaluate().changes).toEqual([passedAt]);
+
+    // Not kept, an evaluation still says what changed, and the kept one after it says the same.
+    tunnel('Enabled');
+    expect(changes(false)).toEqual([['alpha', 'support-tunnel-off', 'fails', 'pass', 'fail']]);
+    expect(changes()).toEqual([['alpha', 'support-tunnel-off', 'fails', 'pass', 'fail']]);
+
+    service.waive({ check: 'support-tunnel-off', siteId: 's1', system: 'alpha', reason: 'case 42', until: '2026-03-01T13:00:00Z' });
+    advance(60_000);
+    expect(changes()).toEqual([['alpha', 'support-tunnel-off', 'waived', 'fail', 'waived']]);
+    advance(3_600_000);
+    tunnel('Enabled');
+    expect(changes()).toEqual([['alpha', 'support-tunnel-off', 'waiver-expired', 'waived', 'waiver-expired']]);
+    // Revoking the expired waiver leaves the check failing: no change.
+    service.unwaive({ check: 'support-tunnel-off', siteId: 's1', system: 'alpha' });
+    expect(changes()).toEqual([['alpha', 'support-tunnel-off', 'waiver-expired', 'waived', 'waiver-expired']]);
+    // Too old to judge.
+    advance(25 * 3_600_000);
+    expect(changes()).toEqual([['alpha', 'support-tunnel-off', 'cannot-tell', 'fail', 'cannot-tell']]);
+    expect(history.of('s1', 'alpha').length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('keeps an evaluation whose checks moved even when its counts did not, and compares only evaluations of one baseline', () => {
+    const { history } = setup();
+    const counts = { fail: 1, 'cannot-tell': 0, waived: 0, pass: 1, 'not-applicable': 0 };
+    const at = new Date('2026-03-01T12:00:00Z');
+    history.record(at, 'b', [{ siteId: 's1', system: 'alpha', counts, score: 50, results: { a: 'fail', b: 'pass' } }]);
+    const next = history.record(new Date(at.getTime() + 1000), 'b', [{ siteId: 's1', system: 'alpha', counts, score: 50, results: { a: 'pass', b: 'fail' } }]);
+    expect(next.kept).toBe(1);
+    expect(next.changes.get(JSON.stringify(['s1', 'alpha']))?.checks).toEqual([
+      { check: 'a', from: 'fail', to: 'pass' },
+      { check: 'b', from: 'pass', to: 'fail' },
+    ]);
+    // Another baseline is no basis for what changed; the next evaluation of it is.
+    const other = history.record(new Date(at.getTime() + 2000), 'c', [{ siteId: 's1', system: 'alpha', counts, score: 50, results: { a: 'fail', b: 'pass' } }]);
+    expect(other.changes.size).toBe(0);
+    const again = history.record(new Date(at.getTime() + 3000), 'c', [{ siteId: 's1', system: 'alpha', counts, score: 50, results: { a: 'pass', b: 'pass' } }]);
+    expect(again.changes.get(JSON.stringify(['s1', 'alpha']))?.checks).toEqual([{ check: 'a', from: 'fail', to: 'pass' }]);
+  });
+
   it('previews a fix only for a check that has one', () => {
     const { service, tunnel } = setup();
     tunnel('Enabled');
