@@ -159,17 +159,65 @@ export function secretPattern(secrets: readonly string[]): RegExp | null {
 export function mentionsSecret(text: string, secrets: readonly string[]): boolean {
   const long = secrets.filter((s) => s.length >= MIN_SECRET);
   if (long.length === 0) return false;
+  const probe = probeOf(long);
   if (!/[%&\\]/.test(text)) {
-    const lower = text.toLowerCase();
-    const found = long.some(
-      (s) =>
-        [' ', '+'].some((space) => lower.includes([...s].slice(0, MIN_PREFIX).join('').toLowerCase().replaceAll(' ', space))) ||
-        [s, JSON.stringify(s).slice(1, -1)].some((form) => base64Runs(form).some((run) => run.length >= MIN_BASE64 && base64Heads(run).some((head) => text.includes(head)))),
-    );
-    if (!found) return false;
+    let found: boolean;
+    if (NON_ASCII.test(text)) {
+      const lower = text.toLowerCase();
+      found = probe.needles.some((n) => lower.includes(n));
+    } else {
+      // An ASCII text's lower case is ASCII lower case, which a case-blind search of the ASCII needles
+      // matches exactly (a needle with other characters cannot occur in it): no lowered copy.
+      found = probe.asciiNeedles?.test(text) ?? false;
+    }
+    if (!found && !probe.heads.some((head) => text.includes(head))) return false;
   }
-  const pattern = secretPattern(long) as RegExp;
-  return pattern.test(text);
+  probe.pattern ??= secretPattern(long) as RegExp;
+  probe.pattern.lastIndex = 0;
+  const mentions = probe.pattern.test(text);
+  probe.pattern.lastIndex = 0;
+  return mentions;
+}
+
+/** What {@link mentionsSecret} searches for one set of secrets, made once: a session sends the same token with every read. */
+interface SecretProbe {
+  /** Each secret's first characters in lower case, a space also as `+`. */
+  needles: readonly string[];
+  /** The ASCII ones of {@link needles} as one case-blind pattern; null when there is none. */
+  asciiNeedles: RegExp | null;
+  /** The first characters of each secret's base64 runs (standard and URL-safe). */
+  heads: readonly string[];
+  /** {@link secretPattern} of the secrets, made when first needed. */
+  pattern?: RegExp;
+}
+
+const NON_ASCII = /[\u0080-\uffff]/;
+/** Probes kept for the latest sets of secrets, least recently used dropped first. */
+const MAX_PROBES = 32;
+const probes = new Map<string, SecretProbe>();
+
+function probeOf(long: readonly string[]): SecretProbe {
+  const k = long.join('\u0000');
+  const kept = probes.get(k);
+  if (kept) {
+    probes.delete(k);
+    probes.set(k, kept);
+    return kept;
+  }
+  const needles = new Set<string>();
+  const heads = new Set<string>();
+  for (const s of long) {
+    const prefix = [...s].slice(0, MIN_PREFIX).join('').toLowerCase();
+    for (const space of [' ', '+']) needles.add(prefix.replaceAll(' ', space));
+    for (const form of [s, JSON.stringify(s).slice(1, -1)]) {
+      for (const run of base64Runs(form)) if (run.length >= MIN_BASE64) for (const head of base64Heads(run)) heads.add(head);
+    }
+  }
+  const ascii = [...needles].filter((n) => !NON_ASCII.test(n));
+  const probe: SecretProbe = { needles: [...needles], asciiNeedles: ascii.length ? new RegExp(ascii.map(escapeRegExp).join('|'), 'i') : null, heads: [...heads] };
+  probes.set(k, probe);
+  if (probes.size > MAX_PROBES) probes.delete(probes.keys().next().value as string);
+  return probe;
 }
 
 /** The first characters of a base64 run that any masked echo of it starts with, standard and URL-safe. */
