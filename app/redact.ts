@@ -133,21 +133,33 @@ const MIN_BASE64_PREFIX = 11;
  * the scan stays linear in the text whatever it holds.
  */
 export function secretPattern(secrets: readonly string[]): RegExp | null {
-  const alternatives = new Set<string>();
-  for (const s of new Set(secrets)) {
-    if (s.length < MIN_SECRET) continue;
-    alternatives.add(sequence([...s].map(spellings), MIN_PREFIX));
-    for (const form of new Set([s, JSON.stringify(s).slice(1, -1)])) {
-      for (const run of base64Runs(form)) {
-        if (run.length < MIN_BASE64) continue;
-        alternatives.add(sequence([...run].map(base64Spellings), MIN_BASE64_PREFIX));
-        alternatives.add(sequence([...run.replace(/\+/g, '-').replace(/\//g, '_')].map(base64Spellings), MIN_BASE64_PREFIX));
-      }
-    }
-  }
+  const alternatives = spellingAlternatives(secrets, false);
   if (alternatives.size === 0) return null;
   // Longest first, so a secret that contains another is masked whole.
   return new RegExp([...alternatives].sort((a, b) => b.length - a.length).join('|'), 'g');
+}
+
+/**
+ * The alternatives of {@link secretPattern}; with `heads`, each cut to its part that every match
+ * holds (its first 8 characters, 11 of a base64 run): a text holds a match of the whole pattern
+ * exactly when it holds one of these, as what follows that part is all optional. A fraction of the
+ * pattern's size, for the question of whether a text mentions a secret at all.
+ */
+function spellingAlternatives(secrets: readonly string[], heads: boolean): Set<string> {
+  const alternatives = new Set<string>();
+  const part = (chars: string[], min: number): string[] => (heads ? chars.slice(0, min) : chars);
+  for (const s of new Set(secrets)) {
+    if (s.length < MIN_SECRET) continue;
+    alternatives.add(sequence(part([...s], MIN_PREFIX).map(spellings), MIN_PREFIX));
+    for (const form of new Set([s, JSON.stringify(s).slice(1, -1)])) {
+      for (const run of base64Runs(form)) {
+        if (run.length < MIN_BASE64) continue;
+        alternatives.add(sequence(part([...run], MIN_BASE64_PREFIX).map(base64Spellings), MIN_BASE64_PREFIX));
+        alternatives.add(sequence(part([...run.replace(/\+/g, '-').replace(/\//g, '_')], MIN_BASE64_PREFIX).map(base64Spellings), MIN_BASE64_PREFIX));
+      }
+    }
+  }
+  return alternatives;
 }
 
 /**
@@ -172,11 +184,7 @@ export function mentionsSecret(text: string, secrets: readonly string[]): boolea
     }
     if (!found && !probe.heads.some((head) => text.includes(head))) return false;
   }
-  probe.pattern ??= secretPattern(long) as RegExp;
-  probe.pattern.lastIndex = 0;
-  const mentions = probe.pattern.test(text);
-  probe.pattern.lastIndex = 0;
-  return mentions;
+  return patternOf(long).test(text);
 }
 
 /** What {@link mentionsSecret} searches for one set of secrets, made once: a session sends the same token with every read. */
@@ -187,23 +195,43 @@ interface SecretProbe {
   asciiNeedles: RegExp | null;
   /** The first characters of each secret's base64 runs (standard and URL-safe). */
   heads: readonly string[];
-  /** {@link secretPattern} of the secrets, made when first needed. */
-  pattern?: RegExp;
 }
 
 const NON_ASCII = /[\u0080-\uffff]/;
-/** Probes kept for the latest sets of secrets, least recently used dropped first. */
-const MAX_PROBES = 32;
+/**
+ * Probes kept for the latest sets of secrets (a fleet has a session token per system), least
+ * recently used dropped first; a few kilobytes each. The patterns, a hundred kilobytes each once
+ * compiled, are kept for fewer.
+ */
+const MAX_PROBES = 4096;
+const MAX_PATTERNS = 64;
 const probes = new Map<string, SecretProbe>();
+const patterns = new Map<string, RegExp>();
+
+/** The value kept under `k` in a least-recently-used map of at most `max` entries, made by `make` when missing. */
+function kept<T>(map: Map<string, T>, k: string, max: number, make: () => T): T {
+  const found = map.get(k);
+  if (found !== undefined) {
+    map.delete(k);
+    map.set(k, found);
+    return found;
+  }
+  const made = make();
+  map.set(k, made);
+  if (map.size > max) map.delete(map.keys().next().value as string);
+  return made;
+}
+
+/** {@link secretPattern}'s alternatives cut to the part every match holds: whether a text holds one is whether it mentions a secret. */
+function patternOf(long: readonly string[]): RegExp {
+  return kept(patterns, long.join('\u0000'), MAX_PATTERNS, () => new RegExp([...spellingAlternatives(long, true)].join('|')));
+}
 
 function probeOf(long: readonly string[]): SecretProbe {
-  const k = long.join('\u0000');
-  const kept = probes.get(k);
-  if (kept) {
-    probes.delete(k);
-    probes.set(k, kept);
-    return kept;
-  }
+  return kept(probes, long.join('\u0000'), MAX_PROBES, () => makeProbe(long));
+}
+
+function makeProbe(long: readonly string[]): SecretProbe {
   const needles = new Set<string>();
   const heads = new Set<string>();
   for (const s of long) {
@@ -214,10 +242,7 @@ function probeOf(long: readonly string[]): SecretProbe {
     }
   }
   const ascii = [...needles].filter((n) => !NON_ASCII.test(n));
-  const probe: SecretProbe = { needles: [...needles], asciiNeedles: ascii.length ? new RegExp(ascii.map(escapeRegExp).join('|'), 'i') : null, heads: [...heads] };
-  probes.set(k, probe);
-  if (probes.size > MAX_PROBES) probes.delete(probes.keys().next().value as string);
-  return probe;
+  return { needles: [...needles], asciiNeedles: ascii.length ? new RegExp(ascii.map(escapeRegExp).join('|'), 'i') : null, heads: [...heads] };
 }
 
 /** The first characters of a base64 run that any masked echo of it starts with, standard and URL-safe. */
