@@ -176,7 +176,8 @@ export async function acquireMonitorLock(o: AcquireOptions): Promise<MonitorLock
   let handler: ((request: unknown) => Promise<unknown>) | undefined;
   const server = createServer((socket) => {
     socket.on('error', () => undefined);
-    if (!handler) return void socket.end(line);
+    // What a client sends to a holder not serving requests is read and dropped: unread, its socket would never close.
+    if (!handler) return void socket.end(line).resume();
     socket.write(line);
     serveOne(socket, handler);
   });
