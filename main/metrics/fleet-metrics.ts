@@ -175,7 +175,10 @@ export class FleetMetrics {
   /** Resolves once every system's series known at the call are written in the background (or when stopped). */
   ready(): Promise<void> {
     if (!this.background && !this.pending && this.seq >= this.source.summaries.summaries({ since: Number.MAX_SAFE_INTEGER }).seq) return Promise.resolve();
-    return new Promise((resolve) => this.waiting.push(resolve));
+    const done = new Promise<void>((resolve) => this.waiting.push(resolve));
+    // Summaries may have changed without a status event (one computed when first asked for).
+    if (!this.background) this.schedule(0);
+    return done;
   }
 
   stop(): void {
