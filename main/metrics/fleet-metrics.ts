@@ -32,7 +32,8 @@ import { POLL_BUCKETS_SECONDS, selfMetrics, type SelfMetrics } from './self-metr
 /** What the metrics read; a runtime (`main/runtime.ts`) is one. */
 export interface MetricsSource {
   fleet: {
-    status(siteId?: string): SystemStatus[];
+    /** Every system's status (or a site's); `'any'` order when the caller only looks them up. */
+    status(siteId?: string, order?: 'sorted' | 'any'): SystemStatus[];
     cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { value: unknown; at: string } | undefined;
     /** Fleet events: after a refresh or poll, the changed systems' series are written again in the background, not at the next scrape. */
     on?(listener: (e: { type: string }) => void): () => void;
@@ -128,6 +129,15 @@ interface SystemModel {
   sets?: { state: string; level: Level; levels: string; states: string };
 }
 
+/** A system's level and connection statesets; those kept in `m` while its state and level are the same (kept there anew otherwise). */
+function statesets(m: SystemModel | undefined, labels: string, status: SystemStatus): NonNullable<SystemModel['sets']> {
+  const level = systemLevel({ level: m?.rollupLevel ?? 'unknown' }, status.state);
+  if (m?.sets?.state === status.state && m.sets.level === level) return m.sets;
+  const sets = { state: status.state, level, levels: stateset(FAMILIES.systemLevel.name, labels, 'level', LEVELS_BY_RANK, level), states: stateset(FAMILIES.connection.name, labels, 'state', SYSTEM_STATES, status.state) };
+  if (m) m.sets = sets;
+  return sets;
+}
+
 const stateset = (name: string, labels: string, label: string, values: readonly string[], on: string): string => {
   let out = '';
   for (const v of values) out += `${name}{${labels},${label}="${v}"} ${v === on ? 1 : 0}\n`;
@@ -144,7 +154,7 @@ export class FleetMetrics {
   private unsubscribe: (() => void) | undefined;
   private pending: ReturnType<typeof setTimeout> | undefined;
   /** The background update running: the summaries it read (up to `seq`) and how far it has written them. */
-  private background: { seq: number; queue: HealthSummaryWire[]; next: number } | undefined;
+  private background: { seq: number; queue: HealthSummaryWire[]; next: number; statuses: ReadonlyMap<string, SystemStatus> } | undefined;
   private slice: ReturnType<typeof setImmediate> | undefined;
   /** A status changed while the background update ran: another follows it. */
   private again = false;
@@ -207,11 +217,24 @@ export class FleetMetrics {
     try {
       if (!this.background) {
         const { seq, json } = this.source.summaries.summaries({ since: this.seq });
-        this.background = { seq, queue: json === '[]' ? [] : (JSON.parse(json) as HealthSummaryWire[]), next: 0 };
+        const queue = json === '[]' ? [] : (JSON.parse(json) as HealthSummaryWire[]);
+        const statuses = new Map(queue.length ? this.source.fleet.status(undefined, 'any').map((st) => [key(st.siteId, st.system), st] as const) : []);
+        this.background = { seq, queue, next: 0, statuses };
       }
       const bg = this.background;
       const end = performance.now() + SLICE_MS;
-      while (bg.next < bg.queue.length && performance.now() < end) this.write(bg.queue[bg.next++] as HealthSummaryWire);
+      while (bg.next < bg.queue.length && performance.now() < end) {
+        const summary = bg.queue[bg.next++] as HealthSummaryWire;
+        this.write(summary);
+        // What a scrape adds for the status as it is now is made here too: kept while it holds.
+        const k = key(summary.siteId, summary.system);
+        const status = bg.statuses.get(k);
+        const m = this.models.get(k);
+        if (status && m) {
+          statesets(m, m.labels, status);
+          this.complianceLines(k, status.siteId, status.system, m.labels);
+        }
+      }
       if (bg.next < bg.queue.length) {
         // Not unref'd: an unref'd immediate waits until something else wakes the event loop.
         this.slice = setImmediate(() => this.backgroundStep());
@@ -251,10 +274,7 @@ export class FleetMetrics {
       known.add(k);
       const m = this.models.get(k);
       const labels = m?.labels ?? labelPairs({ site: status.siteId, system: status.system });
-      const level = systemLevel({ level: m?.rollupLevel ?? 'unknown' }, status.state);
-      // The two statesets change only with the system's state or level: written again only then.
-      const sets = m?.sets?.state === status.state && m.sets.level === level ? m.sets : { state: status.state, level, levels: stateset(FAMILIES.systemLevel.name, labels, 'level', LEVELS_BY_RANK, level), states: stateset(FAMILIES.connection.name, labels, 'state', SYSTEM_STATES, status.state) };
-      if (m) m.sets = sets;
+      const sets = statesets(m, labels, status);
       chunks.systemLevel.push(sets.levels);
       chunks.connection.push(sets.states);
       if (m?.at !== undefined) chunks.dataAge.push(`${FAMILIES.dataAge.name}{${labels}} ${sampleValue(Math.max(0, (now - m.at) / 1000))}\n`);
