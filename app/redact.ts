@@ -133,21 +133,33 @@ const MIN_BASE64_PREFIX = 11;
  * the scan stays linear in the text whatever it holds.
  */
 export function secretPattern(secrets: readonly string[]): RegExp | null {
-  const alternatives = new Set<string>();
-  for (const s of new Set(secrets)) {
-    if (s.length < MIN_SECRET) continue;
-    alternatives.add(sequence([...s].map(spellings), MIN_PREFIX));
-    for (const form of new Set([s, JSON.stringify(s).slice(1, -1)])) {
-      for (const run of base64Runs(form)) {
-        if (run.length < MIN_BASE64) continue;
-        alternatives.add(sequence([...run].map(base64Spellings), MIN_BASE64_PREFIX));
-        alternatives.add(sequence([...run.replace(/\+/g, '-').replace(/\//g, '_')].map(base64Spellings), MIN_BASE64_PREFIX));
-      }
-    }
-  }
+  const alternatives = spellingAlternatives(secrets, false);
   if (alternatives.size === 0) return null;
   // Longest first, so a secret that contains another is masked whole.
   return new RegExp([...alternatives].sort((a, b) => b.length - a.length).join('|'), 'g');
+}
+
+/**
+ * The alternatives of {@link secretPattern}; with `heads`, each cut to its part that every match
+ * holds (its first 8 characters, 11 of a base64 run): a text holds a match of the whole pattern
+ * exactly when it holds one of these, as what follows that part is all optional. A fraction of the
+ * pattern's size, for the question of whether a text mentions a secret at all.
+ */
+function spellingAlternatives(secrets: readonly string[], heads: boolean): Set<string> {
+  const alternatives = new Set<string>();
+  const part = (chars: string[], min: number): string[] => (heads ? chars.slice(0, min) : chars);
+  for (const s of new Set(secrets)) {
+    if (s.length < MIN_SECRET) continue;
+    alternatives.add(sequence(part([...s], MIN_PREFIX).map(spellings), MIN_PREFIX));
+    for (const form of new Set([s, JSON.stringify(s).slice(1, -1)])) {
+      for (const run of base64Runs(form)) {
+        if (run.length < MIN_BASE64) continue;
+        alternatives.add(sequence(part([...run], MIN_BASE64_PREFIX).map(base64Spellings), MIN_BASE64_PREFIX));
+        alternatives.add(sequence(part([...run.replace(/\+/g, '-').replace(/\//g, '_')], MIN_BASE64_PREFIX).map(base64Spellings), MIN_BASE64_PREFIX));
+      }
+    }
+  }
+  return alternatives;
 }
 
 /**
@@ -159,17 +171,78 @@ export function secretPattern(secrets: readonly string[]): RegExp | null {
 export function mentionsSecret(text: string, secrets: readonly string[]): boolean {
   const long = secrets.filter((s) => s.length >= MIN_SECRET);
   if (long.length === 0) return false;
+  const probe = probeOf(long);
   if (!/[%&\\]/.test(text)) {
-    const lower = text.toLowerCase();
-    const found = long.some(
-      (s) =>
-        [' ', '+'].some((space) => lower.includes([...s].slice(0, MIN_PREFIX).join('').toLowerCase().replaceAll(' ', space))) ||
-        [s, JSON.stringify(s).slice(1, -1)].some((form) => base64Runs(form).some((run) => run.length >= MIN_BASE64 && base64Heads(run).some((head) => text.includes(head)))),
-    );
-    if (!found) return false;
+    let found: boolean;
+    if (NON_ASCII.test(text)) {
+      const lower = text.toLowerCase();
+      found = probe.needles.some((n) => lower.includes(n));
+    } else {
+      // An ASCII text's lower case is ASCII lower case, which a case-blind search of the ASCII needles
+      // matches exactly (a needle with other characters cannot occur in it): no lowered copy.
+      found = probe.asciiNeedles?.test(text) ?? false;
+    }
+    if (!found && !probe.heads.some((head) => text.includes(head))) return false;
   }
-  const pattern = secretPattern(long) as RegExp;
-  return pattern.test(text);
+  return patternOf(long).test(text);
+}
+
+/** What {@link mentionsSecret} searches for one set of secrets, made once: a session sends the same token with every read. */
+interface SecretProbe {
+  /** Each secret's first characters in lower case, a space also as `+`. */
+  needles: readonly string[];
+  /** The ASCII ones of {@link needles} as one case-blind pattern; null when there is none. */
+  asciiNeedles: RegExp | null;
+  /** The first characters of each secret's base64 runs (standard and URL-safe). */
+  heads: readonly string[];
+}
+
+const NON_ASCII = /[\u0080-\uffff]/;
+/**
+ * Probes kept for the latest sets of secrets (a fleet has a session token per system), least
+ * recently used dropped first; a few kilobytes each. The patterns, a hundred kilobytes each once
+ * compiled, are kept for fewer.
+ */
+const MAX_PROBES = 4096;
+const MAX_PATTERNS = 64;
+const probes = new Map<string, SecretProbe>();
+const patterns = new Map<string, RegExp>();
+
+/** The value kept under `k` in a least-recently-used map of at most `max` entries, made by `make` when missing. */
+function kept<T>(map: Map<string, T>, k: string, max: number, make: () => T): T {
+  const found = map.get(k);
+  if (found !== undefined) {
+    map.delete(k);
+    map.set(k, found);
+    return found;
+  }
+  const made = make();
+  map.set(k, made);
+  if (map.size > max) map.delete(map.keys().next().value as string);
+  return made;
+}
+
+/** {@link secretPattern}'s alternatives cut to the part every match holds: whether a text holds one is whether it mentions a secret. */
+function patternOf(long: readonly string[]): RegExp {
+  return kept(patterns, long.join('\u0000'), MAX_PATTERNS, () => new RegExp([...spellingAlternatives(long, true)].join('|')));
+}
+
+function probeOf(long: readonly string[]): SecretProbe {
+  return kept(probes, long.join('\u0000'), MAX_PROBES, () => makeProbe(long));
+}
+
+function makeProbe(long: readonly string[]): SecretProbe {
+  const needles = new Set<string>();
+  const heads = new Set<string>();
+  for (const s of long) {
+    const prefix = [...s].slice(0, MIN_PREFIX).join('').toLowerCase();
+    for (const space of [' ', '+']) needles.add(prefix.replaceAll(' ', space));
+    for (const form of [s, JSON.stringify(s).slice(1, -1)]) {
+      for (const run of base64Runs(form)) if (run.length >= MIN_BASE64) for (const head of base64Heads(run)) heads.add(head);
+    }
+  }
+  const ascii = [...needles].filter((n) => !NON_ASCII.test(n));
+  return { needles: [...needles], asciiNeedles: ascii.length ? new RegExp(ascii.map(escapeRegExp).join('|'), 'i') : null, heads: [...heads] };
 }
 
 /** The first characters of a base64 run that any masked echo of it starts with, standard and URL-safe. */

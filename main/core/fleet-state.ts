@@ -188,8 +188,29 @@ export class FleetState {
     site.set(status.system, status);
   }
 
+  /** Events sent so far, and how many are being sent now (nested: one sent by a listener of another). */
+  private sent = 0;
+  private sending = 0;
+
+  /**
+   * While the listeners of an event run, a number naming that moment (undefined between events): what
+   * they read of the cache in it may be shared among them (`Fleet.cachedVersions`). An event sent by a
+   * listener has its own, and the rest of the outer one gets a new one, as the inner may have changed
+   * what they read.
+   */
+  get sendingId(): number | undefined {
+    return this.sending > 0 ? this.sent : undefined;
+  }
+
   emit(e: FleetEvent): void {
-    for (const l of this.listeners) l(e);
+    this.sent++;
+    this.sending++;
+    try {
+      for (const l of this.listeners) l(e);
+    } finally {
+      this.sending--;
+      if (this.sending > 0) this.sent++;
+    }
   }
 }
 

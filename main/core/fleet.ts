@@ -62,6 +62,8 @@ export class Fleet {
   private readonly admin: SiteAdmin;
   private readonly scheduler: PollScheduler;
   private writing = 0;
+  /** Versions read while the listeners of one event run (see {@link cachedVersions}). */
+  private versionsMemo: { sending: number; byKey: Map<string, ReadonlyMap<string, number>> } | undefined;
 
   constructor(private readonly o: FleetOptions) {
     this.globalLimiter = new Limiter(o.globalMaxInFlight ?? FLEET_LIMITS.globalMaxInFlight);
@@ -279,7 +281,15 @@ export class Fleet {
 
   /** The content version of each cached answer of a system, by cache key (one index read; reads no answer). */
   cachedVersions(siteId: string, system: string): ReadonlyMap<string, number> {
-    return this.o.cache.versions(siteId, system);
+    // The listeners of one status event (summaries, alert engine, metrics) each ask for the system's
+    // versions: read once for all of them, as nothing writes the cache while they run.
+    const sending = this.state.sendingId;
+    if (sending === undefined) return this.o.cache.versions(siteId, system);
+    const k = `${siteId}\u0000${system}`;
+    if (this.versionsMemo?.sending !== sending) this.versionsMemo = { sending, byKey: new Map() };
+    let versions = this.versionsMemo.byKey.get(k);
+    if (!versions) this.versionsMemo.byKey.set(k, (versions = this.o.cache.versions(siteId, system)));
+    return versions;
   }
 
   /** Like {@link cached}, with the value as its stored JSON text (sent on to the renderer unparsed). */

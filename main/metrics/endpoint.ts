@@ -30,6 +30,8 @@ export interface MetricsEndpointOptions {
 export interface MetricsEndpoint {
   /** The metrics page's URL (`http(s)://host:port/metrics`), with the port actually bound. */
   url: string;
+  /** Resolves once the series of every system known now are written (the background work after a start or a poll). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -161,6 +163,7 @@ export async function startMetricsEndpoint(rt: Runtime, o: MetricsEndpointOption
   const shown = bound.family === 'IPv6' || bound.address.includes(':') ? `[${bound.address}]` : bound.address;
   return {
     url: `${tls ? 'https' : 'http'}://${shown}:${bound.port}/metrics`,
+    ready: () => metrics.ready(),
     close: () =>
       new Promise<void>((resolve) => {
         metrics.stop();

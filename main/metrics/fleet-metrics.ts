@@ -32,7 +32,8 @@ import { POLL_BUCKETS_SECONDS, selfMetrics, type SelfMetrics } from './self-metr
 /** What the metrics read; a runtime (`main/runtime.ts`) is one. */
 export interface MetricsSource {
   fleet: {
-    status(siteId?: string): SystemStatus[];
+    /** Every system's status (or a site's); `'any'` order when the caller only looks them up. */
+    status(siteId?: string, order?: 'sorted' | 'any'): SystemStatus[];
     cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { value: unknown; at: string } | undefined;
     /** Fleet events: after a refresh or poll, the changed systems' series are written again in the background, not at the next scrape. */
     on?(listener: (e: { type: string }) => void): () => void;
@@ -110,6 +111,8 @@ const SMART_KEY = smartRead('', 0).op;
 const DAY_SECONDS = 86_400;
 /** How long after a status change the changed systems are read: polls that end together are read together. */
 const BACKGROUND_DELAY_MS = 1000;
+/** The longest the background update holds the event loop at once, ms. */
+const SLICE_MS = 20;
 
 /** A system's series that depend only on its answers, by family, and what the scrape adds to. */
 interface SystemModel {
@@ -124,6 +127,15 @@ interface SystemModel {
   lists: { signature: string | undefined; smart: object | undefined; lines: Partial<Record<FamilyKey, string>> };
   /** The level and connection statesets as last written, with the state and level they were written for. */
   sets?: { state: string; level: Level; levels: string; states: string };
+}
+
+/** A system's level and connection statesets; those kept in `m` while its state and level are the same (kept there anew otherwise). */
+function statesets(m: SystemModel | undefined, labels: string, status: SystemStatus): NonNullable<SystemModel['sets']> {
+  const level = systemLevel({ level: m?.rollupLevel ?? 'unknown' }, status.state);
+  if (m?.sets?.state === status.state && m.sets.level === level) return m.sets;
+  const sets = { state: status.state, level, levels: stateset(FAMILIES.systemLevel.name, labels, 'level', LEVELS_BY_RANK, level), states: stateset(FAMILIES.connection.name, labels, 'state', SYSTEM_STATES, status.state) };
+  if (m) m.sets = sets;
+  return sets;
 }
 
 const stateset = (name: string, labels: string, label: string, values: readonly string[], on: string): string => {
@@ -141,6 +153,12 @@ export class FleetMetrics {
 
   private unsubscribe: (() => void) | undefined;
   private pending: ReturnType<typeof setTimeout> | undefined;
+  /** The background update running: the summaries it read (up to `seq`) and how far it has written them. */
+  private background: { seq: number; queue: HealthSummaryWire[]; next: number; statuses: ReadonlyMap<string, SystemStatus> } | undefined;
+  private slice: ReturnType<typeof setImmediate> | undefined;
+  /** A status changed while the background update ran: another follows it. */
+  private again = false;
+  private readonly waiting: Array<() => void> = [];
 
   constructor(
     private readonly source: MetricsSource,
@@ -149,15 +167,28 @@ export class FleetMetrics {
 
   /**
    * Keeps the series up to date between scrapes: every system's now, then those changed by each
-   * refresh or poll, a second after it (polls ending together are read together). A scrape then
-   * only joins what is written, whenever it comes.
+   * refresh or poll, a second after it (polls ending together are read together). This background
+   * work runs in slices of at most {@link SLICE_MS}, so that a start over a large cache neither
+   * holds up the polls nor a scrape for long; a scrape that comes before it is done finishes it. A
+   * scrape then only joins what is written, whenever it comes.
    */
   start(): void {
     if (this.unsubscribe || !this.source.fleet.on) return;
     this.unsubscribe = this.source.fleet.on((e) => {
-      if (e.type === 'status') this.schedule(BACKGROUND_DELAY_MS);
+      if (e.type !== 'status') return;
+      if (this.background) this.again = true;
+      else this.schedule(BACKGROUND_DELAY_MS);
     });
     this.schedule(0);
+  }
+
+  /** Resolves once every system's series known at the call are written in the background (or when stopped). */
+  ready(): Promise<void> {
+    if (!this.background && !this.pending && this.seq >= this.source.summaries.summaries({ since: Number.MAX_SAFE_INTEGER }).seq) return Promise.resolve();
+    const done = new Promise<void>((resolve) => this.waiting.push(resolve));
+    // Summaries may have changed without a status event (one computed when first asked for).
+    if (!this.background) this.schedule(0);
+    return done;
   }
 
   stop(): void {
@@ -165,19 +196,69 @@ export class FleetMetrics {
     this.unsubscribe = undefined;
     if (this.pending) clearTimeout(this.pending);
     this.pending = undefined;
+    if (this.slice) clearImmediate(this.slice);
+    this.slice = undefined;
+    this.background = undefined;
+    for (const resolve of this.waiting.splice(0)) resolve();
   }
 
   private schedule(ms: number): void {
-    if (this.pending) return;
+    if (this.pending || this.background) return;
     this.pending = setTimeout(() => {
       this.pending = undefined;
-      try {
-        this.update();
-      } catch {
-        // The next scrape reads them again, and answers its error if it fails too.
-      }
+      this.backgroundStep();
     }, ms);
     this.pending.unref?.();
+  }
+
+  /** One slice of the background update: the summaries changed since the last, read once, written a few systems at a time. */
+  private backgroundStep(): void {
+    this.slice = undefined;
+    try {
+      if (!this.background) {
+        const { seq, json } = this.source.summaries.summaries({ since: this.seq });
+        const queue = json === '[]' ? [] : (JSON.parse(json) as HealthSummaryWire[]);
+        const statuses = new Map(queue.length ? this.source.fleet.status(undefined, 'any').map((st) => [key(st.siteId, st.system), st] as const) : []);
+        this.background = { seq, queue, next: 0, statuses };
+      }
+      const bg = this.background;
+      const end = performance.now() + SLICE_MS;
+      while (bg.next < bg.queue.length && performance.now() < end) {
+        const summary = bg.queue[bg.next++] as HealthSummaryWire;
+        this.write(summary);
+        // What a scrape adds for the status as it is now is made here too: kept while it holds.
+        const k = key(summary.siteId, summary.system);
+        const status = bg.statuses.get(k);
+        const m = this.models.get(k);
+        if (status && m) {
+          statesets(m, m.labels, status);
+          this.complianceLines(k, status.siteId, status.system, m.labels);
+        }
+      }
+      if (bg.next < bg.queue.length) {
+        // Not unref'd: an unref'd immediate waits until something else wakes the event loop.
+        this.slice = setImmediate(() => this.backgroundStep());
+        return;
+      }
+      this.seq = Math.max(this.seq, bg.seq);
+    } catch {
+      // The next scrape reads them again, and answers its error if it fails too.
+    }
+    this.background = undefined;
+    if (this.again) {
+      this.again = false;
+      this.schedule(BACKGROUND_DELAY_MS);
+    } else {
+      for (const resolve of this.waiting.splice(0)) resolve();
+    }
+  }
+
+  /** A system's series from its summary, unless those written are of this summary or a later one. */
+  private write(s: HealthSummaryWire): void {
+    const k = key(s.siteId, s.system);
+    const previous = this.models.get(k);
+    if (previous && previous.seq >= s.seq) return;
+    this.models.set(k, this.model(s, previous));
   }
 
   /** The page in `format`. */
@@ -193,10 +274,7 @@ export class FleetMetrics {
       known.add(k);
       const m = this.models.get(k);
       const labels = m?.labels ?? labelPairs({ site: status.siteId, system: status.system });
-      const level = systemLevel({ level: m?.rollupLevel ?? 'unknown' }, status.state);
-      // The two statesets change only with the system's state or level: written again only then.
-      const sets = m?.sets?.state === status.state && m.sets.level === level ? m.sets : { state: status.state, level, levels: stateset(FAMILIES.systemLevel.name, labels, 'level', LEVELS_BY_RANK, level), states: stateset(FAMILIES.connection.name, labels, 'state', SYSTEM_STATES, status.state) };
-      if (m) m.sets = sets;
+      const sets = statesets(m, labels, status);
       chunks.systemLevel.push(sets.levels);
       chunks.connection.push(sets.states);
       if (m?.at !== undefined) chunks.dataAge.push(`${FAMILIES.dataAge.name}{${labels}} ${sampleValue(Math.max(0, (now - m.at) / 1000))}\n`);
@@ -219,16 +297,11 @@ export class FleetMetrics {
     );
   }
 
-  /** Reads the summaries changed since the last scrape, and the lists of those systems. */
+  /** Reads the summaries changed since the last scrape, and the lists of those systems (those the background has not written yet). */
   private update(): void {
     const { seq, json } = this.source.summaries.summaries({ since: this.seq });
-    if (json !== '[]') {
-      for (const s of JSON.parse(json) as HealthSummaryWire[]) {
-        const k = key(s.siteId, s.system);
-        this.models.set(k, this.model(s, this.models.get(k)));
-      }
-    }
-    this.seq = seq;
+    if (json !== '[]') for (const s of JSON.parse(json) as HealthSummaryWire[]) this.write(s);
+    this.seq = Math.max(this.seq, seq);
   }
 
   private model(s: HealthSummaryWire, previous: SystemModel | undefined): SystemModel {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { createConnection, createServer, type Server } from 'node:net';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { CodedError } from '../../app/errors.js';
@@ -12,7 +12,10 @@ import { terminalField } from '../../app/safe-text.js';
  * ends (SIGKILL, a crash, a power cut): on Windows a named pipe, which vanishes with its process;
  * elsewhere a Unix socket file in the data directory (0700, so no other user can take its name),
  * whose file outlives a killed process but refuses every connection, which is how a stale one is
- * told from a live one. Whoever connects reads one JSON line saying who holds it.
+ * told from a live one. Whoever connects reads one JSON line saying who holds it; once the holder
+ * {@link MonitorLock.serve}s requests, a client may then send one JSON line and read one back (the
+ * admin's commands that act on the running monitor, such as a login with a two-factor code). Only
+ * the directory's owner reaches the socket, as only it can write to the directory.
  *
  * A stale socket file is replaced under a second, exclusive-create file (`monitor.lock.takeover`)
  * and only after its refusal is seen again under it, so two monitors starting together over a
@@ -48,8 +51,16 @@ export function describeHolder(h: LockHolder): string {
 /** A lock taken; {@link release} gives it back (and removes the socket file). */
 export interface MonitorLock {
   readonly address: string;
+  /**
+   * Answers the requests sent over the lock from now on, one per connection (see {@link askMonitor}):
+   * `handle`'s result is sent back as one JSON line; a failure as `{ ok: false, message }`.
+   */
+  serve(handle: (request: unknown) => Promise<unknown>): void;
   release(): Promise<void>;
 }
+
+/** The longest request line taken over the lock. */
+const MAX_REQUEST_BYTES = 64 * 1024;
 
 /** The longest Unix socket path every POSIX system accepts (macOS: 104 bytes with its terminator). */
 const MAX_SOCKET_PATH = 103;
@@ -99,7 +110,9 @@ export function probeLock(address: string): Promise<Probe> {
     socket.on('connect', () => (connected = true));
     socket.on('data', (chunk: string) => {
       text += chunk;
-      if (text.length > 4096) done({ live: true, holder: undefined });
+      // The holder's line is all a probe reads: a holder that serves requests waits for one after it.
+      if (text.includes('\n')) done({ live: true, holder: parseHolder(text) });
+      else if (text.length > 4096) done({ live: true, holder: undefined });
     });
     socket.on('end', () => done({ live: true, holder: parseHolder(text) }));
     socket.on('error', () => done(connected ? { live: true, holder: parseHolder(text) } : { live: false }));
@@ -160,15 +173,19 @@ export async function acquireMonitorLock(o: AcquireOptions): Promise<MonitorLock
   const address = lockAddress(o.dataDir, o.platform);
   const holder: LockHolder = { pid: process.pid, host: hostname(), user: o.user, since: (o.now ?? (() => new Date()))().toISOString(), version: o.version };
   const line = `${JSON.stringify(holder)}\n`;
+  let handler: ((request: unknown) => Promise<unknown>) | undefined;
   const server = createServer((socket) => {
     socket.on('error', () => undefined);
-    socket.end(line);
+    // What a client sends to a holder not serving requests is read and dropped: unread, its socket would never close.
+    if (!handler) return void socket.end(line).resume();
+    socket.write(line);
+    serveOne(socket, handler);
   });
   const windows = (o.platform ?? process.platform) === 'win32';
   for (let attempt = 0; attempt < 50; attempt++) {
     try {
       await listen(server, address);
-      return { address, release: () => release(server, address, windows) };
+      return { address, serve: (h) => void (handler = h), release: () => release(server, address, windows) };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     }
@@ -212,6 +229,97 @@ async function takeOver(dataDir: string, address: string): Promise<boolean> {
     closeSync(fd);
     unlinkSync(takeover);
   }
+}
+
+/** Reads one request line from `socket` (within {@link ASK_TIMEOUT_MS} of connecting), answers it with one line and ends. */
+function serveOne(socket: Socket, handle: (request: unknown) => Promise<unknown>): void {
+  let text = '';
+  let answered = false;
+  const timer = setTimeout(() => socket.end(), ASK_TIMEOUT_MS);
+  const finish = (answer: unknown): void => {
+    if (!socket.destroyed) socket.end(`${JSON.stringify(answer)}\n`);
+  };
+  socket.setEncoding('utf8');
+  socket.on('end', () => {
+    clearTimeout(timer);
+    if (!answered) socket.end();
+  });
+  socket.on('close', () => clearTimeout(timer));
+  socket.on('data', (chunk: string) => {
+    if (answered) return;
+    text += chunk;
+    const nl = text.indexOf('\n');
+    if (nl < 0 && text.length <= MAX_REQUEST_BYTES) return;
+    answered = true;
+    clearTimeout(timer);
+    if (nl < 0) return finish({ ok: false, message: `a request over the monitor lock is one JSON line of at most ${MAX_REQUEST_BYTES} bytes` });
+    let request: unknown;
+    try {
+      request = JSON.parse(text.slice(0, nl));
+    } catch {
+      return finish({ ok: false, message: 'the request is not JSON' });
+    }
+    handle(request).then(finish, (err: unknown) => finish({ ok: false, message: err instanceof Error ? err.message : String(err) }));
+  });
+}
+
+/** What the running monitor answered, and who it is. */
+export interface MonitorAnswer {
+  holder: LockHolder | undefined;
+  answer: unknown;
+}
+
+/** The monitor does not answer requests over its lock (none runs, or one that does not serve them, or it did not answer in time). */
+export class MonitorNotAnsweringError extends Error {}
+
+/**
+ * Sends one request to the monitor running on the data directory and reads its answer; undefined
+ * when no monitor runs there.
+ * @throws MonitorNotAnsweringError when one runs but does not answer within `timeoutMs`
+ */
+export async function askMonitor(dataDir: string, request: unknown, timeoutMs: number): Promise<MonitorAnswer | undefined> {
+  let address: string;
+  try {
+    address = lockAddress(dataDir);
+  } catch {
+    return undefined;
+  }
+  return new Promise((resolve, reject) => {
+    const socket = createConnection(address);
+    let text = '';
+    let connected = false;
+    let settled = false;
+    const done = (err: Error | undefined, value?: MonitorAnswer): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (err) reject(err);
+      else resolve(value);
+    };
+    const timer = setTimeout(() => done(new MonitorNotAnsweringError(`the monitor did not answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    socket.setEncoding('utf8');
+    socket.on('connect', () => {
+      connected = true;
+      socket.write(`${JSON.stringify(request)}\n`);
+    });
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      const lines = text.split('\n');
+      if (lines.length < 3) return;
+      try {
+        done(undefined, { holder: parseHolder(lines[0] ?? ''), answer: JSON.parse(lines[1] ?? '') as unknown });
+      } catch {
+        done(new MonitorNotAnsweringError('the monitor answered something that is not JSON'));
+      }
+    });
+    const ended = (): void => {
+      if (!connected) return done(undefined, undefined);
+      done(new MonitorNotAnsweringError(`the monitor (${text ? (parseHolder(text) ? describeHolder(parseHolder(text) as LockHolder) : 'unknown') : 'unknown'}) took no request: it may be starting, or of an earlier version`));
+    };
+    socket.on('end', ended);
+    socket.on('error', ended);
+  });
 }
 
 function release(server: Server, address: string, windows: boolean): Promise<void> {

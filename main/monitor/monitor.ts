@@ -7,6 +7,7 @@ import { APP_VERSION, openRuntime, osUser, type Runtime } from '../runtime.js';
 import { ensureDataDir } from '../store/data-dir.js';
 import { acquireMonitorLock } from './lock.js';
 import type { MonitorArgs } from './options.js';
+import { answerRequest } from './requests.js';
 import { OverlaySecretStore, ProvidedPasswords, readSecretsFile, secretEnvName, type PasswordSource } from './secrets.js';
 
 /**
@@ -85,6 +86,8 @@ export async function startMonitor(args: MonitorArgs, d: MonitorDeps): Promise<R
     throw err;
   }
   const runtime = rt;
+  // An admin's `fleetdeck login` (a two-factor code, a new password) reaches this monitor's sessions.
+  lock.serve((request) => answerRequest(runtime, request, log));
   const unwatch = watch(runtime, log);
   log(startedLine(runtime, d.dataDir, passwords, metrics));
   for (const name of passwords?.unknownFileEntries() ?? []) log(`warning: the secrets file names "${name}", which is no site of this data directory`);

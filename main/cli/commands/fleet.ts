@@ -11,6 +11,8 @@ import { rollupAnswers, systemLevel, systemRollup } from '../../../app/health/sy
 import { pinnedValidity } from '../../client/index.js';
 import { osUser, type Runtime } from '../../runtime.js';
 import { resolveDataDir } from '../../store/data-dir.js';
+import { askMonitor } from '../../monitor/lock.js';
+import { exitOfAnswer, monitorAnswer, type MonitorRequest } from '../../monitor/requests.js';
 import { startNewLog } from '../../store/stores.js';
 import { withRuntime } from '../context.js';
 import { CliError, EXIT, firstLine, printJson, printRow, type CliIo } from '../io.js';
@@ -104,6 +106,10 @@ export async function loginCommand(io: CliIo, args: readonly string[], logout: b
   const ref = positionals[0];
   if (positionals.length !== 1 || !ref) throw new CliError(`usage: fleetdeck ${logout ? 'logout' : 'login'} SITE`, EXIT.usage);
   const password = values['password-stdin'] ? firstLine(await io.readStdin()) : undefined;
+  if (!logout) {
+    const through = await loginThroughMonitor(io, values['data-dir'], { site: ref, ...(values.system !== undefined ? { system: values.system } : {}), ...(values.code ? { code: values.code } : {}), ...(password !== undefined ? { password } : {}) });
+    if (through !== undefined) return through;
+  }
   return withRuntime(io, values['data-dir'], async (rt) => {
     const site = rt.sites.get(ref);
     if (!site) throw new CliError(`no site named "${ref}"`, EXIT.usage);
@@ -117,14 +123,43 @@ export async function loginCommand(io: CliIo, args: readonly string[], logout: b
       throw new CliError(`${site.name} has no system "${system}" (as last listed: ${rt.fleet.systemsOf(site.id).join(', ') || 'none yet; log in to the site first'})`, EXIT.usage);
     }
     const progress = await rt.fleet.login(site.id, { ...(password !== undefined ? { password } : {}), ...(values.code ? { code: values.code } : {}), ...(system !== undefined ? { system } : {}) });
-    io.stdout(progress.loggedIn.length ? `logged in to ${site.name}: ${progress.loggedIn.join(', ')}\n` : `logged in to ${site.name}\n`);
-    if (!progress.needCode.length) return EXIT.ok;
-    io.stderr(
-      `fleetdeck: ${progress.needCode.join(', ')} ${progress.needCode.length === 1 ? 'needs a two-factor code of its own' : 'each need a two-factor code of their own'} (a code is accepted once). When your authenticator shows the next code, run:\n` +
-        `  fleetdeck login ${site.name} --system ${progress.needCode[0] ?? ''} --code NEXT_CODE\n`,
-    );
-    return EXIT.auth;
+    return loggedIn(io, site.name, progress, '');
   });
+}
+
+/** How long a login through the running monitor may take (its own login's deadline is shorter). */
+const MONITOR_LOGIN_TIMEOUT_MS = 120_000;
+
+/**
+ * A login made by the monitor running on the data directory, in its own sessions (its polls of a
+ * site waiting for a code or a password go on at once); undefined when no monitor runs there.
+ * @throws CliError when one runs but does not take it, or refuses it
+ */
+async function loginThroughMonitor(io: CliIo, dataDirFlag: string | undefined, login: { site: string; system?: string; code?: string; password?: string }): Promise<number | undefined> {
+  const dataDir = resolveDataDir({ flag: dataDirFlag, env: io.env });
+  let asked;
+  try {
+    asked = await askMonitor(dataDir, { login } satisfies MonitorRequest, MONITOR_LOGIN_TIMEOUT_MS);
+  } catch (err) {
+    throw new CliError(`a monitor runs on ${dataDir}, but ${(err as Error).message}; nothing was logged in. Try again once it has started`, EXIT.unreachable);
+  }
+  if (asked === undefined) return undefined;
+  const by = asked.holder ? `the running monitor (process ${asked.holder.pid})` : 'the running monitor';
+  const answer = monitorAnswer.safeParse(asked.answer);
+  if (!answer.success) throw new CliError(`${by} answered something this version does not read; nothing is known of the login`, EXIT.protocol);
+  if (!answer.data.ok) throw new CliError(`${by}: ${answer.data.message}`, exitOfAnswer(answer.data.code));
+  return loggedIn(io, answer.data.site, answer.data, ` through ${by}`);
+}
+
+/** Prints a login's progress; the exit status says whether systems still wait for a code of their own. */
+function loggedIn(io: CliIo, siteName: string, progress: { loggedIn: readonly string[]; needCode: readonly string[] }, how: string): number {
+  io.stdout(progress.loggedIn.length ? `logged in to ${siteName}${how}: ${progress.loggedIn.join(', ')}\n` : `logged in to ${siteName}${how}\n`);
+  if (!progress.needCode.length) return EXIT.ok;
+  io.stderr(
+    `fleetdeck: ${progress.needCode.join(', ')} ${progress.needCode.length === 1 ? 'needs a two-factor code of its own' : 'each need a two-factor code of their own'} (a code is accepted once). When your authenticator shows the next code, run:\n` +
+      `  fleetdeck login ${siteName} --system ${progress.needCode[0] ?? ''} --code NEXT_CODE\n`,
+  );
+  return EXIT.auth;
 }
 
 /** `fleetdeck call SITE [--system NAME] "METHOD /path" …` on a saved site. */

@@ -138,7 +138,7 @@ describe('fleetdeck monitor, a real process against the simulator', { timeout: 1
   });
 });
 
-describe('fleetdeck monitor and a site that asks for a two-factor code', { timeout: 120_000 }, () => {
+describe('fleetdeck monitor and a site that asks for a two-factor code', { timeout: 180_000 }, () => {
   const simulator = useSimulator({ sites: 2, systems: 2, seed: 'monitor-2fa' });
   let data: { dir: string; remove: () => void };
 
@@ -158,7 +158,7 @@ describe('fleetdeck monitor and a site that asks for a two-factor code', { timeo
   });
   afterAll(() => data.remove());
 
-  it('reports it as waiting for an admin and does not ask it again at each poll', async () => {
+  it('reports it as waiting for an admin, does not ask it again at each poll, and takes the code from fleetdeck login', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, FLEETDECK_KEYCHAIN: 'memory' };
     for (const s of simulator.sim.manifest.sites) env[secretEnvName(s.name)] = s.password;
     const child = spawn(process.execPath, [BIN, 'monitor', '--data-dir', data.dir], { env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -168,7 +168,8 @@ describe('fleetdeck monitor and a site that asks for a two-factor code', { timeo
     try {
       await until(() => stderr.includes('first refresh done'), () => stderr);
       const [waiting, other] = simulator.sim.manifest.sites;
-      expect(stderr).toMatch(new RegExp(`${waiting!.name}/(\\S+): ok → login-required: .*two-factor.*\\(waiting for an admin, not polled until then: fleetdeck login "${waiting!.name}" --system "\\1" --code CODE\\)`));
+      const waits = new RegExp(`${waiting!.name}/(\\S+): ok → login-required: .*two-factor.*\\(waiting for an admin, not polled until then: fleetdeck login "${waiting!.name}" --system "\\1" --code CODE\\)`);
+      expect(stderr).toMatch(waits);
       const load = (i: number): number => simulator.sim.control.status()[i]!.requests;
       const asked = load(0);
       // The other site, on the same interval, is polled twice meanwhile: the waiting one is not asked.
@@ -187,6 +188,26 @@ describe('fleetdeck monitor and a site that asks for a two-factor code', { timeo
         60_000,
       );
       expect(load(0)).toBe(asked);
+
+      // The admin gives one system its code from the command line: the running monitor logs it in
+      // with its own session, and polls it again at once; the other system still waits for its own.
+      const system = waits.exec(stderr)?.[1];
+      expect(system).toBeDefined();
+      const { code } = simulator.sim.control.totpSecret(0, waiting!.username);
+      const login = await runFleetdeck(['login', waiting!.name, '--system', system!, '--code', code, '--data-dir', data.dir], { env: { FLEETDECK_KEYCHAIN: 'memory' } });
+      expect(login.stderr).toBe('');
+      expect(login.stdout).toMatch(new RegExp(`^logged in to ${waiting!.name} through the running monitor \\(process ${child.pid}\\): ${system}\\n$`));
+      expect(login.code).toBe(0);
+      // Its login leaves it stale; the poll that follows at once makes it ok.
+      await until(() => stderr.includes(`${waiting!.name}/${system}: stale → ok`), () => stderr);
+      expect(stderr).toContain(`${waiting!.name}/${system}: login-required → stale`);
+      expect(stderr).toContain(`${waiting!.name}: logged in by "fleetdeck login" with a two-factor code: ${system}`);
+      const sibling = simulator.sim.manifest.sites[0]!.systems.find((s) => s !== system)!;
+      expect(stderr).not.toContain(`${waiting!.name}/${sibling}: login-required → `);
+      // A wrong code is refused by the monitor's login, and said so with the error's exit status.
+      const wrong = await runFleetdeck(['login', waiting!.name, '--system', sibling, '--code', code === '000000' ? '111111' : '000000', '--data-dir', data.dir], { env: { FLEETDECK_KEYCHAIN: 'memory' } });
+      expect(wrong.stderr).toContain(`the running monitor (process ${child.pid})`);
+      expect(wrong.code).toBe(6);
       for (const s of simulator.sim.manifest.sites) expect(stderr).not.toContain(s.password);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

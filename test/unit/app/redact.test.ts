@@ -196,6 +196,22 @@ describe('secrets echoed in another spelling', () => {
     expect(maskSecrets(`x ${b64(odd.toUpperCase())}`, [odd])).not.toContain(REDACTED);
   });
 
+  it('tells the same of a secret asked again and again, in ASCII text or not, in any case', () => {
+    const secret = 'Tok3n-Secret+Value';
+    const texts = [
+      ['{"Name":"a","Note":"tok3n-secret"}', true],
+      ['{"Name":"é","Note":"TOK3N-SECRET"}', true],
+      ['{"Name":"a\\/b","Note":"tok3n-s ecret"}', false],
+      ['{"Name":"a\\/b","Note":"tok3n\\u002dsecret"}', true],
+      ['{"Name":"a","Note":"nothing here"}', false],
+      ['{"Note":"\u212Aey"}', false],
+    ] as const;
+    for (let round = 0; round < 3; round++) for (const [text, mentions] of texts) expect(mentionsSecret(text, [secret]), `${text}, round ${round}`).toBe(mentions);
+    // Its lower case is k, but no spelling of the secret is a Kelvin sign: no mention, found or searched.
+    expect(mentionsSecret('{"Note":"\u212Aey-1234"}', ['key-1234'])).toBe(false);
+    expect(mentionsSecret('{"Note":"Key-1234"}', ['key-1234'])).toBe(true);
+  });
+
   it('masks the longest of two secrets whole, and each of several', () => {
     expect(maskSecrets('a abcd1234-longer b', ['abcd1234', 'abcd1234-longer'])).toBe(`a ${REDACTED} b`);
     expect(maskSecrets('a abcd1234-longer b', ['abcd1234-longer', 'abcd1234'])).toBe(`a ${REDACTED} b`);

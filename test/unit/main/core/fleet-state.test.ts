@@ -95,3 +95,28 @@ describe('FleetState and the recorded outcomes', () => {
     expect(outcomes.all()).toEqual([{ siteId: 's', system: 'good', state: 'ok', lastSuccessAt: ago(1000) }]);
   });
 });
+
+describe('FleetState sendingId', () => {
+  it('names each event while its listeners run, and gives the rest of an event another after one sent inside it', () => {
+    const state = new FleetState(cacheOf([]));
+    const seen: Array<[string, number | undefined]> = [];
+    state.on((e) => {
+      if (e.type !== 'status') return;
+      seen.push([`first ${e.status.system}`, state.sendingId]);
+      // A listener that changes another system's status: its event is sent inside this one.
+      if (e.status.system === 'outer') state.setStatus({ siteId: 's', system: 'inner', state: 'ok' });
+    });
+    state.on((e) => void (e.type === 'status' && seen.push([`second ${e.status.system}`, state.sendingId])));
+    expect(state.sendingId).toBeUndefined();
+    state.setStatus({ siteId: 's', system: 'outer', state: 'ok' });
+    expect(state.sendingId).toBeUndefined();
+    state.setStatus({ siteId: 's', system: 'later', state: 'ok' });
+    const id = new Map(seen);
+    expect(seen.map(([who]) => who)).toEqual(['first outer', 'first inner', 'second inner', 'second outer', 'first later', 'second later']);
+    expect(id.get('first inner')).toBe(id.get('second inner'));
+    expect(id.get('first later')).toBe(id.get('second later'));
+    const ids = [id.get('first outer'), id.get('first inner'), id.get('second outer'), id.get('first later')];
+    expect(ids.every((i) => typeof i === 'number')).toBe(true);
+    expect(new Set(ids).size).toBe(4);
+  });
+});

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireMonitorLock, lockAddress, monitorHolder, MonitorRunningError } from '../../../../main/monitor/lock.js';
+import { acquireMonitorLock, askMonitor, lockAddress, monitorHolder, MonitorNotAnsweringError, MonitorRunningError } from '../../../../main/monitor/lock.js';
 
 const who = { user: 'svc-fleetdeck', version: '9.9.9', now: () => new Date('2026-11-28T10:00:00.000Z') };
 
@@ -35,6 +35,28 @@ describe('the monitor lock of a data directory', { timeout: 20_000 }, () => {
     expect(existsSync(lockAddress(dir))).toBe(false);
     const second = await acquireMonitorLock({ dataDir: dir, ...who });
     await second.release();
+  });
+
+  it('carries one request to the holder once it serves them, and still tells probes who holds it at once', async () => {
+    expect(await askMonitor(dir, { hello: 1 }, 5_000)).toBeUndefined();
+    const lock = await acquireMonitorLock({ dataDir: dir, ...who });
+    try {
+      // Not serving yet (a monitor still starting): the request is refused, not left hanging.
+      await expect(askMonitor(dir, { hello: 1 }, 5_000)).rejects.toBeInstanceOf(MonitorNotAnsweringError);
+      const asked: unknown[] = [];
+      lock.serve(async (request) => {
+        asked.push(request);
+        if ((request as { fail?: boolean }).fail) throw new Error('refused here');
+        return { ok: true, echo: request };
+      });
+      const answered = await askMonitor(dir, { hello: 2 }, 5_000);
+      expect(answered).toEqual({ holder: expect.objectContaining({ pid: process.pid, user: 'svc-fleetdeck' }), answer: { ok: true, echo: { hello: 2 } } });
+      expect((await askMonitor(dir, { fail: true }, 5_000))?.answer).toEqual({ ok: false, message: 'refused here' });
+      expect(await monitorHolder(dir)).toMatchObject({ pid: process.pid });
+      expect(asked).toEqual([{ hello: 2 }, { fail: true }]);
+    } finally {
+      await lock.release();
+    }
   });
 
   it('is taken over from a process killed with SIGKILL (its socket file refuses connections)', async () => {
