@@ -90,3 +90,15 @@ test('the what-if button can be read on the banner, and Escape closes the panel 
   await expect(panel).toHaveCount(0);
   await expect(open).toBeFocused();
 });
+
+test('the command palette opens the what-if panel, with focus in it', async ({ page }) => {
+  await page.goto(shell.url);
+  await expect(page.getByTestId('simulated-banner')).toBeVisible();
+  await page.keyboard.press('Control+k');
+  await page.getByTestId('palette-input').fill('fail drive');
+  await expect(page.getByTestId('command-palette').getByRole('option').first()).toContainText('What if');
+  await page.keyboard.press('Enter');
+  const panel = page.getByTestId('whatif-panel');
+  await expect(panel).toBeVisible();
+  await expect(panel.getByTestId('whatif-site')).toBeFocused();
+});
