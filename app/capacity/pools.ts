@@ -230,8 +230,10 @@ export function assessCapacity(input: CapacityInput): SystemCapacity {
   if (total) {
     // The whole is as bad as its worst pool: one full pool refuses volumes whatever the others hold.
     const worstPool = pools[0] as PoolCapacity;
+    // Its words are the worst pool's whenever that pool is worse than the sum reads ("hdd full", not
+    // "filling up" beside a full pool).
+    if (worstPool.level !== 'ok' && (total.verdict === 'ok' || worse(total.level, worstPool.level) !== total.level)) total.verdict = `${worstPool.name} ${worstPool.verdict}`;
     total.level = worse(total.level, worstPool.level);
-    if (worstPool.level !== 'ok' && total.verdict === 'ok') total.verdict = `${worstPool.name} ${worstPool.verdict}`;
     // Pools share no space: the line's days are those of the pool that fills first, named.
     const first = fillsFirst(pools);
     if (first) {

@@ -4,7 +4,7 @@ import type { CliIo } from './io.js';
 
 /**
  * Opens the core for one CLI command on the chosen data directory; closes it afterwards. A command
- * that signs in to no system (`secrets: false`: the action log) leaves the keychain alone, so it
+ * that signs in to no system (`secrets: false`: the action log, alerts, the site and report lists) leaves the keychain alone, so it
  * neither waits for it nor warns that it is unusable.
  */
 export async function withRuntime<T>(io: CliIo, dataDirFlag: string | undefined, task: (rt: Runtime) => Promise<T>, options: { secrets?: boolean } = {}): Promise<T> {

@@ -140,10 +140,25 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         throw new CliError(`unknown command "${command}"\n\n${USAGE}`, EXIT.usage);
     }
   } catch (err) {
-    const e = isParseArgsError(err) ? new CliError(`${(err as Error).message}\n\n${USAGE}`, EXIT.usage) : toCliError(err);
+    const e = isParseArgsError(err) ? new CliError(`${(err as Error).message}\n${commandUsage(command ?? '')}`, EXIT.usage) : toCliError(err);
     io.stderr(`fleetdeck: ${e.message}\n`);
     return e.exitCode;
   }
+}
+
+/**
+ * The usage lines of one command, for a mistake in its options: the admin reads how the command
+ * is called, not the whole help (which `fleetdeck help` prints).
+ */
+export function commandUsage(command: string): string {
+  const lines: string[] = [];
+  let inCommand = false;
+  for (const line of USAGE.split('\n')) {
+    if (/^\s+fleetdeck /.test(line)) inCommand = line.trimStart().startsWith(`fleetdeck ${command} `) || line.trim() === `fleetdeck ${command}`;
+    else if (!/^\s+\[/.test(line)) inCommand = false;
+    if (inCommand) lines.push(line);
+  }
+  return `${lines.length ? `usage:\n${lines.join('\n')}\n` : ''}("fleetdeck help" lists every command and option)`;
 }
 
 function isParseArgsError(err: unknown): boolean {

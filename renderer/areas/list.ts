@@ -23,7 +23,7 @@ export const AREA_LIST: readonly AreaInfo[] = [
   { id: 'settings', title: 'Settings', group: 'Administration', ready: true, keywords: ['capacity units', 'anomaly detection', 'authentication'] },
   { id: 'systems', short: 'Systems', title: 'Systems & rename', group: 'Administration', ready: true, keywords: ['rename', 'select'] },
   { id: 'version', title: 'Version', group: 'Administration', ready: true, keywords: ['components', 'build'] },
-  { id: 'workflows', title: 'Workflows', group: 'Tools', ready: true, keywords: ['volume provisioning'] },
+  { id: 'workflows', title: 'Workflows', group: 'Tools', ready: true, keywords: ['volume provisioning', 'provision', 'undo provisioning'] },
   { id: 'datastore', short: 'Datastore', title: 'Hypervisor datastore', group: 'Tools', ready: true, keywords: ['plugin'] },
   { id: 'console', short: 'Console', title: 'Operation console', group: 'Tools', ready: true, keywords: ['operations', 'api', 'catalog'] },
 ];

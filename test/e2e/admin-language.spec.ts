@@ -30,6 +30,12 @@ test('bulk changes and workflows name writes by their titles, not their HTTP pat
   const steps = page.locator('[data-testid^="step-"]:not([data-testid^="step-open"])');
   await expect(steps.first()).toBeVisible();
   expect((await steps.allInnerTexts()).filter((t) => HTTP.test(t))).toEqual([]);
+  // The list of every workflow names them and what follows by title too, not by their paths.
+  const flows = page.getByRole('region', { name: 'Volume provisioning' });
+  await expect(flows.locator('[data-testid^="workflow-"]').first()).toBeVisible();
+  const text = await flows.innerText();
+  expect(text).not.toMatch(/(^|\s)\/[a-z_]+\//m);
+  expect(text).toContain('Then: List applications');
 });
 
 test('a level and a secure socket option are choices in the console, and read by name in Compare', async ({ page }) => {
@@ -64,4 +70,26 @@ test('"2.6 TiB" in a size field is taken, rounded to a whole MiB, with no error'
   await expect(size).toHaveAttribute('aria-invalid', 'false');
   await expect(form.locator('.problem')).toHaveCount(0);
   await expect(page.getByTestId('op-preview')).toContainText(`"CapacityInBytes": ${Math.round((2.6 * 1024 ** 4) / 1024 ** 2) * 1024 ** 2}`);
+});
+
+test('creating a user asks for the e-mail before sending, and a refusal is the one message shown', async ({ page }) => {
+  await page.goto(fleet().url);
+  await openSystem(page, fleet().siteIds[0] as string, fleet().simulator.manifest.sites[0]?.systems[1] as string, 'Users');
+  await page.getByTestId('user-create').click();
+  const form = page.getByRole('dialog').getByTestId('op-form');
+  await form.getByTestId('field-body.Name').fill('walk user');
+  await form.getByTestId('field-body.Password').fill('Walk-Password-2026');
+  await form.getByTestId('field-body.Role').fill('Viewer');
+  // The document creates users with an e-mail: left empty, the form says so and sends nothing.
+  await form.getByTestId('op-submit').click();
+  await expect(form.getByTestId('op-problems')).toContainText('E-mail: required');
+  await expect(form.getByTestId('op-error')).toHaveCount(0);
+
+  // A name the system refuses: its message is the one error; the password it forgot is asked for
+  // again only when the admin next sends.
+  await form.getByTestId('field-body.Email').fill('walk@example.com');
+  await form.getByTestId('op-submit').click();
+  await expect(form.getByTestId('op-error')).toContainText('Invalid Name');
+  await expect(form.getByTestId('op-problems')).toHaveCount(0);
+  await expect(form.locator('.problem')).toHaveCount(0);
 });

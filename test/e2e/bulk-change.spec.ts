@@ -96,3 +96,22 @@ test('the preview masks a secret, and a destructive bulk change asks for typed c
   await view.getByTestId('bulk-confirm-input').fill('3 systems');
   await expect(start).toBeEnabled();
 });
+
+test('creating a user on several systems asks for what every system needs before any preview', async ({ page }) => {
+  await page.goto(fleet().url);
+  await page.getByTestId('open-bulk').click();
+  const view = page.getByTestId('bulk-view');
+  await view.getByTestId('bulk-op').selectOption('POST /users/create');
+  await view.getByTestId('bulk-all').click();
+  const form = view.getByTestId('bulk-form');
+  await form.getByTestId('field-body.Name').fill('bulk-user');
+  await form.getByTestId('field-body.Password').fill('Bulk-Password-2026');
+  await form.getByTestId('field-body.Role').fill('Viewer');
+  // Without an e-mail every system would refuse it: the form says so once, and nothing is previewed.
+  await form.getByTestId('op-submit').click();
+  await expect(form.getByTestId('op-problems')).toContainText('E-mail: required');
+  await expect(view.getByTestId('bulk-preview')).toHaveCount(0);
+  await form.getByTestId('field-body.Email').fill('bulk@example.com');
+  await form.getByTestId('op-submit').click();
+  await expect(view.getByTestId('bulk-preview')).toBeVisible();
+});

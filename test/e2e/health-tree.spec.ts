@@ -28,6 +28,12 @@ test('a system in warning reads warning in the tree and the header, not a green 
   await expect(page.getByTestId('system-level')).toHaveText('warning');
   await expect(page.getByTestId('system-level')).toHaveAttribute('title', /hardware/);
   await expect(page.getByTestId('system-page').locator('.title [data-state]')).toHaveCount(0);
+
+  // The Sites view lists it with the same level, not a green connection "ok" that reads as health.
+  await page.getByRole('button', { name: 'Sites', exact: true }).click();
+  const entry = page.getByRole('list', { name: /^Systems of / }).getByRole('listitem').filter({ hasText: system });
+  await expect(entry.getByTestId('site-system-level')).toHaveText('warning');
+  await expect(entry.locator('[data-state]')).toHaveCount(0);
 });
 
 test('the connection shows when a system is not connected', async ({ page }) => {

@@ -1,18 +1,48 @@
 /**
- * Takes the README's screenshots from the real app on the demo fleet: the browser shell over the
- * simulator's demo state (3 sites × 3 systems, one degrading drive), in the system's Chromium.
- * Builds nothing (build the renderer first). Run on demand:
+ * Takes the README's screenshots from the real app on the demo fleet, as `npm start -- --demo` opens
+ * it (3 sites × 3 systems, one degrading drive, the "What if…" panel): the browser shell in the
+ * system's Chromium. Builds nothing (build the renderer first). The PNGs are quantised with
+ * pngquant where it is installed (a third of the size, no visible change). Run on demand:
  *
  *   npx tsx test/e2e/screenshots.ts [outDir]     (default docs/screenshots)
  */
-import { mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, expect, type Page } from '@playwright/test';
-import { ROOT, startFleet } from './support/fleet.js';
+import { startDemoFleet } from '../../main/demo.js';
+import { subscribeEvents } from '../../main/shells/launch.js';
+import { startBrowserShell } from '../../main/shells/browser-shell.js';
+import { ROOT } from './support/fleet.js';
 import { openSystem } from './support/ui.js';
 
 const outDir = resolve(process.argv[2] ?? join(ROOT, 'docs', 'screenshots'));
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** The demo fleet served by the browser shell, with the sites' ids in the simulator manifest's order. */
+async function startDemo() {
+  const demo = await startDemoFleet();
+  await demo.runtime.fleet.refresh({ force: true });
+  const shell = await startBrowserShell({ handlers: demo.runtime.handlers, rendererDir: join(ROOT, 'out', 'renderer'), subscribe: (emit) => subscribeEvents(demo.runtime, undefined, emit) });
+  const byName = new Map(demo.runtime.sites.list().map((s) => [s.name, s.id]));
+  return {
+    url: shell.url,
+    simulator: demo.simulator,
+    siteIds: demo.simulator.manifest.sites.map((s) => byName.get(s.name) ?? ''),
+    close: async () => {
+      await shell.close();
+      await demo.close();
+    },
+  };
+}
+
+/** Quantises every PNG in `dir` in place with pngquant, when it is installed; says so when not. */
+function shrink(dir: string): void {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.png')).map((f) => join(dir, f));
+  const run = spawnSync('pngquant', ['--quality', '80-95', '--speed', '1', '--force', '--ext', '.png', '--', ...files], { stdio: 'inherit' });
+  if (run.error) process.stdout.write('pngquant is not installed: the screenshots are kept as captured (apt-get install pngquant makes them a third of the size)\n');
+  for (const f of files) process.stdout.write(`${f} ${Math.round(statSync(f).size / 1024)} KiB\n`);
+}
 
 async function settle(page: Page): Promise<void> {
   // The event stream is one long-lived fetch, so the network is never idle: wait for no panel to be
@@ -25,7 +55,7 @@ async function settle(page: Page): Promise<void> {
 
 async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
-  const fleet = await startFleet({ simulator: { demo: true } });
+  const fleet = await startDemo();
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', deviceScaleFactor: 1 });
@@ -33,6 +63,17 @@ async function main(): Promise<void> {
     await expect(page.getByTestId('overview-table')).toHaveAttribute('data-row-count', '9');
     await settle(page);
     await page.screenshot({ path: join(outDir, 'fleet-overview.png') });
+
+    // The demo's "What if…" panel, a drive failed on the first site's first system.
+    await page.getByTestId('whatif-open').click();
+    const whatIf = page.getByTestId('whatif-panel');
+    await whatIf.getByTestId('whatif-site').selectOption(fleet.siteIds[0] as string);
+    await whatIf.getByTestId('whatif-fail-drive').click();
+    await expect(whatIf.getByTestId('whatif-outcome')).toContainText('(simulated)');
+    await settle(page);
+    await page.screenshot({ path: join(outDir, 'what-if.png') });
+    await page.keyboard.press('Escape');
+    await expect(whatIf).toHaveCount(0);
 
     // The demo's degrading drive is on the second system of the first site.
     const siteId = fleet.siteIds[0] as string;
@@ -93,6 +134,7 @@ async function main(): Promise<void> {
     await page.getByTestId('compare-only').check();
     await settle(page);
     await page.screenshot({ path: join(outDir, 'compare-configuration.png') });
+    shrink(outDir);
     process.stdout.write(`screenshots written to ${outDir}\n`);
   } finally {
     await browser.close();

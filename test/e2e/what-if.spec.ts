@@ -3,12 +3,16 @@ import { expect, test } from '@playwright/test';
 import { startDemoFleet, type DemoFleet } from '../../main/demo.js';
 import { subscribeEvents } from '../../main/shells/launch.js';
 import { startBrowserShell, type BrowserShell } from '../../main/shells/browser-shell.js';
+import { axeFindings } from './support/axe.js';
 import { ROOT } from './support/fleet.js';
 
 /**
  * The demo fleet as `--demo` starts it, driven from its "what if" panel: a failed drive turns a
  * system's tree entry from ok and raises an alert; a stopped site is found unreachable.
  */
+// axe-core is injected as a script, which the shell's CSP refuses otherwise.
+test.use({ bypassCSP: true });
+
 let demo: DemoFleet;
 let shell: BrowserShell;
 
@@ -52,4 +56,49 @@ test('failing a drive and stopping a site from the what-if panel change the tree
   await expect.poll(() => demo.runtime.fleet.status().filter((s) => s.siteId === site.id).every((s) => s.state !== 'ok'), { timeout: 30_000 }).toBe(true);
   await panel.getByTestId('whatif-start-site').click();
   await expect(panel.getByTestId('whatif-outcome')).toContainText('answers again');
+});
+
+test('the what-if button can be read on the banner, and Escape closes the panel after an action', async ({ page }) => {
+  await page.goto(shell.url);
+  const banner = page.getByTestId('simulated-banner');
+  const open = banner.getByTestId('whatif-open');
+  await expect(open).toBeVisible();
+  // The button's text must stand out from its own face (WCAG AA: 4.5:1), not take the banner's light text.
+  const ratio = await open.evaluate((el) => {
+    const rgb = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+    const lum = (c: string): number => {
+      const [r = 0, g = 0, b = 0] = rgb(c).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const s = getComputedStyle(el);
+    const [a, b] = [lum(s.color), lum(s.backgroundColor)].sort((x, y) => y - x) as [number, number];
+    return (a + 0.05) / (b + 0.05);
+  });
+  expect(ratio).toBeGreaterThanOrEqual(4.5);
+  // And axe-core finds nothing serious on the banner.
+  const findings = (await axeFindings(page)).filter((f) => f.targets.some((t) => /whatif|simulated/.test(t)));
+  expect(findings).toEqual([]);
+
+  await open.click();
+  const panel = page.getByTestId('whatif-panel');
+  // Lag a replication: the demo has a pair, so it succeeds and changes nothing the other test reads.
+  await panel.getByTestId('whatif-lag-replication').click();
+  await expect(panel.getByTestId('whatif-outcome')).toBeVisible();
+  // Focus stays in the panel while the action runs, so the keyboard still reaches it.
+  await expect(panel.getByTestId('whatif-lag-replication')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
+  await expect(open).toBeFocused();
+});
+
+test('the command palette opens the what-if panel, with focus in it', async ({ page }) => {
+  await page.goto(shell.url);
+  await expect(page.getByTestId('simulated-banner')).toBeVisible();
+  await page.keyboard.press('Control+k');
+  await page.getByTestId('palette-input').fill('fail drive');
+  await expect(page.getByTestId('command-palette').getByRole('option').first()).toContainText('What if');
+  await page.keyboard.press('Enter');
+  const panel = page.getByTestId('whatif-panel');
+  await expect(panel).toBeVisible();
+  await expect(panel.getByTestId('whatif-site')).toBeFocused();
 });

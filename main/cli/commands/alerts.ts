@@ -30,7 +30,7 @@ export async function alertsCommand(io: CliIo, args: readonly string[]): Promise
       for (const a of alerts) printRow(io, row(a, names.get(a.siteId) ?? a.siteId));
     }
     return open ? EXIT.alertsOpen : EXIT.ok;
-  });
+  }, { secrets: false });
 }
 
 function row(a: Alert, siteName: string): string[] {

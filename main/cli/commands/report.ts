@@ -144,7 +144,7 @@ async function listCommand(io: CliIo, args: readonly string[]): Promise<number> 
     else if (!rows.length) io.stdout('no reports yet: "fleetdeck report KIND --out DIR" makes one\n');
     else for (const r of rows) printRow(io, [String(r.id), r.generatedAt, r.kind, r.source, r.sites.join(',') || '-', `${r.systems} system(s)`, r.generatedBy]);
     return EXIT.ok;
-  });
+  }, { secrets: false });
 }
 
 function reportId(text: string | undefined): number {
@@ -163,7 +163,7 @@ async function diffCommand(io: CliIo, args: readonly string[]): Promise<number> 
     if (values.json) printJson(io, diff);
     else io.stdout(diffText(diff));
     return EXIT.ok;
-  });
+  }, { secrets: false });
 }
 
 /** A diff for the terminal: `+` added rows, `-` removed rows, `~` changed cells. */
@@ -193,5 +193,5 @@ async function exportCommand(io: CliIo, args: readonly string[]): Promise<number
     io.stdout(`report ${id}\n`);
     printWritten(io, written);
     return EXIT.ok;
-  });
+  }, { secrets: false });
 }

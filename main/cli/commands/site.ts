@@ -130,7 +130,7 @@ async function siteList(io: CliIo, args: readonly string[]): Promise<number> {
       for (const n of siteNotices({ tls: { expiredSince: validity(s)?.expiredSince }, auth: s.auth })) printRow(io, [`${n.tone}: ${n.text}`], '  ');
     }
     return EXIT.ok;
-  });
+  }, { secrets: false });
 }
 
 async function siteEdit(io: CliIo, args: readonly string[]): Promise<number> {

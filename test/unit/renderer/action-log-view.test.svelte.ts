@@ -73,6 +73,15 @@ describe('the action log view', () => {
     expect(q('action-answer').textContent).toBe("User 'u1' already exists.");
   });
 
+  it('explains each outcome choice in one plain phrase', async () => {
+    const { el } = await render({});
+    const choices = [...el.querySelectorAll('label.choice')].map((l) => l.textContent?.replace(/\s+/g, ' ').trim() ?? '');
+    expect(choices).toHaveLength(4);
+    // "error (failed (records of …))" read as a riddle: one pair of brackets per choice.
+    for (const c of choices) expect(c.match(/\(/g) ?? [], c).toHaveLength(1);
+    expect(choices.find((c) => c.startsWith('error'))).toContain('earlier versions of Fleetdeck');
+  });
+
   it('sends the filter to main and says when nothing matches; a bad period is refused before anything is sent', async () => {
     const { fake, el, q } = await render({});
     choose(q<HTMLSelectElement>('action-filter-site'), 's2');

@@ -221,9 +221,10 @@ describe('users', () => {
     type(q(dialog(), 'field-body.Name'), 'eve');
     type(password, 'correct horse battery');
     type(q(dialog(), 'field-body.Role'), 'Viewer');
+    type(q(dialog(), 'field-body.Email'), 'eve@example.com');
     q(dialog(), 'op-submit').click();
     await settle();
-    expect(fake.calls()[0]?.body).toEqual({ Name: 'eve', Password: 'correct horse battery', Role: 'Viewer' });
+    expect(fake.calls()[0]?.body).toEqual({ Name: 'eve', Password: 'correct horse battery', Role: 'Viewer', Email: 'eve@example.com' });
     expect(document.body.innerHTML).not.toContain('correct horse battery');
     q(el, 'user-create').click();
     flushSync();

@@ -71,6 +71,19 @@ describe('the app frame', () => {
     expect(target.querySelector('[data-testid="area-console"]')?.textContent).toContain('List hosts');
   });
 
+  it('finds the provisioning workflows by their undo', async () => {
+    (target.querySelector('[data-testid="tree-system-s1-prod-a"]') as HTMLElement).focus();
+    key(document.activeElement as Element, 'Enter');
+    await settle();
+    for (const words of ['undo', 'undo provisioning']) {
+      key(window.document.body, 'k', { ctrlKey: true });
+      await settle();
+      type(words);
+      expect(options()[0], words).toBe('Workflows — prod-a');
+      key(input(), 'Escape');
+    }
+  });
+
   it('moves through results with the arrow keys', async () => {
     key(window.document.body, 'k', { ctrlKey: true });
     await settle();

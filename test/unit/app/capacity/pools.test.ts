@@ -40,6 +40,23 @@ describe('pool capacity', () => {
     expect(c.total).toMatchObject({ name: 'All pools', usable: 200 * TIB, allocated: 109.35 * TIB, level: 'critical', verdict: 'hdd full' });
   });
 
+  it('names the full pool on the "All pools" line, though the pools together are only filling up', () => {
+    const c = assessCapacity({
+      pools: {
+        CapacityUsage: [
+          { Name: 'hdd', TotalAllocatedSizeInBytes: 99.35 * TIB, TotalConsumedSizeInBytes: 10 * TIB, FreeCapacityInBytes: 0.65 * TIB },
+          { Name: 'ssd', TotalAllocatedSizeInBytes: 75 * TIB, TotalConsumedSizeInBytes: 5 * TIB, FreeCapacityInBytes: 25 * TIB },
+        ],
+      },
+      provisioning: [
+        { PoolName: 'hdd', State: 'Full', Reason: 'LowFreeSpace', FreeSpaceInPercentage: 0.65 },
+        { PoolName: 'ssd', State: 'Ok', Reason: 'None', FreeSpaceInPercentage: 25 },
+      ],
+    });
+    // 87 % allocated together reads "filling up" on its own; one full pool is what the line must say.
+    expect(c.total).toMatchObject({ level: 'critical', verdict: 'hdd full' });
+  });
+
   it('calls a Warning state nearly full, and a fast forecast critical though the state is Ok', () => {
     const warn = assessCapacity({ pools, provisioning: [{ PoolName: 'ssd', State: 'Warning', Reason: 'LowFreeSpace' }] }).pools.find((p) => p.name === 'ssd');
     expect(warn).toMatchObject({ level: 'warning', verdict: 'nearly full' });
