@@ -9,7 +9,7 @@ import type { Dialect } from './dialects.js';
  * and only enumerations change case.
  */
 
-const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'local-time', 'epoch-times', 'dotnet-dates', 'level-names'];
+const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names'];
 /** The `local-time` dialect's zone: UTC−5, in ms. */
 export const LOCAL_TIME_OFFSET_MS = -5 * 3_600_000;
 const LEVEL_NAMES = ['Verbose', 'DEBUG', 'info', 'Warn', 'error', 'FATAL'];
@@ -87,6 +87,7 @@ function rewrite(v: unknown, type: AnswerValueType, f: AnswerField | undefined, 
   const t = ANSWER_TYPES.get(type.ref);
   const out: Record<string, unknown> = {};
   for (const [k, item] of Object.entries(v)) {
+    if (k === 'Time' && dialects.has('no-clock-hints') && (type.ref === 'Node' || type.ref === 'SystemNode')) continue;
     const sub = t?.fields.find((x) => x.name === k);
     out[k] = sub ? rewrite(item, sub.type, sub, dialects) : item;
   }

@@ -35,6 +35,8 @@ export const DIALECTS = {
     'Every answer with a body is compressed whether or not the client asked (Content-Encoding br for the SMART text, deflate for the answers of /list operations, gzip for the others), and its JSON text starts with a UTF-8 byte order mark.',
   'local-time':
     'Every time is written in the system\'s local time (UTC−5) without a zone, as systems whose clock is set to local time stamp it ("2025-01-15T07:00:00" for 12:00 UTC), nodes\' Time included; query times (startTimestamp, endTimestamp) are read in the same local time. The HTTP Date header stays true GMT.',
+  'no-clock-hints':
+    'Answers carry no HTTP Date header, and nodes report no Time (in nodes/list and systems/list), as behind a gateway that strips headers on a system whose node records leave the clock out: only the records\' own stamps tell the system\'s clock.',
   'epoch-times': 'Every time in an answer is sent as epoch milliseconds, a JSON number ("Timestamp":1736942400000), as Unix-minded services write them.',
   'dotnet-dates':
     'Times as .NET serialisers write them: notification timestamps and other times as /Date(ms)/ (DataContractJsonSerializer), with a +0100 offset suffix on every other record, and nodes\' Time in the round-trip form with seven fraction digits and an offset ("2025-01-15T12:00:00.0000000+00:00").',

@@ -248,7 +248,9 @@ export class SiteServer {
   async #respond(req: IncomingMessage, res: ServerResponse, decision: FaultDecision, action: Exclude<FaultDecision['action'], 'reset'>, body: string | undefined): Promise<void> {
     try {
       if (decision.delayMs > 0) await this.options.wait(decision.delayMs);
-      if (this.options.now && !res.headersSent) res.setHeader('Date', new Date(this.options.now()).toUTCString());
+      // `no-clock-hints`: no Date header at all (Node writes one unless told not to).
+      if (this.options.dialect('no-clock-hints')) res.sendDate = false;
+      else if (this.options.now && !res.headersSent) res.setHeader('Date', new Date(this.options.now()).toUTCString());
       if (action === 'proxy' && decision.proxy) return sendProxyPage(res, decision.proxy, Date.now());
       if (action === 'redirect') {
         if (res.headersSent || res.destroyed) return;

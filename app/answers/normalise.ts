@@ -5,7 +5,7 @@ import { readLevel } from '../health/notification-level.js';
 import { terminalField } from '../safe-text.js';
 import { isSmartctlJson } from '../smart/json.js';
 import { INCOMPLETE_FIELD, incompleteFrom } from './incomplete.js';
-import { readTime, wireTimeOf } from './time.js';
+import { readTime, wireTimeOf, type TimeReading } from './time.js';
 
 /**
  * The one reading of a 200 answer: every answer the client returns (and so everything the cache,
@@ -58,6 +58,12 @@ export interface AnswerContext {
   readonly clockOffsetMs?: number | undefined;
   /** Hears each zone-less time of a node's `Time` as read (UTC ms, before any offset): how a system's clock is learned. */
   readonly onNodeTime?: ((ms: number) => void) | undefined;
+  /**
+   * Hears each notification record whose `Timestamp` has no zone, with that stamp read as UTC
+   * (before any offset): the record as normalised, so that a caller who learns the clock from it
+   * can place it again.
+   */
+  readonly onRecordStamp?: ((record: Record<string, unknown>, ms: number) => void) | undefined;
   /** Hears the answer's HTTP `Date` header with when the request was sent and answered (ms on our clock); the client calls it. */
   readonly onServerDate?: ((date: string, sentMs: number, receivedMs: number) => void) | undefined;
 }
@@ -177,7 +183,7 @@ interface CompiledField {
   /** Lower case (and each known spelling itself) → known spelling, for enumerations. */
   readonly values: ReadonlyMap<string, string> | undefined;
   /** How the field is read beyond its type: a notification's level, a node's clock. */
-  readonly role: 'level' | 'node-time' | undefined;
+  readonly role: 'level' | 'node-time' | 'record-time' | undefined;
 }
 
 interface CompiledType {
@@ -198,6 +204,7 @@ const ROLES: ReadonlyMap<string, CompiledField['role']> = new Map([
   ['NotificationRecord.Level', 'level'],
   ['Node.Time', 'node-time'],
   ['SystemNode.Time', 'node-time'],
+  ['NotificationRecord.Timestamp', 'record-time'],
 ]);
 
 function compiled(name: string): CompiledType {
@@ -242,6 +249,16 @@ function fieldOf(t: CompiledType, key: string): CompiledField | undefined {
  * properties turns a V8 object into a slow dictionary for everyone who reads it afterwards.
  */
 function normaliseObject(obj: Record<string, unknown>, t: CompiledType, clock: AnswerContext): Record<string, unknown> {
+  if (!clock.onRecordStamp) return normaliseFields(obj, t, clock);
+  // The stamp as sent: the fields are normalised in place.
+  let stamp: TimeReading | undefined;
+  for (const key in obj) if (fieldOf(t, key)?.role === 'record-time') stamp = readTime(obj[key]);
+  const out = normaliseFields(obj, t, clock);
+  if (stamp && !stamp.zoned) clock.onRecordStamp(out, stamp.ms);
+  return out;
+}
+
+function normaliseFields(obj: Record<string, unknown>, t: CompiledType, clock: AnswerContext): Record<string, unknown> {
   let rebuild = false;
   for (const key in obj) {
     const raw = obj[key];

@@ -181,6 +181,40 @@ export function dateHeaderOffset(date: string | undefined, sentMs: number, recei
   return Math.round((low + high) / 2000) * 1000;
 }
 
+/** How far before the previous read a record it did not show may have been stamped: the read ran a moment before it was answered. */
+const FRESH_RECORD_LEAD_MS = 60_000;
+/** A poll window wider than this (what its fresh records leave open) tells no offset: too many zones fit in it. */
+const FRESH_RECORD_MAX_SPREAD_MS = 3_600_000;
+const QUARTER_HOUR_MS = 15 * 60_000;
+
+/**
+ * A system's clock offset (its clock minus true time) from the zone-less stamps (read as UTC) of
+ * records a poll saw for the first time: each was created after the previous read (`sinceMs`, less
+ * a minute for the read's own latency) and before this one was answered (`nowMs`), so the offset
+ * lies in [newest stamp − now, oldest stamp − since]. Undefined when that tells nothing: no stamps,
+ * stamps that contradict each other (a record stamped in the past, written late), or an interval
+ * wider than an hour (a long gap between polls). 0 when the interval reaches within
+ * {@link CLOCK_TOLERANCE_MS} of agreement; else the whole quarter hour nearest its midpoint when one
+ * lies in it (a zone's offset, the usual cause), or the midpoint to the second.
+ */
+export function freshRecordOffset(stampsMs: readonly number[], sinceMs: number, nowMs: number): number | undefined {
+  if (stampsMs.length === 0 || !Number.isFinite(sinceMs) || nowMs < sinceMs) return undefined;
+  let newest = -Infinity;
+  let oldest = Infinity;
+  for (const s of stampsMs) {
+    if (s > newest) newest = s;
+    if (s < oldest) oldest = s;
+  }
+  // Stamps have whole seconds: a record stamped in the second the read was answered counts.
+  const low = newest - nowMs - 1000;
+  const high = oldest - (sinceMs - FRESH_RECORD_LEAD_MS);
+  if (low > high || high - low > FRESH_RECORD_MAX_SPREAD_MS) return undefined;
+  if (low <= CLOCK_TOLERANCE_MS && high >= -CLOCK_TOLERANCE_MS) return 0;
+  const mid = (low + high) / 2;
+  const zone = Math.round(mid / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
+  return zone >= low && zone <= high ? zone : Math.round(mid / 1000) * 1000;
+}
+
 /**
  * How a clock offset is said on a system and in reports: `clock differs by −5 h`, `+7 min`;
  * undefined within {@link CLOCK_TOLERANCE_MS}.

@@ -1,5 +1,5 @@
 import { INCOMPLETE_FIELD, incompleteOf } from '../../app/answers/incomplete.js';
-import { timeMs } from '../../app/answers/time.js';
+import { formatWireTime, timeMs } from '../../app/answers/time.js';
 import type { Site } from '../../app/domain/site.js';
 import { notificationRank } from '../../app/health/notification-level.js';
 import { HIGH_LEVEL } from '../../app/health/rollup.js';
@@ -53,6 +53,19 @@ export interface NotificationPaging {
 type Rec = { Id?: unknown; Timestamp?: unknown; Level?: unknown };
 
 /**
+ * How a read of what is new learns the system's clock from its records (see `freshRecordOffset`):
+ * a record not held before was created after the held records were last read (`sinceMs`).
+ */
+export interface FreshRecordClock {
+  /** A record's stamp as sent when it had no zone (UTC ms, before any offset); undefined otherwise. */
+  stampOf(record: object): number | undefined;
+  /** When the records held were last read; undefined when that is not known. */
+  sinceMs(): number | undefined;
+  /** Learns from these stamps of fresh records; returns the system's clock offset now in force. */
+  learn(stampsMs: number[], sinceMs: number): number | undefined;
+}
+
+/**
  * Reads a system's notifications incrementally: what is new since the newest record held, merged
  * with it (the latest 1000 kept, newest first, and older records at Error level or above beyond
  * them) and cached; listeners hear how many are new, the records of the admin's own writes
@@ -76,6 +89,7 @@ export async function readNotifications(
   previous: () => unknown,
   mark: NotificationMark | undefined,
   paging?: NotificationPaging,
+  freshClock?: FreshRecordClock,
 ): Promise<NotificationMark | undefined> {
   const fresh = await read(NOTIFICATIONS_OP, query, `${MERGED_NOTIFICATIONS_KEY}#new`);
   if (fresh === undefined) return mark;
@@ -101,6 +115,7 @@ export async function readNotifications(
   const old = (held?.Data ?? []) as Rec[];
   const seen = new Set(old.map((r) => r.Id));
   const newOnes = add.filter((r) => !seen.has(r.Id));
+  if (held !== undefined && freshClock) placeFreshRecords(newOnes, freshClock);
   const before = typeof held?.Skipped === 'number' ? held.Skipped : 0;
   const merged = { Data: keep([...newOnes, ...old]), ...(before + skipped > 0 ? { Skipped: before + skipped } : {}) };
   deps.cache.put(site.id, system, MERGED_NOTIFICATIONS_KEY, merged, deps.clock());
@@ -108,6 +123,23 @@ export async function readNotifications(
   const news = held === undefined ? 0 : newOnes.filter((r) => !ownRecord(r, site)).length;
   if (news) deps.emit({ type: 'notifications', siteId: site.id, system, count: news });
   return notificationMark(merged);
+}
+
+/**
+ * Learns the system's clock from records seen for the first time (their zone-less stamps) and
+ * places them by the offset then in force: they were read with the offset known before, which the
+ * records themselves may have just corrected.
+ */
+function placeFreshRecords(records: Rec[], clock: FreshRecordClock): void {
+  const since = clock.sinceMs();
+  if (since === undefined) return;
+  const stamped = records.flatMap((r) => {
+    const ms = clock.stampOf(r);
+    return ms === undefined ? [] : [{ r, ms }];
+  });
+  if (stamped.length === 0) return;
+  const offset = clock.learn(stamped.map((x) => x.ms), since) ?? 0;
+  for (const { r, ms } of stamped) r.Timestamp = formatWireTime(ms - offset);
 }
 
 /** The newest records, and older ones at Error level or above (up to as many again): a flood of information records never pushes out an error. */
