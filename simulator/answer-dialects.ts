@@ -17,19 +17,26 @@ const TWO_POW_53 = 2n ** 53n;
 /** Stands in for an id past 2^53 until the text is written (JSON.stringify cannot write a BigInt). */
 const BIG_ID = '\u0000big-id:';
 
-/** Items of a list answer in the `paged-lists` and `partial-content` dialects. */
+/** Items of a list answer in the paging dialects (`paged-lists`, `partial-content`, `link-header-paging`, `nested-paging`). */
 export const PAGE_ITEMS = 3;
 
 /**
  * A list answer as the paging dialects cut it: the first {@link PAGE_ITEMS} items with a total and
- * a next-page token (`paged-lists`), or with the `Content-Range` of a 206 (`partial-content`).
+ * a next-page token (`paged-lists`), with the `Content-Range` of a 206 (`partial-content`), with a
+ * `Link` header to the next page and `X-Total-Count` (`link-header-paging`), or with a `Paging`
+ * object beside `Data` (`nested-paging`).
  */
-export function pagedAnswer(dialects: ReadonlySet<Dialect>, op: Operation, value: unknown): { value: unknown; contentRange?: string } {
-  const paging = dialects.has('paged-lists') || dialects.has('partial-content');
+export function pagedAnswer(dialects: ReadonlySet<Dialect>, op: Operation, value: unknown): { value: unknown; status?: 206; headers?: Record<string, string> } {
+  const paging = dialects.has('paged-lists') || dialects.has('partial-content') || dialects.has('link-header-paging') || dialects.has('nested-paging');
   if (!paging || op.response.kind !== 'list' || op.key === 'GET /notifications/query' || !isObject(value) || !Array.isArray(value.Data) || value.Data.length <= PAGE_ITEMS) return { value };
   const total = value.Data.length;
   const page = value.Data.slice(0, PAGE_ITEMS);
-  if (dialects.has('partial-content')) return { value: { ...value, Data: page }, contentRange: `items 0-${PAGE_ITEMS - 1}/${total}` };
+  if (dialects.has('partial-content')) return { value: { ...value, Data: page }, status: 206, headers: { 'Content-Range': `items 0-${PAGE_ITEMS - 1}/${total}` } };
+  if (dialects.has('link-header-paging')) {
+    const pages = Math.ceil(total / PAGE_ITEMS);
+    return { value: { ...value, Data: page }, headers: { Link: `<${op.path}?page=2&per_page=${PAGE_ITEMS}>; rel="next", <${op.path}?page=${pages}&per_page=${PAGE_ITEMS}>; rel="last"`, 'X-Total-Count': String(total) } };
+  }
+  if (dialects.has('nested-paging')) return { value: { ...value, Data: page, Paging: { PageNumber: 1, PageSize: PAGE_ITEMS, TotalPages: Math.ceil(total / PAGE_ITEMS) } } };
   return { value: { ...value, Data: page, TotalCount: total, NextPageToken: Buffer.from(`page:2:${op.key}`).toString('base64') } };
 }
 

@@ -45,6 +45,10 @@ export const DIALECTS = {
   'paged-lists':
     'List answers of more than 3 items (notifications/query aside, which has top) send the first 3 with "TotalCount" (the whole list\'s length) and a "NextPageToken", as paging services do; no way to ask for the next page is documented.',
   'partial-content': 'List answers of more than 3 items (notifications/query aside) come as HTTP 206 with the first 3 and "Content-Range: items 0-2/N".',
+  'link-header-paging':
+    'List answers of more than 3 items (notifications/query aside) send the first 3 as a 200 whose body says nothing of paging; a Link header names the next page (rel="next", RFC 8288) and X-Total-Count the whole list\'s length, as GitHub-style REST APIs do.',
+  'nested-paging':
+    'List answers of more than 3 items (notifications/query aside) send the first 3 with a "Paging" object beside Data ({"PageNumber":1,"PageSize":3,"TotalPages":N}) that gives pages, not items, as paging wrappers of .NET services do.',
   'notification-pages':
     'GET /notifications/query answers at most 25 records whatever top asks, with "TotalCount" (the records matching), as services with a page cap do; the next page is asked by time (endTimestamp, or startTimestamp in ascending order), the one way the document gives.',
   'smart-brief':

@@ -22,8 +22,8 @@ export interface SiteRequest {
 
 export interface SiteResponse {
   readonly status: 200 | 206 | 400 | 401 | 404;
-  /** `Content-Range` of a 206 (dialect `partial-content`). */
-  readonly contentRange?: string;
+  /** Paging headers of a list answer: `Content-Range` of a 206 (`partial-content`), `Link` and `X-Total-Count` (`link-header-paging`). */
+  readonly pagingHeaders?: Readonly<Record<string, string>>;
   /** JSON text, or undefined for an empty 200. */
   readonly body: string | undefined;
   /** Media type of the body when it is not plain `application/json` (a problem-details 400). */
@@ -139,8 +139,8 @@ export class SiteService {
     }
     if (result === EMPTY || op.response.kind === 'empty') return { status: 200, body: undefined };
     const paged = pagedAnswer(this.fleet.dialects, op, result);
-    if (paged.contentRange) return { status: 206, body: answerText(this.fleet.dialects, op, paged.value), contentRange: paged.contentRange };
-    return { status: 200, body: answerText(this.fleet.dialects, op, paged.value) };
+    const pagingHeaders = paged.headers ? { pagingHeaders: paged.headers } : {};
+    return { status: paged.status ?? 200, body: answerText(this.fleet.dialects, op, paged.value), ...pagingHeaders };
   }
 
   /** A 400: the document's plain string, or an RFC 7807 problem (dialect problem-details). */

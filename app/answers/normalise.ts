@@ -52,8 +52,12 @@ export type NormaliseResult =
 
 /** What the normaliser knows of the system that answered, and of the answer beyond its body. */
 export interface AnswerContext {
-  /** The answer came as HTTP 206, a part of the list, with this `Content-Range` total if it gave one (see `incomplete.ts`). */
-  readonly partial?: { readonly total: number | undefined } | undefined;
+  /**
+   * What the HTTP layer says of a list's completeness (see `incomplete.ts`): a 206 (a part of the
+   * list, `more` unset) with its `Content-Range` total, or a 200 whose `Link` header has a next page
+   * (`more`) or whose `X-Total-Count` gives the list's length (`total`).
+   */
+  readonly partial?: { readonly total: number | undefined; readonly more?: boolean | undefined } | undefined;
   /** The system's clock minus true time, in ms: zone-less times are moved back by it (default 0). */
   readonly clockOffsetMs?: number | undefined;
   /** Hears each zone-less time of a node's `Time` as read (UTC ms, before any offset): how a system's clock is learned. */
@@ -95,7 +99,7 @@ export function normaliseAnswer(spec: ResponseSpec, value: unknown, clock: Answe
         list.data[j++] = normaliseObject(item, t, clock);
       }
       list.data.length = j;
-      const incomplete = incompleteFrom(list.answer, j, clock.partial !== undefined, clock.partial?.total);
+      const incomplete = incompleteFrom(list.answer, j, clock.partial === undefined ? false : (clock.partial.more ?? true), clock.partial?.total);
       if (incomplete) list.answer[INCOMPLETE_FIELD] = incomplete;
       return { ok: true, value: list.answer };
     }

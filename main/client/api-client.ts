@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { contentRangeTotal } from '../../app/answers/incomplete.js';
+import { contentRangeTotal, headerPaging } from '../../app/answers/incomplete.js';
 import type { AnswerContext } from '../../app/answers/normalise.js';
 import {
   buildBody,
@@ -327,7 +327,14 @@ export class ApiClient {
       const date = options.clock?.onServerDate ? headerValue(answered, 'date') : undefined;
       if (date !== undefined) options.clock?.onServerDate?.(date, sentMs, this.now());
       // A 206 is a part of the list: read, and marked incomplete by the normaliser.
-      const context = status === 206 ? { ...options.clock, partial: { total: contentRangeTotal(headerValue(answered, 'content-range')) } } : options.clock;
+      // Headers may say the same of a 200 (`Link: <…>; rel="next"`, `X-Total-Count`).
+      const paged = op.response.kind === 'list' ? headerPaging(headerValue(answered, 'link'), headerValue(answered, 'x-total-count') ?? headerValue(answered, 'x-total')) : undefined;
+      const context =
+        status === 206
+          ? { ...options.clock, partial: { total: contentRangeTotal(headerValue(answered, 'content-range')) ?? paged?.total } }
+          : paged
+            ? { ...options.clock, partial: { total: paged.total, more: paged.more } }
+            : options.clock;
       const value = this.parseSuccess(op, text, where, context);
       // Walk the answer only when its text may hold a secret: most answers never do.
       return mentionsSecret(text, sent) ? maskSecrets(value, sent) : value;
