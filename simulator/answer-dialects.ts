@@ -9,7 +9,7 @@ import type { Dialect } from './dialects.js';
  * and only enumerations change case.
  */
 
-const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names'];
+const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names'];
 /** The `local-time` dialect's zone: UTC−5, in ms. */
 export const LOCAL_TIME_OFFSET_MS = -5 * 3_600_000;
 const LEVEL_NAMES = ['Verbose', 'DEBUG', 'info', 'Warn', 'error', 'FATAL'];
@@ -73,6 +73,7 @@ function rewrite(v: unknown, type: AnswerValueType, f: AnswerField | undefined, 
     if (f === LEVEL_FIELD && typeof v === 'number' && dialects.has('level-names')) return LEVEL_NAMES[v] ?? v;
     if (typeof v === 'number') {
       if (dialects.has('big-ids') && f && BIG_ID_FIELDS.has(f) && Number.isSafeInteger(v) && v >= 0) return `${BIG_ID}${v}`;
+      if (dialects.has('guid-ids') && f === RECORD_ID_FIELD) return recordGuid(v);
       return dialects.has('numeric-strings') ? String(v) : v;
     }
     if (typeof v === 'string') {
@@ -95,6 +96,7 @@ function rewrite(v: unknown, type: AnswerValueType, f: AnswerField | undefined, 
   const out: Record<string, unknown> = {};
   for (const [k, item] of Object.entries(v)) {
     if (k === 'Time' && dialects.has('no-clock-hints') && (type.ref === 'Node' || type.ref === 'SystemNode')) continue;
+    if (k === 'Id' && dialects.has('no-record-ids') && type.ref === 'NotificationRecord') continue;
     const sub = t?.fields.find((x) => x.name === k);
     out[k] = sub ? rewrite(item, sub.type, sub, dialects) : item;
   }
@@ -118,6 +120,14 @@ function timeAs(v: string, f: AnswerField | undefined, dialects: ReadonlySet<Dia
 const LEVEL_FIELD = ANSWER_TYPES.get('NotificationRecord')?.fields.find((f) => f.name === 'Level');
 
 /** The fields whose ids the big-ids dialect moves past 2^53. */
+const RECORD_ID_FIELD = ANSWER_TYPES.get('NotificationRecord')?.fields.find((f) => f.name === 'Id');
+
+/** A record's id as a GUID (`guid-ids`): the same record, the same GUID. */
+function recordGuid(id: number): string {
+  const hex = id.toString(16).padStart(12, '0');
+  return `7d3f9a2c-5e1b-4c8d-a6f0-${hex.slice(-12)}`;
+}
+
 const BIG_ID_FIELDS: ReadonlySet<AnswerField> = new Set(
   [
     ['NotificationRecord', 'Id'],

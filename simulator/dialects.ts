@@ -21,6 +21,8 @@ export const DIALECTS = {
     'Enumeration values in another case: all-capital ones in lower case, the others in capitals ("OK" → "ok", "Running" → "RUNNING", "Failed" → "FAILED"), the login Status included.',
   'unknown-envelope': 'List answers come as {"items":[...],"total":N}, an envelope the document does not describe; other answers are unchanged.',
   'big-ids': 'Notification record ids and system ids are past 2^53 (2^53 plus the id), written as JSON integers, as int64 ids of a long-running system can be.',
+  'guid-ids': 'Notification record ids are GUIDs ("Id":"7d3f9a2c-5e1b-4c8d-a6f0-00000000002a"), as .NET services key their records, not integers.',
+  'no-record-ids': 'Notification records come without an Id, as event stores that key records internally send them.',
   'raw-token':
     'Every authenticated operation takes the session token as the whole Authorization header, without the "Bearer " the document shows; "Bearer <token>" is refused with 401 "Invalid or expired session token.".',
   'numeric-status':

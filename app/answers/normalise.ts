@@ -348,7 +348,9 @@ const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
 
 function numberOf(raw: unknown, identifier: boolean): number | string | undefined {
   if (typeof raw === 'number') return raw;
-  if (typeof raw !== 'string' || !NUMERIC.test(raw)) return undefined;
+  if (typeof raw !== 'string') return undefined;
+  // An identifier that is not a number (a GUID, a name-like key) still names its object: kept as text.
+  if (!NUMERIC.test(raw)) return identifier && raw.trim() !== '' ? raw.trim() : undefined;
   const n = Number(raw);
   // An identifier beyond 2^53 stays its exact text: rounded, it would name another object.
   if (identifier && !Number.isSafeInteger(n) && INTEGER_TEXT.test(raw)) return raw.trim().replace(/^\+/, '');

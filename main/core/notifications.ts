@@ -29,7 +29,7 @@ export function notificationMark(records: unknown): NotificationMark | undefined
   const since = newestTimestamp(records);
   if (since === undefined) return undefined;
   const data = ((records as { Data?: unknown[] } | undefined)?.Data ?? []) as Array<{ Id?: unknown; Timestamp?: unknown }>;
-  return { since, ids: data.filter((r) => r?.Timestamp === since).map((r) => r.Id) };
+  return { since, ids: data.filter((r) => r?.Timestamp === since).map(recordKey) };
 }
 
 /** Where the merged records go: a changed list is put, an unchanged one only takes the new read time. */
@@ -50,7 +50,17 @@ export interface NotificationPaging {
   onSkipped(atLeast: number): void;
 }
 
-type Rec = { Id?: unknown; Timestamp?: unknown; Level?: unknown };
+type Rec = { Id?: unknown; Timestamp?: unknown; Level?: unknown; Node?: unknown; Module?: unknown; Message?: unknown };
+
+/**
+ * What tells two records apart: the id the system gave (a number, or text such as a GUID), or,
+ * for a record sent without one, what it says (time, node, module, level, message): records
+ * without ids are then never all taken for one record already held.
+ */
+export function recordKey(r: Rec | undefined): unknown {
+  if (r?.Id !== undefined && r.Id !== null && r.Id !== '') return r.Id;
+  return `\u0000${JSON.stringify([r?.Timestamp, r?.Node, r?.Module, r?.Level, r?.Message])}`;
+}
 
 /**
  * How a read of what is new learns the system's clock from its records (see `freshRecordOffset`):
@@ -94,7 +104,7 @@ export async function readNotifications(
   const fresh = await read(NOTIFICATIONS_OP, query, `${MERGED_NOTIFICATIONS_KEY}#new`);
   if (fresh === undefined) return mark;
   const add = ((fresh as { Data?: unknown[] } | undefined)?.Data ?? []) as Rec[];
-  if (mark && add.every((r) => r?.Timestamp === mark.since && mark.ids.includes(r.Id))) {
+  if (mark && add.every((r) => r?.Timestamp === mark.since && mark.ids.includes(recordKey(r)))) {
     deps.cache.renew(site.id, system, MERGED_NOTIFICATIONS_KEY, deps.clock());
     return mark;
   }
@@ -113,8 +123,8 @@ export async function readNotifications(
   }
   const held = previous() as { Data?: unknown[]; Skipped?: unknown } | undefined;
   const old = (held?.Data ?? []) as Rec[];
-  const seen = new Set(old.map((r) => r.Id));
-  const newOnes = add.filter((r) => !seen.has(r.Id));
+  const seen = new Set(old.map(recordKey));
+  const newOnes = add.filter((r) => !seen.has(recordKey(r)));
   if (held !== undefined && freshClock) placeFreshRecords(newOnes, freshClock);
   const before = typeof held?.Skipped === 'number' ? held.Skipped : 0;
   const merged = { Data: keep([...newOnes, ...old]), ...(before + skipped > 0 ? { Skipped: before + skipped } : {}) };
@@ -170,7 +180,7 @@ export async function pageByTime(
   add: Rec[],
   enough = Infinity,
 ): Promise<number> {
-  const ids = new Set(add.map((r) => r.Id));
+  const ids = new Set(add.map(recordKey));
   let page = first;
   let rows = add;
   for (let n = 1; ; n++) {
@@ -190,8 +200,9 @@ export async function pageByTime(
     rows = ((page as { Data?: unknown[] }).Data ?? []) as Rec[];
     const before = add.length;
     for (const r of rows) {
-      if (ids.has(r.Id)) continue;
-      ids.add(r.Id);
+      const key = recordKey(r);
+      if (ids.has(key)) continue;
+      ids.add(key);
       add.push(r);
     }
     // A full page of records all at one time, all read before: time cannot page past them.
