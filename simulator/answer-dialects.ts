@@ -9,7 +9,7 @@ import type { Dialect } from './dialects.js';
  * and only enumerations change case.
  */
 
-const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names'];
+const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'sentinel-percentages', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names'];
 /** The `local-time` dialect's zone: UTC−5, in ms. */
 export const LOCAL_TIME_OFFSET_MS = -5 * 3_600_000;
 const LEVEL_NAMES = ['Verbose', 'DEBUG', 'info', 'Warn', 'error', 'FATAL'];
@@ -101,6 +101,8 @@ function rewrite(v: unknown, type: AnswerValueType, f: AnswerField | undefined, 
     out[k] = sub ? rewrite(item, sub.type, sub, dialects) : item;
   }
   if (dialects.has('nulls') && type.ref === 'HealthVolumes') out.VolumesHealthInPercentage = null;
+  if (dialects.has('sentinel-percentages') && type.ref === 'HealthVolumes') out.VolumesHealthInPercentage = -1;
+  if (dialects.has('sentinel-percentages') && type.ref === 'HealthHardwareUtilization') Object.assign(out, { CPUInPercentage: -1, MemoryInPercentage: -1 });
   return out;
 }
 

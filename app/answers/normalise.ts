@@ -188,6 +188,8 @@ interface CompiledField {
   readonly values: ReadonlyMap<string, string> | undefined;
   /** How the field is read beyond its type: a notification's level, a node's clock. */
   readonly role: 'level' | 'node-time' | 'record-time' | undefined;
+  /** A percentage (`…Percentage`): never negative. */
+  readonly percentage: boolean;
 }
 
 interface CompiledType {
@@ -225,6 +227,7 @@ function compiled(name: string): CompiledType {
       // Lower case → spelling, and each spelling to itself (the common case, found without lower-casing).
       values: f.values ? new Map(f.values.flatMap((v) => [[v.toLowerCase(), v] as const, [v, v] as const])) : undefined,
       role: ROLES.get(`${name}.${f.name}`),
+      percentage: f.name.endsWith('Percentage'),
     };
     exact.set(f.name, field);
     lower.set(f.name.toLowerCase(), field);
@@ -306,8 +309,11 @@ function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, c
         }
         return wireTimeOf(raw, clock.clockOffsetMs);
       case 'integer':
-      case 'number':
-        return numberOf(raw, type === 'integer' && f.id);
+      case 'number': {
+        const n = numberOf(raw, type === 'integer' && f.id);
+        // A negative percentage is a sentinel ("not computed", -1 as .NET services write it), not a reading.
+        return f.percentage && typeof n === 'number' && n < 0 ? undefined : n;
+      }
       case 'boolean':
         if (typeof raw === 'boolean') return raw;
         if (typeof raw === 'string') {
