@@ -67,6 +67,8 @@ export const DIALECTS = {
     'GET /systems/list leaves out the site\'s last system (of two or more), with the Message "System \'<name>\' is not listed: its relay connection is down."; the system itself still answers.',
   'empty-system-list':
     'GET /systems/list answers no systems, with the Message "The management service is starting: the system list is not available yet.".',
+  'unnamed-system': 'GET /systems/list lists the site\'s last system (of two or more) without a Name, as a system that joined and was not named yet; it still answers by its id.',
+  'duplicate-system-names': 'GET /systems/list lists the site\'s last system (of two or more) under the name of its first, as sites that do not keep names unique do; each still has its own Id.',
   'no-current-system': 'GET /systems/list leaves out IsCurrentlyConnectedSystem: it does not say which system the calling session works on.',
   'expired-400':
     'An authenticated call with an unknown or expired session token is refused with 400 "Session expired. Please log in again." instead of 401; a refused login is still 401.',

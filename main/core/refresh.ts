@@ -10,6 +10,7 @@ import { ipcErrorCode } from '../../app/errors.js';
 import { LoginRequiredError, SelectionMovedError, SitePausedError } from './errors.js';
 import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
+import { listedSystems, type UnreadableSystem } from '../../app/fleet/listed-systems.js';
 import { Limiter } from './limiter.js';
 import { driveStatuses, refreshPlan, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
 import { MAX_NOTIFICATION_PAGES, MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type FreshRecordClock, type NotificationMark, type NotificationPaging } from './notifications.js';
@@ -140,15 +141,18 @@ export class FleetRefresh {
     const started = performance.now();
     const conn = this.f.connection(site);
     let systems: string[];
+    let unreadable: UnreadableSystem[] = [];
     let known: string[];
     let message: string | undefined;
     const deadline = this.tracked(this.f.callDeadline(site, undefined, getOperation('GET /systems/list'), undefined));
     try {
       const list = await conn.listSystems({ deadline, failWhenThrottled: true });
-      systems = (list.Systems ?? []).map((s) => s.Name).filter((n): n is string => typeof n === 'string' && n.length > 0);
+      const listed = listedSystems(list);
+      systems = listed.readable;
+      unreadable = listed.unreadable;
       message = list.Message;
       // No system and a message: the site says something is wrong, it is not a site without systems.
-      if (!systems.length && message?.trim()) throw new ApiError(`the site lists no systems and says: ${message.trim()}`);
+      if (!systems.length && !unreadable.length && message?.trim()) throw new ApiError(`the site lists no systems and says: ${message.trim()}`);
       known = state.systemsOf(site.id);
       this.f.o.cache.put(site.id, '', SYSTEMS_KEY, list, this.f.clock());
       state.backoff.delete(site.id);
@@ -163,7 +167,15 @@ export class FleetRefresh {
       this.deadlines.delete(deadline);
     }
     if (this.closing) return;
-    state.markUnlisted(site.id, systems, known, message, this.f.clock().toISOString());
+    const at = this.f.clock().toISOString();
+    state.markUnlisted(site.id, [...systems, ...unreadable.map((u) => u.system)], known, message, at);
+    // Listed but not to be told apart: said on each, never read (what is cached stays, with its age).
+    for (const u of unreadable) {
+      const prev = state.get(site.id, u.system);
+      if (prev?.state !== 'protocol-error' || prev.lastError !== u.why) {
+        state.setStatus({ siteId: site.id, system: u.system, state: 'protocol-error', lastSuccessAt: prev?.lastSuccessAt, lastErrorAt: at, lastError: u.why });
+      }
+    }
     const memo = this.memo.get(site.id);
     if (memo) for (const system of memo.keys()) if (!systems.includes(system)) memo.delete(system);
     const targets = systems.filter(
