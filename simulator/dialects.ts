@@ -37,6 +37,8 @@ export const DIALECTS = {
     'A 400 answers an RFC 7807 problem-details object (application/problem+json: type, title, status, detail) instead of a JSON string.',
   'compressed':
     'Every answer with a body is compressed whether or not the client asked (Content-Encoding br for the SMART text, deflate for the answers of /list operations, gzip for the others), and its JSON text starts with a UTF-8 byte order mark.',
+  'expired-440':
+    'An authenticated call with an unknown or expired session token is refused as IIS does: HTTP 440 "Login Time-out" with a plain-text body, not a 401; a refused login is still 401.',
   'local-time':
     'Every time is written in the system\'s local time (UTC−5) without a zone, as systems whose clock is set to local time stamp it ("2025-01-15T07:00:00" for 12:00 UTC), nodes\' Time included; query times (startTimestamp, endTimestamp) are read in the same local time. The HTTP Date header stays true GMT.',
   'no-clock-hints':

@@ -4,7 +4,7 @@ import type { Group, Operation } from '../app/catalog/index.js';
 import { answerText, pagedAnswer } from './answer-dialects.js';
 import { parseBody, parseHeaders, parseQuery } from './args.js';
 import type { Clock } from './clock.js';
-import { ApiFailure, AuthFailure, fail, unauthorized } from './errors.js';
+import { ApiFailure, AuthFailure, fail, SessionTimeout, unauthorized } from './errors.js';
 import { EMPTY } from './handlers/context.js';
 import type { Ctx, Handler } from './handlers/context.js';
 import type { FleetState, Session, SiteState, SystemState, UserState } from './state/model.js';
@@ -21,7 +21,7 @@ export interface SiteRequest {
 }
 
 export interface SiteResponse {
-  readonly status: 200 | 206 | 400 | 401 | 404;
+  readonly status: 200 | 206 | 400 | 401 | 404 | 440;
   /** Paging headers of a list answer: `Content-Range` of a 206 (`partial-content`), `Link` and `X-Total-Count` (`link-header-paging`). */
   readonly pagingHeaders?: Readonly<Record<string, string>>;
   /** JSON text, or undefined for an empty 200. */
@@ -89,6 +89,7 @@ export class SiteService {
       return await this.#dispatch(req);
     } catch (e) {
       if (e instanceof AuthFailure) return json(401, e.message);
+      if (e instanceof SessionTimeout) return { status: 440, body: 'Login Time-out', contentType: 'text/plain; charset=utf-8' };
       // A bug in a handler must still look like the service's own failure, never a 5xx.
       return this.#refusal(e instanceof ApiFailure ? e.message : `Internal error: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -162,7 +163,14 @@ export class SiteService {
       notify(this.site.systems[0] as SystemState, this.site.customer, nowMs, { level: LEVEL.warning, module: 'Authentication', message: 'Refused an Authorization header with the Bearer scheme: this system takes the session token alone.' });
     }
     // Dialect expired-400: a session that ended is refused with a 400 in words, not a 401.
-    const ended: (message: string) => never = this.fleet.dialects.has('expired-400') ? (message) => fail(`Session expired. Please log in again. (${message})`) : unauthorized;
+    // Dialect expired-440: IIS's "Login Time-out", a status of its own with a plain-text body.
+    const ended: (message: string) => never = this.fleet.dialects.has('expired-440')
+      ? () => {
+          throw new SessionTimeout();
+        }
+      : this.fleet.dialects.has('expired-400')
+        ? (message) => fail(`Session expired. Please log in again. (${message})`)
+        : unauthorized;
     const session = this.site.sessions.get(token);
     if (!session) ended('Invalid or expired session token.');
     if (nowMs - session.lastSeenMs > session.timeoutMs) {
