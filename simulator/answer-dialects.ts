@@ -9,7 +9,7 @@ import type { Dialect } from './dialects.js';
  * and only enumerations change case.
  */
 
-const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'sentinel-percentages', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names'];
+const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'sentinel-percentages', 'snake-case', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names'];
 /** The `local-time` dialect's zone: UTC−5, in ms. */
 export const LOCAL_TIME_OFFSET_MS = -5 * 3_600_000;
 const LEVEL_NAMES = ['Verbose', 'DEBUG', 'info', 'Warn', 'error', 'FATAL'];
@@ -57,8 +57,10 @@ export function answerText(dialects: ReadonlySet<Dialect>, op: Operation, value:
   if (spec.kind === 'list' && isObject(out)) {
     if (dialects.has('unknown-envelope')) out = { items: out.Data ?? [], total: Array.isArray(out.Data) ? out.Data.length : 0 };
     else if (dialects.has('envelope-lower')) out = camelKeys(out);
-  } else if (spec.kind === 'object' && dialects.has('envelope-lower') && isObject(out)) {
-    out = camelKeys(out);
+    else if (dialects.has('snake-case')) out = camelKeys(out, false, snake);
+  } else if (spec.kind === 'object' && isObject(out)) {
+    if (dialects.has('envelope-lower')) out = camelKeys(out);
+    else if (dialects.has('snake-case')) out = camelKeys(out, false, snake);
   }
   if (dialects.has('envelope-result') && spec.kind !== 'empty') out = { Result: out };
   const text = JSON.stringify(out);
@@ -143,12 +145,20 @@ const BIG_ID_FIELDS: ReadonlySet<AnswerField> = new Set(
  * Map keys are not field names; the walk above leaves them, so this one renames only fields it
  * can tell apart: every key of an object that is not the value of a map field.
  */
-function camelKeys(v: unknown, map = false): unknown {
-  if (Array.isArray(v)) return v.map((x) => camelKeys(x));
+function camelKeys(v: unknown, map = false, spell: (name: string) => string = camel): unknown {
+  if (Array.isArray(v)) return v.map((x) => camelKeys(x, false, spell));
   if (!isObject(v)) return v;
   const out: Record<string, unknown> = {};
-  for (const [k, item] of Object.entries(v)) out[map ? k : camel(k)] = camelKeys(item, !map && MAP_FIELDS.has(k));
+  for (const [k, item] of Object.entries(v)) out[map ? k : spell(k)] = camelKeys(item, !map && MAP_FIELDS.has(k), spell);
   return out;
+}
+
+/** A field name in snake_case, as Python and Go services and Rails write it: `HAState` → `ha_state`, `CPUInPercentage` → `cpu_in_percentage`. */
+export function snake(name: string): string {
+  return name
+    .replace(/([a-z\d])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 }
 
 /** Names of map-typed fields (their values' keys are data, not names). */

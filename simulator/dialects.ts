@@ -14,6 +14,8 @@ export const DIALECTS = {
     'Every JSON answer comes inside a Result envelope, as gateways that wrap a service answer: lists as {"Result":{"Data":[...]}}, objects as {"Result":{...}}, messages as {"Result":"..."}.',
   'envelope-lower':
     'Property names in camelCase, as ASP.NET Core writes them by default: lists as {"data":[...]}, every field name with a lower-case first word ({"name":…, "haState":…, "cpuInPercentage":…}); map keys (pool names, modules) unchanged.',
+  'snake-case':
+    'Field names in snake_case, as Python and Go services and Rails write them: lists as {"data":[...], …}, {"name":…, "ha_state":…, "cpu_in_percentage":…, "session_token":…}; map keys (pool names, modules) unchanged.',
   nulls:
     'Optional fields are sent as null, as a .NET serialiser writes unset values: every empty string, empty list and empty Data list is null, and each system sends a null VolumesHealthInPercentage (it cannot compute it).',
   'sentinel-percentages':

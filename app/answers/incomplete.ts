@@ -21,7 +21,7 @@ const TOTAL_KEYS: ReadonlySet<string> = new Set(['totalcount', 'total', 'count',
 const NEXT_KEYS: ReadonlySet<string> = new Set(['nextpagetoken', 'nexttoken', 'continuationtoken', 'nextlink', '@odata.nextlink', 'odata.nextlink', 'next', 'nextpage', 'nextcursor', 'nextpageurl']);
 const MORE_KEYS: ReadonlySet<string> = new Set(['hasmore', 'hasnextpage', 'moreitems', 'more']);
 /** Objects beside the items that hold what is said of paging (`"Paging": {"TotalCount": …}`, HAL's `_links.next`, JSON:API's `links`/`meta`). */
-const PAGING_OBJECTS: ReadonlySet<string> = new Set(['paging', 'pagination', 'pageinfo', 'page', 'meta', 'metadata', 'links', '_links', 'pager']);
+const PAGING_OBJECTS: ReadonlySet<string> = new Set(['paging', 'pagination', 'pageinfo', 'page', 'meta', 'metadata', 'links', 'pager']);
 const TOTAL_PAGES_KEYS: ReadonlySet<string> = new Set(['totalpages', 'pagecount', 'pages']);
 const PAGE_NUMBER_KEYS: ReadonlySet<string> = new Set(['pagenumber', 'page', 'currentpage', 'pageindex']);
 
@@ -41,7 +41,8 @@ function scanSiblings(siblings: Readonly<Record<string, unknown>>, read: number,
   let pages: number | undefined;
   let page: number | undefined;
   for (const k in siblings) {
-    const lower = k.toLowerCase();
+    // Any case, any word separation (`TotalCount`, `total_count`, `has-more`).
+    const lower = k.toLowerCase().replace(/[_-]/g, '');
     const v = siblings[k];
     if (TOTAL_KEYS.has(lower)) {
       const n = countOf(v);

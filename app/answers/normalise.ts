@@ -195,6 +195,8 @@ interface CompiledField {
 interface CompiledType {
   readonly exact: ReadonlyMap<string, CompiledField>;
   readonly lower: ReadonlyMap<string, CompiledField>;
+  /** Lower case without word separators (`_`, `-`) → field, for snake_case and kebab-case names. */
+  readonly loose: ReadonlyMap<string, CompiledField>;
   /** Keys seen in another spelling (camelCase answers repeat them on every item), and what they name. */
   readonly variants: Map<string, CompiledField | null>;
   /** The one list field of a type that is only a list of objects plus scalars (`SystemsList.Systems`). */
@@ -219,6 +221,7 @@ function compiled(name: string): CompiledType {
   const spec = ANSWER_TYPES.get(name);
   const exact = new Map<string, CompiledField>();
   const lower = new Map<string, CompiledField>();
+  const loose = new Map<string, CompiledField>();
   for (const f of spec?.fields ?? []) {
     const field: CompiledField = {
       name: f.name,
@@ -231,13 +234,18 @@ function compiled(name: string): CompiledType {
     };
     exact.set(f.name, field);
     lower.set(f.name.toLowerCase(), field);
+    loose.set(looseName(f.name), field);
   }
   const lists = (spec?.fields ?? []).filter((f) => typeof f.type !== 'string' && 'array' in f.type && typeof f.type.array !== 'string' && 'ref' in f.type.array);
   const scalars = (spec?.fields ?? []).filter((f) => typeof f.type === 'string');
   const listField = lists.length === 1 && lists.length + scalars.length === spec?.fields.length ? lists[0]?.name : undefined;
-  t = { exact, lower, variants: new Map(), listField };
+  t = { exact, lower, loose, variants: new Map(), listField };
   COMPILED.set(name, t);
   return t;
+}
+
+function looseName(name: string): string {
+  return name.toLowerCase().replace(/[_-]/g, '');
 }
 
 function fieldOf(t: CompiledType, key: string): CompiledField | undefined {
@@ -245,7 +253,8 @@ function fieldOf(t: CompiledType, key: string): CompiledField | undefined {
   if (exact) return exact;
   const seen = t.variants.get(key);
   if (seen !== undefined) return seen ?? undefined;
-  const found = t.lower.get(key.toLowerCase());
+  // Another case, then another word separation (`ha_state`, `ha-state`): the same field.
+  const found = t.lower.get(key.toLowerCase()) ?? t.loose.get(looseName(key));
   if (t.variants.size < MAX_VARIANTS) t.variants.set(key, found ?? null);
   return found;
 }
