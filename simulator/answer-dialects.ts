@@ -9,7 +9,7 @@ import type { Dialect } from './dialects.js';
  * and only enumerations change case.
  */
 
-const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'sentinel-percentages', 'snake-case', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names'];
+const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'sentinel-percentages', 'snake-case', 'bool-numbers', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names'];
 /** The `local-time` dialect's zone: UTC−5, in ms. */
 export const LOCAL_TIME_OFFSET_MS = -5 * 3_600_000;
 const LEVEL_NAMES = ['Verbose', 'DEBUG', 'info', 'Warn', 'error', 'FATAL'];
@@ -72,6 +72,7 @@ function rewrite(v: unknown, type: AnswerValueType, f: AnswerField | undefined, 
   if (v === null || v === undefined) return v;
   if (typeof type === 'string') {
     if (type === 'date-time' && typeof v === 'string') return timeAs(v, f, dialects);
+    if (typeof v === 'boolean' && dialects.has('bool-numbers')) return v ? 1 : 0;
     if (f === LEVEL_FIELD && typeof v === 'number' && dialects.has('level-names')) return LEVEL_NAMES[v] ?? v;
     if (typeof v === 'number') {
       if (dialects.has('big-ids') && f && BIG_ID_FIELDS.has(f) && Number.isSafeInteger(v) && v >= 0) return `${BIG_ID}${v}`;

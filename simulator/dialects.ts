@@ -16,6 +16,7 @@ export const DIALECTS = {
     'Property names in camelCase, as ASP.NET Core writes them by default: lists as {"data":[...]}, every field name with a lower-case first word ({"name":…, "haState":…, "cpuInPercentage":…}); map keys (pool names, modules) unchanged.',
   'snake-case':
     'Field names in snake_case, as Python and Go services and Rails write them: lists as {"data":[...], …}, {"name":…, "ha_state":…, "cpu_in_percentage":…, "session_token":…}; map keys (pool names, modules) unchanged.',
+  'bool-numbers': 'Every boolean in an answer is 1 or 0, as services that pass a database bit through write it ("Encrypted":0, "IsEnabled":1).',
   nulls:
     'Optional fields are sent as null, as a .NET serialiser writes unset values: every empty string, empty list and empty Data list is null, and each system sends a null VolumesHealthInPercentage (it cannot compute it).',
   'sentinel-percentages':

@@ -325,10 +325,12 @@ function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, c
       }
       case 'boolean':
         if (typeof raw === 'boolean') return raw;
+        // 1 and 0 (a database bit), and the words forms and settings pages write.
+        if (raw === 1 || raw === 0) return raw === 1;
         if (typeof raw === 'string') {
           const s = raw.trim().toLowerCase();
-          if (s === 'true') return true;
-          if (s === 'false') return false;
+          if (TRUE_WORDS.has(s)) return true;
+          if (FALSE_WORDS.has(s)) return false;
         }
         return undefined;
     }
@@ -360,6 +362,9 @@ function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, c
 
 const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+
+const TRUE_WORDS: ReadonlySet<string> = new Set(['true', '1', 'yes', 'y', 'on', 'enabled']);
+const FALSE_WORDS: ReadonlySet<string> = new Set(['false', '0', 'no', 'n', 'off', 'disabled']);
 
 function numberOf(raw: unknown, identifier: boolean): number | string | undefined {
   if (typeof raw === 'number') return raw;

@@ -57,7 +57,7 @@ afterAll(async () => {
   for (const r of runs) await r.h.close();
 });
 
-describe.each<Dialect>(['envelope-result', 'envelope-lower', 'snake-case', 'numeric-strings', 'enum-case'])('the %s dialect', (dialect) => {
+describe.each<Dialect>(['envelope-result', 'envelope-lower', 'snake-case', 'numeric-strings', 'bool-numbers', 'enum-case'])('the %s dialect', (dialect) => {
   const r = runBefore([dialect]);
 
   it('refreshes every system to ok, as in the default dialect', () => {
