@@ -9,7 +9,7 @@ import type { Dialect } from './dialects.js';
  * and only enumerations change case.
  */
 
-const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'sentinel-percentages', 'snake-case', 'bool-numbers', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names'];
+const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'sentinel-percentages', 'snake-case', 'bool-numbers', 'day-first-dates', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names'];
 /** The `local-time` dialect's zone: UTC−5, in ms. */
 export const LOCAL_TIME_OFFSET_MS = -5 * 3_600_000;
 const LEVEL_NAMES = ['Verbose', 'DEBUG', 'info', 'Warn', 'error', 'FATAL'];
@@ -115,6 +115,10 @@ function timeAs(v: string, f: AnswerField | undefined, dialects: ReadonlySet<Dia
   if (!Number.isFinite(ms)) return v;
   if (dialects.has('local-time')) return new Date(ms + LOCAL_TIME_OFFSET_MS).toISOString().slice(0, 19);
   if (dialects.has('epoch-times')) return ms;
+  if (dialects.has('day-first-dates')) {
+    const iso = new Date(ms).toISOString();
+    return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)} ${iso.slice(11, 19)}`;
+  }
   if (dialects.has('dotnet-dates')) {
     if (f?.name === 'Time') return `${new Date(ms).toISOString().slice(0, 19)}.${String(ms % 1000).padStart(3, '0')}0000+00:00`;
     return (ms / 1000) % 2 < 1 ? `/Date(${ms})/` : `/Date(${ms}+0100)/`;

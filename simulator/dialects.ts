@@ -49,6 +49,7 @@ export const DIALECTS = {
   'epoch-times': 'Every time in an answer is sent as epoch milliseconds, a JSON number ("Timestamp":1736942400000), as Unix-minded services write them.',
   'dotnet-dates':
     'Times as .NET serialisers write them: notification timestamps and other times as /Date(ms)/ (DataContractJsonSerializer), with a +0100 offset suffix on every other record, and nodes\' Time in the round-trip form with seven fraction digits and an offset ("2025-01-15T12:00:00.0000000+00:00").',
+  'day-first-dates': 'Every time in an answer is written day first without a zone, as a system set to a British or European culture writes it ("05/01/2025 12:00:00" for 5 January), nodes\' Time included.',
   'level-names':
     'Notification levels are sent as names, as logging frameworks write them (Verbose, Debug, Information, Warning, Error, Fatal), in varying case ("FATAL", "error"); levels 2 and 3 as "info" and "Warn".',
   'paged-lists':

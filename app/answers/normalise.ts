@@ -62,6 +62,13 @@ export interface AnswerContext {
   readonly clockOffsetMs?: number | undefined;
   /** Hears each zone-less time of a node's `Time` as read (UTC ms, before any offset): how a system's clock is learned. */
   readonly onNodeTime?: ((ms: number) => void) | undefined;
+  /** The system writes slashed dates day first (`dd/MM/yyyy`): ambiguous ones are read so. */
+  readonly dayFirst?: boolean | undefined;
+  /**
+   * Hears a node's `Time` as sent, before it is read: how a system's date order is learned (see
+   * `slashedDayFirst`). Returns whether the system writes day first, as now known.
+   */
+  readonly learnDateOrder?: ((raw: unknown) => boolean | undefined) | undefined;
   /**
    * Hears each notification record whose `Timestamp` has no zone, with that stamp read as UTC
    * (before any offset): the record as normalised, so that a caller who learns the clock from it
@@ -75,7 +82,9 @@ export interface AnswerContext {
 const NO_CONTEXT: AnswerContext = {};
 
 /** Normalises a parsed 200 answer of an operation with this response spec. */
-export function normaliseAnswer(spec: ResponseSpec, value: unknown, clock: AnswerContext = NO_CONTEXT): NormaliseResult {
+export function normaliseAnswer(spec: ResponseSpec, value: unknown, context: AnswerContext = NO_CONTEXT): NormaliseResult {
+  // A node's Time may teach the date order mid-answer: the rest of the answer is read by it.
+  const clock: { -readonly [K in keyof AnswerContext]: AnswerContext[K] } = context.learnDateOrder ? { ...context } : context;
   switch (spec.kind) {
     case 'empty':
     case 'unknown':
@@ -268,7 +277,7 @@ function normaliseObject(obj: Record<string, unknown>, t: CompiledType, clock: A
   if (!clock.onRecordStamp) return normaliseFields(obj, t, clock);
   // The stamp as sent: the fields are normalised in place.
   let stamp: TimeReading | undefined;
-  for (const key in obj) if (fieldOf(t, key)?.role === 'record-time') stamp = readTime(obj[key]);
+  for (const key in obj) if (fieldOf(t, key)?.role === 'record-time') stamp = readTime(obj[key], clock.dayFirst);
   const out = normaliseFields(obj, t, clock);
   if (stamp && !stamp.zoned) clock.onRecordStamp(out, stamp.ms);
   return out;
@@ -312,11 +321,12 @@ function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, c
       case 'string':
         return enumSpelling(typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined, f);
       case 'date-time':
+        if (f.role === 'node-time' && clock.learnDateOrder) (clock as { dayFirst?: boolean | undefined }).dayFirst = clock.learnDateOrder(raw);
         if (f.role === 'node-time' && clock.onNodeTime) {
-          const t = readTime(raw);
+          const t = readTime(raw, clock.dayFirst);
           if (t && !t.zoned) clock.onNodeTime(t.ms);
         }
-        return wireTimeOf(raw, clock.clockOffsetMs);
+        return wireTimeOf(raw, clock.clockOffsetMs, clock.dayFirst);
       case 'integer':
       case 'number': {
         const n = numberOf(raw, type === 'integer' && f.id);

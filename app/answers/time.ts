@@ -31,7 +31,7 @@ const SLASHED = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?: (\d{1,2}):(\d{2})(?::(\d{2})(
 const RFC1123 = /^[A-Za-z]{3}, \d{1,2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} (GMT|UTC|[+-]\d{4})$/;
 
 /** Reads a time in any of the forms above; undefined when it is none of them (or no real instant). */
-export function readTime(raw: unknown): TimeReading | undefined {
+export function readTime(raw: unknown, dayFirst = false): TimeReading | undefined {
   if (typeof raw === 'number') return epochReading(raw);
   if (typeof raw !== 'string') return undefined;
   const text = raw.trim();
@@ -43,7 +43,7 @@ export function readTime(raw: unknown): TimeReading | undefined {
   // `/Date(ms+hhmm)/`: the milliseconds are UTC; the offset only says where it was written.
   if (net) return { ms: Number(net[1]), zoned: true };
   const slashed = SLASHED.exec(text);
-  if (slashed) return slashedReading(slashed);
+  if (slashed) return slashedReading(slashed, dayFirst);
   if (RFC1123.test(text)) {
     const ms = Date.parse(text);
     return Number.isFinite(ms) ? { ms, zoned: true } : undefined;
@@ -81,10 +81,10 @@ function isoReading(m: RegExpExecArray): TimeReading | undefined {
   return { ms: ms - sign * offset * 60_000, zoned: true };
 }
 
-function slashedReading(m: RegExpExecArray): TimeReading | undefined {
+function slashedReading(m: RegExpExecArray, dayFirst: boolean): TimeReading | undefined {
   const [, a, b, y, h = '0', mi = '0', s = '0', frac, half] = m;
-  // Month first (the invariant culture), unless the first number cannot be a month.
-  const [mo, d] = Number(a) > 12 ? [Number(b), Number(a)] : [Number(a), Number(b)];
+  // Month first (the invariant culture) unless the system writes day first, and never a month over 12.
+  const [mo, d] = Number(a) > 12 || (dayFirst && Number(b) <= 12) ? [Number(b), Number(a)] : [Number(a), Number(b)];
   let hour = Number(h);
   if (half !== undefined) {
     if (hour < 1 || hour > 12) return undefined;
@@ -126,13 +126,13 @@ const PLAIN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?$/;
  * (`offsetMs`: its clock minus true time). A value no form reads is kept as sent (text), and so
  * stays recognisably unreadable.
  */
-export function wireTimeOf(raw: unknown, offsetMs = 0): string | undefined {
+export function wireTimeOf(raw: unknown, offsetMs = 0, dayFirst = false): string | undefined {
   // The document's own form (from a system whose clock agrees), or it in UTC: no parse (most times are one of these).
   if (typeof raw === 'string' && raw.length <= 20 && PLAIN.test(raw)) {
     if (raw.length === 19 && offsetMs === 0) return `${raw}Z`;
     if (raw.length === 20) return raw;
   }
-  const t = readTime(raw);
+  const t = readTime(raw, dayFirst);
   if (!t) return typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined;
   return formatWireTime(t.zoned ? t.ms : t.ms - offsetMs);
 }
@@ -146,6 +146,28 @@ export function timeMs(text: unknown): number | undefined {
 /** A time was sent but could not be read: views and reports say "unreadable", never "—". */
 export function isUnreadableTime(text: unknown): boolean {
   return text !== undefined && text !== null && text !== '' && readTime(text) === undefined;
+}
+
+/** How far a zone-less local time may be from UTC (UTC−12 to UTC+14), with the tolerance. */
+const LOCAL_TIME_REACH_MS = 14 * 3_600_000 + 3 * 60_000;
+
+/**
+ * Whether a system writes `dd/MM/yyyy` (day first), from a slashed time it stamped at about `nowMs`
+ * (a node's `Time`): a first number over 12 is a day, a second over 12 a month; when both could be
+ * either, the reading within a day's zones of now tells. Undefined when it is no slashed time or
+ * cannot tell (the same day and month, or both readings near now).
+ */
+export function slashedDayFirst(raw: unknown, nowMs: number): boolean | undefined {
+  const m = typeof raw === 'string' ? SLASHED.exec(raw.trim()) : null;
+  if (!m) return undefined;
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  if (a > 12) return true;
+  if (b > 12) return false;
+  const near = (t: TimeReading | undefined): boolean => t !== undefined && Math.abs(t.ms - nowMs) <= LOCAL_TIME_REACH_MS;
+  const dayFirst = near(slashedReading(m, true));
+  const monthFirst = near(slashedReading(m, false));
+  return dayFirst === monthFirst ? undefined : dayFirst;
 }
 
 /**

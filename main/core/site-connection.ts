@@ -1,5 +1,5 @@
 import type { AnswerContext } from '../../app/answers/normalise.js';
-import { clockOffsetOf, dateHeaderOffset, formatSystemTime, timeMs } from '../../app/answers/time.js';
+import { clockOffsetOf, dateHeaderOffset, formatSystemTime, slashedDayFirst, timeMs } from '../../app/answers/time.js';
 import { asksForSecondFactor, interpretLogin, saysSessionEnded } from '../../app/auth/login-result.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site, SystemStatus } from '../../app/domain/site.js';
@@ -104,6 +104,8 @@ export class SiteConnection {
   private scheme: TokenScheme;
   /** Per system: its clock offset ({@link clockOffset}) from its nodes' `Time`. */
   private readonly clockOffsets = new Map<string, number>();
+  /** Per system: whether it writes slashed dates day first, learned from its nodes' `Time` (`slashedDayFirst`). */
+  private readonly dayFirst = new Map<string, boolean>();
   /** Per system: its clock offset from the stamps of records a poll saw first (`freshRecordOffset`). */
   private readonly recordOffsets = new Map<string, number>();
   /** Per system: its host's clock offset from the HTTP `Date` of its last answer (`dateHeaderOffset`). */
@@ -354,6 +356,12 @@ export class SiteConnection {
       onRecordStamp,
       // Read as UTC when the answer arrives: the node stamped it moments before.
       onNodeTime: (ms) => void this.clockOffsets.set(system, clockOffsetOf(ms, (this.deps.clock?.() ?? new Date()).getTime())),
+      dayFirst: this.dayFirst.get(system),
+      learnDateOrder: (raw) => {
+        const order = slashedDayFirst(raw, (this.deps.clock?.() ?? new Date()).getTime());
+        if (order !== undefined) this.dayFirst.set(system, order);
+        return this.dayFirst.get(system);
+      },
       onServerDate: (date, sentMs, receivedMs) => {
         // The client times requests on the timers' clock; true time is the fleet's clock.
         const shift = (this.deps.clock?.() ?? new Date()).getTime() - (this.deps.timers ?? SYSTEM_TIMERS).now();

@@ -150,3 +150,33 @@ describe('a local-time system whose records alone tell its clock', () => {
     expect(report.notes.filter((n) => n.includes('clock differs'))).toEqual([expect.stringContaining('clock differs by \u22125 h')]);
   }, 120_000);
 });
+
+/**
+ * A system that writes dates day first (`dd/MM/yyyy`) on the 5th of January: every date is
+ * ambiguous. Its nodes' `Time` (stamped now) tells the order, and a drive that failed a minute
+ * ago is shown then, not on the 1st of May.
+ */
+describe('a system that writes slashed dates day first, early in the month', () => {
+  const openFleet = useFleetsOnDisk('fd-day-first-');
+  let sim: SimulatorHandle | undefined;
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  it('learns the order from the nodes\' Time and reads every ambiguous date by it', async () => {
+    const fifth = Date.UTC(2025, 0, 5, 12, 0, 0);
+    const clock = SimClock.frozen(fifth);
+    sim = await startSimulator({ sites: 1, systems: 1, password: 'day-first-pw', controlServer: false, clock, dialects: ['day-first-dates'] });
+    const { fleet } = await openFleet({ clock: () => new Date(clock.now()) }, sim.manifest.sites);
+    sim.control.failDrive({ site: 0 });
+    sim.control.advanceClock(60);
+    const [status] = await fleet.refresh();
+    expect(status?.state).toBe('ok');
+    expect(status?.clockOffsetMs).toBeUndefined();
+    const records = ((fleet.cached(status?.siteId ?? '', status?.system ?? '', 'GET /notifications/query', {})?.value as { Data?: NotificationRecord[] } | undefined)?.Data ?? []);
+    const failed = records.filter((x) => x.Level === 5 && /Drive .* failed/.test(x.Message ?? ''));
+    expect(failed.map((x) => timeMs(x.Timestamp))).toEqual([fifth]);
+    const alerts = evaluateAlerts({ now: clock.now(), state: 'ok', rollup: {}, notifications: { Data: records } }, DEFAULT_RULES).conditions;
+    expect(alerts.filter((a) => a.rule === 'notification' && a.level === 'critical' && /failed/.test(a.message))).toHaveLength(1);
+  }, 120_000);
+});

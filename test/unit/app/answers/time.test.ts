@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseAnswer } from '../../../../app/answers/normalise.js';
-import { clockOffsetOf, dateHeaderOffset, describeClockOffset, freshRecordOffset, isUnreadableTime, readTime, timeText, wireTimeOf } from '../../../../app/answers/time.js';
+import { clockOffsetOf, dateHeaderOffset, describeClockOffset, freshRecordOffset, isUnreadableTime, readTime, slashedDayFirst, timeText, wireTimeOf } from '../../../../app/answers/time.js';
 import { getOperation } from '../../../../app/catalog/index.js';
 
 const T = Date.UTC(2023, 10, 14, 22, 13, 20);
@@ -133,5 +133,25 @@ describe("a system's clock from the stamps of records a poll saw first", () => {
     expect(freshRecordOffset([T0 + 60_000 - 5 * H, T0 + 60_000], T0, T0 + 300_000)).toBeUndefined();
     // A poll two hours after the last, one record: any zone within two hours fits.
     expect(freshRecordOffset([T0 + 3_000_000 - 5 * H], T0, T0 + 2 * H)).toBeUndefined();
+  });
+});
+
+describe('the order of slashed dates', () => {
+  const fifth = Date.UTC(2025, 0, 5, 12, 0, 0);
+  it('is told by a first number over 12, a second over 12, or the reading near now', () => {
+    expect(slashedDayFirst('15/01/2025 12:00:00', fifth)).toBe(true);
+    expect(slashedDayFirst('01/15/2025 12:00:00', fifth)).toBe(false);
+    expect(slashedDayFirst('05/01/2025 07:00:00', fifth)).toBe(true);
+    expect(slashedDayFirst('01/05/2025 12:00:00', fifth)).toBe(false);
+    // The same day and month, or no slashed date: cannot tell.
+    expect(slashedDayFirst('01/01/2025 12:00:00', Date.UTC(2025, 0, 1, 12))).toBeUndefined();
+    expect(slashedDayFirst('2025-01-05T12:00:00', fifth)).toBeUndefined();
+  });
+
+  it('reads an ambiguous date day first only when told to', () => {
+    expect(readTime('05/01/2025 12:00:00')?.ms).toBe(Date.UTC(2025, 4, 1, 12));
+    expect(readTime('05/01/2025 12:00:00', true)?.ms).toBe(fifth);
+    // A second number over 12 is a day whatever the order.
+    expect(readTime('01/15/2025 12:00:00', true)?.ms).toBe(Date.UTC(2025, 0, 15, 12));
   });
 });
