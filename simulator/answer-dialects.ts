@@ -9,7 +9,7 @@ import type { Dialect } from './dialects.js';
  * and only enumerations change case.
  */
 
-const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'local-time', 'epoch-times', 'dotnet-dates', 'level-names'];
+const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'sentinel-percentages', 'snake-case', 'bool-numbers', 'day-first-dates', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names'];
 /** The `local-time` dialect's zone: UTC−5, in ms. */
 export const LOCAL_TIME_OFFSET_MS = -5 * 3_600_000;
 const LEVEL_NAMES = ['Verbose', 'DEBUG', 'info', 'Warn', 'error', 'FATAL'];
@@ -17,19 +17,26 @@ const TWO_POW_53 = 2n ** 53n;
 /** Stands in for an id past 2^53 until the text is written (JSON.stringify cannot write a BigInt). */
 const BIG_ID = '\u0000big-id:';
 
-/** Items of a list answer in the `paged-lists` and `partial-content` dialects. */
+/** Items of a list answer in the paging dialects (`paged-lists`, `partial-content`, `link-header-paging`, `nested-paging`). */
 export const PAGE_ITEMS = 3;
 
 /**
  * A list answer as the paging dialects cut it: the first {@link PAGE_ITEMS} items with a total and
- * a next-page token (`paged-lists`), or with the `Content-Range` of a 206 (`partial-content`).
+ * a next-page token (`paged-lists`), with the `Content-Range` of a 206 (`partial-content`), with a
+ * `Link` header to the next page and `X-Total-Count` (`link-header-paging`), or with a `Paging`
+ * object beside `Data` (`nested-paging`).
  */
-export function pagedAnswer(dialects: ReadonlySet<Dialect>, op: Operation, value: unknown): { value: unknown; contentRange?: string } {
-  const paging = dialects.has('paged-lists') || dialects.has('partial-content');
+export function pagedAnswer(dialects: ReadonlySet<Dialect>, op: Operation, value: unknown): { value: unknown; status?: 206; headers?: Record<string, string> } {
+  const paging = dialects.has('paged-lists') || dialects.has('partial-content') || dialects.has('link-header-paging') || dialects.has('nested-paging');
   if (!paging || op.response.kind !== 'list' || op.key === 'GET /notifications/query' || !isObject(value) || !Array.isArray(value.Data) || value.Data.length <= PAGE_ITEMS) return { value };
   const total = value.Data.length;
   const page = value.Data.slice(0, PAGE_ITEMS);
-  if (dialects.has('partial-content')) return { value: { ...value, Data: page }, contentRange: `items 0-${PAGE_ITEMS - 1}/${total}` };
+  if (dialects.has('partial-content')) return { value: { ...value, Data: page }, status: 206, headers: { 'Content-Range': `items 0-${PAGE_ITEMS - 1}/${total}` } };
+  if (dialects.has('link-header-paging')) {
+    const pages = Math.ceil(total / PAGE_ITEMS);
+    return { value: { ...value, Data: page }, headers: { Link: `<${op.path}?page=2&per_page=${PAGE_ITEMS}>; rel="next", <${op.path}?page=${pages}&per_page=${PAGE_ITEMS}>; rel="last"`, 'X-Total-Count': String(total) } };
+  }
+  if (dialects.has('nested-paging')) return { value: { ...value, Data: page, Paging: { PageNumber: 1, PageSize: PAGE_ITEMS, TotalPages: Math.ceil(total / PAGE_ITEMS) } } };
   return { value: { ...value, Data: page, TotalCount: total, NextPageToken: Buffer.from(`page:2:${op.key}`).toString('base64') } };
 }
 
@@ -50,8 +57,10 @@ export function answerText(dialects: ReadonlySet<Dialect>, op: Operation, value:
   if (spec.kind === 'list' && isObject(out)) {
     if (dialects.has('unknown-envelope')) out = { items: out.Data ?? [], total: Array.isArray(out.Data) ? out.Data.length : 0 };
     else if (dialects.has('envelope-lower')) out = camelKeys(out);
-  } else if (spec.kind === 'object' && dialects.has('envelope-lower') && isObject(out)) {
-    out = camelKeys(out);
+    else if (dialects.has('snake-case')) out = camelKeys(out, false, snake);
+  } else if (spec.kind === 'object' && isObject(out)) {
+    if (dialects.has('envelope-lower')) out = camelKeys(out);
+    else if (dialects.has('snake-case')) out = camelKeys(out, false, snake);
   }
   if (dialects.has('envelope-result') && spec.kind !== 'empty') out = { Result: out };
   const text = JSON.stringify(out);
@@ -63,9 +72,11 @@ function rewrite(v: unknown, type: AnswerValueType, f: AnswerField | undefined, 
   if (v === null || v === undefined) return v;
   if (typeof type === 'string') {
     if (type === 'date-time' && typeof v === 'string') return timeAs(v, f, dialects);
+    if (typeof v === 'boolean' && dialects.has('bool-numbers')) return v ? 1 : 0;
     if (f === LEVEL_FIELD && typeof v === 'number' && dialects.has('level-names')) return LEVEL_NAMES[v] ?? v;
     if (typeof v === 'number') {
       if (dialects.has('big-ids') && f && BIG_ID_FIELDS.has(f) && Number.isSafeInteger(v) && v >= 0) return `${BIG_ID}${v}`;
+      if (dialects.has('guid-ids') && f === RECORD_ID_FIELD) return recordGuid(v);
       return dialects.has('numeric-strings') ? String(v) : v;
     }
     if (typeof v === 'string') {
@@ -87,10 +98,14 @@ function rewrite(v: unknown, type: AnswerValueType, f: AnswerField | undefined, 
   const t = ANSWER_TYPES.get(type.ref);
   const out: Record<string, unknown> = {};
   for (const [k, item] of Object.entries(v)) {
+    if (k === 'Time' && dialects.has('no-clock-hints') && (type.ref === 'Node' || type.ref === 'SystemNode')) continue;
+    if (k === 'Id' && dialects.has('no-record-ids') && type.ref === 'NotificationRecord') continue;
     const sub = t?.fields.find((x) => x.name === k);
     out[k] = sub ? rewrite(item, sub.type, sub, dialects) : item;
   }
   if (dialects.has('nulls') && type.ref === 'HealthVolumes') out.VolumesHealthInPercentage = null;
+  if (dialects.has('sentinel-percentages') && type.ref === 'HealthVolumes') out.VolumesHealthInPercentage = -1;
+  if (dialects.has('sentinel-percentages') && type.ref === 'HealthHardwareUtilization') Object.assign(out, { CPUInPercentage: -1, MemoryInPercentage: -1 });
   return out;
 }
 
@@ -100,6 +115,10 @@ function timeAs(v: string, f: AnswerField | undefined, dialects: ReadonlySet<Dia
   if (!Number.isFinite(ms)) return v;
   if (dialects.has('local-time')) return new Date(ms + LOCAL_TIME_OFFSET_MS).toISOString().slice(0, 19);
   if (dialects.has('epoch-times')) return ms;
+  if (dialects.has('day-first-dates')) {
+    const iso = new Date(ms).toISOString();
+    return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)} ${iso.slice(11, 19)}`;
+  }
   if (dialects.has('dotnet-dates')) {
     if (f?.name === 'Time') return `${new Date(ms).toISOString().slice(0, 19)}.${String(ms % 1000).padStart(3, '0')}0000+00:00`;
     return (ms / 1000) % 2 < 1 ? `/Date(${ms})/` : `/Date(${ms}+0100)/`;
@@ -110,6 +129,14 @@ function timeAs(v: string, f: AnswerField | undefined, dialects: ReadonlySet<Dia
 const LEVEL_FIELD = ANSWER_TYPES.get('NotificationRecord')?.fields.find((f) => f.name === 'Level');
 
 /** The fields whose ids the big-ids dialect moves past 2^53. */
+const RECORD_ID_FIELD = ANSWER_TYPES.get('NotificationRecord')?.fields.find((f) => f.name === 'Id');
+
+/** A record's id as a GUID (`guid-ids`): the same record, the same GUID. */
+function recordGuid(id: number): string {
+  const hex = id.toString(16).padStart(12, '0');
+  return `7d3f9a2c-5e1b-4c8d-a6f0-${hex.slice(-12)}`;
+}
+
 const BIG_ID_FIELDS: ReadonlySet<AnswerField> = new Set(
   [
     ['NotificationRecord', 'Id'],
@@ -123,12 +150,20 @@ const BIG_ID_FIELDS: ReadonlySet<AnswerField> = new Set(
  * Map keys are not field names; the walk above leaves them, so this one renames only fields it
  * can tell apart: every key of an object that is not the value of a map field.
  */
-function camelKeys(v: unknown, map = false): unknown {
-  if (Array.isArray(v)) return v.map((x) => camelKeys(x));
+function camelKeys(v: unknown, map = false, spell: (name: string) => string = camel): unknown {
+  if (Array.isArray(v)) return v.map((x) => camelKeys(x, false, spell));
   if (!isObject(v)) return v;
   const out: Record<string, unknown> = {};
-  for (const [k, item] of Object.entries(v)) out[map ? k : camel(k)] = camelKeys(item, !map && MAP_FIELDS.has(k));
+  for (const [k, item] of Object.entries(v)) out[map ? k : spell(k)] = camelKeys(item, !map && MAP_FIELDS.has(k), spell);
   return out;
+}
+
+/** A field name in snake_case, as Python and Go services and Rails write it: `HAState` → `ha_state`, `CPUInPercentage` → `cpu_in_percentage`. */
+export function snake(name: string): string {
+  return name
+    .replace(/([a-z\d])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 }
 
 /** Names of map-typed fields (their values' keys are data, not names). */

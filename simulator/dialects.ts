@@ -14,13 +14,20 @@ export const DIALECTS = {
     'Every JSON answer comes inside a Result envelope, as gateways that wrap a service answer: lists as {"Result":{"Data":[...]}}, objects as {"Result":{...}}, messages as {"Result":"..."}.',
   'envelope-lower':
     'Property names in camelCase, as ASP.NET Core writes them by default: lists as {"data":[...]}, every field name with a lower-case first word ({"name":…, "haState":…, "cpuInPercentage":…}); map keys (pool names, modules) unchanged.',
+  'snake-case':
+    'Field names in snake_case, as Python and Go services and Rails write them: lists as {"data":[...], …}, {"name":…, "ha_state":…, "cpu_in_percentage":…, "session_token":…}; map keys (pool names, modules) unchanged.',
+  'bool-numbers': 'Every boolean in an answer is 1 or 0, as services that pass a database bit through write it ("Encrypted":0, "IsEnabled":1).',
   nulls:
     'Optional fields are sent as null, as a .NET serialiser writes unset values: every empty string, empty list and empty Data list is null, and each system sends a null VolumesHealthInPercentage (it cannot compute it).',
+  'sentinel-percentages':
+    'Each system sends -1 for figures it cannot compute, as .NET services write a sentinel: VolumesHealthInPercentage, and CPUInPercentage and MemoryInPercentage of the hardware utilisation.',
   'numeric-strings': 'Every number in an answer is sent as a string ("Id":"3", "CapacityInBytes":"4000787030016", "VolumesHealthInPercentage":"100").',
   'enum-case':
     'Enumeration values in another case: all-capital ones in lower case, the others in capitals ("OK" → "ok", "Running" → "RUNNING", "Failed" → "FAILED"), the login Status included.',
   'unknown-envelope': 'List answers come as {"items":[...],"total":N}, an envelope the document does not describe; other answers are unchanged.',
   'big-ids': 'Notification record ids and system ids are past 2^53 (2^53 plus the id), written as JSON integers, as int64 ids of a long-running system can be.',
+  'guid-ids': 'Notification record ids are GUIDs ("Id":"7d3f9a2c-5e1b-4c8d-a6f0-00000000002a"), as .NET services key their records, not integers.',
+  'no-record-ids': 'Notification records come without an Id, as event stores that key records internally send them.',
   'raw-token':
     'Every authenticated operation takes the session token as the whole Authorization header, without the "Bearer " the document shows; "Bearer <token>" is refused with 401 "Invalid or expired session token.".',
   'numeric-status':
@@ -33,16 +40,25 @@ export const DIALECTS = {
     'A 400 answers an RFC 7807 problem-details object (application/problem+json: type, title, status, detail) instead of a JSON string.',
   'compressed':
     'Every answer with a body is compressed whether or not the client asked (Content-Encoding br for the SMART text, deflate for the answers of /list operations, gzip for the others), and its JSON text starts with a UTF-8 byte order mark.',
+  'expired-440':
+    'An authenticated call with an unknown or expired session token is refused as IIS does: HTTP 440 "Login Time-out" with a plain-text body, not a 401; a refused login is still 401.',
   'local-time':
     'Every time is written in the system\'s local time (UTC−5) without a zone, as systems whose clock is set to local time stamp it ("2025-01-15T07:00:00" for 12:00 UTC), nodes\' Time included; query times (startTimestamp, endTimestamp) are read in the same local time. The HTTP Date header stays true GMT.',
+  'no-clock-hints':
+    'Answers carry no HTTP Date header, and nodes report no Time (in nodes/list and systems/list), as behind a gateway that strips headers on a system whose node records leave the clock out: only the records\' own stamps tell the system\'s clock.',
   'epoch-times': 'Every time in an answer is sent as epoch milliseconds, a JSON number ("Timestamp":1736942400000), as Unix-minded services write them.',
   'dotnet-dates':
     'Times as .NET serialisers write them: notification timestamps and other times as /Date(ms)/ (DataContractJsonSerializer), with a +0100 offset suffix on every other record, and nodes\' Time in the round-trip form with seven fraction digits and an offset ("2025-01-15T12:00:00.0000000+00:00").',
+  'day-first-dates': 'Every time in an answer is written day first without a zone, as a system set to a British or European culture writes it ("05/01/2025 12:00:00" for 5 January), nodes\' Time included.',
   'level-names':
     'Notification levels are sent as names, as logging frameworks write them (Verbose, Debug, Information, Warning, Error, Fatal), in varying case ("FATAL", "error"); levels 2 and 3 as "info" and "Warn".',
   'paged-lists':
     'List answers of more than 3 items (notifications/query aside, which has top) send the first 3 with "TotalCount" (the whole list\'s length) and a "NextPageToken", as paging services do; no way to ask for the next page is documented.',
   'partial-content': 'List answers of more than 3 items (notifications/query aside) come as HTTP 206 with the first 3 and "Content-Range: items 0-2/N".',
+  'link-header-paging':
+    'List answers of more than 3 items (notifications/query aside) send the first 3 as a 200 whose body says nothing of paging; a Link header names the next page (rel="next", RFC 8288) and X-Total-Count the whole list\'s length, as GitHub-style REST APIs do.',
+  'nested-paging':
+    'List answers of more than 3 items (notifications/query aside) send the first 3 with a "Paging" object beside Data ({"PageNumber":1,"PageSize":3,"TotalPages":N}) that gives pages, not items, as paging wrappers of .NET services do.',
   'notification-pages':
     'GET /notifications/query answers at most 25 records whatever top asks, with "TotalCount" (the records matching), as services with a page cap do; the next page is asked by time (endTimestamp, or startTimestamp in ascending order), the one way the document gives.',
   'smart-brief':
@@ -57,6 +73,8 @@ export const DIALECTS = {
     'GET /systems/list leaves out the site\'s last system (of two or more), with the Message "System \'<name>\' is not listed: its relay connection is down."; the system itself still answers.',
   'empty-system-list':
     'GET /systems/list answers no systems, with the Message "The management service is starting: the system list is not available yet.".',
+  'unnamed-system': 'GET /systems/list lists the site\'s last system (of two or more) without a Name, as a system that joined and was not named yet; it still answers by its id.',
+  'duplicate-system-names': 'GET /systems/list lists the site\'s last system (of two or more) under the name of its first, as sites that do not keep names unique do; each still has its own Id.',
   'no-current-system': 'GET /systems/list leaves out IsCurrentlyConnectedSystem: it does not say which system the calling session works on.',
   'expired-400':
     'An authenticated call with an unknown or expired session token is refused with 400 "Session expired. Please log in again." instead of 401; a refused login is still 401.',

@@ -8,6 +8,11 @@ export class AuthFailure extends Error {
   override readonly name = 'AuthFailure';
 }
 
+/** A session that timed out, answered as IIS does (`expired-440`): HTTP 440 "Login Time-out", plain text. */
+export class SessionTimeout extends Error {
+  override readonly name = 'SessionTimeout';
+}
+
 /** Throws an ApiFailure (400). Typed `never` so callers narrow after it. */
 export function fail(message: string): never {
   throw new ApiFailure(message);

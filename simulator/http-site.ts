@@ -75,17 +75,16 @@ const PADDING = Buffer.alloc(1024 * 1024, 0x20);
 /** Bodies are drained up to this size before the 400 is sent; larger uploads are cut off. */
 const MAX_DRAIN_BYTES = 32 * 1024 * 1024;
 
-function send(res: ServerResponse, status: number, body: string | undefined, contentType = 'application/json; charset=utf-8', compress?: string, contentRange?: string): void {
+function send(res: ServerResponse, status: number, body: string | undefined, contentType = 'application/json; charset=utf-8', compress?: string, extra?: Readonly<Record<string, string>>): void {
   if (res.headersSent || res.destroyed) return;
   if (body !== undefined && compress !== undefined) {
     const packed = compressedAnswer(compress, body);
-    res.writeHead(status, { 'Content-Length': packed.bytes.length, 'Content-Type': contentType, 'Content-Encoding': packed.encoding, ...(contentRange ? { 'Content-Range': contentRange } : {}) });
+    res.writeHead(status, { 'Content-Length': packed.bytes.length, 'Content-Type': contentType, 'Content-Encoding': packed.encoding, ...extra });
     res.end(packed.bytes);
     return;
   }
-  const headers: Record<string, string | number> = { 'Content-Length': body === undefined ? 0 : Buffer.byteLength(body) };
+  const headers: Record<string, string | number> = { 'Content-Length': body === undefined ? 0 : Buffer.byteLength(body), ...extra };
   if (body !== undefined) headers['Content-Type'] = contentType;
-  if (contentRange) headers['Content-Range'] = contentRange;
   res.writeHead(status, headers);
   res.end(body);
 }
@@ -248,7 +247,9 @@ export class SiteServer {
   async #respond(req: IncomingMessage, res: ServerResponse, decision: FaultDecision, action: Exclude<FaultDecision['action'], 'reset'>, body: string | undefined): Promise<void> {
     try {
       if (decision.delayMs > 0) await this.options.wait(decision.delayMs);
-      if (this.options.now && !res.headersSent) res.setHeader('Date', new Date(this.options.now()).toUTCString());
+      // `no-clock-hints`: no Date header at all (Node writes one unless told not to).
+      if (this.options.dialect('no-clock-hints')) res.sendDate = false;
+      else if (this.options.now && !res.headersSent) res.setHeader('Date', new Date(this.options.now()).toUTCString());
       if (action === 'proxy' && decision.proxy) return sendProxyPage(res, decision.proxy, Date.now());
       if (action === 'redirect') {
         if (res.headersSent || res.destroyed) return;
@@ -263,7 +264,7 @@ export class SiteServer {
       // Handled (a write took effect), but the answer never leaves: the client waits until it gives up.
       if (decision.hang) return;
       if (decision.padBytes > 0 && out.status === 200 && out.body !== undefined) return sendPadded(res, out.body, decision.padBytes);
-      send(res, out.status, out.body, out.contentType, this.options.dialect('compressed') ? (req.url ?? '/') : undefined, out.contentRange);
+      send(res, out.status, out.body, out.contentType, this.options.dialect('compressed') ? (req.url ?? '/') : undefined, out.pagingHeaders);
     } catch (e) {
       send(res, 400, JSON.stringify(`Internal error: ${e instanceof Error ? e.message : String(e)}`));
     }

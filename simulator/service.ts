@@ -4,7 +4,7 @@ import type { Group, Operation } from '../app/catalog/index.js';
 import { answerText, pagedAnswer } from './answer-dialects.js';
 import { parseBody, parseHeaders, parseQuery } from './args.js';
 import type { Clock } from './clock.js';
-import { ApiFailure, AuthFailure, fail, unauthorized } from './errors.js';
+import { ApiFailure, AuthFailure, fail, SessionTimeout, unauthorized } from './errors.js';
 import { EMPTY } from './handlers/context.js';
 import type { Ctx, Handler } from './handlers/context.js';
 import type { FleetState, Session, SiteState, SystemState, UserState } from './state/model.js';
@@ -21,9 +21,9 @@ export interface SiteRequest {
 }
 
 export interface SiteResponse {
-  readonly status: 200 | 206 | 400 | 401 | 404;
-  /** `Content-Range` of a 206 (dialect `partial-content`). */
-  readonly contentRange?: string;
+  readonly status: 200 | 206 | 400 | 401 | 404 | 440;
+  /** Paging headers of a list answer: `Content-Range` of a 206 (`partial-content`), `Link` and `X-Total-Count` (`link-header-paging`). */
+  readonly pagingHeaders?: Readonly<Record<string, string>>;
   /** JSON text, or undefined for an empty 200. */
   readonly body: string | undefined;
   /** Media type of the body when it is not plain `application/json` (a problem-details 400). */
@@ -89,6 +89,7 @@ export class SiteService {
       return await this.#dispatch(req);
     } catch (e) {
       if (e instanceof AuthFailure) return json(401, e.message);
+      if (e instanceof SessionTimeout) return { status: 440, body: 'Login Time-out', contentType: 'text/plain; charset=utf-8' };
       // A bug in a handler must still look like the service's own failure, never a 5xx.
       return this.#refusal(e instanceof ApiFailure ? e.message : `Internal error: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -139,8 +140,8 @@ export class SiteService {
     }
     if (result === EMPTY || op.response.kind === 'empty') return { status: 200, body: undefined };
     const paged = pagedAnswer(this.fleet.dialects, op, result);
-    if (paged.contentRange) return { status: 206, body: answerText(this.fleet.dialects, op, paged.value), contentRange: paged.contentRange };
-    return { status: 200, body: answerText(this.fleet.dialects, op, paged.value) };
+    const pagingHeaders = paged.headers ? { pagingHeaders: paged.headers } : {};
+    return { status: paged.status ?? 200, body: answerText(this.fleet.dialects, op, paged.value), ...pagingHeaders };
   }
 
   /** A 400: the document's plain string, or an RFC 7807 problem (dialect problem-details). */
@@ -162,7 +163,14 @@ export class SiteService {
       notify(this.site.systems[0] as SystemState, this.site.customer, nowMs, { level: LEVEL.warning, module: 'Authentication', message: 'Refused an Authorization header with the Bearer scheme: this system takes the session token alone.' });
     }
     // Dialect expired-400: a session that ended is refused with a 400 in words, not a 401.
-    const ended: (message: string) => never = this.fleet.dialects.has('expired-400') ? (message) => fail(`Session expired. Please log in again. (${message})`) : unauthorized;
+    // Dialect expired-440: IIS's "Login Time-out", a status of its own with a plain-text body.
+    const ended: (message: string) => never = this.fleet.dialects.has('expired-440')
+      ? () => {
+          throw new SessionTimeout();
+        }
+      : this.fleet.dialects.has('expired-400')
+        ? (message) => fail(`Session expired. Please log in again. (${message})`)
+        : unauthorized;
     const session = this.site.sessions.get(token);
     if (!session) ended('Invalid or expired session token.');
     if (nowMs - session.lastSeenMs > session.timeoutMs) {

@@ -20,31 +20,65 @@ export const INCOMPLETE_FIELD = 'Incomplete';
 const TOTAL_KEYS: ReadonlySet<string> = new Set(['totalcount', 'total', 'count', 'totalitems', 'totalrecords', 'totalresults', 'totalsize', 'recordstotal', '@odata.count', 'odata.count']);
 const NEXT_KEYS: ReadonlySet<string> = new Set(['nextpagetoken', 'nexttoken', 'continuationtoken', 'nextlink', '@odata.nextlink', 'odata.nextlink', 'next', 'nextpage', 'nextcursor', 'nextpageurl']);
 const MORE_KEYS: ReadonlySet<string> = new Set(['hasmore', 'hasnextpage', 'moreitems', 'more']);
+/** Objects beside the items that hold what is said of paging (`"Paging": {"TotalCount": …}`, HAL's `_links.next`, JSON:API's `links`/`meta`). */
+const PAGING_OBJECTS: ReadonlySet<string> = new Set(['paging', 'pagination', 'pageinfo', 'page', 'meta', 'metadata', 'links', 'pager']);
+const TOTAL_PAGES_KEYS: ReadonlySet<string> = new Set(['totalpages', 'pagecount', 'pages']);
+const PAGE_NUMBER_KEYS: ReadonlySet<string> = new Set(['pagenumber', 'page', 'currentpage', 'pageindex']);
 
 /**
  * What the siblings of a list's items say of its completeness; `partial`: the answer came as a 206
  * (whose `Content-Range` total, if any, is `rangeTotal`). Undefined when nothing says there is more.
  */
 export function incompleteFrom(siblings: Readonly<Record<string, unknown>>, read: number, partial = false, rangeTotal?: number): IncompleteList | undefined {
-  let total = rangeTotal;
-  let more = partial || (rangeTotal !== undefined && rangeTotal > read);
+  const said = { total: rangeTotal, more: partial || (rangeTotal !== undefined && rangeTotal > read) };
+  scanSiblings(siblings, read, said, true);
+  if (!said.more) return undefined;
+  const total = said.total;
+  return total !== undefined && total > read ? { Read: read, Total: total } : { Read: read };
+}
+
+function scanSiblings(siblings: Readonly<Record<string, unknown>>, read: number, said: { total: number | undefined; more: boolean }, outer: boolean): void {
+  let pages: number | undefined;
+  let page: number | undefined;
   for (const k in siblings) {
-    const lower = k.toLowerCase();
+    // Any case, any word separation (`TotalCount`, `total_count`, `has-more`).
+    const lower = k.toLowerCase().replace(/[_-]/g, '');
     const v = siblings[k];
     if (TOTAL_KEYS.has(lower)) {
-      const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : undefined;
+      const n = countOf(v);
       if (n !== undefined && n > read) {
-        total = Math.max(total ?? 0, n);
-        more = true;
+        said.total = Math.max(said.total ?? 0, n);
+        said.more = true;
       }
     } else if (NEXT_KEYS.has(lower)) {
-      if ((typeof v === 'string' && v.trim() !== '') || (typeof v === 'number' && v > 0) || (typeof v === 'object' && v !== null)) more = true;
+      if ((typeof v === 'string' && v.trim() !== '') || (typeof v === 'number' && v > 0) || (typeof v === 'object' && v !== null)) said.more = true;
     } else if (MORE_KEYS.has(lower)) {
-      if (v === true || (typeof v === 'string' && v.trim().toLowerCase() === 'true')) more = true;
+      if (v === true || (typeof v === 'string' && v.trim().toLowerCase() === 'true')) said.more = true;
+    } else if (!outer && TOTAL_PAGES_KEYS.has(lower)) {
+      pages = countOf(v);
+    } else if (!outer && PAGE_NUMBER_KEYS.has(lower)) {
+      page = countOf(v);
+    } else if (outer && PAGING_OBJECTS.has(lower) && typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      scanSiblings(v as Record<string, unknown>, read, said, false);
     }
   }
-  if (!more) return undefined;
-  return total !== undefined && total > read ? { Read: read, Total: total } : { Read: read };
+  // "Page 1 of 3" (pages counted from 1; a page index of 0 is the first too).
+  if (pages !== undefined && pages > Math.max(1, page ?? 1)) said.more = true;
+}
+
+function countOf(v: unknown): number | undefined {
+  return typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : undefined;
+}
+
+/**
+ * What an answer's headers say of a list's completeness: a `Link` header with `rel="next"` (RFC
+ * 8288, as GitHub-style APIs page) means more items, and `X-Total-Count` (or `X-Total`) gives the
+ * list's length. Undefined when neither is there.
+ */
+export function headerPaging(link: string | undefined, totalCount: string | undefined): { more: boolean; total: number | undefined } | undefined {
+  const more = link !== undefined && /<[^>]*>\s*;[^,]*\brel\s*=\s*"?[^",]*\bnext\b/i.test(link);
+  const total = totalCount === undefined ? undefined : countOf(totalCount.trim());
+  return more || total !== undefined ? { more, total } : undefined;
 }
 
 /** The total of a `Content-Range` header (`items 0-499/2500`, `0-499/2500`); undefined when unknown (`*`) or absent. */

@@ -5,7 +5,7 @@ import { readLevel } from '../health/notification-level.js';
 import { terminalField } from '../safe-text.js';
 import { isSmartctlJson } from '../smart/json.js';
 import { INCOMPLETE_FIELD, incompleteFrom } from './incomplete.js';
-import { readTime, wireTimeOf } from './time.js';
+import { readTime, wireTimeOf, type TimeReading } from './time.js';
 
 /**
  * The one reading of a 200 answer: every answer the client returns (and so everything the cache,
@@ -52,12 +52,29 @@ export type NormaliseResult =
 
 /** What the normaliser knows of the system that answered, and of the answer beyond its body. */
 export interface AnswerContext {
-  /** The answer came as HTTP 206, a part of the list, with this `Content-Range` total if it gave one (see `incomplete.ts`). */
-  readonly partial?: { readonly total: number | undefined } | undefined;
+  /**
+   * What the HTTP layer says of a list's completeness (see `incomplete.ts`): a 206 (a part of the
+   * list, `more` unset) with its `Content-Range` total, or a 200 whose `Link` header has a next page
+   * (`more`) or whose `X-Total-Count` gives the list's length (`total`).
+   */
+  readonly partial?: { readonly total: number | undefined; readonly more?: boolean | undefined } | undefined;
   /** The system's clock minus true time, in ms: zone-less times are moved back by it (default 0). */
   readonly clockOffsetMs?: number | undefined;
   /** Hears each zone-less time of a node's `Time` as read (UTC ms, before any offset): how a system's clock is learned. */
   readonly onNodeTime?: ((ms: number) => void) | undefined;
+  /** The system writes slashed dates day first (`dd/MM/yyyy`): ambiguous ones are read so. */
+  readonly dayFirst?: boolean | undefined;
+  /**
+   * Hears a node's `Time` as sent, before it is read: how a system's date order is learned (see
+   * `slashedDayFirst`). Returns whether the system writes day first, as now known.
+   */
+  readonly learnDateOrder?: ((raw: unknown) => boolean | undefined) | undefined;
+  /**
+   * Hears each notification record whose `Timestamp` has no zone, with that stamp read as UTC
+   * (before any offset): the record as normalised, so that a caller who learns the clock from it
+   * can place it again.
+   */
+  readonly onRecordStamp?: ((record: Record<string, unknown>, ms: number) => void) | undefined;
   /** Hears the answer's HTTP `Date` header with when the request was sent and answered (ms on our clock); the client calls it. */
   readonly onServerDate?: ((date: string, sentMs: number, receivedMs: number) => void) | undefined;
 }
@@ -65,7 +82,9 @@ export interface AnswerContext {
 const NO_CONTEXT: AnswerContext = {};
 
 /** Normalises a parsed 200 answer of an operation with this response spec. */
-export function normaliseAnswer(spec: ResponseSpec, value: unknown, clock: AnswerContext = NO_CONTEXT): NormaliseResult {
+export function normaliseAnswer(spec: ResponseSpec, value: unknown, context: AnswerContext = NO_CONTEXT): NormaliseResult {
+  // A node's Time may teach the date order mid-answer: the rest of the answer is read by it.
+  const clock: { -readonly [K in keyof AnswerContext]: AnswerContext[K] } = context.learnDateOrder ? { ...context } : context;
   switch (spec.kind) {
     case 'empty':
     case 'unknown':
@@ -89,7 +108,7 @@ export function normaliseAnswer(spec: ResponseSpec, value: unknown, clock: Answe
         list.data[j++] = normaliseObject(item, t, clock);
       }
       list.data.length = j;
-      const incomplete = incompleteFrom(list.answer, j, clock.partial !== undefined, clock.partial?.total);
+      const incomplete = incompleteFrom(list.answer, j, clock.partial === undefined ? false : (clock.partial.more ?? true), clock.partial?.total);
       if (incomplete) list.answer[INCOMPLETE_FIELD] = incomplete;
       return { ok: true, value: list.answer };
     }
@@ -177,12 +196,16 @@ interface CompiledField {
   /** Lower case (and each known spelling itself) → known spelling, for enumerations. */
   readonly values: ReadonlyMap<string, string> | undefined;
   /** How the field is read beyond its type: a notification's level, a node's clock. */
-  readonly role: 'level' | 'node-time' | undefined;
+  readonly role: 'level' | 'node-time' | 'record-time' | undefined;
+  /** A percentage (`…Percentage`): never negative. */
+  readonly percentage: boolean;
 }
 
 interface CompiledType {
   readonly exact: ReadonlyMap<string, CompiledField>;
   readonly lower: ReadonlyMap<string, CompiledField>;
+  /** Lower case without word separators (`_`, `-`) → field, for snake_case and kebab-case names. */
+  readonly loose: ReadonlyMap<string, CompiledField>;
   /** Keys seen in another spelling (camelCase answers repeat them on every item), and what they name. */
   readonly variants: Map<string, CompiledField | null>;
   /** The one list field of a type that is only a list of objects plus scalars (`SystemsList.Systems`). */
@@ -198,6 +221,7 @@ const ROLES: ReadonlyMap<string, CompiledField['role']> = new Map([
   ['NotificationRecord.Level', 'level'],
   ['Node.Time', 'node-time'],
   ['SystemNode.Time', 'node-time'],
+  ['NotificationRecord.Timestamp', 'record-time'],
 ]);
 
 function compiled(name: string): CompiledType {
@@ -206,6 +230,7 @@ function compiled(name: string): CompiledType {
   const spec = ANSWER_TYPES.get(name);
   const exact = new Map<string, CompiledField>();
   const lower = new Map<string, CompiledField>();
+  const loose = new Map<string, CompiledField>();
   for (const f of spec?.fields ?? []) {
     const field: CompiledField = {
       name: f.name,
@@ -214,16 +239,22 @@ function compiled(name: string): CompiledType {
       // Lower case → spelling, and each spelling to itself (the common case, found without lower-casing).
       values: f.values ? new Map(f.values.flatMap((v) => [[v.toLowerCase(), v] as const, [v, v] as const])) : undefined,
       role: ROLES.get(`${name}.${f.name}`),
+      percentage: f.name.endsWith('Percentage'),
     };
     exact.set(f.name, field);
     lower.set(f.name.toLowerCase(), field);
+    loose.set(looseName(f.name), field);
   }
   const lists = (spec?.fields ?? []).filter((f) => typeof f.type !== 'string' && 'array' in f.type && typeof f.type.array !== 'string' && 'ref' in f.type.array);
   const scalars = (spec?.fields ?? []).filter((f) => typeof f.type === 'string');
   const listField = lists.length === 1 && lists.length + scalars.length === spec?.fields.length ? lists[0]?.name : undefined;
-  t = { exact, lower, variants: new Map(), listField };
+  t = { exact, lower, loose, variants: new Map(), listField };
   COMPILED.set(name, t);
   return t;
+}
+
+function looseName(name: string): string {
+  return name.toLowerCase().replace(/[_-]/g, '');
 }
 
 function fieldOf(t: CompiledType, key: string): CompiledField | undefined {
@@ -231,7 +262,8 @@ function fieldOf(t: CompiledType, key: string): CompiledField | undefined {
   if (exact) return exact;
   const seen = t.variants.get(key);
   if (seen !== undefined) return seen ?? undefined;
-  const found = t.lower.get(key.toLowerCase());
+  // Another case, then another word separation (`ha_state`, `ha-state`): the same field.
+  const found = t.lower.get(key.toLowerCase()) ?? t.loose.get(looseName(key));
   if (t.variants.size < MAX_VARIANTS) t.variants.set(key, found ?? null);
   return found;
 }
@@ -242,6 +274,16 @@ function fieldOf(t: CompiledType, key: string): CompiledField | undefined {
  * properties turns a V8 object into a slow dictionary for everyone who reads it afterwards.
  */
 function normaliseObject(obj: Record<string, unknown>, t: CompiledType, clock: AnswerContext): Record<string, unknown> {
+  if (!clock.onRecordStamp) return normaliseFields(obj, t, clock);
+  // The stamp as sent: the fields are normalised in place.
+  let stamp: TimeReading | undefined;
+  for (const key in obj) if (fieldOf(t, key)?.role === 'record-time') stamp = readTime(obj[key], clock.dayFirst);
+  const out = normaliseFields(obj, t, clock);
+  if (stamp && !stamp.zoned) clock.onRecordStamp(out, stamp.ms);
+  return out;
+}
+
+function normaliseFields(obj: Record<string, unknown>, t: CompiledType, clock: AnswerContext): Record<string, unknown> {
   let rebuild = false;
   for (const key in obj) {
     const raw = obj[key];
@@ -279,20 +321,26 @@ function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, c
       case 'string':
         return enumSpelling(typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined, f);
       case 'date-time':
+        if (f.role === 'node-time' && clock.learnDateOrder) (clock as { dayFirst?: boolean | undefined }).dayFirst = clock.learnDateOrder(raw);
         if (f.role === 'node-time' && clock.onNodeTime) {
-          const t = readTime(raw);
+          const t = readTime(raw, clock.dayFirst);
           if (t && !t.zoned) clock.onNodeTime(t.ms);
         }
-        return wireTimeOf(raw, clock.clockOffsetMs);
+        return wireTimeOf(raw, clock.clockOffsetMs, clock.dayFirst);
       case 'integer':
-      case 'number':
-        return numberOf(raw, type === 'integer' && f.id);
+      case 'number': {
+        const n = numberOf(raw, type === 'integer' && f.id);
+        // A negative percentage is a sentinel ("not computed", -1 as .NET services write it), not a reading.
+        return f.percentage && typeof n === 'number' && n < 0 ? undefined : n;
+      }
       case 'boolean':
         if (typeof raw === 'boolean') return raw;
+        // 1 and 0 (a database bit), and the words forms and settings pages write.
+        if (raw === 1 || raw === 0) return raw === 1;
         if (typeof raw === 'string') {
           const s = raw.trim().toLowerCase();
-          if (s === 'true') return true;
-          if (s === 'false') return false;
+          if (TRUE_WORDS.has(s)) return true;
+          if (FALSE_WORDS.has(s)) return false;
         }
         return undefined;
     }
@@ -325,9 +373,14 @@ function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, c
 const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
 
+const TRUE_WORDS: ReadonlySet<string> = new Set(['true', '1', 'yes', 'y', 'on', 'enabled']);
+const FALSE_WORDS: ReadonlySet<string> = new Set(['false', '0', 'no', 'n', 'off', 'disabled']);
+
 function numberOf(raw: unknown, identifier: boolean): number | string | undefined {
   if (typeof raw === 'number') return raw;
-  if (typeof raw !== 'string' || !NUMERIC.test(raw)) return undefined;
+  if (typeof raw !== 'string') return undefined;
+  // An identifier that is not a number (a GUID, a name-like key) still names its object: kept as text.
+  if (!NUMERIC.test(raw)) return identifier && raw.trim() !== '' ? raw.trim() : undefined;
   const n = Number(raw);
   // An identifier beyond 2^53 stays its exact text: rounded, it would name another object.
   if (identifier && !Number.isSafeInteger(n) && INTEGER_TEXT.test(raw)) return raw.trim().replace(/^\+/, '');

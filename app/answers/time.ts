@@ -31,7 +31,7 @@ const SLASHED = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?: (\d{1,2}):(\d{2})(?::(\d{2})(
 const RFC1123 = /^[A-Za-z]{3}, \d{1,2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} (GMT|UTC|[+-]\d{4})$/;
 
 /** Reads a time in any of the forms above; undefined when it is none of them (or no real instant). */
-export function readTime(raw: unknown): TimeReading | undefined {
+export function readTime(raw: unknown, dayFirst = false): TimeReading | undefined {
   if (typeof raw === 'number') return epochReading(raw);
   if (typeof raw !== 'string') return undefined;
   const text = raw.trim();
@@ -43,7 +43,7 @@ export function readTime(raw: unknown): TimeReading | undefined {
   // `/Date(ms+hhmm)/`: the milliseconds are UTC; the offset only says where it was written.
   if (net) return { ms: Number(net[1]), zoned: true };
   const slashed = SLASHED.exec(text);
-  if (slashed) return slashedReading(slashed);
+  if (slashed) return slashedReading(slashed, dayFirst);
   if (RFC1123.test(text)) {
     const ms = Date.parse(text);
     return Number.isFinite(ms) ? { ms, zoned: true } : undefined;
@@ -81,10 +81,10 @@ function isoReading(m: RegExpExecArray): TimeReading | undefined {
   return { ms: ms - sign * offset * 60_000, zoned: true };
 }
 
-function slashedReading(m: RegExpExecArray): TimeReading | undefined {
+function slashedReading(m: RegExpExecArray, dayFirst: boolean): TimeReading | undefined {
   const [, a, b, y, h = '0', mi = '0', s = '0', frac, half] = m;
-  // Month first (the invariant culture), unless the first number cannot be a month.
-  const [mo, d] = Number(a) > 12 ? [Number(b), Number(a)] : [Number(a), Number(b)];
+  // Month first (the invariant culture) unless the system writes day first, and never a month over 12.
+  const [mo, d] = Number(a) > 12 || (dayFirst && Number(b) <= 12) ? [Number(b), Number(a)] : [Number(a), Number(b)];
   let hour = Number(h);
   if (half !== undefined) {
     if (hour < 1 || hour > 12) return undefined;
@@ -126,13 +126,13 @@ const PLAIN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?$/;
  * (`offsetMs`: its clock minus true time). A value no form reads is kept as sent (text), and so
  * stays recognisably unreadable.
  */
-export function wireTimeOf(raw: unknown, offsetMs = 0): string | undefined {
+export function wireTimeOf(raw: unknown, offsetMs = 0, dayFirst = false): string | undefined {
   // The document's own form (from a system whose clock agrees), or it in UTC: no parse (most times are one of these).
   if (typeof raw === 'string' && raw.length <= 20 && PLAIN.test(raw)) {
     if (raw.length === 19 && offsetMs === 0) return `${raw}Z`;
     if (raw.length === 20) return raw;
   }
-  const t = readTime(raw);
+  const t = readTime(raw, dayFirst);
   if (!t) return typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined;
   return formatWireTime(t.zoned ? t.ms : t.ms - offsetMs);
 }
@@ -146,6 +146,28 @@ export function timeMs(text: unknown): number | undefined {
 /** A time was sent but could not be read: views and reports say "unreadable", never "—". */
 export function isUnreadableTime(text: unknown): boolean {
   return text !== undefined && text !== null && text !== '' && readTime(text) === undefined;
+}
+
+/** How far a zone-less local time may be from UTC (UTC−12 to UTC+14), with the tolerance. */
+const LOCAL_TIME_REACH_MS = 14 * 3_600_000 + 3 * 60_000;
+
+/**
+ * Whether a system writes `dd/MM/yyyy` (day first), from a slashed time it stamped at about `nowMs`
+ * (a node's `Time`): a first number over 12 is a day, a second over 12 a month; when both could be
+ * either, the reading within a day's zones of now tells. Undefined when it is no slashed time or
+ * cannot tell (the same day and month, or both readings near now).
+ */
+export function slashedDayFirst(raw: unknown, nowMs: number): boolean | undefined {
+  const m = typeof raw === 'string' ? SLASHED.exec(raw.trim()) : null;
+  if (!m) return undefined;
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  if (a > 12) return true;
+  if (b > 12) return false;
+  const near = (t: TimeReading | undefined): boolean => t !== undefined && Math.abs(t.ms - nowMs) <= LOCAL_TIME_REACH_MS;
+  const dayFirst = near(slashedReading(m, true));
+  const monthFirst = near(slashedReading(m, false));
+  return dayFirst === monthFirst ? undefined : dayFirst;
 }
 
 /**
@@ -179,6 +201,40 @@ export function dateHeaderOffset(date: string | undefined, sentMs: number, recei
   const high = dateMs + 1000 - sentMs;
   if (low <= CLOCK_TOLERANCE_MS && high >= -CLOCK_TOLERANCE_MS) return 0;
   return Math.round((low + high) / 2000) * 1000;
+}
+
+/** How far before the previous read a record it did not show may have been stamped: the read ran a moment before it was answered. */
+const FRESH_RECORD_LEAD_MS = 60_000;
+/** A poll window wider than this (what its fresh records leave open) tells no offset: too many zones fit in it. */
+const FRESH_RECORD_MAX_SPREAD_MS = 3_600_000;
+const QUARTER_HOUR_MS = 15 * 60_000;
+
+/**
+ * A system's clock offset (its clock minus true time) from the zone-less stamps (read as UTC) of
+ * records a poll saw for the first time: each was created after the previous read (`sinceMs`, less
+ * a minute for the read's own latency) and before this one was answered (`nowMs`), so the offset
+ * lies in [newest stamp − now, oldest stamp − since]. Undefined when that tells nothing: no stamps,
+ * stamps that contradict each other (a record stamped in the past, written late), or an interval
+ * wider than an hour (a long gap between polls). 0 when the interval reaches within
+ * {@link CLOCK_TOLERANCE_MS} of agreement; else the whole quarter hour nearest its midpoint when one
+ * lies in it (a zone's offset, the usual cause), or the midpoint to the second.
+ */
+export function freshRecordOffset(stampsMs: readonly number[], sinceMs: number, nowMs: number): number | undefined {
+  if (stampsMs.length === 0 || !Number.isFinite(sinceMs) || nowMs < sinceMs) return undefined;
+  let newest = -Infinity;
+  let oldest = Infinity;
+  for (const s of stampsMs) {
+    if (s > newest) newest = s;
+    if (s < oldest) oldest = s;
+  }
+  // Stamps have whole seconds: a record stamped in the second the read was answered counts.
+  const low = newest - nowMs - 1000;
+  const high = oldest - (sinceMs - FRESH_RECORD_LEAD_MS);
+  if (low > high || high - low > FRESH_RECORD_MAX_SPREAD_MS) return undefined;
+  if (low <= CLOCK_TOLERANCE_MS && high >= -CLOCK_TOLERANCE_MS) return 0;
+  const mid = (low + high) / 2;
+  const zone = Math.round(mid / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
+  return zone >= low && zone <= high ? zone : Math.round(mid / 1000) * 1000;
 }
 
 /**

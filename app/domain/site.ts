@@ -172,6 +172,8 @@ export const systemStatusSchema = z.object({
   truncated: z.string().optional(),
   /** The system's clock minus true time (ms), when it differs beyond the tolerance: its zone-less times were moved by it; views and reports say so. */
   clockOffsetMs: z.number().optional(),
+  /** What told the clock offset: the nodes' `Time`, the stamps of fresh records, or the HTTP `Date` header. */
+  clockSource: z.enum(['node-time', 'records', 'date-header']).optional(),
   /**
    * Main's status sequence number: which status change (counted from main's start) set this status,
    * 0 for one known from the cache and unchanged since. A newer status of the system has a larger

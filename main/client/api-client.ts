@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { contentRangeTotal } from '../../app/answers/incomplete.js';
+import { contentRangeTotal, headerPaging } from '../../app/answers/incomplete.js';
 import type { AnswerContext } from '../../app/answers/normalise.js';
 import {
   buildBody,
@@ -45,6 +45,8 @@ export type TokenScheme = 'bearer' | 'raw';
 export type { ByteBudget } from './wire-answer.js';
 
 /** Statuses that mean "not now" when their body is not the service's JSON: a proxy or an overloaded front end. */
+/** Statuses that only ever mean a session that timed out: 440 (IIS, "Login Time-out"), 419 ("Authentication Timeout"). */
+const SESSION_TIMEOUT_STATUSES: ReadonlySet<number> = new Set([419, 440]);
 const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Other refusals a service may answer with its own JSON instead of the document's 400. */
@@ -327,7 +329,14 @@ export class ApiClient {
       const date = options.clock?.onServerDate ? headerValue(answered, 'date') : undefined;
       if (date !== undefined) options.clock?.onServerDate?.(date, sentMs, this.now());
       // A 206 is a part of the list: read, and marked incomplete by the normaliser.
-      const context = status === 206 ? { ...options.clock, partial: { total: contentRangeTotal(headerValue(answered, 'content-range')) } } : options.clock;
+      // Headers may say the same of a 200 (`Link: <…>; rel="next"`, `X-Total-Count`).
+      const paged = op.response.kind === 'list' ? headerPaging(headerValue(answered, 'link'), headerValue(answered, 'x-total-count') ?? headerValue(answered, 'x-total')) : undefined;
+      const context =
+        status === 206
+          ? { ...options.clock, partial: { total: contentRangeTotal(headerValue(answered, 'content-range')) ?? paged?.total } }
+          : paged
+            ? { ...options.clock, partial: { total: paged.total, more: paged.more } }
+            : options.clock;
       const value = this.parseSuccess(op, text, where, context);
       // Walk the answer only when its text may hold a secret: most answers never do.
       return mentionsSecret(text, sent) ? maskSecrets(value, sent) : value;
@@ -354,6 +363,9 @@ export class ApiClient {
     // Not in the document, but unmistakably the service refusing (its JSON, often a problem object).
     if (REFUSAL_STATUSES.has(status) && isJsonText(text)) throw new ApiError(`${message} (HTTP ${status})`, status);
     if (status === 401) throw new AuthError(message);
+    // IIS's "Login Time-out" (440) and the "Authentication Timeout" of some frameworks (419): a session
+    // that ended, whatever the body, but only on a call that sent one.
+    if (SESSION_TIMEOUT_STATUSES.has(status) && headers.authorization !== undefined) throw new AuthError(`the session timed out (HTTP ${status}: ${message.slice(0, 200)})`);
     throw new ProtocolError(`${where}: unexpected HTTP ${status} (${message.slice(0, 200)}): is this a storage management endpoint?`);
   }
 

@@ -1,5 +1,5 @@
 import { INCOMPLETE_FIELD, incompleteOf } from '../../app/answers/incomplete.js';
-import { timeMs } from '../../app/answers/time.js';
+import { formatWireTime, timeMs } from '../../app/answers/time.js';
 import type { Site } from '../../app/domain/site.js';
 import { notificationRank } from '../../app/health/notification-level.js';
 import { HIGH_LEVEL } from '../../app/health/rollup.js';
@@ -29,7 +29,7 @@ export function notificationMark(records: unknown): NotificationMark | undefined
   const since = newestTimestamp(records);
   if (since === undefined) return undefined;
   const data = ((records as { Data?: unknown[] } | undefined)?.Data ?? []) as Array<{ Id?: unknown; Timestamp?: unknown }>;
-  return { since, ids: data.filter((r) => r?.Timestamp === since).map((r) => r.Id) };
+  return { since, ids: data.filter((r) => r?.Timestamp === since).map(recordKey) };
 }
 
 /** Where the merged records go: a changed list is put, an unchanged one only takes the new read time. */
@@ -50,7 +50,30 @@ export interface NotificationPaging {
   onSkipped(atLeast: number): void;
 }
 
-type Rec = { Id?: unknown; Timestamp?: unknown; Level?: unknown };
+type Rec = { Id?: unknown; Timestamp?: unknown; Level?: unknown; Node?: unknown; Module?: unknown; Message?: unknown };
+
+/**
+ * What tells two records apart: the id the system gave (a number, or text such as a GUID), or,
+ * for a record sent without one, what it says (time, node, module, level, message): records
+ * without ids are then never all taken for one record already held.
+ */
+export function recordKey(r: Rec | undefined): unknown {
+  if (r?.Id !== undefined && r.Id !== null && r.Id !== '') return r.Id;
+  return `\u0000${JSON.stringify([r?.Timestamp, r?.Node, r?.Module, r?.Level, r?.Message])}`;
+}
+
+/**
+ * How a read of what is new learns the system's clock from its records (see `freshRecordOffset`):
+ * a record not held before was created after the held records were last read (`sinceMs`).
+ */
+export interface FreshRecordClock {
+  /** A record's stamp as sent when it had no zone (UTC ms, before any offset); undefined otherwise. */
+  stampOf(record: object): number | undefined;
+  /** When the records held were last read; undefined when that is not known. */
+  sinceMs(): number | undefined;
+  /** Learns from these stamps of fresh records; returns the system's clock offset now in force. */
+  learn(stampsMs: number[], sinceMs: number): number | undefined;
+}
 
 /**
  * Reads a system's notifications incrementally: what is new since the newest record held, merged
@@ -76,11 +99,12 @@ export async function readNotifications(
   previous: () => unknown,
   mark: NotificationMark | undefined,
   paging?: NotificationPaging,
+  freshClock?: FreshRecordClock,
 ): Promise<NotificationMark | undefined> {
   const fresh = await read(NOTIFICATIONS_OP, query, `${MERGED_NOTIFICATIONS_KEY}#new`);
   if (fresh === undefined) return mark;
   const add = ((fresh as { Data?: unknown[] } | undefined)?.Data ?? []) as Rec[];
-  if (mark && add.every((r) => r?.Timestamp === mark.since && mark.ids.includes(r.Id))) {
+  if (mark && add.every((r) => r?.Timestamp === mark.since && mark.ids.includes(recordKey(r)))) {
     deps.cache.renew(site.id, system, MERGED_NOTIFICATIONS_KEY, deps.clock());
     return mark;
   }
@@ -99,8 +123,9 @@ export async function readNotifications(
   }
   const held = previous() as { Data?: unknown[]; Skipped?: unknown } | undefined;
   const old = (held?.Data ?? []) as Rec[];
-  const seen = new Set(old.map((r) => r.Id));
-  const newOnes = add.filter((r) => !seen.has(r.Id));
+  const seen = new Set(old.map(recordKey));
+  const newOnes = add.filter((r) => !seen.has(recordKey(r)));
+  if (held !== undefined && freshClock) placeFreshRecords(newOnes, freshClock);
   const before = typeof held?.Skipped === 'number' ? held.Skipped : 0;
   const merged = { Data: keep([...newOnes, ...old]), ...(before + skipped > 0 ? { Skipped: before + skipped } : {}) };
   deps.cache.put(site.id, system, MERGED_NOTIFICATIONS_KEY, merged, deps.clock());
@@ -108,6 +133,23 @@ export async function readNotifications(
   const news = held === undefined ? 0 : newOnes.filter((r) => !ownRecord(r, site)).length;
   if (news) deps.emit({ type: 'notifications', siteId: site.id, system, count: news });
   return notificationMark(merged);
+}
+
+/**
+ * Learns the system's clock from records seen for the first time (their zone-less stamps) and
+ * places them by the offset then in force: they were read with the offset known before, which the
+ * records themselves may have just corrected.
+ */
+function placeFreshRecords(records: Rec[], clock: FreshRecordClock): void {
+  const since = clock.sinceMs();
+  if (since === undefined) return;
+  const stamped = records.flatMap((r) => {
+    const ms = clock.stampOf(r);
+    return ms === undefined ? [] : [{ r, ms }];
+  });
+  if (stamped.length === 0) return;
+  const offset = clock.learn(stamped.map((x) => x.ms), since) ?? 0;
+  for (const { r, ms } of stamped) r.Timestamp = formatWireTime(ms - offset);
 }
 
 /** The newest records, and older ones at Error level or above (up to as many again): a flood of information records never pushes out an error. */
@@ -138,7 +180,7 @@ export async function pageByTime(
   add: Rec[],
   enough = Infinity,
 ): Promise<number> {
-  const ids = new Set(add.map((r) => r.Id));
+  const ids = new Set(add.map(recordKey));
   let page = first;
   let rows = add;
   for (let n = 1; ; n++) {
@@ -158,8 +200,9 @@ export async function pageByTime(
     rows = ((page as { Data?: unknown[] }).Data ?? []) as Rec[];
     const before = add.length;
     for (const r of rows) {
-      if (ids.has(r.Id)) continue;
-      ids.add(r.Id);
+      const key = recordKey(r);
+      if (ids.has(key)) continue;
+      ids.add(key);
       add.push(r);
     }
     // A full page of records all at one time, all read before: time cannot page past them.

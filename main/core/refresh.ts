@@ -1,4 +1,5 @@
 import { describeIncomplete, incompleteOf } from '../../app/answers/incomplete.js';
+import { freshRecordOffset, timeMs } from '../../app/answers/time.js';
 import { getOperation } from '../../app/catalog/index.js';
 import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
@@ -9,9 +10,10 @@ import { ipcErrorCode } from '../../app/errors.js';
 import { LoginRequiredError, SelectionMovedError, SitePausedError } from './errors.js';
 import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
+import { listedSystems, type UnreadableSystem } from '../../app/fleet/listed-systems.js';
 import { Limiter } from './limiter.js';
 import { driveStatuses, refreshPlan, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
-import { MAX_NOTIFICATION_PAGES, MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type NotificationMark, type NotificationPaging } from './notifications.js';
+import { MAX_NOTIFICATION_PAGES, MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type FreshRecordClock, type NotificationMark, type NotificationPaging } from './notifications.js';
 import type { ReadScope, SiteConnection } from './site-connection.js';
 import { selfMetrics } from '../metrics/self-metrics.js';
 
@@ -139,15 +141,18 @@ export class FleetRefresh {
     const started = performance.now();
     const conn = this.f.connection(site);
     let systems: string[];
+    let unreadable: UnreadableSystem[] = [];
     let known: string[];
     let message: string | undefined;
     const deadline = this.tracked(this.f.callDeadline(site, undefined, getOperation('GET /systems/list'), undefined));
     try {
       const list = await conn.listSystems({ deadline, failWhenThrottled: true });
-      systems = (list.Systems ?? []).map((s) => s.Name).filter((n): n is string => typeof n === 'string' && n.length > 0);
+      const listed = listedSystems(list);
+      systems = listed.readable;
+      unreadable = listed.unreadable;
       message = list.Message;
       // No system and a message: the site says something is wrong, it is not a site without systems.
-      if (!systems.length && message?.trim()) throw new ApiError(`the site lists no systems and says: ${message.trim()}`);
+      if (!systems.length && !unreadable.length && message?.trim()) throw new ApiError(`the site lists no systems and says: ${message.trim()}`);
       known = state.systemsOf(site.id);
       this.f.o.cache.put(site.id, '', SYSTEMS_KEY, list, this.f.clock());
       state.backoff.delete(site.id);
@@ -162,7 +167,15 @@ export class FleetRefresh {
       this.deadlines.delete(deadline);
     }
     if (this.closing) return;
-    state.markUnlisted(site.id, systems, known, message, this.f.clock().toISOString());
+    const at = this.f.clock().toISOString();
+    state.markUnlisted(site.id, [...systems, ...unreadable.map((u) => u.system)], known, message, at);
+    // Listed but not to be told apart: said on each, never read (what is cached stays, with its age).
+    for (const u of unreadable) {
+      const prev = state.get(site.id, u.system);
+      if (prev?.state !== 'protocol-error' || prev.lastError !== u.why) {
+        state.setStatus({ siteId: site.id, system: u.system, state: 'protocol-error', lastSuccessAt: prev?.lastSuccessAt, lastErrorAt: at, lastError: u.why });
+      }
+    }
     const memo = this.memo.get(site.id);
     if (memo) for (const system of memo.keys()) if (!systems.includes(system)) memo.delete(system);
     const targets = systems.filter(
@@ -225,8 +238,15 @@ export class FleetRefresh {
     const kept = steady && readAt?.has(MERGED_NOTIFICATIONS_KEY) ? siteMemo.get(system) : undefined;
     siteMemo.delete(system);
     // The refresh's own look at what it cached before is no view's use: no write per read (LRU).
-    let heldNotifications: { value: unknown } | undefined;
-    const previousNotifications = (): unknown => (heldNotifications ??= { value: o.cache.get(site.id, system, MERGED_NOTIFICATIONS_KEY, NO_USE)?.value }).value;
+    let heldNotifications: { value: unknown; at: string | undefined } | undefined;
+    const heldEntry = (): { value: unknown; at: string | undefined } => {
+      if (!heldNotifications) {
+        const entry = o.cache.get(site.id, system, MERGED_NOTIFICATIONS_KEY, NO_USE);
+        heldNotifications = { value: entry?.value, at: entry?.at };
+      }
+      return heldNotifications;
+    };
+    const previousNotifications = (): unknown => heldEntry().value;
     const mark = kept ? kept.notifications : notificationMark(previousNotifications());
     const since = mark?.since;
     const ageOf = (key: string): number | undefined => {
@@ -282,10 +302,15 @@ export class FleetRefresh {
         if (checked && pendingBytes >= batchBytes) flush();
       },
     };
+    // Zone-less stamps of the notification records read (as UTC): fresh ones teach the clock.
+    const stamps = new WeakMap<object, number>();
+    const onRecordStamp = (record: Record<string, unknown>, ms: number): void => void stamps.set(record, ms);
+    // A clock learned from fresh records by an earlier process holds until fresh records say otherwise.
+    if (previous?.clockSource === 'records' && previous.clockOffsetMs !== undefined) conn.learnFromRecords(system, previous.clockOffsetMs, true);
     const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
       try {
         // A "slow down" fails the system's refresh at once (see systemThrottled), never retried per read.
-        const value = await conn.read(system, getOperation(opKey), { query, deadline, budget, failWhenThrottled: true });
+        const value = await conn.read(system, getOperation(opKey), { query, deadline, budget, failWhenThrottled: true, ...(opKey === NOTIFICATIONS_OP ? { onRecordStamp } : {}) });
         if (signal.aborted) return undefined;
         answered++;
         // A list that says it is partial: said on the system (its pages are not asked for).
@@ -310,6 +335,13 @@ export class FleetRefresh {
     // New records are announced once the reads are known to be the system's own.
     const announced: Array<Parameters<typeof state.emit>[0]> = [];
     const notificationDeps = { cache, clock: this.f.clock, emit: (e: Parameters<typeof state.emit>[0]) => void announced.push(e) };
+    // When the records held were last read (a poll since renews it): fresh records were stamped after it.
+    const heldAt = steady ? readAt?.get(MERGED_NOTIFICATIONS_KEY) : undefined;
+    const freshClock: FreshRecordClock = {
+      stampOf: (r) => stamps.get(r),
+      sinceMs: () => heldAt ?? timeMs(heldEntry().at),
+      learn: (stampsMs, sinceMs) => conn.learnFromRecords(system, freshRecordOffset(stampsMs, sinceMs, this.f.clock().getTime())),
+    };
     let scope: ReadScope | undefined;
     try {
       let marked = mark;
@@ -325,7 +357,7 @@ export class FleetRefresh {
               onSkipped: (n) => void truncated.push(`notifications: more arrived since the last poll than ${MAX_NOTIFICATION_PAGES} pages hold; at least ${n} not read`),
             };
             return clockRead.then(() =>
-              readNotifications(notificationDeps, site, system, read, p.query, previousNotifications, mark, paging).then((m) => void (marked = m)),
+              readNotifications(notificationDeps, site, system, read, p.query, previousNotifications, mark, paging, freshClock).then((m) => void (marked = m)),
             );
           }
           const answer = read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query));
@@ -369,7 +401,7 @@ export class FleetRefresh {
       const now = this.f.clock().toISOString();
       const cut = truncated.length ? truncated.join('; ') : undefined;
       const offset = conn.clockOffset(system);
-      const clock = offset ? { clockOffsetMs: offset } : {};
+      const clock = offset ? { clockOffsetMs: offset, clockSource: conn.clockSource(system) } : {};
       const problems = [
         ...(notUnderstood.length ? [`protocol error: ${notUnderstood[0]}${notUnderstood.length > 1 ? ` (and ${notUnderstood.length - 1} more answer(s) not understood)` : ''}`] : []),
         ...(failures.length ? [`${failures.length} read(s) failed: ${failures.slice(0, 3).join('; ')}`] : []),

@@ -1,8 +1,8 @@
 import type { AnswerContext } from '../../app/answers/normalise.js';
-import { clockOffsetOf, dateHeaderOffset, formatSystemTime, timeMs } from '../../app/answers/time.js';
+import { clockOffsetOf, dateHeaderOffset, formatSystemTime, slashedDayFirst, timeMs } from '../../app/answers/time.js';
 import { asksForSecondFactor, interpretLogin, saysSessionEnded } from '../../app/auth/login-result.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
-import type { Site } from '../../app/domain/site.js';
+import type { Site, SystemStatus } from '../../app/domain/site.js';
 import { ApiClient, ApiError, AuthError, CertificateError, ProtocolError, type CallOptions, type PreparedRequest, type TlsTrust, type TokenScheme } from '../client/index.js';
 import { isLoopbackUrl, urlProtocol } from '../net.js';
 import type { SecretStore } from '../secrets/secret-store.js';
@@ -41,7 +41,12 @@ export type CallParams = Pick<CallOptions, 'query' | 'body' | 'headers' | 'timeo
   onReselected?: ((note: string) => void) | undefined;
   /** Reads only: a "slow down" answer is thrown at once instead of retried (see {@link RetryOptions.failWhenThrottled}). */
   failWhenThrottled?: boolean | undefined;
+  /** Hears each notification record of the answer whose stamp has no zone, read as UTC (see {@link SiteConnection.learnFromRecords}). */
+  onRecordStamp?: AnswerContext['onRecordStamp'];
 };
+
+/** What told a system's clock offset ({@link SiteConnection.clockSource}). */
+export type ClockSource = NonNullable<SystemStatus['clockSource']>;
 
 /** What an interactive login did: the systems now logged in, and those waiting for a code of their own. */
 export interface LoginProgress {
@@ -99,6 +104,10 @@ export class SiteConnection {
   private scheme: TokenScheme;
   /** Per system: its clock offset ({@link clockOffset}) from its nodes' `Time`. */
   private readonly clockOffsets = new Map<string, number>();
+  /** Per system: whether it writes slashed dates day first, learned from its nodes' `Time` (`slashedDayFirst`). */
+  private readonly dayFirst = new Map<string, boolean>();
+  /** Per system: its clock offset from the stamps of records a poll saw first (`freshRecordOffset`). */
+  private readonly recordOffsets = new Map<string, number>();
   /** Per system: its host's clock offset from the HTTP `Date` of its last answer (`dateHeaderOffset`). */
   private readonly dateOffsets = new Map<string, number>();
   private readonly sleep: Sleep;
@@ -285,7 +294,9 @@ export class SiteConnection {
    */
   async read(system: string | undefined, op: Operation, params: CallParams = {}): Promise<unknown> {
     const signal = signalOf(params);
-    return this.withSession(system, signal, (token) => this.retrying(() => this.send(op, token, params, signal, this.answerClock(system)), signal, params.deadline, params.failWhenThrottled));
+    return this.withSession(system, signal, (token) =>
+      this.retrying(() => this.send(op, token, params, signal, this.answerClock(system, params.onRecordStamp)), signal, params.deadline, params.failWhenThrottled),
+    );
   }
 
   /**
@@ -314,16 +325,43 @@ export class SiteConnection {
    * either was read. Zone-less times of its answers are moved back by it.
    */
   clockOffset(system: string): number | undefined {
-    return this.clockOffsets.get(system) ?? this.dateOffsets.get(system);
+    return this.clockOffsets.get(system) ?? this.recordOffsets.get(system) ?? this.dateOffsets.get(system);
+  }
+
+  /**
+   * Where a system's clock offset comes from: its nodes' `Time`, the stamps of its fresh records,
+   * or the HTTP `Date` of its answers (in that order of trust); undefined before any was read.
+   */
+  clockSource(system: string): ClockSource | undefined {
+    return this.clockOffsets.has(system) ? 'node-time' : this.recordOffsets.has(system) ? 'records' : this.dateOffsets.has(system) ? 'date-header' : undefined;
+  }
+
+  /**
+   * Learns a system's clock from records a poll saw for the first time (`freshRecordOffset`: their
+   * zone-less stamps as UTC, the previous read's time, this read's): what the system's zone-less
+   * times mean when its nodes send no `Time`, trusted over the `Date` header (which shows the host's
+   * clock, never the zone it stamps in). A record offset remembered from an earlier process
+   * (`remembered`) seeds it until fresh records tell otherwise. Returns the offset now in force.
+   */
+  learnFromRecords(system: string, offset: number | undefined, remembered = false): number | undefined {
+    if (offset !== undefined && (!remembered || !this.recordOffsets.has(system))) this.recordOffsets.set(system, offset);
+    return this.clockOffset(system);
   }
 
   /** What the normaliser applies to, and learns from, one answer of a system. */
-  private answerClock(system: string | undefined): AnswerContext | undefined {
+  private answerClock(system: string | undefined, onRecordStamp?: AnswerContext['onRecordStamp']): AnswerContext | undefined {
     if (system === undefined) return undefined;
     return {
       clockOffsetMs: this.clockOffset(system),
+      onRecordStamp,
       // Read as UTC when the answer arrives: the node stamped it moments before.
       onNodeTime: (ms) => void this.clockOffsets.set(system, clockOffsetOf(ms, (this.deps.clock?.() ?? new Date()).getTime())),
+      dayFirst: this.dayFirst.get(system),
+      learnDateOrder: (raw) => {
+        const order = slashedDayFirst(raw, (this.deps.clock?.() ?? new Date()).getTime());
+        if (order !== undefined) this.dayFirst.set(system, order);
+        return this.dayFirst.get(system);
+      },
       onServerDate: (date, sentMs, receivedMs) => {
         // The client times requests on the timers' clock; true time is the fleet's clock.
         const shift = (this.deps.clock?.() ?? new Date()).getTime() - (this.deps.timers ?? SYSTEM_TIMERS).now();

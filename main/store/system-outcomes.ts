@@ -73,6 +73,10 @@ function statusOf(row: { site_id: string; system: string; status: string }): Sys
     if (typeof text !== 'string') return undefined;
     status[field] = text;
   }
+  const offset = v['clockOffsetMs'];
+  if (typeof offset === 'number' && Number.isFinite(offset)) status.clockOffsetMs = offset;
+  const source = v['clockSource'];
+  if (source === 'node-time' || source === 'records' || source === 'date-header') status.clockSource = source;
   return status;
 }
 

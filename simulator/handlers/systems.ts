@@ -34,6 +34,10 @@ export const systemHandlers: HandlerMap = {
           : `${listed.length} systems at site ${ctx.site.name}.`,
     };
     if (all) for (const s of out.Systems ?? []) s.RefreshedCachedQueryCount = 1;
+    // Dialects unnamed-system and duplicate-system-names: the last system listed without a name, or with the first's.
+    const lastView = (out.Systems ?? []).length > 1 ? out.Systems?.at(-1) : undefined;
+    if (lastView && dialects.has('unnamed-system')) delete lastView.Name;
+    if (lastView && dialects.has('duplicate-system-names')) lastView.Name = out.Systems?.[0]?.Name;
     // Dialect no-current-system: the list does not say which system the session works on.
     if (dialects.has('no-current-system')) for (const s of out.Systems ?? []) delete s.IsCurrentlyConnectedSystem;
     return out;

@@ -57,7 +57,7 @@ afterAll(async () => {
   for (const r of runs) await r.h.close();
 });
 
-describe.each<Dialect>(['envelope-result', 'envelope-lower', 'numeric-strings', 'enum-case'])('the %s dialect', (dialect) => {
+describe.each<Dialect>(['envelope-result', 'envelope-lower', 'snake-case', 'numeric-strings', 'bool-numbers', 'enum-case'])('the %s dialect', (dialect) => {
   const r = runBefore([dialect]);
 
   it('refreshes every system to ok, as in the default dialect', () => {
@@ -179,5 +179,25 @@ describe('the big-ids dialect', () => {
     const reference = (JSON.parse(base().cache.get(key as string) ?? '{}') as { Data: Array<{ Id: number }> }).Data;
     expect(records.length).toBe(reference.length);
     expect(records.map((x) => x.Id)).toEqual(reference.map((x) => String(2n ** 53n + BigInt(x.Id))));
+  });
+});
+
+describe('the sentinel-percentages dialect', () => {
+  const r = runBefore(['sentinel-percentages']);
+
+  it('reports a -1 health percentage as not reported (unknown), never as "critical, -1 % healthy"', () => {
+    expect(r().statuses.map((s) => s.state)).toEqual(['ok', 'ok']);
+    const systems = rowsOf(r().report, 'health.systems');
+    expect(systems.map((s) => s.volumesHealth)).toEqual([null, null]);
+    const reference = rowsOf(base().report, 'health.systems');
+    expect(systems.map((s) => s.level)).toEqual(reference.map((s) => worse(s.level as Level, 'unknown')));
+    expect(rollups(r()).map((x) => x.dimensions.find((d) => d.name === 'volumes'))).toEqual([
+      { name: 'volumes', level: 'unknown', percent: undefined },
+      { name: 'volumes', level: 'unknown', percent: undefined },
+    ]);
+  });
+
+  it('keeps no negative percentage in the cache: a sentinel is a figure not reported', () => {
+    for (const [key, json] of r().cache) expect(json, key).not.toMatch(/Percentage":-/);
   });
 });

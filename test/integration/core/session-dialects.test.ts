@@ -1,13 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../main/runtime.js';
-import type { SimulatorHandle } from '../../../simulator/index.js';
+import type { Dialect, SimulatorHandle } from '../../../simulator/index.js';
 import { useSimulatedFleet } from '../support/simulated-fleet.js';
 
 const PASSWORD = 'MARKER-SESSION-DIALECT-5a2e';
 
-/** Sessions that end in other words than a 401 (dialect `expired-400`). */
-describe('a site that ends sessions with a 400 in words', () => {
-  const world = useSimulatedFleet({ simulator: { sites: 1, systems: 2, seed: 'expired-400', password: PASSWORD }, runtime: { timeoutMs: 5000 }, fresh: 'test', prefix: 'fd-expired-' });
+/**
+ * Sessions that end in other words than a 401: a 400 in words (`expired-400`), or IIS's 440
+ * "Login Time-out" in plain text (`expired-440`).
+ */
+describe.each<Dialect>(['expired-400', 'expired-440'])('a site that ends sessions as %s', (dialect) => {
+  const world = useSimulatedFleet({ simulator: { sites: 1, systems: 2, seed: dialect, password: PASSWORD }, runtime: { timeoutMs: 5000 }, fresh: 'test', prefix: 'fd-expired-' });
   let sim: SimulatorHandle;
   let rt: Runtime;
   let siteId: string;
@@ -16,7 +19,7 @@ describe('a site that ends sessions with a 400 in words', () => {
   beforeEach(async () => {
     ({ sim, rt } = world);
     siteId = world.siteIds[0]!;
-    sim.control.setDialects(['expired-400']);
+    sim.control.setDialects([dialect]);
     expect((await rt.fleet.refresh({ force: true })).map((s) => s.state)).toEqual(['ok', 'ok']);
   });
   afterEach(() => {
@@ -26,7 +29,7 @@ describe('a site that ends sessions with a 400 in words', () => {
 
   it('logs in again and continues, for a refresh and for a write', async () => {
     sim.control.expireTokens();
-    // Before: every read refused with 400 "Session expired…", the site failed and every system stale.
+    // Before: every read refused with 400 "Session expired…" or 440, the site failed and every system stale.
     const statuses = await rt.fleet.refresh({ force: true });
     expect(statuses.map((s) => [s.system, s.state, s.lastError])).toEqual(systems().map((s) => [s, 'ok', undefined]));
     sim.control.expireTokens();

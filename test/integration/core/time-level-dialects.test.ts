@@ -116,3 +116,67 @@ describe("a host clock 10 minutes fast, seen in the HTTP Date of the system's an
     expect(status?.clockOffsetMs).toBeUndefined();
   }, 120_000);
 });
+
+/**
+ * A system that stamps local time (UTC−5) with no `Date` header and no node `Time`: the first
+ * refresh cannot tell its clock, but records created between two refreshes can (they were stamped
+ * within that window), and the app must then place them at their true time and say the clock.
+ */
+describe('a local-time system whose records alone tell its clock', () => {
+  let h: ReportHarness | undefined;
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('learns the offset from fresh records, places them at their true time and says so', async () => {
+    h = await reportHarness({ sites: 1, systems: 1, dialects: ['local-time', 'no-clock-hints'] });
+    const [first] = await h.fleet.refresh();
+    expect(first?.state).toBe('ok');
+    // Nothing tells the clock yet: no Date header, no node Time, no record seen arrive.
+    expect(first?.clockOffsetMs).toBeUndefined();
+    h.sim.control.advanceClock(120);
+    const failedAt = h.sim.clock.now();
+    h.sim.control.failDrive({ site: 0 });
+    h.sim.control.advanceClock(60);
+    const [second] = await h.fleet.refresh();
+    expect(second?.state).toBe('ok');
+    expect([second?.clockOffsetMs, second?.clockSource]).toEqual([-5 * 3_600_000, 'records']);
+    const merged = (h.fleet.cached(h.saved[0]?.id ?? '', second?.system ?? '', 'GET /notifications/query', {})?.value as { Data: NotificationRecord[] }).Data;
+    const failed = merged.filter((x) => x.Level === 5 && /Drive .* failed/.test(x.Message ?? ''));
+    expect(failed.map((x) => timeMs(x.Timestamp))).toEqual([failedAt]);
+    const alerts = evaluateAlerts({ now: h.sim.clock.now(), state: 'ok', rollup: {}, notifications: { Data: merged } }, DEFAULT_RULES).conditions;
+    expect(alerts.filter((a) => a.rule === 'notification' && a.level === 'critical' && /failed/.test(a.message))).toHaveLength(1);
+    const report = (await h.reports.generate({ kind: 'health', offline: true })).model;
+    expect(report.notes.filter((n) => n.includes('clock differs'))).toEqual([expect.stringContaining('clock differs by \u22125 h')]);
+  }, 120_000);
+});
+
+/**
+ * A system that writes dates day first (`dd/MM/yyyy`) on the 5th of January: every date is
+ * ambiguous. Its nodes' `Time` (stamped now) tells the order, and a drive that failed a minute
+ * ago is shown then, not on the 1st of May.
+ */
+describe('a system that writes slashed dates day first, early in the month', () => {
+  const openFleet = useFleetsOnDisk('fd-day-first-');
+  let sim: SimulatorHandle | undefined;
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  it('learns the order from the nodes\' Time and reads every ambiguous date by it', async () => {
+    const fifth = Date.UTC(2025, 0, 5, 12, 0, 0);
+    const clock = SimClock.frozen(fifth);
+    sim = await startSimulator({ sites: 1, systems: 1, password: 'day-first-pw', controlServer: false, clock, dialects: ['day-first-dates'] });
+    const { fleet } = await openFleet({ clock: () => new Date(clock.now()) }, sim.manifest.sites);
+    sim.control.failDrive({ site: 0 });
+    sim.control.advanceClock(60);
+    const [status] = await fleet.refresh();
+    expect(status?.state).toBe('ok');
+    expect(status?.clockOffsetMs).toBeUndefined();
+    const records = ((fleet.cached(status?.siteId ?? '', status?.system ?? '', 'GET /notifications/query', {})?.value as { Data?: NotificationRecord[] } | undefined)?.Data ?? []);
+    const failed = records.filter((x) => x.Level === 5 && /Drive .* failed/.test(x.Message ?? ''));
+    expect(failed.map((x) => timeMs(x.Timestamp))).toEqual([fifth]);
+    const alerts = evaluateAlerts({ now: clock.now(), state: 'ok', rollup: {}, notifications: { Data: records } }, DEFAULT_RULES).conditions;
+    expect(alerts.filter((a) => a.rule === 'notification' && a.level === 'critical' && /failed/.test(a.message))).toHaveLength(1);
+  }, 120_000);
+});

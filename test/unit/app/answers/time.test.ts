@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseAnswer } from '../../../../app/answers/normalise.js';
-import { clockOffsetOf, dateHeaderOffset, describeClockOffset, isUnreadableTime, readTime, timeText, wireTimeOf } from '../../../../app/answers/time.js';
+import { clockOffsetOf, dateHeaderOffset, describeClockOffset, freshRecordOffset, isUnreadableTime, readTime, slashedDayFirst, timeText, wireTimeOf } from '../../../../app/answers/time.js';
 import { getOperation } from '../../../../app/catalog/index.js';
 
 const T = Date.UTC(2023, 10, 14, 22, 13, 20);
@@ -105,5 +105,53 @@ describe('normalising notification records', () => {
     const heard: number[] = [];
     normaliseAnswer(getOperation('GET /nodes/list').response, { Data: [{ Name: 'n1', Time: '2023-11-14T17:13:20' }, { Name: 'n2', Time: '2023-11-14T22:13:20Z' }] }, { onNodeTime: (ms) => heard.push(ms) });
     expect(heard).toEqual([T - 5 * 3_600_000]);
+  });
+});
+
+describe("a system's clock from the stamps of records a poll saw first", () => {
+  const T0 = Date.UTC(2025, 0, 15, 12, 0, 0);
+  const H = 3_600_000;
+  it('takes the zone offset the window allows: records stamped in local time (UTC−5) between two polls', () => {
+    // Polled at T0 and T0 + 5 min; two records created at T0 + 1 min and T0 + 4 min, stamped 5 h behind.
+    expect(freshRecordOffset([T0 + 60_000 - 5 * H, T0 + 240_000 - 5 * H], T0, T0 + 300_000)).toBe(-5 * H);
+    // A half-hour zone (UTC+5:30) is a quarter-hour multiple too.
+    expect(freshRecordOffset([T0 + 120_000 + 5.5 * H], T0, T0 + 300_000)).toBe(5.5 * H);
+  });
+
+  it('says 0 for a clock that agrees, and the midpoint to the second for one that is merely wrong', () => {
+    expect(freshRecordOffset([T0 + 120_000], T0, T0 + 300_000)).toBe(0);
+    // 7 min 20 s fast, polled 2 min apart: the offset lies in [7 min 9 s, 10 min] (the read's lead
+    // of a minute included), where no quarter hour lies.
+    const fast = 440_000;
+    const got = freshRecordOffset([T0 + 100_000 + fast, T0 + 110_000 + fast], T0, T0 + 120_000);
+    expect(got).toBe(515_000);
+  });
+
+  it('learns nothing from no records, records that contradict each other, or a window too wide', () => {
+    expect(freshRecordOffset([], T0, T0 + 300_000)).toBeUndefined();
+    // One record 5 h behind, another on time: no single offset fits both.
+    expect(freshRecordOffset([T0 + 60_000 - 5 * H, T0 + 60_000], T0, T0 + 300_000)).toBeUndefined();
+    // A poll two hours after the last, one record: any zone within two hours fits.
+    expect(freshRecordOffset([T0 + 3_000_000 - 5 * H], T0, T0 + 2 * H)).toBeUndefined();
+  });
+});
+
+describe('the order of slashed dates', () => {
+  const fifth = Date.UTC(2025, 0, 5, 12, 0, 0);
+  it('is told by a first number over 12, a second over 12, or the reading near now', () => {
+    expect(slashedDayFirst('15/01/2025 12:00:00', fifth)).toBe(true);
+    expect(slashedDayFirst('01/15/2025 12:00:00', fifth)).toBe(false);
+    expect(slashedDayFirst('05/01/2025 07:00:00', fifth)).toBe(true);
+    expect(slashedDayFirst('01/05/2025 12:00:00', fifth)).toBe(false);
+    // The same day and month, or no slashed date: cannot tell.
+    expect(slashedDayFirst('01/01/2025 12:00:00', Date.UTC(2025, 0, 1, 12))).toBeUndefined();
+    expect(slashedDayFirst('2025-01-05T12:00:00', fifth)).toBeUndefined();
+  });
+
+  it('reads an ambiguous date day first only when told to', () => {
+    expect(readTime('05/01/2025 12:00:00')?.ms).toBe(Date.UTC(2025, 4, 1, 12));
+    expect(readTime('05/01/2025 12:00:00', true)?.ms).toBe(fifth);
+    // A second number over 12 is a day whatever the order.
+    expect(readTime('01/15/2025 12:00:00', true)?.ms).toBe(Date.UTC(2025, 0, 15, 12));
   });
 });

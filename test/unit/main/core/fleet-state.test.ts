@@ -83,6 +83,13 @@ describe('FleetState and the recorded outcomes', () => {
     expect(writes.get()!.n).toBe(before);
   });
 
+  it("carries a system's clock offset and what told it to a later process: a report there says the clock", () => {
+    const outcomes = new SystemOutcomes(openMemoryDatabase(CACHE_DATABASE));
+    new FleetState(cacheOf([]), outcomes, NOW).setStatus({ siteId: 's', system: 'local', state: 'ok', lastSuccessAt: ago(1000), clockOffsetMs: -18_000_000, clockSource: 'records' });
+    const later = new FleetState(cacheOf([{ siteId: 's', system: 'local', at: ago(1000) }]), outcomes, NOW);
+    expect(later.get('s', 'local')).toMatchObject({ state: 'ok', clockOffsetMs: -18_000_000, clockSource: 'records' });
+  });
+
   it('skips a recorded row that is not a status (a damaged file, another version), keeping the others', () => {
     const db = openMemoryDatabase(CACHE_DATABASE);
     const outcomes = new SystemOutcomes(db);
