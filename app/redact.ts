@@ -133,6 +133,51 @@ const MIN_BASE64_PREFIX = 11;
  * the scan stays linear in the text whatever it holds.
  */
 export function secretPattern(secrets: readonly string[]): RegExp | null {
+  const source = probeOf(secrets).source();
+  // A new object each time (a global pattern carries its lastIndex); V8 compiles a source once.
+  return source === null ? null : new RegExp(source, 'g');
+}
+
+/**
+ * The tests of one list of secrets, built once: the plain prefixes and base64 heads that
+ * {@link mentionsSecret} looks for first, and the pattern's source, built when first needed.
+ */
+interface SecretProbe {
+  readonly long: readonly string[];
+  /** Lower-case prefixes of each secret, with a space as itself and as `+`. */
+  readonly prefixes: readonly string[];
+  /** The first characters of every base64 run of each secret (standard and URL-safe). */
+  readonly heads: readonly string[];
+  source(): string | null;
+}
+
+/**
+ * The probes built last, by secret list: a session's token is checked against each of its
+ * answers, and building the pattern (every spelling of every character) costs far more than using
+ * it. Bounded: the least recently used is dropped first, so a secret no longer sent does not stay.
+ */
+const PROBES = new Map<string, SecretProbe>();
+const MAX_PROBES = 64;
+
+function probeOf(secrets: readonly string[]): SecretProbe {
+  const memoKey = secrets.join('\u0000');
+  let probe = PROBES.get(memoKey);
+  if (probe === undefined) {
+    const long = secrets.filter((s) => s.length >= MIN_SECRET);
+    let source: string | null | undefined;
+    probe = {
+      long,
+      prefixes: long.flatMap((s) => [' ', '+'].map((space) => [...s].slice(0, MIN_PREFIX).join('').toLowerCase().replaceAll(' ', space))),
+      heads: long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)].flatMap((form) => base64Runs(form).flatMap((run) => (run.length >= MIN_BASE64 ? base64Heads(run) : [])))),
+      source: () => (source === undefined ? (source = patternSource(long)) : source),
+    };
+    if (PROBES.size >= MAX_PROBES) PROBES.delete(PROBES.keys().next().value as string);
+  } else PROBES.delete(memoKey);
+  PROBES.set(memoKey, probe);
+  return probe;
+}
+
+function patternSource(secrets: readonly string[]): string | null {
   const alternatives = new Set<string>();
   for (const s of new Set(secrets)) {
     if (s.length < MIN_SECRET) continue;
@@ -147,7 +192,7 @@ export function secretPattern(secrets: readonly string[]): RegExp | null {
   }
   if (alternatives.size === 0) return null;
   // Longest first, so a secret that contains another is masked whole.
-  return new RegExp([...alternatives].sort((a, b) => b.length - a.length).join('|'), 'g');
+  return [...alternatives].sort((a, b) => b.length - a.length).join('|');
 }
 
 /**
@@ -157,19 +202,41 @@ export function secretPattern(secrets: readonly string[]): RegExp | null {
  * others pay for the pattern.
  */
 export function mentionsSecret(text: string, secrets: readonly string[]): boolean {
-  const long = secrets.filter((s) => s.length >= MIN_SECRET);
-  if (long.length === 0) return false;
+  return probeMentions(probeOf(secrets), text);
+}
+
+function probeMentions(probe: SecretProbe, text: string): boolean {
+  if (probe.long.length === 0) return false;
   if (!/[%&\\]/.test(text)) {
     const lower = text.toLowerCase();
-    const found = long.some(
-      (s) =>
-        [' ', '+'].some((space) => lower.includes([...s].slice(0, MIN_PREFIX).join('').toLowerCase().replaceAll(' ', space))) ||
-        [s, JSON.stringify(s).slice(1, -1)].some((form) => base64Runs(form).some((run) => run.length >= MIN_BASE64 && base64Heads(run).some((head) => text.includes(head)))),
-    );
-    if (!found) return false;
+    if (!probe.prefixes.some((p) => lower.includes(p)) && !probe.heads.some((head) => text.includes(head))) return false;
   }
-  const pattern = secretPattern(long) as RegExp;
-  return pattern.test(text);
+  const source = probe.source();
+  return source !== null && new RegExp(source, 'g').test(text);
+}
+
+/**
+ * {@link maskSecrets} for an answer parsed from JSON: the value itself when none of its strings
+ * mentions a secret ({@link mentionsSecret}), which is what masking would copy unchanged. Each
+ * string is tested on its own, decoded: JSON's escapes are gone, so most take the cheap test.
+ */
+export function maskMentionedSecrets<T>(value: T, secrets: readonly string[]): T {
+  const probe = probeOf(secrets);
+  if (probe.long.length === 0) return value;
+  const stack: unknown[] = [value];
+  const seen = new WeakSet<object>();
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (probeMentions(probe, v)) return maskSecrets(value, secrets);
+      continue;
+    }
+    if (typeof v !== 'object' || v === null || seen.has(v)) continue;
+    seen.add(v);
+    if (Array.isArray(v)) for (const item of v) stack.push(item);
+    else for (const k in v) if (Object.hasOwn(v, k)) stack.push((v as Record<string, unknown>)[k]);
+  }
+  return value;
 }
 
 /** The first characters of a base64 run that any masked echo of it starts with, standard and URL-safe. */
