@@ -217,26 +217,25 @@ function probeMentions(probe: SecretProbe, text: string): boolean {
 
 /**
  * {@link maskSecrets} for an answer parsed from JSON: the value itself when none of its strings
- * mentions a secret ({@link mentionsSecret}), which is what masking would copy unchanged. Each
- * string is tested on its own, decoded: JSON's escapes are gone, so most take the cheap test.
+ * mentions a secret, which is what masking would copy unchanged. The strings are tested decoded
+ * (JSON's escapes gone, so nearly all take the cheap test), joined by NUL: a string that holds a
+ * secret makes the joined text hold it; a mention across two strings only costs the masking walk.
  */
 export function maskMentionedSecrets<T>(value: T, secrets: readonly string[]): T {
   const probe = probeOf(secrets);
   if (probe.long.length === 0) return value;
+  const strings: string[] = [];
   const stack: unknown[] = [value];
   const seen = new WeakSet<object>();
   while (stack.length) {
     const v = stack.pop();
-    if (typeof v === 'string') {
-      if (probeMentions(probe, v)) return maskSecrets(value, secrets);
-      continue;
-    }
+    if (typeof v === 'string') strings.push(v);
     if (typeof v !== 'object' || v === null || seen.has(v)) continue;
     seen.add(v);
     if (Array.isArray(v)) for (const item of v) stack.push(item);
     else for (const k in v) if (Object.hasOwn(v, k)) stack.push((v as Record<string, unknown>)[k]);
   }
-  return value;
+  return probeMentions(probe, strings.join('\u0000')) ? maskSecrets(value, secrets) : value;
 }
 
 /** The first characters of a base64 run that any masked echo of it starts with, standard and URL-safe. */
