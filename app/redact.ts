@@ -179,20 +179,32 @@ function probeOf(secrets: readonly string[]): SecretProbe {
 
 function patternSource(secrets: readonly string[]): string | null {
   const alternatives = new Set<string>();
+  // Every character a match can start with: an escape's first, or the first character itself.
+  const starts = new Set<string>();
+  const startWith = (ch: string, anyCaseToo: boolean): void => {
+    starts.add(escapeRegExp(ch));
+    if (anyCaseToo) for (const c of [ch.toLowerCase(), ch.toUpperCase()]) if ([...c].length === 1) starts.add(escapeRegExp(c));
+  };
   for (const s of new Set(secrets)) {
     if (s.length < MIN_SECRET) continue;
     alternatives.add(sequence([...s].map(spellings), MIN_PREFIX));
+    startWith([...s][0] as string, true);
+    if (s.startsWith(' ')) starts.add('\\+');
     for (const form of new Set([s, JSON.stringify(s).slice(1, -1)])) {
       for (const run of base64Runs(form)) {
         if (run.length < MIN_BASE64) continue;
+        const safe = run.replace(/\+/g, '-').replace(/\//g, '_');
         alternatives.add(sequence([...run].map(base64Spellings), MIN_BASE64_PREFIX));
-        alternatives.add(sequence([...run.replace(/\+/g, '-').replace(/\//g, '_')].map(base64Spellings), MIN_BASE64_PREFIX));
+        alternatives.add(sequence([...safe].map(base64Spellings), MIN_BASE64_PREFIX));
+        startWith(run[0] as string, false);
+        startWith(safe[0] as string, false);
       }
     }
   }
   if (alternatives.size === 0) return null;
-  // Longest first, so a secret that contains another is masked whole.
-  return [...alternatives].sort((a, b) => b.length - a.length).join('|');
+  // The look-ahead first: most positions of a text fail it at once, before the long alternation
+  // is tried there. Longest first, so a secret that contains another is masked whole.
+  return `(?=[\\\\%&]|${[...starts].join('|')})(?:${[...alternatives].sort((a, b) => b.length - a.length).join('|')})`;
 }
 
 /**
