@@ -6,6 +6,7 @@ import { refreshRead } from '../../app/fleet/refresh-plan.js';
 import { InputError } from '../../app/errors.js';
 import type { ActionLog } from '../store/action-log.js';
 import type { OfflineCache } from '../store/offline-cache.js';
+import type { WrittenAnswers } from '../core/written-answers.js';
 import { baselineMeta, shippedBaseline, type BaselineSource } from './baseline-source.js';
 import { evaluateCachedSystem, evaluateFleet } from './fleet-compliance.js';
 import type { ScoreHistory } from './score-history.js';
@@ -82,11 +83,14 @@ export class ComplianceService {
     return this.o.history?.of(siteId, system) ?? [];
   }
 
-  /** One system from its cached answers, with waivers (the alert engine's input); undefined for a site not saved. */
-  system(siteId: string, system: string): SystemComplianceView | undefined {
+  /**
+   * One system from its cached answers, with waivers (the alert engine's input); undefined for a
+   * site not saved. `written`: what its refresh or poll just wrote, read instead of the cache.
+   */
+  system(siteId: string, system: string, written?: WrittenAnswers): SystemComplianceView | undefined {
     const site = this.o.sites().find((s) => s.id === siteId);
     if (!site) return undefined;
-    return evaluateCachedSystem({ baseline: this.source.baseline, cache: this.o.cache, waivers: this.waivers.list(), now: this.clock() }, site, system);
+    return evaluateCachedSystem({ baseline: this.source.baseline, cache: this.o.cache, waivers: this.waivers.list(), now: this.clock(), written }, site, system);
   }
 
   /** The cached reads the baseline looks at, each under the refresh plan's query. */
