@@ -75,6 +75,8 @@ export interface AlertCompliance {
   reads(): ReadonlyArray<{ op: string; query: Record<string, unknown> }>;
   /** Moves when the baseline or a waiver changed. */
   revision(): string;
+  /** What a check's scope matches of a site (its name, group and tags): checks of its systems change with it. */
+  scopeOf?(siteId: string): string;
   /** The next time (ms) a result changes with time alone (a waiver ends), if any. */
   nextChange?(now: number): number | undefined;
 }
@@ -104,6 +106,12 @@ export class AlertEngine {
   private readonly maxUnchangedMs: number;
   /** Per system, the compliance checks the rule read at its last evaluation that read data (the metrics serve them). */
   private readonly compliance = new Map<string, readonly ComplianceFinding[]>();
+  /**
+   * Per system, what its compliance checks were last evaluated from (the baseline's reads as the
+   * engine compares them, the baseline and waivers) and until when the same input gives the same
+   * checks: a poll that moved only what the baseline does not read evaluates no check again.
+   */
+  private readonly complianceInput = new Map<string, { signature: string; until: number }>();
 
   constructor(private readonly o: AlertEngineOptions) {
     this.clock = o.clock ?? (() => new Date());
@@ -151,7 +159,7 @@ export class AlertEngine {
     // answers is read. A start marks every system of a paused site so, and must not read them all.
     const readsData = dataRulesApply(status.state);
     const versions = readsData ? this.o.fleet.cachedVersions?.(status.siteId, status.system) : new Map<string, number>();
-    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, readsData ? this.seen(status, versions, written) : null, readsData ? (this.o.compliance?.revision() ?? null) : null]);
+    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, readsData ? this.seen(status, versions, written) : null, readsData ? [this.o.compliance?.revision() ?? null, this.o.compliance?.scopeOf?.(status.siteId) ?? null] : null]);
     const last = this.lastInput.get(systemKey);
     if (signature !== undefined && last?.signature === signature && now.getTime() <= last.until) return { raised: [], cleared: [] };
     this.lastInput.delete(systemKey);
@@ -179,6 +187,7 @@ export class AlertEngine {
   evaluateAll(): void {
     // Everything afresh: the alerts of a system cleared here must come back if it is listed again.
     this.lastInput.clear();
+    this.complianceInput.clear();
     this.digests?.clear();
     const systems = this.o.fleet.status();
     const sites = new Set(this.o.siteIds());
@@ -274,10 +283,33 @@ export class AlertEngine {
     return [...out, ...smart, ...compliance];
   }
 
+  /** The system's compliance checks: those of its last evaluation while what they read, the baseline and the waivers are the same and it is younger than `maxUnchangedMs`. */
+  private complianceChecks(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined, written: WrittenAnswers | undefined, systemKey: string): readonly ComplianceFinding[] | undefined {
+    const compliance = this.o.compliance;
+    if (!compliance) return undefined;
+    const signature =
+      versions &&
+      JSON.stringify([
+        compliance.revision(),
+        compliance.scopeOf?.(status.siteId) ?? null,
+        compliance.reads().map((r) => (this.digests ? this.digests.seen(status.siteId, status.system, r, versions, written) : (versions.get(cacheKey(r.op, r.query)) ?? null))),
+      ]);
+    const last = this.complianceInput.get(systemKey);
+    const held = this.compliance.get(systemKey);
+    if (signature !== undefined && held && last?.signature === signature && now <= last.until) return held;
+    this.complianceInput.delete(systemKey);
+    const checks = compliance.system(status.siteId, status.system, written)?.checks;
+    if (signature !== undefined && checks) {
+      const waiverEnd = compliance.nextChange?.(now);
+      this.complianceInput.set(systemKey, { signature, until: Math.min(now + this.maxUnchangedMs, waiverEnd === undefined ? Infinity : waiverEnd - 1) });
+    }
+    return checks;
+  }
+
   private inputOf(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined, written: WrittenAnswers | undefined): AlertInput {
     const { siteId, system } = status;
-    const compliance = this.o.compliance?.system(siteId, system, written)?.checks;
     const systemKey = JSON.stringify([siteId, system]);
+    const compliance = this.complianceChecks(status, now, versions, written, systemKey);
     if (compliance) this.compliance.set(systemKey, compliance);
     else this.compliance.delete(systemKey);
     const read = (op: string, query: Record<string, unknown>): unknown => (written?.get(cacheKey(op, query)) ?? this.o.fleet.cached(siteId, system, op, query, NO_USE))?.value;

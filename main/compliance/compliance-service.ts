@@ -109,6 +109,12 @@ export class ComplianceService {
     return next;
   }
 
+  /** What a check's scope matches of a site (name, group, tags), as text: a system's results change with it. */
+  scopeOf(siteId: string): string {
+    const site = this.o.sites().find((s) => s.id === siteId);
+    return JSON.stringify(site ? [site.name, site.group ?? null, site.tags] : null);
+  }
+
   /** Changes whenever a result could change other than by a cached answer: the baseline or a waiver. */
   revision(): string {
     return `${this.source.sha256}:${this.waivers.revision()}`;

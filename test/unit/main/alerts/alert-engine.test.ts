@@ -419,7 +419,7 @@ describe('the compliance rule in the engine', () => {
     open.push(db, logDb);
     const answers = versionedFleet();
     const TUNNEL = { op: 'GET /nodes/support/tunnel/status', query: {} };
-    const state = { waived: false, revision: 'r1', calls: 0, now: Date.parse('2026-01-01T12:00:00.000Z'), waiverEnds: undefined as number | undefined };
+    const state = { waived: false, revision: 'r1', calls: 0, now: Date.parse('2026-01-01T12:00:00.000Z'), waiverEnds: undefined as number | undefined, scope: 'lab' };
     const e = new AlertEngine({
       store: new AlertStore(db),
       fleet: answers.fleet,
@@ -435,6 +435,7 @@ describe('the compliance rule in the engine', () => {
         },
         reads: () => [TUNNEL],
         revision: () => state.revision,
+        scopeOf: () => state.scope,
         nextChange: (now) => (state.waiverEnds !== undefined && state.waiverEnds > now ? state.waiverEnds : undefined),
       },
     });
@@ -461,6 +462,28 @@ describe('the compliance rule in the engine', () => {
     // What the metrics serve: the checks this evaluation read.
     expect(e.complianceOf('lab', 'sys1')?.map((c) => [c.id, c.result, c.waiver?.active])).toEqual([['support-tunnel-off', 'fail', true]]);
     expect(e.complianceOf('lab', 'other')).toBeUndefined();
+  });
+
+  it('evaluates no check again when only answers the baseline does not read changed, until its site’s scope or maxUnchangedMs moves', () => {
+    const { e, answers, state, tunnelKey } = complianceEngine();
+    answers.set(tunnelKey, { Data: [{ Name: 'n1', SupportTunnelStatus: 'Enabled' }] });
+    e.evaluate(status);
+    expect(state.calls).toBe(1);
+    // A new notification: the engine evaluates again, the checks stay as they were.
+    answers.set(cacheKey('GET /notifications/query', {}), { Data: [{ Id: 1, Severity: 'Info', Message: 'hello', Timestamp: '2026-01-01T11:59:00Z' }] });
+    const r = e.evaluate(status);
+    expect(r.raised).toEqual([]);
+    expect(r.cleared).toEqual([]);
+    expect(state.calls).toBe(1);
+    expect(e.list({ rule: 'compliance', state: 'active' })).toHaveLength(1);
+    // The site's group or tags changed: what a check's scope matches moved, evaluated again.
+    state.scope = 'lab, tagged';
+    e.evaluate(status);
+    expect(state.calls).toBe(2);
+    // Old enough: evaluated again with nothing changed (forecasts and ages move with time).
+    state.now += 60 * 60_000;
+    e.evaluate(status);
+    expect(state.calls).toBe(3);
   });
 
   it('leaves compliance alerts alone on a system whose data is not read (unreachable)', () => {
