@@ -144,7 +144,7 @@ export function secretPattern(secrets: readonly string[]): RegExp | null {
  */
 interface SecretProbe {
   readonly long: readonly string[];
-  /** Lower-case prefixes of each secret, with a space as itself and as `+`. */
+  /** Lower-case prefixes of each secret, every `+` written as a space (see {@link probeMentions}). */
   readonly prefixes: readonly string[];
   /** The first characters of every base64 run of each secret (standard and URL-safe). */
   readonly heads: readonly string[];
@@ -167,7 +167,7 @@ function probeOf(secrets: readonly string[]): SecretProbe {
     let source: string | null | undefined;
     probe = {
       long,
-      prefixes: long.flatMap((s) => [' ', '+'].map((space) => [...s].slice(0, MIN_PREFIX).join('').toLowerCase().replaceAll(' ', space))),
+      prefixes: long.map((s) => [...s].slice(0, MIN_PREFIX).join('').toLowerCase().replaceAll('+', ' ')),
       heads: long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)].flatMap((form) => base64Runs(form).flatMap((run) => (run.length >= MIN_BASE64 ? base64Heads(run) : [])))),
       source: () => (source === undefined ? (source = patternSource(long)) : source),
     };
@@ -209,18 +209,23 @@ function patternSource(secrets: readonly string[]): string | null {
 
 /**
  * Whether a text holds one of the secrets in any spelling {@link secretPattern} knows: the cheap
- * question before walking a large answer to mask it. A text without `%`, `&` or `\` can hold a
- * secret only as letters in some case or as base64, which plain substring searches find; only the
- * others pay for the pattern.
+ * question before walking a large answer to mask it. A text without an escape (no `\`, no `%` and
+ * two hex digits, no `&` and `#` or a letter) can hold a secret only as letters in some case (a
+ * space perhaps as `+`) or as base64, which plain substring searches find; only the others pay for
+ * the pattern.
  */
 export function mentionsSecret(text: string, secrets: readonly string[]): boolean {
   return probeMentions(probeOf(secrets), text);
 }
 
+/** The start of every escape {@link spellings} knows: a backslash, `%` and two hex digits, an HTML entity. */
+const MAY_ESCAPE = /\\|%[0-9A-Fa-f]{2}|&[#A-Za-z]/;
+
 function probeMentions(probe: SecretProbe, text: string): boolean {
   if (probe.long.length === 0) return false;
-  if (!/[%&\\]/.test(text)) {
-    const lower = text.toLowerCase();
+  if (!MAY_ESCAPE.test(text)) {
+    // Every `+` as a space on both sides: a space spelt either way, in any mix, is found.
+    const lower = text.toLowerCase().replaceAll('+', ' ');
     if (!probe.prefixes.some((p) => lower.includes(p)) && !probe.heads.some((head) => text.includes(head))) return false;
   }
   const source = probe.source();

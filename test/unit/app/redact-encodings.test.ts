@@ -186,3 +186,23 @@ describe('maskMentionedSecrets', () => {
     expect(maskMentionedSecrets(JSON.parse(text) as unknown, [token])).toEqual({ Message: REDACTED });
   });
 });
+
+describe('mentionsSecret on text with characters that only look like escapes', () => {
+  const secret = 'Tk9-session-4f1c2a7b';
+  const percent = [...Buffer.from(secret)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+
+  it('finds the secret beside a percentage, an ampersand or a plus that start no escape', () => {
+    for (const text of [`100% used, ${secret}`, `R & D: ${secret.toUpperCase()}`, `a+b ${secret}`]) expect(mentionsSecret(text, [secret]), text).toBe(true);
+    for (const text of ['100% used, nothing else', 'R & D only', 'a+b']) expect(mentionsSecret(text, [secret]), text).toBe(false);
+  });
+
+  it('finds every escaped spelling beside them', () => {
+    for (const text of [`100% used, ${percent}`, `R & D: &#${secret.charCodeAt(0)};${secret.slice(1)}`, `path\\${secret}`]) expect(mentionsSecret(text, [secret]), text).toBe(true);
+  });
+
+  it('finds a secret whose spaces are written one as a space, one as a plus', () => {
+    const spaced = 'ab cd ef gh';
+    expect(mentionsSecret('x ab+cd ef+gh y', [spaced])).toBe(true);
+    expect(maskSecrets('x ab+cd ef+gh y', [spaced])).toBe(`x ${REDACTED} y`);
+  });
+});
