@@ -133,85 +133,39 @@ const MIN_BASE64_PREFIX = 11;
  * the scan stays linear in the text whatever it holds.
  */
 export function secretPattern(secrets: readonly string[]): RegExp | null {
-  const alternatives = spellingAlternatives(secrets, false);
-  if (alternatives.size === 0) return null;
-  // Longest first, so a secret that contains another is masked whole.
-  return new RegExp([...alternatives].sort((a, b) => b.length - a.length).join('|'), 'g');
+  const source = probeOf(secrets).source();
+  // A new object each time (a global pattern carries its lastIndex); V8 compiles a source once.
+  return source === null ? null : new RegExp(source, 'g');
 }
 
 /**
- * The alternatives of {@link secretPattern}; with `heads`, each cut to its part that every match
- * holds (its first 8 characters, 11 of a base64 run): a text holds a match of the whole pattern
- * exactly when it holds one of these, as what follows that part is all optional. A fraction of the
- * pattern's size, for the question of whether a text mentions a secret at all.
+ * The tests of one list of secrets, built once: the plain prefixes and base64 heads that
+ * {@link mentionsSecret} looks for first, and the pattern's source, built when first needed.
  */
-function spellingAlternatives(secrets: readonly string[], heads: boolean): Set<string> {
-  const alternatives = new Set<string>();
-  const part = (chars: string[], min: number): string[] => (heads ? chars.slice(0, min) : chars);
-  for (const s of new Set(secrets)) {
-    if (s.length < MIN_SECRET) continue;
-    alternatives.add(sequence(part([...s], MIN_PREFIX).map(spellings), MIN_PREFIX));
-    for (const form of new Set([s, JSON.stringify(s).slice(1, -1)])) {
-      for (const run of base64Runs(form)) {
-        if (run.length < MIN_BASE64) continue;
-        alternatives.add(sequence(part([...run], MIN_BASE64_PREFIX).map(base64Spellings), MIN_BASE64_PREFIX));
-        alternatives.add(sequence(part([...run.replace(/\+/g, '-').replace(/\//g, '_')], MIN_BASE64_PREFIX).map(base64Spellings), MIN_BASE64_PREFIX));
-      }
-    }
-  }
-  return alternatives;
-}
-
-/**
- * Whether a text holds one of the secrets in any spelling {@link secretPattern} knows: the cheap
- * question before walking a large answer to mask it. A text without `%`, `&` or `\` can hold a
- * secret only as letters in some case or as base64, which plain substring searches find; only the
- * others pay for the pattern.
- */
-export function mentionsSecret(text: string, secrets: readonly string[]): boolean {
-  const long = secrets.filter((s) => s.length >= MIN_SECRET);
-  if (long.length === 0) return false;
-  const probe = probeOf(long);
-  if (!/[%&\\]/.test(text)) {
-    let found: boolean;
-    if (NON_ASCII.test(text)) {
-      const lower = text.toLowerCase();
-      found = probe.needles.some((n) => lower.includes(n));
-    } else {
-      // An ASCII text's lower case is ASCII lower case, which a case-blind search of the ASCII needles
-      // matches exactly (a needle with other characters cannot occur in it): no lowered copy.
-      found = probe.asciiNeedles?.test(text) ?? false;
-    }
-    if (!found && !probe.heads.some((head) => text.includes(head))) return false;
-  }
-  return patternOf(long).test(text);
-}
-
-/** What {@link mentionsSecret} searches for one set of secrets, made once: a session sends the same token with every read. */
 interface SecretProbe {
-  /** Each secret's first characters in lower case, a space also as `+`. */
-  needles: readonly string[];
-  /** The ASCII ones of {@link needles} as one case-blind pattern; null when there is none. */
-  asciiNeedles: RegExp | null;
-  /** The first characters of each secret's base64 runs (standard and URL-safe). */
-  heads: readonly string[];
+  readonly long: readonly string[];
+  /** Lower-case prefixes of each secret, every `+` written as a space (see {@link probeMentions}). */
+  readonly prefixes: readonly string[];
+  /** The first characters of every base64 run of each secret (standard and URL-safe). */
+  readonly heads: readonly string[];
+  source(): string | null;
 }
 
-const NON_ASCII = /[\u0080-\uffff]/;
 /**
- * Probes kept for the latest sets of secrets (a fleet has a session token per system), least
- * recently used dropped first; a few kilobytes each. The patterns, a hundred kilobytes each once
- * compiled, are kept for fewer.
+ * The probes built last, by secret list: a session's token is checked against each of its
+ * answers, and a fleet has a token per system. Bounded: the least recently used is dropped first,
+ * so a secret no longer sent does not stay. A probe is a few hundred bytes; the pattern sources
+ * (several kilobytes, compiled far larger) are kept for fewer lists.
  */
+const PROBES = new Map<string, SecretProbe>();
 const MAX_PROBES = 4096;
-const MAX_PATTERNS = 64;
-const probes = new Map<string, SecretProbe>();
-const patterns = new Map<string, RegExp>();
+const SOURCES = new Map<string, string | null>();
+const MAX_SOURCES = 64;
 
 /** The value kept under `k` in a least-recently-used map of at most `max` entries, made by `make` when missing. */
 function kept<T>(map: Map<string, T>, k: string, max: number, make: () => T): T {
-  const found = map.get(k);
-  if (found !== undefined) {
+  if (map.has(k)) {
+    const found = map.get(k) as T;
     map.delete(k);
     map.set(k, found);
     return found;
@@ -222,27 +176,95 @@ function kept<T>(map: Map<string, T>, k: string, max: number, make: () => T): T 
   return made;
 }
 
-/** {@link secretPattern}'s alternatives cut to the part every match holds: whether a text holds one is whether it mentions a secret. */
-function patternOf(long: readonly string[]): RegExp {
-  return kept(patterns, long.join('\u0000'), MAX_PATTERNS, () => new RegExp([...spellingAlternatives(long, true)].join('|')));
+function probeOf(secrets: readonly string[]): SecretProbe {
+  const memoKey = secrets.join('\u0000');
+  return kept(PROBES, memoKey, MAX_PROBES, () => {
+    const long = secrets.filter((s) => s.length >= MIN_SECRET);
+    return {
+      long,
+      prefixes: long.map((s) => [...s].slice(0, MIN_PREFIX).join('').toLowerCase().replaceAll('+', ' ')),
+      heads: long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)].flatMap((form) => base64Runs(form).flatMap((run) => (run.length >= MIN_BASE64 ? base64Heads(run) : [])))),
+      source: () => kept(SOURCES, memoKey, MAX_SOURCES, () => patternSource(long)),
+    };
+  });
 }
 
-function probeOf(long: readonly string[]): SecretProbe {
-  return kept(probes, long.join('\u0000'), MAX_PROBES, () => makeProbe(long));
-}
-
-function makeProbe(long: readonly string[]): SecretProbe {
-  const needles = new Set<string>();
-  const heads = new Set<string>();
-  for (const s of long) {
-    const prefix = [...s].slice(0, MIN_PREFIX).join('').toLowerCase();
-    for (const space of [' ', '+']) needles.add(prefix.replaceAll(' ', space));
-    for (const form of [s, JSON.stringify(s).slice(1, -1)]) {
-      for (const run of base64Runs(form)) if (run.length >= MIN_BASE64) for (const head of base64Heads(run)) heads.add(head);
+function patternSource(secrets: readonly string[]): string | null {
+  const alternatives = new Set<string>();
+  // Every character a match can start with: an escape's first, or the first character itself.
+  const starts = new Set<string>();
+  const startWith = (ch: string, anyCaseToo: boolean): void => {
+    starts.add(escapeRegExp(ch));
+    if (anyCaseToo) for (const c of [ch.toLowerCase(), ch.toUpperCase()]) if ([...c].length === 1) starts.add(escapeRegExp(c));
+  };
+  for (const s of new Set(secrets)) {
+    if (s.length < MIN_SECRET) continue;
+    alternatives.add(sequence([...s].map(spellings), MIN_PREFIX));
+    startWith([...s][0] as string, true);
+    if (s.startsWith(' ')) starts.add('\\+');
+    for (const form of new Set([s, JSON.stringify(s).slice(1, -1)])) {
+      for (const run of base64Runs(form)) {
+        if (run.length < MIN_BASE64) continue;
+        const safe = run.replace(/\+/g, '-').replace(/\//g, '_');
+        alternatives.add(sequence([...run].map(base64Spellings), MIN_BASE64_PREFIX));
+        alternatives.add(sequence([...safe].map(base64Spellings), MIN_BASE64_PREFIX));
+        startWith(run[0] as string, false);
+        startWith(safe[0] as string, false);
+      }
     }
   }
-  const ascii = [...needles].filter((n) => !NON_ASCII.test(n));
-  return { needles: [...needles], asciiNeedles: ascii.length ? new RegExp(ascii.map(escapeRegExp).join('|'), 'i') : null, heads: [...heads] };
+  if (alternatives.size === 0) return null;
+  // The look-ahead first: most positions of a text fail it at once, before the long alternation
+  // is tried there. Longest first, so a secret that contains another is masked whole.
+  return `(?=[\\\\%&]|${[...starts].join('|')})(?:${[...alternatives].sort((a, b) => b.length - a.length).join('|')})`;
+}
+
+/**
+ * Whether a text holds one of the secrets in any spelling {@link secretPattern} knows: the cheap
+ * question before walking a large answer to mask it. A text without an escape (no `\`, no `%` and
+ * two hex digits, no `&` and `#` or a letter) can hold a secret only as letters in some case (a
+ * space perhaps as `+`) or as base64, which plain substring searches find; only the others pay for
+ * the pattern.
+ */
+export function mentionsSecret(text: string, secrets: readonly string[]): boolean {
+  return probeMentions(probeOf(secrets), text);
+}
+
+/** The start of every escape {@link spellings} knows: a backslash, `%` and two hex digits, an HTML entity. */
+const MAY_ESCAPE = /\\|%[0-9A-Fa-f]{2}|&[#A-Za-z]/;
+
+function probeMentions(probe: SecretProbe, text: string): boolean {
+  if (probe.long.length === 0) return false;
+  if (!MAY_ESCAPE.test(text)) {
+    // Every `+` as a space on both sides: a space spelt either way, in any mix, is found.
+    const lower = text.toLowerCase().replaceAll('+', ' ');
+    if (!probe.prefixes.some((p) => lower.includes(p)) && !probe.heads.some((head) => text.includes(head))) return false;
+  }
+  const source = probe.source();
+  return source !== null && new RegExp(source, 'g').test(text);
+}
+
+/**
+ * {@link maskSecrets} for an answer parsed from JSON: the value itself when none of its strings
+ * mentions a secret, which is what masking would copy unchanged. The strings are tested decoded
+ * (JSON's escapes gone, so nearly all take the cheap test), joined by NUL: a string that holds a
+ * secret makes the joined text hold it; a mention across two strings only costs the masking walk.
+ */
+export function maskMentionedSecrets<T>(value: T, secrets: readonly string[]): T {
+  const probe = probeOf(secrets);
+  if (probe.long.length === 0) return value;
+  const strings: string[] = [];
+  const stack: unknown[] = [value];
+  const seen = new WeakSet<object>();
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') strings.push(v);
+    if (typeof v !== 'object' || v === null || seen.has(v)) continue;
+    seen.add(v);
+    if (Array.isArray(v)) for (const item of v) stack.push(item);
+    else for (const k in v) if (Object.hasOwn(v, k)) stack.push((v as Record<string, unknown>)[k]);
+  }
+  return probeMentions(probe, strings.join('\u0000')) ? maskSecrets(value, secrets) : value;
 }
 
 /** The first characters of a base64 run that any masked echo of it starts with, standard and URL-safe. */

@@ -8,6 +8,7 @@ import { ROLLUP_READS, rollupAnswers } from '../../app/health/system-health.js';
 import { AnswerDigests } from '../core/answer-digests.js';
 import { SmartVerdicts } from '../core/smart-verdicts.js';
 import type { FleetEvent } from '../core/fleet-state.js';
+import type { WrittenAnswers } from '../core/written-answers.js';
 import type { ActionLog } from '../store/action-log.js';
 import { cacheKey } from '../store/offline-cache.js';
 import { SEEN_PRECISION_MS, type AlertStore, type Reconciled } from './alert-store.js';
@@ -68,11 +69,14 @@ export interface AlertEngineOptions {
 
 /** What the compliance rule needs: one system's checks with waivers, what they read, and what else moves them. */
 export interface AlertCompliance {
-  system(siteId: string, system: string): { checks: readonly ComplianceFinding[] } | undefined;
+  /** `written`: what the system's refresh or poll just wrote, read instead of the cache. */
+  system(siteId: string, system: string, written?: WrittenAnswers): { checks: readonly ComplianceFinding[] } | undefined;
   /** The cached reads the baseline looks at (their versions are part of what an evaluation depends on). */
   reads(): ReadonlyArray<{ op: string; query: Record<string, unknown> }>;
   /** Moves when the baseline or a waiver changed. */
   revision(): string;
+  /** What a check's scope matches of a site (its name, group and tags): checks of its systems change with it. */
+  scopeOf?(siteId: string): string;
   /** The next time (ms) a result changes with time alone (a waiver ends), if any. */
   nextChange?(now: number): number | undefined;
 }
@@ -102,6 +106,12 @@ export class AlertEngine {
   private readonly maxUnchangedMs: number;
   /** Per system, the compliance checks the rule read at its last evaluation that read data (the metrics serve them). */
   private readonly compliance = new Map<string, readonly ComplianceFinding[]>();
+  /**
+   * Per system, what its compliance checks were last evaluated from (the baseline's reads as the
+   * engine compares them, the baseline and waivers) and until when the same input gives the same
+   * checks: a poll that moved only what the baseline does not read evaluates no check again.
+   */
+  private readonly complianceInput = new Map<string, { signature: string; until: number }>();
 
   constructor(private readonly o: AlertEngineOptions) {
     this.clock = o.clock ?? (() => new Date());
@@ -116,7 +126,7 @@ export class AlertEngine {
     this.unsubscribe ??= this.o.fleet.on((e) => {
       if (e.type !== 'status' || e.status.state === 'refreshing') return;
       try {
-        this.evaluate(e.status);
+        this.evaluate(e.status, e.written);
       } catch (err) {
         this.o.warn?.(`alerts of ${e.status.siteId}/${e.status.system} could not be evaluated: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -138,9 +148,10 @@ export class AlertEngine {
    * Evaluates one system from its status and cached answers and applies the result to the store;
    * skipped (nothing parsed, nothing written) when its state, error, rules and what the rules see of
    * its answers are those of its last evaluation, no notification has left a rule's window since,
-   * and that evaluation is younger than `maxUnchangedMs`.
+   * and that evaluation is younger than `maxUnchangedMs`. `written` is what the refresh or poll that
+   * ended with this status wrote: read from there, the rest from the cache.
    */
-  evaluate(status: SystemStatus): Reconciled {
+  evaluate(status: SystemStatus, written?: WrittenAnswers): Reconciled {
     const now = this.clock();
     const rules = effectiveRules(this.o.store.overrides(), status.siteId, status.system);
     const systemKey = JSON.stringify([status.siteId, status.system]);
@@ -148,11 +159,11 @@ export class AlertEngine {
     // answers is read. A start marks every system of a paused site so, and must not read them all.
     const readsData = dataRulesApply(status.state);
     const versions = readsData ? this.o.fleet.cachedVersions?.(status.siteId, status.system) : new Map<string, number>();
-    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, readsData ? this.seen(status, versions) : null, readsData ? (this.o.compliance?.revision() ?? null) : null]);
+    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, readsData ? this.seen(status, versions, written) : null, readsData ? [this.o.compliance?.revision() ?? null, this.o.compliance?.scopeOf?.(status.siteId) ?? null] : null]);
     const last = this.lastInput.get(systemKey);
     if (signature !== undefined && last?.signature === signature && now.getTime() <= last.until) return { raised: [], cleared: [] };
     this.lastInput.delete(systemKey);
-    const input = readsData ? this.inputOf(status, now.getTime(), versions) : { state: status.state, lastError: status.lastError, rollup: {}, now: now.getTime() };
+    const input = readsData ? this.inputOf(status, now.getTime(), versions, written) : { state: status.state, lastError: status.lastError, rollup: {}, now: now.getTime() };
     const result = this.o.store.reconcile(status.siteId, status.system, evaluateAlerts(input, rules), now);
     if (signature !== undefined) {
       const windowEnd = notificationWindowEnd(input, rules);
@@ -176,6 +187,7 @@ export class AlertEngine {
   evaluateAll(): void {
     // Everything afresh: the alerts of a system cleared here must come back if it is listed again.
     this.lastInput.clear();
+    this.complianceInput.clear();
     this.digests?.clear();
     const systems = this.o.fleet.status();
     const sites = new Set(this.o.siteIds());
@@ -258,32 +270,55 @@ export class AlertEngine {
    * of the node and drive lists and the health answer the digest of their text without what no rule reads (taken again
    * only when their version moved), and each SMART text's version.
    */
-  private seen(status: SystemStatus, versions: ReadonlyMap<string, number>): Array<[string, string | number | null]> {
+  private seen(status: SystemStatus, versions: ReadonlyMap<string, number>, written: WrittenAnswers | undefined): Array<[string, string | number | null]> {
     const out: Array<[string, string | number | null]> = ENGINE_READS.map((r) => {
       const key = cacheKey(r.op, r.query);
-      return [key, this.digests ? this.digests.seen(status.siteId, status.system, r, versions) : (versions.get(key) ?? null)];
+      return [key, this.digests ? this.digests.seen(status.siteId, status.system, r, versions, written) : (versions.get(key) ?? null)];
     });
     const smart = [...versions].filter(([k]) => k.startsWith(SMART_KEYS)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     const compliance = (this.o.compliance?.reads() ?? []).map((r): [string, string | number | null] => {
       const key = cacheKey(r.op, r.query);
-      return [key, this.digests ? this.digests.seen(status.siteId, status.system, r, versions) : (versions.get(key) ?? null)];
+      return [key, this.digests ? this.digests.seen(status.siteId, status.system, r, versions, written) : (versions.get(key) ?? null)];
     });
     return [...out, ...smart, ...compliance];
   }
 
-  private inputOf(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined): AlertInput {
+  /** The system's compliance checks: those of its last evaluation while what they read, the baseline and the waivers are the same and it is younger than `maxUnchangedMs`. */
+  private complianceChecks(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined, written: WrittenAnswers | undefined, systemKey: string): readonly ComplianceFinding[] | undefined {
+    const compliance = this.o.compliance;
+    if (!compliance) return undefined;
+    const signature =
+      versions &&
+      JSON.stringify([
+        compliance.revision(),
+        compliance.scopeOf?.(status.siteId) ?? null,
+        compliance.reads().map((r) => (this.digests ? this.digests.seen(status.siteId, status.system, r, versions, written) : (versions.get(cacheKey(r.op, r.query)) ?? null))),
+      ]);
+    const last = this.complianceInput.get(systemKey);
+    const held = this.compliance.get(systemKey);
+    if (signature !== undefined && held && last?.signature === signature && now <= last.until) return held;
+    this.complianceInput.delete(systemKey);
+    const checks = compliance.system(status.siteId, status.system, written)?.checks;
+    if (signature !== undefined && checks) {
+      const waiverEnd = compliance.nextChange?.(now);
+      this.complianceInput.set(systemKey, { signature, until: Math.min(now + this.maxUnchangedMs, waiverEnd === undefined ? Infinity : waiverEnd - 1) });
+    }
+    return checks;
+  }
+
+  private inputOf(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined, written: WrittenAnswers | undefined): AlertInput {
     const { siteId, system } = status;
-    const compliance = this.o.compliance?.system(siteId, system)?.checks;
     const systemKey = JSON.stringify([siteId, system]);
+    const compliance = this.complianceChecks(status, now, versions, written, systemKey);
     if (compliance) this.compliance.set(systemKey, compliance);
     else this.compliance.delete(systemKey);
-    const read = (op: string, query: Record<string, unknown>): unknown => this.o.fleet.cached(siteId, system, op, query, NO_USE)?.value;
+    const read = (op: string, query: Record<string, unknown>): unknown => (written?.get(cacheKey(op, query)) ?? this.o.fleet.cached(siteId, system, op, query, NO_USE))?.value;
     return {
       state: status.state,
       lastError: status.lastError,
       rollup: rollupAnswers((r) => read(r.op, r.query)),
       notifications: read(NOTIFICATIONS_CACHE.op, NOTIFICATIONS_CACHE.query),
-      smart: this.smart.lookup(siteId, system, versions),
+      smart: this.smart.lookup(siteId, system, versions, written),
       compliance,
       now,
     };

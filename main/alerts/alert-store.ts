@@ -129,9 +129,10 @@ export class AlertStore {
 
   /** Alerts open now: not cleared, not acknowledged, not snoozed. */
   openCount(now: number): number {
-    // Counted from the few columns that decide it (every evaluation that changed something asks), as `alertState` decides it.
-    let open = 0;
-    for (const r of this.stmts.unacknowledged.all()) if (alertState({ snoozedUntil: r.snoozed_until ?? undefined }, now) === 'open') open++;
+    // Every evaluation that changed something asks: counted by SQLite, only the snoozed ones are
+    // looked at here (whether their snooze still holds, as `alertState` decides it).
+    let open = this.stmts.unacknowledgedCount.get()?.n ?? 0;
+    for (const r of this.stmts.snoozedUnacknowledged.all()) if (alertState({ snoozedUntil: r.snoozed_until }, now) !== 'open') open--;
     return open;
   }
 
@@ -246,7 +247,8 @@ function prepareStatements(db: Database) {
     clear: db.prepare<[string, number]>('UPDATE alerts SET cleared_at = ? WHERE id = ?'),
     // Prepared once: preparing it for each reconciliation that raised something was most of its cost.
     byId: db.prepare<[number], Row>('SELECT * FROM alerts WHERE id = ?'),
-    unacknowledged: db.prepare<[], { snoozed_until: string | null }>('SELECT snoozed_until FROM alerts WHERE cleared_at IS NULL AND acknowledged_at IS NULL'),
+    unacknowledgedCount: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM alerts WHERE cleared_at IS NULL AND acknowledged_at IS NULL'),
+    snoozedUnacknowledged: db.prepare<[], { snoozed_until: string }>('SELECT snoozed_until FROM alerts WHERE cleared_at IS NULL AND acknowledged_at IS NULL AND snoozed_until IS NOT NULL'),
     overrides: db.prepare<[], { site_id: string; system: string; override: string }>('SELECT * FROM alert_rules ORDER BY site_id, system'),
   };
 }

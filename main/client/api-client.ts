@@ -17,7 +17,7 @@ import {
   type Operation,
 } from '../../app/catalog/index.js';
 import { readAnswerJson, type AnswerJson } from '../../app/answers/json-text.js';
-import { maskSecrets, mentionsSecret, secretValues } from '../../app/redact.js';
+import { maskMentionedSecrets, maskSecrets, secretValues } from '../../app/redact.js';
 import { normalisedAnswer } from './answer.js';
 import {
   AnswerTooLargeError,
@@ -338,8 +338,8 @@ export class ApiClient {
             ? { ...options.clock, partial: { total: paged.total, more: paged.more } }
             : options.clock;
       const value = this.parseSuccess(op, text, where, context);
-      // Walk the answer only when its text may hold a secret: most answers never do.
-      return mentionsSecret(text, sent) ? maskSecrets(value, sent) : value;
+      // A system may echo what was sent (the session token): masked wherever it shows.
+      return maskMentionedSecrets(value, sent);
     }
     if (TRANSIENT_STATUSES.has(status) && !isJsonText(text)) {
       const retryAfterMs = parseRetryAfter(headerValue(answered, 'retry-after'), this.now());

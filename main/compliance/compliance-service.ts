@@ -7,6 +7,7 @@ import { refreshRead } from '../../app/fleet/refresh-plan.js';
 import { InputError } from '../../app/errors.js';
 import type { ActionLog } from '../store/action-log.js';
 import type { OfflineCache } from '../store/offline-cache.js';
+import type { WrittenAnswers } from '../core/written-answers.js';
 import { baselineMeta, shippedBaseline, type BaselineSource } from './baseline-source.js';
 import { evaluateCachedSystem, evaluateFleet } from './fleet-compliance.js';
 import { systemKey, type ScoreHistory } from './score-history.js';
@@ -101,11 +102,14 @@ export class ComplianceService {
     return this.o.history?.of(siteId, system) ?? [];
   }
 
-  /** One system from its cached answers, with waivers (the alert engine's input); undefined for a site not saved. */
-  system(siteId: string, system: string): SystemComplianceView | undefined {
+  /**
+   * One system from its cached answers, with waivers (the alert engine's input); undefined for a
+   * site not saved. `written`: what its refresh or poll just wrote, read instead of the cache.
+   */
+  system(siteId: string, system: string, written?: WrittenAnswers): SystemComplianceView | undefined {
     const site = this.o.sites().find((s) => s.id === siteId);
     if (!site) return undefined;
-    return evaluateCachedSystem({ baseline: this.source.baseline, cache: this.o.cache, waivers: this.waivers.list(), now: this.clock() }, site, system);
+    return evaluateCachedSystem({ baseline: this.source.baseline, cache: this.o.cache, waivers: this.waivers.list(), now: this.clock(), written }, site, system);
   }
 
   /** The cached reads the baseline looks at, each under the refresh plan's query. */
@@ -122,6 +126,12 @@ export class ComplianceService {
       if (t > now && (next === undefined || t < next)) next = t;
     }
     return next;
+  }
+
+  /** What a check's scope matches of a site (name, group, tags), as text: a system's results change with it. */
+  scopeOf(siteId: string): string {
+    const site = this.o.sites().find((s) => s.id === siteId);
+    return JSON.stringify(site ? [site.name, site.group ?? null, site.tags] : null);
   }
 
   /** Changes whenever a result could change other than by a cached answer: the baseline or a waiver. */

@@ -6,6 +6,7 @@ import type { OperationKey } from '../../app/catalog/index.js';
 import type { Site } from '../../app/domain/site.js';
 import { refreshRead } from '../../app/fleet/refresh-plan.js';
 import { cacheKey, type OfflineCache } from '../store/offline-cache.js';
+import type { WrittenAnswers } from '../core/written-answers.js';
 
 /** One system's compliance: every check of the baseline with its result, evidence and waiver. */
 export type SystemCompliance = SystemComplianceView;
@@ -39,12 +40,16 @@ export function evaluateFleet(o: FleetComplianceOptions): SystemCompliance[] {
   return out.sort((a, b) => a.site.localeCompare(b.site) || a.system.localeCompare(b.system));
 }
 
-/** One system of a site from its cached answers (what the alert engine asks after each refresh). */
-export function evaluateCachedSystem(o: Omit<FleetComplianceOptions, 'sites' | 'siteIds'>, site: Site, system: string): SystemCompliance {
+/**
+ * One system of a site from its cached answers (what the alert engine asks after each refresh,
+ * handing over in `written` what that refresh wrote: read from there, the rest from the cache).
+ */
+export function evaluateCachedSystem(o: Omit<FleetComplianceOptions, 'sites' | 'siteIds'> & { written?: WrittenAnswers | undefined }, site: Site, system: string): SystemCompliance {
   const parsed = new Map<OperationKey, CachedAnswer | undefined>();
   const answers: AnswerSource = (op) => {
     if (parsed.has(op)) return parsed.get(op);
-    const answer = readEntry(o.cache, site.id, system, keyOf(op));
+    const key = keyOf(op);
+    const answer = o.written?.get(key) ?? readEntry(o.cache, site.id, system, key);
     parsed.set(op, answer);
     return answer;
   };

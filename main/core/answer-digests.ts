@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { FIELDS_NO_RULE_READS } from '../../app/alerts/evaluate.js';
 import { refreshRead } from '../../app/fleet/refresh-plan.js';
+import { REDACTED, isSecretField } from '../../app/redact.js';
 import { cacheKey } from '../store/offline-cache.js';
+import type { WrittenAnswers } from './written-answers.js';
 
 /**
  * The answers that move at every read in members neither the alert rules nor the fleet search read
@@ -12,23 +14,29 @@ import { cacheKey } from '../store/offline-cache.js';
 export const VOLATILE_READS = [refreshRead('GET /resources/list'), refreshRead('GET /nodes/list'), refreshRead('GET /monitoring/health/current')] as const;
 const VOLATILE_KEYS: ReadonlySet<string> = new Set(VOLATILE_READS.map((r) => cacheKey(r.op, r.query)));
 
-/** A JSON string, a flat array (no array inside: sensor records), a flat object (load figures) or a scalar. */
-const JSON_VALUE = String.raw`\{(?:[^{}[\]"]|"(?:[^"\\]|\\.)*")*\}|"(?:[^"\\]|\\.)*"|\[(?:[^[\]"]|"(?:[^"\\]|\\.)*")*\]|[-\w.+]+`;
-/**
- * The members named in {@link FIELDS_NO_RULE_READS} with the comma after them, in JSON text as the
- * cache stores it (no whitespace): a key follows `{` or `,` (an escaped quote inside a string
- * follows a backslash), so a list with and without them compares equal.
- * A value of another shape (nested objects or arrays) is not matched and stays: the comparison
- * then sees more change than there is, never less.
- */
-const UNREAD_MEMBERS = new RegExp(String.raw`(?<=[{,])"(?:${FIELDS_NO_RULE_READS.join('|')})":(?:${JSON_VALUE}),?`, 'g');
-
-/** An answer's stored JSON text without the members no reader of the digest reads, hashed. */
-export function stableDigest(json: string): string {
-  return createHash('sha256').update(json.replace(UNREAD_MEMBERS, '')).digest('base64');
+/** Whether the answer under this cache key has a {@link stableDigest} (one of {@link VOLATILE_READS}). */
+export function isVolatileKey(key: string): boolean {
+  return VOLATILE_KEYS.has(key);
 }
 
-/** Where the digests read an answer's stored text (the fleet's cache). */
+const UNREAD: ReadonlySet<string> = new Set(FIELDS_NO_RULE_READS);
+
+/** Leaves out the unread members at any depth, and masks secret fields as the cache stores them. */
+function stableMember(this: unknown, key: string, v: unknown): unknown {
+  if (key === '' || Array.isArray(this)) return v;
+  if (UNREAD.has(key)) return undefined;
+  return isSecretField(key) && v !== null && v !== undefined && v !== '' ? REDACTED : v;
+}
+
+/**
+ * An answer without the members no reader of the digest reads, hashed: the same for the value a
+ * refresh wrote and for the value parsed back from the text the cache stores (redacted alike).
+ */
+export function stableDigest(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value, stableMember) ?? '').digest('base64');
+}
+
+/** Where the digests read an answer's stored text (the fleet's cache) when it was not handed to them. */
 export interface DigestSource {
   cachedText(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { json: string } | undefined;
 }
@@ -37,9 +45,10 @@ const NO_USE = { recordUse: false } as const;
 
 /**
  * What a reader that skips unchanged input (the alert engine, the search index) sees of a system's
- * cached answer: its content version, or for a {@link VOLATILE_READS} answer the digest of its text
- * without the members they do not read. One instance serves them all, so a poll that moved a node
- * list has its text read and hashed once (by the first reader after the poll), not once per reader.
+ * cached answer: its content version, or for a {@link VOLATILE_READS} answer its digest. One
+ * instance serves them all. A refresh or poll computes the digests of what it writes and hands them
+ * over with its status event ({@link WrittenAnswers}); only an answer written by another process
+ * (or before this one started) has its text read back and parsed, once per content version.
  */
 export class AnswerDigests {
   /** Per system, per cache key: the digest and the content version it was taken from. */
@@ -49,10 +58,10 @@ export class AnswerDigests {
 
   /**
    * The answer of `read` as readers compare it: null when nothing is cached, its content version
-   * (from `versions`, the cache's versions of the system), or a volatile answer's digest, taken
-   * again only when its version moved.
+   * (from `versions`, the cache's versions of the system), or a volatile answer's digest: the one
+   * `written` hands over, else the one kept for its version, else taken from its stored text.
    */
-  seen(siteId: string, system: string, read: { op: string; query: Record<string, unknown> }, versions: ReadonlyMap<string, number>): string | number | null {
+  seen(siteId: string, system: string, read: { op: string; query: Record<string, unknown> }, versions: ReadonlyMap<string, number>, written?: WrittenAnswers): string | number | null {
     const key = cacheKey(read.op, read.query);
     const version = versions.get(key);
     const systemKey = `${siteId}\u0000${system}`;
@@ -63,12 +72,23 @@ export class AnswerDigests {
     }
     if (!VOLATILE_KEYS.has(key)) return version;
     const held = known?.get(key);
-    if (held?.version === version) return held.digest;
-    const digest = stableDigest(this.source.cachedText(siteId, system, read.op, read.query, NO_USE)?.json ?? '');
+    const handed = written?.digest(key);
+    if (handed === undefined && held?.version === version) return held.digest;
+    const digest = handed ?? this.#fromText(siteId, system, read);
     const memo = known ?? new Map<string, { version: number; digest: string }>();
     memo.set(key, { version, digest });
     this.#memo.set(systemKey, memo);
     return digest;
+  }
+
+  #fromText(siteId: string, system: string, read: { op: string; query: Record<string, unknown> }): string {
+    const json = this.source.cachedText(siteId, system, read.op, read.query, NO_USE)?.json ?? '';
+    try {
+      return stableDigest(JSON.parse(json) as unknown);
+    } catch {
+      // Damaged text: its own hash, which the next good answer's digest differs from.
+      return createHash('sha256').update(json).digest('base64');
+    }
   }
 
   /** Forgets every digest (the engine's evaluation of everything afresh). */

@@ -2,12 +2,14 @@ import type { SystemsList } from '../../app/catalog/index.js';
 import type { SystemState, SystemStatus } from '../../app/domain/site.js';
 import { cacheKey, type OfflineCache } from '../store/offline-cache.js';
 import type { SystemOutcomes } from '../store/system-outcomes.js';
+import type { WrittenAnswers } from './written-answers.js';
 
 /** The order of {@link FleetState.status}: by site then system, or as kept (for lookups). */
 export type StatusOrder = 'sorted' | 'any';
 
 export type FleetEvent =
-  | { type: 'status'; status: SystemStatus }
+  /** `written`: what the refresh or poll that ends with this status wrote, for the readers that follow it (never sent on). */
+  | { type: 'status'; status: SystemStatus; written?: WrittenAnswers | undefined }
   | { type: 'notifications'; siteId: string; system: string; count: number };
 
 /**
@@ -142,12 +144,15 @@ export class FleetState {
     }
   }
 
-  /** Sets a system's status, numbered with the next status sequence number (its `seq`, any given replaced), and sends it to the listeners. */
-  setStatus(status: SystemStatus): void {
+  /**
+   * Sets a system's status, numbered with the next status sequence number (its `seq`, any given
+   * replaced), and sends it to the listeners, with what the refresh or poll it ends wrote.
+   */
+  setStatus(status: SystemStatus, written?: WrittenAnswers): void {
     const numbered = { ...status, seq: ++this.statusSeq };
     this.put(numbered);
     this.record(() => this.outcomes?.put(numbered));
-    this.emit({ type: 'status', status: numbered });
+    this.emit(written ? { type: 'status', status: numbered, written } : { type: 'status', status: numbered });
   }
 
   /**

@@ -4,6 +4,8 @@ import { redactedJson } from '../../app/redact.js';
 import type { FleetEvent, StatusOrder } from './fleet-state.js';
 import type { Database } from '../store/driver.js';
 import { SmartVerdicts } from './smart-verdicts.js';
+import type { WrittenAnswers } from './written-answers.js';
+import { cacheKey } from '../store/offline-cache.js';
 
 /** The part of the fleet the summaries read: status events, statuses and cached answers. */
 export interface SummarySource {
@@ -102,7 +104,7 @@ export class HealthSummaries {
       const prev = this.last.get(k);
       this.last.set(k, e.status);
       // A system first heard of (listed by this refresh) may have answers cached at its first status that is not 'refreshing'.
-      if (refreshEnded(prev, e.status) || (prev === undefined && e.status.state !== 'refreshing')) this.compute(e.status.siteId, e.status.system, true);
+      if (refreshEnded(prev, e.status) || (prev === undefined && e.status.state !== 'refreshing')) this.compute(e.status.siteId, e.status.system, true, e.written);
     });
   }
 
@@ -131,18 +133,21 @@ export class HealthSummaries {
     return { seq: this.seq, json: `[${parts.join(',')}]` };
   }
 
-  /** Computes a system's summary and stores it (later, with others, when `batched`: after a poll). */
-  private compute(siteId: string, system: string, batched = false): Kept | undefined {
+  /**
+   * Computes a system's summary and stores it (later, with others, when `batched`: after a poll),
+   * from what its refresh or poll just wrote (`written`) and the cache for the rest.
+   */
+  private compute(siteId: string, system: string, batched = false, written?: WrittenAnswers): Kept | undefined {
     try {
       const read = (r: { op: string; query: Record<string, unknown> }): CachedRead => {
         try {
-          return this.o.fleet.cached(siteId, system, r.op, r.query, NO_USE);
+          return written?.get(cacheKey(r.op, r.query)) ?? this.o.fleet.cached(siteId, system, r.op, r.query, NO_USE);
         } catch {
           // A damaged answer counts as not cached, as a view reading it alone would show.
           return undefined;
         }
       };
-      const facts = healthSummaryOf(read, this.clock().getTime(), this.smart.lookup(siteId, system, this.o.fleet.cachedVersions?.(siteId, system)));
+      const facts = healthSummaryOf(read, this.clock().getTime(), this.smart.lookup(siteId, system, this.o.fleet.cachedVersions?.(siteId, system), written));
       // The answers were redacted before they were cached; redacted again, as everything leaving main.
       const json = redactedJson({ siteId, system, ...facts });
       if (typeof json !== 'string') throw new TypeError('the summary is not JSON-serialisable');

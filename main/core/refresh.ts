@@ -12,6 +12,8 @@ import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
 import { listedSystems, type UnreadableSystem } from '../../app/fleet/listed-systems.js';
 import { Limiter } from './limiter.js';
+import { isVolatileKey, stableDigest } from './answer-digests.js';
+import { WrittenAnswers } from './written-answers.js';
 import { driveStatuses, refreshPlan, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
 import { MAX_NOTIFICATION_PAGES, MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type FreshRecordClock, type NotificationMark, type NotificationPaging } from './notifications.js';
 import type { ReadScope, SiteConnection } from './site-connection.js';
@@ -281,22 +283,31 @@ export class FleetRefresh {
     // largest cost per answer. Views re-read a system's answers only when its refresh has ended,
     // so they see the same. Each answer of a full refresh waits as its stored text, not parsed (a
     // fleet's refresh holds dozens of systems' answers at once); a poll's few small answers keep their
-    // values too, for the readers of its status event (`OfflineCache.rowOf`). A system whose texts
-    // pass `cacheBatchBytes` writes what it holds then, so what waits stays bounded in memory.
+    // values too (`OfflineCache.rowOf`). What was written goes with the status event to its readers
+    // (`WrittenAnswers`). A system whose texts pass `cacheBatchBytes` writes what it holds then, so
+    // what waits stays bounded in memory.
     const pending: CacheRow[] = [];
     let pendingBytes = 0;
+    // The digests of the volatile answers, taken while their values are in hand (see AnswerDigests).
+    const digests = new Map<string, string>();
     // Answers that may yet turn out another system's wait for the check after the reads, unwritten.
     const checked = !conn.readsNeedCheck;
+    // The rows of the last write: handed to the readers of the status event (an earlier batch's are not held).
+    let written: CacheRow[] = [];
     const flush = (): void => {
       pendingBytes = 0;
-      o.cache.putRows(site.id, system, pending.splice(0));
+      const rows = pending.splice(0);
+      o.cache.putRows(site.id, system, rows);
+      written = rows;
     };
+    const handOver = (): WrittenAnswers => new WrittenAnswers(written, digests);
     const batchBytes = o.cacheBatchBytes ?? FLEET_LIMITS.cacheBatchBytes;
     const cache = {
       // An answer the same as the one held: only its read time moves (no value to write).
       renew: (_siteId: string, _sys: string, key: string, at: Date): void => void pending.push(o.cache.renewRow(key, at)),
       put: (_siteId: string, _sys: string, key: string, value: unknown, at: Date): void => {
         const row = o.cache.rowOf(key, value, at, steady);
+        if (isVolatileKey(key)) digests.set(key, stableDigest(value));
         pending.push(row);
         pendingBytes += row.bytes;
         if (checked && pendingBytes >= batchBytes) flush();
@@ -425,9 +436,8 @@ export class FleetRefresh {
               ...clock,
             }
           : { siteId: site.id, system, state: 'ok', lastSuccessAt: now, truncated: cut, ...clock },
+        handOver(),
       );
-      // Its readers have read what it wrote: what they parsed of it is let go.
-      o.cache.settled(site.id, system);
     } catch (err) {
       deadline.abandon();
       if (this.closing) return;
@@ -443,9 +453,8 @@ export class FleetRefresh {
       } catch {
         // The system's own failure is the verdict; what answered before it is lost with the store.
       }
-      if (isThrottling(why)) this.systemThrottled(site, system, why, previous);
-      else this.systemFailed(site, system, why, previous);
-      o.cache.settled(site.id, system);
+      if (isThrottling(why)) this.systemThrottled(site, system, why, previous, handOver());
+      else this.systemFailed(site, system, why, previous, handOver());
     } finally {
       scope?.end();
       deadline.dispose();
@@ -471,7 +480,7 @@ export class FleetRefresh {
    * Retry-After (seconds or a date) or, without one, a backoff doubling from 30 s per refused poll
    * up to 10 min, whichever is later. A Refresh still tries; a read that answers ends the backoff.
    */
-  private systemThrottled(site: Site, system: string, err: TransientHttpError, previous: SystemStatus | undefined): void {
+  private systemThrottled(site: Site, system: string, err: TransientHttpError, previous: SystemStatus | undefined, written?: WrittenAnswers): void {
     const state = this.f.state;
     const now = this.f.clock().getTime();
     const perSite = state.throttled.get(site.id) ?? new Map<string, { failures: number; until: number }>();
@@ -488,10 +497,10 @@ export class FleetRefresh {
       lastErrorAt: new Date(now).toISOString(),
       lastError: redact(`throttled by the system (HTTP ${err.status}), next try at ${nextTryAt.replace(/\.\d+Z$/, 'Z')}: ${err.message}`),
       nextTryAt,
-    });
+    }, written);
   }
 
-  private systemFailed(site: Site, system: string, err: unknown, previous: SystemStatus | undefined): void {
+  private systemFailed(site: Site, system: string, err: unknown, previous: SystemStatus | undefined, written?: WrittenAnswers): void {
     const state: SystemState =
       err instanceof CertificateError
         ? 'certificate-changed'
@@ -517,6 +526,6 @@ export class FleetRefresh {
       lastSuccessAt: previous?.lastSuccessAt,
       lastErrorAt: this.f.clock().toISOString(),
       lastError: redact(message),
-    });
+    }, written);
   }
 }

@@ -1,6 +1,7 @@
 import { smartRead } from '../../app/fleet/refresh-plan.js';
 import { smartVerdictOf, type SmartLookup, type SmartVerdict } from '../../app/smart/verdict.js';
 import { cacheKey } from '../store/offline-cache.js';
+import type { WrittenAnswers } from './written-answers.js';
 
 /** Where the verdicts read the cached SMART texts (the fleet). */
 export interface SmartSource {
@@ -26,8 +27,9 @@ export class SmartVerdicts {
    * A lookup of the system's verdicts for one reader's pass. `versions` (the cache's content
    * versions of the system) tells a text unchanged without reading it, and a drive without SMART
    * text without asking the cache; without it, each text is read and compared by its read time.
+   * A text the refresh or poll just wrote is taken from `written`, not read back.
    */
-  lookup(siteId: string, system: string, versions?: ReadonlyMap<string, number>): SmartLookup {
+  lookup(siteId: string, system: string, versions?: ReadonlyMap<string, number>, written?: WrittenAnswers): SmartLookup {
     const systemKey = `${siteId}\u0000${system}`;
     const known = this.#memo.get(systemKey);
     const kept = new Map<string, { stamp: string; verdict: SmartVerdict | undefined }>();
@@ -40,7 +42,7 @@ export class SmartVerdicts {
       if (versions && version === undefined) return undefined;
       let entry = version !== undefined && before?.stamp === `#${version}` ? before : undefined;
       if (!entry) {
-        const hit = this.source.cached(siteId, system, r.op, r.query, NO_USE);
+        const hit = written?.get(key) ?? this.source.cached(siteId, system, r.op, r.query, NO_USE);
         if (!hit) return undefined;
         const stamp = version !== undefined ? `#${version}` : hit.at;
         entry = before?.stamp === stamp ? before : { stamp, verdict: smartVerdictOf(hit.value) };

@@ -3,6 +3,7 @@ import { refreshRead } from '../../app/fleet/refresh-plan.js';
 import { dataEntriesOf, foldEntry, matchEntries, siteEntriesOf, type FoldedEntry, type SearchAnswer } from '../../app/search/entries.js';
 import { cacheKey } from '../store/offline-cache.js';
 import type { StatusOrder } from '../core/fleet-state.js';
+import type { WrittenAnswers } from '../core/written-answers.js';
 
 /** The cached reads whose answers the search index is built from (hosts, volumes, drives, nodes). */
 export const SEARCH_READS = {
@@ -21,7 +22,8 @@ export interface SearchSource {
   cached(siteId: string, system: string, opKey: string, query: Record<string, unknown>, options: { recordUse?: boolean }): { value: unknown } | undefined;
   /** The content version of each cached answer of a system, by cache key (reads no answer; an answer read again unchanged keeps its version). */
   cachedVersions(siteId: string, system: string): ReadonlyMap<string, number>;
-  on(listener: (e: { type: string; status?: SystemStatus }) => void): () => void;
+  /** Status events, with what the refresh or poll they end wrote (`written`). */
+  on(listener: (e: { type: string; status?: SystemStatus; written?: WrittenAnswers | undefined }) => void): () => void;
 }
 
 /** The site of a system as the index shows it: its name and the host of its address. */
@@ -60,7 +62,7 @@ export interface SearchIndexOptions {
    * clocks move at every poll while the search reads none of them, the digest of what stays
    * (`AnswerDigests`, shared with the alert engine). Without it, the content versions alone.
    */
-  digests?: { seen(siteId: string, system: string, read: { op: string; query: Record<string, unknown> }, versions: ReadonlyMap<string, number>): string | number | null } | undefined;
+  digests?: { seen(siteId: string, system: string, read: { op: string; query: Record<string, unknown> }, versions: ReadonlyMap<string, number>, written?: WrittenAnswers): string | number | null } | undefined;
 }
 
 /** How long one background slice of reading may run (ms). */
@@ -132,8 +134,13 @@ export class SearchIndex {
    */
   start(): void {
     this.#unsubscribe = this.#o.fleet.on((e) => {
-      // A refresh's end (or a poll's, which sends only its end) may have cached new answers.
-      if (e.type === 'status' && e.status && e.status.state !== 'refreshing') this.markChanged(e.status.siteId, e.status.system);
+      // A refresh's end (or a poll's, which sends only its end) may have cached new answers: read
+      // from what it hands over at once once the index is reading, else marked to be read later.
+      if (e.type !== 'status' || !e.status || e.status.state === 'refreshing') return;
+      if (e.written && this.#active && !this.#closed) {
+        this.#dirty.delete(keyOf(e.status.siteId, e.status.system));
+        this.#index(e.status.siteId, e.status.system, this.#siteMap(), e.written);
+      } else this.markChanged(e.status.siteId, e.status.system);
     });
     // In any order (no localeCompare, whose first use loads ICU's collation data, before serving).
     for (const s of this.#o.fleet.status(undefined, 'any')) this.#dirty.set(keyOf(s.siteId, s.system), { siteId: s.siteId, system: s.system });
@@ -243,42 +250,48 @@ export class SearchIndex {
       if (n >= count || (n > 0 && spent())) break;
       n++;
       this.#dirty.delete(key);
-      const site = sites.get(s.siteId);
-      const siteHost = site ? hostOf(site.baseUrl) : '';
-      const base = { siteId: s.siteId, siteName: site?.name ?? s.siteId, siteHost, system: s.system };
-      let versions: string;
-      try {
-        const held = this.#o.fleet.cachedVersions(s.siteId, s.system);
-        const digests = this.#o.digests;
-        versions = digests ? SEARCH_LIST.map((r) => digests.seen(s.siteId, s.system, r, held) ?? '').join('|') : SEARCH_KEYS.map((k) => held.get(k) ?? '').join('|');
-      } catch {
-        versions = '';
-      }
-      const known = this.#indexed.get(key);
-      // A poll that cached nothing new for the search (same content versions) costs no re-read.
-      if (known && versions !== '' && known.versions === versions) continue;
-      const read = (r: { op: string; query: Record<string, unknown> }): unknown => {
-        try {
-          return this.#o.fleet.cached(s.siteId, s.system, r.op, r.query, { recordUse: false })?.value;
-        } catch (err) {
-          // A damaged cached answer leaves its part out; refreshing the system replaces it.
-          this.#o.warn?.(`search index: the cached ${r.op} of ${s.system} could not be read (${err instanceof Error ? err.message : String(err)})`);
-          return undefined;
-        }
-      };
-      this.#indexed.set(key, {
-        siteName: base.siteName,
-        siteHost,
-        versions,
-        site: siteEntriesOf(base).map(foldEntry),
-        data: dataEntriesOf({
-          ...base,
-          hosts: dataOf(read(SEARCH_READS.hosts)),
-          applications: dataOf(read(SEARCH_READS.applications)),
-          resources: dataOf(read(SEARCH_READS.resources)),
-          nodes: dataOf(read(SEARCH_READS.nodes)),
-        }).map(foldEntry),
-      });
+      this.#index(s.siteId, s.system, sites);
     }
+  }
+
+  /** Reads one system's searched answers into the index (from `written` where it holds them), unless what the search compares of them is unchanged. */
+  #index(siteId: string, system: string, sites: ReadonlyMap<string, SearchSite>, written?: WrittenAnswers): void {
+    const key = keyOf(siteId, system);
+    const site = sites.get(siteId);
+    const siteHost = site ? hostOf(site.baseUrl) : '';
+    const base = { siteId, siteName: site?.name ?? siteId, siteHost, system };
+    let versions: string;
+    try {
+      const held = this.#o.fleet.cachedVersions(siteId, system);
+      const digests = this.#o.digests;
+      versions = digests ? SEARCH_LIST.map((r) => digests.seen(siteId, system, r, held, written) ?? '').join('|') : SEARCH_KEYS.map((k) => held.get(k) ?? '').join('|');
+    } catch {
+      versions = '';
+    }
+    const known = this.#indexed.get(key);
+    // A poll that cached nothing new for the search (same content versions) costs no re-read.
+    if (known && versions !== '' && known.versions === versions) return;
+    const read = (r: { op: string; query: Record<string, unknown> }): unknown => {
+      try {
+        return (written?.get(cacheKey(r.op, r.query)) ?? this.#o.fleet.cached(siteId, system, r.op, r.query, { recordUse: false }))?.value;
+      } catch (err) {
+        // A damaged cached answer leaves its part out; refreshing the system replaces it.
+        this.#o.warn?.(`search index: the cached ${r.op} of ${system} could not be read (${err instanceof Error ? err.message : String(err)})`);
+        return undefined;
+      }
+    };
+    this.#indexed.set(key, {
+      siteName: base.siteName,
+      siteHost,
+      versions,
+      site: siteEntriesOf(base).map(foldEntry),
+      data: dataEntriesOf({
+        ...base,
+        hosts: dataOf(read(SEARCH_READS.hosts)),
+        applications: dataOf(read(SEARCH_READS.applications)),
+        resources: dataOf(read(SEARCH_READS.resources)),
+        nodes: dataOf(read(SEARCH_READS.nodes)),
+      }).map(foldEntry),
+    });
   }
 }

@@ -113,16 +113,6 @@ export class OfflineCache {
   private readonly clock: () => Date;
   private readonly stmts: Statements;
   private readonly upgrade: ((key: string, value: unknown) => unknown) | undefined;
-  /**
-   * The answers of the last {@link putRows} of the last few systems written ({@link FRESH_SYSTEMS}),
-   * as written, by system: the readers that follow a refresh or poll (the health summary, the alert
-   * engine, the answer digests, all on the system's status event, which may come a turn of the event
-   * loop after the write) read them here instead of reading and parsing them back. A system's are
-   * replaced by its next write; only for reads that record no use (a view's read goes to the file).
-   * A text is parsed once, by its first reader, and its value shared by the others until {@link settled}.
-   */
-  private readonly fresh = new Map<string, Map<string, FreshRow>>();
-
   constructor(options: OfflineCacheOptions) {
     this.db = options.db;
     this.upgrade = options.upgrade;
@@ -182,8 +172,6 @@ export class OfflineCache {
   putRows(siteId: string, system: string, rows: readonly CacheRow[]): void {
     if (rows.length === 0) return;
     const now = this.clock().toISOString();
-    const written = systemKey(siteId, system);
-    this.fresh.delete(written);
     // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
     this.guard('store an answer in', () =>
       this.db
@@ -207,29 +195,6 @@ export class OfflineCache {
         })
         .immediate(),
     );
-    const fresh = new Map<string, FreshRow>();
-    for (const r of rows) if (r.json !== undefined) fresh.set(r.key, 'value' in r ? { json: r.json, at: r.at, bytes: r.bytes, value: r.value, kept: true } : { json: r.json, at: r.at, bytes: r.bytes, value: NOT_KEPT, kept: false });
-    this.fresh.set(written, fresh);
-    // The oldest written first (a Map keeps insertion order): only the last few systems' texts are held.
-    for (const k of this.fresh.keys()) {
-      if (this.fresh.size <= FRESH_SYSTEMS) break;
-      this.fresh.delete(k);
-    }
-  }
-
-  /**
-   * The readers of a system's last write are done (its status event has passed): the values parsed
-   * for them are dropped, so a full refresh's answers wait as text again (memory), while the texts stay
-   * for a reader that comes later (the search index's background slice). Values the writer kept (a
-   * poll's) stay, as before.
-   */
-  settled(siteId: string, system: string): void {
-    for (const row of this.fresh.get(systemKey(siteId, system))?.values() ?? []) if (!row.kept) row.value = NOT_KEPT;
-  }
-
-  /** An answer of the last write, for a read that records no use. */
-  private freshRow(siteId: string, system: string, key: string, options: { recordUse?: boolean }): FreshRow | undefined {
-    return options.recordUse === false ? this.fresh.get(systemKey(siteId, system))?.get(key) : undefined;
   }
 
   /**
@@ -247,12 +212,6 @@ export class OfflineCache {
    * read nor keep entries from eviction); `undefined` when nothing is cached.
    */
   get(siteId: string, system: string, key: string, options: { recordUse?: boolean } = {}): CacheEntry | undefined {
-    const fresh = this.freshRow(siteId, system, key, options);
-    if (fresh) {
-      // Parsed once for every reader of the write (the summary, the alert engine, the search index): none of them changes what it reads.
-      if (fresh.value === NOT_KEPT) fresh.value = JSON.parse(fresh.json) as unknown;
-      return { value: fresh.value, at: fresh.at, bytes: fresh.bytes };
-    }
     const row = this.guard('read', () => this.stmts.read.get(siteId, system, key));
     if (!row) return undefined;
     const stored = row.format < FORMAT && this.upgrade ? this.upgraded(siteId, system, key, row.value, row.at, this.upgrade) : row;
@@ -292,8 +251,6 @@ export class OfflineCache {
    * @throws Error naming the key when the stored text is damaged
    */
   getText(siteId: string, system: string, key: string, options: { recordUse?: boolean } = {}): { json: string; at: string; bytes: number } | undefined {
-    const fresh = this.freshRow(siteId, system, key, options);
-    if (fresh) return { json: fresh.json, at: fresh.at, bytes: fresh.bytes };
     const row = this.guard('read', () => this.stmts.readChecked.get(siteId, system, key));
     if (!row) return undefined;
     if (row.valid !== 1) throw new Error(`the cached answer for ${key} is damaged (not JSON); refresh the system to replace it`);
@@ -329,13 +286,11 @@ export class OfflineCache {
 
   /** Forgets everything cached for a site (the site was removed). Returns the number of entries deleted. */
   deleteSite(siteId: string): number {
-    this.fresh.clear();
     return this.guard('delete from', () => this.stmts.deleteSite.run(siteId).changes);
   }
 
   /** Forgets everything cached for one system of a site. Returns the number of entries deleted. */
   deleteSystem(siteId: string, system: string): number {
-    this.fresh.clear();
     return this.guard('delete from', () => this.stmts.deleteSystem.run(siteId, system).changes);
   }
 
@@ -381,11 +336,7 @@ export class OfflineCache {
       victims.push([row.site_id, row.system, row.key]);
       size -= row.bytes;
     }
-    for (const [s, y, k] of victims) {
-      this.stmts.delete.run(s, y, k);
-      // Another system's answers held for its readers are not served once gone from the file.
-      if (s !== siteId || y !== system) this.fresh.delete(systemKey(s, y));
-    }
+    for (const [s, y, k] of victims) this.stmts.delete.run(s, y, k);
   }
 }
 
@@ -394,31 +345,6 @@ function isoReadTime(key: string, at: Date | string): string {
   const readAt = typeof at === 'string' ? new Date(at) : at;
   if (Number.isNaN(readAt.getTime())) throw new TypeError(`cache time for ${key} is not a valid date: ${String(at)}`);
   return readAt.toISOString();
-}
-
-/**
- * How many systems' last writes are held for their readers: a system's status event may come a turn
- * of the event loop after its write, while a few other systems of a refresh write theirs.
- */
-const FRESH_SYSTEMS = 8;
-
-function systemKey(siteId: string, system: string): string {
-  return `${siteId}\u0000${system}`;
-}
-
-/** Marks a fresh row whose value is not parsed yet (or was dropped, {@link OfflineCache.settled}): its text is parsed when read. */
-const NOT_KEPT: unique symbol = Symbol('not kept');
-
-/**
- * One answer of the last write: its stored text, read time, size, and its value (the text's parse)
- * once read; `kept` when the writer handed the value itself (a poll's answer redaction left whole).
- */
-interface FreshRow {
-  readonly json: string;
-  readonly at: string;
-  readonly bytes: number;
-  value: unknown;
-  readonly kept: boolean;
 }
 
 function isBusy(err: unknown): boolean {

@@ -29,9 +29,11 @@ for (const s of manifest.sites) await rt.fleet.addSite({ name: s.name, baseUrl: 
 const before = await settle(1000);
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const statuses = await rt.fleet.refresh({ force: true });
 const refreshMs = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage().rss);
 const settledQuick = await settle(50);
@@ -41,6 +43,7 @@ process.stdout.write(
     systems: statuses.length,
     ok: statuses.filter((s) => s.state === 'ok').length,
     refreshMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     cacheBytes: rt.cache.sizeBytes(),
     before: { rss: before.rss, heapUsed: before.heapUsed },
     peakRss,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, maskSecrets, mentionsSecret, redact, redactedJson, secretPattern, secretValues } from '../../../app/redact.js';
+import { REDACTED, maskMentionedSecrets, maskSecrets, mentionsSecret, redact, redactedJson, secretPattern, secretValues } from '../../../app/redact.js';
 
 /** Every byte of the text's UTF-8 as %XX, as a proxy URL-encodes a body (lone surrogates as U+FFFD). */
 const percent = (text: string): string => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('');
@@ -158,5 +158,51 @@ describe('redaction: copies and edges found by mutation', () => {
     expect(maskSecrets('x STRASE-1234 y', ['straße-1234'])).toBe('x STRASE-1234 y');
     expect(maskSecrets('x istanbul-1234 y', ['İstanbul-1234'])).toBe('x istanbul-1234 y');
     expect(maskSecrets('x İSTANBUL-1234 y', ['İstanbul-1234'])).toBe(`x ${REDACTED} y`);
+  });
+});
+
+describe('maskMentionedSecrets', () => {
+  const token = 'Tk9-session-4f1c2a7b';
+
+  it('gives the answer itself when none of its strings mentions a secret', () => {
+    const answer = { Report: 'line 1\nline 2 100%\n& more\\', Drives: [{ Name: 'd1', Size: 4096 }] };
+    expect(maskMentionedSecrets(answer, [token])).toBe(answer);
+    expect(maskMentionedSecrets(answer, [])).toBe(answer);
+  });
+
+  it('masks a secret in any string as maskSecrets does, in every spelling it knows', () => {
+    const percent = [...Buffer.from(token)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+    for (const echoed of [token, token.toUpperCase(), percent, Buffer.from(`Bearer ${token}`).toString('base64'), `&#${token.charCodeAt(0)};${token.slice(1)}`]) {
+      const answer = { Message: 'fine', Items: [{ Detail: `seen ${echoed} here` }] };
+      const masked = maskMentionedSecrets(answer, ['abc', token]);
+      expect(masked, echoed).toEqual(maskSecrets(answer, ['abc', token]));
+      expect(JSON.stringify(masked), echoed).toContain(REDACTED);
+      expect(answer.Items[0]?.Detail, 'the answer given is not changed').toContain(echoed);
+    }
+  });
+
+  it('finds a secret the answer wrote with JSON escapes, once parsed', () => {
+    const text = `{"Message":"\\u${token.charCodeAt(0).toString(16).padStart(4, '0')}${token.slice(1)}"}`;
+    expect(maskMentionedSecrets(JSON.parse(text) as unknown, [token])).toEqual({ Message: REDACTED });
+  });
+});
+
+describe('mentionsSecret on text with characters that only look like escapes', () => {
+  const secret = 'Tk9-session-4f1c2a7b';
+  const percent = [...Buffer.from(secret)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+
+  it('finds the secret beside a percentage, an ampersand or a plus that start no escape', () => {
+    for (const text of [`100% used, ${secret}`, `R & D: ${secret.toUpperCase()}`, `a+b ${secret}`]) expect(mentionsSecret(text, [secret]), text).toBe(true);
+    for (const text of ['100% used, nothing else', 'R & D only', 'a+b']) expect(mentionsSecret(text, [secret]), text).toBe(false);
+  });
+
+  it('finds every escaped spelling beside them', () => {
+    for (const text of [`100% used, ${percent}`, `R & D: &#${secret.charCodeAt(0)};${secret.slice(1)}`, `path\\${secret}`]) expect(mentionsSecret(text, [secret]), text).toBe(true);
+  });
+
+  it('finds a secret whose spaces are written one as a space, one as a plus', () => {
+    const spaced = 'ab cd ef gh';
+    expect(mentionsSecret('x ab+cd ef+gh y', [spaced])).toBe(true);
+    expect(maskSecrets('x ab+cd ef+gh y', [spaced])).toBe(`x ${REDACTED} y`);
   });
 });

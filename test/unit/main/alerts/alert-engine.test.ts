@@ -354,18 +354,21 @@ describe('the alert engine', () => {
     expect(answers.reads).toContain(RESOURCES_KEY);
   });
 
-  it('compares node and drive lists without the members no rule reads, on their text as the cache stores it', () => {
-    const list = (time: string, reading: string, status: string, message = 'ok'): string =>
-      JSON.stringify({ Data: [{ Name: 'n1', Time: time, Sensors: [{ Name: 'temp', Reading: reading, EventMessage: `[${reading}] "Time":x` }], Drives: [{ Id: 1, Name: 'd1', ResourceStatus: status, ErrMsg: message, Sensors: [] }] }] });
+  it('compares node and drive lists without the members no rule reads, wherever they sit and whatever their shape', () => {
+    const list = (time: string, reading: string, status: string, message = 'ok'): unknown => ({
+      Data: [{ Name: 'n1', Time: time, Sensors: [{ Name: 'temp', Reading: reading, EventMessage: `[${reading}] "Time":x` }], Drives: [{ Id: 1, Name: 'd1', ResourceStatus: status, ErrMsg: message, Sensors: [] }] }],
+    });
     const now = ruleDigest(list('2026-01-01T12:00:00Z', '41', 'OK'));
     expect(ruleDigest(list('2026-01-01T12:01:00Z', '44', 'OK'))).toBe(now);
     expect(ruleDigest(list('2026-01-01T12:01:00Z', '44', 'Failed'))).not.toBe(now);
     // Text that only looks like a member inside a string is not cut.
     expect(ruleDigest(list('2026-01-01T12:00:00Z', '41', 'OK', '{,"Time":"1"}'))).not.toBe(ruleDigest(list('2026-01-01T12:00:00Z', '41', 'OK', '{,"Time":"2"}')));
-    // A member of another shape than expected stays: more change seen, never less.
-    expect(ruleDigest(JSON.stringify({ Time: { at: [1] } }))).not.toBe(ruleDigest(JSON.stringify({ Time: { at: [2] } })));
-    // The health answer's load figures (a flat object) are left out too.
-    expect(ruleDigest(JSON.stringify({ State: 'Normal', HardwareUtilization: { CPUInPercentage: 55.5 }, Volumes: 3 }))).toBe(ruleDigest(JSON.stringify({ State: 'Normal', HardwareUtilization: { CPUInPercentage: 49 }, Volumes: 3 })));
+    expect(ruleDigest({ Time: { at: [1] }, State: 'OK' })).toBe(ruleDigest({ Time: { at: [2] }, State: 'OK' }));
+    // The health answer's load figures are left out too.
+    expect(ruleDigest({ State: 'Normal', HardwareUtilization: { CPUInPercentage: 55.5 }, Volumes: 3 })).toBe(ruleDigest({ State: 'Normal', HardwareUtilization: { CPUInPercentage: 49 }, Volumes: 3 }));
+    // The value a refresh wrote and the text the cache stores (secret fields masked) digest alike.
+    const written = { Data: [{ Name: 'n1', Password: 'hunter2-secret', Time: 'x' }] };
+    expect(ruleDigest(JSON.parse(JSON.stringify({ Data: [{ Name: 'n1', Password: '[redacted]', Time: 'y' }] })) as unknown)).toBe(ruleDigest(written));
   });
 
   it('evaluates an unchanged system again once its last evaluation is maxUnchangedMs old (forecasts move with time)', () => {
@@ -416,7 +419,7 @@ describe('the compliance rule in the engine', () => {
     open.push(db, logDb);
     const answers = versionedFleet();
     const TUNNEL = { op: 'GET /nodes/support/tunnel/status', query: {} };
-    const state = { waived: false, revision: 'r1', calls: 0, now: Date.parse('2026-01-01T12:00:00.000Z'), waiverEnds: undefined as number | undefined };
+    const state = { waived: false, revision: 'r1', calls: 0, now: Date.parse('2026-01-01T12:00:00.000Z'), waiverEnds: undefined as number | undefined, scope: 'lab' };
     const e = new AlertEngine({
       store: new AlertStore(db),
       fleet: answers.fleet,
@@ -432,6 +435,7 @@ describe('the compliance rule in the engine', () => {
         },
         reads: () => [TUNNEL],
         revision: () => state.revision,
+        scopeOf: () => state.scope,
         nextChange: (now) => (state.waiverEnds !== undefined && state.waiverEnds > now ? state.waiverEnds : undefined),
       },
     });
@@ -458,6 +462,28 @@ describe('the compliance rule in the engine', () => {
     // What the metrics serve: the checks this evaluation read.
     expect(e.complianceOf('lab', 'sys1')?.map((c) => [c.id, c.result, c.waiver?.active])).toEqual([['support-tunnel-off', 'fail', true]]);
     expect(e.complianceOf('lab', 'other')).toBeUndefined();
+  });
+
+  it('evaluates no check again when only answers the baseline does not read changed, until its site’s scope or maxUnchangedMs moves', () => {
+    const { e, answers, state, tunnelKey } = complianceEngine();
+    answers.set(tunnelKey, { Data: [{ Name: 'n1', SupportTunnelStatus: 'Enabled' }] });
+    e.evaluate(status);
+    expect(state.calls).toBe(1);
+    // A new notification: the engine evaluates again, the checks stay as they were.
+    answers.set(cacheKey('GET /notifications/query', {}), { Data: [{ Id: 1, Severity: 'Info', Message: 'hello', Timestamp: '2026-01-01T11:59:00Z' }] });
+    const r = e.evaluate(status);
+    expect(r.raised).toEqual([]);
+    expect(r.cleared).toEqual([]);
+    expect(state.calls).toBe(1);
+    expect(e.list({ rule: 'compliance', state: 'active' })).toHaveLength(1);
+    // The site's group or tags changed: what a check's scope matches moved, evaluated again.
+    state.scope = 'lab, tagged';
+    e.evaluate(status);
+    expect(state.calls).toBe(2);
+    // Old enough: evaluated again with nothing changed (forecasts and ages move with time).
+    state.now += 60 * 60_000;
+    e.evaluate(status);
+    expect(state.calls).toBe(3);
   });
 
   it('leaves compliance alerts alone on a system whose data is not read (unreachable)', () => {

@@ -174,45 +174,6 @@ describe('OfflineCache', () => {
     expect(cache.entries('lab', 'sys1').map((e) => e.key)).not.toContain('nothing held');
   });
 
-  it("parses a refresh's answer once for all the readers of its write, and lets the value go once they are done", () => {
-    const { cache } = setup();
-    const drives = { Data: [{ Name: 'd1', Secret: { ChapSecret: 'hunter2hunter2' } }] };
-    cache.putRows('lab', 'sys1', [cache.rowOf('drives', drives, '2025-03-01T10:00:00Z'), cache.rowOf('health', { Data: [{ State: 'Normal' }] }, '2025-03-01T10:00:00Z')]);
-    const first = cache.get('lab', 'sys1', 'drives', { recordUse: false });
-    // The next reader gets the same value, not a second parse; still what the file holds, masked.
-    expect(cache.get('lab', 'sys1', 'drives', { recordUse: false })?.value).toBe(first?.value);
-    expect(first).toEqual(cache.get('lab', 'sys1', 'drives', { recordUse: true }));
-    expect(JSON.stringify(first?.value)).not.toContain('hunter2');
-    // Another system's readers being done changes nothing here.
-    cache.settled('lab', 'sys2');
-    expect(cache.get('lab', 'sys1', 'drives', { recordUse: false })?.value).toBe(first?.value);
-    cache.settled('lab', 'sys1');
-    const later = cache.get('lab', 'sys1', 'drives', { recordUse: false });
-    expect(later?.value).not.toBe(first?.value);
-    expect(later).toEqual(first);
-  });
-
-  it("holds a system's write for its readers while a few other systems write theirs, never what the file no longer has, and only the last few", () => {
-    const { cache } = setup(2000);
-    cache.putRows('lab', 'sys1', [cache.rowOf('drives', sized(300))]);
-    for (const s of ['sys2', 'sys3']) cache.putRows('lab', s, [cache.rowOf('drives', sized(300))]);
-    // Its readers come after the others' writes: still the same value, parsed once.
-    const first = cache.get('lab', 'sys1', 'drives', { recordUse: false })?.value;
-    expect(cache.get('lab', 'sys1', 'drives', { recordUse: false })?.value).toBe(first);
-    // Evicted by another system's write: the file's answer (none), not the one held.
-    cache.putRows('lab', 'sys4', [cache.rowOf('big', sized(1200))]);
-    expect(cache.entries('lab', 'sys1')).toEqual([]);
-    expect(cache.get('lab', 'sys1', 'drives', { recordUse: false })).toBeUndefined();
-    // Many systems later, sys2's answer comes from the file again (equal, parsed anew).
-    const { cache: wide } = setup();
-    wide.putRows('lab', 'sys2', [wide.rowOf('drives', sized(300))]);
-    const held = wide.get('lab', 'sys2', 'drives', { recordUse: false })?.value;
-    for (let i = 0; i < 20; i++) wide.putRows('lab', `other${i}`, [wide.rowOf('drives', sized(300))]);
-    const later = wide.get('lab', 'sys2', 'drives', { recordUse: false })?.value;
-    expect(later).toEqual(held);
-    expect(later).not.toBe(held);
-  });
-
   it('an answer its caller knows unchanged takes the new read time only: same value and version, nothing written when nothing is held', () => {
     const { cache } = setup();
     const merged = { Data: [{ Id: 1, Level: 4 }] };
