@@ -75,7 +75,7 @@ export interface Evaluation {
   assessed: RuleKind[];
 }
 
-const CONNECTION_RULES = ['unreachable', 'login-required', 'certificate-changed', 'unlisted'] as const satisfies readonly RuleKind[];
+const CONNECTION_RULES = ['unreachable', 'login-required', 'certificate-changed', 'unlisted', 'protocol-error'] as const satisfies readonly RuleKind[];
 const DATA_RULES: readonly RuleKind[] = RULE_KINDS.filter((k) => !(CONNECTION_RULES as readonly string[]).includes(k));
 
 /**
@@ -102,6 +102,7 @@ const CONNECTION_TEXT: Readonly<Record<(typeof CONNECTION_RULES)[number], string
   'login-required': 'the session needs a new login: nothing is refreshed until then',
   'certificate-changed': "the site's certificate changed and is not trusted",
   unlisted: 'the site no longer lists this system',
+  'protocol-error': 'the answers of the system cannot be read: what is shown of it may be old or incomplete',
 };
 
 const listOf = <T>(value: unknown): T[] => {

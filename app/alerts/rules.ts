@@ -13,6 +13,7 @@ export const RULE_KINDS = [
   'login-required',
   'certificate-changed',
   'unlisted',
+  'protocol-error',
   'drive',
   'pool-used',
   'pool-full-days',
@@ -33,6 +34,8 @@ export const ruleSettingsSchema = z.object({
   'certificate-changed': z.object({ enabled }),
   /** A system the app knew that its site's list no longer shows. */
   unlisted: z.object({ enabled }),
+  /** A system whose answers the app cannot read (not understood, unnamed or named twice in its site's list). */
+  'protocol-error': z.object({ enabled }),
   /** A drive whose status is not OK, or whose cached SMART text shows a risk at or above `minSmartRisk`. */
   drive: z.object({ enabled, minSmartRisk: z.enum(['warning', 'critical']) }),
   /** A pool whose allocated share of usable capacity is above `percent`. */
@@ -80,6 +83,7 @@ export const DEFAULT_RULES: RuleSettings = {
   'login-required': { enabled: true },
   'certificate-changed': { enabled: true },
   unlisted: { enabled: true },
+  'protocol-error': { enabled: true },
   drive: { enabled: true, minSmartRisk: 'warning' },
   'pool-used': { enabled: true, percent: 90 },
   'pool-full-days': { enabled: true, days: 30 },
@@ -95,6 +99,7 @@ export const RULE_TITLES: Readonly<Record<RuleKind, string>> = {
   'login-required': 'Login required',
   'certificate-changed': 'Certificate changed',
   unlisted: 'System not listed by its site',
+  'protocol-error': 'Answers not understood',
   drive: 'Drive not OK or SMART risk',
   'pool-used': 'Pool used above a share',
   'pool-full-days': 'Pool full within days',

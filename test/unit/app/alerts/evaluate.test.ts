@@ -72,13 +72,25 @@ describe('alert evaluation', () => {
   it('raises a connection alert by state and leaves the data rules as they were (the cache is older than the failure)', () => {
     const e = evaluateAlerts(input({ state: 'unreachable', lastError: 'connect ECONNREFUSED' }), DEFAULT_RULES);
     expect(e.conditions).toEqual([{ rule: 'unreachable', subject: '', level: 'critical', message: 'the system does not answer: connect ECONNREFUSED' }]);
-    expect([...e.assessed].sort()).toEqual(['certificate-changed', 'login-required', 'unlisted', 'unreachable']);
+    expect([...e.assessed].sort()).toEqual(['certificate-changed', 'login-required', 'protocol-error', 'unlisted', 'unreachable']);
     expect(evaluateAlerts(input({ state: 'certificate-changed' }), DEFAULT_RULES).conditions[0]).toMatchObject({ rule: 'certificate-changed', level: 'critical' });
     expect(evaluateAlerts(input({ state: 'login-required' }), DEFAULT_RULES).conditions[0]).toMatchObject({ rule: 'login-required', level: 'warning' });
     // A system its site no longer lists: its own alert, with the list's message, and no data rule on its old answers.
     const unlisted = evaluateAlerts(input({ state: 'unlisted', lastError: "not listed by the site since 2026-03-01T00:00:00.000Z; the list says: relay down" }), DEFAULT_RULES);
     expect(unlisted.conditions).toEqual([{ rule: 'unlisted', subject: '', level: 'warning', message: 'the site no longer lists this system: not listed by the site since 2026-03-01T00:00:00.000Z; the list says: relay down' }]);
     expect(unlisted.assessed).not.toContain('drive');
+  });
+
+  it('raises answers it cannot read as their own alert, at the level of what is not understood, beside the data rules on what was read', () => {
+    const why = 'GET /pools/list: the answer is not in any shape Fleetdeck knows';
+    const e = evaluateAlerts(input({ state: 'protocol-error', lastError: why }), DEFAULT_RULES);
+    expect(e.conditions).toEqual([{ rule: 'protocol-error', subject: '', level: 'unknown', message: `the answers of the system cannot be read: what is shown of it may be old or incomplete: ${why}` }]);
+    expect(e.assessed).toContain('drive');
+    // Read again and understood: the rule has looked and sees nothing, so the alert clears.
+    const ok = evaluateAlerts(input(), DEFAULT_RULES);
+    expect(ok.assessed).toContain('protocol-error');
+    expect(ok.conditions).toEqual([]);
+    expect(evaluateAlerts(input({ state: 'protocol-error' }), rules((r) => (r['protocol-error'].enabled = false))).conditions).toEqual([]);
   });
 
   it('does not judge the connection from cached data alone (a stale system), nor anything while refreshing', () => {
