@@ -22,6 +22,7 @@ export const EXIT = {
   checksFailing: 13,
   monitorRunning: 14,
   managed: 15,
+  notRead: 16,
 } as const;
 export type ExitName = keyof typeof EXIT;
 
@@ -43,10 +44,11 @@ export const EXIT_MEANING: Readonly<Record<ExitName, string>> = {
   checksFailing: '`fleetdeck compliance`: at least one check of the baseline fails on a system without a waiver',
   monitorRunning: '`fleetdeck monitor`: another monitor already polls this data directory (the message names it)',
   managed: 'refused by the machine policy: a read-only workstation, or a site or setting managed by your organisation (nothing was sent or changed)',
+  notRead: '`fleetdeck alerts` / `compliance`: nothing open or failing, but a site in scope has no system read yet (never refreshed, or its login failed), so what it would show is unknown',
 };
 
 /** Statuses that report what a command found rather than an error: no error code ends with them. */
-export const FINDING_EXITS: readonly ExitName[] = ['ok', 'alertsOpen', 'checksFailing'];
+export const FINDING_EXITS: readonly ExitName[] = ['ok', 'alertsOpen', 'checksFailing', 'notRead'];
 
 /** Codes that cross IPC in `{ code, message }`; the renderer acts on these. */
 export type IpcErrorCode =

@@ -2,12 +2,14 @@ import { parseArgs } from 'node:util';
 import type { Alert } from '../../../app/alerts/alert.js';
 import { withRuntime } from '../context.js';
 import { CliError, EXIT, printJson, printRow, type CliIo } from '../io.js';
+import { noteUnread, unreadSites } from '../unread.js';
 
 /**
  * `fleetdeck alerts [--site NAME] [--all] [--json]`: the alerts not cleared (with `--all`, the
  * cleared ones too), after evaluating every system's cached state with the rules in force. Exits
- * {@link EXIT.alertsOpen} when any alert is open (not acknowledged, not snoozed), else 0: what a
- * cron job or a monitoring agent checks.
+ * {@link EXIT.alertsOpen} when any alert is open (not acknowledged, not snoozed), else
+ * {@link EXIT.notRead} when a site in scope has no system read (its alerts are unknown), else 0:
+ * what a cron job or a monitoring agent checks.
  */
 export async function alertsCommand(io: CliIo, args: readonly string[]): Promise<number> {
   const { values } = parseArgs({
@@ -23,13 +25,15 @@ export async function alertsCommand(io: CliIo, args: readonly string[]): Promise
     const filter = { ...(site ? { site: site.id } : {}), ...(values.all ? {} : { state: 'active' as const }) };
     const alerts = rt.alerts.list(filter);
     const open = alerts.some((a) => a.state === 'open');
+    const unread = unreadSites(rt, site ? new Set([site.id]) : undefined);
     if (values.json) printJson(io, alerts);
     else if (!alerts.length) io.stdout('no alerts\n');
     else {
       const names = new Map(rt.sites.list().map((s) => [s.id, s.name]));
       for (const a of alerts) printRow(io, row(a, names.get(a.siteId) ?? a.siteId));
     }
-    return open ? EXIT.alertsOpen : EXIT.ok;
+    noteUnread(io, unread, 'alerts');
+    return open ? EXIT.alertsOpen : unread.length ? EXIT.notRead : EXIT.ok;
   }, { secrets: false });
 }
 

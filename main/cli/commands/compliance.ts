@@ -10,6 +10,7 @@ import { readBaselineFile, secureBaselineText, shippedBaseline, type BaselineSou
 import type { Runtime } from '../../runtime.js';
 import { withRuntime } from '../context.js';
 import { CliError, EXIT, printJson, printRow, type CliIo } from '../io.js';
+import { noteUnread, unreadSites } from '../unread.js';
 
 export { secureBaselineText, type BaselineSource };
 
@@ -30,7 +31,8 @@ export function loadBaseline(file: string | undefined): BaselineSource {
  * `fleetdeck compliance [--baseline FILE] [--site NAME]... [--json] [--print-baseline]`: every
  * cached system against the baseline (without `--baseline`, the data directory's, as the app uses),
  * from the offline cache alone. Exits {@link EXIT.checksFailing} when any check fails on any system
- * without a waiver in force, else 0; a check that cannot tell does not fail the run but is printed.
+ * without a waiver in force, else {@link EXIT.notRead} when a site in scope has no system read, else
+ * 0; a check that cannot tell does not fail the run but is printed.
  */
 export async function complianceCommand(io: CliIo, args: readonly string[]): Promise<number> {
   if (args[0] === 'waive' || args[0] === 'unwaive') return waiveCommand(io, args[0], args.slice(1));
@@ -58,9 +60,11 @@ export async function complianceCommand(io: CliIo, args: readonly string[]): Pro
       const siteIds = new Set((values.site ?? []).map((name) => siteIdOf(rt, name)));
       // Without --baseline: the data directory's baseline, the one the app evaluates.
       const result = (source ? rt.compliance.withBaseline(source) : rt.compliance).evaluate(siteIds.size ? { siteIds } : {});
-      if (values.json) printJson(io, result);
+      const unread = unreadSites(rt, siteIds);
+      if (values.json) printJson(io, unread.length ? { ...result, notRead: unread.map((s) => ({ siteId: s.id, site: s.name })) } : result);
       else printText(io, result);
-      return result.counts.fail > 0 ? EXIT.checksFailing : EXIT.ok;
+      noteUnread(io, unread, 'checks');
+      return result.counts.fail > 0 ? EXIT.checksFailing : unread.length ? EXIT.notRead : EXIT.ok;
     },
     { secrets: false },
   );

@@ -128,6 +128,28 @@ describe('alerts against the simulator', { timeout: 120_000 }, () => {
     rt = await world.reopen();
   });
 
+  it('never reads "no alerts" as all well for a site none of whose systems was read: it names the site and exits 16', async () => {
+    const unread = await rt.sites.add({ name: 'never-read', baseUrl: 'https://127.0.0.1:9', username: 'admin' });
+    try {
+      rt.alerts.acknowledge(rt.alerts.list({ state: 'open' }).map((a) => a.id));
+      await world.closeRuntime();
+      const all = await cli(['alerts']);
+      expect(all.code, all.err).toBe(16);
+      expect(all.err).toContain('not read: site never-read: no system of it has been read yet');
+      expect(all.err).toContain('its alerts are unknown');
+      // Scoped to the site that was read, nothing is unknown.
+      const read = await cli(['alerts', '--site', rt.sites.get(siteId)!.name]);
+      expect(read.code, read.err).toBe(0);
+      expect(read.err).toBe('');
+      const compliance = await cli(['compliance', '--json', '--site', 'never-read']);
+      expect(compliance.code, compliance.err).toBe(16);
+      expect((JSON.parse(compliance.out) as { notRead?: unknown }).notRead).toEqual([{ siteId: unread.id, site: 'never-read' }]);
+    } finally {
+      rt = await world.reopen();
+      await rt.sites.remove(unread.id);
+    }
+  });
+
   it('records a rule change in the action log chain and applies it at once', async () => {
     rt.alerts.setRules({ level: 'site', siteId }, { drive: { enabled: false } });
     expect(rt.alerts.list({ state: 'active', rule: 'drive' })).toEqual([]);
