@@ -1,3 +1,4 @@
+import type { OperationKey } from '../../../app/catalog/index.js';
 import type { FieldOptions, FieldOptionsMap } from './op-form.js';
 
 /**
@@ -21,6 +22,7 @@ export function userCreateOptions(roles: readonly string[] = KNOWN_ROLES): Recor
 }
 
 /** The options above for an operation a bulk change may send; undefined for the others. */
-export function knownFieldOptions(operation: string): FieldOptionsMap | undefined {
-  return operation === 'POST /users/create' ? userCreateOptions() : undefined;
+export function knownFieldOptions(operation: OperationKey): FieldOptionsMap | undefined {
+  const userCreate: OperationKey = 'POST /users/create';
+  return operation === userCreate ? userCreateOptions() : undefined;
 }
