@@ -210,6 +210,11 @@ describe('planning order and total', () => {
   it('orders pools not filling by the larger used share before their names', () => {
     const rows = [row({ system: 'a', pool: 'p', usedPercent: 10 }), row({ system: 'b', pool: 'p', usedPercent: 80 }), row({ system: 'c', pool: 'p', usedPercent: undefined })];
     expect(rows.sort(comparePlan).map((r) => r.system)).toEqual(['b', 'a', 'c']);
+    // A known share, however small, before an unknown one.
+    const known = row({ system: 'z', pool: 'p', usedPercent: 0.5 });
+    const unknown = row({ system: 'a', pool: 'p', usedPercent: undefined });
+    expect([unknown, known].sort(comparePlan)).toEqual([known, unknown]);
+    expect([known, unknown].sort(comparePlan)).toEqual([known, unknown]);
   });
 
   it('breaks remaining ties by site, then system, then pool, with numbers in names in numeric order', () => {

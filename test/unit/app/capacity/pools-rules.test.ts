@@ -61,6 +61,16 @@ describe('a pool’s verdict from the system’s state', () => {
     expect(pool({ allocated: 10, free: 90, state: 'NearlyFull' })).toMatchObject({ level: 'critical', verdict: 'full' });
   });
 
+  it('says the free share beside the state only when it is known', () => {
+    expect(assessCapacity({ provisioning: [{ PoolName: 'p', State: 'Degraded' }] }).pools[0]?.reasons).toEqual(['p: the system reports Degraded']);
+  });
+
+  it('keeps the data’s own "full" (and says no free space is left) when the system also says Full', () => {
+    const p = pool({ allocated: 20, free: 80, state: 'Full', perDay: 5 });
+    expect(p.forecast).toMatchObject({ status: 'full', basis: 'free' });
+    expect(p.reasons).toEqual(['p: the system reports Full (80 % free)', 'p: no free space left']);
+  });
+
   it('shows a pool the system calls full as full now from the evaluation time, not a date', () => {
     const p = pool({ allocated: 99, free: 1, state: 'Full', perDay: 1 });
     expect(p.forecast).toMatchObject({ status: 'full', basis: 'state', days: 0, range: { low: 0, high: 0 }, fullAt: new Date(NOW).toISOString() });
@@ -87,6 +97,17 @@ describe('a pool’s level without a state: its allocated share', () => {
     expect(at(50, 1).forecast).toMatchObject({ status: 'growing', basis: 'free' });
   });
 
+  it('calls a pool whose data have filled it full, though its allocated share alone says filling up', () => {
+    // 85 allocated of 100, consumed data past 100 by now.
+    expect(pool({ allocated: 85, free: 15, perDay: 5 })).toMatchObject({ level: 'critical', verdict: 'full', forecast: { status: 'full', basis: 'free' } });
+  });
+
+  it('leaves a pool whose system reports a state to that state, however little free space it reports', () => {
+    const p = pool({ allocated: 50, free: 150, state: 'Ok', freePercent: 0.5, perDay: 1 });
+    expect(p.forecast).toMatchObject({ status: 'growing', basis: 'free' });
+    expect(p.verdict).toBe('ok');
+  });
+
   it('reads the share from the free percentage where no allocated figure is reported', () => {
     const c = assessCapacity({ health: { CapacityUtilization: { PoolCapacityVirtualRaidProvisioning: [{ Name: 'p', FreeSpaceInPercentage: 12 }, { FreeSpaceInPercentage: 1 }] } } });
     expect(c.pools).toHaveLength(1);
@@ -99,6 +120,16 @@ describe('a pool’s figures from whichever reads are at hand', () => {
     const c = assessCapacity({ health: { CapacityUtilization: { PoolCapacity: [{ PoolName: 'p', CapacityInBytes: 200, CapacityUsageInBytes: 50 }, { CapacityInBytes: 1 }] } } });
     expect(c.pools).toHaveLength(1);
     expect(c.pools[0]).toMatchObject({ usable: 200, allocated: 50, free: 150, freePercent: 75, allocatedPercent: 25, level: 'ok' });
+  });
+
+  it('takes the allocated share from allocated and usable, not from a free figure that leaves some space reserved', () => {
+    // Usable 200; 50 allocated, 100 free: 50 are reserved by the system and neither.
+    const c = assessCapacity({
+      pools: { CapacityUsage: [{ Name: 'p', TotalAllocatedSizeInBytes: 50, FreeCapacityInBytes: 100 }, { Name: 'q', TotalAllocatedSizeInBytes: 50, FreeCapacityInBytes: 100 }] },
+      health: { CapacityUtilization: { PoolCapacity: [{ PoolName: 'p', CapacityInBytes: 200 }, { PoolName: 'q', CapacityInBytes: 200 }] } },
+    });
+    expect(c.pools[0]).toMatchObject({ usable: 200, free: 100, freePercent: 50, allocatedPercent: 25 });
+    expect(c.total).toMatchObject({ usable: 400, allocated: 100, free: 200 });
   });
 
   it('keeps the pool read’s allocated figure over the health record’s, and ignores a usable of 0', () => {
@@ -139,6 +170,7 @@ describe('a pool’s figures from whichever reads are at hand', () => {
     const c = assessCapacity({ provisioning: [{ PoolName: 'p', State: 'Ok', VirtualRaidValues: [{ N: 8, K: 2 }, { N: 4 }, { K: 1 }, { N: '4' as unknown as number, K: 1 }] }, { PoolName: 'q', State: 'Ok' }] });
     expect(c.pools.find((p) => p.name === 'p')?.layouts).toEqual([{ n: 8, k: 2 }]);
     expect(c.pools.find((p) => p.name === 'q')?.layouts).toEqual([]);
+    expect(pool({ allocated: 1, free: 1 }).layouts).toEqual([]);
   });
 });
 
@@ -151,6 +183,8 @@ describe('a system’s pools together', () => {
     const c = assessCapacity({ pools: reads([['c', 10, 90], ['b', 95, 5], ['a', 10, 90], ['d', 85, 15]]) });
     expect(c.pools.map((p) => `${p.name} ${p.level}`)).toEqual(['b critical', 'd warning', 'a ok', 'c ok']);
     expect(c.level).toBe('critical');
+    const same = assessCapacity({ pools: reads([['d', 10, 90], ['c', 10, 90], ['b', 10, 90], ['a', 10, 90], ['e', 10, 90]]) });
+    expect(same.pools.map((p) => p.name)).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 
   it('adds an "All pools" line only for two pools or more, with sums that are unknown when one pool’s figure is', () => {
