@@ -20,12 +20,13 @@ describe('an ATA document', () => {
   it('reads each attribute’s figures, flags and raw value as the text table holds them', () => {
     const r = read(
       doc([
-        { id: 5, name: 'Reallocated Sector Ct', value: 100, worst: 98, thresh: 10, when_failed: '', flags: { value: 0x33, prefailure: true, updated_online: true }, raw: { value: 7, string: '7 (Min/Max 1/9)' } },
-        { id: 9, name: 'Power_On_Hours', value: 99, flags: { value: 0x12, prefailure: false, updated_online: false }, raw: { value: 1234 } },
-        { id: 194, value: 64, raw: 36 },
+        // Entries it cannot print come first: skipped, they must not end the table.
         { id: 12, name: 'no value' },
         { name: 'no id', value: 1 },
         'not an attribute',
+        { id: 5, name: 'Reallocated  Sector Ct', value: 100, worst: 98, thresh: 10, when_failed: '', flags: { value: 0x33, prefailure: true, updated_online: true }, raw: { value: 7, string: '7 (Min/Max 1/9)' } },
+        { id: 9, name: 'Power_On_Hours', value: 99, flags: { value: 0x12, prefailure: false, updated_online: false }, raw: { value: 1234 } },
+        { id: 194, value: 64, raw: 36 },
       ]),
     );
     expect(r).toMatchObject({ kind: 'ata', model: 'HDD 9000', serial: 'S123', firmware: 'FW1' });
@@ -44,7 +45,7 @@ describe('an ATA document', () => {
     expect(risk(undefined)?.whenFailed).toBe('-');
     expect(risk('NOW')).toMatchObject({ whenFailed: 'FAILING_NOW', risk: 'critical' });
     expect(risk(' Past ')).toMatchObject({ whenFailed: 'In_the_past', risk: 'warning' });
-    expect(risk('some time')).toMatchObject({ whenFailed: 'some_time', risk: 'unknown' });
+    expect(risk('some  time')).toMatchObject({ whenFailed: 'some_time', risk: 'unknown' });
   });
 
   it('says the self-assessment as smartctl does, PASSED or FAILED!, and only when it is a boolean', () => {
@@ -57,6 +58,7 @@ describe('an ATA document', () => {
   it('reads a model given as scsi_model_name or product, and numbers as text', () => {
     expect(smartctlJsonText({ scsi_model_name: 'M1', serial_number: 42 })).toBe('Device Model: M1\nSerial Number: 42');
     expect(smartctlJsonText({ product: 'P1' })).toBe('Device Model: P1');
+    expect(read(doc([{ id: 9, name: 'Power_On_Hours', value: 99, raw: { value: 1 } }], { model_name: undefined })).model).toBeUndefined();
   });
 });
 
@@ -126,6 +128,13 @@ describe('a SCSI document', () => {
     const r = read(doc({ temperature: {}, scsi_error_counter_log: { read: counters({ total_uncorrected_errors: 2 }), write: 'n/a' } }));
     expect(r.scsi?.errorCounters.map((c) => c.operation)).toEqual(['read']);
     expect(r.scsi?.temperatureC).toBeUndefined();
+    expect(r.scsi?.fields.map((f) => f.label)).toEqual(['Elements in grown defect list']);
+    const bare = read(doc({ temperature: undefined, smart_status: undefined, scsi_grown_defect_list: undefined }));
+    expect(bare.scsi?.fields).toEqual([]);
+    expect(bare.findings.filter((f) => f.risk === 'unknown').map((f) => [f.subject, f.message])).toEqual([
+      ['SMART Health Status', "not in the output (cut short, or another command's output?)"],
+      ['Elements in grown defect list', "not in the output (cut short, or another command's output?)"],
+    ]);
     expect(r.risk).toBe('warning');
     const cut = smartctlJsonText(doc({ scsi_error_counter_log: undefined }));
     expect(cut).not.toContain('Error counter log');
@@ -142,6 +151,8 @@ describe('a SCSI document', () => {
   it('is read as SCSI by its sections alone when the protocol is not given, but not when it has an ATA table', () => {
     const bare = { smartctl: {}, smart_status: { passed: true }, scsi_grown_defect_list: 0, scsi_error_counter_log: { read: counters() } };
     expect(read(bare).kind).toBe('scsi');
+    expect(read({ smartctl: {}, smart_status: { passed: true }, scsi_grown_defect_list: 0 }).kind).toBe('scsi');
+    expect(read({ smartctl: {}, device: { protocol: 'scsi' }, smart_status: { passed: true } })).toMatchObject({ kind: 'scsi', overallHealth: 'OK' });
     expect(read({ smartctl: {}, smart_status: { passed: true }, scsi_error_counter_log: { read: counters() } }).kind).toBe('scsi');
     expect(read({ ...bare, ata_smart_attributes: { table: [{ id: 9, name: 'Power_On_Hours', value: 99, raw: { value: 1 } }] } }).kind).toBe('ata');
   });

@@ -56,6 +56,13 @@ describe('a drive’s verdict', () => {
     expect(parseSmart('no SMART here').findings.length).toBeGreaterThan(0);
   });
 
+  it('shares one frozen verdict among all drives with nothing to report, so a fleet keeps one object for them', () => {
+    const a = smartVerdictOf(ata([9, 'Power_On_Hours', 100]));
+    expect(smartVerdictOf(ata([12, 'Power_Cycle_Count', 7]))).toBe(a);
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(smartVerdictOf('no SMART here')).toBe(smartVerdictOf('nor here'));
+  });
+
   it('keeps a warning found by the parser', () => {
     expect(smartVerdictOf(ata([5, 'Reallocated_Sector_Ct', 3]))).toEqual({ risk: 'warning', findings: [{ risk: 'warning', subject: '5 Reallocated_Sector_Ct', message: 'raw count 3 is above 0' }] });
     expect(smartVerdictOf(undefined)).toBeUndefined();
