@@ -60,6 +60,7 @@ describe('which rules look at a system', () => {
 
   it('assess compliance only where it was evaluated', () => {
     expect(evaluateAlerts(input({ compliance: undefined }), DEFAULT_RULES).assessed).not.toContain('compliance');
+    expect(evaluateAlerts(input({ compliance: undefined }), DEFAULT_RULES).assessed).toContain('drive');
     expect(evaluateAlerts(input(), DEFAULT_RULES).assessed).toContain('compliance');
   });
 
@@ -114,10 +115,15 @@ describe('the drive rule', () => {
     const degraded = { resources: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Degraded' }] }] } };
     const worse = evaluateAlerts(input({ smart: smart('critical', ['a', 'b']) }, degraded), DEFAULT_RULES).conditions[0];
     expect(worse?.level).toBe('critical');
-    expect(worse?.message).toContain('; SMART risk critical');
+    expect(worse?.message).toMatch(/; SMART risk critical: .*a.*; .*b/);
     const same = evaluateAlerts(input({ smart: smart('warning', ['a']) }, degraded), DEFAULT_RULES).conditions[0];
     expect(same?.message).not.toContain('SMART');
     expect(evaluateAlerts(input({}, degraded), DEFAULT_RULES).conditions[0]?.message).not.toContain('SMART');
+  });
+
+  it('says a SMART risk without findings with nothing after it', () => {
+    const c = evaluateAlerts(input({ smart: smart('critical', []) }), DEFAULT_RULES).conditions[0];
+    expect(c?.message).toBe('SMART risk critical on drive d1 of n1');
   });
 });
 
@@ -167,6 +173,11 @@ describe('the notification rule', () => {
     expect(evaluateAlerts(input({ notifications: n }), rules((r) => (r.notification.minLevel = 0))).conditions.map((c) => c.subject)).toEqual(['#1']);
     expect(notificationWindowEnd(input({ notifications: n }), DEFAULT_RULES)).toBe(NOW);
     expect(notificationWindowEnd(input({ notifications: n }), rules((r) => (r.notification.minLevel = 0)))).toBe(NOW);
+  });
+
+  it('leaves a record without a level out of the window even from level 0', () => {
+    const n = { Data: [rec({ Id: 1, Timestamp: at(2) }), rec({ Id: 2, Timestamp: at(20), Level: undefined })] };
+    expect(notificationWindowEnd(input({ notifications: n }), rules((r) => (r.notification.minLevel = 0)))).toBe(NOW - 2 * HOUR + 24 * HOUR);
   });
 
   it('ends the window at the earliest counted record leaving it, ignoring records without a time', () => {
