@@ -38,6 +38,18 @@ describe('an ATA document', () => {
     expect(r.attributes[0]).toMatchObject({ rawNumber: 7, risk: 'warning' });
   });
 
+  it('prints an attribute without a raw value with an empty raw value', () => {
+    const r = read(doc([{ id: 9, name: 'Power_On_Hours', value: 99, raw: {} }, { id: 12, name: 'Power_Cycle_Count', value: 99 }]));
+    expect(r.attributes.map((a) => [a.id, a.raw, a.rawNumber])).toEqual([
+      [9, '', undefined],
+      [12, '', undefined],
+    ]);
+  });
+
+  it('reads a document with a verdict but no attribute table, health log or SCSI section as no layout: unknown', () => {
+    expect(read({ smartctl: {}, smart_status: { passed: true } })).toMatchObject({ kind: 'unknown', risk: 'unknown', overallHealth: 'PASSED' });
+  });
+
   it('reads when_failed: empty or "-" as never, now and past in any case, other words as not understood', () => {
     const risk = (when_failed: unknown) => read(doc([{ id: 1, name: 'Raw_Read_Error_Rate', value: 100, thresh: 6, when_failed, raw: { value: 0 } }])).attributes[0];
     expect(risk('')?.whenFailed).toBe('-');
