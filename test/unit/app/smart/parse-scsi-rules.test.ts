@@ -37,4 +37,16 @@ describe('SCSI rating rules, further', () => {
     expect(now.scsi?.errorCounters.find((c) => c.operation === 'read')).toMatchObject({ risk: 'critical', reason: 'uncorrected read errors grew from 0 to 5' });
     expect(now.scsi?.errorCounters.find((c) => c.operation === 'write')).toMatchObject({ risk: 'warning', reason: '5 uncorrected write errors' });
   });
+
+  it('rates an operation the earlier reading did not print by its count alone', () => {
+    const before = parseSmart(sasHdd({ uncorrected: { verify: null } }));
+    expect(parseSmart(sasHdd({ uncorrected: { verify: 3 } }), before).scsi?.errorCounters.find((c) => c.operation === 'verify')).toMatchObject({ risk: 'warning', reason: '3 uncorrected verify errors' });
+  });
+
+  it('still misses the grown defect list when another section had a line it could not read', () => {
+    const text = sasHdd().replace(/^Elements in grown defect list:.*$/m, '').replace(/^read: .*$/m, 'read: garbled');
+    const r = parseSmart(text);
+    expect(r.findings.map((f) => f.subject)).toContain('Elements in grown defect list');
+    expect(r.findings.find((f) => f.subject === 'Error counter log')?.message).toBe('row not understood: "read: garbled"');
+  });
 });
