@@ -76,7 +76,7 @@ function scsiLines(doc: Json): string[] {
   const status = isObj(doc.smart_status) ? doc.smart_status : undefined;
   if (status) {
     const scsi = isObj(status.scsi) ? status.scsi : {};
-    const text = str(scsi.ie_string) ?? (status.passed === true ? 'OK' : status.passed === false ? 'FAILURE' : JSON.stringify(status.passed));
+    const text = str(scsi.ie_string) ?? (status.passed === true ? 'OK' : status.passed === false ? 'FAILURE' : (JSON.stringify(status.passed) ?? ''));
     lines.push(`SMART Health Status: ${text}`);
   }
   const temp = isObj(doc.temperature) ? doc.temperature : undefined;

@@ -85,3 +85,24 @@ describe('NoticeGate', () => {
     expect(h.shown).toHaveLength(1);
   });
 });
+
+describe('notices, further rules', () => {
+  it('collapses runs of spaces to one and keeps single spaces', () => {
+    expect(noticeText('a   b c', 100)).toBe('a b c');
+  });
+
+  it('puts a level it does not rank after those it does', () => {
+    const notices = groupedNotices({ siteId: 's', system: 'x', raised: [{ level: 'unknown', message: 'u' }, { level: 'warning', message: 'w' }, { level: 'critical', message: 'c' }] as never });
+    expect(notices.map((n) => n.body)).toEqual(['c', 'w', 'u']);
+  });
+
+  it('counts into the summary the alerts of each notice held, not every alert of the change for each', () => {
+    const timers = new FakeTimers();
+    const shown: DesktopNotice[] = [];
+    const gate = new NoticeGate({ show: (n) => shown.push(n), timers, cap: 1, windowMs: 1000 });
+    gate.offer({ siteId: 's', system: 'a', raised: [alert('critical', 'x')] });
+    gate.offer({ siteId: 's', system: 'b', raised: [alert('critical', 'c1'), alert('critical', 'c2'), alert('warning', 'w1'), alert('warning', 'w2'), alert('warning', 'w3')] });
+    timers.advance(1000);
+    expect(shown.at(-1)?.body).toBe('5 more new alerts on 1 system: see the alert centre');
+  });
+});

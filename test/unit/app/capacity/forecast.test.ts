@@ -30,6 +30,19 @@ describe('linearFit', () => {
     expect(linearFit([1], [1])).toBeUndefined();
     expect(linearFit([2, 2, 2], [1, 2, 3])).toBeUndefined();
   });
+
+  it('gives no fit when x and y differ in length', () => {
+    expect(linearFit([0, 1, 2], [1, 2])).toBeUndefined();
+    expect(linearFit([0, 1], [1, 2, 3])).toBeUndefined();
+  });
+
+  it('fits a line through two points, with no standard error, and gives one from three', () => {
+    expect(linearFit([0, 1], [1, 3])).toEqual({ a: 1, b: 2, se: undefined });
+    const three = linearFit([0, 1, 2], [1, 3, 4]);
+    // b = 1.5, a = 7/6, residuals ±1/6: SSE = 1/6, sxx = 2 → se = sqrt(1/6 / 1 / 2).
+    expect(three?.b).toBeCloseTo(1.5);
+    expect(three?.se).toBeCloseTo(Math.sqrt(1 / 12));
+  });
 });
 
 describe('forecastFull', () => {
@@ -89,6 +102,58 @@ describe('forecastFull', () => {
     expect(forecastTrend(forecastFull(series(10, 50 * TB, TB), 0))).toBe('usable unknown');
   });
 
+  it('calls a growing forecast without a range uncertain rather than failing', () => {
+    expect(forecastTrend({ status: 'growing', basis: 'consumed', slopePerDay: 1, capacity: 1, days: 3, samples: 3 })).toBe('growing (growth not certain)');
+  });
+
+  it('counts from the newest sample by default, whatever the order the samples come in', () => {
+    const ordered = forecastFull(series(30, 50 * TB, TB), 100 * TB);
+    const shuffled = forecastFull([...series(30, 50 * TB, TB)].sort((a, b) => (a.t % (7 * DAY)) - (b.t % (7 * DAY)) || b.t - a.t), 100 * TB);
+    expect(shuffled).toEqual(ordered);
+    expect(shuffled.fullAt).toBe(new Date(T0 + 50 * DAY).toISOString());
+  });
+
+  it('ignores samples with a time or a consumed figure that is not a finite number', () => {
+    const clean = series(30, 50 * TB, TB);
+    const dirty = [...clean, { t: Number.NaN, consumed: 99 * TB }, { t: T0 + 40 * DAY, consumed: Number.POSITIVE_INFINITY }, { t: T0 + 41 * DAY, consumed: Number.NaN }];
+    expect(forecastFull(dirty, 100 * TB)).toEqual(forecastFull(clean, 100 * TB));
+    expect(forecastFull(dirty, 100 * TB).samples).toBe(30);
+  });
+
+  it('is full once the allocated figure reaches the capacity, whatever consumed data hold', () => {
+    const f = forecastFull(series(10, 20 * TB, TB), 100 * TB, undefined, 100 * TB);
+    expect(f).toMatchObject({ status: 'full', basis: 'free', days: 0, range: { low: 0, high: 0 }, consumedNow: 29 * TB });
+    expect(f.fullAt).toBe(new Date(T0 + 9 * DAY).toISOString());
+  });
+
+  it('is full when the newest consumed figure equals the capacity exactly', () => {
+    expect(forecastFull(series(10, 91 * TB, TB), 100 * TB)).toMatchObject({ status: 'full', days: 0 });
+  });
+
+  it('is full at a later now when the fitted line has reached the capacity by then', () => {
+    // 10, 20, 30 TB on days 0–2: the line is at 50 TB on day 4, exactly the capacity.
+    const f = forecastFull(series(3, 10 * TB, 10 * TB), 50 * TB, T0 + 4 * DAY);
+    expect(f).toMatchObject({ status: 'full', days: 0, range: { low: 0, high: 0 }, fullAt: new Date(T0 + 4 * DAY).toISOString() });
+    expect(f.consumedNow).toBeCloseTo(50 * TB, -3);
+  });
+
+  it('states its basis: free space with an allocated figure, consumed data without one or with one that is not a number', () => {
+    expect(forecastFull(series(30, 50 * TB, TB), 100 * TB).basis).toBe('consumed');
+    expect(forecastFull(series(30, 50 * TB, TB), 100 * TB, undefined, 60 * TB).basis).toBe('free');
+    expect(forecastFull(series(30, 50 * TB, TB), 100 * TB, undefined, Number.NaN)).toEqual(forecastFull(series(30, 50 * TB, TB), 100 * TB));
+    expect(forecastFull([], 100 * TB).basis).toBe('consumed');
+    expect(forecastFull([], 100 * TB, undefined, 1).basis).toBe('free');
+  });
+
+  it('gives the 95 % range of slope ± t(n − 2)·SE: the faster slope the low days, the slower the high', () => {
+    // 10, 22, 29, 41 TB on days 0–3: b = 10 TB/day, a = 10.5 TB, SE = √0.5 TB/day, t(2) = 4.303.
+    const f = forecastFull([10, 22, 29, 41].map((v, i) => ({ t: T0 + i * DAY, consumed: v * TB })), 200 * TB);
+    const remaining = 200 - (10.5 + 10 * 3);
+    const margin = 4.303 * Math.sqrt(0.5);
+    expect(f.days).toBe(Math.round(remaining / 10));
+    expect(f.range).toEqual({ low: Math.floor(remaining / (10 + margin)), high: Math.ceil(remaining / (10 - margin)) });
+  });
+
   it('counts from the given now and sorts unordered samples', () => {
     const s = series(30, 50 * TB, TB).reverse();
     const f = forecastFull(s, 100 * TB, T0 + 31 * DAY);
@@ -105,6 +170,14 @@ describe('tQuantile975', () => {
     expect(tQuantile975(1000)).toBe(1.96);
     expect(tQuantile975(0)).toBe(Number.POSITIVE_INFINITY);
   });
+
+  it('interpolates linearly between the anchors past the table', () => {
+    // 31–40 between 2.042 and 2.021, 41–60 towards 2.0, 61–120 towards 1.98.
+    expect(tQuantile975(35)).toBeCloseTo((2.042 + 2.021) / 2, 6);
+    expect(tQuantile975(50)).toBeCloseTo((2.021 + 2.0) / 2, 6);
+    expect(tQuantile975(90)).toBeCloseTo((2.0 + 1.98) / 2, 6);
+    expect(tQuantile975(120)).toBeCloseTo(1.98, 6);
+  });
 });
 
 describe('historyByPool', () => {
@@ -116,6 +189,10 @@ describe('historyByPool', () => {
       { PoolName: 'b', Time: '2025-01-02T00:00:00Z', TotalConsumedSizeInBytes: 20 },
       { PoolName: 'a', Time: '2025-01-03T00:00:00', TotalConsumedSizeInBytes: 3 },
       { PoolName: 'c' },
+      { Time: '2025-01-01T00:00:00', TotalConsumedSizeInBytes: 5 },
+      { PoolName: 'a', TotalConsumedSizeInBytes: 5 },
+      { PoolName: 'a', Time: '2025-01-04T00:00:00' },
+      { PoolName: 'a', Time: 'yesterday', TotalConsumedSizeInBytes: 5 },
     ];
     const { pools, system } = historyByPool(rows);
     expect([...pools.keys()]).toEqual(['a', 'b']);
@@ -123,6 +200,19 @@ describe('historyByPool', () => {
     expect(system).toEqual([
       { t: Date.UTC(2025, 0, 1), consumed: 11 },
       { t: Date.UTC(2025, 0, 2), consumed: 22 },
+    ]);
+  });
+
+  it('orders the system series by time whatever order the rows come in', () => {
+    const rows = [
+      { PoolName: 'a', Time: '2025-01-03T00:00:00Z', TotalConsumedSizeInBytes: 3 },
+      { PoolName: 'a', Time: '2025-01-01T00:00:00Z', TotalConsumedSizeInBytes: 1 },
+      { PoolName: 'b', Time: '2025-01-01T00:00:00Z', TotalConsumedSizeInBytes: 10 },
+      { PoolName: 'b', Time: '2025-01-03T00:00:00Z', TotalConsumedSizeInBytes: 30 },
+    ];
+    expect(historyByPool(rows).system).toEqual([
+      { t: Date.UTC(2025, 0, 1), consumed: 11 },
+      { t: Date.UTC(2025, 0, 3), consumed: 33 },
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { comparePlan, fillsFirstText, PLAN_COLUMNS, planCells, type PlanRow, planRows, planTotal, type SystemCapacityEntry } from '../../../../app/capacity/plan.js';
-import { assessCapacity } from '../../../../app/capacity/pools.js';
+import type { Forecast } from '../../../../app/capacity/forecast.js';
+import { comparePlan, fillsFirstText, PLAN_COLUMNS, type PlanCell, planCells, poolFigures, type PlanRow, planRows, planTotal, rangeText, type SystemCapacityEntry, totalCells } from '../../../../app/capacity/plan.js';
+import { assessCapacity, type PoolCapacity } from '../../../../app/capacity/pools.js';
 import { rollupAnswers, systemRollup } from '../../../../app/health/system-health.js';
 import { healthSection } from '../../../../app/reports/health.js';
 import { GENERATED_AT, fixtureInput } from '../reports/fixtures.js';
@@ -123,5 +124,152 @@ describe('the planning view and the health report agree', () => {
       expect(row?.[sCol('allocated')]).toBe(t.allocated);
       expect(row?.[sCol('capacity')]).toBe(t.unknownUsable ? null : t.usable);
     }
+  });
+});
+
+/** A planning row as `planRows` makes it, with only the figures a test names. */
+function row(r: Partial<PlanRow> & Pick<PlanRow, 'system' | 'pool'>): PlanRow {
+  return {
+    key: `dc\u0000${r.system}\u0000${r.pool}`,
+    siteId: 'dc',
+    siteName: 'dc',
+    level: 'ok',
+    verdict: 'ok',
+    fullNow: false,
+    usable: 100,
+    allocated: 50,
+    consumed: 10,
+    free: 50,
+    freePercent: 50,
+    usedPercent: 50,
+    growthPerDay: 0,
+    daysUntilFull: undefined,
+    range: undefined,
+    fullBy: undefined,
+    status: 'not-growing',
+    basis: 'free',
+    ...r,
+  };
+}
+
+describe('pool figures of a table', () => {
+  const pool = (over: Partial<PoolCapacity>, forecast: Partial<Forecast>): PoolCapacity => ({
+    name: 'hdd',
+    usable: 100,
+    allocated: 50,
+    consumed: 10,
+    free: 50,
+    freePercent: 50,
+    allocatedPercent: 50.123,
+    state: 'Ok',
+    reason: undefined,
+    layouts: [],
+    forecast: { status: 'growing', basis: 'free', slopePerDay: 2.6, capacity: 100, days: 20, range: { low: 10.4, high: Number.POSITIVE_INFINITY }, fullAt: '2026-02-01T00:00:00.000Z', samples: 30, ...forecast },
+    level: 'ok',
+    verdict: 'ok',
+    reasons: [],
+    ...over,
+  });
+
+  it('rounds the used share to two decimals and growth to whole bytes, and keeps the open end of the range', () => {
+    expect(poolFigures(pool({}, {}))).toMatchObject({ usedPercent: 50.12, growthPerDay: 3, daysUntilFull: 20, range: { low: 10, high: Number.POSITIVE_INFINITY }, fullBy: '2026-02-01T00:00:00.000Z', status: 'growing' });
+  });
+
+  it('leaves unknown what is unknown: no used share without an allocated share, no growth without a fit', () => {
+    const f = poolFigures(pool({ allocatedPercent: undefined }, { status: 'insufficient-data', slopePerDay: 0, days: undefined, range: undefined, fullAt: undefined }));
+    expect(f.usedPercent).toBeUndefined();
+    expect(f.growthPerDay).toBeUndefined();
+    expect(f.daysUntilFull).toBeUndefined();
+  });
+
+  it('gives a pool full now 0 days and no date or range, and a shrinking pool its growth but no days', () => {
+    const full = poolFigures(pool({}, { status: 'full', days: 0, range: { low: 0, high: 0 }, fullAt: '2026-01-01T00:00:00.000Z' }));
+    expect(full).toMatchObject({ daysUntilFull: 0, status: 'full' });
+    expect(full.fullBy).toBeUndefined();
+    expect(full.range).toBeUndefined();
+    const shrinking = poolFigures(pool({}, { status: 'not-growing', slopePerDay: -5, days: undefined, range: undefined, fullAt: undefined }));
+    expect(shrinking.growthPerDay).toBe(-5);
+    expect(shrinking.daysUntilFull).toBeUndefined();
+  });
+
+  it('writes the range as low – high, with ∞ for an open end, and nothing without a range', () => {
+    expect(rangeText({ low: 12, high: 40 })).toBe('12 – 40');
+    expect(rangeText({ low: 12, high: Number.POSITIVE_INFINITY })).toBe('12 – ∞');
+    expect(rangeText(undefined)).toBeUndefined();
+  });
+});
+
+describe('planning order and total', () => {
+  it('keys a row by site, system and pool, so equal names elsewhere stay apart', () => {
+    const entry = (siteId: string, system: string): SystemCapacityEntry => ({ siteId, siteName: siteId, system, capacity: assessCapacity({ pools: { CapacityUsage: [{ Name: 'p', TotalAllocatedSizeInBytes: 1, FreeCapacityInBytes: 9 }] } }) });
+    const keys = planRows([entry('a', 'b'), entry('a', 'c'), entry('b', 'b')]).map((r) => r.key);
+    expect(new Set(keys).size).toBe(3);
+    expect(keys).toContain('a\u0000b\u0000p');
+  });
+
+  it('orders pools not filling by the larger used share before their names', () => {
+    const rows = [row({ system: 'a', pool: 'p', usedPercent: 10 }), row({ system: 'b', pool: 'p', usedPercent: 80 }), row({ system: 'c', pool: 'p', usedPercent: undefined })];
+    expect(rows.sort(comparePlan).map((r) => r.system)).toEqual(['b', 'a', 'c']);
+    // A known share, however small, before an unknown one.
+    const known = row({ system: 'z', pool: 'p', usedPercent: 0.5 });
+    const unknown = row({ system: 'a', pool: 'p', usedPercent: undefined });
+    expect([unknown, known].sort(comparePlan)).toEqual([known, unknown]);
+    expect([known, unknown].sort(comparePlan)).toEqual([known, unknown]);
+  });
+
+  it('breaks remaining ties by site, then system, then pool, with numbers in names in numeric order', () => {
+    const rows = [row({ system: 'sys-10', pool: 'p' }), row({ system: 'sys-2', pool: 'z' }), row({ system: 'sys-2', pool: 'a' }), row({ siteName: 'ab', system: 'sys-1', pool: 'p' })];
+    expect(rows.sort(comparePlan).map((r) => `${r.siteName}/${r.system}/${r.pool}`)).toEqual(['ab/sys-1/p', 'dc/sys-2/a', 'dc/sys-2/z', 'dc/sys-10/p']);
+  });
+
+  it('counts a pool due in exactly 30 or 90 days within those, one due later not, and one not filling in neither', () => {
+    const t = planTotal([row({ system: 'a', pool: 'p', daysUntilFull: 30, status: 'growing' }), row({ system: 'b', pool: 'p', daysUntilFull: 31, status: 'growing' }), row({ system: 'c', pool: 'p', daysUntilFull: 90, status: 'growing' }), row({ system: 'd', pool: 'p', daysUntilFull: 91, status: 'growing' }), row({ system: 'e', pool: 'p' })]);
+    expect(t).toMatchObject({ within30: 1, within90: 3, fullNow: 0 });
+  });
+
+  it('names as filling first the pool with the fewest days, the earlier row on a tie, and a full pool before any', () => {
+    const a = row({ system: 'a', pool: 'p', daysUntilFull: 30, status: 'growing' });
+    const b = row({ system: 'b', pool: 'p', daysUntilFull: 10, status: 'growing' });
+    const c = row({ system: 'c', pool: 'p', daysUntilFull: 10, status: 'growing' });
+    const d = row({ system: 'd', pool: 'p' });
+    expect(planTotal([a, b, c, d]).fillsFirst).toEqual({ siteName: 'dc', system: 'b', pool: 'p', days: 10 });
+    expect(planTotal([a, row({ system: 'f', pool: 'p', fullNow: true, daysUntilFull: 0, status: 'full' })]).fillsFirst?.system).toBe('f');
+    expect(planTotal([d]).fillsFirst).toBeUndefined();
+  });
+
+  it('counts pools of unknown usable apart and leaves them out of the used share', () => {
+    const t = planTotal([row({ system: 'a', pool: 'p', usable: 100, allocated: 50 }), row({ system: 'b', pool: 'p', usable: undefined, allocated: 40 })]);
+    expect(t).toMatchObject({ unknownUsable: 1, usable: 100, allocated: 90, usedPercent: 50 });
+    expect(planTotal([]).usedPercent).toBeUndefined();
+    expect(planTotal([row({ system: 'a', pool: 'p', usable: undefined })]).usedPercent).toBeUndefined();
+  });
+});
+
+describe('planning export cells', () => {
+  it('writes an unknown figure as an empty cell and the outlook as level and verdict', () => {
+    const cells = planCells(row({ system: 'a', pool: 'p', usable: undefined, growthPerDay: undefined, level: 'warning', verdict: 'nearly full', range: { low: 3, high: 9 } }));
+    const at = (id: string): PlanCell => cells[PLAN_COLUMNS.findIndex(([c]) => c === id)] as PlanCell;
+    expect(at('usable')).toBeNull();
+    expect(at('growthPerDay')).toBeNull();
+    expect(at('daysUntilFull')).toBeNull();
+    expect(at('fullBy')).toBeNull();
+    expect(at('range')).toBe('3 – 9');
+    expect(at('allocated')).toBe(50);
+    expect(at('outlook')).toBe('warning: nearly full');
+  });
+
+  it('says which pool fills first: full now, or first in N days (one day singular), or nothing', () => {
+    expect(fillsFirstText({ fillsFirst: { siteName: 's', system: 'sys', pool: 'p', days: 0 } })).toBe('sys/p full now');
+    expect(fillsFirstText({ fillsFirst: { siteName: 's', system: 'sys', pool: 'p', days: 1 } })).toBe('sys/p first, in 1 day');
+    expect(fillsFirstText({ fillsFirst: { siteName: 's', system: 'sys', pool: 'p', days: 31 } })).toBe('sys/p first, in 31 days');
+    expect(fillsFirstText({ fillsFirst: undefined })).toBeUndefined();
+  });
+
+  it('writes the fleet total as one cell per column: counts, sums and the pools full soon', () => {
+    const t = planTotal([row({ system: 'a', pool: 'p', daysUntilFull: 12, status: 'growing', growthPerDay: 7 }), row({ system: 'b', pool: 'p', fullNow: true, daysUntilFull: 0, status: 'full' })]);
+    const cells = totalCells(t);
+    expect(cells).toHaveLength(PLAN_COLUMNS.length);
+    expect(cells).toEqual(['Fleet total', '2 systems', '2 pools', 'b/p full now', null, null, 50, 7, 200, 100, 20, 100, '1 full now, 2 within 30 days, 2 within 90 days']);
+    expect(totalCells(planTotal([]))).toEqual(['Fleet total', '0 systems', '0 pools', null, null, null, null, 0, 0, 0, 0, 0, '0 full now, 0 within 30 days, 0 within 90 days']);
   });
 });
