@@ -62,7 +62,7 @@ export function plainWhole(n: number): string | undefined {
 }
 
 /**
- * What the entry script calls once the frame is mounted (invisible, renderer/frame.ts): builds the
+ * What the entry script calls once the frame is mounted (hidden, renderer/frame.ts): builds the
  * objects the first frame uses with the answers (the name order's collator, the whole-number format)
  * only where the locale needs them for it (not {@link asciiLocale}), so the locale data loads while
  * the page waits for main's answers rather than inside their render. Elsewhere nothing is built

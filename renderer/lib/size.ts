@@ -40,9 +40,27 @@ function sharedObserver(): ResizeObserver {
 
 /**
  * The window's inner height: the most a view inside it can show, known before any layout (600 px
- * where the page has none). A virtual list renders its first window for it before its first layout,
- * so the size measured then needs no second render.
+ * where the page has none). A virtual list mounted hidden renders its first window for it, so the
+ * size measured after the first layout needs no second render.
  */
 export function windowInnerHeight(): number {
   return typeof window !== 'undefined' && window.innerHeight > 0 ? window.innerHeight : 600;
+}
+
+/** The root font size theme.css sets (`html { font-size: 14px }`), for widths known before layout. */
+export const ROOT_FONT_PX = 14;
+
+/**
+ * The width in rem of the frame's main column's content, from the window's width and the frame's CSS
+ * (theme.css: a 14 px root font; App.svelte: the sidebar clamp(15rem, 22vw, 19rem), main's padding
+ * 1.25rem a side): known before any layout, for what the frame, mounted hidden, renders first (a
+ * table's columns, VirtualTable's `expectedWidth`). An estimate (a scrollbar, a zoomed or changed
+ * stylesheet moves it): what is measured once laid out decides. 0 where the page has no width.
+ */
+export function mainWidthRem(): number {
+  const vw = typeof window !== 'undefined' ? window.innerWidth : 0;
+  if (!(vw > 0)) return 0;
+  const rem = vw / ROOT_FONT_PX;
+  const sidebar = Math.min(Math.max(15, (0.22 * vw) / ROOT_FONT_PX), 19);
+  return Math.max(0, rem - sidebar - 2 * 1.25);
 }

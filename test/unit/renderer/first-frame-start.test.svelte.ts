@@ -2,7 +2,7 @@ import { unmount } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mountFrame } from '../../../renderer/frame.js';
 import { firstReadsAnswered, setApi, startFirstReads } from '../../../renderer/lib/api.js';
-import { answersOrDeadline, type SetTimer } from '../../../renderer/lib/first-answers.js';
+import { answersOrDeadline, type SetTimer } from '../../../renderer/lib/page-ready.js';
 import { fakeApi, settle, site, status } from './support/fake-api.js';
 
 /**
@@ -56,8 +56,8 @@ describe('the page start', () => {
     const main = slowMain('health:briefs');
     const target = start();
     await settle();
-    // Made, but not shown: the fleet waits for every system's roll-up, to be built once with it.
-    expect(target.style.visibility).toBe('hidden');
+    // Made, but not laid out: the fleet waits for every system's roll-up, to be built once with it.
+    expect(target.hidden).toBe(true);
     expect(target.querySelector('.app')).not.toBeNull();
     expect(treeRows(target)).toBe(0);
 
@@ -69,7 +69,7 @@ describe('the page start', () => {
       }, 0),
     );
     await nextTask();
-    expect(target.style.visibility).toBe('');
+    expect(target.hidden).toBe(false);
     expect(treeRows(target)).toBe(2);
     expect(target.querySelector('[data-testid="fleet-totals"]')?.textContent).toContain('2 systems');
   });
@@ -79,11 +79,11 @@ describe('the page start', () => {
     const timers: Array<() => void> = [];
     const target = start((run) => void timers.push(run));
     await settle();
-    expect(target.style.visibility).toBe('hidden');
+    expect(target.hidden).toBe(true);
     // The deadline passes: a frame that says it is reading, not a blank window.
     for (const run of timers) run();
     await settle();
-    expect(target.style.visibility).toBe('');
+    expect(target.hidden).toBe(false);
     expect(target.textContent).toContain('Loading the fleet…');
     main.release();
     await settle();
@@ -94,7 +94,7 @@ describe('the page start', () => {
     slowMain('none', { fail: 'fleet:status' });
     const target = start();
     await settle();
-    expect(target.style.visibility).toBe('');
+    expect(target.hidden).toBe(false);
     expect(target.querySelector('[role="alert"]')?.textContent).toMatch(/the cache could not be read/);
   });
 });

@@ -9,8 +9,8 @@ import FleetOverview from '../../../renderer/views/FleetOverview.svelte';
 import { cacheKey, fakeApi, site, status, type CachedAnswer } from './support/fake-api.js';
 import { renderComponent } from './support/render.js';
 
-// The systems table's cells are looks (not LevelPill/StateBadge snippets): what it shows, and
-// that a row follows its system's connection and health.
+// The systems table draws its cells itself (looks, not LevelPill/StateBadge snippets): what
+// it shows, and that a row follows its system's connection and health.
 
 const AT = '2025-02-03T04:05:06Z';
 const healthOf = (volumes: number): CachedAnswer => ({

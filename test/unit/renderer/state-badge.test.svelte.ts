@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import LevelPill from '../../../renderer/components/LevelPill.svelte';
 import StateBadge from '../../../renderer/components/StateBadge.svelte';
 import { STATE_LOOK } from '../../../renderer/lib/states.js';
-import Look from '../../../renderer/components/Look.svelte';
-import type { CellLook } from '../../../renderer/lib/table.js';
+import { lookElement, pillElement, stateBadge } from '../../../renderer/lib/table.js';
 import { renderComponent } from './support/render.js';
 
 describe('StateBadge', () => {
@@ -33,37 +32,54 @@ describe('StateBadge', () => {
     expect(el.querySelector('svg')?.dataset.icon).toBe('clock');
   });
 
+  it('draws the same badge as an element (for rows drawn without components) as the component renders', () => {
+    for (const state of [...Object.keys(STATE_LOOK), 'mystery']) {
+      for (const props of [{}, { compact: true, detail: 'connect ECONNREFUSED' }]) {
+        const rendered = renderComponent(StateBadge, { state, ...props }).target.firstElementChild as Element;
+        expect(shape(stateBadge(state, props)), state).toEqual(shape(rendered));
+      }
+    }
+  });
 });
 
-describe('Look (the cells of tables and the parts of tree rows)', () => {
-  const first = (look: CellLook): HTMLElement => renderComponent(Look, { look }).target.firstElementChild as HTMLElement;
+describe('LevelPill', () => {
+  it('draws the same pill as an element as the component renders', () => {
+    const rendered = renderComponent(LevelPill, { level: 'warning', text: 'nearly full', reasons: ['p1 at 91%', 'p2 at 95%'] }).target.firstElementChild as Element;
+    expect(shape(pillElement('nearly full', 'warning', { level: 'warning', title: 'p1 at 91%; p2 at 95%' }))).toEqual(shape(rendered));
+  });
+});
 
-  it('renders a state as StateBadge does, full or compact, the look\'s title as the badge\'s detail', () => {
+describe('lookElement', () => {
+  // VirtualTable's cells and FleetTree's row parts are drawn by one drawer, with the union
+  // of what each drew: what the components render, in full or compact form, with or without a tooltip.
+  it('draws a state as StateBadge renders it, full or compact, the look\'s title as the badge\'s detail', () => {
     for (const state of [...Object.keys(STATE_LOOK), 'mystery']) {
       for (const props of [{}, { compact: true }, { detail: 'connect ECONNREFUSED' }, { compact: true, detail: 'connect ECONNREFUSED' }]) {
-        const badge = renderComponent(StateBadge, { state, ...props }).target.firstElementChild as Element;
-        expect(shape(first({ text: state, state, compact: props.compact, title: props.detail })), `${state} ${JSON.stringify(props)}`).toEqual(shape(badge));
+        const rendered = renderComponent(StateBadge, { state, ...props }).target.firstElementChild as Element;
+        const drawn = lookElement({ text: state, state, compact: props.compact, title: props.detail }) as Element;
+        expect(shape(drawn), `${state} ${JSON.stringify(props)}`).toEqual(shape(rendered));
       }
     }
   });
 
-  it('renders a level as LevelPill does, with its tooltip, and the compact pill of the tree with its test id', () => {
-    const pill = first({ text: 'nearly full', tone: 'warning', level: 'warning', title: 'p1 at 91%; p2 at 95%' });
-    expect(shape(pill)).toEqual(shape(renderComponent(LevelPill, { level: 'warning', text: 'nearly full', reasons: ['p1 at 91%', 'p2 at 95%'] }).target.firstElementChild as Element));
-    expect([pill.className.split(' ').filter((c) => !c.startsWith('svelte-')).join(' '), pill.title, pill.dataset.level, pill.textContent]).toEqual(['pill tone-warning', 'p1 at 91%; p2 at 95%', 'warning', 'nearly full']);
-    const mini = first({ text: 'warning', tone: 'warning', level: 'warning', compact: true, title: 'hardware: 99 % healthy', testid: 'tree-health' });
-    expect([mini.classList.contains('compact'), mini.title, mini.dataset.level, mini.dataset.testid, mini.textContent]).toEqual([true, 'hardware: 99 % healthy', 'warning', 'tree-health', 'warning']);
+  it('draws a level as LevelPill renders it, with or without its tooltip, and the compact pill of the tree with its test id', () => {
+    const withReasons = renderComponent(LevelPill, { level: 'warning', text: 'nearly full', reasons: ['p1 at 91%', 'p2 at 95%'] }).target.firstElementChild as Element;
+    expect(shape(lookElement({ text: 'nearly full', tone: 'warning', level: 'warning', title: 'p1 at 91%; p2 at 95%' }) as Element)).toEqual(shape(withReasons));
+    const plain = renderComponent(LevelPill, { level: 'critical' }).target.firstElementChild as Element;
+    expect(shape(lookElement({ text: 'critical', tone: 'critical', level: 'critical' }) as Element)).toEqual(shape(plain));
+    const mini = lookElement({ text: 'warning', tone: 'warning', level: 'warning', compact: true, title: 'hardware: 99 % healthy', testid: 'tree-health' }) as HTMLElement;
+    expect([mini.className, mini.title, mini.dataset.level, mini.dataset.testid, mini.textContent]).toEqual(['pill tone-warning mini', 'hardware: 99 % healthy', 'warning', 'tree-health', 'warning']);
     // A pill of a tone only (not a level): no data-level.
-    expect(first({ text: '3 new', tone: 'info' }).hasAttribute('data-level')).toBe(false);
+    expect((lookElement({ text: '3 new', tone: 'info' }) as HTMLElement).hasAttribute('data-level')).toBe(false);
   });
 
-  it('renders muted text, a count and plain text', () => {
-    const muted = first({ text: '3/25', muted: true, title: 'refreshing' });
-    expect([muted.tagName, muted.classList.contains('muted'), muted.title, muted.textContent]).toEqual(['SPAN', true, 'refreshing', '3/25']);
-    const count = first({ text: '10', count: true });
-    expect([count.tagName, count.classList.contains('count'), count.classList.contains('muted'), count.hasAttribute('title'), count.textContent]).toEqual(['SPAN', true, true, false, '10']);
-    const text = renderComponent(Look, { look: { text: 'dc-seattle-3' } }).target;
-    expect([text.children.length, text.textContent]).toEqual([0, 'dc-seattle-3']);
+  it('draws muted text, a count and plain text', () => {
+    const muted = lookElement({ text: '3/25', muted: true, title: 'refreshing' }) as HTMLElement;
+    expect([muted.tagName, muted.className, muted.title, muted.textContent]).toEqual(['SPAN', 'muted', 'refreshing', '3/25']);
+    const count = lookElement({ text: '10', count: true }) as HTMLElement;
+    expect([count.tagName, count.className, count.hasAttribute('title'), count.textContent]).toEqual(['SPAN', 'count muted', false, '10']);
+    const text = lookElement({ text: 'dc-seattle-3', title: 'dc-seattle-3' });
+    expect([text.nodeType, text.textContent]).toEqual([Node.TEXT_NODE, 'dc-seattle-3']);
   });
 });
 

@@ -2,7 +2,7 @@ import { createRawSnippet, flushSync, type Component } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import VirtualTable from '../../../renderer/components/VirtualTable.svelte';
 import { firstFrame } from '../../../renderer/lib/first-frame.svelte.js';
-import { levelLook, type CellLook, type Column } from '../../../renderer/lib/table.js';
+import { drawKeyedRows, levelLook, type CellLook, type Column } from '../../../renderer/lib/table.js';
 import { fakeElementSize, fakeResizeObserver } from './support/fake-layout.js';
 import { renderComponent } from './support/render.js';
 
@@ -25,6 +25,7 @@ interface Props {
   rows: readonly Drive[];
   columns: readonly Column<Drive>[];
   onactivate: (d: Drive) => void;
+  expectedWidth: number;
   fill: boolean;
 }
 
@@ -100,6 +101,36 @@ describe('VirtualTable', () => {
       await Promise.resolve();
       flushSync();
       expect(heads()).toEqual(['Id', 'Size']);
+    } finally {
+      layout.restore();
+      size();
+    }
+  });
+
+  it('fits its columns to the width expected before it is laid out, and a measured width keeping them renders nothing again', async () => {
+    // The overview's table, mounted hidden, rendered all its columns, then its rows again
+    // with the columns its measured width kept.
+    // 17 rem at the 16 px root size (jsdom's computed font size).
+    const size = fakeElementSize('clientWidth', () => 17 * 16);
+    const layout = fakeResizeObserver('microtask');
+    try {
+      let texts = 0;
+      const cols: Column<Drive>[] = [
+        { id: 'id', title: 'Id', value: (d) => d.id, text: (d) => (texts++, String(d.id)), width: '6rem' },
+        { id: 'serial', title: 'Serial', value: (d) => d.serial, width: '8rem', drop: 1 },
+        { id: 'size', title: 'Size', value: (d) => d.size, width: '8rem' },
+      ];
+      const el = renderTable({ columns: cols, expectedWidth: 16 });
+      const heads = (): string[] => [...el.querySelectorAll('[role="columnheader"]')].map((h) => h.textContent?.trim() ?? '');
+      expect(heads()).toEqual(['Id', 'Size']);
+      const rendered = texts;
+      const header = el.querySelector('[role="columnheader"]');
+      expect(rendered).toBeGreaterThan(0);
+      await Promise.resolve();
+      flushSync();
+      expect(heads()).toEqual(['Id', 'Size']);
+      expect(texts).toBe(rendered);
+      expect(el.querySelector('[role="columnheader"]')).toBe(header);
     } finally {
       layout.restore();
       size();
@@ -224,7 +255,7 @@ describe('VirtualTable', () => {
   });
 });
 
-describe('VirtualTable cells', () => {
+describe('VirtualTable drawing its own cells', () => {
   interface Sys {
     name: string;
     level: 'ok' | 'warning' | 'critical';
@@ -242,7 +273,7 @@ describe('VirtualTable cells', () => {
   const rowOf = (el: HTMLElement, name: string): HTMLElement => bodyRows(el).find((r) => r.dataset.key === name) as HTMLElement;
   const cellsOf = (row: HTMLElement): HTMLElement[] => [...row.querySelectorAll<HTMLElement>(':scope > [role="gridcell"]')];
 
-  it("renders text, pills, badges and muted text, and follows a row's data in place", () => {
+  it("draws text, pills, badges and muted text as the snippets drew them, and follows a row's data in place", () => {
     const props = $state({ rows: systems(), columns: sysColumns, rowKey: (r: Sys) => r.name, label: 'Systems', maxHeight: 300 });
     const el = renderSystems(props);
     const row = rowOf(el, 'sys-3');
@@ -274,7 +305,7 @@ describe('VirtualTable cells', () => {
     expect(cellsOf(row)).toHaveLength(4);
   });
 
-  it('drops its only snippet column when narrow, and renders the snippets again when wide', async () => {
+  it('draws its cells when a narrow width drops its only snippet column, and renders the snippets again when wide', async () => {
     let width = 40 * 16;
     const size = fakeElementSize('clientWidth', () => width);
     const layout = fakeResizeObserver('manual');
@@ -284,7 +315,7 @@ describe('VirtualTable cells', () => {
       const el = renderSystems({ rows: systems(), columns, rowKey: (r: Sys) => r.name, label: 'Systems', maxHeight: 300 });
       const texts = (name: string) => cellsOf(rowOf(el, name)).map((c) => c.textContent?.trim());
       expect(texts('sys-1')).toEqual(['sys-1', 'ok', 'ok', '—', 'sys-1 note']);
-      // A look among snippets.
+      // A look among snippets: the same markup as drawn.
       expect(cellsOf(rowOf(el, 'sys-1'))[1]?.querySelector('.pill.tone-ok')?.getAttribute('data-level')).toBe('ok');
       expect(cellsOf(rowOf(el, 'sys-1'))[2]?.querySelector('.state-badge svg')).not.toBeNull();
       width = 33 * 16;
@@ -302,7 +333,8 @@ describe('VirtualTable cells', () => {
     }
   });
 
-  it('activates a row with a click, marking it active and selected', () => {
+  // A plain table's rows are drawn without an each block; a click does what it did there.
+  it('activates a drawn row with a click, marking it active and selected', () => {
     const activated: string[] = [];
     const el = renderSystems({ rows: systems(), columns: sysColumns, rowKey: (r: Sys) => r.name, label: 'Systems', maxHeight: 300, onactivate: (r: Sys) => void activated.push(r.name) });
     const row = rowOf(el, 'sys-4');
@@ -316,7 +348,7 @@ describe('VirtualTable cells', () => {
     expect(bodyRows(el).filter((r) => r.classList.contains('active'))).toEqual([row]);
   });
 
-  it("renders a scrolled-in row's cells in the slot of the row scrolled out", () => {
+  it("draws a scrolled-in row's cells in the slot of the row scrolled out", () => {
     const el = renderSystems({ rows: systems(), columns: sysColumns, rowKey: (r: Sys) => r.name, label: 'Systems', maxHeight: 300, overscan: 0 });
     const scroller = el.querySelector('.scroller') as HTMLElement;
     scroller.scrollTop = 30 * 30;
@@ -326,5 +358,39 @@ describe('VirtualTable cells', () => {
     expect(names).toContain('sys-30');
     expect(names).not.toContain('sys-0');
     for (const r of bodyRows(el)) expect(cellsOf(r)).toHaveLength(4);
+  });
+});
+
+describe('drawKeyedRows', () => {
+  const draw = (list: HTMLElement, keys: string[], made: string[]): void =>
+    drawKeyedRows(
+      list,
+      keys,
+      { attr: 'data-k', of: (k) => k },
+      () => {
+        const el = document.createElement('div');
+        made.push('new');
+        return el;
+      },
+      (el, k) => (el.textContent = k),
+    );
+
+  it('keeps the element of a row that stays, removes the rows that left, makes the new ones, in the window order', () => {
+    const list = document.createElement('div');
+    const made: string[] = [];
+    draw(list, ['a', 'b', 'c'], made);
+    expect(made).toHaveLength(3);
+    const [, b, c] = [...list.children];
+    draw(list, ['b', 'c', 'd'], made);
+    expect(made).toHaveLength(4);
+    expect([...list.children].map((e) => e.textContent)).toEqual(['b', 'c', 'd']);
+    expect(list.children[0]).toBe(b);
+    expect(list.children[1]).toBe(c);
+    expect(list.children[2]?.getAttribute('data-k')).toBe('d');
+    // Reordered: the same elements, moved.
+    draw(list, ['d', 'b'], made);
+    expect(made).toHaveLength(4);
+    expect([...list.children].map((e) => e.getAttribute('data-k'))).toEqual(['d', 'b']);
+    expect(list.children[1]).toBe(b);
   });
 });

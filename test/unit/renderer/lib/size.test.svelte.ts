@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { measure, windowInnerHeight } from '../../../../renderer/lib/size.js';
+import { mainWidthRem, measure, windowInnerHeight } from '../../../../renderer/lib/size.js';
 
 /**
  * Every measured element shares one observer, so the sizes of all of them are read in one
@@ -79,7 +79,21 @@ describe('measure', () => {
 });
 
 describe('sizes known before layout', () => {
-  it("gives the window's height", () => {
+  it("gives the window's height, and the main column's width as the frame's CSS lays it out", () => {
     expect(windowInnerHeight()).toBe(window.innerHeight);
+    const width = window.innerWidth;
+    try {
+      // 1440 px at 14 px a rem: 102.86 rem, less the sidebar (19rem: 22vw is wider) and main's padding.
+      Object.defineProperty(window, 'innerWidth', { configurable: true, value: 1440 });
+      expect(mainWidthRem()).toBeCloseTo(1440 / 14 - 19 - 2.5, 5);
+      // 1000 px: the sidebar is 22vw (220 px), between its 15rem and 19rem bounds.
+      Object.defineProperty(window, 'innerWidth', { configurable: true, value: 1000 });
+      expect(mainWidthRem()).toBeCloseTo((1000 - 220) / 14 - 2.5, 5);
+      // 800 px: 22vw is below 15rem.
+      Object.defineProperty(window, 'innerWidth', { configurable: true, value: 800 });
+      expect(mainWidthRem()).toBeCloseTo(800 / 14 - 15 - 2.5, 5);
+    } finally {
+      Object.defineProperty(window, 'innerWidth', { configurable: true, value: width });
+    }
   });
 });
