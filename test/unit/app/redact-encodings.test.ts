@@ -206,3 +206,28 @@ describe('mentionsSecret on text with characters that only look like escapes', (
     expect(maskSecrets('x ab+cd ef+gh y', [spaced])).toBe(`x ${REDACTED} y`);
   });
 });
+
+describe('the secret probes, as the masking rules need them', () => {
+  it('finds a secret that starts with a space echoed with a plus first, in a text that also holds an escape', () => {
+    const secret = ' pass-1234';
+    expect(mentionsSecret('x%2Fy +pass-1234 z', [secret])).toBe(true);
+    expect(maskSecrets('x%2Fy +pass-1234 z', [secret])).toBe(`x%2Fy ${REDACTED} z`);
+  });
+
+  it('finds a plain echo of a secret that holds no base64 run long enough to look for', () => {
+    expect(mentionsSecret('he said !my secret pass', ['!my secret pass'])).toBe(true);
+    // Its pluses written as pluses: the text's and the secret's both read as spaces.
+    expect(mentionsSecret('x !a+b!c+d!e y', ['!a+b!c+d!e'])).toBe(true);
+  });
+
+  it('keeps apart two lists of secrets whose joined text is the same', () => {
+    expect(mentionsSecret('x abcd y', ['abcdefgh1234'])).toBe(false);
+    expect(mentionsSecret('x abcd y', ['abcd', 'efgh1234'])).toBe(true);
+  });
+
+  it('walks an answer that holds nulls', () => {
+    const answer = { A: null, B: [null, 'fine'], C: { D: null } };
+    expect(maskMentionedSecrets(answer, ['Tk9-session-4f1c2a7b'])).toBe(answer);
+    expect(maskMentionedSecrets({ A: null, B: 'seen Tk9-session-4f1c2a7b' }, ['Tk9-session-4f1c2a7b'])).toEqual({ A: null, B: `seen ${REDACTED}` });
+  });
+});
