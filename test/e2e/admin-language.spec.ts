@@ -21,6 +21,8 @@ async function openConsole(page: Page, search: string, op: string): Promise<void
 test('bulk changes and workflows name writes by their titles, not their HTTP paths', async ({ page }) => {
   await page.goto(fleet().url);
   await page.getByTestId('open-bulk').click();
+  // The bulk view is a lazy chunk: its options exist only once it has loaded.
+  await expect(page.getByTestId('bulk-op').locator('option').first()).toBeAttached();
   const options = await page.getByTestId('bulk-op').locator('option').allInnerTexts();
   expect(options.length).toBeGreaterThan(20);
   expect(options.filter((o) => HTTP.test(o))).toEqual([]);
