@@ -1,37 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { alertLevelOf, dataRulesApply, evaluateAlerts, notificationWindowEnd, poolDaysLeft, poolUsedPercent, type AlertInput } from '../../../../app/alerts/evaluate.js';
 import { DEFAULT_RULES, type RuleSettings } from '../../../../app/alerts/rules.js';
-import { healthy } from '../health/fixtures.js';
-
-const NOW = Date.UTC(2026, 0, 31, 12);
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-const TIB = 1024 ** 4;
-
-/** A healthy system (one pool half allocated, drives OK, replication in sync, HA normal), with `over` applied. */
-function input(over: Partial<AlertInput> = {}, rollup: Partial<AlertInput['rollup']> = {}): AlertInput {
-  return {
-    state: 'ok',
-    rollup: {
-      health: { ...healthy, CapacityUtilization: undefined },
-      pools: { CapacityUsage: [{ Name: 'p', TotalAllocatedSizeInBytes: 50 * TIB, TotalConsumedSizeInBytes: 10 * TIB, FreeCapacityInBytes: 50 * TIB }] },
-      nodes: { Data: [{ Name: 'n1', State: 'Running', HAState: 'Normal' }, { Name: 'n2', State: 'Running', HAState: 'Normal' }] },
-      resources: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }] }] },
-      replication: { Data: [] },
-      ...rollup,
-    },
-    notifications: { Data: [] },
-    compliance: [],
-    now: NOW,
-    ...over,
-  };
-}
-
-function rules(change: (r: RuleSettings) => void = () => {}): RuleSettings {
-  const r = JSON.parse(JSON.stringify(DEFAULT_RULES)) as RuleSettings;
-  change(r);
-  return r;
-}
+import { DAY, HOUR, NOW, TIB, alertInput as input, rules } from './fixtures.js';
 
 const rulesSeen = (i: AlertInput, r: RuleSettings = DEFAULT_RULES): string[] => evaluateAlerts(i, r).conditions.map((c) => c.rule);
 const failedDrive = { resources: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed' }] }] } };

@@ -1,36 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FIELDS_NO_RULE_READS, MAX_NOTIFICATION_ALERTS, evaluateAlerts, notificationWindowEnd, smartReportOf, smartVerdictOf, type AlertInput, type ComplianceFinding } from '../../../../app/alerts/evaluate.js';
-import { DEFAULT_RULES, RULE_KINDS, type RuleSettings } from '../../../../app/alerts/rules.js';
+import { DEFAULT_RULES, RULE_KINDS } from '../../../../app/alerts/rules.js';
 import { healthy } from '../health/fixtures.js';
-
-const NOW = Date.UTC(2026, 0, 31, 12);
-const DAY = 86_400_000;
-const TIB = 1024 ** 4;
-
-/** A system that is fine everywhere: refreshed, one pool half allocated, drives OK, replication in sync, HA normal. */
-function input(over: Partial<AlertInput> = {}): AlertInput {
-  return {
-    state: 'ok',
-    rollup: {
-      // Pool figures from the pool capacity read alone: usable is allocated plus free.
-      health: { ...healthy, CapacityUtilization: undefined },
-      pools: { CapacityUsage: [{ Name: 'p', TotalAllocatedSizeInBytes: 50 * TIB, TotalConsumedSizeInBytes: 10 * TIB, FreeCapacityInBytes: 50 * TIB }] },
-      nodes: { Data: [{ Name: 'n1', State: 'Running', HAState: 'Normal' }, { Name: 'n2', State: 'Running', HAState: 'Normal' }] },
-      resources: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }, { Id: 2, Name: 'd2', ResourceStatus: 'OK' }] }] },
-      replication: { Data: [{ Application: 'app', Volumes: [{ Volume: 'v', Replication: { ReplicationPairs: [{ RemoteSystemName: 'far', SyncInPercentage: 100, ConnectionStatus: 'InSync' }] } }] }] },
-    },
-    notifications: { Data: [] },
-    compliance: [],
-    now: NOW,
-    ...over,
-  };
-}
-
-function rules(change: (r: RuleSettings) => void = () => {}): RuleSettings {
-  const r = JSON.parse(JSON.stringify(DEFAULT_RULES)) as RuleSettings;
-  change(r);
-  return r;
-}
+import { DAY, NOW, TIB, alertInput as input, rules } from './fixtures.js';
 
 const nvme = (critical: string): string =>
   ['=== START OF SMART DATA SECTION ===', 'SMART overall-health self-assessment test result: PASSED', '', 'SMART/Health Information (NVMe Log 0x02)', `Critical Warning:                   ${critical}`, 'Temperature:                        38 Celsius', 'Available Spare:                    100%', 'Available Spare Threshold:          10%', 'Percentage Used:                    3%', 'Media and Data Integrity Errors:    0', ''].join('\n');
@@ -41,13 +13,10 @@ describe('alert evaluation', () => {
     // Failing sensors, a drive failed, one node taken over: with or without those fields, the same evaluation.
     const sensors = [{ Name: 'temp', Type: 'Temperture', Reading: '95', Status: 'Critical', State: 'Failed', EventMessage: 'over temperature' }];
     const at = (time: string, withSensors: boolean): AlertInput =>
-      input({
-        rollup: {
-          ...input().rollup,
-          health: { ...healthy, CapacityUtilization: undefined, ...(withSensors ? { HardwareUtilization: { CPUInPercentage: 99, MemoryInPercentage: 99, HardwareUtilizationInPercentage: 99 } } : {}) },
-          nodes: { Data: [{ Name: 'n1', State: 'Running', HAState: 'TakeoverActive', Time: time, ...(withSensors ? { Sensors: sensors } : {}) }, { Name: 'n2', State: 'Down', HAState: 'TakenOver', Time: time }] },
-          resources: { Data: [{ Name: 'n1', Time: time, ...(withSensors ? { Sensors: sensors } : {}), Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed', ...(withSensors ? { Sensors: sensors } : {}) }] }] },
-        },
+      input({}, {
+        health: { ...healthy, CapacityUtilization: undefined, ...(withSensors ? { HardwareUtilization: { CPUInPercentage: 99, MemoryInPercentage: 99, HardwareUtilizationInPercentage: 99 } } : {}) },
+        nodes: { Data: [{ Name: 'n1', State: 'Running', HAState: 'TakeoverActive', Time: time, ...(withSensors ? { Sensors: sensors } : {}) }, { Name: 'n2', State: 'Down', HAState: 'TakenOver', Time: time }] },
+        resources: { Data: [{ Name: 'n1', Time: time, ...(withSensors ? { Sensors: sensors } : {}), Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed', ...(withSensors ? { Sensors: sensors } : {}) }] }] },
       });
     const plain = evaluateAlerts(at('2026-01-31T11:00:00Z', false), DEFAULT_RULES);
     expect(plain.conditions.map((c) => c.rule).sort()).toEqual(['drive', 'ha']);
@@ -99,7 +68,7 @@ describe('alert evaluation', () => {
   });
 
   it('raises a failed drive as critical, a degraded one as a warning, each named by node and drive', () => {
-    const e = evaluateAlerts(input({ rollup: { ...input().rollup, resources: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed', ErrMsg: 'media error' }, { Id: 2, Name: 'd2', ResourceStatus: 'Degrading' }] }] } } }), DEFAULT_RULES);
+    const e = evaluateAlerts(input({}, { resources: { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed', ErrMsg: 'media error' }, { Id: 2, Name: 'd2', ResourceStatus: 'Degrading' }] }] } }), DEFAULT_RULES);
     expect(e.conditions).toEqual([
       { rule: 'drive', subject: 'n1/d1', level: 'critical', message: 'drive d1 on n1 is Failed: media error' },
       { rule: 'drive', subject: 'n1/d2', level: 'warning', message: 'drive d2 on n1 is Degrading' },
@@ -122,15 +91,15 @@ describe('alert evaluation', () => {
   it('rates a drive whose status is not OK by its SMART too, when SMART says worse, and says so', () => {
     const resources = { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Degraded' }, { Id: 2, Name: 'd2', ResourceStatus: 'OK' }] }] };
     const smart = (_node: string, id: number) => smartReportOf(id === 1 ? nvme('0x01') : nvme('0x00'));
-    const [d1] = evaluateAlerts(input({ rollup: { ...input().rollup, resources }, smart }), DEFAULT_RULES).conditions;
+    const [d1] = evaluateAlerts(input({ smart }, { resources }), DEFAULT_RULES).conditions;
     expect(d1).toMatchObject({ subject: 'n1/d1', level: 'critical' });
     expect(d1?.message).toMatch(/^drive d1 on n1 is Degraded; SMART risk critical: /);
     // The roll-up's own SMART verdicts serve when the input names none.
-    expect(evaluateAlerts(input({ rollup: { ...input().rollup, resources, smart } }), DEFAULT_RULES).conditions[0]).toEqual(d1);
+    expect(evaluateAlerts(input({}, { resources, smart }), DEFAULT_RULES).conditions[0]).toEqual(d1);
     // A SMART warning on a drive OK by its status raises nothing under a rule that starts at critical.
     const warn = () => ({ risk: 'warning' as const, findings: [{ risk: 'warning' as const, subject: 'Media and Data Integrity Errors', message: '12' }] });
     const rules = { ...DEFAULT_RULES, drive: { enabled: true, minSmartRisk: 'critical' as const } };
-    expect(evaluateAlerts(input({ rollup: { ...input().rollup, resources: { Data: [{ Name: 'n1', Drives: [{ Id: 2, Name: 'd2', ResourceStatus: 'OK' }] }] } }, smart: warn }), rules).conditions).toEqual([]);
+    expect(evaluateAlerts(input({ smart: warn }, { resources: { Data: [{ Name: 'n1', Drives: [{ Id: 2, Name: 'd2', ResourceStatus: 'OK' }] }] } }), rules).conditions).toEqual([]);
   });
 
   it('keeps of a SMART report only what the drive rule reads: its risk and the findings it can report', () => {
@@ -149,7 +118,7 @@ describe('alert evaluation', () => {
 
   it('raises a pool above the allocated share, and only above it', () => {
     const pools = (allocated: number) => ({ CapacityUsage: [{ Name: 'p', TotalAllocatedSizeInBytes: allocated * TIB, TotalConsumedSizeInBytes: 1 * TIB, FreeCapacityInBytes: (100 - allocated) * TIB }] });
-    const at = (allocated: number, r = DEFAULT_RULES) => evaluateAlerts(input({ rollup: { ...input().rollup, pools: pools(allocated) } }), r).conditions.filter((c) => c.rule === 'pool-used');
+    const at = (allocated: number, r = DEFAULT_RULES) => evaluateAlerts(input({}, { pools: pools(allocated) }), r).conditions.filter((c) => c.rule === 'pool-used');
     expect(at(90)).toEqual([]);
     // Its level is the capacity assessment's (no provisioning state: 93 % allocated is critical there too).
     expect(at(93)).toEqual([{ rule: 'pool-used', subject: 'p', level: 'critical', message: 'pool p is 93 % allocated (rule: above 90 %)' }]);
@@ -161,22 +130,22 @@ describe('alert evaluation', () => {
   it('raises a pool the forecast sees full within the rule’s days', () => {
     // 1 TiB a day on 100 TiB, 80 allocated: the 20 TiB free last 20 days (the consumed 60 would leave 40).
     const history = { PerformanceStatstics: Array.from({ length: 30 }, (_, i) => ({ PoolName: 'p', Time: new Date(NOW - (29 - i) * DAY).toISOString().slice(0, 19), TotalConsumedSizeInBytes: (31 + i) * TIB })) };
-    const rollup = { ...input().rollup, pools: { CapacityUsage: [{ Name: 'p', TotalAllocatedSizeInBytes: 80 * TIB, TotalConsumedSizeInBytes: 60 * TIB, FreeCapacityInBytes: 20 * TIB }] }, history };
-    expect(evaluateAlerts(input({ rollup }), rules((r) => (r['pool-full-days'].days = 15))).conditions.filter((c) => c.rule === 'pool-full-days')).toEqual([]);
-    const c = evaluateAlerts(input({ rollup }), DEFAULT_RULES).conditions.filter((x) => x.rule === 'pool-full-days');
+    const rollup = { pools: { CapacityUsage: [{ Name: 'p', TotalAllocatedSizeInBytes: 80 * TIB, TotalConsumedSizeInBytes: 60 * TIB, FreeCapacityInBytes: 20 * TIB }] }, history };
+    expect(evaluateAlerts(input({}, rollup), rules((r) => (r['pool-full-days'].days = 15))).conditions.filter((c) => c.rule === 'pool-full-days')).toEqual([]);
+    const c = evaluateAlerts(input({}, rollup), DEFAULT_RULES).conditions.filter((x) => x.rule === 'pool-full-days');
     // The alert's level is the pool's: full within 30 days is critical.
     expect(c).toEqual([{ rule: 'pool-full-days', subject: 'p', level: 'critical', message: 'pool p is forecast full in 20 days (rule: fewer than 30)' }]);
   });
 
   it('raises replication behind or disconnected, one alert per pair', () => {
     const replication = { Data: [{ Application: 'app', Volumes: [{ Volume: 'v', Replication: { ReplicationPairs: [{ RemoteSystemName: 'far', SyncInPercentage: 40, ConnectionStatus: 'Syncing' }, { RemoteSystemName: 'near', SyncInPercentage: 100, ConnectionStatus: 'InSync' }] } }] }] };
-    expect(evaluateAlerts(input({ rollup: { ...input().rollup, replication } }), DEFAULT_RULES).conditions).toEqual([{ rule: 'replication', subject: 'app/v/far', level: 'warning', message: 'replication of app/v to far: Syncing, 40 % in sync' }]);
+    expect(evaluateAlerts(input({}, { replication }), DEFAULT_RULES).conditions).toEqual([{ rule: 'replication', subject: 'app/v/far', level: 'warning', message: 'replication of app/v to far: Syncing, 40 % in sync' }]);
   });
 
   it('raises HA not normal, and says nothing of HA without a cached node list', () => {
     const nodes = { Data: [{ Name: 'n1', State: 'Running', HAState: 'TakeoverActive' }, { Name: 'n2', State: 'Down', HAState: 'TakenOver' }] };
-    expect(evaluateAlerts(input({ rollup: { ...input().rollup, nodes } }), DEFAULT_RULES).conditions).toEqual([{ rule: 'ha', subject: '', level: 'critical', message: 'HA taken over: n2 taken over by n1' }]);
-    expect(evaluateAlerts(input({ rollup: { ...input().rollup, nodes: undefined } }), DEFAULT_RULES).conditions).toEqual([]);
+    expect(evaluateAlerts(input({}, { nodes }), DEFAULT_RULES).conditions).toEqual([{ rule: 'ha', subject: '', level: 'critical', message: 'HA taken over: n2 taken over by n1' }]);
+    expect(evaluateAlerts(input({}, { nodes: undefined }), DEFAULT_RULES).conditions).toEqual([]);
   });
 
   it('raises each recent notification at or above the level, newest first and at most a page of them', () => {
