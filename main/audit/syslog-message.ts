@@ -1,5 +1,4 @@
-import { hashAction } from '../store/action-log.js';
-import type { OutboxRecord } from '../store/syslog-outbox.js';
+import { hashAction, hashedFieldsOf, type HashedRecord } from '../store/action-log.js';
 
 /**
  * The syslog form of an action-log record: RFC 5424, framed by octet counting (RFC 6587 3.4.1).
@@ -21,7 +20,7 @@ const FACILITY_LOG_AUDIT = 13;
 const WARNING_RESULTS = new Set(['refused', 'unknown', 'error']);
 
 /** What a forwarded message carries in MSG: the record's stored fields and the log it belongs to. */
-export interface ForwardedRecord extends OutboxRecord {
+export interface ForwardedRecord extends HashedRecord {
   logId: string;
 }
 
@@ -37,7 +36,7 @@ function sdValue(text: string): string {
 }
 
 /** One record as an RFC 5424 message (without framing). */
-export function syslogMessage(record: OutboxRecord, logId: string, host: string, procId: number): string {
+export function syslogMessage(record: HashedRecord, logId: string, host: string, procId: number): string {
   const severity = WARNING_RESULTS.has(record.result) ? 4 : 5;
   const pri = FACILITY_LOG_AUDIT * 8 + severity;
   const sd = `[${SD_ID} logId="${sdValue(logId)}" seq="${record.seq}" hash="${sdValue(record.hash)}" prevHash="${sdValue(record.prevHash)}"]`;
@@ -90,21 +89,7 @@ export function parseSyslogLine(line: string): ParsedMessage | undefined {
   if (typeof record !== 'object' || record === null || record.seq !== seq || record.hash !== parsed.hash || record.prevHash !== parsed.prevHash || record.logId !== parsed.logId) {
     return { ...parsed, problem: 'the structured data and the record in the message disagree' };
   }
-  const computed = hashAction({
-    format: record.format === 2 ? 2 : 1,
-    seq: record.seq,
-    kind: String(record.kind),
-    at: String(record.at),
-    user: String(record.user),
-    siteId: String(record.siteId),
-    system: String(record.system),
-    operation: String(record.operation),
-    paramsJson: String(record.paramsJson),
-    result: String(record.result),
-    message: String(record.message),
-    intentSeq: record.intentSeq ?? null,
-    prevHash: String(record.prevHash),
-  });
+  const computed = hashAction(hashedFieldsOf(record));
   if (computed !== record.hash) return { ...parsed, record, problem: 'the record does not match its hash: it was altered' };
   return { ...parsed, record };
 }

@@ -497,21 +497,54 @@ export class ActionLog {
 
 /** The hash a stored row should carry, from its columns: what `verify` compares with its `hash`. */
 export function hashOfRow(row: ActionRow): string {
-  return hashAction({
-    format: row.format === 2 ? 2 : 1,
+  return hashAction(hashedFieldsOf(recordOfRow(row)));
+}
+
+/** A stored record under the names its hash covers, with the hash: what leaves the log to be checked elsewhere. */
+export interface HashedRecord extends Required<HashedFields> {
+  hash: string;
+}
+
+/** A stored row as a {@link HashedRecord}. */
+export function recordOfRow(row: ActionRow): HashedRecord {
+  return {
     seq: row.seq,
-    kind: String(row.kind),
-    at: String(row.at),
-    user: String(row.user),
-    siteId: String(row.site_id),
-    system: String(row.system),
-    operation: String(row.operation),
-    paramsJson: String(row.params),
-    result: String(row.result),
-    message: String(row.message),
+    format: row.format === 2 ? 2 : 1,
+    kind: row.kind,
+    at: row.at,
+    user: row.user,
+    siteId: row.site_id,
+    system: row.system,
+    operation: row.operation,
+    paramsJson: row.params,
+    result: row.result,
+    message: row.message,
     intentSeq: row.intent_seq,
-    prevHash: String(row.prev_hash),
-  });
+    prevHash: row.prev_hash,
+    hash: row.hash,
+  };
+}
+
+/**
+ * The hashed fields of a copy read back (a stored row, a collector's message), each text field
+ * taken as text whatever the copy holds: an altered type changes the hash, it does not break it.
+ */
+export function hashedFieldsOf(r: HashedRecord): HashedFields {
+  return {
+    format: r.format === 2 ? 2 : 1,
+    seq: r.seq,
+    kind: String(r.kind),
+    at: String(r.at),
+    user: String(r.user),
+    siteId: String(r.siteId),
+    system: String(r.system),
+    operation: String(r.operation),
+    paramsJson: String(r.paramsJson),
+    result: String(r.result),
+    message: String(r.message),
+    intentSeq: r.intentSeq ?? null,
+    prevHash: String(r.prevHash),
+  };
 }
 
 function missingText(from: number, to: number): string {

@@ -33,6 +33,7 @@ export {
   actionFilterSql,
   type ActionLogOptions,
   type HashedFields,
+  type HashedRecord,
   type PendingWrite,
   type VerifyProblem,
   type VerifyResult,

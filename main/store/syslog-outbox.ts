@@ -1,26 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Database, Statement } from './driver.js';
-import type { ActionRow } from './action-log.js';
-
-/** An action-log record as it is stored, read for forwarding (every field its hash covers). */
-export interface OutboxRecord {
-  seq: number;
-  format: number;
-  kind: string;
-  at: string;
-  user: string;
-  siteId: string;
-  system: string;
-  operation: string;
-  /** The stored params JSON text, exactly as hashed. */
-  paramsJson: string;
-  result: string;
-  message: string;
-  intentSeq: number | null;
-  prevHash: string;
-  hash: string;
-}
+import { recordOfRow, type ActionRow, type HashedRecord } from './action-log.js';
 
 /** The forwarder's stored state (shared by every process on the data directory). */
 export interface OutboxState {
@@ -64,8 +45,8 @@ export class SyslogOutbox {
   }
 
   /** Up to `limit` queued records with seq above `afterSeq`, in seq order. */
-  batch(afterSeq: number, limit: number): OutboxRecord[] {
-    return this.stmts.batch.all(afterSeq, limit).map(toRecord);
+  batch(afterSeq: number, limit: number): HashedRecord[] {
+    return this.stmts.batch.all(afterSeq, limit).map(recordOfRow);
   }
 
   /** How many records wait for confirmation. */
@@ -134,25 +115,6 @@ export function ownerAlive(owner: string): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-function toRecord(r: ActionRow): OutboxRecord {
-  return {
-    seq: r.seq,
-    format: r.format,
-    kind: r.kind,
-    at: r.at,
-    user: r.user,
-    siteId: r.site_id,
-    system: r.system,
-    operation: r.operation,
-    paramsJson: r.params,
-    result: r.result,
-    message: r.message,
-    intentSeq: r.intent_seq,
-    prevHash: r.prev_hash,
-    hash: r.hash,
-  };
 }
 
 function prepare(db: Database): {

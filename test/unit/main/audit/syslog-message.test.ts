@@ -5,13 +5,14 @@ import { redact } from '../../../../app/redact.js';
 import { octetFrame, parseSyslogLine, SD_ID, syslogHostname, syslogMessage } from '../../../../main/audit/syslog-message.js';
 import { verifySyslogFile } from '../../../../main/audit/syslog-verify.js';
 import { openStores } from '../../../../main/store/stores.js';
-import { SyslogOutbox, type OutboxRecord } from '../../../../main/store/syslog-outbox.js';
+import type { HashedRecord } from '../../../../main/store/action-log.js';
+import { SyslogOutbox } from '../../../../main/store/syslog-outbox.js';
 import { useTempDirs } from '../store/temp-dir.js';
 
 const tempDir = useTempDirs();
 
 /** A log of `n` records (a write with a secret among them) and the syslog lines a collector would hold. */
-function trail(n: number, dir = tempDir()): { lines: string[]; records: OutboxRecord[]; logId: string } {
+function trail(n: number, dir = tempDir()): { lines: string[]; records: HashedRecord[]; logId: string } {
   const stores = openStores(dir);
   try {
     stores.actionLog.append({ user: 'admin', siteId: 'lab', system: 's1', operation: 'POST /users/create', params: redact({ body: { Name: 'ops', Password: 'p4ss-word' } }), result: 'refused', message: redact('name "taken" ] \\ here') });
