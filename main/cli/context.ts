@@ -2,6 +2,9 @@ import { resolveDataDir } from '../store/data-dir.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import type { CliIo } from './io.js';
 
+/** The option of every command that opens the core: `--data-dir DIR`, handed to {@link withRuntime}. */
+export const DATA_DIR = { 'data-dir': { type: 'string' } } as const;
+
 /**
  * Opens the core for one CLI command on the chosen data directory; closes it afterwards. A command
  * that signs in to no system (`secrets: false`: the action log, alerts, the site and report lists) leaves the keychain alone, so it

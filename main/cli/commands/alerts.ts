@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Alert } from '../../../app/alerts/alert.js';
-import { withRuntime } from '../context.js';
+import { DATA_DIR, withRuntime } from '../context.js';
 import { CliError, EXIT, printJson, printRow, type CliIo } from '../io.js';
 import { noteUnread, unreadSites } from '../unread.js';
 
@@ -15,7 +15,7 @@ export async function alertsCommand(io: CliIo, args: readonly string[]): Promise
   const { values } = parseArgs({
     args: [...args],
     strict: true,
-    options: { 'data-dir': { type: 'string' }, site: { type: 'string' }, all: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+    options: { ...DATA_DIR, site: { type: 'string' }, all: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
   });
   return withRuntime(io, values['data-dir'], async (rt) => {
     const site = values.site !== undefined ? rt.sites.get(values.site) : undefined;

@@ -7,12 +7,16 @@ import { BaselineError } from '../../../app/compliance/parse.js';
 import { effectiveResult, waiverText } from '../../../app/compliance/waivers.js';
 import { terminalField } from '../../../app/safe-text.js';
 import { readBaselineFile, secureBaselineText, shippedBaseline, type BaselineSource } from '../../compliance/baseline-source.js';
+import type { ComplianceService } from '../../compliance/compliance-service.js';
 import type { Runtime } from '../../runtime.js';
-import { withRuntime } from '../context.js';
+import { DATA_DIR, withRuntime } from '../context.js';
 import { CliError, EXIT, printJson, printRow, type CliIo } from '../io.js';
 import { noteUnread, unreadSites } from '../unread.js';
 
 export { secureBaselineText, type BaselineSource };
+
+/** The options of every compliance command: the data directory, and a baseline file to judge by instead of the data directory's. */
+const BASELINE_OPTIONS = { ...DATA_DIR, baseline: { type: 'string' } } as const;
 
 /** Reads the baseline of `file`, or the shipped one; a malformed file is refused line by line (a `validation` error). */
 export function loadBaseline(file: string | undefined): BaselineSource {
@@ -41,8 +45,7 @@ export async function complianceCommand(io: CliIo, args: readonly string[]): Pro
     args: [...args],
     strict: true,
     options: {
-      'data-dir': { type: 'string' },
-      baseline: { type: 'string' },
+      ...BASELINE_OPTIONS,
       site: { type: 'string', multiple: true, default: [] },
       json: { type: 'boolean', default: false },
       'print-baseline': { type: 'boolean', default: false },
@@ -59,7 +62,7 @@ export async function complianceCommand(io: CliIo, args: readonly string[]): Pro
     async (rt) => {
       const siteIds = new Set((values.site ?? []).map((name) => siteIdOf(rt, name)));
       // Without --baseline: the data directory's baseline, the one the app evaluates.
-      const result = (source ? rt.compliance.withBaseline(source) : rt.compliance).evaluate(siteIds.size ? { siteIds } : {});
+      const result = serviceOn(rt, source).evaluate(siteIds.size ? { siteIds } : {});
       const unread = unreadSites(rt, siteIds);
       if (values.json) printJson(io, unread.length ? { ...result, notRead: unread.map((s) => ({ siteId: s.id, site: s.name })) } : result);
       else printText(io, result);
@@ -81,8 +84,7 @@ async function waiveCommand(io: CliIo, verb: 'waive' | 'unwaive', args: readonly
     strict: true,
     allowPositionals: true,
     options: {
-      'data-dir': { type: 'string' },
-      baseline: { type: 'string' },
+      ...BASELINE_OPTIONS,
       site: { type: 'string' },
       system: { type: 'string' },
       reason: { type: 'string' },
@@ -99,7 +101,7 @@ async function waiveCommand(io: CliIo, verb: 'waive' | 'unwaive', args: readonly
     values['data-dir'],
     async (rt) => {
       const scope = { check, siteId: values.site !== undefined ? siteIdOf(rt, values.site) : '', system: values.system ?? '' };
-      const service = source ? rt.compliance.withBaseline(source) : rt.compliance;
+      const service = serviceOn(rt, source);
       const where = values.site === undefined ? 'every system' : values.system === undefined ? `every system of ${values.site}` : `${values.system} of ${values.site}`;
       if (verb === 'waive') {
         const w = service.waive({ ...scope, reason: values.reason ?? '', until: values.until ?? '' });
@@ -129,8 +131,7 @@ async function fixCommand(io: CliIo, args: readonly string[]): Promise<number> {
     strict: true,
     allowPositionals: true,
     options: {
-      'data-dir': { type: 'string' },
-      baseline: { type: 'string' },
+      ...BASELINE_OPTIONS,
       site: { type: 'string', multiple: true, default: [] },
       yes: { type: 'boolean', default: false },
     },
@@ -140,7 +141,7 @@ async function fixCommand(io: CliIo, args: readonly string[]): Promise<number> {
   const source = values.baseline === undefined ? undefined : loadBaseline(values.baseline);
   return withRuntime(io, values['data-dir'], async (rt) => {
     const siteIds = new Set((values.site ?? []).map((name) => siteIdOf(rt, name)));
-    const service = source ? rt.compliance.withBaseline(source) : rt.compliance;
+    const service = serviceOn(rt, source);
     const scope = siteIds.size ? { siteIds } : {};
     const plan = service.fixPlan(check, scope);
     io.stdout(`fix of ${terminalField(plan.check)} (${terminalField(plan.title)}): ${terminalField(plan.fixTitle)}\n`);
@@ -179,6 +180,11 @@ async function fixCommand(io: CliIo, args: readonly string[]): Promise<number> {
     }
     return worst !== EXIT.ok ? worst : failing ? EXIT.checksFailing : EXIT.ok;
   });
+}
+
+/** The compliance service judging by the `--baseline` file when one was given, else by the data directory's baseline. */
+function serviceOn(rt: Runtime, source: BaselineSource | undefined): ComplianceService {
+  return source ? rt.compliance.withBaseline(source) : rt.compliance;
 }
 
 function siteIdOf(rt: Runtime, name: string): string {

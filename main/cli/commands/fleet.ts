@@ -14,13 +14,11 @@ import { resolveDataDir } from '../../store/data-dir.js';
 import { askMonitor } from '../../monitor/lock.js';
 import { exitOfAnswer, monitorAnswer, type MonitorRequest } from '../../monitor/requests.js';
 import { startNewLog } from '../../store/stores.js';
-import { withRuntime } from '../context.js';
+import { DATA_DIR, withRuntime } from '../context.js';
 import { CliError, EXIT, firstLine, printJson, printRow, type CliIo } from '../io.js';
 import { applySecretArgs, SECRET_OPTIONS } from '../secret-args.js';
 import { pairsToParams, parseBody, timeoutOption } from './call.js';
 import { logForwardCommand, logForwardStatusCommand, verifySyslogCommand } from './log-forward.js';
-
-const DATA_DIR = { 'data-dir': { type: 'string' } } as const;
 
 /** `fleetdeck refresh [--site NAME]... [--force] [--json]`: refresh and print each system's state. */
 export async function refreshCommand(io: CliIo, args: readonly string[]): Promise<number> {

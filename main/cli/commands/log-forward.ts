@@ -7,10 +7,8 @@ import { forwardSettingStamp } from '../../audit/forward-settings.js';
 import { SyslogForwarder, storedStatus } from '../../audit/syslog-forwarder.js';
 import { verifySyslogFile, type SyslogVerification } from '../../audit/syslog-verify.js';
 import type { Runtime } from '../../runtime.js';
-import { withRuntime } from '../context.js';
+import { DATA_DIR, withRuntime } from '../context.js';
 import { CliError, EXIT, printJson, type CliIo } from '../io.js';
-
-const DATA_DIR = { 'data-dir': { type: 'string' } } as const;
 
 /**
  * `fleetdeck log forward --to tcp://HOST:PORT|tls://HOST:PORT [--trust SHA256|--ca FILE]`,

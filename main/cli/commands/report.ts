@@ -7,7 +7,7 @@ import { REPORT_KINDS, isReportKind, overallDataAges, type Cell } from '../../..
 import { EXPORT_FORMATS, assertExportDir, parseFormats, type ExportFormat, type ExportResult } from '../../reports/export.js';
 import { verifyExport } from '../../reports/manifest.js';
 import { ReportRequestError } from '../../reports/service.js';
-import { withRuntime } from '../context.js';
+import { DATA_DIR, withRuntime } from '../context.js';
 import { CliError, EXIT, printJson, printRow, type CliIo } from '../io.js';
 
 const USAGE = `usage:
@@ -17,8 +17,6 @@ const USAGE = `usage:
   fleetdeck report list [--json]
   fleetdeck report diff ID1 ID2 [--json]
   fleetdeck report export ID --out DIR [--format ${EXPORT_FORMATS.join(',')}]`;
-
-const DATA_DIR = { 'data-dir': { type: 'string' } } as const;
 
 /** `fleetdeck report …`: generate, verify, list, compare and re-export audit reports. */
 export async function reportCommand(io: CliIo, args: readonly string[]): Promise<number> {

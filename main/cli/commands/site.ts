@@ -6,7 +6,7 @@ import { siteNotices } from '../../../app/domain/site-notices.js';
 import { terminalField } from '../../../app/safe-text.js';
 import { urlProtocol } from '../../net.js';
 import { sameBaseUrl } from '../../store/site-store.js';
-import { withRuntime } from '../context.js';
+import { DATA_DIR, withRuntime } from '../context.js';
 import { readLocalFile } from './call.js';
 import { writeFile } from 'node:fs/promises';
 import { exportSiteList, importSiteList } from '../../store/site-transfer.js';
@@ -14,8 +14,6 @@ import { sitePrefix } from '../../secrets/accounts.js';
 import { osUser } from '../../runtime.js';
 import type { ImportStep } from '../../../app/domain/site-transfer.js';
 import { CliError, EXIT, firstLine, printJson, printRow, type CliIo } from '../io.js';
-
-const DATA_DIR = { 'data-dir': { type: 'string' } } as const;
 
 /** `fleetdeck site add|list|edit|remove|trust|pause|resume|export|import …` */
 export async function siteCommand(io: CliIo, args: readonly string[]): Promise<number> {
