@@ -18,12 +18,12 @@ const toShell = (target: string): ProxyOptions => ({
 });
 
 /**
- * The first frame in two scripts (issue 17). The entry (`renderer/main.ts`) holds only the transport
- * and sends the first reads; the frame (`renderer/frame.ts`: App and everything it imports statically,
- * Svelte's runtime and the shared helpers the lazy views import from it too) is one chunk, linked as
- * a modulepreload from index.html so both load side by side. Left to the automatic split, the frame
- * was 12 files: over HTTP/1.1's 6 connections per host they queued behind each other, and the
- * first reads behind them.
+ * The first frame in two scripts. The entry (`renderer/main.ts`) holds only the transport and sends
+ * the first reads; the frame (`renderer/frame.ts`: App and everything it imports statically, Svelte's
+ * runtime and the shared helpers the lazy views import from it too) is one chunk, linked as a
+ * modulepreload from index.html so both load side by side. The rule: the frame stays one chunk. The
+ * browser shell speaks HTTP/1.1, six connections per host, so a frame split into many files would
+ * queue its parts behind each other, and the first reads behind them.
  */
 const ENTRY = here('renderer/main.ts');
 const FRAME = here('renderer/frame.ts');
@@ -82,8 +82,8 @@ const preloadFrame: Plugin = {
  * The stylesheet goes into index.html as a `<style>` element (the CSP allows inline styles, not
  * inline scripts): one request fewer while the first reads are on their way. The browser shell
  * speaks HTTP/1.1, six connections per host: with the stylesheet, the frame chunk and Rolldown's
- * runtime still loading when the async entry sends the four reads, one read waited for a connection
- * (issue 17). It holds no `url()`, so nothing in it is relative to `assets/`.
+ * runtime still loading when the async entry sends the four reads, a read would wait for a connection.
+ * It holds no `url()`, so nothing in it is relative to `assets/`.
  */
 const inlineStylesheet: Plugin = {
   name: 'fleetdeck:inline-stylesheet',
@@ -111,8 +111,8 @@ const inlineStylesheet: Plugin = {
  * runtime, the frame's components, the roll-ups it shows): V8's explicit compile hint
  * (`//# allFunctionsCalledOnLoad`, on the file's first line, where V8 looks for it) has them
  * compiled with the file, on the thread that streams it in, rather than one at a time on the page's
- * main thread as each is first called during the evaluation, mount and first render (issue 17: ~600
- * lazy compiles, 15-20 ms of that thread). Added last, after Vite's own preamble and the minifier
+ * main thread as each is first called during the evaluation, mount and first render (some 600
+ * functions). Added last, after Vite's own preamble and the minifier
  * (which drops comments); the chunks loaded on demand stay lazily compiled.
  */
 const compileHint: Plugin = {
@@ -152,8 +152,8 @@ const renderer: UserConfig = {
     sourcemap: false,
     // The first script holds only the first frame (frame, tree, overview); every other
     // view, each system area, the catalog's operations and zod are chunks loaded when first used
-    // (renderer/lib/lazy.ts: at 1,000 systems, loading and running one 634 KiB script was most of
-    // the first paint, issue 17). Read from disk or loopback, so a chunk costs little as a request.
+    // (renderer/lib/lazy.ts): one script holding them all would take most of the first paint at
+    // 1,000 systems to load and run. Read from disk or loopback, so a chunk costs little as a request.
     chunkSizeWarningLimit: 500,
     // Chromium and Electron preload modules natively: Vite's polyfill (a query of the page's links and
     // a mutation observer, in the entry, before the first reads leave) is work the window never needs.

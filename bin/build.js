@@ -28,9 +28,9 @@ function upToDate(built, sources) {
 
 /**
  * The builds' environment: the caller's without NODE_ENV. A test runner sets it to `test`, and Vite
- * follows it: a start from a vitest test (start.test.ts) rebuilt out/ as a Svelte development bundle
- * (its runtime checks and warnings, a 215 KiB frame chunk instead of 179), which the benches then
- * measured. Whoever starts it, `vite build` makes the production bundle.
+ * follows it: a build started from a test (start.test.ts) would make out/ a Svelte development
+ * bundle (runtime checks and warnings, a larger frame chunk) that the benches and e2e then run.
+ * Whoever starts it, `vite build` makes the production bundle.
  * @param {NodeJS.ProcessEnv} env
  * @returns {NodeJS.ProcessEnv}
  */

@@ -8,9 +8,8 @@ import { ageText, agesId, cellMarks, cellText, LONG_TEXT, metaRows, shownColumns
 type PdfLib = typeof PdfLibModule;
 
 /**
- * The report PDF, written directly from the model with pdf-lib: no browser. Chromium's print of an
- * audit pack cost about 130 ms of CPU a page (Blink layout and paint of thousands of table rows);
- * this lays out the same content itself — A4 landscape, the HTML export's typography (9 pt text,
+ * The report PDF, written directly from the model with pdf-lib: no browser, whose print would lay out
+ * and paint thousands of table rows in Blink, page by page. This lays out the same content itself — A4 landscape, the HTML export's typography (9 pt text,
  * 7 pt for wide tables, bold headers on grey, numbers right-aligned, risks marked), every section on
  * a new page, table headers repeated on every page, columns sized from measured text, long cells
  * wrapped — with the contents linked, an outline, and `Page n of N`, in one pass.

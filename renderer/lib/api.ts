@@ -331,7 +331,7 @@ let answered: Promise<void> = Promise.resolve();
 /**
  * Sends the first frame's fleet reads at once, from the first script, before the frame's modules
  * are loaded and evaluated: main answers them while the page is still busy with its scripts, instead
- * of after the frame has mounted (at 1,000 systems the calls used to leave only at
+ * of after the frame has mounted (sent by the frame, at 1,000 systems they would leave only at
  * DOMContentLoaded). A failure is kept for the reader, who says it as any failed read.
  */
 export function startFirstReads(): void {

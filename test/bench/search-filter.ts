@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     const statuses = rt.fleet.status();
     const systems = statuses.length;
     const host = new URL(sites[0]!.baseUrl).hostname;
-    // Before: the renderer read four cached answers of every system through `cache:read` (main's share of it).
+    // The baseline: the renderer reading four cached answers of every system through `cache:read` (main's share of it).
     const READS = ['GET /hosts/list', 'GET /applications/list', 'GET /resources/list', 'GET /nodes/list'] as const;
     const c0 = process.cpuUsage();
     for (const s of statuses) for (const op of READS) await rt.handlers['cache:read']({ site: s.siteId, system: s.system, operation: op, query: {} });

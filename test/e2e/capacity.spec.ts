@@ -17,7 +17,7 @@ test('a pool provisioned until the system reports it Full is shown full everywhe
   const { pool, gib } = sizeToFill(state);
   await page.goto(fleet().url);
 
-  // Before: the pool is fine, and the overview has nothing critical.
+  // At first the pool is fine, and the overview has nothing critical.
   await expect(page.getByTestId('total-critical')).toContainText('0');
   await openSystem(page, siteId, system, 'Summary');
   const row = page.getByTestId('pool-capacity').locator(`tr[data-pool="${pool.name}"]`);

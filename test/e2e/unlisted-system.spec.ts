@@ -16,7 +16,7 @@ test('a system the site no longer lists stays in the tree and its page says sinc
   await expect(item).toBeVisible();
   fleet().simulator.control.setDialects(['unlisted-system']);
   await page.getByTestId('refresh-fleet').click();
-  // Before: the system vanished from the tree.
+  // The system stays in the tree, marked as no longer listed.
   await expect(item).toHaveAccessibleName(/not listed by the site/, { timeout: 30_000 });
   await expect(item.locator('[data-state="unlisted"]')).toBeVisible();
   await openSystem(page, siteId, system);

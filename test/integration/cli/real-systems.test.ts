@@ -28,7 +28,7 @@ describe('fleetdeck call --url against real-system dialects', () => {
 
   it('raw-token: the token refused as Bearer right after the login is sent bare, and the call answers', async () => {
     sim.control.setDialects(['raw-token']);
-    // Before: exit 6, "not authorized: Invalid or expired session token."
+    // The token refused as Bearer is sent bare, not reported as "not authorized" (exit 6).
     const r = await call(['GET /Version']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -37,7 +37,7 @@ describe('fleetdeck call --url against real-system dialects', () => {
 
   it('numeric-status: a login answering Status 0 is a login', async () => {
     sim.control.setDialects(['numeric-status']);
-    // Before: exit 6, "login did not complete (status 0)".
+    // Status 0 is a completed login, not "login did not complete".
     const r = await call(['GET /Version']);
     expect(r.code, r.stderr).toBe(0);
   });
@@ -85,7 +85,7 @@ describe.runIf(haveKeyring)('fleetdeck with saved sites against real-system dial
   it("refuses to point a system's session at another system, and the next write lands on the system named", async () => {
     const [first, second] = site().systems as [string, string];
     const select = await cli(['call', site().name, '--system', first, 'GET /systems/select', '--query', `name=${second}`]);
-    // Before: exit 0, "Selected system '<second>'.", and the write below landed on <second>.
+    // Refused, not sent: the session stays on its system, so the write below lands there.
     expect(select.code).toBe(2);
     expect(select.stderr).toContain("GET /systems/select is Fleetdeck's own");
     const write = await cli(['call', site().name, '--system', first, 'POST /hosts/create', '--body', JSON.stringify({ Name: 'cli-first', Iqn: 'iqn.2026-01.io.fleetdeck:cli-first' })]);
@@ -155,7 +155,7 @@ describe.runIf(haveKeyring)('fleetdeck refresh, then another process (real keych
     expect(refresh.code, refresh.stderr).toBe(0);
     const report = await cli(['report', 'health', '--offline', '--format', 'json', '--out', join(out, 'first')]);
     expect(report.code, report.stderr).toBe(0);
-    // Before: every system "stale" in the new process, right after a successful refresh.
+    // The new process starts from the recorded outcomes: ok right after a successful refresh, not stale.
     for (const s of site().systems) expect(report.stdout).toMatch(new RegExp(`/ ${s}\\tok\\tas of `));
 
     const last = site().systems.at(-1)!;

@@ -34,7 +34,7 @@ describe('authentication that adapts, against the simulator dialects', () => {
   it('raw-token: refreshes every system, remembers the bare token for the site (no secret on disk), and a new start sends it bare at once', async () => {
     sim.control.setDialects(['raw-token']);
     const statuses = await rt.fleet.refresh({ force: true });
-    // Before: every system login-required ("the system refused the new session").
+    // No system is left login-required: the bare token is accepted.
     expect(statuses.map((s) => [s.system, s.state, s.lastError])).toEqual([...site().systems].sort().map((s) => [s, 'ok', undefined]));
     expect(rt.sites.get(siteId)?.auth).toEqual({ tokenScheme: 'raw', learnedAt: expect.any(String) });
     const view = (await dispatch(rt.handlers, 'sites:list', {})) as { ok: true; value: Array<{ auth?: unknown }> };
@@ -66,7 +66,7 @@ describe('authentication that adapts, against the simulator dialects', () => {
 
   it('numeric-status: Status 0 is a completed login; 2 with "two-step verification" asks for a code', async () => {
     sim.control.setDialects(['numeric-status']);
-    // Before: "login did not complete (0)" for every system.
+    // Status 0 is a completed login on every system.
     expect((await rt.fleet.refresh({ force: true })).map((s) => s.state)).toEqual(['ok', 'ok', 'ok']);
     sim.fleet.sites[0]!.multifactor = true;
     sim.control.expireTokens();
@@ -83,7 +83,7 @@ describe('authentication that adapts, against the simulator dialects', () => {
     sim.fleet.sites[0]!.multifactor = true;
     sim.control.expireTokens();
     const locked = await rt.fleet.refresh({ force: true });
-    // Before: "login refused (Multifactor authentication required…)", not a request for a code.
+    // A request for a code, not a refused login.
     for (const s of locked) expect(s.lastError, s.system).toMatch(/two-factor authentication is on: a code is required \(Multifactor authentication required/);
     const [a, b, c] = site().systems as [string, string, string];
     // Without a code, every system waits for one.
@@ -94,7 +94,7 @@ describe('authentication that adapts, against the simulator dialects', () => {
     expect(await rt.fleet.login(siteId, { code: code() })).toEqual({ loggedIn: [a], needCode: [b, c] });
     const waiting = rt.fleet.status(siteId).filter((s) => s.state === 'login-required').map((s) => s.system);
     expect(waiting).toEqual([b, c].sort());
-    // The same code again is what the old code sent to every system: this system refuses it.
+    // The same code again, as a client that sends one code to every system would: this system refuses it.
     const reused = await rt.fleet.login(siteId, { code: code(), system: b }).catch((e: unknown) => e);
     expect((reused as Error).message).toMatch(/two-factor code was refused \(Invalid verification code\.\); a code is accepted once/);
     sim.control.advanceClock(30);

@@ -44,7 +44,7 @@ describe('time for long work', () => {
   });
 
   it("a node utility runs as long as its timeoutSeconds allows, past the 3 s request timeout", async () => {
-    // Before: "no answer within 3000 ms", recorded as outcome unknown.
+    // The request timeout must not end it: the run would be recorded as outcome unknown.
     const out = await rt.fleet.call(siteId, system, 'GET /nodes/utils/run', { query: { node, utility: 'sleep', args: '4', timeoutSeconds: 10 } });
     // sleep prints nothing, as on Linux.
     expect(out).toBe('');

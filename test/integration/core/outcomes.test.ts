@@ -23,7 +23,7 @@ describe('refresh outcomes across processes', () => {
     const rt = await world.reopen();
     await sim.control.siteUp(1);
     const later = rt.fleet.status();
-    // Before: every system "stale", the refresh's outcome lost with its process.
+    // The refresh's outcome outlives its process: the same states, not every system stale.
     expect(later.map((s) => [s.siteId, s.system, s.state])).toEqual(statuses.map((s) => [s.siteId, s.system, s.state]));
     expect(later.find((s) => s.siteId === world.siteIds[1])?.lastError).toMatch(/./);
     expect(rt.fleet.cached(world.siteIds[0]!, world.site(0).systems[0]!, 'GET /Version')?.stale).toBe(false);

@@ -55,7 +55,7 @@ describe('a site that shares its selection between sessions', () => {
   it("caches every system's own answers, refreshing one system at a time once the sharing is seen", async () => {
     const statuses = await rt.fleet.refresh({ force: true });
     expect(statuses.map((s) => [s.system, s.state])).toEqual([...systems()].sort().map((s) => [s, 'ok']));
-    // Before: the systems refreshed together read each other's nodes (and pools, hosts …) and cached them as their own.
+    // Each system's cache holds its own nodes (and pools, hosts …), never another's read through a shared selection.
     for (const system of systems()) {
       expect(rt.fleet.cached(siteId, system, NODES.op, NODES.query)).toBeDefined();
       expect(foreignNodes(system)).toEqual([]);

@@ -25,7 +25,7 @@ describe('selection integrity', () => {
   it("the console cannot point a system's session at another system, and the next write lands on the system it names", async () => {
     const [first, second] = sim.manifest.sites[0]!.systems as [string, string];
     const select = await ipc('op:call', { site: siteId, system: first, operation: 'GET /systems/select', query: { name: second } });
-    // Before: { ok: true, result: "Selected system '<second>'." }, and the write below landed on <second>.
+    // Refused, not sent: the session stays on its system, so the write below lands there.
     expect(select).toMatchObject({ ok: false, error: { code: 'validation', message: expect.stringContaining("GET /systems/select is Fleetdeck's own") } });
     const write = await ipc('op:call', { site: siteId, system: first, operation: 'POST /hosts/create', body: { Name: 'meant-for-first', Iqn: 'iqn.2026-01.io.fleetdeck:first' } });
     expect(write).toMatchObject({ ok: true });

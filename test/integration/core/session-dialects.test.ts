@@ -29,7 +29,7 @@ describe.each<Dialect>(['expired-400', 'expired-440'])('a site that ends session
 
   it('logs in again and continues, for a refresh and for a write', async () => {
     sim.control.expireTokens();
-    // Before: every read refused with 400 "Session expired…" or 440, the site failed and every system stale.
+    // A 400 "Session expired…" or a 440 logs in again: the site does not fail, no system is left stale.
     const statuses = await rt.fleet.refresh({ force: true });
     expect(statuses.map((s) => [s.system, s.state, s.lastError])).toEqual(systems().map((s) => [s, 'ok', undefined]));
     sim.control.expireTokens();
@@ -68,7 +68,7 @@ describe('a site whose list stops showing a system', () => {
     const [first, , last] = sim.manifest.sites[0]!.systems as [string, string, string];
     sim.control.setDialects(['unlisted-system']);
     const statuses = await rt.fleet.refresh({ force: true });
-    // Before: the system vanished from the statuses, no alert, the message nowhere.
+    // The system stays in the statuses, unlisted with the list's message, and raises an alert.
     const gone = statuses.find((s) => s.system === last);
     expect(gone).toMatchObject({ state: 'unlisted', unlistedSince: expect.any(String), lastError: expect.stringMatching(/^not listed by the site since \S+; the list says: System '.+' is not listed: its relay connection is down\.$/) });
     expect(statuses.filter((s) => s.system !== last).every((s) => s.state === 'ok')).toBe(true);
@@ -94,7 +94,7 @@ describe('a site whose list stops showing a system', () => {
   it('a list with no systems and a message is a site error, not an empty site', async () => {
     sim.control.setDialects(['empty-system-list']);
     const statuses = await rt.fleet.refresh({ force: true });
-    // Before: every system silently forgotten, the site shown as having none.
+    // The site's systems are kept (stale, with the list's message), not forgotten.
     expect(statuses).toHaveLength(3);
     expect(statuses.every((s) => s.state === 'stale' && /lists no systems and says: The management service is starting/.test(s.lastError ?? ''))).toBe(true);
     expect(rt.fleet.siteError(siteId)).toMatch(/lists no systems and says: The management service is starting/);

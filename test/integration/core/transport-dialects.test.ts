@@ -47,7 +47,7 @@ describe('transport that survives what sits between the desk and the system', ()
     sim.control.proxyErrors(0, 2, { status: 502, retryAfterSeconds: 1 });
     const before = requests();
     waits.length = 0;
-    // Before: "unexpected HTTP 502 (<html>…): is this a storage management endpoint?", no retry.
+    // A proxy's 502 page is retried after its Retry-After, not taken for a wrong endpoint.
     const version = await rt.fleet.call(siteId, system, 'GET /Version');
     expect(version.Versions?.length).toBeGreaterThan(0);
     expect(requests() - before).toBe(3);
@@ -115,7 +115,7 @@ describe('transport that survives what sits between the desk and the system', ()
 
   it('compressed: reads br, deflate and gzip answers with a byte order mark, and refreshes every system to ok', async () => {
     sim.control.setDialects(['compressed']);
-    // Before: "the answer is not JSON (…)" for every read.
+    // Compressed answers with a byte order mark are read as JSON.
     const statuses = await rt.fleet.refresh({ force: true });
     expect(statuses.map((s) => [s.state, s.lastError])).toEqual([
       ['ok', undefined],
