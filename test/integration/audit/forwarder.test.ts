@@ -6,6 +6,7 @@ import { dispatch } from '../../../main/ipc/handlers.js';
 import { openRuntime } from '../../../main/runtime.js';
 import { openStores, type DataStores } from '../../../main/store/stores.js';
 import { SyslogOutbox } from '../../../main/store/syslog-outbox.js';
+import { until } from '../../support/until.js';
 import { useTempDirs } from '../../unit/main/store/temp-dir.js';
 
 const tempDir = useTempDirs();
@@ -62,14 +63,6 @@ function forwarder(s: DataStores, port: number): SyslogForwarder {
   });
   cleanup.push(() => f.stop());
   return f;
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  const end = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const record = (i: number) => ({ user: 'admin', operation: 'alert rule set', params: redact({ i }), message: redact(`change ${i}`) });

@@ -14,6 +14,7 @@ import { SyslogOutbox } from '../../../main/store/syslog-outbox.js';
 import { appendMany, fastTempDir, inOrderWithoutGaps, seqsOf } from '../../support/audit-trail.js';
 import { rsyslogCollector, rsyslogd, type Collector } from '../../support/rsyslog.js';
 import { selfSignedCert, testCa } from '../../support/tls-cert.js';
+import { until } from '../../support/until.js';
 
 // Real rsyslogd receives the trail: without it these tests fail and say how to install it.
 rsyslogd();
@@ -56,14 +57,6 @@ function forwarder(s: DataStores, setting: ForwardSetting): SyslogForwarder {
   return f;
 }
 
-async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
@@ -81,11 +74,11 @@ describe('audit trail to a real rsyslog', () => {
     // Its answer holds control characters: they reach the collector file unchanged (JSON escapes those below U+0020).
     s.actionLog.append({ user: 'admin', siteId: 'lab', system: 'sys-1', operation: 'POST /users/create', params: redact({ body: { Name: 'ops', Password: 'hunter2-secret' } }), result: 'ok', message: redact('created\u007f\u0085\ttab\nline') });
     const f = forwarder(s, { target: `tcp://127.0.0.1:${rs.port}` });
-    await until('every record confirmed', () => f.status().queued === 0);
+    await until(() => f.status().queued === 0, 'every record confirmed');
     expect(f.status()).toMatchObject({ state: 'idle', ackedSeq: 202, queued: 0, target: `tcp://127.0.0.1:${rs.port}` });
     // A record appended while running is sent at once.
     s.actionLog.recordLocal({ user: 'admin', operation: 'notifications on', params: redact({}), message: redact('on') });
-    await until('the new record confirmed', () => f.status().ackedSeq === 203);
+    await until(() => f.status().ackedSeq === 203, 'the new record confirmed');
     const text = fs.readFileSync(rs.file, 'utf8');
     expect(text).not.toContain('hunter2-secret');
     expect(seqsOf(rs.lines())).toEqual(Array.from({ length: 203 }, (_, i) => i + 1));
@@ -104,13 +97,13 @@ describe('audit trail to a real rsyslog', () => {
     const s = stores(tempDir());
     appendMany(s, 50);
     const wrong = forwarder(s, { target: `tls://127.0.0.1:${rs.port}`, pinSha256: 'ab'.repeat(32) });
-    await until('the pin mismatch reported', () => wrong.status().lastError !== undefined);
+    await until(() => wrong.status().lastError !== undefined, 'the pin mismatch reported');
     expect(wrong.status().lastError).toMatch(/collector's certificate changed: presented .* pinned AB:AB/);
     expect(wrong.status().ackedSeq).toBe(0);
     await wrong.stop();
     expect(rs.lines()).toEqual([]);
     const f = forwarder(s, { target: `tls://127.0.0.1:${rs.port}`, pinSha256: pin });
-    await until('every record confirmed', () => f.status().queued === 0);
+    await until(() => f.status().queued === 0, 'every record confirmed');
     expect(seqsOf(rs.lines())).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     expect((await cli(['log', 'verify', '--syslog', rs.file])).code).toBe(0);
   });
@@ -121,7 +114,7 @@ describe('audit trail to a real rsyslog', () => {
     const s = stores(tempDir());
     appendMany(s, 30);
     const f = forwarder(s, { target: `tls://127.0.0.1:${rs.port}`, ca: ca.caCert });
-    await until('every record confirmed', () => f.status().queued === 0);
+    await until(() => f.status().queued === 0, 'every record confirmed');
     expect(seqsOf(rs.lines())).toHaveLength(30);
   });
 
@@ -151,7 +144,7 @@ describe('audit trail to a real rsyslog', () => {
     }
     expect(queuedAtStop).toBeGreaterThan(0);
     expect(failureSeen).toBe(true);
-    await until('every record confirmed', () => f.status().queued === 0, 60_000);
+    await until(() => f.status().queued === 0, 'every record confirmed', 60_000);
     const seqs = seqsOf(rs.lines());
     expect(new Set(seqs).size).toBe(appended);
     expect(Math.max(...seqs)).toBe(appended);
@@ -176,7 +169,7 @@ describe('audit trail to a real rsyslog', () => {
       return child;
     };
     const first = flush();
-    await until('the stream under way', () => rs.lines().length >= 200, 30_000);
+    await until(() => rs.lines().length >= 200, 'the stream under way', 30_000);
     const exited = new Promise((r) => first.once('exit', r));
     first.kill('SIGKILL');
     await exited;
@@ -203,7 +196,7 @@ describe('audit trail to a real rsyslog', () => {
     const s = stores(tempDir());
     appendMany(s, 20);
     const f = forwarder(s, { target: `tcp://127.0.0.1:${rs.port}` });
-    await until('every record confirmed', () => f.status().queued === 0);
+    await until(() => f.status().queued === 0, 'every record confirmed');
     const lines = rs.lines();
     const cut = path.join(path.dirname(rs.file), 'cut.log');
     fs.writeFileSync(cut, `${lines.filter((l) => !/ seq="(5|6|7)" /.test(l)).join('\n')}\n`);

@@ -2,24 +2,16 @@
 // log, the organisation's policy over the admin, and a window scoped to one site.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FORWARD_SETTINGS_FILE } from '../../../../main/audit/forward-settings.js';
 import { runCli } from '../../../../main/cli/main.js';
 import { dispatch } from '../../../../main/ipc/handlers.js';
-import { openRuntime, policyForward, type Runtime, type RuntimeOptions } from '../../../../main/runtime.js';
+import { policyForward, type Runtime } from '../../../../main/runtime.js';
+import { useRuntimes } from '../../../support/runtimes.js';
 import { useTempDirs } from '../store/temp-dir.js';
 
 const tempDir = useTempDirs();
-const opened: Runtime[] = [];
-afterEach(async () => {
-  for (const rt of opened.splice(0)) await rt.close();
-});
-
-async function open(dataDir: string, extra: Partial<RuntimeOptions> = {}): Promise<Runtime> {
-  const rt = await openRuntime({ dataDir, memorySecrets: true, searchIndex: false, ...extra });
-  opened.push(rt);
-  return rt;
-}
+const open = useRuntimes();
 
 async function call(rt: Runtime, channel: string, payload: unknown = {}): Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }> {
   return (await dispatch(rt.handlers, channel, payload)) as { ok: boolean; value?: unknown; error?: { code: string; message: string } };

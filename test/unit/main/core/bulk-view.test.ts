@@ -4,6 +4,7 @@ import type { BulkJobView } from '../../../../app/domain/bulk.js';
 import { InputError } from '../../../../app/errors.js';
 import { BulkJobs, fleetSender, type BulkParams, type BulkSender, type BulkSystem } from '../../../../main/core/bulk.js';
 import type { FleetCallParams } from '../../../../main/core/fleet.js';
+import { thrown } from '../../../support/thrown.js';
 
 /** A clock that advances one second per reading. */
 function steppingClock(start = '2026-11-26T12:00:00.000Z'): () => Date {
@@ -19,15 +20,6 @@ const systems = (...names: string[]): BulkSystem[] => names.map((system) => ({ s
 const CREATE_USER = 'POST /users/create';
 const userParams = { body: { Name: 'ops', Password: 'S3cret-Bulk-Pass', Role: 'Monitor' } };
 const ok: BulkSender = async () => ({ result: 'ok', message: '' });
-
-function thrown(task: () => unknown): unknown {
-  try {
-    task();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected an error');
-}
 
 describe('BulkJobs: the view of a job', () => {
   it('starts with every system pending, the request masked, and the defaults of a job', () => {

@@ -1,26 +1,19 @@
 // The compliance channels through dispatch: parsed, scoped to a window's site, recorded.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FleetComplianceView } from '../../../../app/compliance/results.js';
 import type { FixPlan } from '../../../../app/compliance/fix.js';
 import { refreshRead } from '../../../../app/fleet/refresh-plan.js';
 import { dispatch } from '../../../../main/ipc/handlers.js';
-import { openRuntime, type Runtime } from '../../../../main/runtime.js';
+import type { Runtime } from '../../../../main/runtime.js';
 import { cacheKey } from '../../../../main/store/offline-cache.js';
+import { addParisAndLyon, useRuntimes } from '../../../support/runtimes.js';
 import { useTempDirs } from '../store/temp-dir.js';
 
 const tempDir = useTempDirs();
 const TUNNEL = cacheKey('GET /nodes/support/tunnel/status', refreshRead('GET /nodes/support/tunnel/status').query);
 
 describe('the compliance channels', () => {
-  const opened: Runtime[] = [];
-  afterEach(async () => {
-    for (const rt of opened.splice(0)) await rt.close();
-  });
-  const open = async (dataDir: string, scopedSite?: string): Promise<Runtime> => {
-    const rt = await openRuntime({ dataDir, memorySecrets: true, searchIndex: false, ...(scopedSite ? { scopedSite } : {}) });
-    opened.push(rt);
-    return rt;
-  };
+  const open = useRuntimes();
   const call = async (rt: Runtime, channel: string, payload: unknown = {}): Promise<{ ok: boolean; value?: unknown; message?: string }> => {
     const a = await dispatch(rt.handlers, channel, payload);
     return a.ok ? { ok: true, value: a.value } : { ok: false, message: a.error.message };
@@ -29,8 +22,7 @@ describe('the compliance channels', () => {
   async function fleet(): Promise<{ dir: string; fleetWindow: Runtime }> {
     const dir = tempDir();
     const fleetWindow = await open(dir);
-    await fleetWindow.sites.add({ id: 'paris', name: 'Paris', baseUrl: 'https://paris.example', username: 'admin' });
-    await fleetWindow.sites.add({ id: 'lyon', name: 'Lyon', baseUrl: 'https://lyon.example', username: 'admin' });
+    await addParisAndLyon(fleetWindow);
     const at = new Date().toISOString();
     fleetWindow.cache.put('paris', 'p1', TUNNEL, { Data: [{ Name: 'n1', SupportTunnelStatus: 'Enabled' }] }, at);
     fleetWindow.cache.put('lyon', 'l1', TUNNEL, { Data: [{ Name: 'n9', SupportTunnelStatus: 'Enabled' }] }, at);
@@ -42,7 +34,7 @@ describe('the compliance channels', () => {
     const all = (await call(fleetWindow, 'compliance:evaluate')).value as FleetComplianceView;
     expect(all.systems.map((s) => s.system)).toEqual(['l1', 'p1']);
     expect(all.baseline.checks.find((c) => c.id === 'support-tunnel-off')?.fixable).toBe(true);
-    const paris = await open(dir, 'paris');
+    const paris = await open(dir, { scopedSite: 'paris' });
     const own = (await call(paris, 'compliance:evaluate')).value as FleetComplianceView;
     expect(own.systems.map((s) => s.system)).toEqual(['p1']);
     expect((await call(paris, 'compliance:evaluate', { site: 'Lyon' })).message).toMatch(/scoped to site "paris"/);
@@ -53,7 +45,7 @@ describe('the compliance channels', () => {
 
   it('waives within a scoped window\u2019s site only, and records each waiver in the action log', async () => {
     const { dir, fleetWindow } = await fleet();
-    const paris = await open(dir, 'paris');
+    const paris = await open(dir, { scopedSite: 'paris' });
     const grant = { check: 'support-tunnel-off', reason: 'case 42', until: '2099-01-01T00:00:00Z' };
     expect((await call(paris, 'compliance:waive', grant)).message).toMatch(/waives checks of its site or its systems only/);
     expect((await call(paris, 'compliance:waive', { ...grant, site: 'Lyon', system: 'l1' })).message).toMatch(/scoped to site "paris"/);

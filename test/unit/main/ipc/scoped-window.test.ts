@@ -1,23 +1,16 @@
 // A window scoped to one site (`--site`) shares the data directory with the fleet's window: what it
 // changes, the errors it gives and what it verifies stay within its site, or say they do not.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../../../main/ipc/handlers.js';
-import { openRuntime, type Runtime } from '../../../../main/runtime.js';
+import type { Runtime } from '../../../../main/runtime.js';
 import { openAlertsDatabase } from '../../../../main/store/open.js';
+import { addParisAndLyon, useRuntimes } from '../../../support/runtimes.js';
 import { useTempDirs } from '../store/temp-dir.js';
 
 const tempDir = useTempDirs();
 
 describe('a window scoped to one site', () => {
-  const opened: Runtime[] = [];
-  afterEach(async () => {
-    for (const rt of opened.splice(0)) await rt.close();
-  });
-  const open = async (dataDir: string, scopedSite?: string): Promise<Runtime> => {
-    const rt = await openRuntime({ dataDir, memorySecrets: true, searchIndex: false, ...(scopedSite ? { scopedSite } : {}) });
-    opened.push(rt);
-    return rt;
-  };
+  const open = useRuntimes();
   const call = async (rt: Runtime, channel: string, payload: unknown = {}): Promise<unknown> => {
     const answer = await dispatch(rt.handlers, channel, payload);
     if (!answer.ok) throw new Error(answer.error.message);
@@ -28,8 +21,7 @@ describe('a window scoped to one site', () => {
   async function fleet(): Promise<{ dir: string; fleetWindow: Runtime }> {
     const dir = tempDir();
     const fleetWindow = await open(dir);
-    await fleetWindow.sites.add({ id: 'paris', name: 'Paris', baseUrl: 'https://paris.example', username: 'admin' });
-    await fleetWindow.sites.add({ id: 'lyon', name: 'Lyon', baseUrl: 'https://lyon.example', username: 'admin' });
+    await addParisAndLyon(fleetWindow);
     const db = openAlertsDatabase(dir);
     try {
       const insert = db.prepare("INSERT INTO alerts (id, rule, site_id, system, subject, level, message, raised_at, last_seen_at) VALUES (?, 'drive', ?, 'sys1', '', 'warning', 'a drive failed', ?, ?)");
@@ -44,8 +36,8 @@ describe('a window scoped to one site', () => {
 
   it("turns desktop notifications off for its site's windows only, never for the fleet or another site", async () => {
     const { dir, fleetWindow } = await fleet();
-    const paris = await open(dir, 'paris');
-    const lyon = await open(dir, 'lyon');
+    const paris = await open(dir, { scopedSite: 'paris' });
+    const lyon = await open(dir, { scopedSite: 'lyon' });
     await call(paris, 'alerts:notify', { notify: false });
     expect(paris.alerts.notify).toBe(false);
     expect(await call(paris, 'alertrules:get')).toMatchObject({ notify: false });
@@ -53,7 +45,7 @@ describe('a window scoped to one site', () => {
     expect(await call(fleetWindow, 'alertrules:get')).toMatchObject({ notify: true });
     expect(lyon.alerts.notify).toBe(true);
     // Another window of the same site follows its site's choice.
-    expect((await open(dir, 'paris')).alerts.notify).toBe(false);
+    expect((await open(dir, { scopedSite: 'paris' })).alerts.notify).toBe(false);
     // The fleet's choice holds for the sites that made none.
     await call(fleetWindow, 'alerts:notify', { notify: false });
     expect(lyon.alerts.notify).toBe(false);
@@ -64,7 +56,7 @@ describe('a window scoped to one site', () => {
 
   it("refuses to acknowledge another site's alert without naming its id, and changes nothing", async () => {
     const { dir, fleetWindow } = await fleet();
-    const paris = await open(dir, 'paris');
+    const paris = await open(dir, { scopedSite: 'paris' });
     const answer = await dispatch(paris.handlers, 'alerts:ack', { ids: [7, 4242] });
     expect(answer).toMatchObject({ ok: false, error: { message: expect.stringMatching(/scoped to site "paris": 1 of these alerts is not of this site; nothing was changed/) } });
     expect(JSON.stringify(answer)).not.toContain('4242');
@@ -75,7 +67,7 @@ describe('a window scoped to one site', () => {
 
   it("verifies the whole chain and says how many of its records are the site's", async () => {
     const { dir, fleetWindow } = await fleet();
-    const paris = await open(dir, 'paris');
+    const paris = await open(dir, { scopedSite: 'paris' });
     await call(paris, 'alerts:notify', { notify: false });
     await call(fleetWindow, 'alertrules:set', { scope: { level: 'site', siteId: 'lyon' }, override: null });
     await call(fleetWindow, 'alerts:notify', { notify: true });

@@ -4,6 +4,7 @@ import { redact } from '../../../../app/redact.js';
 import { hashOfRow } from '../../../../main/store/action-log.js';
 import { ActionLog, NO_OUTCOME_MESSAGE, StoreError, hashAction, openLogDatabase, unusableLog, type ActionInput, type Database } from '../../../../main/store/index.js';
 import { steppingClock, useTempDirs } from './temp-dir.js';
+import { thrown } from '../../../support/thrown.js';
 
 const tempDir = useTempDirs();
 const open: Database[] = [];
@@ -23,15 +24,6 @@ function setup(records = 0): { dir: string; file: string; db: Database; log: Act
 
 function write(n: number, over: Partial<ActionInput> = {}): ActionInput {
   return { user: 'admin', siteId: 'lab', system: 'sys1', operation: 'POST /volumes/create', params: redact({ body: { Name: `v${n}` } }), result: 'ok', message: redact(`created ${n}`), ...over };
-}
-
-function thrown(task: () => unknown): unknown {
-  try {
-    task();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected an error');
 }
 
 /** A damaged-database error as SQLite raises it. */
