@@ -1,11 +1,9 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { POLICY_FILE_ENV } from '../../main/policy/machine-policy-file.js';
-import { startBrowserShell, type BrowserShell } from '../../main/shells/browser-shell.js';
-import { launchCore, parseLaunchArgs, type Launched } from '../../main/shells/launch.js';
-import { ROOT } from './support/fleet.js';
+import { launchWindow, type LaunchedWindow } from './support/fleet.js';
 
 /**
  * An auditor's workstation: IT's machine policy presets a site and makes the workstation read-only.
@@ -14,33 +12,20 @@ import { ROOT } from './support/fleet.js';
  */
 const REASON = 'Audit workstation: changes are made from the storage team\'s own workstations';
 let dir: string;
-let core: Launched;
-let shell: BrowserShell;
+let app: LaunchedWindow;
 let url: string;
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
-  const rendererDir = join(ROOT, 'out', 'renderer');
-  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`${rendererDir} has no index.html: build the renderer first`);
   dir = mkdtempSync(join(tmpdir(), 'fleetdeck-e2e-policy-'));
   const policy = join(dir, 'policy.json');
   // Nothing listens at the site's URL: polled on demand only; its state is not what this tests.
   const site = { id: 'vault', name: 'Vault', baseUrl: 'http://127.0.0.1:9', username: 'auditor', group: 'Core', polling: { intervalSeconds: 0 } };
   writeFileSync(policy, JSON.stringify({ version: 1, readOnly: true, readOnlyReason: REASON, minPollIntervalSeconds: 300, sites: [site] }), { mode: 0o644 });
-  const saved = { keychain: process.env.FLEETDECK_KEYCHAIN, policy: process.env[POLICY_FILE_ENV] };
-  process.env.FLEETDECK_KEYCHAIN = 'memory';
-  process.env[POLICY_FILE_ENV] = policy;
-  core = await launchCore(parseLaunchArgs(['--data-dir', join(dir, 'data')], {}), () => undefined).finally(() => {
-    for (const [k, v] of [['FLEETDECK_KEYCHAIN', saved.keychain], [POLICY_FILE_ENV, saved.policy]] as const) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  });
-  shell = await startBrowserShell({ handlers: core.runtime.handlers, rendererDir, subscribe: (emit) => core.subscribe(emit) });
-  url = shell.url;
+  app = await launchWindow(['--data-dir', join(dir, 'data')], { [POLICY_FILE_ENV]: policy });
+  url = app.url;
 });
 test.afterAll(async () => {
-  await shell?.close();
-  await core?.close();
+  await app?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

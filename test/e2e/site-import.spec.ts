@@ -1,10 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startBrowserShell, type BrowserShell } from '../../main/shells/browser-shell.js';
-import { launchCore, parseLaunchArgs, type Launched } from '../../main/shells/launch.js';
-import { ROOT } from './support/fleet.js';
+import { launchWindow, type LaunchedWindow } from './support/fleet.js';
 
 /**
  * An admin upgrading from a Fleetdeck that kept its sites in sites.json: the first window says how
@@ -12,30 +10,19 @@ import { ROOT } from './support/fleet.js';
  * dismissal is main's, so a reload does not bring it back.
  */
 let dataDir: string;
-let core: Launched;
-let shell: BrowserShell;
+let app: LaunchedWindow;
 let url: string;
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
-  const rendererDir = join(ROOT, 'out', 'renderer');
-  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`${rendererDir} has no index.html: build the renderer first`);
   dataDir = mkdtempSync(join(tmpdir(), 'fleetdeck-e2e-import-'));
   // Nothing listens at the site's URL: it is polled on demand only, and its state is not what this tests.
   const site = { id: 'paris', name: 'Paris', baseUrl: 'http://127.0.0.1:9', username: 'admin', tags: [], tls: {}, allowHttp: false, polling: { intervalSeconds: 0, paused: false, maxInFlight: 4 }, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
   writeFileSync(join(dataDir, 'sites.json'), JSON.stringify({ version: 1, sites: [site] }), { mode: 0o600 });
-  // Launched as the shells launch, asking the keychain as an installed app does; this test keeps secrets in memory.
-  const keychain = process.env.FLEETDECK_KEYCHAIN;
-  process.env.FLEETDECK_KEYCHAIN = 'memory';
-  core = await launchCore(parseLaunchArgs(['--data-dir', dataDir], {}), () => undefined).finally(() => {
-    if (keychain === undefined) delete process.env.FLEETDECK_KEYCHAIN;
-    else process.env.FLEETDECK_KEYCHAIN = keychain;
-  });
-  shell = await startBrowserShell({ handlers: core.runtime.handlers, rendererDir, subscribe: (emit) => core.subscribe(emit) });
-  url = shell.url;
+  app = await launchWindow(['--data-dir', dataDir]);
+  url = app.url;
 });
 test.afterAll(async () => {
-  await shell?.close();
-  await core?.close();
+  await app?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

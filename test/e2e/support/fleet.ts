@@ -38,14 +38,58 @@ export interface FleetOptions {
   pollEverySeconds?: number;
 }
 
+/** The built renderer's folder; fails naming what to do when it is not built. */
+function builtRenderer(): string {
+  const rendererDir = join(ROOT, 'out', 'renderer');
+  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`${rendererDir} has no index.html: build the renderer first (npx vite build)`);
+  return rendererDir;
+}
+
+/**
+ * Launches the core through the shells' own launch code (`args` as on their command line), with
+ * `env` set only while it starts. Secrets stay in memory where an installed app asks the keychain.
+ */
+export async function launchAsShell(args: string[], env: Record<string, string> = {}): Promise<Launched> {
+  const set: Record<string, string> = { FLEETDECK_KEYCHAIN: 'memory', ...env };
+  const saved = Object.keys(set).map((k) => [k, process.env[k]] as const);
+  Object.assign(process.env, set);
+  try {
+    return await launchCore(parseLaunchArgs(args, {}), () => undefined);
+  } finally {
+    for (const [k, v] of saved) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** A window on a core launched as the shells launch it: the browser shell's URL, and a close for both. */
+export interface LaunchedWindow {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** {@link launchAsShell}, served by the browser shell. */
+export async function launchWindow(args: string[], env: Record<string, string> = {}): Promise<LaunchedWindow> {
+  const rendererDir = builtRenderer();
+  const core = await launchAsShell(args, env);
+  const shell = await startBrowserShell({ handlers: core.runtime.handlers, rendererDir, subscribe: (emit) => core.subscribe(emit) });
+  return {
+    url: shell.url,
+    close: async () => {
+      await shell.close();
+      await core.close();
+    },
+  };
+}
+
 /**
  * Starts everything in this process with in-memory secrets (what FLEETDECK_KEYCHAIN=memory gives),
  * adds the sites, logs in and refreshes once, so the window opens on cached data like a real one.
  * Builds nothing: the renderer must already be in out/renderer.
  */
 export async function startFleet(options: FleetOptions = {}): Promise<E2EFleet> {
-  const rendererDir = join(ROOT, 'out', 'renderer');
-  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`${rendererDir} has no index.html: build the renderer first (npx vite build)`);
+  const rendererDir = builtRenderer();
   const simulator = await startSimulator({ controlServer: false, ...options.simulator });
   const dataDir = mkdtempSync(join(tmpdir(), 'fleetdeck-e2e-'));
   const passwords = new Map<string, string>();
@@ -64,13 +108,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<E2EFleet> 
   let core: Pick<Launched, 'runtime' | 'subscribe' | 'close'>;
   if (options.scopeToSite !== undefined) {
     const name = simulator.manifest.sites[options.scopeToSite]?.name ?? '';
-    // The launched runtime asks the keychain as an installed app does; this test keeps secrets in memory.
-    const keychain = process.env.FLEETDECK_KEYCHAIN;
-    process.env.FLEETDECK_KEYCHAIN = 'memory';
-    const launched = await launchCore(parseLaunchArgs(['--site', name, '--data-dir', dataDir], {}), () => undefined).finally(() => {
-      if (keychain === undefined) delete process.env.FLEETDECK_KEYCHAIN;
-      else process.env.FLEETDECK_KEYCHAIN = keychain;
-    });
+    const launched = await launchAsShell(['--site', name, '--data-dir', dataDir]);
     for (const [id, password] of passwords) if (id === launched.scopedSiteId) await launched.runtime.fleet.login(id, { password });
     await launched.refresh();
     core = launched;
