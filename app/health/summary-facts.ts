@@ -73,7 +73,7 @@ export const UNREAD_ROLLUP: RollupBrief = {
 /** A pool the overview lists as needing a look. */
 export const needsLook = (p: { level: Level }): boolean => p.level !== 'ok' && p.level !== 'unknown';
 
-/** A system's brief from its facts: computed by main beside the summary, and by the window from a summary it read in full. */
+/** A system's brief from its summary: computed by main beside the summary, and by the window from a summary it read in full. */
 export function briefOf(f: Pick<HealthSummary, 'rollup' | 'at'> & { drives: readonly unknown[]; lagging: readonly unknown[] }): HealthBrief {
   const { capacity, ...rest } = f.rollup;
   const c: CapacityBrief = { level: capacity.level, verdict: capacity.pools[0]?.verdict, usable: 0, allocated: 0, unknownUsable: 0, pools: capacity.pools.length, attention: 0 };
@@ -101,7 +101,7 @@ interface SummaryWire {
   incomplete?: unknown;
 }
 
-/** What the window keeps of a summary: the facts with the one infinite figure restored. */
+/** What the window keeps of a summary: the wire form with the one infinite figure restored. */
 export function summaryFromWire(w: SummaryWire): HealthSummary {
   const pool = <P extends WirePool>(p: P): P =>
     p.forecast.range ? { ...p, forecast: { ...p.forecast, range: { low: p.forecast.range.low, high: p.forecast.range.high ?? Number.POSITIVE_INFINITY } } } : p;

@@ -11,10 +11,10 @@ import { listOf, ROLLUP_READS, rollupAnswers, systemObjects, systemRollup } from
 export { briefFromWire, briefOf, summaryFromWire, type HealthBrief, type HealthSummary } from './summary-facts.js';
 
 /**
- * One system's health facts as every fleet-wide view shows them (the overview, the tree, the system
+ * One system's health summary as every fleet-wide view shows it (the overview, the tree, the system
  * header, capacity planning): the roll-up with capacity and HA, unhealthy drives, lagging
  * replication, recent high-level notifications and the time the health record was read (the data
- * age). Main computes them once per change of the system's cached answers and sends them to the
+ * age). Main computes it once per change of the system's cached answers and sends them to the
  * window in one read (`health:summaries`), instead of the window reading eight answers per system.
  */
 
@@ -31,7 +31,7 @@ export const SUMMARY_ERRORS = 20;
 export type CachedRead = { value: unknown; at: string } | null | undefined;
 
 /**
- * A system's facts from its cached answers, each read by `read` (the offline cache in main, a
+ * A system's health summary from its cached answers, each read by `read` (the offline cache in main, a
  * fixture in tests), its drives' SMART verdicts by `smart`, the capacity forecast counted from
  * `now` (ms since the epoch).
  */
@@ -125,7 +125,7 @@ export type HealthSummaryWire = z.output<typeof healthSummarySchema>;
 /**
  * One system's health brief as `health:briefs` answers it (`HealthBrief`): the roll-up without
  * pools and forecasts, with the capacity figures of the fleet totals, the counts of unhealthy drives
- * and lagging pairs, and the data age. Main keeps it beside the summary, computed from the same facts.
+ * and lagging pairs, and the data age. Main keeps it beside the summary, computed from the same answers.
  */
 export const healthBriefSchema = z.object({
   siteId: z.string(),

@@ -58,8 +58,8 @@ interface Kept {
 }
 
 /** The health brief of a summary, as JSON text. */
-function briefJson(siteId: string, system: string, facts: Parameters<typeof briefOf>[0]): string {
-  const json = redactedJson({ siteId, system, ...briefOf(facts) });
+function briefJson(siteId: string, system: string, summary: Parameters<typeof briefOf>[0]): string {
+  const json = redactedJson({ siteId, system, ...briefOf(summary) });
   if (typeof json !== 'string') throw new TypeError('the health brief is not JSON-serialisable');
   return json;
 }
@@ -147,11 +147,11 @@ export class HealthSummaries {
           return undefined;
         }
       };
-      const facts = healthSummaryOf(read, this.clock().getTime(), this.smart.lookup(siteId, system, this.o.fleet.cachedVersions?.(siteId, system), written));
+      const summary = healthSummaryOf(read, this.clock().getTime(), this.smart.lookup(siteId, system, this.o.fleet.cachedVersions?.(siteId, system), written));
       // The answers were redacted before they were cached; redacted again, as everything leaving main.
-      const json = redactedJson({ siteId, system, ...facts });
+      const json = redactedJson({ siteId, system, ...summary });
       if (typeof json !== 'string') throw new TypeError('the summary is not JSON-serialisable');
-      const kept: Kept = { json, brief: briefJson(siteId, system, facts), seq: ++this.seq };
+      const kept: Kept = { json, brief: briefJson(siteId, system, summary), seq: ++this.seq };
       this.kept.set(key(siteId, system), kept);
       const stored = `${kept.brief}\n${json}`;
       if (batched) {
@@ -233,8 +233,8 @@ function keptOf(row: { site_id: string; system: string; format: number; summary:
   if (row.format !== 1) return undefined;
   try {
     // The summary's wire form carries what briefOf reads (roll-up, data age, the lists it counts).
-    const facts = JSON.parse(row.summary) as Parameters<typeof briefOf>[0];
-    return { json: row.summary, brief: briefJson(row.site_id, row.system, facts) };
+    const summary = JSON.parse(row.summary) as Parameters<typeof briefOf>[0];
+    return { json: row.summary, brief: briefJson(row.site_id, row.system, summary) };
   } catch {
     return undefined;
   }

@@ -12,15 +12,8 @@ import type { FleetStore, FleetSystem } from './fleet.svelte.js';
 import { afterNextPaint } from './lazy.js';
 import { changedMap, emptyMap } from './published-map.js';
 
-/** A system's health brief as main computed it (`app/health/summary-facts.ts` `HealthBrief`), with main's sequence number. */
-export interface SystemBrief extends HealthBrief {
-  seq: number;
-}
-
-/** A system's health facts as main summarised them (`app/health/system-summary.ts`), with main's sequence number. */
-export interface SystemSummary extends HealthSummary {
-  seq: number;
-}
+/** A system's health brief or summary as main computed it, with main's sequence number (which change computed it). */
+export type Sequenced<T extends HealthBrief | HealthSummary> = T & { seq: number };
 
 export interface OverviewRow {
   key: string;
@@ -44,7 +37,7 @@ interface Tagged {
 /** A system's details with its attention lists tagged once, when read, instead of at every publication. */
 interface Details {
   system: string;
-  facts: SystemSummary;
+  summary: Sequenced<HealthSummary>;
   drives: Array<NodeDrive & Tagged>;
   lagging: Array<LaggingPair & Tagged>;
   pools: Array<PoolCapacity & Tagged>;
@@ -121,7 +114,7 @@ export interface OverviewTotals {
  * as the tree, the system page and the reports compute it), and the totals are counted in the same
  * walk rather than in another over the rows.
  */
-export function overviewOf(systems: readonly FleetSystem[], briefs: ReadonlyMap<string, SystemBrief>): { rows: OverviewRow[]; totals: OverviewTotals } {
+export function overviewOf(systems: readonly FleetSystem[], briefs: ReadonlyMap<string, Sequenced<HealthBrief>>): { rows: OverviewRow[]; totals: OverviewTotals } {
   const n = systems.length;
   // Arrays grown by push stay packed (an array made with a length has holes, slower to read).
   const rows: OverviewRow[] = [];
@@ -176,14 +169,14 @@ export class FleetHealth {
    * answer of 1,000 systems is one change the views see (the rows, totals and lists walk every
    * system anyway), not 1,000.
    */
-  #briefs = $state.raw(emptyMap<string, SystemBrief>());
+  #briefs = $state.raw(emptyMap<string, Sequenced<HealthBrief>>());
   #details = $state.raw(emptyMap<string, Details>());
   /**
    * The first read of every system's roll-up is running: nothing is shown yet. Later reads (the few
    * summaries main computed again) do not set it: what they replace stays shown, with its data age.
    */
   loading = $state(false);
-  /** Why the last read failed; the facts read before stay shown. */
+  /** Why the last read failed; the summaries read before stay shown. */
   error = $state<string | undefined>(undefined);
   /** The details (pools, drives, pairs, errors) have been read: until then the views showing them say "reading…". */
   detailsRead = $state(false);
@@ -207,13 +200,13 @@ export class FleetHealth {
   }
 
   /** A system's health brief, once read. */
-  of(siteId: string, system: string): SystemBrief | undefined {
+  of(siteId: string, system: string): Sequenced<HealthBrief> | undefined {
     return this.#briefs.get(key({ siteId, system }));
   }
 
-  /** A system's whole facts (pools, forecasts, drives, pairs, errors), once the details are read. */
-  details(siteId: string, system: string): SystemSummary | undefined {
-    return this.#details.get(key({ siteId, system }))?.facts;
+  /** A system's whole summary (pools, forecasts, drives, pairs, errors), once the details are read. */
+  details(siteId: string, system: string): Sequenced<HealthSummary> | undefined {
+    return this.#details.get(key({ siteId, system }))?.summary;
   }
 
   /** The overview's rows and totals, computed together (`overviewOf`). */
@@ -227,7 +220,7 @@ export class FleetHealth {
   readonly incomplete = $derived.by(() => {
     const out: Record<'drives' | 'replication', Array<{ what: string; mark: IncompleteList }>> = { drives: [], replication: [] };
     for (const d of this.#details.values()) {
-      const i = d.facts.incomplete;
+      const i = d.summary.incomplete;
       if (i?.drives) out.drives.push({ what: `${d.system} drives`, mark: i.drives });
       if (i?.replication) out.replication.push({ what: `${d.system} replication`, mark: i.replication });
     }
@@ -253,7 +246,7 @@ export class FleetHealth {
     return planRows(
       this.#fleet.systems.flatMap((s) => {
         const d = this.#details.get(s.key);
-        return d ? [{ siteId: s.siteId, siteName: s.site?.name ?? s.siteId, system: s.system, capacity: d.facts.rollup.capacity }] : [];
+        return d ? [{ siteId: s.siteId, siteName: s.site?.name ?? s.siteId, system: s.system, capacity: d.summary.rollup.capacity }] : [];
       }),
     );
   });
@@ -336,22 +329,22 @@ export class FleetHealth {
       throw err;
     }
     // The roll-ups main computed again since they were read first (the others are the same summary's).
-    const rebriefed: Array<[string, SystemBrief]> = [];
+    const rebriefed: Array<[string, Sequenced<HealthBrief>]> = [];
     this.#details = changedMap(this.#details, (details) => {
       for (const w of answer.systems) {
         const k = key(w);
-        const facts: SystemSummary = { ...summaryFromWire(w), seq: w.seq };
+        const summary: Sequenced<HealthSummary> = { ...summaryFromWire(w), seq: w.seq };
         const { siteId, system } = w;
         const tag = <T extends object>(x: T): T & Tagged => ({ ...x, siteId, system });
         details.set(k, {
           system,
-          facts,
-          drives: facts.drives.map(tag),
-          lagging: facts.lagging.map(tag),
-          pools: facts.rollup.capacity.pools.filter(needsLook).map(tag),
-          errors: facts.errors.map(tag).sort(newestFirst),
+          summary,
+          drives: summary.drives.map(tag),
+          lagging: summary.lagging.map(tag),
+          pools: summary.rollup.capacity.pools.filter(needsLook).map(tag),
+          errors: summary.errors.map(tag).sort(newestFirst),
         });
-        if (this.#briefs.get(k)?.seq !== w.seq) rebriefed.push([k, { ...briefOf(facts), seq: w.seq }]);
+        if (this.#briefs.get(k)?.seq !== w.seq) rebriefed.push([k, { ...briefOf(summary), seq: w.seq }]);
       }
     });
     if (rebriefed.length > 0) {

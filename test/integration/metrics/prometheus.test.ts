@@ -144,9 +144,9 @@ describe.skipIf(!HAS_PROMETHEUS)('metrics with Debian Prometheus', { timeout: 12
 
   it("reads back each system's level as the views show it, through Prometheus's query API", async () => {
     const p = prom!;
-    const rollups = JSON.parse(rt.summaries.summaries({ form: 'brief' }).json) as HealthBriefWire[];
+    const briefs = JSON.parse(rt.summaries.summaries({ form: 'brief' }).json) as HealthBriefWire[];
     const states = new Map(rt.fleet.status().map((s) => [`${s.siteId}/${s.system}`, s.state]));
-    const expected = Object.fromEntries(rollups.map((r) => [`${r.siteId}/${r.system}`, systemLevel(r.rollup, states.get(`${r.siteId}/${r.system}`))]));
+    const expected = Object.fromEntries(briefs.map((r) => [`${r.siteId}/${r.system}`, systemLevel(r.rollup, states.get(`${r.siteId}/${r.system}`))]));
     expect(Object.keys(expected)).toHaveLength(9);
     for (const job of ['plain', 'secured']) {
       const result = await eventually(`levels of ${job}`, async () => {

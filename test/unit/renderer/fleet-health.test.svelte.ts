@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { planTotal } from '../../../app/capacity/plan.js';
 import type { FleetdeckApi } from '../../../app/ipc/contract.js';
 import { setApi, startFirstReads } from '../../../renderer/lib/api.js';
-import { briefOf, type RollupBrief } from '../../../app/health/summary-facts.js';
+import { briefOf, type HealthBrief, type RollupBrief } from '../../../app/health/summary-facts.js';
 import type { SystemStatusView } from '../../../app/ipc/contract.js';
-import { FleetHealth, overviewOf, type SystemBrief } from '../../../renderer/lib/fleet-health.svelte.js';
+import { FleetHealth, overviewOf, type Sequenced } from '../../../renderer/lib/fleet-health.svelte.js';
 import { FleetStore, type FleetSystem } from '../../../renderer/lib/fleet.svelte.js';
 import { compareText } from '../../../renderer/lib/format.js';
 import { levelRank, rollupHealth, systemLevel, type Level } from '../../../renderer/lib/health.js';
@@ -229,7 +229,7 @@ describe('FleetHealth on health:briefs and health:summaries', () => {
 describe('overviewOf: the overview rows and totals of a large fleet in one walk', () => {
   // What the overview showed before its rows and totals were computed together: the
   // rule itself, written plainly, to hold the faster walk to the same order and the same rows.
-  function plainly(systems: readonly FleetSystem[], briefs: ReadonlyMap<string, SystemBrief>) {
+  function plainly(systems: readonly FleetSystem[], briefs: ReadonlyMap<string, Sequenced<HealthBrief>>) {
     const nothing = briefOf({ rollup: rollupHealth(undefined), at: undefined, drives: [], lagging: [] }).rollup;
     const lowest = (r: RollupBrief) =>
       Math.min(100, ...r.dimensions.map((d) => (d.name === 'volumes' || d.name === 'hardware' ? (d.percent ?? 100) : d.name === 'ha' ? 100 : 100 - (d.percent ?? 0))));
@@ -260,7 +260,7 @@ describe('overviewOf: the overview rows and totals of a large fleet in one walk'
     };
     const sites = Array.from({ length: 40 }, (_, i) => site(`s${i}`, `Site ${i % 13}`));
     const statuses: SystemStatusView[] = [];
-    const entries: Array<[string, SystemBrief]> = [];
+    const entries: Array<[string, Sequenced<HealthBrief>]> = [];
     for (let i = 0; i < 1200; i++) {
       const siteId = `s${i % 41}`; // s40 is not a known site: its systems group under the site id
       const system = `${names[random(names.length)]}-${random(30)}`;
@@ -288,7 +288,7 @@ describe('overviewOf: the overview rows and totals of a large fleet in one walk'
         },
       }]);
     }
-    const briefs: ReadonlyMap<string, SystemBrief> = new Map(entries);
+    const briefs: ReadonlyMap<string, Sequenced<HealthBrief>> = new Map(entries);
     const fleet = new FleetStore({ eventBatchMs: 0 });
     fleet.sites = sites;
     fleet.applyAll(statuses);
