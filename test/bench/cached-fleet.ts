@@ -51,3 +51,26 @@ export async function openCachedCopy(size: FleetSize, label: string): Promise<{ 
     },
   };
 }
+
+/**
+ * One simulated system's refreshed answers copied under `systems - 1` more names (`<system>-copy-0001`
+ * …) in `rt`'s cache: a fleet of `systems` as cheap to build as one. The site is added with its
+ * password and paused, so nothing refreshes the copies. Returns the site's id, the system copied and
+ * its cache entries.
+ */
+export async function copiedSystem(
+  rt: Runtime,
+  s: { name: string; baseUrl: string; username: string; password: string; systems: readonly string[] },
+  systems: number,
+): Promise<{ siteId: string; source: string; entries: ReturnType<Runtime['cache']['systemEntries']> }> {
+  const site = await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
+  await rt.fleet.refresh({ force: true });
+  await rt.fleet.setPaused(site.id, true);
+  const source = s.systems[0]!;
+  const entries = rt.cache.systemEntries(site.id, source);
+  for (let i = 1; i < systems; i++) {
+    const rows = [...entries].map(([key, e]) => rt.cache.rowOf(key, JSON.parse(e.json) as unknown, e.at));
+    rt.cache.putRows(site.id, `${source}-copy-${String(i).padStart(4, '0')}`, rows);
+  }
+  return { siteId: site.id, source, entries };
+}

@@ -10,6 +10,7 @@ import { evaluateFleet } from '../../main/compliance/fleet-compliance.js';
 import { openRuntime } from '../../main/runtime.js';
 import { cacheKey } from '../../main/store/offline-cache.js';
 import { startSimulator } from '../../simulator/index.js';
+import { copiedSystem } from './cached-fleet.js';
 import type { BenchIo } from './scale.js';
 import { median, ms, verdict } from './support.js';
 
@@ -30,17 +31,9 @@ export async function benchCompliance(io: BenchIo): Promise<void> {
     const rt = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 60_000 });
     try {
       const s = sim.manifest.sites[0]!;
-      const site = await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
-      await rt.fleet.refresh({ force: true });
-      await rt.fleet.setPaused(site.id, true);
-      const source = s.systems[0]!;
-      const entries = rt.cache.systemEntries(site.id, source);
       const t0 = performance.now();
-      for (let i = 1; i < SYSTEMS; i++) {
-        const rows = [...entries].map(([key, e]) => rt.cache.rowOf(key, JSON.parse(e.json) as unknown, e.at));
-        rt.cache.putRows(site.id, `${source}-copy-${String(i).padStart(4, '0')}`, rows);
-      }
-      io.log(`compliance: ${SYSTEMS} systems cached in ${ms(performance.now() - t0)}`);
+      const { entries } = await copiedSystem(rt, s, SYSTEMS);
+      io.log(`compliance: ${SYSTEMS} systems refreshed and cached in ${ms(performance.now() - t0)}`);
 
       const now = new Date();
       const fleetTimes: number[] = [];

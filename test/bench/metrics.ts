@@ -8,6 +8,7 @@ import { startMetricsEndpoint } from '../../main/metrics/endpoint.js';
 import { FleetMetrics } from '../../main/metrics/fleet-metrics.js';
 import { APP_VERSION, openRuntime } from '../../main/runtime.js';
 import { startSimulator } from '../../simulator/index.js';
+import { copiedSystem } from './cached-fleet.js';
 import type { BenchIo } from './scale.js';
 import { median, ms, verdict } from './support.js';
 
@@ -30,15 +31,7 @@ export async function benchMetrics(io: BenchIo): Promise<void> {
   try {
     const first = await openRuntime({ dataDir: dir, memorySecrets: true, timeoutMs: 60_000 });
     const s = sim.manifest.sites[0]!;
-    const site = await first.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
-    await first.fleet.refresh({ force: true });
-    await first.fleet.setPaused(site.id, true);
-    const source = s.systems[0]!;
-    const entries = first.cache.systemEntries(site.id, source);
-    for (let i = 1; i < SYSTEMS; i++) {
-      const rows = [...entries].map(([key, e]) => first.cache.rowOf(key, JSON.parse(e.json) as unknown, e.at));
-      first.cache.putRows(site.id, `${source}-copy-${String(i).padStart(4, '0')}`, rows);
-    }
+    await copiedSystem(first, s, SYSTEMS);
     await first.close();
 
     const rt = await openRuntime({ dataDir: dir, memorySecrets: true });
