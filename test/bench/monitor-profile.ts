@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openRuntime } from '../../main/runtime.js';
-import { ms, processCpuMs, ROOT, startChildSimulator } from './support.js';
+import { ms, processCpuMs, ROOT, startChildSimulator, type CpuProfile, type ProfileNode } from './support.js';
 
 const { values: flags } = parseArgs({ options: { minutes: { type: 'string' }, skip: { type: 'string' }, top: { type: 'string' }, keep: { type: 'string' }, root: { type: 'string' } } });
 const MINUTES = Number(flags.minutes ?? 2);
@@ -22,18 +22,6 @@ const SKIP_S = Number(flags.skip ?? 0);
 const TOP = Number(flags.top ?? 40);
 const SITES = 100;
 const SYSTEMS = 10;
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  startTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
 
 const monoUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
@@ -81,7 +69,7 @@ try {
 
   const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('no profile written');
-  const p = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as Profile;
+  const p = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as CpuProfile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

@@ -16,23 +16,11 @@ import { parseArgs } from 'node:util';
 import { startBrowserShell } from '../../main/shells/browser-shell.js';
 import { openCachedCopy } from './cached-fleet.js';
 import { firstPaint, launchChromium, newPage, SIZES } from './scale.js';
-import { median, ms, ROOT } from './support.js';
+import { median, ms, ROOT, type CpuProfile, type ProfileNode } from './support.js';
 
 const { values: flags } = parseArgs({ options: { runs: { type: 'string' }, focus: { type: 'string' } } });
 const RUNS = Number(flags.runs ?? 2);
 const FOCUS = (flags.focus ?? '').split(',').filter(Boolean);
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-  startTime: number;
-}
 
 const nameOf = (n: ProfileNode): string => {
   const f = n.callFrame;
@@ -41,7 +29,7 @@ const nameOf = (n: ProfileNode): string => {
 };
 
 /** Self time per function, in ms, over the samples taken before `untilUs` (µs from the profile's start). */
-function summarise(p: Profile, untilUs: number): { self: Map<string, number>; slots: Map<number, Map<string, number>>; total: number } {
+function summarise(p: CpuProfile, untilUs: number): { self: Map<string, number>; slots: Map<number, Map<string, number>>; total: number } {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
   const slots = new Map<number, Map<string, number>>();
@@ -65,7 +53,7 @@ function summarise(p: Profile, untilUs: number): { self: Map<string, number>; sl
 }
 
 /** Inclusive time (ms) of each function named in `names` over the samples before `untilUs`: a sample counts once per name on its stack. */
-function inclusive(p: Profile, untilUs: number, names: readonly string[]): Map<string, number> {
+function inclusive(p: CpuProfile, untilUs: number, names: readonly string[]): Map<string, number> {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -106,7 +94,7 @@ async function main(): Promise<void> {
       await cdp.send('Profiler.start');
       const started = Date.now();
       const paint = await firstPaint(page, shell.url);
-      const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+      const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
       const wallToStop = Date.now() - started;
       // The profile started before navigation: count only up to the frame (from the profile's own start, roughly navigation).
       const longtasks = await page.evaluate((p) => (window as unknown as { __longtasks: Array<{ start: number; duration: number }> }).__longtasks.filter((t) => t.start < p), paint);

@@ -83,6 +83,21 @@ export async function startChildSimulator(args: { sites: number; systems: number
   };
 }
 
+/** One function call site of a V8 CPU profile (`--cpu-prof`, or CDP's Profiler.stop). */
+export interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+/** A V8 CPU profile: `samples[i]` is the node on top of the stack `timeDeltas[i]` µs after the previous sample. */
+export interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
 export function median(values: readonly number[]): number {
   return quantile(values, 0.5);
 }
