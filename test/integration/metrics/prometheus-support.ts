@@ -48,6 +48,8 @@ export interface PrometheusServer {
   queryRaw(expr: string): Promise<{ status: string; error?: string }>;
   alerts(): Promise<Array<{ labels: Record<string, string>; state: string }>>;
   targets(): Promise<Array<{ labels: Record<string, string>; health: string; lastError: string }>>;
+  /** When each rule group was last evaluated, by group name (ms since the epoch). */
+  lastEvaluations(): Promise<Map<string, number>>;
   stop(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export async function startPrometheus(configFile: string, dir: string): Promise<
     },
     alerts: async () => (await api<{ data: { alerts: Array<{ labels: Record<string, string>; state: string }> } }>('/api/v1/alerts')).data.alerts,
     targets: async () => (await api<{ data: { activeTargets: Array<{ labels: Record<string, string>; health: string; lastError: string }> } }>('/api/v1/targets')).data.activeTargets,
+    lastEvaluations: async () => new Map((await api<{ data: { groups: Array<{ name: string; lastEvaluation: string }> } }>('/api/v1/rules')).data.groups.map((g) => [g.name, Date.parse(g.lastEvaluation)])),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;

@@ -179,8 +179,15 @@ describe.skipIf(!HAS_PROMETHEUS)('metrics with Debian Prometheus', { timeout: 12
       const a = (await p.alerts()).filter((x) => x.labels.job === 'plain' && x.state === 'firing');
       return a.length > 0 ? a : undefined;
     });
-    // Evaluations continue while we wait: read again once the set is stable for two evaluations.
-    await new Promise((r) => setTimeout(r, 2500));
+    // Evaluations continue while we wait: read again once every rule group has been evaluated twice more.
+    for (let round = 0; round < 2; round++) {
+      const before = await p.lastEvaluations();
+      expect(before.size).toBeGreaterThan(0);
+      await eventually('a rule evaluation', async () => {
+        const now = await p.lastEvaluations();
+        return [...before].every(([group, at]) => (now.get(group) ?? 0) > at) ? true : undefined;
+      });
+    }
     const again = (await p.alerts()).filter((x) => x.labels.job === 'plain' && x.state === 'firing');
     expect(again.length).toBeGreaterThanOrEqual(fired.length);
     const compliance = [...builtIn].filter((a) => a.startsWith('compliance '));
