@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Alert } from '../../../app/alerts/alert.js';
 import type { PoolCapacityUsage } from '../../../app/catalog/index.js';
-import { runCli } from '../../../main/cli/main.js';
 import type { Runtime } from '../../../main/runtime.js';
 import { SimClock, type SimulatorHandle } from '../../../simulator/index.js';
 import { useSimulatedFleet } from '../support/simulated-fleet.js';
+import { runCliHere } from '../../support/run-cli-here.js';
 
 /**
  * Conditions made through its control API and the
@@ -24,12 +24,7 @@ let first: string;
 const active = (): Alert[] => rt.alerts.list({ state: 'active' });
 const keyOf = (a: Alert): string => `${a.rule} ${a.system} ${a.subject}`;
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli([...args, '--data-dir', dataDir], { stdout: (t) => out.push(t), stderr: (t) => err.push(t), readStdin: async () => '', env: { FLEETDECK_KEYCHAIN: 'memory' } });
-  return { code, out: out.join(''), err: err.join('') };
-}
+const cli = (args: string[]) => runCliHere([...args, '--data-dir', dataDir]);
 
 // Real time: the CLI part evaluates with the wall clock, and notifications are judged by their age.
 const world = useSimulatedFleet({ simulator: { sites: 1, systems: 2, password: PASSWORD, clock: new SimClock(), seed: 'alerts' }, prefix: 'fleetdeck-alerts-' });
@@ -112,10 +107,10 @@ describe('alerts against the simulator', { timeout: 120_000 }, () => {
     await world.closeRuntime();
 
     const open = await cli(['alerts']);
-    expect(open.code, open.err).toBe(12);
-    expect(open.out).toContain('\tacknowledged\t');
+    expect(open.code, open.stderr).toBe(12);
+    expect(open.stdout).toContain('\tacknowledged\t');
     const json = await cli(['alerts', '--json']);
-    const listed = JSON.parse(json.out) as Alert[];
+    const listed = JSON.parse(json.stdout) as Alert[];
     expect(json.code).toBe(12);
     expect(listed.find((a) => a.id === drive.id)?.state).toBe('acknowledged');
 
@@ -123,7 +118,7 @@ describe('alerts against the simulator', { timeout: 120_000 }, () => {
     rt.alerts.acknowledge(rt.alerts.list({ state: 'open' }).map((a) => a.id));
     await world.closeRuntime();
     const quiet = await cli(['alerts']);
-    expect(quiet.code, quiet.out).toBe(0);
+    expect(quiet.code, quiet.stdout).toBe(0);
     expect((await cli(['alerts', '--site', 'nowhere'])).code).toBe(2);
     rt = await world.reopen();
   });
@@ -134,16 +129,16 @@ describe('alerts against the simulator', { timeout: 120_000 }, () => {
       rt.alerts.acknowledge(rt.alerts.list({ state: 'open' }).map((a) => a.id));
       await world.closeRuntime();
       const all = await cli(['alerts']);
-      expect(all.code, all.err).toBe(16);
-      expect(all.err).toContain('not read: site never-read: no system of it has been read yet');
-      expect(all.err).toContain('its alerts are unknown');
+      expect(all.code, all.stderr).toBe(16);
+      expect(all.stderr).toContain('not read: site never-read: no system of it has been read yet');
+      expect(all.stderr).toContain('its alerts are unknown');
       // Scoped to the site that was read, nothing is unknown.
       const read = await cli(['alerts', '--site', rt.sites.get(siteId)!.name]);
-      expect(read.code, read.err).toBe(0);
-      expect(read.err).toBe('');
+      expect(read.code, read.stderr).toBe(0);
+      expect(read.stderr).toBe('');
       const compliance = await cli(['compliance', '--json', '--site', 'never-read']);
-      expect(compliance.code, compliance.err).toBe(16);
-      expect((JSON.parse(compliance.out) as { notRead?: unknown }).notRead).toEqual([{ siteId: unread.id, site: 'never-read' }]);
+      expect(compliance.code, compliance.stderr).toBe(16);
+      expect((JSON.parse(compliance.stdout) as { notRead?: unknown }).notRead).toEqual([{ siteId: unread.id, site: 'never-read' }]);
     } finally {
       rt = await world.reopen();
       await rt.sites.remove(unread.id);

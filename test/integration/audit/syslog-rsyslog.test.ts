@@ -8,13 +8,13 @@ import { redact } from '../../../app/redact.js';
 import type { ForwardSetting } from '../../../app/domain/syslog-forward.js';
 import { writeForwardSetting } from '../../../main/audit/forward-settings.js';
 import { SyslogForwarder } from '../../../main/audit/syslog-forwarder.js';
-import { runCli } from '../../../main/cli/main.js';
 import { openStores, type DataStores } from '../../../main/store/stores.js';
 import { SyslogOutbox } from '../../../main/store/syslog-outbox.js';
 import { appendMany, fastTempDir, inOrderWithoutGaps, seqsOf } from '../../support/audit-trail.js';
 import { rsyslogCollector, rsyslogd, type Collector } from '../../support/rsyslog.js';
 import { selfSignedCert, testCa } from '../../support/tls-cert.js';
 import { until } from '../../support/until.js';
+import { runCliHere } from '../../support/run-cli-here.js';
 
 // Real rsyslogd receives the trail: without it these tests fail and say how to install it.
 rsyslogd();
@@ -57,12 +57,7 @@ function forwarder(s: DataStores, setting: ForwardSetting): SyslogForwarder {
   return f;
 }
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), readStdin: async () => '', env: { FLEETDECK_KEYCHAIN: 'memory' } });
-  return { code, out: out.join(''), err: err.join('') };
-}
+const cli = (args: string[]) => runCliHere(args);
 
 describe('audit trail to a real rsyslog', () => {
   it('forwards every record over TCP, redacted as stored, and the collector file verifies', async () => {
@@ -84,7 +79,7 @@ describe('audit trail to a real rsyslog', () => {
     expect(seqsOf(rs.lines())).toEqual(Array.from({ length: 203 }, (_, i) => i + 1));
     const v = await cli(['log', 'verify', '--syslog', rs.file, '--json']);
     expect(v.code).toBe(0);
-    const result = JSON.parse(v.out) as { ok: boolean; chains: Array<{ records: number; missing: unknown[]; problems: unknown[] }> };
+    const result = JSON.parse(v.stdout) as { ok: boolean; chains: Array<{ records: number; missing: unknown[]; problems: unknown[] }> };
     expect(result.ok).toBe(true);
     expect(result.chains).toHaveLength(1);
     expect(result.chains[0]).toMatchObject({ records: 203, missing: [], problems: [] });
@@ -150,7 +145,7 @@ describe('audit trail to a real rsyslog', () => {
     expect(Math.max(...seqs)).toBe(appended);
     expect(inOrderWithoutGaps(seqs)).toBe(true);
     const v = await cli(['log', 'verify', '--syslog', rs.file]);
-    expect(v.out).toContain(`records 1–${appended}, ${appended} found`);
+    expect(v.stdout).toContain(`records 1–${appended}, ${appended} found`);
     expect(v.code).toBe(0);
   });
 
@@ -175,7 +170,7 @@ describe('audit trail to a real rsyslog', () => {
     await exited;
     expect(first.signalCode).toBe('SIGKILL');
     const status = await cli(['log', 'forward-status', '--json', '--data-dir', dataDir]);
-    const queued = (JSON.parse(status.out) as { queued: number }).queued;
+    const queued = (JSON.parse(status.stdout) as { queued: number }).queued;
     expect(queued).toBeGreaterThan(0);
     const second = flush();
     let out = '';
@@ -187,7 +182,7 @@ describe('audit trail to a real rsyslog', () => {
     expect(new Set(seqs).size).toBe(4000);
     expect(inOrderWithoutGaps(seqs)).toBe(true);
     expect((await cli(['log', 'verify', '--syslog', rs.file])).code).toBe(0);
-    const after = JSON.parse((await cli(['log', 'forward-status', '--json', '--data-dir', dataDir])).out) as { queued: number; ackedSeq: number };
+    const after = JSON.parse((await cli(['log', 'forward-status', '--json', '--data-dir', dataDir])).stdout) as { queued: number; ackedSeq: number };
     expect(after).toMatchObject({ queued: 0, ackedSeq: 4000 });
   });
 
@@ -202,7 +197,7 @@ describe('audit trail to a real rsyslog', () => {
     fs.writeFileSync(cut, `${lines.filter((l) => !/ seq="(5|6|7)" /.test(l)).join('\n')}\n`);
     const v = await cli(['log', 'verify', '--syslog', cut]);
     expect(v.code).not.toBe(0);
-    expect(v.out).toContain('missing: 5–7');
-    expect(v.err).toContain('syslog verification FAILED');
+    expect(v.stdout).toContain('missing: 5–7');
+    expect(v.stderr).toContain('syslog verification FAILED');
   });
 });

@@ -5,21 +5,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FleetComplianceView } from '../../../app/compliance/results.js';
 import { EXIT } from '../../../app/errors.js';
-import { runCli } from '../../../main/cli/main.js';
-import type { CliIo } from '../../../main/cli/io.js';
 import { MemorySecretStore } from '../../../main/secrets/secret-store.js';
 import { useSimulatedFleet } from '../support/simulated-fleet.js';
+import { runCliHere } from '../../support/run-cli-here.js';
 
 // One keychain for the suite's runtime and each CLI run, as the OS keychain is shared by the app and the CLI.
 const keychain = new MemorySecretStore('shared by the test runtime and the CLI runs');
 
-async function cli(dir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), readStdin: async () => '', env: { FLEETDECK_KEYCHAIN: 'memory' }, keychain };
-  const code = await runCli([...args, '--data-dir', dir], io);
-  return { code, stdout, stderr };
-}
+const cli = (dir: string, args: string[]) => runCliHere([...args, '--data-dir', dir], { keychain });
 
 interface Table {
   id: string;

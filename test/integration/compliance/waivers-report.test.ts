@@ -5,18 +5,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FleetComplianceView } from '../../../app/compliance/results.js';
 import { EXIT } from '../../../app/errors.js';
-import { runCli } from '../../../main/cli/main.js';
-import type { CliIo } from '../../../main/cli/io.js';
 import { pdfText } from '../reports/support.js';
 import { useSimulatedFleet } from '../support/simulated-fleet.js';
+import { runCliHere } from '../../support/run-cli-here.js';
 
-async function cli(dir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), readStdin: async () => '', env: { FLEETDECK_KEYCHAIN: 'memory' } };
-  const code = await runCli([...args, '--data-dir', dir], io);
-  return { code, stdout, stderr };
-}
+const cli = (dir: string, args: string[]) => runCliHere([...args, '--data-dir', dir]);
 
 describe('compliance waivers, scores, alerts and the audit pack', { timeout: 180_000 }, () => {
   const f = useSimulatedFleet({ simulator: { sites: 1, systems: 2, seed: 'compliance-waivers' }, prefix: 'fd-waive-' });

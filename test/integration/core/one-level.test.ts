@@ -9,7 +9,6 @@ import { checkLevel } from '../../../app/compliance/waivers.js';
 import { summaryFromWire, type HealthSummaryWire } from '../../../app/health/system-summary.js';
 import { CONTRACT, type Channel } from '../../../app/ipc/contract.js';
 import type { ReportModel } from '../../../app/reports/model.js';
-import { runCli } from '../../../main/cli/main.js';
 import { dispatch } from '../../../main/ipc/handlers.js';
 import { answerJson } from '../../../main/ipc/raw-json.js';
 import { csvFiles } from '../../../main/reports/csv.js';
@@ -19,6 +18,7 @@ import type { SecretStore } from '../../../main/secrets/secret-store.js';
 import type { Runtime } from '../../../main/runtime.js';
 import { SimClock } from '../../../simulator/index.js';
 import { useSimulatedFleet } from '../support/simulated-fleet.js';
+import { runCliHere } from '../../support/run-cli-here.js';
 
 /**
  * One level per object on every surface. A fleet in every state the simulator can produce — a failed,
@@ -48,12 +48,7 @@ async function ipc<C extends Channel>(channel: C, request: unknown): Promise<unk
 }
 
 /** A CLI process on the app's data directory, seeing the keychain the app used (as processes share the OS keychain). */
-async function cli(args: string[], keychain: SecretStore): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli([...args, '--data-dir', world.dir], { stdout: (t) => out.push(t), stderr: (t) => err.push(t), readStdin: async () => '', env: {}, keychain });
-  return { code, out: out.join(''), err: err.join('') };
-}
+const cli = (args: string[], keychain: SecretStore) => runCliHere([...args, '--data-dir', world.dir], { env: {}, keychain });
 
 /** Allocates `bytes` of `pool` on a system through the interface, as an admin provisions. */
 async function allocate(siteId: string, system: string, pool: string, bytes: number, name: string): Promise<void> {
@@ -257,8 +252,8 @@ describe('one level per object on every surface', { timeout: 300_000 }, () => {
     for (const i of [1, 2, 3, 4]) {
       const name = world.site(i).name;
       const run = await cli(['refresh', '--json', '--site', name], keychain);
-      const rows = JSON.parse(run.out) as Array<{ system: string; state: string; health: Level }>;
-      expect(rows.map((r) => r.system).sort(), `${name}: ${run.err}`).toEqual([...truth.states.keys()].filter((k) => k.startsWith(`${world.siteIds[i]!}/`)).map((k) => k.slice(world.siteIds[i]!.length + 1)).sort());
+      const rows = JSON.parse(run.stdout) as Array<{ system: string; state: string; health: Level }>;
+      expect(rows.map((r) => r.system).sort(), `${name}: ${run.stderr}`).toEqual([...truth.states.keys()].filter((k) => k.startsWith(`${world.siteIds[i]!}/`)).map((k) => k.slice(world.siteIds[i]!.length + 1)).sort());
       for (const r of rows) {
         const k = key(world.siteIds[i]!, r.system);
         expect(r.state, k).toBe(truth.states.get(k));
@@ -266,7 +261,7 @@ describe('one level per object on every surface', { timeout: 300_000 }, () => {
       }
     }
     // Its alerts are the shells' alerts, at the same levels, worst first, and no others on those sites.
-    const listed = JSON.parse((await cli(['alerts', '--json'], keychain)).out) as Alert[];
+    const listed = JSON.parse((await cli(['alerts', '--json'], keychain)).stdout) as Alert[];
     const byId = new Map(alerts.map((a) => [a.id, a.level]));
     expect(listed.filter((a) => byId.has(a.id)).map((a) => [a.id, a.level])).toEqual(alerts.map((a) => [a.id, a.level]));
     const cliSites = new Set([1, 2, 3, 4].map((i) => world.siteIds[i]!));

@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FORWARD_SETTINGS_FILE } from '../../../../main/audit/forward-settings.js';
-import { runCli } from '../../../../main/cli/main.js';
 import { dispatch } from '../../../../main/ipc/handlers.js';
 import { policyForward, type Runtime } from '../../../../main/runtime.js';
 import { useRuntimes } from '../../../support/runtimes.js';
 import { useTempDirs } from '../store/temp-dir.js';
+import { runCliHere } from '../../../support/run-cli-here.js';
 
 const tempDir = useTempDirs();
 const open = useRuntimes();
@@ -17,12 +17,7 @@ async function call(rt: Runtime, channel: string, payload: unknown = {}): Promis
   return (await dispatch(rt.handlers, channel, payload)) as { ok: boolean; value?: unknown; error?: { code: string; message: string } };
 }
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), readStdin: async () => '', env: { FLEETDECK_KEYCHAIN: 'memory' } });
-  return { code, out: out.join(''), err: err.join('') };
-}
+const cli = (args: string[]) => runCliHere(args);
 
 describe('syslog forwarding in the runtime', () => {
   it('sets the target from a window, records the change in the action log, and turns it off again', async () => {
@@ -79,16 +74,16 @@ describe('syslog forwarding in the runtime', () => {
     const dir = tempDir();
     expect((await cli(['log', 'forward', '--to', 'tcp://127.0.0.1:5514', '--data-dir', dir])).code).toBe(0);
     const status = await cli(['log', 'forward-status', '--data-dir', dir]);
-    expect(status.out).toMatch(/target: +tcp:\/\/127\.0\.0\.1:5514/);
-    expect(status.out).toMatch(/queued: +1 record/);
-    expect(status.out).toMatch(/no Fleetdeck process forwards now/);
+    expect(status.stdout).toMatch(/target: +tcp:\/\/127\.0\.0\.1:5514/);
+    expect(status.stdout).toMatch(/queued: +1 record/);
+    expect(status.stdout).toMatch(/no Fleetdeck process forwards now/);
     const wrong = await cli(['log', 'forward', '--to', 'tcp://127.0.0.1:5514', '--trust', 'ab'.repeat(32), '--data-dir', dir]);
     expect(wrong.code).toBe(2);
-    expect(wrong.err).toMatch(/tls:\/\/ targets only/);
+    expect(wrong.stderr).toMatch(/tls:\/\/ targets only/);
     expect((await cli(['log', 'forward', '--off', '--to', 'tcp://h:1', '--data-dir', dir])).code).toBe(2);
     fs.writeFileSync(path.join(dir, FORWARD_SETTINGS_FILE), '{"target": 5}');
     const damaged = await cli(['log', 'forward-status', '--json', '--data-dir', dir]);
     expect(damaged.code).not.toBe(0);
-    expect((JSON.parse(damaged.out) as { lastError: string }).lastError).toMatch(/syslog-forward\.json.*not valid/);
+    expect((JSON.parse(damaged.stdout) as { lastError: string }).lastError).toMatch(/syslog-forward\.json.*not valid/);
   });
 });
