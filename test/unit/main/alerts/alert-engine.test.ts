@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fullGc } from '../../../support/full-gc.js';
 import type { SystemStatus } from '../../../../app/domain/site.js';
-import { AlertEngine, type AlertChange, type AlertFleet } from '../../../../main/alerts/alert-engine.js';
+import { AlertEngine, type AlertChange, type AlertEngineOptions, type AlertFleet } from '../../../../main/alerts/alert-engine.js';
 import { stableDigest as ruleDigest } from '../../../../main/core/answer-digests.js';
 import { AlertStore } from '../../../../main/alerts/alert-store.js';
 import type { FleetEvent } from '../../../../main/core/fleet-state.js';
@@ -91,14 +91,19 @@ function versionedFleet() {
   };
 }
 
-/** An engine over {@link versionedFleet} on a clock the test sets, counting the rows written to alerts.db. */
-function versionedEngine(maxUnchangedMs: number) {
+/** The versioned engines' start time. */
+const NOON = Date.parse('2026-01-01T12:00:00.000Z');
+
+/**
+ * An engine over {@link versionedFleet} on a clock the test sets (`clock.now`), counting the rows
+ * written to alerts.db; `extra` adds or replaces engine options.
+ */
+function versionedEngine<C extends { now: number }>(extra: Partial<AlertEngineOptions>, clock: C) {
   const dir = tempDir();
   const db = openAlertsDatabase(dir);
   const logDb = openLogDatabase(dir);
   open.push(db, logDb);
   const answers = versionedFleet();
-  const clock = { now: Date.parse('2026-01-01T12:00:00.000Z') };
   const e = new AlertEngine({
     store: new AlertStore(db),
     fleet: answers.fleet,
@@ -106,7 +111,7 @@ function versionedEngine(maxUnchangedMs: number) {
     user: 'admin',
     siteIds: () => ['lab'],
     clock: () => new Date(clock.now),
-    maxUnchangedMs,
+    ...extra,
   });
   const writes = (): number => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
   return { e, answers, writes, clock };
@@ -202,7 +207,7 @@ describe('the alert engine', () => {
   });
 
   it('raises a drive whose SMART worsens between two evaluations, and does not raise again one that stays as it was', () => {
-    const { e, answers, clock } = versionedEngine(2 * 86_400_000);
+    const { e, answers, clock } = versionedEngine({ maxUnchangedMs: 2 * 86_400_000 }, { now: NOON });
     const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
     answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Drives: [1, 2, 3].map((Id) => ({ Id, Name: `d${Id}`, ResourceStatus: 'OK' })) }] });
     for (const id of [1, 2, 3]) answers.set(smartKey(id), ataText({ reallocated: 0 }));
@@ -229,7 +234,7 @@ describe('the alert engine', () => {
   });
 
   it('parses no SMART text whose version did not move when the system is evaluated again for another answer', () => {
-    const { e, answers, clock } = versionedEngine(2 * 86_400_000);
+    const { e, answers, clock } = versionedEngine({ maxUnchangedMs: 2 * 86_400_000 }, { now: NOON });
     const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
     const drives = (statusOf2: string) => ({ Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }, { Id: 2, Name: 'd2', ResourceStatus: statusOf2 }] }] });
     answers.set(RESOURCES_KEY, drives('OK'));
@@ -296,7 +301,7 @@ describe('the alert engine', () => {
 
   it('skips a system whose state, rules and answers are as at its last evaluation: nothing read again, nothing written', () => {
     // Two days: here only the notification window ends what an evaluation holds.
-    const { e, answers, writes, clock } = versionedEngine(2 * 86_400_000);
+    const { e, answers, writes, clock } = versionedEngine({ maxUnchangedMs: 2 * 86_400_000 }, { now: NOON });
     const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
     answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Time: '2026-01-01T12:00:00Z', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed' }] }] });
     answers.set(NOTES_KEY, { Data: [{ Id: 7, Level: 5, Timestamp: '2026-01-01T11:00:00Z', Message: 'pool offline' }] });
@@ -337,7 +342,7 @@ describe('the alert engine', () => {
 
   it('judges a paused or unreachable system by its state alone: none of its answers is read, its data alerts stay as they were', () => {
     // A start marks every system of a paused site 'paused': 200 systems' answers must not be read for it.
-    const { e, answers } = versionedEngine(60_000);
+    const { e, answers } = versionedEngine({ maxUnchangedMs: 60_000 }, { now: NOON });
     const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
     answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed' }] }] });
     expect(e.evaluate(status).raised.map((a) => a.rule)).toEqual(['drive']);
@@ -372,7 +377,7 @@ describe('the alert engine', () => {
   });
 
   it('evaluates an unchanged system again once its last evaluation is maxUnchangedMs old (forecasts move with time)', () => {
-    const { e, answers, clock } = versionedEngine(5 * 60_000);
+    const { e, answers, clock } = versionedEngine({ maxUnchangedMs: 5 * 60_000 }, { now: NOON });
     const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
     answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'OK' }] }] });
     e.evaluate(status);
@@ -413,20 +418,9 @@ describe('the alert engine', () => {
 
 describe('the compliance rule in the engine', () => {
   function complianceEngine() {
-    const dir = tempDir();
-    const db = openAlertsDatabase(dir);
-    const logDb = openLogDatabase(dir);
-    open.push(db, logDb);
-    const answers = versionedFleet();
     const TUNNEL = { op: 'GET /nodes/support/tunnel/status', query: {} };
-    const state = { waived: false, revision: 'r1', calls: 0, now: Date.parse('2026-01-01T12:00:00.000Z'), waiverEnds: undefined as number | undefined, scope: 'lab' };
-    const e = new AlertEngine({
-      store: new AlertStore(db),
-      fleet: answers.fleet,
-      actionLog: new ActionLog({ db: logDb, file: path.join(dir, 'actions.db'), clock: steppingClock() }),
-      user: 'admin',
-      siteIds: () => ['lab'],
-      clock: () => new Date(state.now),
+    const state = { waived: false, revision: 'r1', calls: 0, now: NOON, waiverEnds: undefined as number | undefined, scope: 'lab' };
+    const { e, answers } = versionedEngine({
       compliance: {
         system: () => {
           state.calls++;
@@ -438,7 +432,7 @@ describe('the compliance rule in the engine', () => {
         scopeOf: () => state.scope,
         nextChange: (now) => (state.waiverEnds !== undefined && state.waiverEnds > now ? state.waiverEnds : undefined),
       },
-    });
+    }, state);
     return { e, answers, state, tunnelKey: cacheKey(TUNNEL.op, TUNNEL.query) };
   }
   const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
