@@ -2,9 +2,9 @@
 const MAX_KEPT = 4;
 
 /**
- * Keeps the window's shortcuts pressed before its frame is mounted (a key pressed while the window
- * opens, ~200 ms at 1,000 systems, reached no handler) and hands them to the frame once it
- * is, as a desktop application's event queue would: `replay` dispatches each again on the window,
+ * Keeps the window's shortcuts pressed before its frame is mounted (a key pressed while a large
+ * fleet's window opens would reach no handler) and hands them to the frame once it is, as a
+ * desktop application's event queue would: `replay` dispatches each again on the window,
  * where the frame's shortcut handler listens. A kept key's default is prevented, as the frame's
  * handler does (Ctrl+K would otherwise move the browser shell's focus to the address bar); other
  * keys are left alone (no element has focus yet, nothing else could take them). Key repeats are not
