@@ -164,9 +164,9 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
 
   const root = resolve(options.rendererDir);
   /**
-   * The bundle's assets, each read once and then answered from memory in one write (a
-   * stat, an open, reads and a close per request, each a trip through libuv's thread pool, made a
-   * 3 KiB module take 100+ ms to arrive on a busy machine). Their names carry their content's hash,
+   * The bundle's assets, each read once and then answered from memory in one write: reading per
+   * request is a stat, an open, reads and a close, each a trip through libuv's thread pool, which
+   * a busy machine makes slow even for a small module. Their names carry their content's hash,
    * so a kept copy cannot be stale; index.html, whose content changes with a rebuild, is read each time.
    */
   const assets = new Map<string, Promise<Buffer | undefined>>();
