@@ -26,3 +26,16 @@ export function runFleetdeck(args: readonly string[], options: { stdin?: string;
     child.stdin.end(options.stdin ?? '');
   });
 }
+
+/** A `fleetdeck` runner on the data directory `dir()` names (read at each call): a minute at most, `stdin` as its input. */
+export type CliOn = (args: readonly string[], stdin?: string) => Promise<CliResult>;
+
+/** {@link runFleetdeck} with `--data-dir` set to `dir()` at each call, a minute at most. */
+export function fleetdeckOn(dir: () => string): CliOn {
+  return (args, stdin) => runFleetdeck([...args, '--data-dir', dir()], { ...(stdin ? { stdin } : {}), timeoutMs: 60_000 });
+}
+
+/** Saves `site` with `fleetdeck site add`, its password on standard input as an admin's script gives it. */
+export function addSiteWith(cli: CliOn, site: { name: string; baseUrl: string; username: string }, password: string): Promise<CliResult> {
+  return cli(['site', 'add', site.name, '--url', site.baseUrl, '--user', site.username, '--password-stdin'], `${password}\n`);
+}

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
-import { runFleetdeck } from '../../support/run-cli.js';
+import { addSiteWith, fleetdeckOn, runFleetdeck } from '../../support/run-cli.js';
 
 const haveKeyring = process.env.FLEETDECK_TEST_KEYRING === '1';
 const PASSWORD = 'answers-cli-pw-41';
@@ -47,11 +47,11 @@ describe('fleetdeck call --url', () => {
 });
 
 describe.runIf(haveKeyring)('fleetdeck refresh (real keychain)', () => {
-  const cli = (args: string[], stdin?: string) => runFleetdeck([...args, '--data-dir', dir], { ...(stdin ? { stdin } : {}), timeoutMs: 60_000 });
+  const cli = fleetdeckOn(() => dir);
 
   it('refreshes to ok in the envelope dialects, then says protocol-error (exit 4) in the unknown one, keeping the lists it read before', async () => {
     sim.control.setDialects(['envelope-result', 'envelope-lower']);
-    expect((await cli(['site', 'add', site().name, '--url', site().baseUrl, '--user', site().username, '--password-stdin'], `${PASSWORD}\n`)).code).toBe(0);
+    expect((await addSiteWith(cli, site(), PASSWORD)).code).toBe(0);
     const ok = await cli(['refresh']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout.trim().split('\n').map((l) => l.split('\t')[2])).toEqual(['ok', 'ok']);

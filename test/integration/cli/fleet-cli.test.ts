@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { connect } from '../../../main/store/driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
-import { runFleetdeck } from '../../support/run-cli.js';
+import { addSiteWith, fleetdeckOn } from '../../support/run-cli.js';
 
 const haveKeyring = process.env.FLEETDECK_TEST_KEYRING === '1';
 const PASSWORD = 'MARKER-CLI-PASSWORD-5c1d';
@@ -29,7 +29,7 @@ function grepDir(dir: string, needle: string): string[] {
 describe.runIf(haveKeyring)('fleetdeck site, refresh, call, log (real keychain)', { timeout: 120_000 }, () => {
   let sim: SimulatorHandle;
   let dir: string;
-  const cli = (args: string[], stdin?: string) => runFleetdeck([...args, '--data-dir', dir], { ...(stdin ? { stdin } : {}), timeoutMs: 60_000 });
+  const cli = fleetdeckOn(() => dir);
 
   beforeAll(async () => {
     sim = await startSimulator({ sites: 2, systems: 3, seed: 'cli-acceptance', password: PASSWORD, controlServer: false });
@@ -42,7 +42,7 @@ describe.runIf(haveKeyring)('fleetdeck site, refresh, call, log (real keychain)'
 
   it('adds two sites and refreshes every system to ok', async () => {
     for (const s of sim.manifest.sites) {
-      const r = await cli(['site', 'add', s.name, '--url', s.baseUrl, '--user', s.username, '--password-stdin'], `${PASSWORD}\n`);
+      const r = await addSiteWith(cli, s, PASSWORD);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
     }

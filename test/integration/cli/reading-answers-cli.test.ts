@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
-import { runFleetdeck } from '../../support/run-cli.js';
+import { addSiteWith, fleetdeckOn } from '../../support/run-cli.js';
 
 const haveKeyring = process.env.FLEETDECK_TEST_KEYRING === '1';
 const PASSWORD = 'MARKER-CLI-READING-2f1e';
@@ -15,12 +15,12 @@ describe.runIf(haveKeyring)('fleetdeck against local-time and paged-lists (real 
   let sim: SimulatorHandle;
   let dir: string;
   const site = () => sim.manifest.sites[0]!;
-  const cli = (args: string[], stdin?: string) => runFleetdeck([...args, '--data-dir', dir], { ...(stdin ? { stdin } : {}), timeoutMs: 60_000 });
+  const cli = fleetdeckOn(() => dir);
 
   beforeAll(async () => {
     sim = await startSimulator({ sites: 1, systems: 1, seed: 'cli-reading', password: PASSWORD, controlServer: false, dialects: ['local-time', 'paged-lists', 'level-names'] });
     dir = mkdtempSync(join(tmpdir(), 'fd-cli-reading-'));
-    const add = await cli(['site', 'add', site().name, '--url', site().baseUrl, '--user', site().username, '--password-stdin'], `${PASSWORD}\n`);
+    const add = await addSiteWith(cli, site(), PASSWORD);
     expect(add.code, add.stderr).toBe(0);
   });
   afterAll(async () => {

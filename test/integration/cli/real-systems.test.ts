@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
-import { runFleetdeck } from '../../support/run-cli.js';
+import { addSiteWith, fleetdeckOn, runFleetdeck } from '../../support/run-cli.js';
 
 const haveKeyring = process.env.FLEETDECK_TEST_KEYRING === '1';
 const PASSWORD = 'MARKER-CLI-REAL-PASSWORD-77c3';
@@ -65,13 +65,13 @@ describe.runIf(haveKeyring)('fleetdeck with saved sites against real-system dial
   let sim: SimulatorHandle;
   let dir: string;
   const site = () => sim.manifest.sites[0]!;
-  const cli = (args: string[], stdin?: string) => runFleetdeck([...args, '--data-dir', dir], { ...(stdin ? { stdin } : {}), timeoutMs: 60_000 });
+  const cli = fleetdeckOn(() => dir);
   const hostsOn = (i: number): string[] => sim.fleet.sites[0]!.systems[i]!.hosts.map((h) => h.name);
 
   beforeAll(async () => {
     sim = await startSimulator({ sites: 1, systems: 3, seed: 'cli-real-saved', password: PASSWORD, controlServer: false });
     dir = mkdtempSync(join(tmpdir(), 'fd-cli-real-'));
-    const add = await cli(['site', 'add', site().name, '--url', site().baseUrl, '--user', site().username, '--password-stdin'], `${PASSWORD}\n`);
+    const add = await addSiteWith(cli, site(), PASSWORD);
     expect(add.code, add.stderr).toBe(0);
     const refresh = await cli(['refresh']);
     expect(refresh.code, refresh.stderr).toBe(0);
@@ -134,13 +134,13 @@ describe.runIf(haveKeyring)('fleetdeck refresh, then another process (real keych
   let dir: string;
   let out: string;
   const site = () => sim.manifest.sites[0]!;
-  const cli = (args: string[], stdin?: string) => runFleetdeck([...args, '--data-dir', dir], { ...(stdin ? { stdin } : {}), timeoutMs: 60_000 });
+  const cli = fleetdeckOn(() => dir);
 
   beforeAll(async () => {
     sim = await startSimulator({ sites: 1, systems: 3, seed: 'cli-outcomes', password: PASSWORD, controlServer: false });
     dir = mkdtempSync(join(tmpdir(), 'fd-cli-outcomes-'));
     out = mkdtempSync(join(tmpdir(), 'fd-cli-outcomes-out-'));
-    const add = await cli(['site', 'add', site().name, '--url', site().baseUrl, '--user', site().username, '--password-stdin'], `${PASSWORD}\n`);
+    const add = await addSiteWith(cli, site(), PASSWORD);
     expect(add.code, add.stderr).toBe(0);
   });
   afterAll(async () => {
