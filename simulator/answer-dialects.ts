@@ -9,7 +9,7 @@ import type { Dialect } from './dialects.js';
  * and only enumerations change case.
  */
 
-const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'sentinel-percentages', 'snake-case', 'bool-numbers', 'day-first-dates', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names'];
+const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'sentinel-percentages', 'snake-case', 'bool-numbers', 'day-first-dates', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names', 'fraction-percentages'];
 /** The `local-time` dialect's zone: UTC−5, in ms. */
 export const LOCAL_TIME_OFFSET_MS = -5 * 3_600_000;
 const LEVEL_NAMES = ['Verbose', 'DEBUG', 'info', 'Warn', 'error', 'FATAL'];
@@ -75,6 +75,10 @@ function rewrite(v: unknown, type: AnswerValueType, f: AnswerField | undefined, 
     if (typeof v === 'boolean' && dialects.has('bool-numbers')) return v ? 1 : 0;
     if (f === LEVEL_FIELD && typeof v === 'number' && dialects.has('level-names')) return LEVEL_NAMES[v] ?? v;
     if (typeof v === 'number') {
+      if (dialects.has('fraction-percentages') && f?.name.endsWith('Percentage') && v >= 0) {
+        const ratio = v / 100;
+        return dialects.has('numeric-strings') ? String(ratio) : ratio;
+      }
       if (dialects.has('big-ids') && f && BIG_ID_FIELDS.has(f) && Number.isSafeInteger(v) && v >= 0) return `${BIG_ID}${v}`;
       if (dialects.has('guid-ids') && f === RECORD_ID_FIELD) return recordGuid(v);
       return dialects.has('numeric-strings') ? String(v) : v;

@@ -21,6 +21,8 @@ export const DIALECTS = {
     'Optional fields are sent as null, as a .NET serialiser writes unset values: every empty string, empty list and empty Data list is null, and each system sends a null VolumesHealthInPercentage (it cannot compute it).',
   'sentinel-percentages':
     'Each system sends -1 for figures it cannot compute, as .NET services write a sentinel: VolumesHealthInPercentage, and CPUInPercentage and MemoryInPercentage of the hardware utilisation.',
+  'fraction-percentages':
+    'Every percentage (the fields named …Percentage) is a ratio from 0 to 1, as .NET code that formats it with "P" keeps it: 0.98 for 98 %, 1 for 100 %.',
   'numeric-strings': 'Every number in an answer is sent as a string ("Id":"3", "CapacityInBytes":"4000787030016", "VolumesHealthInPercentage":"100").',
   'enum-case':
     'Enumeration values in another case: all-capital ones in lower case, the others in capitals ("OK" → "ok", "Running" → "RUNNING", "Failed" → "FAILED"), the login Status included.',

@@ -5,6 +5,7 @@ import { readLevel } from '../health/notification-level.js';
 import { terminalField } from '../safe-text.js';
 import { isSmartctlJson } from '../smart/json.js';
 import { INCOMPLETE_FIELD, incompleteFrom } from './incomplete.js';
+import { SCALE_UNKNOWN_FIELD, scaleAgreeing, scaledPercentage, scaleEvidence, type PercentScale, type ScaleEvidence } from './percent-scale.js';
 import { readTime, wireTimeOf, type TimeReading } from './time.js';
 
 /**
@@ -30,6 +31,9 @@ import { readTime, wireTimeOf, type TimeReading } from './time.js';
  *   `Incomplete: {Read, Total}` (`incomplete.ts`);
  * - a notification's level sent as a name takes its number (`notification-level.ts`); an unknown
  *   name is kept as text, not understood, never dropped;
+ * - a percentage of a system whose scale is 0–1 (`0.98`) becomes 0–100, the scale learned from the
+ *   answers (`percent-scale.ts`); one that could be either while the scale is not known is left
+ *   out and named under `PercentScaleUnknown` on its object;
  * - a string answer that is smartctl's `--json` object (SMART) becomes that object's JSON text;
  * - identifiers beyond 2^53 arrive as their exact decimal text (see `json-text.ts`) and stay so.
  *
@@ -75,6 +79,12 @@ export interface AnswerContext {
    * can place it again.
    */
   readonly onRecordStamp?: ((record: Record<string, unknown>, ms: number) => void) | undefined;
+  /**
+   * Hears what an answer shows of its system's percentage scale (undefined: nothing) and returns
+   * the scale now in force. Given for a system's answers only: without it percentages are taken as
+   * sent, 0–100.
+   */
+  readonly learnPercentScale?: ((evidence: ScaleEvidence | undefined) => PercentScale | undefined) | undefined;
   /** Hears the answer's HTTP `Date` header with when the request was sent and answered (ms on our clock); the client calls it. */
   readonly onServerDate?: ((date: string, sentMs: number, receivedMs: number) => void) | undefined;
 }
@@ -108,6 +118,7 @@ export function normaliseAnswer(spec: ResponseSpec, value: unknown, context: Ans
         list.data[j++] = normaliseObject(item, t, clock);
       }
       list.data.length = j;
+      if (clock.learnPercentScale && hasPercentages(t)) readPercentages(list.data, t, clock.learnPercentScale);
       const incomplete = incompleteFrom(list.answer, j, clock.partial === undefined ? false : (clock.partial.more ?? true), clock.partial?.total);
       if (incomplete) list.answer[INCOMPLETE_FIELD] = incomplete;
       return { ok: true, value: list.answer };
@@ -116,7 +127,9 @@ export function normaliseAnswer(spec: ResponseSpec, value: unknown, context: Ans
       const t = compiled(spec.type);
       const obj = objectOf(value, t);
       if (!obj) return refused(value, `a ${spec.type} object`);
-      return { ok: true, value: normaliseObject(obj, t, clock) };
+      const out = normaliseObject(obj, t, clock);
+      if (clock.learnPercentScale && hasPercentages(t)) readPercentages([out], t, clock.learnPercentScale);
+      return { ok: true, value: out };
     }
   }
 }
@@ -202,6 +215,7 @@ interface CompiledField {
 }
 
 interface CompiledType {
+  readonly name: string;
   readonly exact: ReadonlyMap<string, CompiledField>;
   readonly lower: ReadonlyMap<string, CompiledField>;
   /** Lower case without word separators (`_`, `-`) → field, for snake_case and kebab-case names. */
@@ -248,7 +262,7 @@ function compiled(name: string): CompiledType {
   const lists = (spec?.fields ?? []).filter((f) => typeof f.type !== 'string' && 'array' in f.type && typeof f.type.array !== 'string' && 'ref' in f.type.array);
   const scalars = (spec?.fields ?? []).filter((f) => typeof f.type === 'string');
   const listField = lists.length === 1 && lists.length + scalars.length === spec?.fields.length ? lists[0]?.name : undefined;
-  t = { exact, lower, loose, variants: new Map(), listField };
+  t = { name, exact, lower, loose, variants: new Map(), listField };
   COMPILED.set(name, t);
   return t;
 }
@@ -368,6 +382,121 @@ function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, c
   }
   if (!isObject(raw)) return undefined;
   return normaliseObject(raw, compiled(type.ref), clock);
+}
+
+/** Per type: whether it or a type it holds has a percentage field. */
+const PERCENT_TYPES = new Map<string, boolean>();
+
+function hasPercentages(t: CompiledType): boolean {
+  let has = PERCENT_TYPES.get(t.name);
+  if (has !== undefined) return has;
+  // A type that holds itself is not a percentage on that path.
+  PERCENT_TYPES.set(t.name, false);
+  has = [...t.exact.values()].some((f) => f.percentage || refOf(f.type) !== undefined && hasPercentages(compiled(refOf(f.type) as string)));
+  PERCENT_TYPES.set(t.name, has);
+  return has;
+}
+
+function refOf(type: AnswerValueType): string | undefined {
+  if (typeof type === 'string') return undefined;
+  if ('array' in type) return refOf(type.array);
+  if ('map' in type) return refOf(type.map);
+  return type.ref;
+}
+
+/** Calls `visit` on every object of a type with percentage fields in these normalised items of type `t`. */
+function eachPercentObject(items: readonly unknown[], t: CompiledType, visit: (obj: Record<string, unknown>, t: CompiledType) => void): void {
+  for (const item of items) {
+    if (!isObject(item)) continue;
+    visit(item, t);
+    for (const key in item) {
+      const f = t.exact.get(key);
+      const ref = f ? refOf(f.type) : undefined;
+      if (ref === undefined) continue;
+      const sub = compiled(ref);
+      if (!hasPercentages(sub)) continue;
+      const v = item[key];
+      eachPercentObject(Array.isArray(v) ? v : isObject(v) && f && typeof f.type !== 'string' && 'map' in f.type ? Object.values(v) : [v], sub, visit);
+    }
+  }
+}
+
+/** The numbers of a percentage field's value (a number, a list or a map of them). */
+function percentNumbers(v: unknown): number[] {
+  if (typeof v === 'number') return [v];
+  if (Array.isArray(v)) return v.filter((x): x is number => typeof x === 'number');
+  if (isObject(v)) return Object.values(v).filter((x): x is number => typeof x === 'number');
+  return [];
+}
+
+/**
+ * Reads the percentages of normalised items on their system's scale (`percent-scale.ts`): first
+ * what they show of it (their values, and sizes where the answer carries what a percentage
+ * measures), then each percentage scaled, or left out and named when the scale is not known.
+ */
+function readPercentages(items: readonly unknown[], t: CompiledType, learn: (e: ScaleEvidence | undefined) => PercentScale | undefined): void {
+  const values: number[] = [];
+  const votes: PercentScale[] = [];
+  eachPercentObject(items, t, (obj, ot) => {
+    for (const key in obj) if (ot.exact.get(key)?.percentage) values.push(...percentNumbers(obj[key]));
+    sizeVotes(obj, ot.name, votes);
+  });
+  if (values.length === 0) return;
+  const scale = learn(scaleEvidence(values, votes));
+  if (scale === 'percent') return;
+  eachPercentObject(items, t, (obj, ot) => {
+    const unknown: string[] = [];
+    for (const key in obj) {
+      if (!ot.exact.get(key)?.percentage) continue;
+      const v = obj[key];
+      if (typeof v === 'number') {
+        const s = scaledPercentage(v, scale);
+        if (s === undefined) {
+          delete obj[key];
+          unknown.push(key);
+        } else obj[key] = s;
+      } else if (Array.isArray(v) || isObject(v)) {
+        const entries = Object.entries(v);
+        for (const [k, x] of entries) {
+          if (typeof x !== 'number') continue;
+          const s = scaledPercentage(x, scale);
+          if (s === undefined) {
+            if (!unknown.includes(key)) unknown.push(key);
+            (v as Record<string, unknown>)[k] = undefined;
+          } else (v as Record<string, unknown>)[k] = s;
+        }
+        if (Array.isArray(v)) obj[key] = v.filter((x) => x !== undefined);
+        else for (const [k, x] of Object.entries(v)) if (x === undefined) delete (v as Record<string, unknown>)[k];
+      }
+    }
+    if (unknown.length) obj[SCALE_UNKNOWN_FIELD] = unknown;
+  });
+}
+
+/** What the sizes beside a percentage say of its scale, for the types that carry both. */
+function sizeVotes(obj: Record<string, unknown>, type: string, votes: PercentScale[]): void {
+  const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const vote = (s: PercentScale | undefined): void => void (s && votes.push(s));
+  if (type === 'HealthVolumes') {
+    const healthy = num(obj.HealthyVolumes);
+    const unhealthy = num(obj.UnhealthyVolumes) ?? 0;
+    const pct = num(obj.VolumesHealthInPercentage);
+    if (pct !== undefined && healthy !== undefined && healthy + unhealthy > 0) vote(scaleAgreeing(pct, healthy / (healthy + unhealthy)));
+  } else if (type === 'HealthCapacityUtilization') {
+    const sizes = new Map<string, number>();
+    for (const p of Array.isArray(obj.PoolCapacity) ? obj.PoolCapacity : []) {
+      if (!isObject(p) || typeof p.PoolName !== 'string') continue;
+      const cap = num(p.CapacityInBytes);
+      const used = num(p.CapacityUsageInBytes);
+      if (cap !== undefined && cap > 0 && used !== undefined && used <= cap) sizes.set(p.PoolName, 1 - used / cap);
+    }
+    for (const p of Array.isArray(obj.PoolCapacityVirtualRaidProvisioning) ? obj.PoolCapacityVirtualRaidProvisioning : []) {
+      if (!isObject(p) || typeof p.Name !== 'string') continue;
+      const free = sizes.get(p.Name);
+      const pct = num(p.FreeSpaceInPercentage);
+      if (free !== undefined && pct !== undefined) vote(scaleAgreeing(pct, free));
+    }
+  }
 }
 
 const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;

@@ -201,3 +201,21 @@ describe('the sentinel-percentages dialect', () => {
     for (const [key, json] of r().cache) expect(json, key).not.toMatch(/Percentage":-/);
   });
 });
+
+describe('the fraction-percentages dialect', () => {
+  const r = runBefore(['fraction-percentages']);
+
+  it('reads ratios as percentages: the same health, report and cached figures as the default dialect', () => {
+    expect(r().statuses.map((s) => [s.state, s.percentScale])).toEqual([
+      ['ok', 'fraction'],
+      ['ok', 'fraction'],
+    ]);
+    expect(rollups(r())).toEqual(rollups(base()));
+    expect(rowsOf(r().report, 'health.systems')).toEqual(rowsOf(base().report, 'health.systems'));
+    for (const [key, json] of base().cache) if (key.includes('/monitoring/')) expect(r().cache.get(key), key).toBe(json);
+  });
+
+  it('learns the default dialect as a percent system', () => {
+    expect(base().statuses.map((s) => s.percentScale)).toEqual(['percent', 'percent']);
+  });
+});
