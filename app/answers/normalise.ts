@@ -6,7 +6,7 @@ import { terminalField } from '../safe-text.js';
 import { isSmartctlJson } from '../smart/json.js';
 import { INCOMPLETE_FIELD, incompleteFrom } from './incomplete.js';
 import { SCALE_UNKNOWN_FIELD, scaleAgreeing, scaledPercentage, scaleEvidence, type PercentScale, type ScaleEvidence } from './percent-scale.js';
-import { readTime, wireTimeOf, type TimeReading } from './time.js';
+import { ambiguousTime, isAmbiguousSlashed, readTime, wireTimeOf, type StampKind, type TimeReading } from './time.js';
 
 /**
  * The one reading of a 200 answer: every answer the client returns (and so everything the cache,
@@ -69,10 +69,12 @@ export interface AnswerContext {
   /** The system writes slashed dates day first (`dd/MM/yyyy`): ambiguous ones are read so. */
   readonly dayFirst?: boolean | undefined;
   /**
-   * Hears a node's `Time` as sent, before it is read: how a system's date order is learned (see
-   * `slashedDayFirst`). Returns whether the system writes day first, as now known.
+   * Hears a slashed time as sent, before it is read, with what is known of when it was stamped: how
+   * a system's date order is learned (see `slashedOrderOf`). Returns whether the system writes day
+   * first, as now known. Given for a system's answers only: with it, a slashed time whose order is
+   * still not known is kept as ambiguous (`ambiguousTime`) rather than read month first.
    */
-  readonly learnDateOrder?: ((raw: unknown) => boolean | undefined) | undefined;
+  readonly learnDateOrder?: ((raw: unknown, kind: StampKind) => boolean | undefined) | undefined;
   /**
    * Hears each notification record whose `Timestamp` has no zone, with that stamp read as UTC
    * (before any offset): the record as normalised, so that a caller who learns the clock from it
@@ -111,6 +113,7 @@ export function normaliseAnswer(spec: ResponseSpec, value: unknown, context: Ans
       const list = listOf(value, true);
       if (!list) return refused(value, `{"Data":[${spec.item}, …]}`);
       const t = compiled(spec.item);
+      if (clock.learnDateOrder && clock.dayFirst === undefined && hasDates(t)) learnDateOrder(list.data, t, clock);
       let j = 0;
       for (const item of list.data) {
         if (item === null || item === undefined) continue;
@@ -127,6 +130,7 @@ export function normaliseAnswer(spec: ResponseSpec, value: unknown, context: Ans
       const t = compiled(spec.type);
       const obj = objectOf(value, t);
       if (!obj) return refused(value, `a ${spec.type} object`);
+      if (clock.learnDateOrder && clock.dayFirst === undefined && hasDates(t)) learnDateOrder([obj], t, clock);
       const out = normaliseObject(obj, t, clock);
       if (clock.learnPercentScale && hasPercentages(t)) readPercentages([out], t, clock.learnPercentScale);
       return { ok: true, value: out };
@@ -291,7 +295,7 @@ function normaliseObject(obj: Record<string, unknown>, t: CompiledType, clock: A
   if (!clock.onRecordStamp) return normaliseFields(obj, t, clock);
   // The stamp as sent: the fields are normalised in place.
   let stamp: TimeReading | undefined;
-  for (const key in obj) if (fieldOf(t, key)?.role === 'record-time') stamp = readTime(obj[key], clock.dayFirst);
+  for (const key in obj) if (fieldOf(t, key)?.role === 'record-time' && !ambiguous(obj[key], clock)) stamp = readTime(obj[key], clock.dayFirst);
   const out = normaliseFields(obj, t, clock);
   if (stamp && !stamp.zoned) clock.onRecordStamp(out, stamp.ms);
   return out;
@@ -335,7 +339,9 @@ function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, c
       case 'string':
         return enumSpelling(typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined, f);
       case 'date-time':
-        if (f.role === 'node-time' && clock.learnDateOrder) (clock as { dayFirst?: boolean | undefined }).dayFirst = clock.learnDateOrder(raw);
+        if (f.role === 'node-time' && clock.learnDateOrder) (clock as { dayFirst?: boolean | undefined }).dayFirst = clock.learnDateOrder(raw, 'node-time');
+        // Read month first, it could be a wrong day: kept as ambiguous instead (unreadable, named so).
+        if (ambiguous(raw, clock)) return ambiguousTime(raw as string);
         if (f.role === 'node-time' && clock.onNodeTime) {
           const t = readTime(raw, clock.dayFirst);
           if (t && !t.zoned) clock.onNodeTime(t.ms);
@@ -382,6 +388,64 @@ function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, c
   }
   if (!isObject(raw)) return undefined;
   return normaliseObject(raw, compiled(type.ref), clock);
+}
+
+/** Whether a time would be read in an order its system has not shown (see `learnDateOrder` in {@link AnswerContext}). */
+function ambiguous(raw: unknown, clock: AnswerContext): boolean {
+  return clock.learnDateOrder !== undefined && clock.dayFirst === undefined && isAmbiguousSlashed(raw);
+}
+
+/** Per type: whether it or a type it holds has a date-time field. */
+const DATE_TYPES = new Map<string, boolean>();
+
+function hasDates(t: CompiledType): boolean {
+  let has = DATE_TYPES.get(t.name);
+  if (has !== undefined) return has;
+  DATE_TYPES.set(t.name, false);
+  has = [...t.exact.values()].some((f) => isDateType(f.type) || (refOf(f.type) !== undefined && hasDates(compiled(refOf(f.type) as string))));
+  DATE_TYPES.set(t.name, has);
+  return has;
+}
+
+function isDateType(type: AnswerValueType): boolean {
+  if (typeof type === 'string') return type === 'date-time';
+  if ('array' in type) return isDateType(type.array);
+  if ('map' in type) return isDateType(type.map);
+  return false;
+}
+
+/** Date-time fields stamped in the past (readings, records): a reading of one in the future is not it. */
+const PAST_STAMPS: ReadonlySet<string> = new Set(['Time', 'Timestamp', 'LastReadingTimestamp']);
+
+/**
+ * Learns a system's date order from every slashed time of an answer (as sent) before any is read,
+ * so that a record early in a list is read by what a later one shows; stops once the order is known.
+ */
+function learnDateOrder(items: readonly unknown[], t: CompiledType, clock: AnswerContext): void {
+  const learn = clock.learnDateOrder;
+  if (!learn) return;
+  const visit = (v: unknown, type: AnswerValueType, f: CompiledField): boolean => {
+    if (typeof type === 'string') {
+      if (type !== 'date-time' || typeof v !== 'string' || !v.includes('/')) return false;
+      const kind: StampKind = f.role === 'node-time' ? 'node-time' : PAST_STAMPS.has(f.name) ? 'past' : 'any';
+      (clock as { dayFirst?: boolean | undefined }).dayFirst = learn(v, kind);
+      return clock.dayFirst !== undefined;
+    }
+    if ('array' in type) return Array.isArray(v) && v.some((x) => visit(x, type.array, f));
+    if ('map' in type) return isObject(v) && Object.values(v).some((x) => visit(x, type.map, f));
+    return isObject(v) && hasDates(compiled(type.ref)) && objects([v], compiled(type.ref));
+  };
+  const objects = (list: readonly unknown[], ot: CompiledType): boolean => {
+    for (const item of list) {
+      if (!isObject(item)) continue;
+      for (const key in item) {
+        const f = fieldOf(ot, key);
+        if (f && visit(item[key], f.type, f)) return true;
+      }
+    }
+    return false;
+  };
+  objects(items, t);
 }
 
 /** Per type: whether it or a type it holds has a percentage field. */

@@ -1,6 +1,6 @@
 import type { AnswerContext } from '../../app/answers/normalise.js';
 import { learnScale, type PercentScale, type ScaleEvidence } from '../../app/answers/percent-scale.js';
-import { clockOffsetOf, dateHeaderOffset, formatSystemTime, slashedDayFirst, timeMs } from '../../app/answers/time.js';
+import { clockOffsetOf, dateHeaderOffset, formatSystemTime, slashedOrderOf, timeMs } from '../../app/answers/time.js';
 import { asksForSecondFactor, interpretLogin, saysSessionEnded } from '../../app/auth/login-result.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site, SystemStatus } from '../../app/domain/site.js';
@@ -384,8 +384,9 @@ export class SiteConnection {
         return known?.scale;
       },
       dayFirst: this.dayFirst.get(system),
-      learnDateOrder: (raw) => {
-        const order = slashedDayFirst(raw, (this.deps.clock?.() ?? new Date()).getTime());
+      learnDateOrder: (raw, kind) => {
+        // The system's now: a record of its own cannot be stamped after it.
+        const order = slashedOrderOf(raw, kind, (this.deps.clock?.() ?? new Date()).getTime() + (this.clockOffset(system) ?? 0));
         if (order !== undefined) this.dayFirst.set(system, order);
         return this.dayFirst.get(system);
       },
