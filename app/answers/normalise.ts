@@ -34,6 +34,11 @@ import { ambiguousTime, isAmbiguousSlashed, readTime, wireTimeOf, type StampKind
  * - a percentage of a system whose scale is 0–1 (`0.98`) becomes 0–100, the scale learned from the
  *   answers (`percent-scale.ts`); one that could be either while the scale is not known is left
  *   out and named under `PercentScaleUnknown` on its object;
+ * - .NET's reference preservation (`"$id"` on objects, arrays as `{"$values":[...]}`, `{"$ref":id}`
+ *   for an object written before) is undone first;
+ * - sizes (`…Bytes`) sent as text with a unit (`"3.64 TB"`, `"512 GiB"`) become bytes (SI units as
+ *   powers of 1000, IEC units of 1024), percentages sent with a sign (`"98 %"`) numbers;
+ * - enumeration values written as words (`"in sync"`, `"not-approved"`) take the known spelling;
  * - a string answer that is smartctl's `--json` object (SMART) becomes that object's JSON text;
  * - identifiers beyond 2^53 arrive as their exact decimal text (see `json-text.ts`) and stay so.
  *
@@ -95,6 +100,7 @@ const NO_CONTEXT: AnswerContext = {};
 
 /** Normalises a parsed 200 answer of an operation with this response spec. */
 export function normaliseAnswer(spec: ResponseSpec, value: unknown, context: AnswerContext = NO_CONTEXT): NormaliseResult {
+  if (isObject(value) && ('$id' in value || '$values' in value)) value = resolvedReferences(value);
   // A node's Time may teach the date order mid-answer: the rest of the answer is read by it.
   const clock: { -readonly [K in keyof AnswerContext]: AnswerContext[K] } = context.learnDateOrder ? { ...context } : context;
   switch (spec.kind) {
@@ -216,6 +222,8 @@ interface CompiledField {
   readonly role: 'level' | 'node-time' | 'record-time' | undefined;
   /** A percentage (`…Percentage`): never negative. */
   readonly percentage: boolean;
+  /** A size in bytes (`…Bytes`): may come as text with a unit. */
+  readonly bytes: boolean;
 }
 
 interface CompiledType {
@@ -255,9 +263,10 @@ function compiled(name: string): CompiledType {
       type: f.type,
       id: isIdentifierField(f.name),
       // Lower case → spelling, and each spelling to itself (the common case, found without lower-casing).
-      values: f.values ? new Map(f.values.flatMap((v) => [[v.toLowerCase(), v] as const, [v, v] as const])) : undefined,
+      values: f.values ? new Map(f.values.flatMap((v) => [[v.toLowerCase(), v] as const, [v, v] as const, [wordless(v), v] as const])) : undefined,
       role: ROLES.get(`${name}.${f.name}`),
       percentage: f.name.endsWith('Percentage'),
+      bytes: f.name.endsWith('Bytes'),
     };
     exact.set(f.name, field);
     lower.set(f.name.toLowerCase(), field);
@@ -349,7 +358,7 @@ function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, c
         return wireTimeOf(raw, clock.clockOffsetMs, clock.dayFirst);
       case 'integer':
       case 'number': {
-        const n = numberOf(raw, type === 'integer' && f.id);
+        const n = numberOf(raw, type === 'integer' && f.id) ?? (typeof raw === 'string' ? withUnit(raw, f) : undefined);
         // A negative percentage is a sentinel ("not computed", -1 as .NET services write it), not a reading.
         return f.percentage && typeof n === 'number' && n < 0 ? undefined : n;
       }
@@ -584,7 +593,71 @@ function enumSpelling(text: string | undefined, f: CompiledField): string | unde
   if (text === undefined || !f.values) return text;
   // Most values come in the known spelling: no lower-casing for them.
   if (f.values.get(text) === text) return text;
-  return f.values.get(text.toLowerCase()) ?? text;
+  return f.values.get(text.toLowerCase()) ?? f.values.get(wordless(text)) ?? text;
+}
+
+/** An enumeration value without case or word separation: `in sync`, `In_Sync` and `InSync` alike. */
+function wordless(v: string): string {
+  return v.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+const WITH_UNIT = /^\s*([+-]?(?:\d+\.?\d*|\.\d+))\s*([kKMGTPE]i?B|B|bytes?|%)\s*$/;
+const UNIT_BYTES: Readonly<Record<string, number>> = {
+  b: 1, byte: 1, bytes: 1,
+  kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, pb: 1e15, eb: 1e18,
+  kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40, pib: 2 ** 50, eib: 2 ** 60,
+};
+
+/** A size or percentage sent as text with its unit (`"3.64 TB"`, `"98 %"`); undefined for any other text or field. */
+function withUnit(raw: string, f: CompiledField): number | undefined {
+  const m = WITH_UNIT.exec(raw);
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  const unit = (m[2] as string).toLowerCase();
+  if (unit === '%') return f.percentage ? n : undefined;
+  const factor = f.bytes ? UNIT_BYTES[unit] : undefined;
+  return factor === undefined ? undefined : Math.round(n * factor);
+}
+
+/**
+ * An answer written with .NET's reference preservation, as plain JSON: `"$id"` dropped, an array
+ * written as `{"$values":[...]}` that array, and `{"$ref":id}` a copy of the object of that id (a
+ * copy: every place is normalised in place, once). A reference to an object still being read (a
+ * cycle) is dropped.
+ */
+function resolvedReferences(value: unknown): unknown {
+  const byId = new Map<string, unknown>();
+  const open = new Set<unknown>();
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!isObject(v)) return v;
+    const ref = v.$ref;
+    if (typeof ref === 'string' && Object.keys(v).length === 1) {
+      const target = byId.get(ref);
+      return target === undefined || open.has(target) ? undefined : copyOf(target);
+    }
+    const id = typeof v.$id === 'string' ? v.$id : undefined;
+    if (Array.isArray(v.$values)) {
+      const list = v.$values.map(walk);
+      if (id !== undefined) byId.set(id, list);
+      return list;
+    }
+    const out: Record<string, unknown> = {};
+    if (id !== undefined) byId.set(id, out);
+    open.add(out);
+    for (const k of Object.keys(v)) if (k !== '$id') out[k] = walk(v[k]);
+    open.delete(out);
+    return out;
+  };
+  return walk(value);
+}
+
+function copyOf(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(copyOf);
+  if (!isObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) out[k] = copyOf(v[k]);
+  return out;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
