@@ -92,17 +92,26 @@ export interface AnswerContext {
    * sent, 0–100.
    */
   readonly learnPercentScale?: ((evidence: ScaleEvidence | undefined) => PercentScale | undefined) | undefined;
+  /** The system's percentage scale where sure evidence (sizes, a value over 1) showed it: its answers are read by it, not weighed again. */
+  readonly percentScaleKnown?: PercentScale | undefined;
   /** Hears the answer's HTTP `Date` header with when the request was sent and answered (ms on our clock); the client calls it. */
   readonly onServerDate?: ((date: string, sentMs: number, receivedMs: number) => void) | undefined;
 }
 
 const NO_CONTEXT: AnswerContext = {};
 
+/**
+ * An answer's context as it is read: what it teaches mid-answer (the date order) and, while the
+ * order is not known, the scan that learns it from the whole answer, run at its first slashed
+ * time (so an answer without one, the usual case, is never scanned).
+ */
+type AnswerClock = { -readonly [K in keyof AnswerContext]: AnswerContext[K] } & { scanDates?: (() => void) | undefined };
+
 /** Normalises a parsed 200 answer of an operation with this response spec. */
 export function normaliseAnswer(spec: ResponseSpec, value: unknown, context: AnswerContext = NO_CONTEXT): NormaliseResult {
   if (isObject(value) && ('$id' in value || '$values' in value)) value = resolvedReferences(value);
   // A node's Time may teach the date order mid-answer: the rest of the answer is read by it.
-  const clock: { -readonly [K in keyof AnswerContext]: AnswerContext[K] } = context.learnDateOrder ? { ...context } : context;
+  const clock: AnswerClock = context.learnDateOrder ? { ...context } : context;
   switch (spec.kind) {
     case 'empty':
     case 'unknown':
@@ -119,7 +128,7 @@ export function normaliseAnswer(spec: ResponseSpec, value: unknown, context: Ans
       const list = listOf(value, true);
       if (!list) return refused(value, `{"Data":[${spec.item}, …]}`);
       const t = compiled(spec.item);
-      if (clock.learnDateOrder && clock.dayFirst === undefined && hasDates(t)) learnDateOrder(list.data, t, clock);
+      if (clock.learnDateOrder && clock.dayFirst === undefined && hasDates(t)) clock.scanDates = () => learnDateOrder(list.data, t, clock);
       let j = 0;
       for (const item of list.data) {
         if (item === null || item === undefined) continue;
@@ -127,7 +136,7 @@ export function normaliseAnswer(spec: ResponseSpec, value: unknown, context: Ans
         list.data[j++] = normaliseObject(item, t, clock);
       }
       list.data.length = j;
-      if (clock.learnPercentScale && hasPercentages(t)) readPercentages(list.data, t, clock.learnPercentScale);
+      if (clock.learnPercentScale && hasPercentages(t)) readPercentages(list.data, t, clock.learnPercentScale, clock.percentScaleKnown);
       const incomplete = incompleteFrom(list.answer, j, clock.partial === undefined ? false : (clock.partial.more ?? true), clock.partial?.total);
       if (incomplete) list.answer[INCOMPLETE_FIELD] = incomplete;
       return { ok: true, value: list.answer };
@@ -136,9 +145,9 @@ export function normaliseAnswer(spec: ResponseSpec, value: unknown, context: Ans
       const t = compiled(spec.type);
       const obj = objectOf(value, t);
       if (!obj) return refused(value, `a ${spec.type} object`);
-      if (clock.learnDateOrder && clock.dayFirst === undefined && hasDates(t)) learnDateOrder([obj], t, clock);
+      if (clock.learnDateOrder && clock.dayFirst === undefined && hasDates(t)) clock.scanDates = () => learnDateOrder([obj], t, clock);
       const out = normaliseObject(obj, t, clock);
-      if (clock.learnPercentScale && hasPercentages(t)) readPercentages([out], t, clock.learnPercentScale);
+      if (clock.learnPercentScale && hasPercentages(t)) readPercentages([out], t, clock.learnPercentScale, clock.percentScaleKnown);
       return { ok: true, value: out };
     }
   }
@@ -300,17 +309,26 @@ function fieldOf(t: CompiledType, key: string): CompiledField | undefined {
  * a value of another kind) or take another spelling, a new object is built instead, since deleting
  * properties turns a V8 object into a slow dictionary for everyone who reads it afterwards.
  */
-function normaliseObject(obj: Record<string, unknown>, t: CompiledType, clock: AnswerContext): Record<string, unknown> {
+function normaliseObject(obj: Record<string, unknown>, t: CompiledType, clock: AnswerClock): Record<string, unknown> {
   if (!clock.onRecordStamp) return normaliseFields(obj, t, clock);
   // The stamp as sent: the fields are normalised in place.
   let stamp: TimeReading | undefined;
-  for (const key in obj) if (fieldOf(t, key)?.role === 'record-time' && !ambiguous(obj[key], clock)) stamp = readTime(obj[key], clock.dayFirst);
+  for (const key in obj) {
+    if (fieldOf(t, key)?.role !== 'record-time') continue;
+    const raw = obj[key];
+    if (clock.scanDates && typeof raw === 'string' && raw.includes('/')) {
+      const scan = clock.scanDates;
+      clock.scanDates = undefined;
+      scan();
+    }
+    if (!ambiguous(raw, clock)) stamp = readTime(raw, clock.dayFirst);
+  }
   const out = normaliseFields(obj, t, clock);
   if (stamp && !stamp.zoned) clock.onRecordStamp(out, stamp.ms);
   return out;
 }
 
-function normaliseFields(obj: Record<string, unknown>, t: CompiledType, clock: AnswerContext): Record<string, unknown> {
+function normaliseFields(obj: Record<string, unknown>, t: CompiledType, clock: AnswerClock): Record<string, unknown> {
   let rebuild = false;
   for (const key in obj) {
     const raw = obj[key];
@@ -341,14 +359,19 @@ function normaliseFields(obj: Record<string, unknown>, t: CompiledType, clock: A
 }
 
 /** The value as its catalog type, or undefined when it is of another kind (then it is absent). */
-function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, clock: AnswerContext): unknown {
+function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, clock: AnswerClock): unknown {
   if (f.role === 'level') return readLevel(raw);
   if (typeof type === 'string') {
     switch (type) {
       case 'string':
         return enumSpelling(typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined, f);
       case 'date-time':
-        if (f.role === 'node-time' && clock.learnDateOrder) (clock as { dayFirst?: boolean | undefined }).dayFirst = clock.learnDateOrder(raw, 'node-time');
+        if (clock.scanDates && typeof raw === 'string' && raw.includes('/')) {
+          const scan = clock.scanDates;
+          clock.scanDates = undefined;
+          scan();
+        }
+        if (f.role === 'node-time' && clock.learnDateOrder) clock.dayFirst = clock.learnDateOrder(raw, 'node-time');
         // Read month first, it could be a wrong day: kept as ambiguous instead (unreadable, named so).
         if (ambiguous(raw, clock)) return ambiguousTime(raw as string);
         if (f.role === 'node-time' && clock.onNodeTime) {
@@ -400,7 +423,7 @@ function normaliseValue(raw: unknown, type: AnswerValueType, f: CompiledField, c
 }
 
 /** Whether a time would be read in an order its system has not shown (see `learnDateOrder` in {@link AnswerContext}). */
-function ambiguous(raw: unknown, clock: AnswerContext): boolean {
+function ambiguous(raw: unknown, clock: AnswerClock): boolean {
   return clock.learnDateOrder !== undefined && clock.dayFirst === undefined && isAmbiguousSlashed(raw);
 }
 
@@ -430,14 +453,14 @@ const PAST_STAMPS: ReadonlySet<string> = new Set(['Time', 'Timestamp', 'LastRead
  * Learns a system's date order from every slashed time of an answer (as sent) before any is read,
  * so that a record early in a list is read by what a later one shows; stops once the order is known.
  */
-function learnDateOrder(items: readonly unknown[], t: CompiledType, clock: AnswerContext): void {
+function learnDateOrder(items: readonly unknown[], t: CompiledType, clock: AnswerClock): void {
   const learn = clock.learnDateOrder;
   if (!learn) return;
   const visit = (v: unknown, type: AnswerValueType, f: CompiledField): boolean => {
     if (typeof type === 'string') {
       if (type !== 'date-time' || typeof v !== 'string' || !v.includes('/')) return false;
       const kind: StampKind = f.role === 'node-time' ? 'node-time' : PAST_STAMPS.has(f.name) ? 'past' : 'any';
-      (clock as { dayFirst?: boolean | undefined }).dayFirst = learn(v, kind);
+      clock.dayFirst = learn(v, kind);
       return clock.dayFirst !== undefined;
     }
     if ('array' in type) return Array.isArray(v) && v.some((x) => visit(x, type.array, f));
@@ -507,7 +530,9 @@ function percentNumbers(v: unknown): number[] {
  * what they show of it (their values, and sizes where the answer carries what a percentage
  * measures), then each percentage scaled, or left out and named when the scale is not known.
  */
-function readPercentages(items: readonly unknown[], t: CompiledType, learn: (e: ScaleEvidence | undefined) => PercentScale | undefined): void {
+function readPercentages(items: readonly unknown[], t: CompiledType, learn: (e: ScaleEvidence | undefined) => PercentScale | undefined, known: PercentScale | undefined): void {
+  if (known === 'percent') return;
+  if (known === 'fraction') return scalePercentages(items, t, known);
   const values: number[] = [];
   const votes: PercentScale[] = [];
   eachPercentObject(items, t, (obj, ot) => {
@@ -515,7 +540,11 @@ function readPercentages(items: readonly unknown[], t: CompiledType, learn: (e: 
     sizeVotes(obj, ot.name, votes);
   });
   if (values.length === 0) return;
-  const scale = learn(scaleEvidence(values, votes));
+  scalePercentages(items, t, learn(scaleEvidence(values, votes)));
+}
+
+/** Each percentage of these items on this scale: a ratio times 100; left out and named when the scale is not known and it could be either. */
+function scalePercentages(items: readonly unknown[], t: CompiledType, scale: PercentScale | undefined): void {
   if (scale === 'percent') return;
   eachPercentObject(items, t, (obj, ot) => {
     const unknown: string[] = [];

@@ -11,7 +11,8 @@
  * - **values all within 0–1, one of them a fraction** (weak, `0.42`): a ratio, unless strong
  *   evidence said otherwise.
  *
- * Strong evidence replaces what was known; weak evidence counts only while nothing strong is known.
+ * Strong evidence replaces weak; weak evidence counts only while nothing strong is known, and once
+ * strong evidence showed the scale, the system's answers are read by it without being weighed again.
  * Where the scale is still not known, a percentage within (0, 1] is **not read**: it is left out and
  * named under {@link SCALE_UNKNOWN_FIELD} on its object, so views say "percentage scale not known"
  * rather than raising a false critical (1 % healthy) or hiding a real one (0.5 read as 50 %).

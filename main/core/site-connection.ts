@@ -378,6 +378,7 @@ export class SiteConnection {
       onRecordStamp,
       // Read as UTC when the answer arrives: the node stamped it moments before.
       onNodeTime: (ms) => void this.clockOffsets.set(system, clockOffsetOf(ms, (this.deps.clock?.() ?? new Date()).getTime())),
+      percentScaleKnown: this.percentScales.get(system)?.strong ? this.percentScales.get(system)?.scale : undefined,
       learnPercentScale: (evidence) => {
         const known = learnScale(this.percentScales.get(system), evidence);
         if (known) this.percentScales.set(system, known);
