@@ -105,7 +105,7 @@ export class SiteConnection {
   private scheme: TokenScheme;
   /** Per system: its clock offset ({@link clockOffset}) from its nodes' `Time`. */
   private readonly clockOffsets = new Map<string, number>();
-  /** Per system: whether it writes slashed dates day first, learned from its nodes' `Time` (`slashedDayFirst`). */
+  /** Per system: whether it writes slashed dates day first, learned from its answers (`slashedOrderOf`). */
   private readonly dayFirst = new Map<string, boolean>();
   /** Per system: the scale of its percentages and how surely it is known (`percent-scale.ts`). */
   private readonly percentScales = new Map<string, ScaleEvidence>();
