@@ -9,7 +9,7 @@ import type { Dialect } from './dialects.js';
  * and only enumerations change case.
  */
 
-const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'sentinel-percentages', 'snake-case', 'bool-numbers', 'day-first-dates', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names'];
+const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'sentinel-percentages', 'snake-case', 'bool-numbers', 'day-first-dates', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names', 'fraction-percentages', 'unit-sizes', 'spaced-enums', 'dotnet-references'];
 /** The `local-time` dialect's zone: UTC−5, in ms. */
 export const LOCAL_TIME_OFFSET_MS = -5 * 3_600_000;
 const LEVEL_NAMES = ['Verbose', 'DEBUG', 'info', 'Warn', 'error', 'FATAL'];
@@ -63,6 +63,7 @@ export function answerText(dialects: ReadonlySet<Dialect>, op: Operation, value:
     else if (dialects.has('snake-case')) out = camelKeys(out, false, snake);
   }
   if (dialects.has('envelope-result') && spec.kind !== 'empty') out = { Result: out };
+  if (dialects.has('dotnet-references') && typeof out === 'object' && out !== null) out = preserved(out, { next: 1, seen: new Map() });
   const text = JSON.stringify(out);
   return dialects.has('big-ids') ? text.replace(/"\\u0000big-id:(\d+)"/g, (_m, id: string) => String(TWO_POW_53 + BigInt(id))) : text;
 }
@@ -75,12 +76,19 @@ function rewrite(v: unknown, type: AnswerValueType, f: AnswerField | undefined, 
     if (typeof v === 'boolean' && dialects.has('bool-numbers')) return v ? 1 : 0;
     if (f === LEVEL_FIELD && typeof v === 'number' && dialects.has('level-names')) return LEVEL_NAMES[v] ?? v;
     if (typeof v === 'number') {
+      if (dialects.has('unit-sizes') && f && /Bytes$/.test(f.name) && v >= 0) return sizeText(v);
+      if (dialects.has('unit-sizes') && f?.name.endsWith('Percentage') && v >= 0) return `${v} %`;
+      if (dialects.has('fraction-percentages') && f?.name.endsWith('Percentage') && v >= 0) {
+        const ratio = v / 100;
+        return dialects.has('numeric-strings') ? String(ratio) : ratio;
+      }
       if (dialects.has('big-ids') && f && BIG_ID_FIELDS.has(f) && Number.isSafeInteger(v) && v >= 0) return `${BIG_ID}${v}`;
       if (dialects.has('guid-ids') && f === RECORD_ID_FIELD) return recordGuid(v);
       return dialects.has('numeric-strings') ? String(v) : v;
     }
     if (typeof v === 'string') {
       if (dialects.has('nulls') && v === '') return null;
+      if (dialects.has('spaced-enums') && f?.values?.includes(v) && /[a-z][A-Z]/.test(v)) return v.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
       if (dialects.has('enum-case') && f?.values?.includes(v)) return v === v.toUpperCase() ? v.toLowerCase() : v.toUpperCase();
     }
     return v;
@@ -181,4 +189,40 @@ export function camel(name: string): string {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A size as storage UIs print it (`unit-sizes`): three significant digits with an SI unit, as
+ * `3.64 TB` (10^12 bytes), `512 B`.
+ */
+function sizeText(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB'];
+  let i = 0;
+  let v = bytes;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return i === 0 ? `${bytes} B` : `${v.toPrecision(3)} ${units[i]}`;
+}
+
+/**
+ * An answer as System.Text.Json writes it with `ReferenceHandler.Preserve` (`dotnet-references`):
+ * every object gains `"$id"`, every array becomes `{"$id": …, "$values": [...]}`, and an object
+ * written before (the same content) is `{"$ref": id}` the second time.
+ */
+function preserved(v: unknown, ids: { next: number; seen: Map<string, string> }): unknown {
+  if (Array.isArray(v)) {
+    const id = String(ids.next++);
+    return { $id: id, $values: v.map((x) => preserved(x, ids)) };
+  }
+  if (!isObject(v)) return v;
+  const key = JSON.stringify(v);
+  const before = ids.seen.get(key);
+  if (before !== undefined && Object.keys(v).length > 0) return { $ref: before };
+  const id = String(ids.next++);
+  ids.seen.set(key, id);
+  const out: Record<string, unknown> = { $id: id };
+  for (const [k, x] of Object.entries(v)) out[k] = preserved(x, ids);
+  return out;
 }

@@ -21,6 +21,14 @@ export const DIALECTS = {
     'Optional fields are sent as null, as a .NET serialiser writes unset values: every empty string, empty list and empty Data list is null, and each system sends a null VolumesHealthInPercentage (it cannot compute it).',
   'sentinel-percentages':
     'Each system sends -1 for figures it cannot compute, as .NET services write a sentinel: VolumesHealthInPercentage, and CPUInPercentage and MemoryInPercentage of the hardware utilisation.',
+  'fraction-percentages':
+    'Every percentage (the fields named …Percentage) is a ratio from 0 to 1, as .NET code that formats it with "P" keeps it: 0.98 for 98 %, 1 for 100 %.',
+  'unit-sizes':
+    'Sizes (the fields named …Bytes) are text with an SI unit and three significant digits ("3.64 TB", "512 B"), and percentages text with a percent sign ("98.18 %"), as storage UIs print them.',
+  'spaced-enums': 'Enumeration values of more than one word in lower case with spaces ("in sync", "not approved", "taken over"), as display names are written.',
+  'dotnet-references':
+    'Answers as System.Text.Json writes them with ReferenceHandler.Preserve: every object has "$id", every array is {"$id":…, "$values":[...]}, and an object equal to one written before is {"$ref":"<its $id>"}.',
+  'no-content-lists': 'An empty list answer is HTTP 204 No Content with no body, as many REST services answer one.',
   'numeric-strings': 'Every number in an answer is sent as a string ("Id":"3", "CapacityInBytes":"4000787030016", "VolumesHealthInPercentage":"100").',
   'enum-case':
     'Enumeration values in another case: all-capital ones in lower case, the others in capitals ("OK" → "ok", "Running" → "RUNNING", "Failed" → "FAILED"), the login Status included.',

@@ -21,7 +21,7 @@ export interface SiteRequest {
 }
 
 export interface SiteResponse {
-  readonly status: 200 | 206 | 400 | 401 | 404 | 440;
+  readonly status: 200 | 204 | 206 | 400 | 401 | 404 | 440;
   /** Paging headers of a list answer: `Content-Range` of a 206 (`partial-content`), `Link` and `X-Total-Count` (`link-header-paging`). */
   readonly pagingHeaders?: Readonly<Record<string, string>>;
   /** JSON text, or undefined for an empty 200. */
@@ -139,6 +139,8 @@ export class SiteService {
       ctx.notify({ level: LEVEL.info, module: moduleOf(op), message });
     }
     if (result === EMPTY || op.response.kind === 'empty') return { status: 200, body: undefined };
+    // Dialect no-content-lists: an empty list is "204 No Content", as REST services often answer one.
+    if (this.fleet.dialects.has('no-content-lists') && op.response.kind === 'list' && isEmptyList(result)) return { status: 204, body: undefined };
     const paged = pagedAnswer(this.fleet.dialects, op, result);
     const pagingHeaders = paged.headers ? { pagingHeaders: paged.headers } : {};
     return { status: paged.status ?? 200, body: answerText(this.fleet.dialects, op, paged.value), ...pagingHeaders };
@@ -189,4 +191,8 @@ export class SiteService {
 
 function withUser(input: NotifyInput, user: UserState | undefined): NotifyInput {
   return user ? { ...input, properties: { User: user.name, ...input.properties } } : input;
+}
+
+function isEmptyList(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && Array.isArray((result as { Data?: unknown }).Data) && (result as { Data: unknown[] }).Data.length === 0;
 }

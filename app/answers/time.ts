@@ -170,6 +170,52 @@ export function slashedDayFirst(raw: unknown, nowMs: number): boolean | undefine
   return dayFirst === monthFirst ? undefined : dayFirst;
 }
 
+/** What is known of when a slashed time was stamped: a node's clock now, a moment in the past, or nothing. */
+export type StampKind = 'node-time' | 'past' | 'any';
+
+/**
+ * What one slashed time says of its system's date order (true: day first). A first number over 12
+ * is a day, a second over 12 a month, whatever the kind. A node's `Time` was stamped now
+ * ({@link slashedDayFirst}); a time of the past (a record's stamp, a reading) cannot lie after
+ * `nowMs` (the system's now, its clock offset applied) by more than a day's zones, so a reading
+ * there is not it. Undefined when it cannot tell.
+ */
+export function slashedOrderOf(raw: unknown, kind: StampKind, nowMs: number): boolean | undefined {
+  if (kind === 'node-time') return slashedDayFirst(raw, nowMs);
+  const m = typeof raw === 'string' ? SLASHED.exec(raw.trim()) : null;
+  if (!m) return undefined;
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  if (a > 12) return true;
+  if (b > 12) return false;
+  if (kind === 'any' || a === b) return undefined;
+  const future = (t: TimeReading | undefined): boolean => t === undefined || t.ms > nowMs + LOCAL_TIME_REACH_MS;
+  const dayFirst = future(slashedReading(m, true));
+  const monthFirst = future(slashedReading(m, false));
+  return dayFirst === monthFirst ? undefined : monthFirst;
+}
+
+/** A slashed time whose order cannot be told from the text (both numbers 12 or less, not equal). */
+export function isAmbiguousSlashed(raw: unknown): boolean {
+  if (typeof raw !== 'string') return false;
+  const m = SLASHED.exec(raw.trim());
+  if (!m) return false;
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  return a <= 12 && b <= 12 && a !== b;
+}
+
+const AMBIGUOUS_NOTE = ' (day or month first not known)';
+
+/**
+ * An ambiguous slashed time of a system whose date order is not known, as it is kept: the text
+ * sent with a note, which no form reads (so it counts as unreadable everywhere) and
+ * {@link timeText} names as ambiguous.
+ */
+export function ambiguousTime(raw: string): string {
+  return `${raw.trim()}${AMBIGUOUS_NOTE}`;
+}
+
 /**
  * Clock differences smaller than this are latency and rounding, not a clock that differs: not
  * applied to times and not shown.
@@ -257,5 +303,6 @@ function trim(n: number): string {
 export function timeText(text: unknown): string | null {
   if (text === undefined || text === null || text === '') return null;
   const s = typeof text === 'string' ? text : String(text);
+  if (s.endsWith(AMBIGUOUS_NOTE)) return `ambiguous ("${s.slice(0, -AMBIGUOUS_NOTE.length).slice(0, 40)}": day or month first not known)`;
   return isUnreadableTime(text) ? `unreadable ("${s.slice(0, 40)}")` : s;
 }

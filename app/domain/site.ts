@@ -174,6 +174,10 @@ export const systemStatusSchema = z.object({
   clockOffsetMs: z.number().optional(),
   /** What told the clock offset: the nodes' `Time`, the stamps of fresh records, or the HTTP `Date` header. */
   clockSource: z.enum(['node-time', 'records', 'date-header']).optional(),
+  /** The scale of the system's percentages where its answers showed it surely (sizes, a value over 1): `fraction` is 0–1. */
+  percentScale: z.enum(['percent', 'fraction']).optional(),
+  /** Whether the system writes slashed dates day first, as its answers showed. */
+  dayFirst: z.boolean().optional(),
   /**
    * Main's status sequence number: which status change (counted from main's start) set this status,
    * 0 for one known from the cache and unchanged since. A newer status of the system has a larger

@@ -1,3 +1,4 @@
+import { SCALE_UNKNOWN_TEXT, scaleUnknown } from '../answers/percent-scale.js';
 import { assessCapacity, type SystemCapacity } from '../capacity/pools.js';
 import type { Application, Drive, Health, Node, NotificationRecord, ReplicationPair } from '../catalog/resources.js';
 import { haOf, type HaSummary } from './ha.js';
@@ -49,8 +50,8 @@ export interface RollupInput {
   lagging?: readonly LaggingPair[] | undefined;
 }
 
-function healthDim(name: 'volumes' | 'hardware', pct: number | undefined, detail: string): Dimension {
-  if (pct === undefined) return { name, level: 'unknown', percent: undefined, text: 'not reported' };
+function healthDim(name: 'volumes' | 'hardware', pct: number | undefined, detail: string, unknownScale: boolean): Dimension {
+  if (pct === undefined) return { name, level: 'unknown', percent: undefined, text: unknownScale ? SCALE_UNKNOWN_TEXT : 'not reported' };
   const level: Level = pct < THRESHOLDS.healthCritical ? 'critical' : pct < THRESHOLDS.healthWarning ? 'warning' : 'ok';
   return { name, level, percent: pct, text: detail };
 }
@@ -75,15 +76,15 @@ export function rollupHealth(health: Health | null | undefined, input: RollupInp
   const unhealthyHw = Object.entries(hw?.UnhealthyResourceCount ?? {}).filter(([, n]) => n > 0);
   const util = u?.HardwareUtilizationInPercentage;
   const dimensions: Dimension[] = [
-    healthDim('volumes', v?.VolumesHealthInPercentage, v?.UnhealthyVolumes ? `${v.UnhealthyVolumes} unhealthy of ${(v.HealthyVolumes ?? 0) + v.UnhealthyVolumes}` : `${v?.HealthyVolumes ?? 0} healthy`),
-    healthDim('hardware', hw?.HardwareResourcesHealthInPercentage, unhealthyHw.length ? unhealthyHw.map(([k, n]) => `${n} ${k}`).join(', ') : 'all healthy'),
+    healthDim('volumes', v?.VolumesHealthInPercentage, v?.UnhealthyVolumes ? `${v.UnhealthyVolumes} unhealthy of ${(v.HealthyVolumes ?? 0) + v.UnhealthyVolumes}` : `${v?.HealthyVolumes ?? 0} healthy`, scaleUnknown(v, 'VolumesHealthInPercentage')),
+    healthDim('hardware', hw?.HardwareResourcesHealthInPercentage, unhealthyHw.length ? unhealthyHw.map(([k, n]) => `${n} ${k}`).join(', ') : 'all healthy', scaleUnknown(hw, 'HardwareResourcesHealthInPercentage')),
     util === undefined
-      ? { name: 'utilization', level: 'unknown', percent: undefined, text: 'not reported' }
+      ? { name: 'utilization', level: 'unknown', percent: undefined, text: scaleUnknown(u, 'HardwareUtilizationInPercentage') ? SCALE_UNKNOWN_TEXT : 'not reported' }
       : {
           name: 'utilization',
           level: util >= THRESHOLDS.utilizationCritical ? 'critical' : util >= THRESHOLDS.utilizationWarning ? 'warning' : 'ok',
           percent: util,
-          text: `CPU ${Math.round(u?.CPUInPercentage ?? 0)} %, memory ${Math.round(u?.MemoryInPercentage ?? 0)} %`,
+          text: `CPU ${pctText(u, 'CPUInPercentage')}, memory ${pctText(u, 'MemoryInPercentage')}`,
         },
     capacityDim(capacity),
     ...objects,
@@ -95,6 +96,12 @@ export function rollupHealth(health: Health | null | undefined, input: RollupInp
     capacity,
     ha,
   };
+}
+
+/** A utilisation figure for a line of text: `42 %`, or why it is missing. */
+function pctText(u: Health['HardwareUtilization'], field: 'CPUInPercentage' | 'MemoryInPercentage'): string {
+  const v = u?.[field];
+  return v !== undefined ? `${Math.round(v)} %` : scaleUnknown(u, field) ? SCALE_UNKNOWN_TEXT : 'not reported';
 }
 
 function reasonsOf(dimensions: readonly Dimension[]): string[] {

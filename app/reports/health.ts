@@ -44,9 +44,11 @@ export function healthSection(input: ReportInput): ReportSection {
     const capacity = rollup.capacity;
     // The pools' sums, as the overview and the planning view total them; the health record's
     // system-wide figures only where the system names no pool.
-    const sums = capacity.pools.length ? planTotal(planRows([{ siteId: s.siteId, siteName: s.siteName, system: s.system, capacity }])) : undefined;
+    const rows = capacity.pools.length ? planRows([{ siteId: s.siteId, siteName: s.siteName, system: s.system, capacity }]) : undefined;
+    const sums = rows ? planTotal(rows) : undefined;
     const total = sums ? (sums.unknownUsable ? null : sums.usable) : num(cap?.CapacityInBytes);
-    const allocated = sums ? sums.allocated : num(cap?.CapacityUsageInBytes);
+    // No pool with an allocated figure is an allocation not reported, not 0 bytes.
+    const allocated = sums ? (rows?.some((r) => r.allocated !== undefined) ? sums.allocated : null) : num(cap?.CapacityUsageInBytes);
     summary.push([
       ...where(s),
       s.state,

@@ -287,7 +287,7 @@ function toAlert(r: Row, now: number): Alert {
     siteId: r.site_id,
     system: r.system,
     subject: r.subject,
-    level: r.level === 'critical' ? 'critical' : 'warning',
+    level: r.level === 'critical' || r.level === 'unknown' ? r.level : 'warning',
     message: r.message,
     state: alertState(times, now),
     raisedAt: r.raised_at,

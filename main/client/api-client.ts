@@ -323,8 +323,11 @@ export class ApiClient {
     }
     const encoding = headerValue(answered, 'content-encoding');
     // Most answers are not compressed: their text is read without another promise.
-    const text = encoding ? await this.decodedText(answer.bytes, where, budget, encoding) : bodyText(answer.bytes);
-    if (status === 200 || (status === 206 && op.response.kind === 'list')) {
+    let text = encoding ? await this.decodedText(answer.bytes, where, budget, encoding) : bodyText(answer.bytes);
+    // "204 No Content" of a list is an empty list, of an operation without an answer its answer; of anything else, no answer.
+    const noContent = status === 204 && text.trim() === '' && (op.response.kind === 'list' || op.response.kind === 'empty');
+    if (noContent && op.response.kind === 'list') text = '[]';
+    if (status === 200 || noContent || (status === 206 && op.response.kind === 'list')) {
       // The service's own answer (a proxy's error page never gets here): its Date is its host's clock.
       const date = options.clock?.onServerDate ? headerValue(answered, 'date') : undefined;
       if (date !== undefined) options.clock?.onServerDate?.(date, sentMs, this.now());

@@ -318,6 +318,9 @@ export class FleetRefresh {
     const onRecordStamp = (record: Record<string, unknown>, ms: number): void => void stamps.set(record, ms);
     // A clock learned from fresh records by an earlier process holds until fresh records say otherwise.
     if (previous?.clockSource === 'records' && previous.clockOffsetMs !== undefined) conn.learnFromRecords(system, previous.clockOffsetMs, true);
+    // So are the scale of its percentages and the order of its dates.
+    conn.percentScale(system, previous?.percentScale);
+    conn.dateOrder(system, previous?.dayFirst);
     const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
       try {
         // A "slow down" fails the system's refresh at once (see systemThrottled), never retried per read.
@@ -412,7 +415,13 @@ export class FleetRefresh {
       const now = this.f.clock().toISOString();
       const cut = truncated.length ? truncated.join('; ') : undefined;
       const offset = conn.clockOffset(system);
-      const clock = offset ? { clockOffsetMs: offset, clockSource: conn.clockSource(system) } : {};
+      const scale = conn.percentScale(system);
+      const dayFirst = conn.dateOrder(system);
+      const clock = {
+        ...(offset ? { clockOffsetMs: offset, clockSource: conn.clockSource(system) } : {}),
+        ...(scale?.strong ? { percentScale: scale.scale } : {}),
+        ...(dayFirst !== undefined ? { dayFirst } : {}),
+      };
       const problems = [
         ...(notUnderstood.length ? [`protocol error: ${notUnderstood[0]}${notUnderstood.length > 1 ? ` (and ${notUnderstood.length - 1} more answer(s) not understood)` : ''}`] : []),
         ...(failures.length ? [`${failures.length} read(s) failed: ${failures.slice(0, 3).join('; ')}`] : []),

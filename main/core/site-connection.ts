@@ -1,5 +1,6 @@
 import type { AnswerContext } from '../../app/answers/normalise.js';
-import { clockOffsetOf, dateHeaderOffset, formatSystemTime, slashedDayFirst, timeMs } from '../../app/answers/time.js';
+import { learnScale, type PercentScale, type ScaleEvidence } from '../../app/answers/percent-scale.js';
+import { clockOffsetOf, dateHeaderOffset, formatSystemTime, slashedOrderOf, timeMs } from '../../app/answers/time.js';
 import { asksForSecondFactor, interpretLogin, saysSessionEnded } from '../../app/auth/login-result.js';
 import { getOperation, type Operation, type SystemsList } from '../../app/catalog/index.js';
 import type { Site, SystemStatus } from '../../app/domain/site.js';
@@ -104,8 +105,10 @@ export class SiteConnection {
   private scheme: TokenScheme;
   /** Per system: its clock offset ({@link clockOffset}) from its nodes' `Time`. */
   private readonly clockOffsets = new Map<string, number>();
-  /** Per system: whether it writes slashed dates day first, learned from its nodes' `Time` (`slashedDayFirst`). */
+  /** Per system: whether it writes slashed dates day first, learned from its answers (`slashedOrderOf`). */
   private readonly dayFirst = new Map<string, boolean>();
+  /** Per system: the scale of its percentages and how surely it is known (`percent-scale.ts`). */
+  private readonly percentScales = new Map<string, ScaleEvidence>();
   /** Per system: its clock offset from the stamps of records a poll saw first (`freshRecordOffset`). */
   private readonly recordOffsets = new Map<string, number>();
   /** Per system: its host's clock offset from the HTTP `Date` of its last answer (`dateHeaderOffset`). */
@@ -348,6 +351,25 @@ export class SiteConnection {
     return this.clockOffset(system);
   }
 
+  /**
+   * A system's percentage scale as learned from its answers (`percent-scale.ts`); undefined before
+   * any told it. `remembered` (strong evidence kept by an earlier process) seeds it when nothing is
+   * known yet.
+   */
+  percentScale(system: string, remembered?: PercentScale): ScaleEvidence | undefined {
+    if (remembered && !this.percentScales.has(system)) this.percentScales.set(system, { scale: remembered, strong: true });
+    return this.percentScales.get(system);
+  }
+
+  /**
+   * Whether a system writes slashed dates day first, as its answers showed; undefined while not
+   * known. `remembered` (kept by an earlier process) seeds it when nothing is known yet.
+   */
+  dateOrder(system: string, remembered?: boolean): boolean | undefined {
+    if (remembered !== undefined && !this.dayFirst.has(system)) this.dayFirst.set(system, remembered);
+    return this.dayFirst.get(system);
+  }
+
   /** What the normaliser applies to, and learns from, one answer of a system. */
   private answerClock(system: string | undefined, onRecordStamp?: AnswerContext['onRecordStamp']): AnswerContext | undefined {
     if (system === undefined) return undefined;
@@ -356,9 +378,16 @@ export class SiteConnection {
       onRecordStamp,
       // Read as UTC when the answer arrives: the node stamped it moments before.
       onNodeTime: (ms) => void this.clockOffsets.set(system, clockOffsetOf(ms, (this.deps.clock?.() ?? new Date()).getTime())),
+      percentScaleKnown: this.percentScales.get(system)?.strong ? this.percentScales.get(system)?.scale : undefined,
+      learnPercentScale: (evidence) => {
+        const known = learnScale(this.percentScales.get(system), evidence);
+        if (known) this.percentScales.set(system, known);
+        return known?.scale;
+      },
       dayFirst: this.dayFirst.get(system),
-      learnDateOrder: (raw) => {
-        const order = slashedDayFirst(raw, (this.deps.clock?.() ?? new Date()).getTime());
+      learnDateOrder: (raw, kind) => {
+        // The system's now: a record of its own cannot be stamped after it.
+        const order = slashedOrderOf(raw, kind, (this.deps.clock?.() ?? new Date()).getTime() + (this.clockOffset(system) ?? 0));
         if (order !== undefined) this.dayFirst.set(system, order);
         return this.dayFirst.get(system);
       },

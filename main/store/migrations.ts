@@ -352,6 +352,31 @@ export const ALERT_MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  `
+  -- An alert about an object in a state not understood (a system whose answers are not understood)
+  -- has the level 'unknown' (app/alerts/evaluate.ts): the table takes it. SQLite changes a CHECK
+  -- only by building the table again.
+  CREATE TABLE alerts_next (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    rule            TEXT    NOT NULL,
+    site_id         TEXT    NOT NULL,
+    system          TEXT    NOT NULL,
+    subject         TEXT    NOT NULL,
+    level           TEXT    NOT NULL CHECK (level IN ('warning', 'unknown', 'critical')),
+    message         TEXT    NOT NULL,
+    raised_at       TEXT    NOT NULL,
+    last_seen_at    TEXT    NOT NULL,
+    cleared_at      TEXT,
+    acknowledged_at TEXT,
+    acknowledged_by TEXT,
+    snoozed_until   TEXT
+  );
+  INSERT INTO alerts_next SELECT id, rule, site_id, system, subject, level, message, raised_at, last_seen_at, cleared_at, acknowledged_at, acknowledged_by, snoozed_until FROM alerts;
+  DROP TABLE alerts;
+  ALTER TABLE alerts_next RENAME TO alerts;
+  CREATE UNIQUE INDEX alerts_active_key ON alerts (rule, site_id, system, subject) WHERE cleared_at IS NULL;
+  CREATE INDEX alerts_raised_at ON alerts (raised_at);
+  `,
 ];
 
 /**

@@ -77,6 +77,9 @@ function statusOf(row: { site_id: string; system: string; status: string }): Sys
   if (typeof offset === 'number' && Number.isFinite(offset)) status.clockOffsetMs = offset;
   const source = v['clockSource'];
   if (source === 'node-time' || source === 'records' || source === 'date-header') status.clockSource = source;
+  const scale = v['percentScale'];
+  if (scale === 'percent' || scale === 'fraction') status.percentScale = scale;
+  if (typeof v['dayFirst'] === 'boolean') status.dayFirst = v['dayFirst'];
   return status;
 }
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runBefore as runBeforeAll } from '../support/run-before.js';
 import type { SystemStatus } from '../../../app/domain/site.js';
 import type { ReportModel } from '../../../app/reports/model.js';
-import type { Health } from '../../../app/catalog/index.js';
+import { getOperation, type Health } from '../../../app/catalog/index.js';
 import { worse, type Level } from '../../../app/health/level.js';
 import { rollupHealth } from '../../../renderer/lib/health.js';
 import type { Dialect } from '../../../simulator/index.js';
@@ -199,5 +199,69 @@ describe('the sentinel-percentages dialect', () => {
 
   it('keeps no negative percentage in the cache: a sentinel is a figure not reported', () => {
     for (const [key, json] of r().cache) expect(json, key).not.toMatch(/Percentage":-/);
+  });
+});
+
+describe('the fraction-percentages dialect', () => {
+  const r = runBefore(['fraction-percentages']);
+
+  it('reads ratios as percentages: the same health, report and cached figures as the default dialect', () => {
+    expect(r().statuses.map((s) => [s.state, s.percentScale])).toEqual([
+      ['ok', 'fraction'],
+      ['ok', 'fraction'],
+    ]);
+    expect(rollups(r())).toEqual(rollups(base()));
+    expect(rowsOf(r().report, 'health.systems')).toEqual(rowsOf(base().report, 'health.systems'));
+    for (const [key, json] of base().cache) if (key.includes('/monitoring/')) expect(r().cache.get(key), key).toBe(json);
+  });
+
+  it('learns the default dialect as a percent system', () => {
+    expect(base().statuses.map((s) => s.percentScale)).toEqual(['percent', 'percent']);
+  });
+});
+
+describe.each<Dialect>(['dotnet-references', 'spaced-enums', 'no-content-lists'])('the %s dialect', (dialect) => {
+  const r = runBefore([dialect]);
+
+  it('refreshes, caches and rolls up exactly as the default dialect', () => {
+    expect(r().statuses.map((s) => [s.system, s.state, s.lastError])).toEqual(base().statuses.map((s) => [s.system, 'ok', undefined]));
+    expect([...r().cache.keys()]).toEqual([...base().cache.keys()]);
+    for (const [key, json] of base().cache) expect(r().cache.get(key), key).toBe(json);
+    expect(rollups(r())).toEqual(rollups(base()));
+  });
+});
+
+describe('the default dialect', () => {
+  it('reads multi-word states and objects written twice in a refresh (what the dialects above rewrite)', () => {
+    expect([...base().cache.values()].some((json) => /"(NotApproved|InSync)"/.test(json))).toBe(true);
+  });
+});
+
+describe('the no-content-lists dialect', () => {
+  const r = runBefore(['no-content-lists']);
+
+  it('reads a 204 of a list operation as the empty list it is', async () => {
+    const { h } = r();
+    const siteId = h.saved[0]?.id ?? '';
+    // The second system holds only the secondary side of the site's pair: no primary.
+    const system = h.fleet.systemsOf(siteId)[1] ?? '';
+    const answer = await h.fleet.call(siteId, system, getOperation('GET /replication/list'), { query: { filterPrimary: true } });
+    expect(answer).toEqual({ Data: [] });
+  });
+});
+
+describe('the unit-sizes dialect', () => {
+  const r = runBefore(['unit-sizes']);
+
+  it('reads "3.64 TB" and "98.18 %" as the figures they print: capacity and health as in the default dialect', () => {
+    expect(r().statuses.map((s) => s.state)).toEqual(['ok', 'ok']);
+    expect(rollups(r()).map((x) => x.dimensions.map((d) => [d.name, d.level]))).toEqual(rollups(base()).map((x) => x.dimensions.map((d) => [d.name, d.level])));
+    const sizes = (run: Run): number[] => rowsOf(run.report, 'health.pools').flatMap((p) => [p.capacity, p.allocated, p.consumed]) as number[];
+    expect(sizes(r()).length).toBeGreaterThan(0);
+    sizes(base()).forEach((bytes, i) => {
+      // Three significant digits: within half a unit of the third.
+      expect(Math.abs((sizes(r())[i] ?? Number.NaN) - bytes)).toBeLessThanOrEqual(bytes * 0.005);
+    });
+    expect(rowsOf(r().report, 'health.systems').map((s) => s.volumesHealth)).toEqual(rowsOf(base().report, 'health.systems').map((s) => s.volumesHealth));
   });
 });

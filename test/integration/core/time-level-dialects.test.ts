@@ -180,3 +180,35 @@ describe('a system that writes slashed dates day first, early in the month', () 
     expect(alerts.filter((a) => a.rule === 'notification' && a.level === 'critical' && /failed/.test(a.message))).toHaveLength(1);
   }, 120_000);
 });
+
+/**
+ * A system that writes day first and whose nodes send no `Time` (nor an HTTP `Date`): its order is
+ * learned from the answers themselves (a record whose day is over 12, a reading that would lie in
+ * the future), never taken month first by default.
+ */
+describe.each([
+  ['a record of the month before, dated 29/12', Date.UTC(2025, 0, 5, 12, 0, 0)],
+  ['records whose month-first reading would lie in the future', Date.UTC(2025, 2, 10, 12, 0, 0)],
+])('a day-first system without node Time: %s', (_what, now) => {
+  const openFleet = useFleetsOnDisk('fd-day-first-bare-');
+  let sim: SimulatorHandle | undefined;
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  it('reads every record at its true day and records the order on the system', async () => {
+    const clock = SimClock.frozen(now);
+    sim = await startSimulator({ sites: 1, systems: 1, password: 'day-first-pw', controlServer: false, clock, dialects: ['day-first-dates', 'no-clock-hints'] });
+    const { fleet } = await openFleet({ clock: () => new Date(clock.now()) }, sim.manifest.sites);
+    sim.control.failDrive({ site: 0 });
+    sim.control.advanceClock(60);
+    const [status] = await fleet.refresh();
+    expect(status?.state).toBe('ok');
+    const records = ((fleet.cached(status?.siteId ?? '', status?.system ?? '', 'GET /notifications/query', {})?.value as { Data?: NotificationRecord[] } | undefined)?.Data ?? []);
+    const failed = records.filter((x) => x.Level === 5 && /Drive .* failed/.test(x.Message ?? ''));
+    expect(failed.map((x) => timeMs(x.Timestamp))).toEqual([now]);
+    // Every record read, none in the future, none more than the history's week old.
+    expect(records.filter((x) => { const t = timeMs(x.Timestamp); return t === undefined || t > now + 60_000 || t < now - 8 * 86_400_000; })).toEqual([]);
+    expect(status?.dayFirst).toBe(true);
+  }, 120_000);
+});

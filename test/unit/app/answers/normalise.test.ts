@@ -180,3 +180,32 @@ describe('sketchAnswer', () => {
     expect(sketchAnswer(wide).length).toBeLessThanOrEqual(160);
   });
 });
+
+describe('normaliseAnswer: what other services write', () => {
+  it('reads sizes with units (SI powers of 1000, IEC of 1024) and percentages with a sign; other text stays absent', () => {
+    const pools = read(
+      'GET /monitoring/capacity/pools/current',
+      JSON.stringify({ CapacityUsage: [{ Name: 'a', RawSizeInBytes: '3.64 TB', TotalAllocatedSizeInBytes: '512 GiB', TotalConsumedSizeInBytes: '12 bytes', FreeCapacityInBytes: 'lots' }] }),
+    ) as { CapacityUsage: Array<Record<string, unknown>> };
+    expect(pools.CapacityUsage[0]).toMatchObject({ RawSizeInBytes: 3.64e12, TotalAllocatedSizeInBytes: 512 * 2 ** 30, TotalConsumedSizeInBytes: 12 });
+    expect(pools.CapacityUsage[0]).not.toHaveProperty('FreeCapacityInBytes');
+    const health = read('GET /monitoring/health/current', JSON.stringify({ Volumes: { VolumesHealthInPercentage: '98.5 %', HealthyVolumes: '3 %' } })) as { Volumes: Record<string, unknown> };
+    // A percent sign on a count is no count.
+    expect(health.Volumes).toEqual({ VolumesHealthInPercentage: 98.5 });
+  });
+
+  it('undoes .NET reference preservation: $id dropped, $values the array, $ref a copy of the object', () => {
+    const answer = {
+      $id: '1',
+      Data: { $id: '2', $values: [{ $id: '3', Name: 'h1', Iqn: 'iqn.a' }, { $ref: '3' }] },
+    };
+    expect(read('GET /hosts/list', JSON.stringify(answer))).toEqual({ Data: [{ Name: 'h1', Iqn: 'iqn.a' }, { Name: 'h1', Iqn: 'iqn.a' }] });
+    const systems = read('GET /systems/list', JSON.stringify({ $id: '1', Systems: { $id: '2', $values: [{ $id: '3', Name: 's1', Id: 1 }] }, Message: 'one' }));
+    expect(systems).toEqual({ Systems: [{ Name: 's1', Id: 1 }], Message: 'one' });
+  });
+
+  it('reads an enumeration value written as words in the known spelling', () => {
+    const nodes = read('GET /nodes/list', JSON.stringify({ Data: [{ Name: 'n1', HAState: 'taken over', State: 'running' }, { Name: 'n2', HAState: 'Takeover_Active' }] })) as { Data: Array<Record<string, unknown>> };
+    expect(nodes.Data.map((n) => n.HAState)).toEqual(['TakenOver', 'TakeoverActive']);
+  });
+});

@@ -29,7 +29,7 @@ describe('rollupHealth: each dimension at its thresholds', () => {
     expect(at(85)?.level).toBe('warning');
     expect(at(94.9)?.level).toBe('warning');
     expect(at(95)?.level).toBe('critical');
-    expect(dim(health({ HardwareUtilization: { HardwareUtilizationInPercentage: 10 } }), 'utilization')?.text).toBe('CPU 0 %, memory 0 %');
+    expect(dim(health({ HardwareUtilization: { HardwareUtilizationInPercentage: 10 } }), 'utilization')?.text).toBe('CPU not reported, memory not reported');
     expect(dim(health({ HardwareUtilization: undefined }), 'utilization')).toEqual({ name: 'utilization', level: 'unknown', percent: undefined, text: 'not reported' });
   });
 

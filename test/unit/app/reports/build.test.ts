@@ -102,6 +102,16 @@ describe('health and capacity', () => {
     expect(rowsOf(full, 'health.systems')[0]).toMatchObject({ capacityLevel: 'critical', level: 'critical' });
   });
 
+  it('shows an allocation no pool reports as not reported, never 0 bytes', () => {
+    const input = fixtureInput();
+    const alpha = input.systems[0] as (typeof input.systems)[number];
+    // The sizes came in a form not read (absent): only the pool's name and state are known.
+    alpha.answers['GET /monitoring/health/current'] = { value: { CapacityUtilization: { PoolCapacity: [{ PoolName: 'hdd-pool' }] } }, at: ALPHA_AT };
+    alpha.answers['GET /monitoring/capacity/pools/current'] = { value: { CapacityUsage: [{ Name: 'hdd-pool' }] }, at: ALPHA_AT };
+    const row = rowsOf(buildReport('health', input), 'health.systems')[0];
+    expect(row).toMatchObject({ capacity: null, allocated: null, allocatedPercent: null });
+  });
+
   it('summarises health per system and lists unhealthy volumes, hardware problems and warnings', () => {
     // 75 % of volumes healthy is below the roll-up's critical threshold, as the overview shows it.
     // Usable and allocated are the pools' sums, as the overview totals them (the fixture's health

@@ -40,6 +40,20 @@ describe('the alert store', () => {
     expect(s.list({ state: 'active' }, T(15).getTime())).toHaveLength(1);
   });
 
+  it('keeps an alert about a system whose answers are not understood at its level, unknown, beside the others', () => {
+    const dir = tempDir();
+    const s = store(dir);
+    const notUnderstood: Evaluation = { conditions: [{ rule: 'protocol-error', subject: '', level: 'unknown', message: 'answers not understood' }], assessed: ['protocol-error'] };
+    expect(s.reconcile('lab', 'sys1', failedDrive, T(0)).raised).toHaveLength(1);
+    expect(s.reconcile('lab', 'sys2', notUnderstood, T(0)).raised.map((a) => a.level)).toEqual(['unknown']);
+    expect(s.list({ state: 'active' }, T(1).getTime()).map((a) => [a.system, a.level])).toEqual(
+      expect.arrayContaining([
+        ['sys1', 'critical'],
+        ['sys2', 'unknown'],
+      ]),
+    );
+  });
+
   it('writes nothing for an evaluation that changes nothing, and keeps "last seen" to within SEEN_PRECISION_MS', () => {
     const db = openAlertsDatabase(tempDir());
     open.push(db);

@@ -90,6 +90,13 @@ describe('FleetState and the recorded outcomes', () => {
     expect(later.get('s', 'local')).toMatchObject({ state: 'ok', clockOffsetMs: -18_000_000, clockSource: 'records' });
   });
 
+  it("carries a system's percentage scale and date order to a later process, which reads its answers by them", () => {
+    const outcomes = new SystemOutcomes(openMemoryDatabase(CACHE_DATABASE));
+    new FleetState(cacheOf([]), outcomes, NOW).setStatus({ siteId: 's', system: 'eu', state: 'ok', lastSuccessAt: ago(1000), percentScale: 'fraction', dayFirst: true });
+    const later = new FleetState(cacheOf([{ siteId: 's', system: 'eu', at: ago(1000) }]), outcomes, NOW);
+    expect(later.get('s', 'eu')).toMatchObject({ state: 'ok', percentScale: 'fraction', dayFirst: true });
+  });
+
   it('skips a recorded row that is not a status (a damaged file, another version), keeping the others', () => {
     const db = openMemoryDatabase(CACHE_DATABASE);
     const outcomes = new SystemOutcomes(db);
