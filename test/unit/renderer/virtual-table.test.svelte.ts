@@ -25,7 +25,7 @@ interface Props {
   rows: readonly Drive[];
   columns: readonly Column<Drive>[];
   onactivate: (d: Drive) => void;
-  expectedWidth: number;
+  expectedWidth: string;
   fill: boolean;
 }
 
@@ -120,7 +120,18 @@ describe('VirtualTable', () => {
         { id: 'serial', title: 'Serial', value: (d) => d.serial, width: '8rem', drop: 1 },
         { id: 'size', title: 'Size', value: (d) => d.size, width: '8rem' },
       ];
-      const el = renderTable({ columns: cols, expectedWidth: 16 });
+      // jsdom lays nothing out: the probe of the expected length is as wide as its rem say.
+      const box = HTMLElement.prototype.getBoundingClientRect;
+      HTMLElement.prototype.getBoundingClientRect = function (this: HTMLElement) {
+        const rem = /^(\d+)rem$/.exec(this.style.width);
+        return rem ? new DOMRect(0, 0, Number(rem[1]) * 16, 0) : box.call(this);
+      };
+      let el: HTMLElement;
+      try {
+        el = renderTable({ columns: cols, expectedWidth: '16rem' });
+      } finally {
+        HTMLElement.prototype.getBoundingClientRect = box;
+      }
       const heads = (): string[] => [...el.querySelectorAll('[role="columnheader"]')].map((h) => h.textContent?.trim() ?? '');
       expect(heads()).toEqual(['Id', 'Size']);
       const rendered = texts;
