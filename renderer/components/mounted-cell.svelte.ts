@@ -17,16 +17,17 @@ export class MountedCell<T> {
   constructor(target: HTMLElement, snippet: Snippet<[T]>, row: T) {
     this.#snippet = snippet;
     this.#row = row;
-    const props = { snippet: () => this.#snippet, row: () => this.#row };
-    // A generic component cannot be mounted with a type argument: its props are erased here.
+    // Props read through getters, so the mounted snippet follows `show`. A generic component cannot
+    // be mounted with a type argument: its props are erased here.
+    const cell = this as MountedCell<unknown>;
     this.#instance = mount(SnippetCell as unknown as Component<CellProps>, {
       target,
       props: {
         get snippet() {
-          return props.snippet() as Snippet<[unknown]>;
+          return cell.#snippet;
         },
         get row() {
-          return props.row();
+          return cell.#row;
         },
       },
     });
