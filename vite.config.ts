@@ -82,8 +82,8 @@ const preloadFrame: Plugin = {
  * The stylesheet goes into index.html as a `<style>` element (the CSP allows inline styles, not
  * inline scripts): one request fewer while the first reads are on their way. The browser shell
  * speaks HTTP/1.1, six connections per host: with the stylesheet, the frame chunk and Rolldown's
- * runtime still loading when the async entry sends the four reads, a read would wait for a connection.
- * It holds no `url()`, so nothing in it is relative to `assets/`.
+ * runtime still loading when the entry sends the first reads, a read would wait for a connection. It
+ * holds no `url()`, so nothing in it is relative to `assets/`.
  */
 const inlineStylesheet: Plugin = {
   name: 'fleetdeck:inline-stylesheet',

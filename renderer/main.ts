@@ -1,33 +1,31 @@
 import { claimShellToken, clearShellToken, firstReadsAnswered, startFirstReads } from './lib/api.js';
-import { answersOrDeadline, pageReady } from './lib/page-ready.js';
+import { answersOrDeadline } from './lib/first-answers.js';
 import { warmFormats } from './lib/locale-formats.js';
 import { keepEarlyKeys } from './lib/early-keys.js';
 import { isPaletteShortcut } from './lib/shortcuts.js';
 import './styles/theme.css';
 
-// The browser shell's token is taken from the address into this page's memory; the first frame's
-// reads leave with it, so main answers them while the frame's own script (fetched alongside this one,
-// index.html's modulepreload) is evaluated and mounted: the first script holds only the transport,
-// and runs as soon as it has arrived (`async`: not after the stylesheet). Then, in the same
-// task (no other script runs in between), the token leaves the address bar.
+// The first script holds only the transport: the first frame's reads leave with the browser shell's
+// token while the frame's own script (index.html's modulepreload) is evaluated and mounted. Then, in
+// the same task, the token leaves the address bar.
 claimShellToken(window, { clear: false });
 startFirstReads();
 clearShellToken(window);
-// The frame is shown once their answers are in (renderer/frame.ts), so the first frame the browser
-// lays out and paints is the one with the fleet. Answers that are late (FIRST_ANSWERS_WAIT_MS) are not
-// waited for: the frame then shows "reading…" until they come, as a failed one shows its error.
+// The frame is shown once their answers are in (renderer/frame.ts), so the first frame painted is the
+// one with the fleet. Late answers (FIRST_ANSWERS_WAIT_MS) are not waited for: the frame then says
+// "reading…" until they come, as a failed one shows its error.
 const answers = answersOrDeadline(firstReadsAnswered());
 // A shortcut pressed while the window opens (Ctrl+K) is kept and handed to the frame once mounted.
 const earlyKeys = keepEarlyKeys(window, isPaletteShortcut);
 
-Promise.all([pageReady(), import('./frame.js')]).then(
-  ([target, { mountFrame }]) => {
+import('./frame.js').then(
+  ({ mountFrame }) => {
+    // A module script runs once the document is parsed, and the stylesheet is inlined in it.
+    const target = document.getElementById('app');
+    if (!target) throw new Error('index.html has no #app element');
     mountFrame(target, answers);
     earlyKeys.replay();
-    // The locale objects the frame uses with the answers (the name order's collator, the whole-number
-    // format; building the first loads the locale data, 15-30 ms) are built now, while the hidden
-    // frame waits for main: built in this script before the frame's was evaluated, they delayed its
-    // mount; left to first use, they would be built inside the answers' render.
+    // The locale objects the frame's names and figures need are built while it waits for main.
     warmFormats();
   },
   (err: unknown) => {

@@ -1,8 +1,7 @@
 /** Display formatting shared by every view. Pure functions; the locale is the user's. */
 import { isUnreadableTime, timeMs } from '../../app/answers/time.js';
 import { formatBytes as bytesText } from '../../app/units.js';
-import { numberFormat, plainWhole } from './locale-formats.js';
-import { compareNames } from './name-order.js';
+import { numberFormat, textCollator } from './locale-formats.js';
 
 /** Bytes in binary units, the same figure reports and size inputs use: `1.50 TiB`; `—` when unknown. */
 export function formatBytes(bytes: number | undefined): string {
@@ -22,13 +21,9 @@ function memo<T>(make: () => T): () => T {
   return () => (made ??= make());
 }
 
-/**
- * A figure in the user's number format. A small whole number (0–999) in a locale that writes it as
- * its digits alone is that text without the format (`plainWhole`): the first frame's figures then
- * load no locale data before it is painted.
- */
+/** A figure in the user's number format. */
 export function formatNumber(n: number | undefined, digits = 0): string {
-  return n === undefined || !Number.isFinite(n) ? '—' : (plainWhole(n) ?? numberFormat(digits).format(n));
+  return n === undefined || !Number.isFinite(n) ? '—' : numberFormat(digits).format(n);
 }
 
 /** Service times as the normaliser leaves them (UTC, `YYYY-MM-DDTHH:MM:SS`), read by the one time reader. */
@@ -97,10 +92,8 @@ export function errorText(err: unknown): string {
 
 /**
  * Compares two names as `a.localeCompare(b)` does (the default locale's order), through one collator
- * made once (`localeCompare` makes one per call, slow when a thousand systems are sorted), or, for
- * ASCII names in a locale that orders them as the root collation does, by its weights without one
- * (`compareNames`: the first frame's tree and overview order then need no locale data).
+ * made once: `localeCompare` makes one per call, slow when a thousand systems are sorted.
  */
 export function compareText(a: string, b: string): number {
-  return compareNames(a, b);
+  return textCollator().compare(a, b);
 }

@@ -47,20 +47,27 @@ export function windowInnerHeight(): number {
   return typeof window !== 'undefined' && window.innerHeight > 0 ? window.innerHeight : 600;
 }
 
-/** The root font size theme.css sets (`html { font-size: 14px }`), for widths known before layout. */
-export const ROOT_FONT_PX = 14;
+/** Each length's width, by the window's width it was read at. */
+const widths = new Map<string, number>();
 
 /**
- * The width in rem of the frame's main column's content, from the window's width and the frame's CSS
- * (theme.css: a 14 px root font; App.svelte: the sidebar clamp(15rem, 22vw, 19rem), main's padding
- * 1.25rem a side): known before any layout, for what the frame, mounted hidden, renders first (a
- * table's columns, VirtualTable's `expectedWidth`). An estimate (a scrollbar, a zoomed or changed
- * stylesheet moves it): what is measured once laid out decides. 0 where the page has no width.
+ * The width in rem of an element whose CSS width is `width` (a length of the frame's CSS, such as
+ * `var(--panel-table-width)`), read from an invisible probe once per length and window width: for what a view mounted
+ * hidden renders before it is laid out (a table's columns, VirtualTable's `expectedWidth`). The
+ * numbers stay in the CSS. An estimate: what is measured once laid out decides. 0 where the page has
+ * no layout (jsdom).
  */
-export function mainWidthRem(): number {
-  const vw = typeof window !== 'undefined' ? window.innerWidth : 0;
-  if (!(vw > 0)) return 0;
-  const rem = vw / ROOT_FONT_PX;
-  const sidebar = Math.min(Math.max(15, (0.22 * vw) / ROOT_FONT_PX), 19);
-  return Math.max(0, rem - sidebar - 2 * 1.25);
+export function cssWidthRem(width: string): number {
+  const key = `${window.innerWidth} ${width}`;
+  let rem = widths.get(key);
+  if (rem === undefined) {
+    const probe = document.createElement('div');
+    probe.style.cssText = `position: absolute; visibility: hidden; height: 0; width: ${width}`;
+    document.body.append(probe);
+    const px = probe.getBoundingClientRect().width;
+    const root = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    probe.remove();
+    widths.set(key, (rem = px / root));
+  }
+  return rem;
 }

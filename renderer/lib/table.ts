@@ -4,9 +4,9 @@ import { columnCollator } from './locale-formats.js';
 import { stateLook, type StateLook } from './states.js';
 
 /**
- * A look drawn without a component, block or effect (`lookElement`): a table's cell (VirtualTable)
+ * What a drawn row shows in a place (`lookNode`, components/looks.ts): a table's cell (VirtualTable)
  * or a part of a fleet tree row after its name (FleetTree): its text, plain, muted, on a tinted pill
- * (LevelPill's markup) or as a state badge (StateBadge's).
+ * (a `LevelPill` when it shows a level) or as a `StateBadge`.
  */
 export interface CellLook {
   text: string;
@@ -20,7 +20,7 @@ export interface CellLook {
   state?: string | undefined;
   /** Draws the text muted (a placeholder such as "—"). */
   muted?: boolean | undefined;
-  /** The compact form: a state badge without its pill, a pill of the tree's size (`mini`). */
+  /** The compact form: a state badge without its pill, a level pill of the tree's size. */
   compact?: boolean | undefined;
   /** A pill's `data-testid`. */
   testid?: string | undefined;
@@ -29,26 +29,10 @@ export interface CellLook {
 }
 
 /**
- * A pill as an element, for a caller drawing its rows without components (a table's cells, the
- * fleet tree's row states): the markup of `<LevelPill>` (and of any `pill tone-*` text), made with
- * a few DOM calls and no effect.
- */
-export function pillElement(text: string, tone: string, opts: { level?: string | undefined; title?: string | undefined; className?: string | undefined; testid?: string | undefined } = {}): HTMLSpanElement {
-  const pill = document.createElement('span');
-  pill.className = `pill tone-${tone}${opts.className ? ` ${opts.className}` : ''}`;
-  if (opts.title) pill.title = opts.title;
-  if (opts.level !== undefined) pill.dataset.level = opts.level;
-  if (opts.testid !== undefined) pill.dataset.testid = opts.testid;
-  pill.textContent = text;
-  return pill;
-}
-
-/**
  * Each state's icon as at most two paths: the filled shape (`fill`) and the strokes, drawn in the
  * text's colour or knocked out of the fill (`on`: the page's background). Shapes differ per state
  * so the icon carries meaning without colour. Circles and rounded rectangles are written as paths,
- * so every badge is one template with a few attributes to set: no icon component and no branch per
- * icon, which cost a component, a block and a template per badge in the fleet's first frame.
+ * so every badge is one template with a few attributes to set.
  */
 const ICONS: Readonly<Record<StateLook['icon'], { fill?: string; stroke?: string; on?: boolean }>> = {
   check: { fill: 'M1 8a7 7 0 1 0 14 0a7 7 0 1 0-14 0z', stroke: 'M4.5 8.2l2.3 2.3 4.7-4.9', on: true },
@@ -61,105 +45,15 @@ const ICONS: Readonly<Record<StateLook['icon'], { fill?: string; stroke?: string
   pause: { fill: 'M4.1 3h1.8a.6.6 0 0 1 .6.6v8.8a.6.6 0 0 1-.6.6H4.1a.6.6 0 0 1-.6-.6V3.6a.6.6 0 0 1 .6-.6zM10.1 3h1.8a.6.6 0 0 1 .6.6v8.8a.6.6 0 0 1-.6.6h-1.8a.6.6 0 0 1-.6-.6V3.6a.6.6 0 0 1 .6-.6z' },
 };
 
-/** What a badge draws for a state: shared by `<StateBadge>` and by `stateBadge`, so both draw the same. */
+/** What `<StateBadge>` draws for a state, and its tooltip with a detail. */
 export function badgeParts(state: string | undefined, detail?: string | undefined): { look: StateLook; title: string; fill: string | undefined; stroke: string | undefined; strokeClass: string } {
   const look = stateLook(state);
   const shape = ICONS[look.icon];
   return { look, title: detail ? `${look.description} ${detail}` : look.description, fill: shape.fill, stroke: shape.stroke, strokeClass: shape.on ? 'stroke-on' : 'stroke' };
 }
 
-const SVG = 'http://www.w3.org/2000/svg';
-/** Each state's badge (and compact badge) made once, without its tooltip: a badge is a clone of it. */
-const badges: Record<string, HTMLSpanElement> = {};
-
-function badgeOf(state: string, compact: boolean): HTMLSpanElement {
-  const p = badgeParts(state);
-  const badge = document.createElement('span');
-  badge.className = `state-badge tone-${p.look.tone}${compact ? ' compact' : ''}`;
-  badge.dataset.state = state;
-  const svg = document.createElementNS(SVG, 'svg');
-  for (const [k, v] of [['class', 'icon'], ['viewBox', '0 0 16 16'], ['width', '14'], ['height', '14'], ['aria-hidden', 'true'], ['focusable', 'false'], ['data-icon', p.look.icon]] as const) svg.setAttribute(k, v);
-  const fill = document.createElementNS(SVG, 'path');
-  fill.setAttribute('class', 'fill');
-  if (p.fill) fill.setAttribute('d', p.fill);
-  const stroke = document.createElementNS(SVG, 'path');
-  stroke.setAttribute('class', p.strokeClass);
-  if (p.stroke) stroke.setAttribute('d', p.stroke);
-  svg.append(fill, stroke);
-  const text = document.createElement('span');
-  text.className = 'text';
-  text.textContent = p.look.label;
-  badge.append(svg, text);
-  return badge;
-}
-
-/**
- * The badge as an element, for a caller drawing its rows without components (a table's cells, the
- * fleet tree's row states): the markup of `<StateBadge>`, cloned from the state's own (one call, no
- * effect). Its styles are global (`.state-badge`) for that reason.
- */
-export function stateBadge(state: string | undefined, opts: { compact?: boolean | undefined; detail?: string | undefined } = {}): HTMLSpanElement {
-  const s = state ?? 'unknown';
-  const key = `${opts.compact ? 'compact' : 'full'} ${s}`;
-  const badge = (badges[key] ??= badgeOf(s, opts.compact ?? false)).cloneNode(true) as HTMLSpanElement;
-  badge.title = badgeParts(state, opts.detail).title;
-  return badge;
-}
-
-/**
- * A look as a node, drawn with a few DOM calls (no component, block or effect): a state badge (its
- * `title` the badge's detail), a pill (`mini` when compact), muted text (a count's), or plain text.
- * The one drawer of VirtualTable's cells and FleetTree's row parts.
- */
-export function lookElement(look: CellLook): Node {
-  if (look.state !== undefined) return stateBadge(look.state, { compact: look.compact, detail: look.title });
-  if (look.tone !== undefined) return pillElement(look.text, look.tone, { level: look.level, title: look.title, className: look.compact ? 'mini' : undefined, testid: look.testid });
-  if (!look.muted && !look.count) return document.createTextNode(look.text);
-  const span = document.createElement('span');
-  span.className = look.count ? 'count muted' : 'muted';
-  if (look.title) span.title = look.title;
-  span.textContent = look.text;
-  return span;
-}
-
 /** A health level's pill tone, as LevelPill gives it. */
 export const LEVEL_TONE: Readonly<Record<Level, NonNullable<CellLook['tone']>>> = { critical: 'critical', unknown: 'muted', warning: 'warning', ok: 'ok' };
-
-/** Sets an attribute only when it changes; `undefined` removes it. */
-export function setAttr(el: Element, name: string, value: string | undefined): void {
-  if (value === undefined) el.removeAttribute(name);
-  else if (el.getAttribute(name) !== value) el.setAttribute(name, value);
-}
-
-/**
- * Draws a window of rows into `list` with a few DOM calls per row, as a keyed each block would: the
- * children whose `data-KEY` attribute is a wanted row's key keep their element, the others are removed
- * first (so the rows staying are never moved), a missing row's element is made by `make` (and given
- * its key), then each is drawn by `draw` and placed in the window's order. The tree's flat layout (by
- * node id) and a plain table's body (by slot) draw their rows this way rather than with an item and
- * effects per row.
- */
-export function drawKeyedRows<R>(list: HTMLElement, rows: readonly R[], key: { attr: string; of: (row: R) => string }, make: () => HTMLElement, draw: (el: HTMLElement, row: R) => void): void {
-  const wanted: Record<string, true> = Object.create(null);
-  for (const r of rows) wanted[key.of(r)] = true;
-  const kept: Record<string, HTMLElement> = Object.create(null);
-  for (const el of [...list.children] as HTMLElement[]) {
-    const k = el.getAttribute(key.attr) ?? '';
-    if (wanted[k]) kept[k] = el;
-    else el.remove();
-  }
-  rows.forEach((r, i) => {
-    const k = key.of(r);
-    let el = kept[k];
-    if (!el) {
-      el = make();
-      el.setAttribute(key.attr, k);
-    }
-    draw(el, r);
-    const at = list.children[i];
-    if (at !== el) list.insertBefore(el, at ?? null);
-  });
-}
 
 /** A level's reasons as one tooltip (LevelPill's and the looks' that show a level); none without reasons. */
 export function reasonsTitle(reasons: readonly string[] | undefined): string | undefined {

@@ -2,7 +2,7 @@ import { unmount } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mountFrame } from '../../../renderer/frame.js';
 import { firstReadsAnswered, setApi, startFirstReads } from '../../../renderer/lib/api.js';
-import { answersOrDeadline, type SetTimer } from '../../../renderer/lib/page-ready.js';
+import { answersOrDeadline, type SetTimer } from '../../../renderer/lib/first-answers.js';
 import { fakeApi, settle, site, status } from './support/fake-api.js';
 
 /**

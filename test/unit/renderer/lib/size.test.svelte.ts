@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mainWidthRem, measure, windowInnerHeight } from '../../../../renderer/lib/size.js';
+import { cssWidthRem, measure, windowInnerHeight } from '../../../../renderer/lib/size.js';
 
 /**
  * Every measured element shares one observer, so the sizes of all of them are read in one
@@ -79,20 +79,30 @@ describe('measure', () => {
 });
 
 describe('sizes known before layout', () => {
-  it("gives the window's height, and the main column's width as the frame's CSS lays it out", () => {
+  it("gives the window's height, and a CSS length's width in rem read once from a probe per window width", () => {
     expect(windowInnerHeight()).toBe(window.innerHeight);
+    const box = HTMLElement.prototype.getBoundingClientRect;
+    const probed: string[] = [];
+    // jsdom lays nothing out: a probe is as wide as its pixels say, at jsdom's 16 px root size.
+    HTMLElement.prototype.getBoundingClientRect = function (this: HTMLElement) {
+      probed.push(this.style.width);
+      expect(this.isConnected).toBe(true);
+      const px = /^(\d+)px$/.exec(this.style.width);
+      return new DOMRect(0, 0, px ? Number(px[1]) : 0, 0);
+    };
     const width = window.innerWidth;
+    const children = document.body.children.length;
     try {
-      // 1440 px at 14 px a rem: 102.86 rem, less the sidebar (19rem: 22vw is wider) and main's padding.
-      Object.defineProperty(window, 'innerWidth', { configurable: true, value: 1440 });
-      expect(mainWidthRem()).toBeCloseTo(1440 / 14 - 19 - 2.5, 5);
-      // 1000 px: the sidebar is 22vw (220 px), between its 15rem and 19rem bounds.
-      Object.defineProperty(window, 'innerWidth', { configurable: true, value: 1000 });
-      expect(mainWidthRem()).toBeCloseTo((1000 - 220) / 14 - 2.5, 5);
-      // 800 px: 22vw is below 15rem.
-      Object.defineProperty(window, 'innerWidth', { configurable: true, value: 800 });
-      expect(mainWidthRem()).toBeCloseTo(800 / 14 - 15 - 2.5, 5);
+      expect(cssWidthRem('320px')).toBe(20);
+      expect(cssWidthRem('320px')).toBe(20);
+      expect(probed).toEqual(['320px']);
+      Object.defineProperty(window, 'innerWidth', { configurable: true, value: width + 100 });
+      expect(cssWidthRem('320px')).toBe(20);
+      expect(probed).toEqual(['320px', '320px']);
+      // The probe leaves nothing behind.
+      expect(document.body.children.length).toBe(children);
     } finally {
+      HTMLElement.prototype.getBoundingClientRect = box;
       Object.defineProperty(window, 'innerWidth', { configurable: true, value: width });
     }
   });
