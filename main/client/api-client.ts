@@ -83,6 +83,12 @@ export interface CallOptions {
   token?: string;
   /** How the token is sent (default `bearer`, the document's form). */
   tokenScheme?: TokenScheme;
+  /**
+   * Other secrets of the site, not sent in this call (its password): masked in the answer and in
+   * errors as a sent one is, in any spelling, since a system may echo them in any text it returns
+   * (an event log's "login failed with password …").
+   */
+  mask?: readonly string[];
   timeoutMs?: number;
   /** Cancels the call; when its reason is a client error (a deadline), the call fails with that error. */
   signal?: AbortSignal;
@@ -423,12 +429,13 @@ export class ApiClient {
   }
 }
 
-/** The secret values a call sends: those under secret fields of its body, query and headers, and its token. */
+/** The secret values a call sends (those under secret fields of its body, query and headers, and its token) and those it masks. */
 function sentSecrets(options: CallOptions): string[] {
   const sent = options.body === undefined ? [] : secretValues(options.body);
   if (options.query !== undefined) sent.push(...secretValues(options.query));
   if (options.headers !== undefined) sent.push(...secretValues(options.headers));
   if (options.token) sent.push(options.token);
+  if (options.mask) sent.push(...options.mask);
   return sent;
 }
 
