@@ -127,10 +127,14 @@ const MIN_BASE64_PREFIX = 11;
 /**
  * One pattern that finds the given secrets in every spelling a system or a proxy may echo them in:
  * any letter case, URL-encoded (also twice, `+` for a space), JSON escapes (`\"`, `\u0022`, also
- * nested), HTML entities (named, decimal, hex), any mix of these character by character, cut short
- * to 8 characters or more, and base64 (standard or URL-safe) of the secret or of a body holding it
- * at any byte offset. `null` when no secret is long enough to mask. Every repetition is bounded, so
- * the scan stays linear in the text whatever it holds.
+ * nested), C and Python byte escapes (`\xc3\xa9`), HTML entities (decimal, hex, and named: HTML 5's
+ * for ASCII punctuation, HTML 4's for Latin-1, Greek and typography), any mix of these character by
+ * character, cut short to 8 characters or more, and base64 (standard or URL-safe) or hex of the
+ * secret or of a body holding it at any byte offset. A piece of the secret (a body split across
+ * fields or lines) is masked from its first 8-character boundary on when 8 or more characters
+ * follow it there, in any letter case: from a piece, at most 7 characters stay visible. `null` when
+ * no secret is long enough to mask. Every repetition is bounded, so the scan stays linear in the
+ * text whatever it holds.
  */
 export function secretPattern(secrets: readonly string[]): RegExp | null {
   const source = probeOf(secrets).source();
@@ -139,13 +143,17 @@ export function secretPattern(secrets: readonly string[]): RegExp | null {
 }
 
 /**
- * The tests of one list of secrets, built once: the plain prefixes and base64 heads that
+ * The tests of one list of secrets, built once: the plain pieces and base64 heads that
  * {@link mentionsSecret} looks for first, and the pattern's source, built when first needed.
  */
 interface SecretProbe {
   readonly long: readonly string[];
-  /** Lower-case prefixes of each secret, every `+` written as a space (see {@link probeMentions}). */
-  readonly prefixes: readonly string[];
+  /**
+   * Lower-case runs of 8 characters that any masked plain echo holds (the first of each secret,
+   * each at an 8-character boundary, the last; a shorter secret whole; the hex of its first 8
+   * bytes), every `+` written as a space (see {@link probeMentions}).
+   */
+  readonly pieces: readonly string[];
   /** The first characters of every base64 run of each secret (standard and URL-safe). */
   readonly heads: readonly string[];
   source(): string | null;
@@ -182,7 +190,7 @@ function probeOf(secrets: readonly string[]): SecretProbe {
     const long = secrets.filter((s) => s.length >= MIN_SECRET);
     return {
       long,
-      prefixes: long.map((s) => [...s].slice(0, MIN_PREFIX).join('').toLowerCase().replaceAll('+', ' ')),
+      pieces: long.flatMap((s) => [...new Set([s, JSON.stringify(s).slice(1, -1)])].flatMap((form) => [...pieceStarts(form).map((i) => [...form].slice(i, i + MIN_PREFIX).join('')), hexOf(utf8(form).slice(0, MIN_PREFIX))]).map((p) => p.toLowerCase().replaceAll('+', ' '))),
       heads: long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)].flatMap((form) => base64Runs(form).flatMap((run) => (run.length >= MIN_BASE64 ? base64Heads(run) : [])))),
       source: () => kept(SOURCES, memoKey, MAX_SOURCES, () => patternSource(long)),
     };
@@ -203,6 +211,15 @@ function patternSource(secrets: readonly string[]): string | null {
     startWith([...s][0] as string, true);
     if (s.startsWith(' ')) starts.add('\\+');
     for (const form of new Set([s, JSON.stringify(s).slice(1, -1)])) {
+      const chars = [...form];
+      // A piece of the secret, from each 8-character boundary after the first (and the last 8).
+      for (const i of pieceStarts(form).slice(1)) {
+        alternatives.add(sequence(chars.slice(i).map(anyCase), MIN_PREFIX));
+        startWith(chars[i] as string, true);
+      }
+      const bytes = [...utf8(form)];
+      alternatives.add(sequence(bytes.map((b) => anyCase(hex(b, 2))), MIN_PREFIX));
+      startWith(hex(bytes[0] as number, 2).charAt(0), true);
       for (const run of base64Runs(form)) {
         if (run.length < MIN_BASE64) continue;
         const safe = run.replace(/\+/g, '-').replace(/\//g, '_');
@@ -223,7 +240,7 @@ function patternSource(secrets: readonly string[]): string | null {
  * Whether a text holds one of the secrets in any spelling {@link secretPattern} knows: the cheap
  * question before walking a large answer to mask it. A text without an escape (no `\`, no `%` and
  * two hex digits, no `&` and `#` or a letter) can hold a secret only as letters in some case (a
- * space perhaps as `+`) or as base64, which plain substring searches find; only the others pay for
+ * space perhaps as `+`), as hex or as base64, which plain substring searches find; only the others pay for
  * the pattern.
  */
 export function mentionsSecret(text: string, secrets: readonly string[]): boolean {
@@ -238,7 +255,7 @@ function probeMentions(probe: SecretProbe, text: string): boolean {
   if (!MAY_ESCAPE.test(text)) {
     // Every `+` as a space on both sides: a space spelt either way, in any mix, is found.
     const lower = text.toLowerCase().replaceAll('+', ' ');
-    if (!probe.prefixes.some((p) => lower.includes(p)) && !probe.heads.some((head) => text.includes(head))) return false;
+    if (!probe.pieces.some((p) => lower.includes(p)) && !probe.heads.some((head) => text.includes(head))) return false;
   }
   const source = probe.source();
   return source !== null && new RegExp(source, 'g').test(text);
@@ -265,6 +282,24 @@ export function maskMentionedSecrets<T>(value: T, secrets: readonly string[]): T
     else for (const k in v) if (Object.hasOwn(v, k)) stack.push((v as Record<string, unknown>)[k]);
   }
   return probeMentions(probe, strings.join('\u0000')) ? maskSecrets(value, secrets) : value;
+}
+
+/**
+ * Where the runs of a secret that {@link mentionsSecret} looks for start, in code points: 0, every
+ * 8-character boundary with 8 characters after it, and the last 8 (just 0 for a secret of 8 or
+ * fewer). Any prefix or suffix of 8 characters or more, and any piece of 15 or more, holds one.
+ */
+function pieceStarts(form: string): number[] {
+  const n = [...form].length;
+  const starts = new Set([0]);
+  for (let i = MIN_PREFIX; i + MIN_PREFIX <= n; i += MIN_PREFIX) starts.add(i);
+  if (n > MIN_PREFIX) starts.add(n - MIN_PREFIX);
+  return [...starts];
+}
+
+/** Lower-case hex of bytes. */
+function hexOf(bytes: Uint8Array): string {
+  return [...bytes].map((b) => hex(b, 2)).join('').toLowerCase();
 }
 
 /** The first characters of a base64 run that any masked echo of it starts with, standard and URL-safe. */
@@ -297,9 +332,8 @@ function spellings(ch: string): string {
   if (ch === ' ') plain.add('\\+');
   plain.add(`${AMP}#0{0,6}${cp};`);
   plain.add(`${AMP}#[xX]0{0,6}${anyCase(cp.toString(16))};`);
-  const named = HTML_NAMED[ch];
-  if (named) plain.add(`${AMP}${anyCase(named)};`);
-  const escaped = [[...Array(ch.length).keys()].map((i) => `u${anyCase(hex(ch.charCodeAt(i), 4))}`).join(BACKSLASH)];
+  for (const name of HTML_NAMED.get(cp) ?? []) plain.add(`${AMP}${anyCase(name)};`);
+  const escaped = [[...Array(ch.length).keys()].map((i) => `u${anyCase(hex(ch.charCodeAt(i), 4))}`).join(BACKSLASH), [...utf8(ch)].map((b) => `[xX]${anyCase(hex(b, 2))}`).join(`${BACKSLASH}{1,7}`)];
   const short = JSON_SHORT[ch];
   if (short) escaped.push(short);
   // Plain or behind JSON's escaping backslashes (up to three levels of nesting), or as a JSON escape.
@@ -357,7 +391,31 @@ function base64(bytes: Uint8Array): string {
 }
 
 const JSON_SHORT: Readonly<Record<string, string>> = { '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
-const HTML_NAMED: Readonly<Record<string, string>> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' };
+/**
+ * HTML's named character references by code point: HTML 5's for ASCII punctuation (`&sol;`, as
+ * PHP's `htmlentities(…, ENT_HTML5)` writes them) and HTML 4's for Latin-1, Greek and typography
+ * (`&eacute;`, as Java's `escapeHtml4` writes them). Names are matched in any case: a secret is.
+ */
+const HTML_NAMED: ReadonlyMap<number, readonly string[]> = new Map([
+  ...Object.entries({
+    '!': 'excl', '"': 'quot', '#': 'num', $: 'dollar', '%': 'percnt', '&': 'amp', "'": 'apos', '(': 'lpar', ')': 'rpar', '*': 'ast midast', '+': 'plus',
+    ',': 'comma', '.': 'period', '/': 'sol', ':': 'colon', ';': 'semi', '<': 'lt', '=': 'equals', '>': 'gt', '?': 'quest', '@': 'commat', '[': 'lsqb lbrack',
+    '\\': 'bsol', ']': 'rsqb rbrack', '^': 'Hat', _: 'lowbar UnderBar', '`': 'grave DiacriticalGrave', '{': 'lcub lbrace', '|': 'verbar vert VerticalLine', '}': 'rcub rbrace',
+    '\t': 'Tab', '\n': 'NewLine',
+  }).map(([ch, names]): [number, string[]] => [ch.codePointAt(0) as number, names.split(' ')]),
+  ...namedRun(0xa0, 'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml'),
+  ...namedRun(0x391, 'Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa Lambda Mu Nu Xi Omicron Pi Rho - Sigma Tau Upsilon Phi Chi Psi Omega'),
+  ...namedRun(0x3b1, 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigmaf sigma tau upsilon phi chi psi omega'),
+  ...namedRun(0x2013, 'ndash mdash - - - lsquo rsquo sbquo - ldquo rdquo bdquo - dagger Dagger bull - - - hellip'),
+  ...Object.entries({ OElig: 0x152, oelig: 0x153, Scaron: 0x160, scaron: 0x161, Yuml: 0x178, fnof: 0x192, circ: 0x2c6, tilde: 0x2dc, permil: 0x2030, lsaquo: 0x2039, rsaquo: 0x203a, euro: 0x20ac, trade: 0x2122 }).map(
+    ([name, cp]): [number, string[]] => [cp, [name]],
+  ),
+]);
+
+/** Names of consecutive code points from `first` (`-`: a code point without one). */
+function namedRun(first: number, names: string): Array<[number, string[]]> {
+  return names.split(' ').flatMap((name, i): Array<[number, string[]]> => (name === '-' ? [] : [[first + i, [name]]]));
+}
 
 function hex(n: number, width: number): string {
   return n.toString(16).toUpperCase().padStart(width, '0');

@@ -156,8 +156,9 @@ describe('redaction: copies and edges found by mutation', () => {
 
   it('does not take one letter of a multi-letter case change for the letter', () => {
     expect(maskSecrets('x STRASE-1234 y', ['straße-1234'])).toBe('x STRASE-1234 y');
-    expect(maskSecrets('x istanbul-1234 y', ['İstanbul-1234'])).toBe('x istanbul-1234 y');
-    expect(maskSecrets('x İSTANBUL-1234 y', ['İstanbul-1234'])).toBe(`x ${REDACTED} y`);
+    // Eight characters: no later piece of the secret to mask on its own.
+    expect(maskSecrets('x istanbul y', ['İstanbul'])).toBe('x istanbul y');
+    expect(maskSecrets('x İSTANBUL y', ['İstanbul'])).toBe(`x ${REDACTED} y`);
   });
 });
 
@@ -229,5 +230,103 @@ describe('the secret probes, as the masking rules need them', () => {
     const answer = { A: null, B: [null, 'fine'], C: { D: null } };
     expect(maskMentionedSecrets(answer, ['Tk9-session-4f1c2a7b'])).toBe(answer);
     expect(maskMentionedSecrets({ A: null, B: 'seen Tk9-session-4f1c2a7b' }, ['Tk9-session-4f1c2a7b'])).toEqual({ A: null, B: `seen ${REDACTED}` });
+  });
+});
+
+describe('pieces of a secret', () => {
+  // 20 characters: runs start at 0, 8 and 12 (the last 8).
+  const secret = 'abcdefghijklmnopqrst';
+
+  it('masks a suffix of 8 characters or more, and not one of 7', () => {
+    expect(maskSecrets('x mnopqrst y', [secret])).toBe(`x ${REDACTED} y`);
+    expect(maskSecrets('x ijklmnopqrst y', [secret])).toBe(`x ${REDACTED} y`);
+    expect(maskSecrets('x nopqrst y', [secret])).toBe('x nopqrst y');
+    expect(mentionsSecret('x MNOPQRST y', [secret])).toBe(true);
+    expect(mentionsSecret('x nopqrst y', [secret])).toBe(false);
+  });
+
+  it('masks a piece from its first 8-character boundary with 8 characters after it', () => {
+    expect(maskSecrets('x hijklmnopqrs y', [secret])).toBe(`x h${REDACTED} y`);
+    expect(maskSecrets('x IJKLMNOP y', [secret])).toBe(`x ${REDACTED} y`);
+    // No boundary inside with 8 characters after it: left as it is.
+    expect(maskSecrets('x efghijkl y', [secret])).toBe('x efghijkl y');
+    expect(mentionsSecret('x efghijkl y', [secret])).toBe(false);
+  });
+
+  it('masks both halves of a secret split across two fields where each is 8 characters or more', () => {
+    const split = { a: 'abcdefghij', b: 'klmnopqrst' };
+    expect(maskMentionedSecrets(split, [secret])).toEqual({ a: REDACTED, b: `kl${REDACTED}` });
+    expect(maskMentionedSecrets({ a: 'abcdefg', b: 'hijklmnopqrst' }, [secret])).toEqual({ a: 'abcdefg', b: `h${REDACTED}` });
+  });
+
+  it('finds a piece of a JSON-escaped secret as JSON writes it', () => {
+    const quoted = 'ab"cdefgh\\ijklmnop';
+    // From the 8th character of the JSON text of the secret on: `gh\\ijklmnop`.
+    const piece = JSON.stringify(quoted).slice(9, -1);
+    expect(piece).toBe('gh\\\\ijklmnop');
+    expect(maskSecrets(`x ${piece} y`, [quoted])).toBe(`x ${REDACTED} y`);
+    expect(mentionsSecret(`x ${piece} y`, [quoted])).toBe(true);
+  });
+});
+
+describe('hex of a secret', () => {
+  const secret = 'Chap/Secret+Echo=7d1';
+  const hexOf = (text: string): string => Buffer.from(text, 'utf8').toString('hex');
+
+  it('masks the hex of a body holding it, in any case, and says it is mentioned', () => {
+    const body = JSON.stringify({ Name: 'h1', ChapSecret: secret });
+    for (const text of [hexOf(body), hexOf(body).toUpperCase(), hexOf(`x${body}`)]) {
+      expect(maskSecrets(text, [secret]).toLowerCase()).not.toContain(hexOf(secret.slice(0, 8)));
+      expect(maskSecrets(text, [secret])).toContain(REDACTED);
+      expect(mentionsSecret(text, [secret])).toBe(true);
+    }
+  });
+
+  it('masks hex cut short at 8 bytes of the secret, not at 7', () => {
+    expect(maskSecrets(`x ${hexOf(secret.slice(0, 8))} y`, [secret])).toBe(`x ${REDACTED} y`);
+    expect(maskSecrets(`x ${hexOf(secret.slice(0, 7))} y`, [secret])).toBe(`x ${hexOf(secret.slice(0, 7))} y`);
+    expect(mentionsSecret(`x ${hexOf(secret.slice(0, 7))} y`, [secret])).toBe(false);
+  });
+
+  it('masks the hex of a short secret whole, and of its UTF-8 bytes', () => {
+    expect(maskSecrets(`x ${hexOf('wxyz')} y`, ['wxyz'])).toBe(`x ${REDACTED} y`);
+    expect(maskSecrets(`x ${hexOf('été-1234')} y`, ['été-1234'])).toBe(`x ${REDACTED} y`);
+  });
+});
+
+describe('byte escapes and named character references', () => {
+  it('masks C and Python byte escapes of the UTF-8 bytes, also behind JSON escaping', () => {
+    const secret = 'pässwort-geheim';
+    const py = (text: string): string => [...Buffer.from(text, 'utf8')].map((b) => (b < 0x80 ? String.fromCharCode(b) : `\\x${b.toString(16)}`)).join('');
+    expect(py(secret)).toBe('p\\xc3\\xa4sswort-geheim');
+    expect(maskSecrets(`b'${py(secret)}'`, [secret])).toBe(`b'${REDACTED}'`);
+    expect(maskSecrets(`b'${py(secret).toUpperCase()}'`, [secret])).toBe(`b'${REDACTED}'`);
+    expect(maskSecrets(JSON.stringify(`b'${py(secret)}'`), [secret])).toBe(`"b'${REDACTED}'"`);
+    const all = [...Buffer.from(secret, 'utf8')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
+    expect(maskSecrets(`x ${all} y`, [secret])).toBe(`x ${REDACTED} y`);
+  });
+
+  it('masks the named references of HTML 5 punctuation and HTML 4 Latin-1, Greek and typography', () => {
+    const cases: Array<[string, string]> = [
+      ['Chap/Secret+Echo=7d1', 'Chap&sol;Secret&plus;Echo&equals;7d1'],
+      ['a[b]c\\d{e}f|g_h^i`j', 'a&lsqb;b&rbrack;c&bsol;d&lcub;e&rbrace;f&verbar;g&lowbar;h&Hat;i&grave;j'],
+      ['x!y#z$w%v(u)t*s,r.q:p;o?n@m', 'x&excl;y&num;z&dollar;w&percnt;v&lpar;u&rpar;t&ast;s&comma;r&period;q&colon;p&semi;o&quest;n&commat;m'],
+      ['pässwort-geheim', 'p&auml;sswort-geheim'],
+      ['Ölfeld-Æther-ÿ1', '&Ouml;lfeld-&AElig;ther-&yuml;1'],
+      ['αβγ-secret-ω', '&alpha;&beta;&gamma;-secret-&omega;'],
+      ['price–€9…“ok”', 'price&ndash;&euro;9&hellip;&ldquo;ok&rdquo;'],
+      ['Œuvre-™-ƒ-Ÿ-x', '&OElig;uvre-&trade;-&fnof;-&Yuml;-x'],
+    ];
+    for (const [secret, echoed] of cases) expect(maskSecrets(`said ${echoed}.`, [secret]), echoed).toBe(`said ${REDACTED}.`);
+    // A name is matched in any case, as the secret's letters are.
+    expect(maskSecrets('said P&AUML;SSWORT-GEHEIM.', ['pässwort-geheim'])).toBe(`said ${REDACTED}.`);
+  });
+
+  it('takes a name for its own character only', () => {
+    expect(maskSecrets('said Chap&plus;Secret.', ['Chap/Secret'])).toBe('said Chap&plus;Secret.');
+    expect(maskSecrets('said &beta;&alpha;-secret.', ['αβ-secret'])).toBe('said &beta;&alpha;-secret.');
+    // U+03A2 has no name: the one after it (Sigma) is still Sigma.
+    expect(maskSecrets('said x&Sigma;-secret.', ['xΣ-secret'])).toBe(`said ${REDACTED}.`);
+    expect(maskSecrets('said x&Sigma;-secret.', ['xΡ-secret'])).toBe('said x&Sigma;-secret.');
   });
 });
