@@ -199,6 +199,7 @@ function probeOf(secrets: readonly string[]): SecretProbe {
 
 function patternSource(secrets: readonly string[]): string | null {
   const alternatives = new Set<string>();
+  const named = namedReferences();
   // Every character a match can start with: an escape's first, or the first character itself.
   const starts = new Set<string>();
   const startWith = (ch: string, anyCaseToo: boolean): void => {
@@ -207,7 +208,7 @@ function patternSource(secrets: readonly string[]): string | null {
   };
   for (const s of new Set(secrets)) {
     if (s.length < MIN_SECRET) continue;
-    alternatives.add(sequence([...s].map(spellings), MIN_PREFIX));
+    alternatives.add(sequence([...s].map((ch) => spellings(ch, named)), MIN_PREFIX));
     startWith([...s][0] as string, true);
     if (s.startsWith(' ')) starts.add('\\+');
     for (const form of new Set([s, JSON.stringify(s).slice(1, -1)])) {
@@ -324,7 +325,7 @@ const BACKSLASH = '(?:\\\\(?:u005[cC])?|%(?:25){0,2}5[cC]|&#0{0,6}92;|&#[xX]0{0,
 const AMP = '&(?:[aA][mM][pP];){0,2}';
 
 /** Every way one character (a code point) may be written in echoed text, as a regular expression. */
-function spellings(ch: string): string {
+function spellings(ch: string, named: ReadonlyMap<number, readonly string[]>): string {
   const cp = ch.codePointAt(0) as number;
   const plain = new Set<string>();
   plain.add(anyCase(ch));
@@ -332,7 +333,7 @@ function spellings(ch: string): string {
   if (ch === ' ') plain.add('\\+');
   plain.add(`${AMP}#0{0,6}${cp};`);
   plain.add(`${AMP}#[xX]0{0,6}${anyCase(cp.toString(16))};`);
-  for (const name of HTML_NAMED.get(cp) ?? []) plain.add(`${AMP}${anyCase(name)};`);
+  for (const name of named.get(cp) ?? []) plain.add(`${AMP}${anyCase(name)};`);
   const escaped = [[...Array(ch.length).keys()].map((i) => `u${anyCase(hex(ch.charCodeAt(i), 4))}`).join(BACKSLASH), [...utf8(ch)].map((b) => `[xX]${anyCase(hex(b, 2))}`).join(`${BACKSLASH}{1,7}`)];
   const short = JSON_SHORT[ch];
   if (short) escaped.push(short);
@@ -396,21 +397,24 @@ const JSON_SHORT: Readonly<Record<string, string>> = { '\b': 'b', '\f': 'f', '\n
  * PHP's `htmlentities(…, ENT_HTML5)` writes them) and HTML 4's for Latin-1, Greek and typography
  * (`&eacute;`, as Java's `escapeHtml4` writes them). Names are matched in any case: a secret is.
  */
-const HTML_NAMED: ReadonlyMap<number, readonly string[]> = new Map([
-  ...Object.entries({
-    '!': 'excl', '"': 'quot', '#': 'num', $: 'dollar', '%': 'percnt', '&': 'amp', "'": 'apos', '(': 'lpar', ')': 'rpar', '*': 'ast midast', '+': 'plus',
-    ',': 'comma', '.': 'period', '/': 'sol', ':': 'colon', ';': 'semi', '<': 'lt', '=': 'equals', '>': 'gt', '?': 'quest', '@': 'commat', '[': 'lsqb lbrack',
-    '\\': 'bsol', ']': 'rsqb rbrack', '^': 'Hat', _: 'lowbar UnderBar', '`': 'grave DiacriticalGrave', '{': 'lcub lbrace', '|': 'verbar vert VerticalLine', '}': 'rcub rbrace',
-    '\t': 'Tab', '\n': 'NewLine',
-  }).map(([ch, names]): [number, string[]] => [ch.codePointAt(0) as number, names.split(' ')]),
-  ...namedRun(0xa0, 'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml'),
-  ...namedRun(0x391, 'Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa Lambda Mu Nu Xi Omicron Pi Rho - Sigma Tau Upsilon Phi Chi Psi Omega'),
-  ...namedRun(0x3b1, 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigmaf sigma tau upsilon phi chi psi omega'),
-  ...namedRun(0x2013, 'ndash mdash - - - lsquo rsquo sbquo - ldquo rdquo bdquo - dagger Dagger bull - - - hellip'),
-  ...Object.entries({ OElig: 0x152, oelig: 0x153, Scaron: 0x160, scaron: 0x161, Yuml: 0x178, fnof: 0x192, circ: 0x2c6, tilde: 0x2dc, permil: 0x2030, lsaquo: 0x2039, rsaquo: 0x203a, euro: 0x20ac, trade: 0x2122 }).map(
-    ([name, cp]): [number, string[]] => [cp, [name]],
-  ),
-]);
+function namedReferences(): Map<number, readonly string[]> {
+  // Built when a pattern is (rather than once per module), so the test of each name can fail.
+  return new Map([
+    ...Object.entries({
+      '!': 'excl', '"': 'quot', '#': 'num', $: 'dollar', '%': 'percnt', '&': 'amp', "'": 'apos', '(': 'lpar', ')': 'rpar', '*': 'ast midast', '+': 'plus',
+      ',': 'comma', '.': 'period', '/': 'sol', ':': 'colon', ';': 'semi', '<': 'lt', '=': 'equals', '>': 'gt', '?': 'quest', '@': 'commat', '[': 'lsqb lbrack',
+      '\\': 'bsol', ']': 'rsqb rbrack', '^': 'Hat', _: 'lowbar UnderBar', '`': 'grave DiacriticalGrave', '{': 'lcub lbrace', '|': 'verbar vert VerticalLine', '}': 'rcub rbrace',
+      '\t': 'Tab', '\n': 'NewLine',
+    }).map(([ch, names]): [number, string[]] => [ch.codePointAt(0) as number, names.split(' ')]),
+    ...namedRun(0xa0, 'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml'),
+    ...namedRun(0x391, 'Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa Lambda Mu Nu Xi Omicron Pi Rho - Sigma Tau Upsilon Phi Chi Psi Omega'),
+    ...namedRun(0x3b1, 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigmaf sigma tau upsilon phi chi psi omega'),
+    ...namedRun(0x2013, 'ndash mdash - - - lsquo rsquo sbquo - ldquo rdquo bdquo - dagger Dagger bull - - - hellip'),
+    ...Object.entries({ OElig: 0x152, oelig: 0x153, Scaron: 0x160, scaron: 0x161, Yuml: 0x178, fnof: 0x192, circ: 0x2c6, tilde: 0x2dc, permil: 0x2030, lsaquo: 0x2039, rsaquo: 0x203a, euro: 0x20ac, trade: 0x2122 }).map(
+      ([name, cp]): [number, string[]] => [cp, [name]],
+    ),
+  ]);
+}
 
 /** Names of consecutive code points from `first` (`-`: a code point without one). */
 function namedRun(first: number, names: string): Array<[number, string[]]> {

@@ -330,3 +330,39 @@ describe('byte escapes and named character references', () => {
     expect(maskSecrets('said x&Sigma;-secret.', ['xΡ-secret'])).toBe('said x&Sigma;-secret.');
   });
 });
+
+describe('every named character reference taken', () => {
+  /** HTML's names (HTML 5 for ASCII punctuation, HTML 4 for the rest) as name=hex code point. */
+  const NAMES = [
+  'excl=21 quot=22 num=23 dollar=24 percnt=25 amp=26 apos=27 lpar=28 rpar=29 ast=2a midast=2a plus=2b comma=2c',
+  'period=2e sol=2f colon=3a semi=3b lt=3c equals=3d gt=3e quest=3f commat=40 lsqb=5b lbrack=5b bsol=5c rsqb=5d',
+  'rbrack=5d Hat=5e lowbar=5f UnderBar=5f grave=60 DiacriticalGrave=60 lcub=7b lbrace=7b verbar=7c vert=7c',
+  'VerticalLine=7c rcub=7d rbrace=7d Tab=9 NewLine=a nbsp=a0 iexcl=a1 cent=a2 pound=a3 curren=a4 yen=a5',
+  'brvbar=a6 sect=a7 uml=a8 copy=a9 ordf=aa laquo=ab not=ac shy=ad reg=ae macr=af deg=b0 plusmn=b1 sup2=b2',
+  'sup3=b3 acute=b4 micro=b5 para=b6 middot=b7 cedil=b8 sup1=b9 ordm=ba raquo=bb frac14=bc frac12=bd frac34=be',
+  'iquest=bf Agrave=c0 Aacute=c1 Acirc=c2 Atilde=c3 Auml=c4 Aring=c5 AElig=c6 Ccedil=c7 Egrave=c8 Eacute=c9',
+  'Ecirc=ca Euml=cb Igrave=cc Iacute=cd Icirc=ce Iuml=cf ETH=d0 Ntilde=d1 Ograve=d2 Oacute=d3 Ocirc=d4 Otilde=d5',
+  'Ouml=d6 times=d7 Oslash=d8 Ugrave=d9 Uacute=da Ucirc=db Uuml=dc Yacute=dd THORN=de szlig=df agrave=e0',
+  'aacute=e1 acirc=e2 atilde=e3 auml=e4 aring=e5 aelig=e6 ccedil=e7 egrave=e8 eacute=e9 ecirc=ea euml=eb',
+  'igrave=ec iacute=ed icirc=ee iuml=ef eth=f0 ntilde=f1 ograve=f2 oacute=f3 ocirc=f4 otilde=f5 ouml=f6',
+  'divide=f7 oslash=f8 ugrave=f9 uacute=fa ucirc=fb uuml=fc yacute=fd thorn=fe yuml=ff Alpha=391 Beta=392',
+  'Gamma=393 Delta=394 Epsilon=395 Zeta=396 Eta=397 Theta=398 Iota=399 Kappa=39a Lambda=39b Mu=39c Nu=39d Xi=39e',
+  'Omicron=39f Pi=3a0 Rho=3a1 Sigma=3a3 Tau=3a4 Upsilon=3a5 Phi=3a6 Chi=3a7 Psi=3a8 Omega=3a9 alpha=3b1 beta=3b2',
+  'gamma=3b3 delta=3b4 epsilon=3b5 zeta=3b6 eta=3b7 theta=3b8 iota=3b9 kappa=3ba lambda=3bb mu=3bc nu=3bd xi=3be',
+  'omicron=3bf pi=3c0 rho=3c1 sigmaf=3c2 sigma=3c3 tau=3c4 upsilon=3c5 phi=3c6 chi=3c7 psi=3c8 omega=3c9',
+  'ndash=2013 mdash=2014 lsquo=2018 rsquo=2019 sbquo=201a ldquo=201c rdquo=201d bdquo=201e dagger=2020',
+  'Dagger=2021 bull=2022 hellip=2026 OElig=152 oelig=153 Scaron=160 scaron=161 Yuml=178 fnof=192 circ=2c6',
+  'tilde=2dc permil=2030 lsaquo=2039 rsaquo=203a euro=20ac trade=2122',
+  ]
+    .join(' ')
+    .split(' ')
+    .map((pair) => pair.split('=') as [string, string]);
+
+  it('masks a secret echoed with each name for its character, and the secret around it whole', () => {
+    expect(NAMES.length).toBe(211);
+    for (const [name, cp] of NAMES) {
+      const secret = `k9${String.fromCodePoint(parseInt(cp, 16))}-secret-x`;
+      expect(maskSecrets(`said k9&${name};-secret-x.`, [secret]), name).toBe(`said ${REDACTED}.`);
+    }
+  });
+});
