@@ -145,8 +145,9 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   const policy = (sites as Partial<SiteStore>).policy ?? new PolicyGuard();
   const siteOf = (ref: string): Site => {
     const site = sites.get(ref);
+    // One answer for another site's name and for no site's: which sites exist is not a scoped window's to learn.
+    if (ctx.scopedSite && site?.id !== ctx.scopedSite) throw new ScopeError(`this window is scoped to site "${ctx.scopedSite}"`);
     if (!site) throw new ScopeError(`no site named "${ref}"`);
-    if (ctx.scopedSite && site.id !== ctx.scopedSite) throw new ScopeError(`this window is scoped to site "${ctx.scopedSite}"`);
     return site;
   };
   const inScopeSites = (): Site[] => sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite);
