@@ -298,9 +298,9 @@ function pieceStarts(form: string): number[] {
   return [...starts];
 }
 
-/** Lower-case hex of bytes. */
+/** Hex of bytes (upper case; {@link probeOf} lower-cases every piece). */
 function hexOf(bytes: Uint8Array): string {
-  return [...bytes].map((b) => hex(b, 2)).join('').toLowerCase();
+  return [...bytes].map((b) => hex(b, 2)).join('');
 }
 
 /** The first characters of a base64 run that any masked echo of it starts with, standard and URL-safe. */
