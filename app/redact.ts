@@ -35,10 +35,13 @@ export function redact<T>(value: T, extraSecrets: readonly string[] = []): Redac
  * spelling {@link secretPattern} knows, is replaced by `[redacted]`; field names are not looked at. For answers that may echo what was sent
  * (a system that repeats a CHAP secret or the session token in its message) where a secret field
  * is the point of the answer (the session token of a login). Values shorter than 4 characters are
- * not masked: they would hide ordinary words and numbers.
+ * not masked: they would hide ordinary words and numbers. With `whole`, only a secret's whole text is
+ * masked, in every spelling, never a prefix or a piece: for a secret that was not sent, which a
+ * system can only repeat whole (the site's password in an event log), and which may well begin
+ * like ordinary text (`fleetdeck-demo` and an IQN's `com.fleetdeck`).
  */
-export function maskSecrets<T>(value: T, secrets: readonly string[]): T {
-  const pattern = secretPattern(secrets);
+export function maskSecrets<T>(value: T, secrets: readonly string[], whole = false): T {
+  const pattern = secretPattern(secrets, whole);
   return pattern ? (walk(value, pattern, new WeakSet(), false) as T) : value;
 }
 
@@ -136,8 +139,8 @@ const MIN_BASE64_PREFIX = 11;
  * no secret is long enough to mask. Every repetition is bounded, so the scan stays linear in the
  * text whatever it holds.
  */
-export function secretPattern(secrets: readonly string[]): RegExp | null {
-  const source = probeOf(secrets).source();
+export function secretPattern(secrets: readonly string[], whole = false): RegExp | null {
+  const source = probeOf(secrets, whole).source();
   // A new object each time (a global pattern carries its lastIndex); V8 compiles a source once.
   return source === null ? null : new RegExp(source, 'g');
 }
@@ -184,20 +187,20 @@ function kept<T>(map: Map<string, T>, k: string, max: number, make: () => T): T 
   return made;
 }
 
-function probeOf(secrets: readonly string[]): SecretProbe {
-  const memoKey = secrets.join('\u0000');
+function probeOf(secrets: readonly string[], whole = false): SecretProbe {
+  const memoKey = `${whole ? 'whole\u0000' : ''}${secrets.join('\u0000')}`;
   return kept(PROBES, memoKey, MAX_PROBES, () => {
     const long = secrets.filter((s) => s.length >= MIN_SECRET);
     return {
       long,
-      pieces: long.flatMap((s) => [...new Set([s, JSON.stringify(s).slice(1, -1)])].flatMap((form) => [...pieceStarts(form).map((i) => [...form].slice(i, i + MIN_PREFIX).join('')), hexOf(utf8(form).slice(0, MIN_PREFIX))]).map((p) => p.toLowerCase().replaceAll('+', ' '))),
+      pieces: long.flatMap((s) => [...new Set([s, JSON.stringify(s).slice(1, -1)])].flatMap((form) => [...pieceStarts(form, whole).map((i) => [...form].slice(i, i + MIN_PREFIX).join('')), hexOf(utf8(form).slice(0, MIN_PREFIX))]).map((p) => p.toLowerCase().replaceAll('+', ' '))),
       heads: long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)].flatMap((form) => base64Runs(form).flatMap((run) => (run.length >= MIN_BASE64 ? base64Heads(run) : [])))),
-      source: () => kept(SOURCES, memoKey, MAX_SOURCES, () => patternSource(long)),
+      source: () => kept(SOURCES, memoKey, MAX_SOURCES, () => patternSource(long, whole)),
     };
   });
 }
 
-function patternSource(secrets: readonly string[]): string | null {
+function patternSource(secrets: readonly string[], whole: boolean): string | null {
   const alternatives = new Set<string>();
   const named = namedReferences();
   // Every character a match can start with: an escape's first, or the first character itself.
@@ -208,24 +211,26 @@ function patternSource(secrets: readonly string[]): string | null {
   };
   for (const s of new Set(secrets)) {
     if (s.length < MIN_SECRET) continue;
-    alternatives.add(sequence([...s].map((ch) => spellings(ch, named)), MIN_PREFIX));
+    // Whole: no item is optional.
+    const least = (min: number): number => (whole ? Infinity : min);
+    alternatives.add(sequence([...s].map((ch) => spellings(ch, named)), least(MIN_PREFIX)));
     startWith([...s][0] as string, true);
     if (s.startsWith(' ')) starts.add('\\+');
     for (const form of new Set([s, JSON.stringify(s).slice(1, -1)])) {
       const chars = [...form];
       // A piece of the secret, from each 8-character boundary after the first (and the last 8).
-      for (const i of pieceStarts(form).slice(1)) {
+      for (const i of pieceStarts(form, whole).slice(1)) {
         alternatives.add(sequence(chars.slice(i).map(anyCase), MIN_PREFIX));
         startWith(chars[i] as string, true);
       }
       const bytes = [...utf8(form)];
-      alternatives.add(sequence(bytes.map((b) => anyCase(hex(b, 2))), MIN_PREFIX));
+      alternatives.add(sequence(bytes.map((b) => anyCase(hex(b, 2))), least(MIN_PREFIX)));
       startWith(hex(bytes[0] as number, 2).charAt(0), true);
       for (const run of base64Runs(form)) {
         if (run.length < MIN_BASE64) continue;
         const safe = run.replace(/\+/g, '-').replace(/\//g, '_');
-        alternatives.add(sequence([...run].map(base64Spellings), MIN_BASE64_PREFIX));
-        alternatives.add(sequence([...safe].map(base64Spellings), MIN_BASE64_PREFIX));
+        alternatives.add(sequence([...run].map(base64Spellings), least(MIN_BASE64_PREFIX)));
+        alternatives.add(sequence([...safe].map(base64Spellings), least(MIN_BASE64_PREFIX)));
         startWith(run[0] as string, false);
         startWith(safe[0] as string, false);
       }
@@ -244,8 +249,8 @@ function patternSource(secrets: readonly string[]): string | null {
  * space perhaps as `+`), as hex or as base64, which plain substring searches find; only the others pay for
  * the pattern.
  */
-export function mentionsSecret(text: string, secrets: readonly string[]): boolean {
-  return probeMentions(probeOf(secrets), text);
+export function mentionsSecret(text: string, secrets: readonly string[], whole = false): boolean {
+  return probeMentions(probeOf(secrets, whole), text);
 }
 
 /** The start of every escape {@link spellings} knows: a backslash, `%` and two hex digits, an HTML entity. */
@@ -268,8 +273,8 @@ function probeMentions(probe: SecretProbe, text: string): boolean {
  * (JSON's escapes gone, so nearly all take the cheap test), joined by NUL: a string that holds a
  * secret makes the joined text hold it; a mention across two strings only costs the masking walk.
  */
-export function maskMentionedSecrets<T>(value: T, secrets: readonly string[]): T {
-  const probe = probeOf(secrets);
+export function maskMentionedSecrets<T>(value: T, secrets: readonly string[], whole = false): T {
+  const probe = probeOf(secrets, whole);
   if (probe.long.length === 0) return value;
   const strings: string[] = [];
   const stack: unknown[] = [value];
@@ -282,17 +287,19 @@ export function maskMentionedSecrets<T>(value: T, secrets: readonly string[]): T
     if (Array.isArray(v)) for (const item of v) stack.push(item);
     else for (const k in v) if (Object.hasOwn(v, k)) stack.push((v as Record<string, unknown>)[k]);
   }
-  return probeMentions(probe, strings.join('\u0000')) ? maskSecrets(value, secrets) : value;
+  return probeMentions(probe, strings.join('\u0000')) ? maskSecrets(value, secrets, whole) : value;
 }
 
 /**
  * Where the runs of a secret that {@link mentionsSecret} looks for start, in code points: 0, every
  * 8-character boundary with 8 characters after it, and the last 8 (just 0 for a secret of 8 or
- * fewer). Any prefix or suffix of 8 characters or more, and any piece of 15 or more, holds one.
+ * fewer, or for a secret masked only whole). Any prefix or suffix of 8 characters or more, and any
+ * piece of 15 or more, holds one.
  */
-function pieceStarts(form: string): number[] {
+function pieceStarts(form: string, whole: boolean): number[] {
   const n = [...form].length;
   const starts = new Set([0]);
+  if (whole) return [...starts];
   for (let i = MIN_PREFIX; i + MIN_PREFIX <= n; i += MIN_PREFIX) starts.add(i);
   if (n > MIN_PREFIX) starts.add(n - MIN_PREFIX);
   return [...starts];

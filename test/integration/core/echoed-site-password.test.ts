@@ -10,7 +10,8 @@ import { siteInput, tempDataDir, useSimulator } from '../support/simulated-fleet
 /**
  * A system that writes the site's own password into the text it returns later (an event log's
  * "login failed … with password …", in another spelling too): main knows that password, so it is
- * masked in every answer, wherever the answer is kept or shown.
+ * masked in every answer, wherever the answer is kept or shown; whole, since a password may begin
+ * like the system's own text.
  */
 const PASSWORD = 'Site-Pass/Echo+8842';
 
@@ -36,7 +37,7 @@ describe('the site password echoed in what a system returns', { timeout: 90_000 
       void notify(system, site.state.customer, Date.now(), {
         level: LEVEL.warning,
         module: 'Authentication',
-        message: `Login failed for admin with password '${PASSWORD}' (${PASSWORD.toUpperCase()}) from 10.0.0.5`,
+        message: `Login failed for admin with password '${PASSWORD}' (${PASSWORD.toUpperCase()}) from 10.0.0.5; account Site-Pass/Echo-other unchanged`,
         exception: `body=${encodeURIComponent(PASSWORD)}; b64=${Buffer.from(PASSWORD).toString('base64')}`,
       });
     echo();
@@ -50,6 +51,8 @@ describe('the site password echoed in what a system returns', { timeout: 90_000 
       const shown = JSON.stringify(notifications);
       expect(shown, 'the notifications are cached').toContain('Login failed for admin with password');
       expect(leaks(shown), 'cache:read').toEqual([]);
+      // Text that merely begins as the password does is the system's own: not masked.
+      expect(shown).toContain('account Site-Pass/Echo-other unchanged');
       const report = await dispatch(rt.handlers, 'reports:generate', { kind: 'audit', offline: true });
       expect(report.ok).toBe(true);
       expect(leaks(JSON.stringify(report)), 'report').toEqual([]);

@@ -366,3 +366,25 @@ describe('every named character reference taken', () => {
     }
   });
 });
+
+describe('a secret masked only whole (one that was not sent)', () => {
+  const password = 'fleetdeck-demo';
+
+  it('masks the whole secret in every spelling', () => {
+    const spelt = [password, password.toUpperCase(), encodeURIComponent(`${password}/`).slice(0, -3), Buffer.from(password).toString('base64'), Buffer.from(password).toString('hex'), 'fleetdeck&hyphen;demo'.replace('&hyphen;', '&#45;')];
+    for (const text of spelt) {
+      expect(maskSecrets(`said ${text}.`, [password], true), text).toMatch(/^said \[redacted\][A-Za-z0-9+/]?={0,2}\.$/);
+      expect(mentionsSecret(`said ${text}.`, [password], true), text).toBe(true);
+    }
+    expect(maskMentionedSecrets({ Message: `login failed with ${password}` }, [password], true)).toEqual({ Message: `login failed with ${REDACTED}` });
+  });
+
+  it('leaves its prefixes, pieces and base64 or hex cut short as they are', () => {
+    for (const text of ['iqn.2012-06.com.fleetdeck:sys.n1', 'fleetdeck-mailer', 'eck-demo', Buffer.from('fleetdeck-de').toString('base64').slice(0, 12), Buffer.from('fleetdeck').toString('hex')]) {
+      expect(maskSecrets(`said ${text}.`, [password], true), text).toBe(`said ${text}.`);
+      expect(maskMentionedSecrets({ Name: text }, [password], true), text).toEqual({ Name: text });
+    }
+    // Sent, the same secret's prefix is masked: what was sent may come back cut short.
+    expect(maskSecrets('said fleetdeck-mailer.', [password])).toBe(`said ${REDACTED}mailer.`);
+  });
+});
