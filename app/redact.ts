@@ -187,7 +187,7 @@ function kept<T>(map: Map<string, T>, k: string, max: number, make: () => T): T 
   return made;
 }
 
-function probeOf(secrets: readonly string[], whole = false): SecretProbe {
+function probeOf(secrets: readonly string[], whole: boolean): SecretProbe {
   const memoKey = `${whole ? 'whole\u0000' : ''}${secrets.join('\u0000')}`;
   return kept(PROBES, memoKey, MAX_PROBES, () => {
     const long = secrets.filter((s) => s.length >= MIN_SECRET);

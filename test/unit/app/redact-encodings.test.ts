@@ -34,6 +34,9 @@ describe('secretPattern', () => {
     expect(secretPattern([])).toBeNull();
     expect(secretPattern(['abc', ''])).toBeNull();
     expect(secretPattern(['abcd'])).toBeInstanceOf(RegExp);
+    // By default a sent secret's prefix is found too; whole, only the whole secret.
+    expect(secretPattern(['abcdefghijkl'])?.test('x abcdefgh y')).toBe(true);
+    expect(secretPattern(['abcdefghijkl'], true)?.test('x abcdefgh y')).toBe(false);
     expect(maskSecrets('x abcd-1234 y', ['abcd-1234', 'abcd-1234'])).toBe(`x ${REDACTED} y`);
   });
 
