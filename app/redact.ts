@@ -35,10 +35,13 @@ export function redact<T>(value: T, extraSecrets: readonly string[] = []): Redac
  * spelling {@link secretPattern} knows, is replaced by `[redacted]`; field names are not looked at. For answers that may echo what was sent
  * (a system that repeats a CHAP secret or the session token in its message) where a secret field
  * is the point of the answer (the session token of a login). Values shorter than 4 characters are
- * not masked: they would hide ordinary words and numbers.
+ * not masked: they would hide ordinary words and numbers. With `whole`, only a secret's whole text is
+ * masked, in every spelling, never a prefix or a piece: for a secret that was not sent, which a
+ * system can only repeat whole (the site's password in an event log), and which may well begin
+ * like ordinary text (`fleetdeck-demo` and an IQN's `com.fleetdeck`).
  */
-export function maskSecrets<T>(value: T, secrets: readonly string[]): T {
-  const pattern = secretPattern(secrets);
+export function maskSecrets<T>(value: T, secrets: readonly string[], whole = false): T {
+  const pattern = secretPattern(secrets, whole);
   return pattern ? (walk(value, pattern, new WeakSet(), false) as T) : value;
 }
 
@@ -127,25 +130,33 @@ const MIN_BASE64_PREFIX = 11;
 /**
  * One pattern that finds the given secrets in every spelling a system or a proxy may echo them in:
  * any letter case, URL-encoded (also twice, `+` for a space), JSON escapes (`\"`, `\u0022`, also
- * nested), HTML entities (named, decimal, hex), any mix of these character by character, cut short
- * to 8 characters or more, and base64 (standard or URL-safe) of the secret or of a body holding it
- * at any byte offset. `null` when no secret is long enough to mask. Every repetition is bounded, so
- * the scan stays linear in the text whatever it holds.
+ * nested), C and Python byte escapes (`\xc3\xa9`), HTML entities (decimal, hex, and named: HTML 5's
+ * for ASCII punctuation, HTML 4's for Latin-1, Greek and typography), any mix of these character by
+ * character, cut short to 8 characters or more, and base64 (standard or URL-safe) or hex of the
+ * secret or of a body holding it at any byte offset. A piece of the secret (a body split across
+ * fields or lines) is masked from its first 8-character boundary on when 8 or more characters
+ * follow it there, in any letter case: from a piece, at most 7 characters stay visible. `null` when
+ * no secret is long enough to mask. Every repetition is bounded, so the scan stays linear in the
+ * text whatever it holds.
  */
-export function secretPattern(secrets: readonly string[]): RegExp | null {
-  const source = probeOf(secrets).source();
+export function secretPattern(secrets: readonly string[], whole = false): RegExp | null {
+  const source = probeOf(secrets, whole).source();
   // A new object each time (a global pattern carries its lastIndex); V8 compiles a source once.
   return source === null ? null : new RegExp(source, 'g');
 }
 
 /**
- * The tests of one list of secrets, built once: the plain prefixes and base64 heads that
+ * The tests of one list of secrets, built once: the plain pieces and base64 heads that
  * {@link mentionsSecret} looks for first, and the pattern's source, built when first needed.
  */
 interface SecretProbe {
   readonly long: readonly string[];
-  /** Lower-case prefixes of each secret, every `+` written as a space (see {@link probeMentions}). */
-  readonly prefixes: readonly string[];
+  /**
+   * Lower-case runs of 8 characters that any masked plain echo holds (the first of each secret,
+   * each at an 8-character boundary, the last; a shorter secret whole; the hex of its first 8
+   * bytes), every `+` written as a space (see {@link probeMentions}).
+   */
+  readonly pieces: readonly string[];
   /** The first characters of every base64 run of each secret (standard and URL-safe). */
   readonly heads: readonly string[];
   source(): string | null;
@@ -176,21 +187,22 @@ function kept<T>(map: Map<string, T>, k: string, max: number, make: () => T): T 
   return made;
 }
 
-function probeOf(secrets: readonly string[]): SecretProbe {
-  const memoKey = secrets.join('\u0000');
+function probeOf(secrets: readonly string[], whole: boolean): SecretProbe {
+  const memoKey = `${whole ? 'whole\u0000' : ''}${secrets.join('\u0000')}`;
   return kept(PROBES, memoKey, MAX_PROBES, () => {
     const long = secrets.filter((s) => s.length >= MIN_SECRET);
     return {
       long,
-      prefixes: long.map((s) => [...s].slice(0, MIN_PREFIX).join('').toLowerCase().replaceAll('+', ' ')),
+      pieces: long.flatMap((s) => [...new Set([s, JSON.stringify(s).slice(1, -1)])].flatMap((form) => [...pieceStarts(form, whole).map((i) => [...form].slice(i, i + MIN_PREFIX).join('')), hexOf(utf8(form).slice(0, MIN_PREFIX))]).map((p) => p.toLowerCase().replaceAll('+', ' '))),
       heads: long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)].flatMap((form) => base64Runs(form).flatMap((run) => (run.length >= MIN_BASE64 ? base64Heads(run) : [])))),
-      source: () => kept(SOURCES, memoKey, MAX_SOURCES, () => patternSource(long)),
+      source: () => kept(SOURCES, memoKey, MAX_SOURCES, () => patternSource(long, whole)),
     };
   });
 }
 
-function patternSource(secrets: readonly string[]): string | null {
+function patternSource(secrets: readonly string[], whole: boolean): string | null {
   const alternatives = new Set<string>();
+  const named = namedReferences();
   // Every character a match can start with: an escape's first, or the first character itself.
   const starts = new Set<string>();
   const startWith = (ch: string, anyCaseToo: boolean): void => {
@@ -199,15 +211,26 @@ function patternSource(secrets: readonly string[]): string | null {
   };
   for (const s of new Set(secrets)) {
     if (s.length < MIN_SECRET) continue;
-    alternatives.add(sequence([...s].map(spellings), MIN_PREFIX));
+    // Whole: no item is optional.
+    const least = (min: number): number => (whole ? Infinity : min);
+    alternatives.add(sequence([...s].map((ch) => spellings(ch, named)), least(MIN_PREFIX)));
     startWith([...s][0] as string, true);
     if (s.startsWith(' ')) starts.add('\\+');
     for (const form of new Set([s, JSON.stringify(s).slice(1, -1)])) {
+      const chars = [...form];
+      // A piece of the secret, from each 8-character boundary after the first (and the last 8).
+      for (const i of pieceStarts(form, whole).slice(1)) {
+        alternatives.add(sequence(chars.slice(i).map(anyCase), MIN_PREFIX));
+        startWith(chars[i] as string, true);
+      }
+      const bytes = [...utf8(form)];
+      alternatives.add(sequence(bytes.map((b) => anyCase(hex(b, 2))), least(MIN_PREFIX)));
+      startWith(hex(bytes[0] as number, 2).charAt(0), true);
       for (const run of base64Runs(form)) {
         if (run.length < MIN_BASE64) continue;
         const safe = run.replace(/\+/g, '-').replace(/\//g, '_');
-        alternatives.add(sequence([...run].map(base64Spellings), MIN_BASE64_PREFIX));
-        alternatives.add(sequence([...safe].map(base64Spellings), MIN_BASE64_PREFIX));
+        alternatives.add(sequence([...run].map(base64Spellings), least(MIN_BASE64_PREFIX)));
+        alternatives.add(sequence([...safe].map(base64Spellings), least(MIN_BASE64_PREFIX)));
         startWith(run[0] as string, false);
         startWith(safe[0] as string, false);
       }
@@ -223,11 +246,11 @@ function patternSource(secrets: readonly string[]): string | null {
  * Whether a text holds one of the secrets in any spelling {@link secretPattern} knows: the cheap
  * question before walking a large answer to mask it. A text without an escape (no `\`, no `%` and
  * two hex digits, no `&` and `#` or a letter) can hold a secret only as letters in some case (a
- * space perhaps as `+`) or as base64, which plain substring searches find; only the others pay for
+ * space perhaps as `+`), as hex or as base64, which plain substring searches find; only the others pay for
  * the pattern.
  */
-export function mentionsSecret(text: string, secrets: readonly string[]): boolean {
-  return probeMentions(probeOf(secrets), text);
+export function mentionsSecret(text: string, secrets: readonly string[], whole = false): boolean {
+  return probeMentions(probeOf(secrets, whole), text);
 }
 
 /** The start of every escape {@link spellings} knows: a backslash, `%` and two hex digits, an HTML entity. */
@@ -238,7 +261,7 @@ function probeMentions(probe: SecretProbe, text: string): boolean {
   if (!MAY_ESCAPE.test(text)) {
     // Every `+` as a space on both sides: a space spelt either way, in any mix, is found.
     const lower = text.toLowerCase().replaceAll('+', ' ');
-    if (!probe.prefixes.some((p) => lower.includes(p)) && !probe.heads.some((head) => text.includes(head))) return false;
+    if (!probe.pieces.some((p) => lower.includes(p)) && !probe.heads.some((head) => text.includes(head))) return false;
   }
   const source = probe.source();
   return source !== null && new RegExp(source, 'g').test(text);
@@ -250,8 +273,8 @@ function probeMentions(probe: SecretProbe, text: string): boolean {
  * (JSON's escapes gone, so nearly all take the cheap test), joined by NUL: a string that holds a
  * secret makes the joined text hold it; a mention across two strings only costs the masking walk.
  */
-export function maskMentionedSecrets<T>(value: T, secrets: readonly string[]): T {
-  const probe = probeOf(secrets);
+export function maskMentionedSecrets<T>(value: T, secrets: readonly string[], whole = false): T {
+  const probe = probeOf(secrets, whole);
   if (probe.long.length === 0) return value;
   const strings: string[] = [];
   const stack: unknown[] = [value];
@@ -264,7 +287,27 @@ export function maskMentionedSecrets<T>(value: T, secrets: readonly string[]): T
     if (Array.isArray(v)) for (const item of v) stack.push(item);
     else for (const k in v) if (Object.hasOwn(v, k)) stack.push((v as Record<string, unknown>)[k]);
   }
-  return probeMentions(probe, strings.join('\u0000')) ? maskSecrets(value, secrets) : value;
+  return probeMentions(probe, strings.join('\u0000')) ? maskSecrets(value, secrets, whole) : value;
+}
+
+/**
+ * Where the runs of a secret that {@link mentionsSecret} looks for start, in code points: 0, every
+ * 8-character boundary with 8 characters after it, and the last 8 (just 0 for a secret of 8 or
+ * fewer, or for a secret masked only whole). Any prefix or suffix of 8 characters or more, and any
+ * piece of 15 or more, holds one.
+ */
+function pieceStarts(form: string, whole: boolean): number[] {
+  const n = [...form].length;
+  const starts = new Set([0]);
+  if (whole) return [...starts];
+  for (let i = MIN_PREFIX; i + MIN_PREFIX <= n; i += MIN_PREFIX) starts.add(i);
+  if (n > MIN_PREFIX) starts.add(n - MIN_PREFIX);
+  return [...starts];
+}
+
+/** Hex of bytes (upper case; {@link probeOf} lower-cases every piece). */
+function hexOf(bytes: Uint8Array): string {
+  return [...bytes].map((b) => hex(b, 2)).join('');
 }
 
 /** The first characters of a base64 run that any masked echo of it starts with, standard and URL-safe. */
@@ -289,7 +332,7 @@ const BACKSLASH = '(?:\\\\(?:u005[cC])?|%(?:25){0,2}5[cC]|&#0{0,6}92;|&#[xX]0{0,
 const AMP = '&(?:[aA][mM][pP];){0,2}';
 
 /** Every way one character (a code point) may be written in echoed text, as a regular expression. */
-function spellings(ch: string): string {
+function spellings(ch: string, named: ReadonlyMap<number, readonly string[]>): string {
   const cp = ch.codePointAt(0) as number;
   const plain = new Set<string>();
   plain.add(anyCase(ch));
@@ -297,9 +340,8 @@ function spellings(ch: string): string {
   if (ch === ' ') plain.add('\\+');
   plain.add(`${AMP}#0{0,6}${cp};`);
   plain.add(`${AMP}#[xX]0{0,6}${anyCase(cp.toString(16))};`);
-  const named = HTML_NAMED[ch];
-  if (named) plain.add(`${AMP}${anyCase(named)};`);
-  const escaped = [[...Array(ch.length).keys()].map((i) => `u${anyCase(hex(ch.charCodeAt(i), 4))}`).join(BACKSLASH)];
+  for (const name of named.get(cp) ?? []) plain.add(`${AMP}${anyCase(name)};`);
+  const escaped = [[...Array(ch.length).keys()].map((i) => `u${anyCase(hex(ch.charCodeAt(i), 4))}`).join(BACKSLASH), [...utf8(ch)].map((b) => `[xX]${anyCase(hex(b, 2))}`).join(`${BACKSLASH}{1,7}`)];
   const short = JSON_SHORT[ch];
   if (short) escaped.push(short);
   // Plain or behind JSON's escaping backslashes (up to three levels of nesting), or as a JSON escape.
@@ -357,7 +399,34 @@ function base64(bytes: Uint8Array): string {
 }
 
 const JSON_SHORT: Readonly<Record<string, string>> = { '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
-const HTML_NAMED: Readonly<Record<string, string>> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' };
+/**
+ * HTML's named character references by code point: HTML 5's for ASCII punctuation (`&sol;`, as
+ * PHP's `htmlentities(…, ENT_HTML5)` writes them) and HTML 4's for Latin-1, Greek and typography
+ * (`&eacute;`, as Java's `escapeHtml4` writes them). Names are matched in any case: a secret is.
+ */
+function namedReferences(): Map<number, readonly string[]> {
+  // Built when a pattern is (rather than once per module), so the test of each name can fail.
+  return new Map([
+    ...Object.entries({
+      '!': 'excl', '"': 'quot', '#': 'num', $: 'dollar', '%': 'percnt', '&': 'amp', "'": 'apos', '(': 'lpar', ')': 'rpar', '*': 'ast midast', '+': 'plus',
+      ',': 'comma', '.': 'period', '/': 'sol', ':': 'colon', ';': 'semi', '<': 'lt', '=': 'equals', '>': 'gt', '?': 'quest', '@': 'commat', '[': 'lsqb lbrack',
+      '\\': 'bsol', ']': 'rsqb rbrack', '^': 'Hat', _: 'lowbar UnderBar', '`': 'grave DiacriticalGrave', '{': 'lcub lbrace', '|': 'verbar vert VerticalLine', '}': 'rcub rbrace',
+      '\t': 'Tab', '\n': 'NewLine',
+    }).map(([ch, names]): [number, string[]] => [ch.codePointAt(0) as number, names.split(' ')]),
+    ...namedRun(0xa0, 'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml'),
+    ...namedRun(0x391, 'Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa Lambda Mu Nu Xi Omicron Pi Rho - Sigma Tau Upsilon Phi Chi Psi Omega'),
+    ...namedRun(0x3b1, 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigmaf sigma tau upsilon phi chi psi omega'),
+    ...namedRun(0x2013, 'ndash mdash - - - lsquo rsquo sbquo - ldquo rdquo bdquo - dagger Dagger bull - - - hellip'),
+    ...Object.entries({ OElig: 0x152, oelig: 0x153, Scaron: 0x160, scaron: 0x161, Yuml: 0x178, fnof: 0x192, circ: 0x2c6, tilde: 0x2dc, permil: 0x2030, lsaquo: 0x2039, rsaquo: 0x203a, euro: 0x20ac, trade: 0x2122 }).map(
+      ([name, cp]): [number, string[]] => [cp, [name]],
+    ),
+  ]);
+}
+
+/** Names of consecutive code points from `first` (`-`: a code point without one). */
+function namedRun(first: number, names: string): Array<[number, string[]]> {
+  return names.split(' ').flatMap((name, i): Array<[number, string[]]> => (name === '-' ? [] : [[first + i, [name]]]));
+}
 
 function hex(n: number, width: number): string {
   return n.toString(16).toUpperCase().padStart(width, '0');

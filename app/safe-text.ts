@@ -42,3 +42,16 @@ export function safeJson(value: unknown, indent?: number): string {
   const text = JSON.stringify(value, null, indent);
   return text === undefined ? 'null' : text.replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/**
+ * A name (a system's, which the system chose) as one word of a command line the admin may paste
+ * into a POSIX shell or PowerShell: as it is when it holds only characters neither gives a meaning
+ * to, else in single quotes, inside which neither expands anything (`$(…)`, backquotes, `;`). A
+ * quote inside is written as both read it back: `'\\''` for a POSIX shell, `''` for PowerShell.
+ * Control, separator and bidi characters are dropped first, as {@link terminalField} drops them.
+ */
+export function shellWord(text: string, powershell = false): string {
+  const clean = terminalField(text);
+  if (/^[A-Za-z0-9_.,:@%+=/-]+$/.test(clean)) return clean;
+  return `'${clean.replace(/'/g, powershell ? "''" : "'\\''")}'`;
+}

@@ -19,6 +19,7 @@ import type { SaveDialogs } from './reports/save-grants.js';
 import { ReportService } from './reports/service.js';
 import { ReportStore } from './reports/store.js';
 import { monitorHolder } from './monitor/lock.js';
+import { loginThroughMonitor, type MonitorRequest } from './monitor/requests.js';
 import { describeAccount } from './secrets/accounts.js';
 import { openSecretStore, type SecretStore } from './secrets/secret-store.js';
 import { keychainSecretLimit, SizeLimitedSecretStore } from './secrets/size-limited-store.js';
@@ -246,6 +247,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     startGate,
     user: osUser(),
     forwarding,
+    ...(o.deferToMonitor === false ? {} : { monitorLogin: (login: MonitorRequest['login']) => loginThroughMonitor(o.dataDir, login) }),
     ...(o.saveFile ? { saveFile: o.saveFile } : {}),
     ...(o.whatIf ? { whatIf: o.whatIf } : {}),
   });

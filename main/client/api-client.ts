@@ -83,6 +83,13 @@ export interface CallOptions {
   token?: string;
   /** How the token is sent (default `bearer`, the document's form). */
   tokenScheme?: TokenScheme;
+  /**
+   * Other secrets of the site, not sent in this call (its password): masked whole, in any spelling,
+   * in the answer and in errors, since a system may repeat them in any text it returns (an event
+   * log's "login failed with password …"). Not their prefixes: a password may begin like ordinary
+   * text the answer holds.
+   */
+  mask?: readonly string[];
   timeoutMs?: number;
   /** Cancels the call; when its reason is a client error (a deadline), the call fails with that error. */
   signal?: AbortSignal;
@@ -220,6 +227,7 @@ export class ApiClient {
       return await this.send(op, prepared.path, headers, prepared.payload, options, sent);
     } catch (err) {
       if (err instanceof Error && sent.length) err.message = maskSecrets(err.message, sent);
+      if (err instanceof Error && options.mask?.length) err.message = maskSecrets(err.message, options.mask, true);
       throw err;
     }
   }
@@ -342,7 +350,9 @@ export class ApiClient {
             : options.clock;
       const value = this.parseSuccess(op, text, where, context);
       // A system may echo what was sent (the session token): masked wherever it shows.
-      return maskMentionedSecrets(value, sent);
+      // And the site's own secrets, which were not sent: whole, as only a whole one can be repeated.
+      const masked = maskMentionedSecrets(value, sent);
+      return options.mask?.length ? maskMentionedSecrets(masked, options.mask, true) : masked;
     }
     if (TRANSIENT_STATUSES.has(status) && !isJsonText(text)) {
       const retryAfterMs = parseRetryAfter(headerValue(answered, 'retry-after'), this.now());

@@ -60,9 +60,13 @@ export class TransientHttpError extends UnreachableError {
   }
 }
 
-/** True when the answer asked the client to slow down (429, or 503 "busy"): a poll backs off rather than retries. */
+/**
+ * True when the answer asked the client to slow down (429, 503 "busy", or any "not now" answer that
+ * said when to come back, such as a proxy's 502 page with Retry-After): a poll backs off rather
+ * than retries.
+ */
 export function isThrottling(err: unknown): err is TransientHttpError {
-  return err instanceof TransientHttpError && (err.status === 429 || err.status === 503);
+  return err instanceof TransientHttpError && (err.status === 429 || err.status === 503 || err.retryAfterMs !== undefined);
 }
 
 /** An answer that is not the documented shape (wrong status, not JSON, wrong body kind). */

@@ -323,6 +323,20 @@ export class Fleet {
       }
       progress = await conn.login(this.systemsOf(site.id), {});
     }
+    this.loggedIn(site, system, progress);
+    return progress;
+  }
+
+  /**
+   * A login made for this fleet's data directory in another process (the monitor that polls it,
+   * asked by this window): its systems no longer wait for one, and the site is polled now, which
+   * takes what that process records.
+   */
+  loggedInElsewhere(siteId: string, system: string | undefined, progress: LoginProgress): void {
+    this.loggedIn(this.site(siteId), system, progress);
+  }
+
+  private loggedIn(site: Site, system: string | undefined, progress: LoginProgress): void {
     const waiting = new Set(progress.needCode);
     for (const s of this.status(site.id)) {
       if (waiting.has(s.system)) {
@@ -332,7 +346,6 @@ export class Fleet {
       }
     }
     this.resumeAfterLogin(site.id);
-    return progress;
   }
 
   /**

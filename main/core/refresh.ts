@@ -22,6 +22,16 @@ import { selfMetrics } from '../metrics/self-metrics.js';
 const MAX_BACKOFF_MS = 10 * 60_000;
 /** First wait after a system asks to slow down without saying how long; doubles with each poll refused, up to {@link MAX_BACKOFF_MS}. */
 const THROTTLE_BASE_MS = 30_000;
+/**
+ * The longest Retry-After background polls honour. A system may ask for more (a broken or hostile
+ * one: `Retry-After: 99999999999999`), but a monitor blind to it for days would show stale data
+ * as its latest; past this its polls try again and say so.
+ */
+export const MAX_POLL_RETRY_AFTER_MS = 60 * 60_000;
+/** A Retry-After in ms as background polls honour it: bounded by {@link MAX_POLL_RETRY_AFTER_MS}. */
+function pollRetryAfter(ms: number | undefined): number {
+  return Math.min(ms ?? 0, MAX_POLL_RETRY_AFTER_MS);
+}
 const RESOURCES = refreshRead('GET /resources/list');
 const NODES_OP = 'GET /nodes/list';
 /**
@@ -477,7 +487,7 @@ export class FleetRefresh {
     if (err instanceof UnreachableError) {
       const failures = (state.backoff.get(site.id)?.failures ?? 0) + 1;
       // A site that said how long to wait is not asked before then.
-      const delay = Math.max(Math.min(MAX_BACKOFF_MS, 15_000 * 2 ** (failures - 1)), isThrottling(err) ? (err.retryAfterMs ?? 0) : 0);
+      const delay = Math.max(Math.min(MAX_BACKOFF_MS, 15_000 * 2 ** (failures - 1)), isThrottling(err) ? pollRetryAfter(err.retryAfterMs) : 0);
       state.backoff.set(site.id, { failures, until: this.f.clock().getTime() + delay });
     }
     state.siteErrors.set(site.id, { message: redact((err as Error).message), code: ipcErrorCode(err) });
@@ -486,7 +496,7 @@ export class FleetRefresh {
 
   /**
    * A system that asked to slow down: its data stays (stale), and polls leave it alone until its
-   * Retry-After (seconds or a date) or, without one, a backoff doubling from 30 s per refused poll
+   * Retry-After (seconds or a date; an hour at most) or, without one, a backoff doubling from 30 s per refused poll
    * up to 10 min, whichever is later. A Refresh still tries; a read that answers ends the backoff.
    */
   private systemThrottled(site: Site, system: string, err: TransientHttpError, previous: SystemStatus | undefined, written?: WrittenAnswers): void {
@@ -495,7 +505,7 @@ export class FleetRefresh {
     const perSite = state.throttled.get(site.id) ?? new Map<string, { failures: number; until: number }>();
     state.throttled.set(site.id, perSite);
     const failures = (perSite.get(system)?.failures ?? 0) + 1;
-    const until = now + Math.max(err.retryAfterMs ?? 0, Math.min(MAX_BACKOFF_MS, THROTTLE_BASE_MS * 2 ** (failures - 1)));
+    const until = now + Math.max(pollRetryAfter(err.retryAfterMs), Math.min(MAX_BACKOFF_MS, THROTTLE_BASE_MS * 2 ** (failures - 1)));
     perSite.set(system, { failures, until });
     const nextTryAt = new Date(until).toISOString();
     state.setStatus({

@@ -102,6 +102,8 @@ export class SiteConnection {
   private readonly refused = new Set<string>();
   /** The password read in flight: sessions logging in together share one keychain lookup. */
   private passwordRead: Promise<string | null> | undefined;
+  /** The site's password as last read, masked in every answer (empty: none stored); undefined until read. */
+  private passwordMask: readonly string[] | undefined;
   private scheme: TokenScheme;
   /** Per system: its clock offset ({@link clockOffset}) from its nodes' `Time`. */
   private readonly clockOffsets = new Map<string, number>();
@@ -495,8 +497,9 @@ export class SiteConnection {
     // The call's options named one by one: a rest pattern and a spread per request cost more than the fields.
     const { body, headers, onSend, budget } = params;
     const query = inSystemClock(op, params.query, clock?.clockOffsetMs);
+    const mask = this.passwordMask;
     return this.authed(token, (tokenScheme) =>
-      runLimited(this.limiters, () => this.client.call(op, { query, body, headers, onSend, budget, token, tokenScheme, signal, clock, timeoutMs: this.requestTimeout(params) }), signal),
+      runLimited(this.limiters, () => this.client.call(op, { query, body, headers, onSend, budget, token, tokenScheme, mask, signal, clock, timeoutMs: this.requestTimeout(params) }), signal),
     );
   }
 
@@ -636,6 +639,8 @@ export class SiteConnection {
     this.assertTrusted();
     // A session in memory (nearly every call) is taken without another promise.
     const token = this.tokens.get(key(system)) ?? (await this.sessionToken(system, false, signal));
+    // A session restored from the keychain made no login here: the password it masks is read once.
+    if (this.passwordMask === undefined) await this.learnPassword(signal);
     try {
       return await task(token);
     } catch (err) {
@@ -691,10 +696,24 @@ export class SiteConnection {
   }
 
   private readPassword(): Promise<string | null> {
-    this.passwordRead ??= this.deps.secrets.get(passwordAccount(this.site.id)).finally(() => {
-      this.passwordRead = undefined;
-    });
+    this.passwordRead ??= this.deps.secrets.get(passwordAccount(this.site.id))
+      .then((password) => {
+        this.passwordMask = password ? [password] : [];
+        return password;
+      })
+      .finally(() => {
+        this.passwordRead = undefined;
+      });
     return this.passwordRead;
+  }
+
+  /** Reads the password to mask; a keychain that cannot answer leaves none (the call's own error, if any, says why). */
+  private async learnPassword(signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await raceSignal(this.readPassword(), signal);
+    } catch {
+      this.passwordMask ??= [];
+    }
   }
 
   private async newSession(system: string | undefined, code: string | undefined): Promise<string> {

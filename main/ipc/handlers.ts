@@ -12,6 +12,7 @@ import { CancelledError } from '../client/errors.js';
 import { pinnedValidity, probeCertificate } from '../client/tls.js';
 import { ipcErrorCode } from '../../app/errors.js';
 import type { Fleet } from '../core/fleet.js';
+import type { LoginProgress } from '../core/site-connection.js';
 import type { BulkJobs } from '../core/bulk.js';
 import { join } from 'node:path';
 import type { ReportService } from '../reports/service.js';
@@ -72,6 +73,11 @@ export interface HandlerContext {
   whatIf?: WhatIf | undefined;
   /** The OS user named in exports. */
   user?: string | undefined;
+  /**
+   * A login made by the monitor polling this data directory, undefined when none does (see
+   * `loginThroughMonitor`); absent in the monitor itself.
+   */
+  monitorLogin?: ((login: { site: string; system?: string; code?: string; password?: string }) => Promise<LoginProgress | undefined>) | undefined;
   /** Source of "now" for exports and data ages. */
   clock?: (() => Date) | undefined;
   /** Audit-trail forwarding (the `forward:*` channels fail without it). */
@@ -139,8 +145,9 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   const policy = (sites as Partial<SiteStore>).policy ?? new PolicyGuard();
   const siteOf = (ref: string): Site => {
     const site = sites.get(ref);
+    // One answer for another site's name and for no site's: which sites exist is not a scoped window's to learn.
+    if (ctx.scopedSite && site?.id !== ctx.scopedSite) throw new ScopeError(`this window is scoped to site "${ctx.scopedSite}"`);
     if (!site) throw new ScopeError(`no site named "${ref}"`);
-    if (ctx.scopedSite && site.id !== ctx.scopedSite) throw new ScopeError(`this window is scoped to site "${ctx.scopedSite}"`);
     return site;
   };
   const inScopeSites = (): Site[] => sites.list().filter((s) => !ctx.scopedSite || s.id === ctx.scopedSite);
@@ -254,11 +261,22 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       return fleet.importSites(r.fileName, r.text, { replace: r.replace, dryRun: false });
     },
     'session:login': async (r) => {
-      const progress = await fleet.login(siteOf(r.site).id, {
+      const site = siteOf(r.site);
+      const credentials = {
         ...(r.password !== undefined ? { password: r.password } : {}),
         ...(r.code ? { code: r.code } : {}),
         ...(r.system !== undefined ? { system: r.system } : {}),
-      });
+      };
+      // While a monitor polls this data directory, this window's polls take what it records: the
+      // login must reach its sessions first (a refused one is not tried again here).
+      const monitor = await ctx.monitorLogin?.({ site: site.id, ...credentials });
+      if (monitor && r.code) {
+        // A code is accepted once, and it went to the monitor, which polls. The window's own calls
+        // log in again when they need to.
+        fleet.loggedInElsewhere(site.id, r.system, monitor);
+        return { ...ok, loggedIn: monitor.loggedIn, needCode: monitor.needCode };
+      }
+      const progress = await fleet.login(site.id, credentials);
       return { ...ok, loggedIn: progress.loggedIn, needCode: progress.needCode };
     },
     'session:logout': async (r) => {

@@ -50,6 +50,19 @@ export function parseListen(listen: string): { host: string; port: number } {
   return { host, port };
 }
 
+/**
+ * Whether a request's Host names this endpoint in a way DNS rebinding cannot: an IP address,
+ * `localhost`, or the host it listens on as given. A missing Host (HTTP/1.0) is taken: browsers
+ * always send one.
+ */
+export function hostWithoutRebinding(hostHeader: string | undefined, listenHost: string): boolean {
+  if (hostHeader === undefined) return true;
+  const m = /^(?:\[([^\]]*)\]|([^:]*))(?::\d*)?$/.exec(hostHeader.trim());
+  const name = (m?.[1] ?? m?.[2])?.toLowerCase();
+  if (name === undefined || name === '') return false;
+  return isIP(name) !== 0 || name === 'localhost' || name === listenHost.toLowerCase();
+}
+
 function isLoopbackIp(ip: string): boolean {
   if (isIP(ip) === 4) return ip.startsWith('127.');
   const v6 = ip.toLowerCase();
@@ -90,8 +103,12 @@ export async function startMetricsEndpoint(rt: Runtime, o: MetricsEndpointOption
   const clientAuth = config?.tls?.clientAuth ?? 'NoClientCert';
   let checking = 0;
 
+  const open = !restrictsAccess(config);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '/').split('?')[0];
+    // An endpoint anyone on the machine may read is still no web page's to read: a page that
+    // rebinds its own name to 127.0.0.1 reaches it as its own origin, with its name as Host.
+    if (open && !hostWithoutRebinding(req.headers.host, host)) return send(res, 403, 'forbidden host: scrape this endpoint by its address, or localhost\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'only GET and HEAD\n', { allow: 'GET, HEAD' });
     if (path !== '/metrics' && path !== '/') return send(res, 404, 'not found: the metrics are at /metrics\n');
     const socket = req.socket as Partial<TLSSocket>;

@@ -1,6 +1,6 @@
 import type { Alert } from '../../app/alerts/alert.js';
 import type { Site, SystemState, SystemStatus } from '../../app/domain/site.js';
-import { terminalField } from '../../app/safe-text.js';
+import { shellWord, terminalField } from '../../app/safe-text.js';
 import { ManagedError } from '../../app/errors.js';
 import { startMetricsEndpoint, type MetricsEndpoint, type MetricsEndpointOptions } from '../metrics/endpoint.js';
 import { APP_VERSION, openRuntime, osUser, type Runtime } from '../runtime.js';
@@ -165,12 +165,12 @@ export function stateLine(siteName: string, before: SystemState | undefined, s: 
 /** What an admin runs to end a wait (the monitor asks the system nothing until then), or ''. */
 function waitingFor(siteName: string, s: SystemStatus): string {
   if (!WAITS_FOR_ADMIN.has(s.state)) return '';
-  const quoted = JSON.stringify(siteName);
+  const quoted = shellWord(siteName, process.platform === 'win32');
   const command =
     s.state === 'certificate-changed'
       ? `fleetdeck site trust ${quoted}`
       : /two-factor/i.test(s.lastError ?? '')
-        ? `fleetdeck login ${quoted} --system ${JSON.stringify(s.system)} --code CODE`
+        ? `fleetdeck login ${quoted} --system ${shellWord(s.system, process.platform === 'win32')} --code CODE`
         : `fleetdeck login ${quoted} --password-stdin, or its password in --secrets-file or ${secretEnvName(siteName)}`;
   return ` (waiting for an admin, not polled until then: ${command})`;
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { ERROR_TABLE, EXIT, errorCode } from '../../app/errors.js';
+import { CodedError, ERROR_TABLE, EXIT, errorCode, type ErrorCode } from '../../app/errors.js';
 import { maskSecrets, redact } from '../../app/redact.js';
 import type { LoginProgress } from '../core/site-connection.js';
+import { askMonitor } from './lock.js';
 
 /**
  * What an admin's command asks of the running monitor over its lock (`lock.ts`): a login of one of
@@ -69,4 +70,33 @@ export async function answerRequest(rt: RequestTarget, raw: unknown, log: (line:
 /** The CLI's exit status for a refused answer's error code. */
 export function exitOfAnswer(code: string | undefined): number {
   return code !== undefined && code in ERROR_TABLE ? EXIT[ERROR_TABLE[code as keyof typeof ERROR_TABLE].exit] : EXIT.internal;
+}
+
+/** How long a login through the running monitor may take (its own login's deadline is shorter). */
+export const MONITOR_LOGIN_TIMEOUT_MS = 120_000;
+
+/**
+ * A login made by the monitor running on the data directory, in its own sessions (its polls go on
+ * with it); undefined when no monitor runs there. For a window on a data directory a monitor
+ * polls: the window's polls take what the monitor records, so a login made only in the window
+ * would leave the site waiting for one in both.
+ * @throws CodedError when a monitor runs but does not answer, or refuses the login (its message,
+ *   without the secrets sent)
+ */
+export async function loginThroughMonitor(dataDir: string, login: MonitorRequest['login'], timeoutMs = MONITOR_LOGIN_TIMEOUT_MS): Promise<LoginProgress | undefined> {
+  const sent = [login.password, login.code].filter((s): s is string => s !== undefined);
+  let asked;
+  try {
+    asked = await askMonitor(dataDir, { login } satisfies MonitorRequest, timeoutMs);
+  } catch (err) {
+    throw new CodedError('unreachable', `a monitor polls this data directory, but ${maskSecrets(err instanceof Error ? err.message : String(err), sent)}; nothing was logged in. Try again once it has started`);
+  }
+  if (asked === undefined) return undefined;
+  const answer = monitorAnswer.safeParse(asked.answer);
+  if (!answer.success) throw new CodedError('protocol', 'the monitor polling this data directory answered something this version does not read; nothing is known of the login');
+  if (!answer.data.ok) {
+    const code: ErrorCode = answer.data.code !== undefined && answer.data.code in ERROR_TABLE ? (answer.data.code as ErrorCode) : 'internal';
+    throw new CodedError(code, `the monitor polling this data directory: ${maskSecrets(answer.data.message, sent)}`);
+  }
+  return { loggedIn: answer.data.loggedIn, needCode: answer.data.needCode };
 }

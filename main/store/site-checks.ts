@@ -17,12 +17,18 @@ export const MAX_IN_FLIGHT = 64;
 const TLS_FIELDS = new Set(Object.keys(siteTlsSchema.shape));
 const POLLING_FIELDS = new Set(Object.keys(sitePollingSchema.shape));
 
+/** The longest site id: a name's (64 characters) with a suffix that makes it unique. */
+export const MAX_SITE_ID = 80;
+
 /**
- * Refuses a site id that is not lowercase letters, digits and dashes. Ids name keychain accounts
- * and per-site profile folders, so a `/` or `..` would reach outside the data directory.
+ * Refuses a site id that is not lowercase letters, digits and dashes, or longer than
+ * {@link MAX_SITE_ID}. Ids name keychain accounts and per-site profile folders, so a `/` or `..`
+ * would reach outside the data directory, and a folder name past what a file system takes (255
+ * bytes) would keep the site's window from starting.
  * @throws InputError
  */
 export function checkSiteId(id: string): void {
+  if (id.length > MAX_SITE_ID) throw new InputError(`"${id.slice(0, 24)}…" is not a valid site id: at most ${MAX_SITE_ID} characters (it has ${id.length})`);
   if (!/^[a-z0-9][a-z0-9-]*$/.test(id)) throw new InputError(`"${id}" is not a valid site id: use lowercase letters, digits and dashes`);
 }
 

@@ -111,7 +111,7 @@ function checkEntry(entry: unknown, before: readonly Site[]): Site {
 /** How a refused entry is named: its place in the file, and its id when it has a printable one. */
 function entryName(entry: unknown, i: number): string {
   const id = typeof entry === 'object' && entry !== null && 'id' in entry ? entry.id : undefined;
-  return typeof id === 'string' ? `site ${i + 1} (id "${visible(id)}")` : `site ${i + 1}`;
+  return typeof id === 'string' ? `site ${i + 1} (id "${visible(id.length > 40 ? `${id.slice(0, 40)}…` : id)}")` : `site ${i + 1}`;
 }
 
 /** Text from the file with its control and format characters escaped, so a refusal reads as what the file holds. */

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { describeClockOffset } from '../../../app/answers/time.js';
 import { getOperation, ValidationError } from '../../../app/catalog/index.js';
 import { redact, secretValues } from '../../../app/redact.js';
-import { terminalField } from '../../../app/safe-text.js';
+import { shellWord, terminalField } from '../../../app/safe-text.js';
 import { siteNotices } from '../../../app/domain/site-notices.js';
 import type { Level } from '../../../app/health/level.js';
 import type { Rollup } from '../../../app/health/rollup.js';
@@ -151,11 +151,14 @@ async function loginThroughMonitor(io: CliIo, dataDirFlag: string | undefined, l
 
 /** Prints a login's progress; the exit status says whether systems still wait for a code of their own. */
 function loggedIn(io: CliIo, siteName: string, progress: { loggedIn: readonly string[]; needCode: readonly string[] }, how: string): number {
-  io.stdout(progress.loggedIn.length ? `logged in to ${siteName}${how}: ${progress.loggedIn.join(', ')}\n` : `logged in to ${siteName}${how}\n`);
+  // System names are the systems' own: one field each, and a quoted word in the command to paste.
+  const names = (list: readonly string[]): string => list.map(terminalField).join(', ');
+  io.stdout(progress.loggedIn.length ? `logged in to ${siteName}${how}: ${names(progress.loggedIn)}\n` : `logged in to ${siteName}${how}\n`);
   if (!progress.needCode.length) return EXIT.ok;
+  const windows = process.platform === 'win32';
   io.stderr(
-    `fleetdeck: ${progress.needCode.join(', ')} ${progress.needCode.length === 1 ? 'needs a two-factor code of its own' : 'each need a two-factor code of their own'} (a code is accepted once). When your authenticator shows the next code, run:\n` +
-      `  fleetdeck login ${siteName} --system ${progress.needCode[0] ?? ''} --code NEXT_CODE\n`,
+    `fleetdeck: ${names(progress.needCode)} ${progress.needCode.length === 1 ? 'needs a two-factor code of its own' : 'each need a two-factor code of their own'} (a code is accepted once). When your authenticator shows the next code, run:\n` +
+      `  fleetdeck login ${shellWord(siteName, windows)} --system ${shellWord(progress.needCode[0] ?? '', windows)} --code NEXT_CODE\n`,
   );
   return EXIT.auth;
 }

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { formatFingerprint, requireFingerprint, sameFingerprint } from '../../../app/fingerprint.js';
 import { CertificateError, pinnedValidity, probeCertificate, type PinnedValidity } from '../../client/index.js';
 import { siteNotices } from '../../../app/domain/site-notices.js';
-import { terminalField } from '../../../app/safe-text.js';
+import { shellWord, terminalField } from '../../../app/safe-text.js';
 import { urlProtocol } from '../../net.js';
 import { sameBaseUrl } from '../../store/site-store.js';
 import { DATA_DIR, withRuntime } from '../context.js';
@@ -86,7 +86,7 @@ async function siteAdd(io: CliIo, args: readonly string[]): Promise<number> {
         caBundlePem,
       });
       io.stdout(`added site ${terminalField(site.name)} (${site.baseUrl})${site.tls.pinSha256 ? `, certificate pinned ${formatFingerprint(site.tls.pinSha256)}` : ''}\n`);
-      if (password === undefined) io.stdout(`no password stored: run "fleetdeck login ${site.name} --password-stdin"\n`);
+      if (password === undefined) io.stdout(`no password stored: run "fleetdeck login ${shellWord(site.name, process.platform === 'win32')} --password-stdin"\n`);
       return EXIT.ok;
     } catch (err) {
       if (err instanceof CertificateError && err.presentedSha256 && !trustSha256) {
@@ -174,8 +174,8 @@ async function siteEdit(io: CliIo, args: readonly string[]): Promise<number> {
     io.stdout(`updated site ${terminalField(updated.name)}\n`);
     if (!sameBaseUrl(site.baseUrl, updated.baseUrl)) {
       // Fleet.editSite forgot them: they belonged to the old endpoint.
-      const trust = urlProtocol(updated.baseUrl) === 'https:' && !updated.tls.caBundlePem ? `"fleetdeck site trust ${updated.name}", then ` : '';
-      io.stdout(`it moved to ${updated.baseUrl}: its password, sessions and pinned certificate were forgotten; run ${trust}"fleetdeck login ${updated.name} --password-stdin"\n`);
+      const trust = urlProtocol(updated.baseUrl) === 'https:' && !updated.tls.caBundlePem ? `"fleetdeck site trust ${shellWord(updated.name, process.platform === 'win32')}", then ` : '';
+      io.stdout(`it moved to ${updated.baseUrl}: its password, sessions and pinned certificate were forgotten; run ${trust}"fleetdeck login ${shellWord(updated.name, process.platform === 'win32')} --password-stdin"\n`);
     }
     return EXIT.ok;
   });

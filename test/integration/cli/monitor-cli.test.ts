@@ -168,7 +168,7 @@ describe('fleetdeck monitor and a site that asks for a two-factor code', { timeo
     try {
       await until(() => stderr.includes('first refresh done'), () => stderr);
       const [waiting, other] = simulator.sim.manifest.sites;
-      const waits = new RegExp(`${waiting!.name}/(\\S+): ok → login-required: .*two-factor.*\\(waiting for an admin, not polled until then: fleetdeck login "${waiting!.name}" --system "\\1" --code CODE\\)`);
+      const waits = new RegExp(`${waiting!.name}/(\\S+): ok → login-required: .*two-factor.*\\(waiting for an admin, not polled until then: fleetdeck login ${waiting!.name} --system \\1 --code CODE\\)`);
       expect(stderr).toMatch(waits);
       const load = (i: number): number => simulator.sim.control.status()[i]!.requests;
       const asked = load(0);

@@ -12,6 +12,9 @@ const CHAP = 'Chap/Secret+Echo=7d1';
 const USER_PASSWORD = 'user pass é 31aa';
 const SECRETS = [PASSWORD, CHAP, USER_PASSWORD];
 
+/** The names `htmlentities(…, ENT_HTML5)` gives the characters of these bodies. */
+const NAMED: Record<string, string> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos', '/': 'sol', '+': 'plus', '=': 'equals', ':': 'colon', ',': 'comma', '{': 'lbrace', '}': 'rbrace', é: 'eacute' };
+
 /** The spellings a system or a proxy echoes a request body in. */
 const SPELLINGS: Record<string, (text: string) => string> = {
   'upper case': (t) => t.toUpperCase(),
@@ -19,6 +22,9 @@ const SPELLINGS: Record<string, (text: string) => string> = {
   'form-encoded': (t) => new URLSearchParams({ body: t }).toString(),
   '.NET \\u escapes': (t) => t.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
   'HTML entities': (t) => t.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`).replace(/[^\x20-\x7e]/g, (c) => `&#x${c.codePointAt(0)?.toString(16)};`),
+  'HTML named references (PHP ENT_HTML5)': (t) => t.replace(/[&<>"'/+=:,{}é]/g, (c) => `&${NAMED[c]};`),
+  'hex of the body': (t) => Buffer.from(t).toString('hex'),
+  'Python byte escapes': (t) => [...Buffer.from(t)].map((b) => (b < 0x80 && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16)}`)).join(''),
   'base64 of the body': (t) => Buffer.from(t).toString('base64'),
   'base64 of the body after a prefix': (t) => Buffer.from(`x${t}`).toString('base64url'),
   'cut short': (t) => {
@@ -33,8 +39,10 @@ function leaked(text: string): string | undefined {
   const unescaped = text.replace(/\\+u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\\+(["\\/])/g, '$1');
   views.push(unescaped);
   const entities = unescaped.replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
-    .replace(/&(quot|amp|lt|gt|apos);/g, (_, n: string) => ({ quot: '"', amp: '&', lt: '<', gt: '>', apos: "'" })[n] as string);
+    .replace(/&([A-Za-z]+);/g, (m, n: string) => Object.entries(NAMED).find(([, name]) => name === n)?.[0] ?? m);
   views.push(entities);
+  views.push(Buffer.from(text.replace(/\\x([0-9a-f]{2})|([^\\])/gi, (_, h: string | undefined, c: string | undefined) => (h ? `%${h}` : encodeURIComponent(c ?? ''))).replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'));
+  for (const run of text.match(/(?:[0-9a-f]{2}){8,}/gi) ?? []) for (let skip = 0; skip < 2; skip++) views.push(Buffer.from(run.slice(skip), 'hex').toString('utf8'));
   try {
     views.push(decodeURIComponent(entities.replace(/\+/g, ' ')));
   } catch {

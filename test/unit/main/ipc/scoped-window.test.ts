@@ -34,6 +34,27 @@ describe('a window scoped to one site', () => {
     return { dir, fleetWindow };
   }
 
+  it('answers a name of another site as it answers a name of no site: which sites exist is not its to learn', async () => {
+    const { dir } = await fleet();
+    const paris = await open(dir, 'paris');
+    const asks: Array<[string, (site: string) => unknown]> = [
+      ['fleet:status', (site) => ({ site })],
+      ['session:logout', (site) => ({ site })],
+      ['cache:read', (site) => ({ site, system: 'sys1', operation: 'GET /hosts/list' })],
+      ['log:list', (site) => ({ site })],
+      ['alerts:list', (site) => ({ site })],
+      ['compliance:history', (site) => ({ site, system: 'sys1' })],
+      ['sites:pause', (site) => ({ site, paused: true })],
+      ['fleet:refresh', (site) => ({ sites: [site] })],
+    ];
+    for (const [channel, payload] of asks) {
+      const other = await dispatch(paris.handlers, channel, payload('Lyon'));
+      const none = await dispatch(paris.handlers, channel, payload('Nowhere'));
+      expect(other, channel).toMatchObject({ ok: false, error: { message: 'this window is scoped to site "paris"' } });
+      expect(none, channel).toEqual(other);
+    }
+  });
+
   it("turns desktop notifications off for its site's windows only, never for the fleet or another site", async () => {
     const { dir, fleetWindow } = await fleet();
     const paris = await open(dir, { scopedSite: 'paris' });

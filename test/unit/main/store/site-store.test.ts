@@ -378,6 +378,22 @@ describe('SiteStore', () => {
     expect(store(dir).list().map((x) => [x.id, x.baseUrl])).toEqual([['paris', 'https://paris.example'], ['lyon', 'http://127.0.0.1:8443']]);
   });
 
+  it('refuses a site id too long for a folder name, in sites.json and when adding, naming it shortened', async () => {
+    const dir = tempDir();
+    const long = 'a'.repeat(300);
+    const good = { id: 'paris', name: 'Paris', baseUrl: 'https://paris.example', username: 'admin', tags: [], tls: {}, allowHttp: false, polling: { intervalSeconds: 0, paused: false, maxInFlight: 4 }, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
+    fs.writeFileSync(path.join(dir, 'sites.json'), JSON.stringify({ version: 1, sites: [good, { ...good, id: long, name: 'Long' }] }));
+    const s = store(dir);
+    expect(s.list()).toEqual([]);
+    const message = s.importNotice()?.message ?? '';
+    expect(message).toMatch(/1 of its 2 sites would be refused/);
+    expect(message).toContain(`site 2 (id "${'a'.repeat(40)}…"): "${'a'.repeat(24)}…" is not a valid site id: at most 80 characters (it has 300)`);
+    expect(message).not.toContain('a'.repeat(41));
+    const fresh = store(tempDir());
+    await expect(fresh.add({ id: 'b'.repeat(81), name: 'B', baseUrl: 'https://b.example', username: 'admin' })).rejects.toThrow(/at most 80 characters/);
+    expect((await fresh.add({ id: 'b'.repeat(80), name: 'B', baseUrl: 'https://b.example', username: 'admin' })).id).toBe('b'.repeat(80));
+  });
+
   it('hands out copies of the sites it read before, and validates a row again once its stored text changed', async () => {
     // A start reads the list once per site: a row read before is not parsed again, but each reader gets its own copy.
     const dir = tempDir();
