@@ -36,7 +36,7 @@ describe('a window scoped to one site', () => {
 
   it('answers a name of another site as it answers a name of no site: which sites exist is not its to learn', async () => {
     const { dir } = await fleet();
-    const paris = await open(dir, 'paris');
+    const paris = await open(dir, { scopedSite: 'paris' });
     const asks: Array<[string, (site: string) => unknown]> = [
       ['fleet:status', (site) => ({ site })],
       ['session:logout', (site) => ({ site })],
