@@ -51,6 +51,16 @@ export function healthSummaryOf(read: (r: PlannedRead) => CachedRead, now: numbe
   };
 }
 
+/**
+ * What a summary reads of the merged notifications: their high-level records, at most
+ * {@link SUMMARY_ERRORS}, as a notification list. {@link healthSummaryOf} gives the same summary from
+ * it as from the whole list, so a reader that keeps it per content version (a few records instead
+ * of up to a thousand) need not read the list again while it is unchanged.
+ */
+export function summaryNotifications(value: unknown): { Data: NotificationRecord[] } {
+  return { Data: highLevel(listOf<NotificationRecord>(value), SUMMARY_ERRORS) };
+}
+
 // The wire form. Figures a system does not report are left out (JSON drops undefined); the one
 // infinite figure, the upper end of a forecast's range when growth is not certain, travels as null.
 const level = z.enum(['critical', 'unknown', 'warning', 'ok']);

@@ -1,5 +1,5 @@
 import { refreshEnded, type SystemStatus } from '../../app/domain/site.js';
-import { briefOf, healthSummaryOf, type CachedRead } from '../../app/health/system-summary.js';
+import { briefOf, healthSummaryOf, summaryNotifications, SUMMARY_READS, type CachedRead } from '../../app/health/system-summary.js';
 import { redactedJson } from '../../app/redact.js';
 import type { FleetEvent, StatusOrder } from './fleet-state.js';
 import type { Database } from '../store/driver.js';
@@ -66,6 +66,8 @@ function briefJson(siteId: string, system: string, facts: Parameters<typeof brie
 
 const NO_USE = { recordUse: false } as const;
 const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
+/** The merged notifications' cache key: a poll seldom writes them, so their summary part is kept per version. */
+const NOTIFICATIONS_KEY = cacheKey(SUMMARY_READS.notifications.op, SUMMARY_READS.notifications.query);
 
 /**
  * Every system's health summary (`app/health/system-summary.ts`), kept by main: computed when a
@@ -86,6 +88,12 @@ export class HealthSummaries {
   private readonly unstored = new Map<string, { siteId: string; system: string; stored: string }>();
   private storeScheduled = false;
   private readonly smart: SmartVerdicts;
+  /**
+   * Per system, what its summary read of the merged notifications (`summaryNotifications`: a few
+   * records) with their content version: while it stands, the list (up to a thousand records) is
+   * neither read from the cache nor parsed again.
+   */
+  private readonly notifications = new Map<string, { version: number; read: CachedRead }>();
 
   constructor(private readonly o: HealthSummariesOptions) {
     this.clock = o.clock ?? (() => new Date());
@@ -139,15 +147,20 @@ export class HealthSummaries {
    */
   private compute(siteId: string, system: string, batched = false, written?: WrittenAnswers): Kept | undefined {
     try {
-      const read = (r: { op: string; query: Record<string, unknown> }): CachedRead => {
+      const versions = this.o.fleet.cachedVersions?.(siteId, system);
+      const cached = (r: { op: string; query: Record<string, unknown> }, k: string): CachedRead => {
         try {
-          return written?.get(cacheKey(r.op, r.query)) ?? this.o.fleet.cached(siteId, system, r.op, r.query, NO_USE);
+          return written?.get(k) ?? this.o.fleet.cached(siteId, system, r.op, r.query, NO_USE);
         } catch {
           // A damaged answer counts as not cached, as a view reading it alone would show.
           return undefined;
         }
       };
-      const facts = healthSummaryOf(read, this.clock().getTime(), this.smart.lookup(siteId, system, this.o.fleet.cachedVersions?.(siteId, system), written));
+      const read = (r: { op: string; query: Record<string, unknown> }): CachedRead => {
+        const k = cacheKey(r.op, r.query);
+        return k === NOTIFICATIONS_KEY ? this.notificationsOf(siteId, system, versions, () => cached(r, k)) : cached(r, k);
+      };
+      const facts = healthSummaryOf(read, this.clock().getTime(), this.smart.lookup(siteId, system, versions, written));
       // The answers were redacted before they were cached; redacted again, as everything leaving main.
       const json = redactedJson({ siteId, system, ...facts });
       if (typeof json !== 'string') throw new TypeError('the summary is not JSON-serialisable');
@@ -166,6 +179,19 @@ export class HealthSummaries {
       this.o.warn?.(`the health summary of ${siteId}/${system} could not be computed or stored: ${err instanceof Error ? err.message : String(err)}`);
       return this.kept.get(key(siteId, system));
     }
+  }
+
+  /** What the summary reads of the system's merged notifications: kept while their content version stands. */
+  private notificationsOf(siteId: string, system: string, versions: ReadonlyMap<string, number> | undefined, read: () => CachedRead): CachedRead {
+    const k = key(siteId, system);
+    const version = versions?.get(NOTIFICATIONS_KEY);
+    const held = this.notifications.get(k);
+    if (version !== undefined && held?.version === version) return held.read;
+    const hit = read();
+    const part: CachedRead = hit && { value: summaryNotifications(hit.value), at: hit.at };
+    if (version === undefined || !part) this.notifications.delete(k);
+    else this.notifications.set(k, { version, read: part });
+    return part;
   }
 
   private scheduleStore(): void {
