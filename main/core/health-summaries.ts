@@ -1,5 +1,5 @@
 import { refreshEnded, type SystemStatus } from '../../app/domain/site.js';
-import { briefOf, healthSummaryOf, summaryNotifications, SUMMARY_READS, type CachedRead } from '../../app/health/system-summary.js';
+import { briefOf, healthSummaryOf, summaryHistory, summaryNotifications, SUMMARY_READS, type CachedRead } from '../../app/health/system-summary.js';
 import { redactedJson } from '../../app/redact.js';
 import type { FleetEvent, StatusOrder } from './fleet-state.js';
 import type { Database } from '../store/driver.js';
@@ -66,8 +66,14 @@ function briefJson(siteId: string, system: string, facts: Parameters<typeof brie
 
 const NO_USE = { recordUse: false } as const;
 const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
-/** The merged notifications' cache key: a poll seldom writes them, so their summary part is kept per version. */
-const NOTIFICATIONS_KEY = cacheKey(SUMMARY_READS.notifications.op, SUMMARY_READS.notifications.query);
+/**
+ * The answers a poll seldom writes (the merged notifications, the capacity history), by cache key,
+ * with what a summary reads of them: that part is kept per content version.
+ */
+const KEPT_PARTS: ReadonlyMap<string, (value: unknown) => unknown> = new Map<string, (value: unknown) => unknown>([
+  [cacheKey(SUMMARY_READS.notifications.op, SUMMARY_READS.notifications.query), summaryNotifications],
+  [cacheKey(SUMMARY_READS.history.op, SUMMARY_READS.history.query), summaryHistory],
+]);
 
 /**
  * Every system's health summary (`app/health/system-summary.ts`), kept by main: computed when a
@@ -89,11 +95,11 @@ export class HealthSummaries {
   private storeScheduled = false;
   private readonly smart: SmartVerdicts;
   /**
-   * Per system, what its summary read of the merged notifications (`summaryNotifications`: a few
-   * records) with their content version: while it stands, the list (up to a thousand records) is
-   * neither read from the cache nor parsed again.
+   * Per system and {@link KEPT_PARTS} key, what its summary read of that answer (a few notification
+   * records, the history's samples) with the answer's content version: while it stands, the answer
+   * (up to a thousand notifications) is neither read from the cache nor parsed again.
    */
-  private readonly notifications = new Map<string, { version: number; read: CachedRead }>();
+  private readonly parts = new Map<string, Map<string, { version: number; read: CachedRead }>>();
 
   constructor(private readonly o: HealthSummariesOptions) {
     this.clock = o.clock ?? (() => new Date());
@@ -158,7 +164,8 @@ export class HealthSummaries {
       };
       const read = (r: { op: string; query: Record<string, unknown> }): CachedRead => {
         const k = cacheKey(r.op, r.query);
-        return k === NOTIFICATIONS_KEY ? this.notificationsOf(siteId, system, versions, () => cached(r, k)) : cached(r, k);
+        const part = KEPT_PARTS.get(k);
+        return part ? this.partOf(siteId, system, k, part, versions, () => cached(r, k)) : cached(r, k);
       };
       const facts = healthSummaryOf(read, this.clock().getTime(), this.smart.lookup(siteId, system, versions, written));
       // The answers were redacted before they were cached; redacted again, as everything leaving main.
@@ -181,16 +188,18 @@ export class HealthSummaries {
     }
   }
 
-  /** What the summary reads of the system's merged notifications: kept while their content version stands. */
-  private notificationsOf(siteId: string, system: string, versions: ReadonlyMap<string, number> | undefined, read: () => CachedRead): CachedRead {
+  /** What the summary reads of one of the system's {@link KEPT_PARTS} answers: kept while its content version stands. */
+  private partOf(siteId: string, system: string, cacheKey: string, partOf: (value: unknown) => unknown, versions: ReadonlyMap<string, number> | undefined, read: () => CachedRead): CachedRead {
     const k = key(siteId, system);
-    const version = versions?.get(NOTIFICATIONS_KEY);
-    const held = this.notifications.get(k);
+    const version = versions?.get(cacheKey);
+    const kept = this.parts.get(k);
+    const held = kept?.get(cacheKey);
     if (version !== undefined && held?.version === version) return held.read;
     const hit = read();
-    const part: CachedRead = hit && { value: summaryNotifications(hit.value), at: hit.at };
-    if (version === undefined || !part) this.notifications.delete(k);
-    else this.notifications.set(k, { version, read: part });
+    const part: CachedRead = hit && { value: partOf(hit.value), at: hit.at };
+    if (version === undefined || !part) kept?.delete(cacheKey);
+    else if (kept) kept.set(cacheKey, { version, read: part });
+    else this.parts.set(k, new Map([[cacheKey, { version, read: part }]]));
     return part;
   }
 
