@@ -6,13 +6,13 @@ import { setFlagsFromString } from 'node:v8';
  * stays alive is small (the summaries, alerts and memos of 1,000 systems: about 80 MB); left to its
  * own measure, V8 lets the garbage pile up to several times that before it collects, and the
  * process keeps those pages. Bounded so, a monitor of 1,000 systems stays under 300 MB, for more
- * frequent (shorter) collections. An admin's own `--heap-growing-percent` wins.
+ * frequent (shorter) collections. An admin's own `--heap-growing-percent` on node's command line wins.
  */
 export const HEAP_GROWING_PERCENT = 50;
 
-/** Bounds the heap's growth of this process (the monitor's own) unless its command line set it. */
-export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
-  if ([...execArgv, ...nodeOptions.split(/\s+/)].some((a) => /^--heap[-_]growing[-_]percent\b/.test(a))) return false;
+/** Bounds the heap's growth of this process (the monitor's own) unless node's command line set it (NODE_OPTIONS cannot). */
+export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv): boolean {
+  if (execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a))) return false;
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return true;
 }
