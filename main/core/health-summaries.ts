@@ -72,8 +72,29 @@ const key = (siteId: string, system: string): string => `${siteId}\u0000${system
  */
 const KEPT_PARTS: ReadonlyMap<string, (value: unknown) => unknown> = new Map<string, (value: unknown) => unknown>([
   [cacheKey(SUMMARY_READS.notifications.op, SUMMARY_READS.notifications.query), summaryNotifications],
-  [cacheKey(SUMMARY_READS.history.op, SUMMARY_READS.history.query), summaryHistory],
+  [cacheKey(SUMMARY_READS.history.op, SUMMARY_READS.history.query), (value) => internedHistory(summaryHistory(value))],
 ]);
+
+/**
+ * The texts of the kept histories' rows (days, pool names) are the same across a fleet: kept once,
+ * a thousand systems' histories take a few MB, not tens. Bounded: forgotten past {@link MAX_INTERNED}.
+ */
+const interned = new Map<string, string>();
+const MAX_INTERNED = 20_000;
+function intern(text: string): string {
+  const held = interned.get(text);
+  if (held !== undefined) return held;
+  if (interned.size >= MAX_INTERNED) interned.clear();
+  interned.set(text, text);
+  return text;
+}
+function internedHistory(h: ReturnType<typeof summaryHistory>): ReturnType<typeof summaryHistory> {
+  for (const r of h.PerformanceStatstics) {
+    if (r.PoolName !== undefined) r.PoolName = intern(r.PoolName);
+    if (r.Time !== undefined) r.Time = intern(r.Time);
+  }
+  return h;
+}
 
 /**
  * Every system's health summary (`app/health/system-summary.ts`), kept by main: computed when a
