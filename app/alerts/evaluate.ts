@@ -79,13 +79,14 @@ const CONNECTION_RULES = ['unreachable', 'login-required', 'certificate-changed'
 const DATA_RULES: readonly RuleKind[] = RULE_KINDS.filter((k) => !(CONNECTION_RULES as readonly string[]).includes(k));
 
 /**
- * Fields of the node and drive lists and of the health answer (`GET /nodes/list`,
- * `GET /resources/list`, `GET /monitoring/health/current`) that move with every read while no rule
- * reads them: each node's clock (`Time`), sensor readings (`Sensors`), CPU, memory and drive load
- * (`HardwareUtilization`). Who skips evaluations of unchanged input may leave them out of its
- * comparison of those answers.
+ * Fields of the node and drive lists, of the health answer and of the replication list
+ * (`GET /nodes/list`, `GET /resources/list`, `GET /monitoring/health/current`,
+ * `GET /replication/list`) that move with every read while no rule reads them: each node's clock
+ * (`Time`), sensor readings (`Sensors`), CPU, memory and drive load (`HardwareUtilization`), a
+ * volume's sizes and I/O figures (`StatsInfo`). Who skips evaluations of unchanged input may leave
+ * them out of its comparison of those answers.
  */
-export const FIELDS_NO_RULE_READS: readonly string[] = ['Time', 'Sensors', 'HardwareUtilization'];
+export const FIELDS_NO_RULE_READS: readonly string[] = ['Time', 'Sensors', 'HardwareUtilization', 'StatsInfo'];
 
 /** States after which the connection rules know the answer: the refresh reached the site, or was told not to (paused). */
 const CONNECTION_KNOWN: ReadonlySet<SystemState> = new Set(['ok', 'unreachable', 'login-required', 'certificate-changed', 'paused', 'protocol-error', 'unlisted']);

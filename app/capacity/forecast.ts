@@ -192,6 +192,18 @@ export interface PoolHistoryRow {
 }
 
 /**
+ * The rows of a history {@link historyByPool} reads, each with only the fields it reads: the same
+ * samples from a fraction of the memory, for a reader that keeps a history between forecasts.
+ */
+export function historyRowsRead(rows: readonly PoolHistoryRow[]): PoolHistoryRow[] {
+  const out: PoolHistoryRow[] = [];
+  for (const r of rows) {
+    if (typeof r.PoolName === 'string' && typeof r.Time === 'string' && typeof r.TotalConsumedSizeInBytes === 'number') out.push({ PoolName: r.PoolName, Time: r.Time, TotalConsumedSizeInBytes: r.TotalConsumedSizeInBytes });
+  }
+  return out;
+}
+
+/**
  * Splits a pool capacity history into per-pool samples, plus a system series summing the pools
  * at each time (only times at which every pool reported, so a missing pool does not look like a drop).
  */

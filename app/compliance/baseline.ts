@@ -152,6 +152,23 @@ export const baselineSchema = z
   });
 export type Baseline = z.infer<typeof baselineSchema>;
 
+/**
+ * Every field name a baseline's rules look at (each segment of their `items`, `label` and condition
+ * paths): whoever compares answers without some of their fields (the alert engine) must not leave
+ * out one a check reads.
+ */
+export function fieldsRead(baseline: Pick<Baseline, 'checks'>): Set<string> {
+  const out = new Set<string>();
+  const walk = (v: unknown, key: string): void => {
+    if (typeof v === 'string') {
+      if (key === 'items' || key === 'label' || key === 'field') for (const part of v.split('.')) out.add(part);
+    } else if (Array.isArray(v)) for (const x of v) walk(x, key);
+    else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  for (const c of baseline.checks) walk(c.rule, '');
+  return out;
+}
+
 function compiles(pattern: string): boolean {
   try {
     new RegExp(pattern, 'i');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { NotificationRecord } from '../catalog/resources.js';
 import { NOTIFICATIONS_CACHE, type PlannedRead } from '../fleet/refresh-plan.js';
 import { incompleteOf } from '../answers/incomplete.js';
+import { historyRowsRead, type PoolHistoryRow } from '../capacity/forecast.js';
 import type { SmartLookup } from '../smart/verdict.js';
 import { highLevel } from './rollup.js';
 import type { HealthSummary } from './summary-facts.js';
@@ -49,6 +50,25 @@ export function healthSummaryOf(read: (r: PlannedRead) => CachedRead, now: numbe
     errors: highLevel(listOf<NotificationRecord>(read(SUMMARY_READS.notifications)?.value), SUMMARY_ERRORS),
     ...(drivesRead || pairsRead ? { incomplete: { ...(drivesRead ? { drives: drivesRead } : {}), ...(pairsRead ? { replication: pairsRead } : {}) } } : {}),
   };
+}
+
+/**
+ * What a summary reads of the merged notifications: their high-level records, at most
+ * {@link SUMMARY_ERRORS}, as a notification list. {@link healthSummaryOf} gives the same summary from
+ * it as from the whole list, so a reader that keeps it per content version (a few records instead
+ * of up to a thousand) need not read the list again while it is unchanged.
+ */
+export function summaryNotifications(value: unknown): { Data: NotificationRecord[] } {
+  return { Data: highLevel(listOf<NotificationRecord>(value), SUMMARY_ERRORS) };
+}
+
+/**
+ * What a summary reads of the pools' capacity history: its rows as `historyByPool` reads them. Like
+ * {@link summaryNotifications}, {@link healthSummaryOf} gives the same summary from it.
+ */
+export function summaryHistory(value: unknown): { PerformanceStatstics: PoolHistoryRow[] } {
+  const rows = (value as { PerformanceStatstics?: unknown } | null | undefined)?.PerformanceStatstics;
+  return { PerformanceStatstics: Array.isArray(rows) ? historyRowsRead(rows as PoolHistoryRow[]) : [] };
 }
 
 // The wire form. Figures a system does not report are left out (JSON drops undefined); the one

@@ -1,6 +1,6 @@
 import type { Alert, AlertFilter } from '../../app/alerts/alert.js';
 import { redact } from '../../app/redact.js';
-import { dataRulesApply, evaluateAlerts, notificationWindowEnd, type AlertInput, type ComplianceFinding } from '../../app/alerts/evaluate.js';
+import { FIELDS_NO_RULE_READS, dataRulesApply, evaluateAlerts, notificationWindowEnd, type AlertInput, type ComplianceFinding } from '../../app/alerts/evaluate.js';
 import { DEFAULT_RULES, effectiveRules, scopeText, type RuleOverride, type RuleScope, type RuleSettings, type ScopedOverride } from '../../app/alerts/rules.js';
 import type { SystemStatus } from '../../app/domain/site.js';
 import { NOTIFICATIONS_CACHE, smartRead } from '../../app/fleet/refresh-plan.js';
@@ -75,6 +75,8 @@ export interface AlertCompliance {
   reads(): ReadonlyArray<{ op: string; query: Record<string, unknown> }>;
   /** Moves when the baseline or a waiver changed. */
   revision(): string;
+  /** Every field name the baseline's checks look at: a field it names is never left out of what the engine compares. */
+  fieldsRead?(): ReadonlySet<string>;
   /** What a check's scope matches of a site (its name, group and tags): checks of its systems change with it. */
   scopeOf?(siteId: string): string;
   /** The next time (ms) a result changes with time alone (a waiver ends), if any. */
@@ -83,7 +85,9 @@ export interface AlertCompliance {
 
 /** Every cached answer the rules read, besides SMART texts: what an evaluation depends on. */
 const ENGINE_READS = [...Object.values(ROLLUP_READS), NOTIFICATIONS_CACHE];
+const ENGINE_KEYS = ENGINE_READS.map((r) => cacheKey(r.op, r.query));
 const SMART_KEYS = `${smartRead('', 0).op}?`;
+const UNREAD = new Set(FIELDS_NO_RULE_READS);
 
 /**
  * Evaluates the alert rules after every refresh of a system: it listens to the fleet's `status`
@@ -271,16 +275,25 @@ export class AlertEngine {
    * only when their version moved), and each SMART text's version.
    */
   private seen(status: SystemStatus, versions: ReadonlyMap<string, number>, written: WrittenAnswers | undefined): Array<[string, string | number | null]> {
-    const out: Array<[string, string | number | null]> = ENGINE_READS.map((r) => {
-      const key = cacheKey(r.op, r.query);
+    const out: Array<[string, string | number | null]> = ENGINE_READS.map((r, i) => {
+      const key = ENGINE_KEYS[i] as string;
       return [key, this.digests ? this.digests.seen(status.siteId, status.system, r, versions, written) : (versions.get(key) ?? null)];
     });
     const smart = [...versions].filter(([k]) => k.startsWith(SMART_KEYS)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    const compliance = (this.o.compliance?.reads() ?? []).map((r): [string, string | number | null] => {
-      const key = cacheKey(r.op, r.query);
-      return [key, this.digests ? this.digests.seen(status.siteId, status.system, r, versions, written) : (versions.get(key) ?? null)];
-    });
+    const reads = this.o.compliance?.reads() ?? [];
+    const seen = this.complianceSeen(status, versions, written, reads);
+    const compliance = reads.map((r, i): [string, string | number | null] => [cacheKey(r.op, r.query), seen[i] ?? null]);
     return [...out, ...smart, ...compliance];
+  }
+
+  /**
+   * What the compliance checks see of the baseline's reads: as the rules see them ({@link seen}),
+   * but by content version alone when the baseline looks at a field the digests leave out.
+   */
+  private complianceSeen(status: SystemStatus, versions: ReadonlyMap<string, number>, written: WrittenAnswers | undefined, reads: ReadonlyArray<{ op: string; query: Record<string, unknown> }>): Array<string | number | null> {
+    const fields = this.o.compliance?.fieldsRead?.();
+    const digests = fields && [...UNREAD].some((f) => fields.has(f)) ? undefined : this.digests;
+    return reads.map((r) => (digests ? digests.seen(status.siteId, status.system, r, versions, written) : (versions.get(cacheKey(r.op, r.query)) ?? null)));
   }
 
   /** The system's compliance checks: those of its last evaluation while what they read, the baseline and the waivers are the same and it is younger than `maxUnchangedMs`. */
@@ -292,7 +305,7 @@ export class AlertEngine {
       JSON.stringify([
         compliance.revision(),
         compliance.scopeOf?.(status.siteId) ?? null,
-        compliance.reads().map((r) => (this.digests ? this.digests.seen(status.siteId, status.system, r, versions, written) : (versions.get(cacheKey(r.op, r.query)) ?? null))),
+        this.complianceSeen(status, versions, written, compliance.reads()),
       ]);
     const last = this.complianceInput.get(systemKey);
     const held = this.compliance.get(systemKey);

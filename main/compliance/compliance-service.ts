@@ -8,6 +8,7 @@ import { InputError } from '../../app/errors.js';
 import type { ActionLog } from '../store/action-log.js';
 import type { OfflineCache } from '../store/offline-cache.js';
 import type { WrittenAnswers } from '../core/written-answers.js';
+import { fieldsRead } from '../../app/compliance/baseline.js';
 import { baselineMeta, shippedBaseline, type BaselineSource } from './baseline-source.js';
 import { evaluateCachedSystem, evaluateFleet } from './fleet-compliance.js';
 import { systemKey, type ScoreHistory } from './score-history.js';
@@ -44,6 +45,7 @@ export class ComplianceService {
   readonly source: BaselineSource;
   readonly waivers: WaiverLog;
   private readonly clock: () => Date;
+  private fields: { baseline: object; names: ReadonlySet<string> } | undefined;
 
   constructor(private readonly o: ComplianceServiceOptions) {
     this.source = o.baseline ?? shippedBaseline();
@@ -116,6 +118,12 @@ export class ComplianceService {
   reads(): Array<{ op: string; query: Record<string, unknown> }> {
     const ops = new Set(this.source.baseline.checks.flatMap((c) => [c.rule.read, ...(c.rule.when ? [c.rule.when.read] : [])]));
     return [...ops].map((op) => refreshRead(op));
+  }
+
+  /** Every field name the baseline's checks look at ({@link fieldsRead}). */
+  fieldsRead(): ReadonlySet<string> {
+    if (this.fields?.baseline !== this.source.baseline) this.fields = { baseline: this.source.baseline, names: fieldsRead(this.source.baseline) };
+    return this.fields.names;
   }
 
   /** The next time (ms) a waiver ends after `now`: results change then with nothing else changing. */

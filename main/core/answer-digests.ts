@@ -7,11 +7,16 @@ import type { WrittenAnswers } from './written-answers.js';
 
 /**
  * The answers that move at every read in members neither the alert rules nor the fleet search read
- * (`FIELDS_NO_RULE_READS`: each node's clock, sensor readings, load): the node and drive lists and
- * the health answer. Their content version moves at every poll, so whoever skips work on unchanged
- * input compares their {@link stableDigest} instead.
+ * (`FIELDS_NO_RULE_READS`: each node's clock, sensor readings, load, each volume's I/O figures): the
+ * node and drive lists, the health answer and the replication list. Their content version moves at
+ * every poll, so whoever skips work on unchanged input compares their {@link stableDigest} instead.
  */
-export const VOLATILE_READS = [refreshRead('GET /resources/list'), refreshRead('GET /nodes/list'), refreshRead('GET /monitoring/health/current')] as const;
+export const VOLATILE_READS = [
+  refreshRead('GET /resources/list'),
+  refreshRead('GET /nodes/list'),
+  refreshRead('GET /monitoring/health/current'),
+  refreshRead('GET /replication/list'),
+] as const;
 const VOLATILE_KEYS: ReadonlySet<string> = new Set(VOLATILE_READS.map((r) => cacheKey(r.op, r.query)));
 
 /** Whether the answer under this cache key has a {@link stableDigest} (one of {@link VOLATILE_READS}). */

@@ -1,5 +1,5 @@
 import { refreshEnded, type SystemStatus } from '../../app/domain/site.js';
-import { briefOf, healthSummaryOf, type CachedRead } from '../../app/health/system-summary.js';
+import { briefOf, healthSummaryOf, summaryHistory, summaryNotifications, SUMMARY_READS, type CachedRead } from '../../app/health/system-summary.js';
 import { redactedJson } from '../../app/redact.js';
 import type { FleetEvent, StatusOrder } from './fleet-state.js';
 import type { Database } from '../store/driver.js';
@@ -66,6 +66,35 @@ function briefJson(siteId: string, system: string, summary: Parameters<typeof br
 
 const NO_USE = { recordUse: false } as const;
 const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
+/**
+ * The answers a poll seldom writes (the merged notifications, the capacity history), by cache key,
+ * with what a summary reads of them: that part is kept per content version.
+ */
+const KEPT_PARTS: ReadonlyMap<string, (value: unknown) => unknown> = new Map<string, (value: unknown) => unknown>([
+  [cacheKey(SUMMARY_READS.notifications.op, SUMMARY_READS.notifications.query), summaryNotifications],
+  [cacheKey(SUMMARY_READS.history.op, SUMMARY_READS.history.query), (value) => internedHistory(summaryHistory(value))],
+]);
+
+/**
+ * The texts of the kept histories' rows (days, pool names) are the same across a fleet: kept once,
+ * a thousand systems' histories take a few MB, not tens. Bounded: forgotten past {@link MAX_INTERNED}.
+ */
+const interned = new Map<string, string>();
+const MAX_INTERNED = 20_000;
+function intern(text: string): string {
+  const held = interned.get(text);
+  if (held !== undefined) return held;
+  if (interned.size >= MAX_INTERNED) interned.clear();
+  interned.set(text, text);
+  return text;
+}
+function internedHistory(h: ReturnType<typeof summaryHistory>): ReturnType<typeof summaryHistory> {
+  for (const r of h.PerformanceStatstics) {
+    if (r.PoolName !== undefined) r.PoolName = intern(r.PoolName);
+    if (r.Time !== undefined) r.Time = intern(r.Time);
+  }
+  return h;
+}
 
 /**
  * Every system's health summary (`app/health/system-summary.ts`), kept by main: computed when a
@@ -86,6 +115,12 @@ export class HealthSummaries {
   private readonly unstored = new Map<string, { siteId: string; system: string; stored: string }>();
   private storeScheduled = false;
   private readonly smart: SmartVerdicts;
+  /**
+   * Per system and {@link KEPT_PARTS} key, what its summary read of that answer (a few notification
+   * records, the history's samples) with the answer's content version: while it stands, the answer
+   * (up to a thousand notifications) is neither read from the cache nor parsed again.
+   */
+  private readonly parts = new Map<string, Map<string, { version: number; read: CachedRead }>>();
 
   constructor(private readonly o: HealthSummariesOptions) {
     this.clock = o.clock ?? (() => new Date());
@@ -139,15 +174,21 @@ export class HealthSummaries {
    */
   private compute(siteId: string, system: string, batched = false, written?: WrittenAnswers): Kept | undefined {
     try {
-      const read = (r: { op: string; query: Record<string, unknown> }): CachedRead => {
+      const versions = this.o.fleet.cachedVersions?.(siteId, system);
+      const cached = (r: { op: string; query: Record<string, unknown> }, k: string): CachedRead => {
         try {
-          return written?.get(cacheKey(r.op, r.query)) ?? this.o.fleet.cached(siteId, system, r.op, r.query, NO_USE);
+          return written?.get(k) ?? this.o.fleet.cached(siteId, system, r.op, r.query, NO_USE);
         } catch {
           // A damaged answer counts as not cached, as a view reading it alone would show.
           return undefined;
         }
       };
-      const summary = healthSummaryOf(read, this.clock().getTime(), this.smart.lookup(siteId, system, this.o.fleet.cachedVersions?.(siteId, system), written));
+      const read = (r: { op: string; query: Record<string, unknown> }): CachedRead => {
+        const k = cacheKey(r.op, r.query);
+        const part = KEPT_PARTS.get(k);
+        return part ? this.partOf(siteId, system, k, part, versions, () => cached(r, k)) : cached(r, k);
+      };
+      const summary = healthSummaryOf(read, this.clock().getTime(), this.smart.lookup(siteId, system, versions, written));
       // The answers were redacted before they were cached; redacted again, as everything leaving main.
       const json = redactedJson({ siteId, system, ...summary });
       if (typeof json !== 'string') throw new TypeError('the summary is not JSON-serialisable');
@@ -166,6 +207,21 @@ export class HealthSummaries {
       this.o.warn?.(`the health summary of ${siteId}/${system} could not be computed or stored: ${err instanceof Error ? err.message : String(err)}`);
       return this.kept.get(key(siteId, system));
     }
+  }
+
+  /** What the summary reads of one of the system's {@link KEPT_PARTS} answers: kept while its content version stands. */
+  private partOf(siteId: string, system: string, cacheKey: string, partOf: (value: unknown) => unknown, versions: ReadonlyMap<string, number> | undefined, read: () => CachedRead): CachedRead {
+    const k = key(siteId, system);
+    const version = versions?.get(cacheKey);
+    const kept = this.parts.get(k);
+    const held = kept?.get(cacheKey);
+    if (version !== undefined && held?.version === version) return held.read;
+    const hit = read();
+    const part: CachedRead = hit && { value: partOf(hit.value), at: hit.at };
+    if (version === undefined || !part) kept?.delete(cacheKey);
+    else if (kept) kept.set(cacheKey, { version, read: part });
+    else this.parts.set(k, new Map([[cacheKey, { version, read: part }]]));
+    return part;
   }
 
   private scheduleStore(): void {

@@ -9,6 +9,7 @@ export interface SmartSource {
 }
 
 const NO_USE = { recordUse: false } as const;
+const SMART_OP = smartRead('', 0).op;
 
 /**
  * Every drive's SMART verdict ({@link smartVerdictOf}) as the health summaries and the alert rules
@@ -34,14 +35,26 @@ export class SmartVerdicts {
     const known = this.#memo.get(systemKey);
     const kept = new Map<string, { stamp: string; verdict: SmartVerdict | undefined }>();
     this.#memo.set(systemKey, kept);
+    // Each drive's key as cacheKey spells it (`driveid` sorts before `node`; an integer is its own
+    // encoding), with the node's part encoded once per node rather than once per drive.
+    const nodeParts = new Map<string, string>();
+    const keyOf = (node: string, driveId: number): string => {
+      if (!Number.isSafeInteger(driveId)) {
+        const r = smartRead(node, driveId);
+        return cacheKey(r.op, r.query);
+      }
+      let part = nodeParts.get(node);
+      if (part === undefined) nodeParts.set(node, (part = cacheKey(SMART_OP, { node }).slice(SMART_OP.length + 1)));
+      return `${SMART_OP}?driveid=${driveId}&${part}`;
+    };
     return (node, driveId) => {
-      const r = smartRead(node, driveId);
-      const key = cacheKey(r.op, r.query);
+      const key = keyOf(node, driveId);
       const before = kept.get(key) ?? known?.get(key);
       const version = versions?.get(key);
       if (versions && version === undefined) return undefined;
       let entry = version !== undefined && before?.stamp === `#${version}` ? before : undefined;
       if (!entry) {
+        const r = smartRead(node, driveId);
         const hit = written?.get(key) ?? this.source.cached(siteId, system, r.op, r.query, NO_USE);
         if (!hit) return undefined;
         const stamp = version !== undefined ? `#${version}` : hit.at;

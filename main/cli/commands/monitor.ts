@@ -1,4 +1,5 @@
 import { EXIT } from '../../../app/errors.js';
+import { boundHeapGrowth } from '../../monitor/heap.js';
 import { startMonitor, STOP_BOUND_MS } from '../../monitor/monitor.js';
 import { parseMonitorArgs } from '../../monitor/options.js';
 import { resolveDataDir } from '../../store/data-dir.js';
@@ -31,6 +32,8 @@ const PROCESS_SIGNALS: StopSignals = {
  */
 export async function monitorCommand(io: CliIo, args: readonly string[], signals: StopSignals = PROCESS_SIGNALS): Promise<number> {
   const parsed = parseMonitorArgs(args);
+  // The process is the monitor's own only when it answers the OS's signals (not a test's).
+  if (signals === PROCESS_SIGNALS) boundHeapGrowth();
   const dataDir = resolveDataDir({ flag: parsed.dataDir, env: io.env });
   const stopped = new Promise<string>((resolve) => {
     const off = signals.on((signal) => {

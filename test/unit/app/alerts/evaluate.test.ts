@@ -8,8 +8,8 @@ const nvme = (critical: string): string =>
   ['=== START OF SMART DATA SECTION ===', 'SMART overall-health self-assessment test result: PASSED', '', 'SMART/Health Information (NVMe Log 0x02)', `Critical Warning:                   ${critical}`, 'Temperature:                        38 Celsius', 'Available Spare:                    100%', 'Available Spare Threshold:          10%', 'Percentage Used:                    3%', 'Media and Data Integrity Errors:    0', ''].join('\n');
 
 describe('alert evaluation', () => {
-  it('reads no field that moves with every read of the node and drive lists and health (clocks, sensor readings, load): skipping on them is safe', () => {
-    expect([...FIELDS_NO_RULE_READS].sort()).toEqual(['HardwareUtilization', 'Sensors', 'Time']);
+  it('reads no field that moves with every read of the node, drive and replication lists and health (clocks, sensor readings, load, volume I/O): skipping on them is safe', () => {
+    expect([...FIELDS_NO_RULE_READS].sort()).toEqual(['HardwareUtilization', 'Sensors', 'StatsInfo', 'Time']);
     // Failing sensors, a drive failed, one node taken over: with or without those fields, the same evaluation.
     const sensors = [{ Name: 'temp', Type: 'Temperture', Reading: '95', Status: 'Critical', State: 'Failed', EventMessage: 'over temperature' }];
     const at = (time: string, withSensors: boolean): AlertInput =>
@@ -17,9 +17,12 @@ describe('alert evaluation', () => {
         health: { ...healthy, CapacityUtilization: undefined, ...(withSensors ? { HardwareUtilization: { CPUInPercentage: 99, MemoryInPercentage: 99, HardwareUtilizationInPercentage: 99 } } : {}) },
         nodes: { Data: [{ Name: 'n1', State: 'Running', HAState: 'TakeoverActive', Time: time, ...(withSensors ? { Sensors: sensors } : {}) }, { Name: 'n2', State: 'Down', HAState: 'TakenOver', Time: time }] },
         resources: { Data: [{ Name: 'n1', Time: time, ...(withSensors ? { Sensors: sensors } : {}), Drives: [{ Id: 1, Name: 'd1', ResourceStatus: 'Failed', ...(withSensors ? { Sensors: sensors } : {}) }] }] },
+        replication: {
+          Data: [{ Application: 'app', Volumes: [{ Volume: 'v1', ...(withSensors ? { StatsInfo: { Iops: 912, LatencyInMilliseconds: 41, VRAIDConsumedSizeInBytes: 7 } } : {}), Replication: { ReplicationPairs: [{ RemoteSystemName: 'r1', ConnectionStatus: 'Initializing', SyncInPercentage: 40 }] } }] }],
+        },
       });
     const plain = evaluateAlerts(at('2026-01-31T11:00:00Z', false), DEFAULT_RULES);
-    expect(plain.conditions.map((c) => c.rule).sort()).toEqual(['drive', 'ha']);
+    expect(plain.conditions.map((c) => c.rule).sort()).toEqual(['drive', 'ha', 'replication']);
     expect(evaluateAlerts(at('2026-01-31T11:59:00Z', true), DEFAULT_RULES)).toEqual(plain);
   });
 

@@ -8,6 +8,8 @@ import {
   briefOf,
   summaryFromWire,
   healthSummaryOf,
+  summaryHistory,
+  summaryNotifications,
   SUMMARY_ERRORS,
   SUMMARY_READS,
   healthBriefSchema,
@@ -54,6 +56,17 @@ const readOf = (a: Partial<Record<keyof typeof SUMMARY_READS, unknown>>) => (r: 
 const dataOf = (v: unknown): never[] => ((v as { Data?: unknown } | null)?.Data as never[] | undefined) ?? [];
 
 describe("a system's health summary", () => {
+  it('is the same from what it reads of the notifications and the capacity history as from the whole answers', () => {
+    const whole = healthSummaryOf(readOf(answers), NOW);
+    const messy = { PerformanceStatstics: [...(answers.history as { PerformanceStatstics: object[] }).PerformanceStatstics, { PoolName: 'p', Time: 7 }, { Time: '2026-02-01T00:00:00' }] };
+    expect(healthSummaryOf(readOf({ ...answers, history: messy }), NOW)).toEqual(whole);
+    const parts = healthSummaryOf(readOf({ ...answers, notifications: summaryNotifications(answers.notifications), history: summaryHistory(messy) }), NOW);
+    expect(parts).toEqual(whole);
+    expect(summaryNotifications(answers.notifications).Data).toHaveLength(SUMMARY_ERRORS);
+    expect(summaryHistory(messy).PerformanceStatstics).toHaveLength(6);
+    expect(summaryHistory(undefined)).toEqual({ PerformanceStatstics: [] });
+  });
+
   it('holds the same facts the window computed from the eight cached answers before', () => {
     const facts = healthSummaryOf(readOf(answers), NOW);
     // What renderer/lib/fleet-health.svelte.ts computed per system until main kept the summaries.
