@@ -59,15 +59,8 @@ export interface FleetOptions {
   timers?: Timers;
 }
 
-/**
- * Defaults of the bounds above. The fleet-wide bounds are backstops, set so that the sites' own caps
- * and main's CPU bound a large fleet's refresh, never the fleet: main stays busy with `latency / CPU
- * per request` requests in flight (25 ms / ~0.25 ms ≈ 100 on a LAN). `systemsAtOnce` is twice that
- * in requests at the default cap of 4 (each system keeps 2 in flight, see
- * {@link FleetContext.systemSlots}): 128 systems, 256 requests, which also bounds the answers held
- * in memory; `globalMaxInFlight` is twice that again, for sites given larger caps.
- */
-export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024, cacheBatchBytes: 4 * 1024 * 1024, slowReadMaxAgeMs: 15 * 60_000, globalMaxInFlight: 512, systemsAtOnce: 128 } as const;
+/** Defaults of the bounds above. */
+export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024, cacheBatchBytes: 4 * 1024 * 1024, slowReadMaxAgeMs: 15 * 60_000, globalMaxInFlight: 512, systemsAtOnce: 64 } as const;
 
 /** What the fleet's jobs (calls, refresh, site administration) share. */
 export interface FleetContext {
