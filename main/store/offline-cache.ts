@@ -120,7 +120,8 @@ export class OfflineCache {
    * instead of the system's rows, and an answer whose digest is the one held only takes its new
    * read time: its text is neither handed to SQLite nor compared there. Kept right by every write
    * and delete of this class; dropped whole when another connection (the app, the CLI) has
-   * committed to the file since (SQLite's `data_version`), as it may have changed any answer.
+   * committed to the file since (SQLite's `data_version`), as it may have changed any answer. So a
+   * connection has one OfflineCache: a second one on it would write unseen.
    */
   private readonly held = new Map<string, Map<string, HeldAnswer>>();
   private heldDataVersion: number | undefined;
