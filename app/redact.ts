@@ -157,7 +157,7 @@ interface SecretProbe {
    * bytes), every `+` written as a space (see {@link probeMentions}).
    */
   readonly pieces: readonly string[];
-  /** The first characters of every base64 run of each secret (standard and URL-safe). */
+  /** The first characters of every base64 run of each secret (standard and URL-safe), each once. */
   readonly heads: readonly string[];
   source(): string | null;
 }
@@ -194,7 +194,8 @@ function probeOf(secrets: readonly string[], whole: boolean): SecretProbe {
     return {
       long,
       pieces: long.flatMap((s) => [...new Set([s, JSON.stringify(s).slice(1, -1)])].flatMap((form) => [...pieceStarts(form, whole).map((i) => [...form].slice(i, i + MIN_PREFIX).join('')), hexOf(utf8(form).slice(0, MIN_PREFIX))]).map((p) => p.toLowerCase().replaceAll('+', ' '))),
-      heads: long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)].flatMap((form) => base64Runs(form).flatMap((run) => (run.length >= MIN_BASE64 ? base64Heads(run) : [])))),
+      // Each head once: a secret without JSON escapes is its own JSON form, and a head without `+` or `/` its own URL-safe one.
+      heads: [...new Set(long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)].flatMap((form) => base64Runs(form).flatMap((run) => (run.length >= MIN_BASE64 ? base64Heads(run) : [])))))],
       source: () => kept(SOURCES, memoKey, MAX_SOURCES, () => patternSource(long, whole)),
     };
   });
@@ -258,7 +259,9 @@ const MAY_ESCAPE = /\\|%[0-9A-Fa-f]{2}|&[#A-Za-z]/;
 
 function probeMentions(probe: SecretProbe, text: string): boolean {
   if (probe.long.length === 0) return false;
-  if (!MAY_ESCAPE.test(text)) {
+  // A search per character first: the pattern is several times slower over a long text without any.
+  const mayEscape = (text.indexOf('\\') >= 0 || text.indexOf('%') >= 0 || text.indexOf('&') >= 0) && MAY_ESCAPE.test(text);
+  if (!mayEscape) {
     // Every `+` as a space on both sides: a space spelt either way, in any mix, is found.
     const lower = text.toLowerCase().replaceAll('+', ' ');
     if (!probe.pieces.some((p) => lower.includes(p)) && !probe.heads.some((head) => text.includes(head))) return false;

@@ -240,8 +240,8 @@ export class FleetRefresh {
     const previous = state.get(site.id, system);
     const steady = mode === 'steady';
     const nowMs = this.f.clock().getTime();
-    // When each cached answer was read: one query for all of the system's keys.
-    const readAt = steady ? new Map(o.cache.entries(site.id, system).map((e) => [e.key, Date.parse(e.at)])) : undefined;
+    // When each cached answer was read (held in memory by the cache once it has read or written the system).
+    const readAt = steady ? o.cache.readTimes(site.id, system) : undefined;
     const siteMemo = this.memo.get(site.id) ?? new Map<string, PollMemo>();
     this.memo.set(site.id, siteMemo);
     // A poll compares with what this process's last refresh of the system left (while the cache
@@ -279,8 +279,14 @@ export class FleetRefresh {
     const signal = deadline.signal;
     const maxBytes = o.maxSystemBytes ?? FLEET_LIMITS.maxSystemBytes;
     const budget: ByteBudget = { remaining: maxBytes, total: maxBytes };
+    // Progress is said in tenths of the reads planned (and at the start): an event per read reached
+    // every listener of the fleet's statuses once per request, for a bar that moves no faster.
+    let saidTenth = -1;
     const progress = (): void => {
       if (signal.aborted || steady) return;
+      const tenth = Math.floor((done * 10) / Math.max(1, total));
+      if (tenth === saidTenth) return;
+      saidTenth = tenth;
       state.setStatus({ ...(previous ?? { siteId: site.id, system }), siteId: site.id, system, state: 'refreshing', progress: { done, total } });
     };
     progress();

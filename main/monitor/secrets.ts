@@ -2,6 +2,12 @@ import { readFileSync, statSync } from 'node:fs';
 import { InputError } from '../../app/errors.js';
 import type { Site } from '../../app/domain/site.js';
 import type { SecretStore } from '../secrets/secret-store.js';
+import { findSite } from '../store/site-store.js';
+
+/** The data directory's sites as they stand: the same array until the list changes (`SiteStore.shared`). */
+export interface SiteList {
+  shared(): readonly Site[];
+}
 
 /**
  * Site passwords for a monitor run by a service account, which has no keychain of its own: from a
@@ -55,23 +61,42 @@ export type PasswordSource = 'environment' | 'file' | 'keychain';
 
 /** Site passwords from a file and the environment, looked up by site. */
 export class ProvidedPasswords {
+  /**
+   * The file's passwords by site id, for the list they were resolved against: every session's
+   * login asks, and resolving each file entry at each ask walked the whole list per entry.
+   */
+  #resolved: { list: readonly Site[]; byId: Map<string, string> } | undefined;
+
   constructor(
     private readonly file: ReadonlyMap<string, string>,
     private readonly env: Readonly<Record<string, string | undefined>>,
-    private readonly sites: { get(nameOrId: string): Site | undefined },
+    private readonly sites: SiteList,
   ) {}
 
-  /** The password given for the site, and where it came from; undefined when none is. */
+  /** The password given for the site, and where it came from; undefined when none is. The file's first entry naming the site wins. */
   lookup(site: Site): { password: string; source: Exclude<PasswordSource, 'keychain'> } | undefined {
     const fromEnv = this.env[secretEnvName(site.name)];
     if (fromEnv) return { password: fromEnv, source: 'environment' };
-    for (const [key, password] of this.file) if (this.sites.get(key)?.id === site.id) return { password, source: 'file' };
-    return undefined;
+    const password = this.#byId().get(site.id);
+    return password === undefined ? undefined : { password, source: 'file' };
+  }
+
+  #byId(): Map<string, string> {
+    const list = this.sites.shared();
+    if (this.#resolved?.list === list) return this.#resolved.byId;
+    const byId = new Map<string, string>();
+    for (const [key, password] of this.file) {
+      const id = findSite(list, key)?.id;
+      if (id !== undefined && !byId.has(id)) byId.set(id, password);
+    }
+    this.#resolved = { list, byId };
+    return byId;
   }
 
   /** Names in the file that are no site of the data directory (a typo, a removed site). */
   unknownFileEntries(): string[] {
-    return [...this.file.keys()].filter((k) => !this.sites.get(k));
+    const list = this.sites.shared();
+    return [...this.file.keys()].filter((k) => !findSite(list, k));
   }
 
   /** Sites whose names map to one environment variable (only one of them could be given a password there). */
@@ -92,7 +117,7 @@ export class OverlaySecretStore implements SecretStore {
   constructor(
     private readonly inner: SecretStore,
     private readonly passwords: ProvidedPasswords,
-    private readonly sites: { get(nameOrId: string): Site | undefined },
+    private readonly sites: SiteList,
   ) {}
 
   get kind(): SecretStore['kind'] {
@@ -106,7 +131,7 @@ export class OverlaySecretStore implements SecretStore {
   /** See `SecretStore.get`: a provided password first. */
   async get(account: string): Promise<string | null> {
     const m = PASSWORD_ACCOUNT.exec(account);
-    const site = m ? this.sites.get(decodeURIComponent(m[1] as string)) : undefined;
+    const site = m ? findSite(this.sites.shared(), decodeURIComponent(m[1] as string)) : undefined;
     const provided = site ? this.passwords.lookup(site) : undefined;
     return provided ? provided.password : this.inner.get(account);
   }

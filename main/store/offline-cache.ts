@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { REDACTED, isSecretField, redactedJson } from '../../app/redact.js';
 import type { Database } from './driver.js';
 import { markDamaged } from './data-dir.js';
@@ -113,6 +114,17 @@ export class OfflineCache {
   private readonly clock: () => Date;
   private readonly stmts: Statements;
   private readonly upgrade: ((key: string, value: unknown) => unknown) | undefined;
+  /**
+   * What this connection knows the file holds, per system: each answer's read time (ms) and, once
+   * it wrote or compared the answer, its stored text's digest. A poll's start reads the times here
+   * instead of the system's rows, and an answer whose digest is the one held only takes its new
+   * read time: its text is neither handed to SQLite nor compared there. Kept right by every write
+   * and delete of this class; dropped whole when another connection (the app, the CLI) has
+   * committed to the file since (SQLite's `data_version`), as it may have changed any answer. So a
+   * connection has one OfflineCache: a second one on it would write unseen.
+   */
+  private readonly held = new Map<string, Map<string, HeldAnswer>>();
+  private heldDataVersion: number | undefined;
   constructor(options: OfflineCacheOptions) {
     this.db = options.db;
     this.upgrade = options.upgrade;
@@ -176,17 +188,35 @@ export class OfflineCache {
     this.guard('store an answer in', () =>
       this.db
         .transaction(() => {
+          // Checked under the write lock: no other connection commits between this and the writes.
+          const held = this.heldOf(siteId, system);
           const used: string[] = [];
           for (const r of rows) {
+            const at = Date.parse(r.at);
             if (r.json === undefined) {
-              if (this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0) used.push(r.key);
+              if (this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0) {
+                used.push(r.key);
+                const h = held.get(r.key);
+                if (h) h.at = at;
+              }
               continue;
             }
-            // The same text as held (compared by SQLite, nothing read back here): only the read time moves.
-            if (this.stmts.touch.run(r.at, siteId, system, r.key, FORMAT, r.json).changes === 0) {
+            const digest = textDigest(r.json);
+            const before = held.get(r.key);
+            // The same text as held, known by its digest or compared by SQLite (nothing read back
+            // here): only the read time moves. A text known to differ, or an answer known to be
+            // absent, is written without the comparison.
+            const same =
+              before === undefined
+                ? false
+                : before.digest === undefined
+                  ? this.stmts.touch.run(r.at, siteId, system, r.key, FORMAT, r.json).changes > 0
+                  : before.digest === digest && this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0;
+            if (!same) {
               this.stmts.nextVersion.run();
               this.stmts.upsert.run(siteId, system, r.key, r.json, r.bytes, r.at, FORMAT);
             }
+            held.set(r.key, { at, digest });
             used.push(r.key);
           }
           // Every use in one statement, in the rows' order: one call instead of one per answer.
@@ -195,6 +225,36 @@ export class OfflineCache {
         })
         .immediate(),
     );
+  }
+
+  /**
+   * When each answer cached for one system was read (ms since the epoch), by key: what a poll
+   * compares with its slow-read and SMART ages. Served from memory once this connection has read
+   * or written the system (see {@link held}); else one query of the rows' keys and times. Does not
+   * count as use.
+   */
+  readTimes(siteId: string, system: string): ReadonlyMap<string, number> {
+    const held = this.guard('read', () => this.heldOf(siteId, system));
+    const times = new Map<string, number>();
+    for (const [key, h] of held) times.set(key, h.at);
+    return times;
+  }
+
+  /** The system's held answers, read from its rows when not held (or when another connection wrote since). */
+  private heldOf(siteId: string, system: string): Map<string, HeldAnswer> {
+    const version = this.stmts.dataVersion.get()?.data_version;
+    if (version !== this.heldDataVersion) {
+      this.held.clear();
+      this.heldDataVersion = version;
+    }
+    const id = systemId(siteId, system);
+    let held = this.held.get(id);
+    if (!held) {
+      held = new Map();
+      for (const e of this.stmts.readTimes.all(siteId, system)) held.set(e.key, { at: Date.parse(e.at), digest: undefined });
+      this.held.set(id, held);
+    }
+    return held;
   }
 
   /**
@@ -239,6 +299,7 @@ export class OfflineCache {
     const value = upgrade(key, JSON.parse(json) as unknown);
     if (value === undefined) {
       this.guard('delete from', () => this.stmts.delete.run(siteId, system, key));
+      this.held.get(systemId(siteId, system))?.delete(key);
       return undefined;
     }
     this.put(siteId, system, key, value, at);
@@ -286,12 +347,17 @@ export class OfflineCache {
 
   /** Forgets everything cached for a site (the site was removed). Returns the number of entries deleted. */
   deleteSite(siteId: string): number {
-    return this.guard('delete from', () => this.stmts.deleteSite.run(siteId).changes);
+    const deleted = this.guard('delete from', () => this.stmts.deleteSite.run(siteId).changes);
+    const prefix = systemId(siteId, '');
+    for (const id of this.held.keys()) if (id.startsWith(prefix)) this.held.delete(id);
+    return deleted;
   }
 
   /** Forgets everything cached for one system of a site. Returns the number of entries deleted. */
   deleteSystem(siteId: string, system: string): number {
-    return this.guard('delete from', () => this.stmts.deleteSystem.run(siteId, system).changes);
+    const deleted = this.guard('delete from', () => this.stmts.deleteSystem.run(siteId, system).changes);
+    this.held.delete(systemId(siteId, system));
+    return deleted;
   }
 
   /** Sum of stored value sizes in bytes (UTF-8 JSON; SQLite's own overhead not counted). */
@@ -336,8 +402,26 @@ export class OfflineCache {
       victims.push([row.site_id, row.system, row.key]);
       size -= row.bytes;
     }
-    for (const [s, y, k] of victims) this.stmts.delete.run(s, y, k);
+    for (const [s, y, k] of victims) {
+      this.stmts.delete.run(s, y, k);
+      this.held.get(systemId(s, y))?.delete(k);
+    }
   }
+}
+
+/** What {@link OfflineCache} holds of a stored answer: its read time (ms) and its text's digest, when known. */
+interface HeldAnswer {
+  at: number;
+  digest: string | undefined;
+}
+
+function systemId(siteId: string, system: string): string {
+  return `${siteId}\u0000${system}`;
+}
+
+/** A stored text's digest: equal digests, equal texts. */
+function textDigest(json: string): string {
+  return createHash('sha256').update(json).digest('base64');
 }
 
 /** A read time as stored (ISO). @throws TypeError when it is not a valid time */
@@ -388,6 +472,8 @@ function prepareStatements(db: Database) {
     readChecked: db.prepare<[string, string, string], { value: string; at: string; bytes: number; valid: number; format: number }>(
       'SELECT value, at, bytes, json_valid(value) AS valid, format FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?',
     ),
+    readTimes: db.prepare<[string, string], { key: string; at: string }>('SELECT key, at FROM cache_entries WHERE site_id = ? AND system = ?'),
+    dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
     entries: db.prepare<[string, string], CacheEntryInfo>(
       'SELECT key, at, bytes FROM cache_entries WHERE site_id = ? AND system = ? ORDER BY key',
     ),

@@ -126,7 +126,7 @@ export class SiteStore {
    */
   get(nameOrId: string): Site | undefined {
     // A copy of the one site found: a poll asks for its site each time, and copying them all was O(fleet).
-    const found = find(this.current(), nameOrId);
+    const found = findSite(this.current(), nameOrId);
     return found && structuredClone(found);
   }
 
@@ -490,12 +490,13 @@ function writeSites(db: Database, sites: readonly Site[]): void {
   sites.forEach((s, i) => insert.run(s.id, i, s.name.toLowerCase(), JSON.stringify(s)));
 }
 
-function find(sites: readonly Site[], nameOrId: string): Site | undefined {
+/** The site of a list with this id, else with this name (each case-insensitive), as {@link SiteStore.get} finds it. */
+export function findSite(sites: readonly Site[], nameOrId: string): Site | undefined {
   return sites.find((s) => sameKey(s.id, nameOrId)) ?? sites.find((s) => sameKey(s.name, nameOrId));
 }
 
 function mustFind(sites: readonly Site[], nameOrId: string): Site {
-  const site = find(sites, nameOrId);
+  const site = findSite(sites, nameOrId);
   if (!site) throw new InputError(`there is no site named "${nameOrId}" (or with that id)`, 'not-found');
   return site;
 }

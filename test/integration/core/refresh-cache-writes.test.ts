@@ -108,6 +108,33 @@ describe('a full refresh writes each system answers to the cache', () => {
     }
   });
 
+  it("says a system's progress at its start and at each tenth of its reads, not after every read", async () => {
+    const h = await harness();
+    const said = new Map<string, Array<{ done: number; total: number }>>();
+    const off = h.fleet.on((e) => {
+      if (e.type !== 'status' || e.status.state !== 'refreshing' || !e.status.progress) return;
+      said.set(e.status.system, [...(said.get(e.status.system) ?? []), e.status.progress]);
+    });
+    try {
+      await h.fleet.refresh({ force: true });
+      for (const system of sim.manifest.sites[0]!.systems) {
+        const steps = said.get(system) ?? [];
+        const last = steps.at(-1)!;
+        expect(last.total, system).toBeGreaterThan(40);
+        expect(steps[0], system).toEqual({ done: 0, total: expect.any(Number) });
+        // A bar that moves to the end: the last step is the last tenth.
+        expect(last.done * 10, system).toBeGreaterThanOrEqual(last.total * 9);
+        // One per tenth, again once the SMART reads join the plan: never one per read.
+        expect(steps.length, system).toBeLessThanOrEqual(22);
+        expect(steps.length, system).toBeLessThan(last.total / 2);
+        expect(steps.map((p) => p.done)).toEqual([...steps.map((p) => p.done)].sort((a, b) => a - b));
+      }
+    } finally {
+      off();
+      await h.close();
+    }
+  });
+
   it('writes what it holds once the answers pass cacheBatchBytes, and still every answer', async () => {
     const one = await harness();
     const small = await harness({ cacheBatchBytes: 1 });

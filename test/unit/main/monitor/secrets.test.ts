@@ -14,7 +14,7 @@ function site(id: string, name: string): Site {
 }
 
 const SITES = [site('paris', 'Paris'), site('dc-1', 'dc-1'), site('dc_1', 'dc_1')];
-const lookup = { get: (ref: string) => SITES.find((s) => s.id === ref || s.name.toLowerCase() === ref.toLowerCase()) };
+const lookup = { shared: (): readonly Site[] => SITES };
 
 describe('service-account passwords: a file and the environment', () => {
   let dir: string;
@@ -76,6 +76,18 @@ describe('service-account passwords: a file and the environment', () => {
     const noEnv = new OverlaySecretStore(inner, new ProvidedPasswords(new Map(), {}, lookup), lookup);
     expect(await noEnv.get(passwordAccount('dc_1'))).toBe('from-keychain');
     expect(await noEnv.get(passwordAccount('unknown'))).toBeNull();
+  });
+
+  it('follows the site list: a site renamed or added after the start gets its file entry', () => {
+    let list: readonly Site[] = [site('s1', 'old-name')];
+    const passwords = new ProvidedPasswords(new Map([['new-name', 'renamed'], ['S1', 'by-id'], ['later', 'added']]), {}, { shared: () => list });
+    expect(passwords.lookup(site('s1', 'old-name'))?.password).toBe('by-id');
+    expect(passwords.lookup(site('s2', 'later'))).toBeUndefined();
+    list = [site('s1', 'new-name'), site('s2', 'later')];
+    // The file's first entry naming the site wins.
+    expect(passwords.lookup(site('s1', 'new-name'))?.password).toBe('renamed');
+    expect(passwords.lookup(site('s2', 'later'))?.password).toBe('added');
+    expect(passwords.unknownFileEntries()).toEqual([]);
   });
 
   it('names file entries that are no site', () => {

@@ -220,6 +220,50 @@ describe('OfflineCache', () => {
     expect(cache.versions('lab', 'sys1').get('health')).toBeGreaterThan(next.get('drives')!);
   });
 
+  it("answers a system's read times from what it wrote, and sees another connection's writes", () => {
+    const { dir, cache } = setup();
+    putMany(cache, 'lab', 'sys1', [
+      { key: 'health', value: { State: 'Normal' }, at: '2025-03-01T10:00:00Z' },
+      { key: 'drives', value: { Data: [] }, at: '2025-03-01T09:00:00Z' },
+    ]);
+    expect(cache.readTimes('lab', 'sys1')).toEqual(new Map([['health', Date.parse('2025-03-01T10:00:00Z')], ['drives', Date.parse('2025-03-01T09:00:00Z')]]));
+    putMany(cache, 'lab', 'sys1', [{ key: 'health', unchanged: true, at: '2025-03-01T10:01:00Z' }]);
+    expect(cache.readTimes('lab', 'sys1').get('health')).toBe(Date.parse('2025-03-01T10:01:00Z'));
+    // Another process (the app, the CLI) on the same file.
+    const otherDb = openDatabase(dir);
+    open.push(otherDb);
+    new OfflineCache({ db: otherDb }).put('lab', 'sys1', 'volumes', { Data: [] }, '2025-03-01T10:02:00Z');
+    expect([...cache.readTimes('lab', 'sys1').keys()].sort()).toEqual(['drives', 'health', 'volumes']);
+    cache.deleteSystem('lab', 'sys1');
+    expect(cache.readTimes('lab', 'sys1').size).toBe(0);
+  });
+
+  it('writes an answer whose text is the one it last wrote when another connection has replaced it since', () => {
+    const { dir, cache } = setup();
+    const mine = { Data: [{ Id: 1, Status: 'OK' }] };
+    cache.put('lab', 'sys1', 'drives', mine, '2025-03-01T10:00:00Z');
+    cache.put('lab', 'sys1', 'drives', structuredClone(mine), '2025-03-01T10:01:00Z');
+    const held = cache.versions('lab', 'sys1').get('drives');
+    const otherDb = openDatabase(dir);
+    open.push(otherDb);
+    new OfflineCache({ db: otherDb }).put('lab', 'sys1', 'drives', { Data: [{ Id: 1, Status: 'Failed' }] }, '2025-03-01T10:02:00Z');
+    // The system says OK again: that is what the file must hold, not the other's text with this read time.
+    cache.put('lab', 'sys1', 'drives', structuredClone(mine), '2025-03-01T10:03:00Z');
+    expect(cache.get('lab', 'sys1', 'drives')).toEqual({ value: mine, at: '2025-03-01T10:03:00.000Z', bytes: JSON.stringify(mine).length });
+    expect(cache.versions('lab', 'sys1').get('drives')).toBeGreaterThan(held!);
+  });
+
+  it('writes again an answer it wrote once its entry was evicted, and forgets its read time meanwhile', () => {
+    const { cache } = setup(1000);
+    cache.put('lab', 'sys1', 'a', sized(600), '2025-03-01T10:00:00Z');
+    // Past the bound: "a", the least recently used, is evicted.
+    cache.put('lab', 'sys2', 'b', sized(600));
+    expect(cache.get('lab', 'sys1', 'a')).toBeUndefined();
+    expect(cache.readTimes('lab', 'sys1').size).toBe(0);
+    cache.put('lab', 'sys1', 'a', sized(600), '2025-03-01T10:05:00Z');
+    expect(cache.get('lab', 'sys1', 'a')).toEqual({ value: sized(600), at: '2025-03-01T10:05:00.000Z', bytes: 600 });
+  });
+
   it('counts a replaced entry once in its size', () => {
     const { cache } = setup();
     cache.put('lab', 'sys1', 'k', sized(300));
