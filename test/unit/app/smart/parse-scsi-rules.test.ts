@@ -84,6 +84,12 @@ describe('SCSI sections as smartctl prints them, further', () => {
     expect(subjects(r)).toEqual(['unknown Elements in grown defect list', 'unknown SMART Health Status', 'unknown Error counter log']);
   });
 
+  it('reads "Error Counter logging not supported" as SCSI output, even alone', () => {
+    const r = parseSmart('Error Counter logging not supported\n');
+    expect(r.kind).toBe('scsi');
+    expect(subjects(r)).toEqual(['unknown SMART Health Status', 'unknown Elements in grown defect list']);
+  });
+
   it('names no model from the vendor alone', () => {
     const r = parseSmart(sasHdd().replace(/^Product:.*\n/m, ''));
     expect(r.model).toBeUndefined();
