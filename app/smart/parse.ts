@@ -164,8 +164,6 @@ const ATA_FULL = /^\s*(\d{1,3})\s+(\S+)\s+(0x[0-9a-fA-F]{4})\s+(\d{1,3})\s+(\d{1
 // smartctl -f brief: ID# ATTRIBUTE_NAME FLAGS VALUE WORST THRESH FAIL RAW_VALUE
 const ATA_BRIEF = /^\s*(\d{1,3})\s+(\S+)\s+([PSROCK+-]{6,7})\s+(\d{1,3})\s+(\d{1,3})\s+(\d{1,3}|-{3})\s+(\S+)\s+(.*?)\s*$/;
 const ATA_HEADER = /^\s*ID#\s+ATTRIBUTE_NAME/;
-// The brief layout's flag legend under the table.
-const ATA_LEGEND = /^\s*(\|{2,}|[_|]+\s)/;
 // Found in the whole text rather than line by line: neither can match across a line end.
 const NVME_LOG = /SMART\/Health Information|Smart Log for NVME/gi;
 const OVERALL = /self-assessment test result:\s*(.+?)\s*$/i;
@@ -180,7 +178,8 @@ function nextMatch(pattern: RegExp, text: string, from: number): number {
 
 /** Whether a UTF-16 code unit is one `\s` matches (and `String.prototype.trim` strips). */
 export function isSpace(c: number): boolean {
-  if (c < 0x80) return c === 32 || (c >= 9 && c <= 13);
+  // Below U+00A0 (no-break space) only ASCII's white space.
+  if (c < 0xa0) return c === 32 || (c >= 9 && c <= 13);
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
@@ -229,7 +228,7 @@ interface Line {
   /** The label, and its normalised key ({@link keyOf}). */
   label: string;
   key: string;
-  /** The text holds no line terminator a line keeps (CR without LF, U+2028, U+2029): no value can hold one. */
+  /** The text holds no CR, U+2028 or U+2029 (the line terminators a line can hold): no value can hold one. */
   plainEnds: boolean;
 }
 
@@ -288,7 +287,7 @@ function splitKeyValue(l: Line): boolean {
   if (!l.plainEnds) {
     for (let j = valueStart; j < valueEnd; j++) {
       const c = t.charCodeAt(j);
-      if (c === 13 || c === 10 || c === 0x2028 || c === 0x2029) return false;
+      if (c === 13 || c === 0x2028 || c === 0x2029) return false;
     }
   }
   l.split = 'done';
@@ -371,7 +370,7 @@ export function firstNumber(text: string): number | undefined {
   }
   const m = DECIMAL_NUMBER.exec(text);
   if (!m) return undefined;
-  const n = Number(m[0].includes(',') ? m[0].replace(/,/g, '') : m[0]);
+  const n = Number(m[0].replaceAll(',', ''));
   return Number.isFinite(n) ? n : undefined;
 }
 
@@ -398,7 +397,7 @@ function attribute(id: number, name: string, flag: string, value: number, worst:
     flag,
     value,
     worst,
-    thresh: /^\d+$/.test(thresh) ? Number(thresh) : undefined,
+    thresh: thresh === '---' ? undefined : Number(thresh),
     type,
     updated,
     whenFailed,
@@ -425,8 +424,11 @@ const WHEN_FAILED: ReadonlyMap<string, 'ok' | 'now' | 'past'> = new Map([
 /** Sets an attribute's risk from its own row and, for watched counters, from the earlier reading. */
 function classifyAta(a: AtaAttribute, previousRaw: number | undefined): void {
   const when = WHEN_FAILED.get(a.whenFailed.toLowerCase());
-  if (when === 'now' || (a.thresh !== undefined && a.thresh > 0 && a.value <= a.thresh)) {
-    rateOn(a, 'critical', when === 'now' && !(a.thresh !== undefined && a.value <= a.thresh) ? 'failing now' : `normalised value ${a.value} is at or below the threshold ${a.thresh ?? ''}`.trim());
+  // A threshold of 0 (or none printed) never fails; then only WHEN_FAILED can say "now".
+  if (a.thresh !== undefined && a.thresh > 0 && a.value <= a.thresh) {
+    rateOn(a, 'critical', `normalised value ${a.value} is at or below the threshold ${a.thresh}`);
+  } else if (when === 'now') {
+    rateOn(a, 'critical', 'failing now');
   } else if (when === 'past') {
     rateOn(a, 'warning', 'failed in the past');
   } else if (when === undefined) {
@@ -526,20 +528,20 @@ const ACCUMULATED_POWER_ON = keyOf('Accumulated power on time');
  * Reads one line of SCSI output into `scan`; returns whether the line was SCSI's. Each pattern is
  * tried only on lines whose first character (in either case: they ignore case) could start it.
  */
-function scanScsiLine(l: Line, scan: ScsiScan, table: { open: boolean; rows: number }): boolean {
+function scanScsiLine(l: Line, scan: ScsiScan, table: { open: boolean; hasRows: boolean }): boolean {
   // The first character in lower case ('e', 'r', 'w', 'v', 's', 'a', 't'): these patterns ignore case.
   const letter = l.first | 0x20;
   if (letter === 101 && SCSI_COUNTER_LOG.test(lineText(l))) {
     scan.seen = true;
     scan.countersSeen = true;
     table.open = true;
-    table.rows = 0;
+    table.hasRows = false;
     return true;
   }
   if (table.open) {
     if ((letter === 114 || letter === 119 || letter === 118) && SCSI_COUNTER_START.test(lineText(l))) {
       const line = lineText(l);
-      table.rows++;
+      table.hasRows = true;
       const m = SCSI_COUNTER_ROW.exec(line);
       if (!m) {
         scan.problems.push({ risk: 'unknown', subject: 'Error counter log', message: `row not understood: "${line.trim()}"` });
@@ -560,9 +562,9 @@ function scanScsiLine(l: Line, scan: ScsiScan, table: { open: boolean; rows: num
       return true;
     }
     // The three header lines of the table; the table ends at the first other line after its rows.
-    if (table.rows === 0 && (l.first === -1 || SCSI_COUNTER_HEADER.test(lineText(l)))) return true;
+    if (!table.hasRows && (l.first === -1 || SCSI_COUNTER_HEADER.test(lineText(l)))) return true;
     table.open = false;
-    if (table.rows === 0) scan.problems.push({ risk: 'unknown', subject: 'Error counter log', message: 'printed without any read, write or verify row' });
+    if (!table.hasRows) scan.problems.push({ risk: 'unknown', subject: 'Error counter log', message: 'printed without any read, write or verify row' });
   }
   if (letter === 101 && SCSI_COUNTERS_UNSUPPORTED.test(lineText(l))) {
     scan.seen = true;
@@ -701,12 +703,13 @@ export function parseSmart(text: string, previous?: SmartReport): SmartReport {
 }
 
 function jsonOf(text: string): Record<string, unknown> | undefined {
+  let v: unknown;
   try {
-    const v: unknown = JSON.parse(text);
-    return isSmartctlJson(v) ? v : undefined;
+    v = JSON.parse(text);
   } catch {
-    return undefined;
+    // Not JSON after all: read as text.
   }
+  return isSmartctlJson(v) ? v : undefined;
 }
 
 function parseSmartText(text: string, previous: SmartReport | undefined): SmartReport {
@@ -716,7 +719,7 @@ function parseSmartText(text: string, previous: SmartReport | undefined): SmartR
   const info: { model?: string; serial?: string; firmware?: string; overallHealth?: string } = {};
   let vendor: string | undefined;
   const scan: ScsiScan = { seen: false, fields: [], keys: [], counters: [], countersSeen: false, problems: [] };
-  const counterTable = { open: false, rows: 0 };
+  const counterTable = { open: false, hasRows: false };
   let inAtaTable = false;
   let inNvmeLog = false;
   // Patterns that may match anywhere in a line are found in the text; a line holds one when the next one starts in it.
@@ -724,18 +727,18 @@ function parseSmartText(text: string, previous: SmartReport | undefined): SmartR
   let overallAt = nextMatch(OVERALL_LABEL, text, 0);
   const l = newLine(text);
 
-  // Line by line as text.split(/\r?\n/) would cut it, without the array.
+  // Line by line as text.split('\n') would cut it, without the array. The CR of a CRLF stays on the
+  // line: it is white space, which every reader ignores at a line's end.
   for (let pos = 0; pos <= text.length; ) {
     const newline = text.indexOf('\n', pos);
     const end = newline === -1 ? text.length : newline;
-    const lineEnd = newline > pos && text.charCodeAt(newline - 1) === 13 ? newline - 1 : end;
-    readLine(l, pos, lineEnd);
+    readLine(l, pos, end);
     pos = end + 1;
-    const nvmeLog = nvmeLogAt < lineEnd;
+    const nvmeLog = nvmeLogAt < end;
     if (nvmeLog) nvmeLogAt = nextMatch(NVME_LOG, text, pos);
-    const overallLabel = overallAt < lineEnd;
+    const overallLabel = overallAt < end;
     if (overallLabel) overallAt = nextMatch(OVERALL_LABEL, text, pos);
-    // Each anchored pattern is tried only on lines whose first character could start it ('I', a digit, '|' or '_').
+    // Each anchored pattern is tried only on lines whose first character could start it ('I' or a digit).
     const first = l.first;
     if (first === 73 && ATA_HEADER.test(lineText(l))) {
       inAtaTable = true;
@@ -747,8 +750,8 @@ function parseSmartText(text: string, previous: SmartReport | undefined): SmartR
         attributes.push(row);
         continue;
       }
-      // The brief layout prints a flag legend under the table; any other line ends the table.
-      if (!((first === 124 || first === 95) && ATA_LEGEND.test(lineText(l)))) inAtaTable = false;
+      // Any other line ends the table (the brief layout's flag legend under it too, which nothing reads).
+      inAtaTable = false;
     }
     if (nvmeLog) {
       inNvmeLog = true;
@@ -776,10 +779,9 @@ function parseSmartText(text: string, previous: SmartReport | undefined): SmartR
     }
   }
   // A table still open at the end of the text was cut before any row.
-  if (counterTable.open && counterTable.rows === 0) scan.problems.push({ risk: 'unknown', subject: 'Error counter log', message: 'printed without any read, write or verify row' });
+  if (counterTable.open && !counterTable.hasRows) scan.problems.push({ risk: 'unknown', subject: 'Error counter log', message: 'printed without any read, write or verify row' });
 
-  const previousRaw = new Map<number, number>();
-  for (const a of previous?.attributes ?? []) if (a.rawNumber !== undefined) previousRaw.set(a.id, a.rawNumber);
+  const previousRaw = new Map(previous?.attributes.map((a) => [a.id, a.rawNumber] as const));
   for (const a of attributes) classifyAta(a, previousRaw.get(a.id));
 
   let kind: SmartReport['kind'] = 'unknown';

@@ -38,6 +38,10 @@ describe('an ATA document', () => {
     expect(r.attributes[0]).toMatchObject({ rawNumber: 7, risk: 'warning' });
   });
 
+  it('knows the document after white space before it', () => {
+    expect(parseSmart(`\n  ${JSON.stringify(doc([{ id: 5, name: 'Reallocated_Sector_Ct', value: 100, thresh: 10, raw: { value: 0 } }]))}`)).toMatchObject({ kind: 'ata', risk: 'ok' });
+  });
+
   it('prints an attribute without a raw value with an empty raw value', () => {
     const r = read(doc([{ id: 9, name: 'Power_On_Hours', value: 99, raw: {} }, { id: 12, name: 'Power_Cycle_Count', value: 99 }]));
     expect(r.attributes.map((a) => [a.id, a.raw, a.rawNumber])).toEqual([

@@ -19,13 +19,14 @@ describe('ATA attribute rules', () => {
 
   it('never rates by a threshold of 0 or one not printed', () => {
     expect(attr({ value: 0, thresh: '000' }).risk).toBe('ok');
-    expect(attr({ value: 1, thresh: '---' }).risk).toBe('ok');
+    expect(attr({ value: 1, thresh: '---' })).toMatchObject({ thresh: undefined, risk: 'ok' });
   });
 
   it('says "failing now" when only WHEN_FAILED says so, and the threshold when the value says so too', () => {
     expect(attr({ value: 100, when: 'FAILING_NOW' })).toMatchObject({ risk: 'critical', reason: 'failing now' });
     expect(attr({ value: 5, when: 'FAILING_NOW' })).toMatchObject({ risk: 'critical', reason: 'normalised value 5 is at or below the threshold 10' });
     expect(attr({ value: 100, thresh: '---', when: 'FAILING_NOW' })).toMatchObject({ risk: 'critical', reason: 'failing now' });
+    expect(attr({ value: 0, thresh: '000', when: 'FAILING_NOW' })).toMatchObject({ risk: 'critical', reason: 'failing now' });
   });
 
   it('rates a failure in the past a warning, and a WHEN_FAILED it does not know unknown, naming it', () => {

@@ -42,7 +42,7 @@ describe('the parser\'s line reading', () => {
   });
 
   it('splits smartctl\'s lines as that pattern did', () => {
-    for (const line of ['Device Model:     ST16000NM001G-2KK103', 'Temperature:                        34 Celsius', '  critical_warning   : 0', 'Accumulated start-stop cycles:  12', 'Error counter log:', 'no colon here', '0x04: starts with a digit', 'Label\t :\tvalue \t', 'A:', 'Critical Warning: 0x00 \r'])
+    for (const line of ['Device Model:     ST16000NM001G-2KK103', 'Temperature:                        34 Celsius', '  critical_warning   : 0', 'Accumulated start-stop cycles:  12', 'Error counter log:', 'no colon here', '0x04: starts with a digit', 'Label\t :\tvalue \t', 'A:', 'Critical Warning: 0x00 \r', 'Temp\u0080: 1'])
       expect(nameValueOf(line), line).toEqual(byPattern(line));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSmart, type SmartReport } from '../../../../app/smart/parse.js';
-import { sasHdd } from '../../../support/smart-scsi.js';
+import { sasHdd, sasSsd } from '../../../support/smart-scsi.js';
 
 const field = (r: SmartReport, label: string) => r.scsi?.fields.find((f) => f.label === label);
 /** A healthy SAS HDD with `lines` put in before its grown defect list line. */
@@ -48,5 +48,51 @@ describe('SCSI rating rules, further', () => {
     const r = parseSmart(text);
     expect(r.findings.map((f) => f.subject)).toContain('Elements in grown defect list');
     expect(r.findings.find((f) => f.subject === 'Error counter log')?.message).toBe('row not understood: "read: garbled"');
+  });
+});
+
+describe('SCSI sections as smartctl prints them, further', () => {
+  const subjects = (r: SmartReport) => r.findings.map((f) => `${f.risk} ${f.subject}`);
+
+  it('takes "Error Counter logging not supported" as the error counter log printed', () => {
+    const r = parseSmart(sasSsd().replace(/^Error counter log:[\s\S]*?\n\n/m, 'Error Counter logging not supported\n\n'));
+    expect(r).toMatchObject({ kind: 'scsi', risk: 'ok', findings: [] });
+    expect(r.scsi?.errorCounters).toEqual([]);
+  });
+
+  it('names an error counter log without rows once, and reads the lines after it', () => {
+    const r = parseSmart(sasHdd({ nonMedium: 7 }).replace(/^(read|write|verify):.*\n/gm, ''));
+    expect(r.findings).toEqual([{ risk: 'unknown', subject: 'Error counter log', message: 'printed without any read, write or verify row' }]);
+    expect(r.scsi?.nonMediumErrors).toBe(7);
+  });
+
+  it('reads the rows after a blank line inside the table header', () => {
+    const r = parseSmart(sasHdd().replace('errors\nread:', 'errors\n\nread:'));
+    expect(r.scsi?.errorCounters.map((c) => c.operation)).toEqual(['read', 'write', 'verify']);
+    expect(r.findings).toEqual([]);
+  });
+
+  it('ends the table at the first line after its rows that is not a row, blank or not', () => {
+    const r = parseSmart(sasHdd().replace(/^(verify:.*)\n\n/m, '$1\nVendor (Seagate/Hitachi) factory information\n  number of hours powered up = 31877.70\n\n'));
+    expect(r.scsi?.errorCounters).toHaveLength(3);
+    expect(r.findings).toEqual([]);
+  });
+
+  it('reads a defect list the drive did not return as SCSI output, even alone', () => {
+    const r = parseSmart("=== START OF READ SMART DATA SECTION ===\nRead defect list: asked for grown list but didn't get it\n");
+    expect(r.kind).toBe('scsi');
+    expect(subjects(r)).toEqual(['unknown Elements in grown defect list', 'unknown SMART Health Status', 'unknown Error counter log']);
+  });
+
+  it('reads "Error Counter logging not supported" as SCSI output, even alone', () => {
+    const r = parseSmart('Error Counter logging not supported\n');
+    expect(r.kind).toBe('scsi');
+    expect(subjects(r)).toEqual(['unknown SMART Health Status', 'unknown Elements in grown defect list']);
+  });
+
+  it('names no model from the vendor alone', () => {
+    const r = parseSmart(sasHdd().replace(/^Product:.*\n/m, ''));
+    expect(r.model).toBeUndefined();
+    expect(r.risk).toBe('ok');
   });
 });

@@ -68,6 +68,10 @@ function nvme(o: { critical?: string; spare?: number; threshold?: number; used?:
     'Error Information (NVMe Log 0x01, 16 of 64 entries)',
     'No Errors Logged',
     '',
+    'Self-test Log (NVMe Log 0x06)',
+    'Self-test status: No self-test in progress',
+    'No Self-tests Logged',
+    '',
   ].join('\n');
 }
 
@@ -159,8 +163,8 @@ describe('parseSmart: NVMe', () => {
     expect(r.model).toBe('SAMSUNG MZQL23T8HCLS-00A07');
     expect(r.nvme).toMatchObject({ criticalWarning: 0, temperatureC: 38, availableSpare: 100, availableSpareThreshold: 10, percentageUsed: 3, mediaErrors: 0, powerOnHours: 12345, unsafeShutdowns: 4 });
     expect(r.nvme?.fields.map((f) => f.label)).toContain('Warning  Comp. Temperature Time');
-    // The error log after the blank line is not part of the health fields.
-    expect(r.nvme?.fields.some((f) => /No Errors/.test(f.label))).toBe(false);
+    // The error and self-test logs after the blank line are not part of the health fields.
+    expect(r.nvme?.fields.map((f) => f.label).at(-1)).toBe('Warning  Comp. Temperature Time');
     expect(r.risk).toBe('ok');
   });
 
@@ -187,6 +191,16 @@ describe('parseSmart: NVMe', () => {
     expect(r.risk).toBe('warning');
   });
 
+  it('calls a health log without any field a risk is read from unknown, not NVMe', () => {
+    const r = parseSmart(['SMART/Health Information (NVMe Log 0x02)', 'Data Units Read:                    1,234,567 [632 GB]', 'Host Read Commands:                 5', ''].join('\n'));
+    expect(r).toMatchObject({ kind: 'unknown', risk: 'unknown' });
+  });
+
+  it('takes the first of two lines of one figure', () => {
+    const r = parseSmart(nvme().replace('Warning  Comp. Temperature Time:    0', 'Temperature:                        71 Celsius'));
+    expect(r.nvme?.temperatureC).toBe(38);
+  });
+
   it("reads nvme-cli's smart-log names as well", () => {
     const text = ['Smart Log for NVME device:nvme0 namespace-id:ffffffff', 'critical_warning   : 0', 'available_spare    : 4%', 'available_spare_threshold : 10%', 'percentage_used    : 12%', 'media_errors       : 0'].join('\n');
     const r = parseSmart(text);
@@ -204,6 +218,15 @@ describe('parseSmart: robustness', () => {
     expect(r.risk).toBe('unknown');
   });
 
+  it('reads attribute rows only in the table under its header', () => {
+    const row = '  5 Reallocated_Sector_Ct   0x0033   100   100   010    Pre-fail  Always       -       12';
+    expect(parseSmart(row)).toMatchObject({ kind: 'unknown', attributes: [] });
+    // A blank line ends the table: a row-like line after it is something else's.
+    const r = parseSmart(`${ata()}\n${row}\n`);
+    expect(r.attributes.filter((a) => a.id === 5)).toHaveLength(1);
+    expect(r.risk).toBe('ok');
+  });
+
   it('keeps parsing rows after a line it does not understand ends nothing else', () => {
     const text = ata({ r5: 3 }).replace('Vendor Specific SMART Attributes with Thresholds:', 'Some new banner: v2\nVendor Specific SMART Attributes with Thresholds:');
     expect(attr(parseSmart(text), 5)?.risk).toBe('warning');
@@ -214,5 +237,8 @@ describe('parseSmart: robustness', () => {
     expect(firstNumber('0x0a')).toBe(10);
     expect(firstNumber('1,234 [632 GB]')).toBe(1234);
     expect(firstNumber('none')).toBeUndefined();
+    expect(firstNumber(' \t0x0A')).toBe(10);
+    // Not hex after all: the 0 is the number.
+    expect(firstNumber('0xZZ')).toBe(0);
   });
 });
