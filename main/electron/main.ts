@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launchCore, parseLaunchArgs, rendererDir, resolveScope, type Launched } from '../shells/launch.js';
 import type { EventPayload } from '../../app/ipc/contract.js';
 import { CONTENT_SECURITY_POLICY } from '../shells/csp.js';
+import { boundHeapGrowth } from '../heap.js';
 import { describeAccount } from '../secrets/accounts.js';
 import { ensureDataDir } from '../store/data-dir.js';
 import { alertNotifier } from './alert-notifications.js';
@@ -31,6 +32,7 @@ const log = (m: string): void => void process.stderr.write(`fleetdeck: ${m}\n`);
 protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }]);
 
 async function start(): Promise<void> {
+  boundHeapGrowth();
   const args = parseLaunchArgs(process.argv.slice(app.isPackaged ? 1 : 2));
   const scope = resolveScope(args);
   const instanceDir = join(args.dataDir, 'instances', scope.instanceKey);

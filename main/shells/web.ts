@@ -1,3 +1,4 @@
+import { boundHeapGrowth } from '../heap.js';
 import { deferredHandlers } from '../ipc/deferred.js';
 import { startBrowserShell } from './browser-shell.js';
 import { launchCore, parseLaunchArgs, rendererDir, resolveScope, type Launched } from './launch.js';
@@ -7,6 +8,7 @@ import { launchCore, parseLaunchArgs, rendererDir, resolveScope, type Launched }
  * Prints the URL with its access token on a line of its own.
  */
 export async function runWeb(argv: readonly string[]): Promise<void> {
+  boundHeapGrowth();
   const args = parseLaunchArgs(argv);
   const warn = (m: string): void => void process.stderr.write(`fleetdeck: ${m}\n`);
   // From the site list alone: a --site that names no site, or a site list that cannot be read, stops here, before serving.

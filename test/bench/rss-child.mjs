@@ -9,7 +9,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { boundHeapGrowth } from '../../out/main/heap.js';
 import { openRuntime } from '../../out/main/runtime.js';
+
+// As the shells and the monitor do at start.
+boundHeapGrowth();
 
 /** @type {(() => void) | undefined} */
 const gc = globalThis.gc;

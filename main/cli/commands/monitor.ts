@@ -1,5 +1,5 @@
 import { EXIT } from '../../../app/errors.js';
-import { boundHeapGrowth } from '../../monitor/heap.js';
+import { boundHeapGrowth } from '../../heap.js';
 import { startMonitor, STOP_BOUND_MS } from '../../monitor/monitor.js';
 import { parseMonitorArgs } from '../../monitor/options.js';
 import { resolveDataDir } from '../../store/data-dir.js';

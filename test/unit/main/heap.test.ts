@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { boundHeapGrowth } from '../../../../main/monitor/heap.js';
+import { boundHeapGrowth } from '../../../main/heap.js';
 
-describe("the monitor's heap bound", () => {
+describe("the heap bound of main's long-running processes", () => {
   it("leaves an admin's own --heap-growing-percent on node's command line alone", () => {
     expect(boundHeapGrowth(['--heap-growing-percent=80'])).toBe(false);
     expect(boundHeapGrowth(['--max-old-space-size=512', '--heap_growing_percent=20'])).toBe(false);
