@@ -151,6 +151,13 @@ export function isUnreadableTime(text: unknown): boolean {
 /** How far a zone-less local time may be from UTC (UTC−12 to UTC+14), with the tolerance. */
 const LOCAL_TIME_REACH_MS = 14 * 3_600_000 + 3 * 60_000;
 
+/** A slashed time's match, and its order when its numbers alone tell it (a first over 12 is a day, a second over 12 a month). */
+function slashedNumbers(raw: unknown): { match: RegExpExecArray; order: boolean | undefined } | undefined {
+  const match = typeof raw === 'string' ? SLASHED.exec(raw.trim()) : null;
+  if (!match) return undefined;
+  return { match, order: Number(match[1]) > 12 ? true : Number(match[2]) > 12 ? false : undefined };
+}
+
 /**
  * Whether a system writes `dd/MM/yyyy` (day first), from a slashed time it stamped at about `nowMs`
  * (a node's `Time`): a first number over 12 is a day, a second over 12 a month; when both could be
@@ -158,12 +165,9 @@ const LOCAL_TIME_REACH_MS = 14 * 3_600_000 + 3 * 60_000;
  * cannot tell (the same day and month, or both readings near now).
  */
 export function slashedDayFirst(raw: unknown, nowMs: number): boolean | undefined {
-  const m = typeof raw === 'string' ? SLASHED.exec(raw.trim()) : null;
-  if (!m) return undefined;
-  const a = Number(m[1]);
-  const b = Number(m[2]);
-  if (a > 12) return true;
-  if (b > 12) return false;
+  const s = slashedNumbers(raw);
+  if (!s || s.order !== undefined) return s?.order;
+  const m = s.match;
   const near = (t: TimeReading | undefined): boolean => t !== undefined && Math.abs(t.ms - nowMs) <= LOCAL_TIME_REACH_MS;
   const dayFirst = near(slashedReading(m, true));
   const monthFirst = near(slashedReading(m, false));
@@ -182,13 +186,10 @@ export type StampKind = 'node-time' | 'past' | 'any';
  */
 export function slashedOrderOf(raw: unknown, kind: StampKind, nowMs: number): boolean | undefined {
   if (kind === 'node-time') return slashedDayFirst(raw, nowMs);
-  const m = typeof raw === 'string' ? SLASHED.exec(raw.trim()) : null;
-  if (!m) return undefined;
-  const a = Number(m[1]);
-  const b = Number(m[2]);
-  if (a > 12) return true;
-  if (b > 12) return false;
-  if (kind === 'any' || a === b) return undefined;
+  const s = slashedNumbers(raw);
+  if (!s || s.order !== undefined) return s?.order;
+  const m = s.match;
+  if (kind === 'any' || Number(m[1]) === Number(m[2])) return undefined;
   const future = (t: TimeReading | undefined): boolean => t === undefined || t.ms > nowMs + LOCAL_TIME_REACH_MS;
   const dayFirst = future(slashedReading(m, true));
   const monthFirst = future(slashedReading(m, false));
