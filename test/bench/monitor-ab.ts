@@ -12,27 +12,18 @@
  * DIR is a built checkout (its `bin/fleetdeck.js` and `out/`); `--b` defaults to this one.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openRuntime } from '../../main/runtime.js';
-import { mb, ms, processCpuMs, ROOT, startChildSimulator } from './support.js';
+import { mb, ms, processCpuMs, processRssBytes, ROOT, startChildSimulator } from './support.js';
 
 const { values: flags } = parseArgs({ options: { a: { type: 'string' }, b: { type: 'string' }, minutes: { type: 'string' } } });
 if (!flags.a) throw new Error('--a DIR: the built checkout to compare with');
 const MINUTES = Number(flags.minutes ?? 2);
 const SITES = 100;
 const SYSTEMS = 10;
-
-function rssOf(pid: number | undefined): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 interface Side {
   name: string;
@@ -88,7 +79,7 @@ try {
   }
   while (sides.some((s) => Number.isNaN(s.firstMs))) {
     await new Promise((r) => setTimeout(r, 250));
-    for (const s of sides) s.rss.push(rssOf(s.child.pid));
+    for (const s of sides) s.rss.push(processRssBytes(s.child.pid));
     if (sides.some((s) => s.child.exitCode !== null)) throw new Error('a monitor exited');
   }
   const requests = (await sim.status()).reduce((n, l) => n + l.requests, 0) / 2;
@@ -98,7 +89,7 @@ try {
   for (const s of sides) s.rss = [];
   while (performance.now() - t0 < MINUTES * 60_000) {
     await new Promise((r) => setTimeout(r, 5_000));
-    for (const s of sides) s.rss.push(rssOf(s.child.pid));
+    for (const s of sides) s.rss.push(processRssBytes(s.child.pid));
   }
   const wall = performance.now() - t0;
   for (const [i, s] of sides.entries()) {

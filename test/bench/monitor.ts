@@ -8,11 +8,11 @@
  *   time over wall time) and its RSS, the largest sample and the last.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRuntime } from '../../main/runtime.js';
-import { mb, ms, processCpuMs, ROOT, startChildSimulator, verdict, type Figure } from './support.js';
+import { mb, ms, processCpuMs, processRssBytes, ROOT, startChildSimulator, verdict, type Figure } from './support.js';
 
 const SITES = 100;
 const SYSTEMS = 10;
@@ -22,15 +22,6 @@ const LATENCY_MS = 25;
 export interface MonitorBenchIo {
   report: (f: Figure) => void;
   log: (m: string) => void;
-}
-
-function rssOf(pid: number | undefined): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 export async function benchMonitor(io: MonitorBenchIo, minutes = 3): Promise<void> {
@@ -87,7 +78,7 @@ export async function benchMonitor(io: MonitorBenchIo, minutes = 3): Promise<voi
     const rss: number[] = [];
     while (performance.now() - t0 < minutes * 60_000) {
       await new Promise((r) => setTimeout(r, 5_000));
-      rss.push(rssOf(child.pid));
+      rss.push(processRssBytes(child.pid));
     }
     const wallMs = performance.now() - t0;
     const cpuMs = processCpuMs(child.pid) - cpu0;

@@ -37,6 +37,16 @@ export interface ChildSimulator {
 /** Clock ticks per second of /proc/PID/stat's times (Linux's USER_HZ, 100 on every build that matters here). */
 const USER_HZ = 100;
 
+/** A process's resident set in bytes from /proc/PID/status, NaN where it cannot be read. */
+export function processRssBytes(pid: number | undefined): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** A process's CPU time (user + system) in ms from /proc/PID/stat, NaN where it cannot be read. */
 export function processCpuMs(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN;
