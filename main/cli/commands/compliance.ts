@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CHANGE_WORDS } from '../../../app/compliance/changes.js';
 import type { Evidence } from '../../../app/compliance/evaluate.js';
 import { RESULT_WORDS, stateWord, worstFirst } from '../../../app/compliance/order.js';
@@ -79,23 +79,14 @@ export async function complianceCommand(io: CliIo, args: readonly string[]): Pro
  * log; without --site it covers every system of the fleet.
  */
 async function waiveCommand(io: CliIo, verb: 'waive' | 'unwaive', args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
-    strict: true,
-    allowPositionals: true,
-    options: {
-      ...BASELINE_OPTIONS,
-      site: { type: 'string' },
-      system: { type: 'string' },
-      reason: { type: 'string' },
-      until: { type: 'string' },
-    },
+  const { values, check, source } = oneCheckArgs(verb, args, {
+    site: { type: 'string' },
+    system: { type: 'string' },
+    reason: { type: 'string' },
+    until: { type: 'string' },
   });
-  const [check, ...extra] = positionals;
-  if (check === undefined || extra.length) throw new CliError(`compliance ${verb} takes one check id`, EXIT.usage);
   if (values.system !== undefined && values.site === undefined) throw new CliError('--system needs --site', EXIT.usage);
   if (verb === 'waive' && (values.reason === undefined || values.until === undefined)) throw new CliError('compliance waive needs --reason TEXT and --until ISO', EXIT.usage);
-  const source = values.baseline === undefined ? undefined : loadBaseline(values.baseline);
   return withRuntime(
     io,
     values['data-dir'],
@@ -126,19 +117,10 @@ async function waiveCommand(io: CliIo, verb: 'waive' | 'unwaive', args: readonly
  * {@link EXIT.outcomeUnknown} or {@link EXIT.api} when a write's outcome is unknown or refused.
  */
 async function fixCommand(io: CliIo, args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
-    strict: true,
-    allowPositionals: true,
-    options: {
-      ...BASELINE_OPTIONS,
-      site: { type: 'string', multiple: true, default: [] },
-      yes: { type: 'boolean', default: false },
-    },
+  const { values, check, source } = oneCheckArgs('fix', args, {
+    site: { type: 'string', multiple: true, default: [] },
+    yes: { type: 'boolean', default: false },
   });
-  const [check, ...extra] = positionals;
-  if (check === undefined || extra.length) throw new CliError('compliance fix takes one check id', EXIT.usage);
-  const source = values.baseline === undefined ? undefined : loadBaseline(values.baseline);
   return withRuntime(io, values['data-dir'], async (rt) => {
     const siteIds = new Set((values.site ?? []).map((name) => siteIdOf(rt, name)));
     const service = serviceOn(rt, source);
@@ -180,6 +162,18 @@ async function fixCommand(io: CliIo, args: readonly string[]): Promise<number> {
     }
     return worst !== EXIT.ok ? worst : failing ? EXIT.checksFailing : EXIT.ok;
   });
+}
+
+/**
+ * The arguments of a compliance command on one check (`waive`, `unwaive`, `fix`): its options with
+ * the data directory and `--baseline`, exactly one check id, and the baseline file read when given.
+ */
+function oneCheckArgs<const O extends NonNullable<ParseArgsConfig['options']>>(verb: string, args: readonly string[], options: O) {
+  const { values, positionals } = parseArgs({ args: [...args], strict: true, allowPositionals: true, options: { ...BASELINE_OPTIONS, ...options } });
+  const [check, ...extra] = positionals;
+  if (check === undefined || extra.length) throw new CliError(`compliance ${verb} takes one check id`, EXIT.usage);
+  const { baseline } = values as { baseline?: string };
+  return { values, check, source: baseline === undefined ? undefined : loadBaseline(baseline) };
 }
 
 /** The compliance service judging by the `--baseline` file when one was given, else by the data directory's baseline. */

@@ -111,4 +111,18 @@ describe('the compliance story from the CLI', { timeout: 240_000 }, () => {
     expect(readFileSync(join(out, 'csv', 'compliance.baseline.csv'), 'utf8')).toContain(sha256);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain(reason);
   });
+  it('refuses a waiver or fix without exactly one check id, and a waiver without its reason', async () => {
+    const recorded = f.rt.actionLog.list({}).length;
+    for (const [args, said] of [
+      [['compliance', 'waive'], 'compliance waive takes one check id'],
+      [['compliance', 'unwaive', 'a', 'b'], 'compliance unwaive takes one check id'],
+      [['compliance', 'fix'], 'compliance fix takes one check id'],
+      [['compliance', 'waive', 'support-tunnel-off', '--until', '2099-01-01T00:00:00Z'], 'compliance waive needs --reason TEXT and --until ISO'],
+    ] as const) {
+      const run = await cli(f.dir, [...args]);
+      expect(run.code, args.join(' ')).toBe(EXIT.usage);
+      expect(run.stderr).toContain(said);
+    }
+    expect(f.rt.actionLog.list({})).toHaveLength(recorded);
+  });
 });
