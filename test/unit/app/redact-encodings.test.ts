@@ -227,6 +227,14 @@ describe('the secret probes, as the masking rules need them', () => {
   it('keeps apart two lists of secrets whose joined text is the same', () => {
     expect(mentionsSecret('x abcd y', ['abcdefgh1234'])).toBe(false);
     expect(mentionsSecret('x abcd y', ['abcd', 'efgh1234'])).toBe(true);
+    expect(maskSecrets('x wxyz y', ['wxyz\u0000ijkl'])).toBe('x wxyz y');
+    expect(maskSecrets('x wxyz y', ['wxyz', 'ijkl'])).toBe(`x ${REDACTED} y`);
+  });
+
+  it('keeps apart a secret masked whole and a sent list that starts with the word "whole"', () => {
+    const password = 'site-pass-5150';
+    expect(maskSecrets('said site-pass-9 and whole.', [password], true)).toBe('said site-pass-9 and whole.');
+    expect(maskSecrets('said site-pass-9 and whole.', ['whole', password])).toBe(`said ${REDACTED}9 and ${REDACTED}.`);
   });
 
   it('walks an answer that holds nulls', () => {
