@@ -188,7 +188,8 @@ function kept<T>(map: Map<string, T>, k: string, max: number, make: () => T): T 
 }
 
 function probeOf(secrets: readonly string[], whole: boolean): SecretProbe {
-  const memoKey = `${whole ? 'whole\u0000' : ''}${secrets.join('\u0000')}`;
+  // JSON of the flag and the list: no two lists (nor a list masked whole and one that is not) share a key.
+  const memoKey = JSON.stringify([whole, ...secrets]);
   return kept(PROBES, memoKey, MAX_PROBES, () => {
     const long = secrets.filter((s) => s.length >= MIN_SECRET);
     return {

@@ -134,6 +134,15 @@ describe('redaction: copies and edges found by mutation', () => {
     const secret = 'ab"cdefgh12';
     const echoed = Buffer.from(JSON.stringify({ note: `was ${secret} then` })).toString('base64');
     expect(maskSecrets(`x ${echoed}`, [secret])).toContain(REDACTED);
+    expect(mentionsSecret(`x ${echoed}`, [secret])).toBe(true);
+    expect(maskMentionedSecrets({ Note: `x ${echoed}` }, [secret])).toEqual(maskSecrets({ Note: `x ${echoed}` }, [secret]));
+  });
+
+  it('masks a secret holding a control character echoed with JSON’s short escape', () => {
+    for (const c of ['\b', '\f', '\n', '\r', '\t']) {
+      const secret = `k9${c}-secret-x`;
+      expect(maskSecrets(`said ${JSON.stringify(secret)}.`, [secret]), JSON.stringify(c)).toBe(`said "${REDACTED}".`);
+    }
   });
 
   it('masks URL-safe base64 whose secret-made characters include - and _', () => {
@@ -161,6 +170,7 @@ describe('redaction: copies and edges found by mutation', () => {
     expect(maskSecrets('x STRASE-1234 y', ['straße-1234'])).toBe('x STRASE-1234 y');
     // Eight characters: no later piece of the secret to mask on its own.
     expect(maskSecrets('x istanbul y', ['İstanbul'])).toBe('x istanbul y');
+    expect(maskSecrets('x kistanbul y', ['kİstanbul'])).toBe('x kistanbul y');
     expect(maskSecrets('x İSTANBUL y', ['İstanbul'])).toBe(`x ${REDACTED} y`);
   });
 });
@@ -185,6 +195,13 @@ describe('maskMentionedSecrets', () => {
     }
   });
 
+  it('gives the answer itself when only a number, or strings taken together, spell a secret', () => {
+    // Numbers are never masked, and each string is masked on its own.
+    const answer = { Size: 12345678, Parts: ['abcd', 'efgh', 'abcd'] };
+    expect(maskMentionedSecrets(answer, ['12345678'])).toBe(answer);
+    expect(maskMentionedSecrets(answer, ['abcdefgh'])).toBe(answer);
+  });
+
   it('finds a secret the answer wrote with JSON escapes, once parsed', () => {
     const text = `{"Message":"\\u${token.charCodeAt(0).toString(16).padStart(4, '0')}${token.slice(1)}"}`;
     expect(maskMentionedSecrets(JSON.parse(text) as unknown, [token])).toEqual({ Message: REDACTED });
@@ -198,6 +215,14 @@ describe('mentionsSecret on text with characters that only look like escapes', (
   it('finds the secret beside a percentage, an ampersand or a plus that start no escape', () => {
     for (const text of [`100% used, ${secret}`, `R & D: ${secret.toUpperCase()}`, `a+b ${secret}`]) expect(mentionsSecret(text, [secret]), text).toBe(true);
     for (const text of ['100% used, nothing else', 'R & D only', 'a+b']) expect(mentionsSecret(text, [secret]), text).toBe(false);
+  });
+
+  it('finds a secret escaped from the text’s first character on', () => {
+    const escapes = [percent, [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''), [...secret].map((c) => `&#${c.charCodeAt(0)};`).join('')];
+    for (const text of escapes) {
+      expect(mentionsSecret(text, [secret]), text).toBe(true);
+      expect(maskMentionedSecrets({ Message: text }, [secret]), text).toEqual({ Message: REDACTED });
+    }
   });
 
   it('finds every escaped spelling beside them', () => {
@@ -227,6 +252,22 @@ describe('the secret probes, as the masking rules need them', () => {
   it('keeps apart two lists of secrets whose joined text is the same', () => {
     expect(mentionsSecret('x abcd y', ['abcdefgh1234'])).toBe(false);
     expect(mentionsSecret('x abcd y', ['abcd', 'efgh1234'])).toBe(true);
+    expect(maskSecrets('x wxyz y', ['wxyz\u0000ijkl'])).toBe('x wxyz y');
+    expect(maskSecrets('x wxyz y', ['wxyz', 'ijkl'])).toBe(`x ${REDACTED} y`);
+  });
+
+  it('keeps apart a secret masked whole and a sent list that starts with the word "whole"', () => {
+    const password = 'site-pass-5150';
+    expect(maskSecrets('said site-pass-9 and whole.', [password], true)).toBe('said site-pass-9 and whole.');
+    expect(maskSecrets('said site-pass-9 and whole.', ['whole', password])).toBe(`said ${REDACTED}9 and ${REDACTED}.`);
+  });
+
+  it('finds a piece of a JSON-escaped secret that holds no escape itself, the cheap way too', () => {
+    // The JSON text `ab\"cdefghijklmnopqrs` has a boundary at `g`, the secret itself at `h`.
+    const secret = 'ab"cdefghijklmnopqrs';
+    expect(maskSecrets('x ghijklmn y', [secret])).toBe(`x ${REDACTED} y`);
+    expect(mentionsSecret('x ghijklmn y', [secret])).toBe(true);
+    expect(maskMentionedSecrets({ Note: 'x ghijklmn y' }, [secret])).toEqual({ Note: `x ${REDACTED} y` });
   });
 
   it('walks an answer that holds nulls', () => {
@@ -289,6 +330,13 @@ describe('hex of a secret', () => {
     expect(maskSecrets(`x ${hexOf(secret.slice(0, 8))} y`, [secret])).toBe(`x ${REDACTED} y`);
     expect(maskSecrets(`x ${hexOf(secret.slice(0, 7))} y`, [secret])).toBe(`x ${hexOf(secret.slice(0, 7))} y`);
     expect(mentionsSecret(`x ${hexOf(secret.slice(0, 7))} y`, [secret])).toBe(false);
+  });
+
+  it('finds hex cut short at 8 bytes the cheap way too', () => {
+    // A secret of its own: the probe of a list of secrets is built once, by the first test using it.
+    const cut = 'Hex/Cut+Short=8b1';
+    expect(mentionsSecret(`x ${hexOf(cut.slice(0, 8))} y`, [cut])).toBe(true);
+    expect(maskMentionedSecrets({ Note: `x ${hexOf(cut.slice(0, 8))} y` }, [cut])).toEqual({ Note: `x ${REDACTED} y` });
   });
 
   it('masks the hex of a short secret whole, and of its UTF-8 bytes', () => {
@@ -380,6 +428,16 @@ describe('a secret masked only whole (one that was not sent)', () => {
       expect(mentionsSecret(`said ${text}.`, [password], true), text).toBe(true);
     }
     expect(maskMentionedSecrets({ Message: `login failed with ${password}` }, [password], true)).toEqual({ Message: `login failed with ${REDACTED}` });
+  });
+
+  it('masks the base64 of a body holding it whole, at every byte offset, with text after it', () => {
+    // A secret of its own: the pattern of a list of secrets is built once, by the first test using it.
+    const other = 'site-admin-pass-77';
+    for (const before of ['', 'x', 'xy']) {
+      const text = Buffer.from(`${before}${other}; retry later`).toString('base64');
+      expect(maskSecrets(`said ${text}.`, [other], true), before).toContain(REDACTED);
+      expect(mentionsSecret(`said ${text}.`, [other], true), before).toBe(true);
+    }
   });
 
   it('leaves its prefixes, pieces and base64 or hex cut short as they are', () => {
