@@ -3,6 +3,9 @@ import type { PlannedRead } from '../../../../app/fleet/refresh-plan.js';
 import { highLevel, laggingReplication, unhealthyDrives } from '../../../../app/health/rollup.js';
 import { systemRollup } from '../../../../app/health/system-health.js';
 import { planRows, planTotal } from '../../../../app/capacity/plan.js';
+import type { Forecast } from '../../../../app/capacity/forecast.js';
+import type { HaSummary } from '../../../../app/health/ha.js';
+import type { SmartVerdict } from '../../../../app/smart/verdict.js';
 import {
   briefFromWire,
   briefOf,
@@ -98,6 +101,36 @@ describe("a system's health summary", () => {
     expect(facts).toMatchObject({ at: undefined, drives: [], lagging: [], errors: [] });
     expect(facts.rollup.level).toBe('unknown');
     expect(summaryFromWire(healthSummarySchema.parse(JSON.parse(JSON.stringify({ siteId: 's', system: 'x', seq: 1, ...facts }))))).toEqual(facts);
+  });
+
+  it('carries every forecast status and basis, HA label, SMART risk, pool layout and partial list through its schema', () => {
+    const risks = ['warning', 'critical'] as const;
+    const partial = {
+      ...answers,
+      resources: { ...(answers.resources as object), Incomplete: { Read: 1, Total: 40 } },
+      replication: { ...(answers.replication as object), Incomplete: { Read: 1 } },
+    };
+    const statuses: Forecast['status'][] = ['full', 'growing', 'not-growing', 'insufficient-data'];
+    const bases: Forecast['basis'][] = ['free', 'consumed', 'state', 'free'];
+    const labels: HaSummary['label'][] = ['normal', 'taken over', 'degraded', 'not reported'];
+    statuses.forEach((status, i) => {
+      const risk = risks[i % 2] ?? 'warning';
+      const verdict: SmartVerdict = { risk, findings: [{ risk, subject: '5 Reallocated_Sector_Ct', message: 'sectors reallocated' }] };
+      const facts = healthSummaryOf(readOf(partial), NOW, () => verdict);
+      const [pool] = facts.rollup.capacity.pools;
+      if (!pool || !facts.rollup.ha) throw new Error('the fixture has a pool and a node list');
+      const sent = {
+        ...facts,
+        rollup: {
+          ...facts.rollup,
+          capacity: { ...facts.rollup.capacity, pools: [{ ...pool, layouts: [{ n: 4, k: 2 }], forecast: { ...pool.forecast, status, basis: bases[i] as Forecast['basis'] } }] },
+          ha: { ...facts.rollup.ha, label: labels[i] as HaSummary['label'] },
+        },
+      };
+      expect(sent.drives[0]?.smart).toEqual({ risk, findings: ['5 Reallocated_Sector_Ct: sectors reallocated'] });
+      expect(sent.incomplete).toEqual({ drives: { Read: 1, Total: 40 }, replication: { Read: 1 } });
+      expect(summaryFromWire(healthSummarySchema.parse(JSON.parse(JSON.stringify({ siteId: 's', system: 'x', seq: 2, ...sent }))))).toEqual(sent);
+    });
   });
 
   it('refuses a wire form that is not a summary', () => {
