@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RULES, RULE_KINDS, effectiveRules, ruleOverrideSchema, sameScope, scopeApplies, type ScopedOverride } from '../../../../app/alerts/rules.js';
+import {
+  DEFAULT_RULES,
+  RULE_KINDS,
+  effectiveRules,
+  ruleOverrideSchema,
+  ruleScopeSchema,
+  ruleSettingsSchema,
+  sameScope,
+  scopeApplies,
+  scopedOverrideSchema,
+  type RuleSettings,
+  type ScopedOverride,
+} from '../../../../app/alerts/rules.js';
 
 describe('alert rules', () => {
   it('has a default for every kind, every one on', () => {
@@ -36,5 +48,49 @@ describe('alert rules', () => {
     expect(ruleOverrideSchema.safeParse({ notification: { minLevel: 9 } }).success).toBe(false);
     expect(ruleOverrideSchema.safeParse({ drive: { minSmartRisk: 'unknown' } }).success).toBe(false);
     expect(ruleOverrideSchema.safeParse({ 'pool-full-days': { days: 14 } }).success).toBe(true);
+  });
+});
+
+describe('alert rules as they cross IPC and are stored', () => {
+  // Every rule off, every figure at its upper bound; then at the lower bound.
+  const highest: RuleSettings = {
+    unreachable: { enabled: false },
+    'login-required': { enabled: false },
+    'certificate-changed': { enabled: false },
+    unlisted: { enabled: false },
+    'protocol-error': { enabled: false },
+    drive: { enabled: false, minSmartRisk: 'critical' },
+    'pool-used': { enabled: false, percent: 100 },
+    'pool-full-days': { enabled: false, days: 3650 },
+    replication: { enabled: false },
+    ha: { enabled: false },
+    notification: { enabled: false, minLevel: 5, withinHours: 720 },
+    compliance: { enabled: false, minSeverity: 'critical' },
+  };
+  const lowest = { drive: { minSmartRisk: 'warning' }, 'pool-used': { percent: 1 }, 'pool-full-days': { days: 1 }, notification: { minLevel: 0, withinHours: 1 }, compliance: { minSeverity: 'low' } } as const;
+
+  it('keeps every setting of every kind, at both ends of its range', () => {
+    expect(ruleSettingsSchema.parse(highest)).toEqual(highest);
+    expect(ruleOverrideSchema.parse(highest)).toEqual(highest);
+    expect(ruleOverrideSchema.parse(lowest)).toEqual(lowest);
+    const off = effectiveRules([{ scope: { level: 'fleet' }, override: ruleOverrideSchema.parse(highest) }], 'lab', 'x');
+    for (const k of RULE_KINDS) expect(off[k].enabled, k).toBe(false);
+  });
+
+  it('refuses a figure just past its range', () => {
+    expect(ruleOverrideSchema.safeParse({ 'pool-used': { percent: 101 } }).success).toBe(false);
+    expect(ruleOverrideSchema.safeParse({ 'pool-full-days': { days: 3651 } }).success).toBe(false);
+    expect(ruleOverrideSchema.safeParse({ notification: { withinHours: 721 } }).success).toBe(false);
+    expect(ruleOverrideSchema.safeParse({ notification: { minLevel: -1 } }).success).toBe(false);
+    expect(ruleOverrideSchema.safeParse({ compliance: { minSeverity: 'severe' } }).success).toBe(false);
+  });
+
+  it('keeps the scope and the override of a stored override, at every scope', () => {
+    const scopes = [{ level: 'fleet' }, { level: 'site', siteId: 'lab' }, { level: 'system', siteId: 'lab', system: 'tundra-01' }] as const;
+    for (const scope of scopes) {
+      expect(ruleScopeSchema.parse(scope)).toEqual(scope);
+      const stored = { scope, override: { ha: { enabled: false }, 'pool-used': { percent: 80 } } };
+      expect(scopedOverrideSchema.parse(stored)).toEqual(stored);
+    }
   });
 });

@@ -39,6 +39,16 @@ describe('alert list filters', () => {
     expect(alertSchema.safeParse({ ...a, rule: 'nope' }).success).toBe(false);
     expect(alertSchema.safeParse({ ...a, level: 'ok' }).success).toBe(false);
     expect(alertSchema.safeParse({ ...a, raisedAt: 'x'.repeat(41) }).success).toBe(false);
+    for (const level of ['warning', 'unknown', 'critical']) expect(alertSchema.parse({ ...a, level })).toEqual({ ...a, level });
+  });
+
+  it('take every filter at once: a state, a level, a site and a system by name, a rule and a limit', () => {
+    for (const level of ['warning', 'unknown', 'critical']) {
+      const filter = { state: 'open', level, site: 'lab', system: 'tundra-01', rule: 'ha', limit: 50 };
+      expect(alertFilterSchema.parse(filter)).toEqual(filter);
+    }
+    expect(alertFilterSchema.safeParse({ site: 'x'.repeat(200), system: 'y'.repeat(200) }).success).toBe(true);
+    expect(alertFilterSchema.safeParse({ site: 'x'.repeat(201) }).success).toBe(false);
   });
 });
 
