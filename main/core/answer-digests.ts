@@ -26,11 +26,33 @@ export function isVolatileKey(key: string): boolean {
 
 const UNREAD: ReadonlySet<string> = new Set(FIELDS_NO_RULE_READS);
 
+const KEEP = 0;
+const LEAVE_OUT = 1;
+const MASK = 2;
+/**
+ * What {@link stableMember} does with a member, by its name: the same few hundred names recur in
+ * every answer, so each is classified once rather than at every member. Bounded (an answer may
+ * name its members anything): past the bound, a new name is classified each time it is met.
+ */
+const MEMBER_KINDS = new Map<string, number>();
+const MAX_MEMBER_KINDS = 4096;
+
+function memberKind(key: string): number {
+  let kind = MEMBER_KINDS.get(key);
+  if (kind === undefined) {
+    kind = UNREAD.has(key) ? LEAVE_OUT : isSecretField(key) ? MASK : KEEP;
+    if (MEMBER_KINDS.size < MAX_MEMBER_KINDS) MEMBER_KINDS.set(key, kind);
+  }
+  return kind;
+}
+
 /** Leaves out the unread members at any depth, and masks secret fields as the cache stores them. */
 function stableMember(this: unknown, key: string, v: unknown): unknown {
   if (key === '' || Array.isArray(this)) return v;
-  if (UNREAD.has(key)) return undefined;
-  return isSecretField(key) && v !== null && v !== undefined && v !== '' ? REDACTED : v;
+  const kind = memberKind(key);
+  if (kind === KEEP) return v;
+  if (kind === LEAVE_OUT) return undefined;
+  return v !== null && v !== undefined && v !== '' ? REDACTED : v;
 }
 
 /**

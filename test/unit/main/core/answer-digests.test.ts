@@ -2,7 +2,7 @@
 // read; the node and drive lists move at every poll in members neither reads, so both compare a digest
 // of what stays, taken once per content version for both.
 import { describe, expect, it } from 'vitest';
-import { AnswerDigests, VOLATILE_READS } from '../../../../main/core/answer-digests.js';
+import { AnswerDigests, VOLATILE_READS, stableDigest } from '../../../../main/core/answer-digests.js';
 import { cacheKey } from '../../../../main/store/offline-cache.js';
 
 const [RESOURCES] = VOLATILE_READS;
@@ -65,5 +65,34 @@ describe('AnswerDigests', () => {
     digests.clear();
     digests.seen('s1', 'a', RESOURCES, new Map([[RESOURCES_KEY, 2]]));
     expect(f.reads).toHaveLength(4);
+  });
+});
+
+describe('stableDigest', () => {
+  const node = (extra: Record<string, unknown>): unknown => ({ Data: [{ Name: 'node-1', Drives: [{ Id: 1, State: 'OK', ...extra }] }] });
+
+  it('leaves out the unread members at any depth, and no other', () => {
+    const base = stableDigest(node({}));
+    expect(stableDigest(node({ Time: '12:00', Sensors: [1], HardwareUtilization: { Cpu: 3 }, StatsInfo: { Iops: 9 } }))).toBe(base);
+    expect(stableDigest(node({ Times: '12:00' }))).not.toBe(base);
+    expect(stableDigest(node({ State2: 'OK' }))).not.toBe(base);
+  });
+
+  it('masks a secret field holding a value, in any case, as the cache stores it', () => {
+    expect(stableDigest(node({ ChapSecret: 'one' }))).toBe(stableDigest(node({ ChapSecret: 'two' })));
+    expect(stableDigest(node({ chapsecret: 'one' }))).toBe(stableDigest(node({ chapsecret: '[redacted]' })));
+    expect(stableDigest(node({ ChapSecret: '' }))).not.toBe(stableDigest(node({ ChapSecret: 'two' })));
+    expect(stableDigest(node({ ChapSecret: null }))).not.toBe(stableDigest(node({ ChapSecret: 'two' })));
+    expect(stableDigest(node({ Chap: 'one' }))).not.toBe(stableDigest(node({ Chap: 'two' })));
+  });
+
+  it('still tells members apart once an answer has named thousands of members', () => {
+    const many: Record<string, number> = {};
+    for (let i = 0; i < 5000; i++) many[`Field${i}`] = i;
+    stableDigest(many);
+    // Names first met now, past the bound of names remembered.
+    expect(stableDigest(node({ Password: 'a', Sensor: 1 }))).toBe(stableDigest(node({ Password: 'b', Sensor: 1 })));
+    expect(stableDigest(node({ Password: 'a', Sensor: 1 }))).not.toBe(stableDigest(node({ Password: 'a', Sensor: 2 })));
+    expect(stableDigest(node({ Sensors: 1, NewName: 1 }))).toBe(stableDigest(node({ Sensors: 2, NewName: 1 })));
   });
 });
