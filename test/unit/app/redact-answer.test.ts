@@ -32,6 +32,8 @@ describe('maskAnswerSecrets', () => {
       expect(answer, 'the answer given is not changed').toEqual(copy);
     }
     expect(maskAnswerSecrets({ M: `token starts ${token.slice(0, 10)}` }, [token], [password])).toEqual({ M: `token starts ${REDACTED}` });
+    // A piece of what was sent that holds none of its first characters.
+    expect(maskAnswerSecrets({ M: `token ends ${token.slice(6)}` }, [token], [password])).toEqual({ M: `token ends ss${REDACTED}` });
     expect(maskAnswerSecrets({ M: `prefix only: ${password.slice(0, 9)}` }, [token], [password])).toEqual({ M: `prefix only: ${password.slice(0, 9)}` });
     expect(maskAnswerSecrets({ A: `both ${token}`, B: `and ${password}` }, [token], [password])).toEqual({ A: `both ${REDACTED}`, B: `and ${REDACTED}` });
   });
