@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { FIELDS_NO_RULE_READS } from '../../app/alerts/evaluate.js';
 import { refreshRead } from '../../app/fleet/refresh-plan.js';
 import { cacheKey } from '../store/offline-cache.js';
@@ -64,7 +64,7 @@ export function stableText(json: string): string {
  * text a refresh writes, it is the one taken later from the same text read back.
  */
 export function stableDigest(json: string): string {
-  return createHash('sha256').update(stableText(json)).digest('base64');
+  return hash('sha256', stableText(json), 'base64');
 }
 
 const COMMA = 0x2c;
@@ -153,7 +153,7 @@ export class AnswerDigests {
       JSON.parse(json);
     } catch {
       // Damaged text: its own hash, which the next good answer's digest differs from.
-      return createHash('sha256').update(json).digest('base64');
+      return hash('sha256', json, 'base64');
     }
     return stableDigest(json);
   }
