@@ -154,11 +154,11 @@ interface SecretProbe {
   /**
    * Lower-case runs of 8 characters that any masked plain echo holds (the first of each secret,
    * each at an 8-character boundary, the last; a shorter secret whole; the hex of its first 8
-   * bytes), every `+` written as a space (see {@link probeMentions}).
+   * bytes), every `+` written as a space (see {@link probeMentions}): one pattern finding any.
    */
-  readonly pieces: readonly string[];
-  /** The first characters of every base64 run of each secret (standard and URL-safe), each once. */
-  readonly heads: readonly string[];
+  readonly pieces: RegExp;
+  /** The first characters of every base64 run of each secret (standard and URL-safe): one pattern finding any. */
+  readonly heads: RegExp;
   source(): string | null;
 }
 
@@ -194,12 +194,20 @@ function probeOf(secrets: readonly string[], whole: boolean): SecretProbe {
     const long = secrets.filter((s) => s.length >= MIN_SECRET);
     return {
       long,
-      pieces: long.flatMap((s) => [...new Set([s, JSON.stringify(s).slice(1, -1)])].flatMap((form) => [...pieceStarts(form, whole).map((i) => [...form].slice(i, i + MIN_PREFIX).join('')), hexOf(utf8(form).slice(0, MIN_PREFIX))]).map((p) => p.toLowerCase().replaceAll('+', ' '))),
+      pieces: anyOf(long.flatMap((s) => [...new Set([s, JSON.stringify(s).slice(1, -1)])].flatMap((form) => [...pieceStarts(form, whole).map((i) => [...form].slice(i, i + MIN_PREFIX).join('')), hexOf(utf8(form).slice(0, MIN_PREFIX))]).map((p) => p.toLowerCase().replaceAll('+', ' ')))),
       // Each head once: a secret without JSON escapes is its own JSON form, and a head without `+` or `/` its own URL-safe one.
-      heads: [...new Set(long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)].flatMap((form) => base64Runs(form).flatMap((run) => (run.length >= MIN_BASE64 ? base64Heads(run) : [])))))],
+      heads: anyOf([...new Set(long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)].flatMap((form) => base64Runs(form).flatMap((run) => (run.length >= MIN_BASE64 ? base64Heads(run) : [])))))]),
       source: () => kept(SOURCES, memoKey, MAX_SOURCES, () => patternSource(long, whole)),
     };
   });
+}
+
+/**
+ * A pattern finding any of the texts, as they are (none: it finds nothing). One scan of a long
+ * text for all of them costs a fraction of one substring search per text.
+ */
+function anyOf(texts: readonly string[]): RegExp {
+  return new RegExp(texts.length ? texts.map(escapeRegExp).join('|') : '(?!)');
 }
 
 function patternSource(secrets: readonly string[], whole: boolean): string | null {
@@ -252,23 +260,45 @@ function patternSource(secrets: readonly string[], whole: boolean): string | nul
  * the pattern.
  */
 export function mentionsSecret(text: string, secrets: readonly string[], whole = false): boolean {
-  return probeMentions(probeOf(secrets, whole), text);
+  return probeMentions(probeOf(secrets, whole), new LookedText(() => text));
 }
 
 /** The start of every escape {@link spellings} knows: a backslash, `%` and two hex digits, an HTML entity. */
 const MAY_ESCAPE = /\\|%[0-9A-Fa-f]{2}|&[#A-Za-z]/;
 
-function probeMentions(probe: SecretProbe, text: string): boolean {
+function probeMentions(probe: SecretProbe, looked: LookedText): boolean {
   if (probe.long.length === 0) return false;
-  // A search per character first: the pattern is several times slower over a long text without any.
-  const mayEscape = (text.indexOf('\\') >= 0 || text.indexOf('%') >= 0 || text.indexOf('&') >= 0) && MAY_ESCAPE.test(text);
-  if (!mayEscape) {
+  const text = looked.text;
+  if (!looked.mayEscape) {
     // Every `+` as a space on both sides: a space spelt either way, in any mix, is found.
-    const lower = text.toLowerCase().replaceAll('+', ' ');
-    if (!probe.pieces.some((p) => lower.includes(p)) && !probe.heads.some((head) => text.includes(head))) return false;
+    const lower = looked.folded;
+    if (!probe.pieces.test(lower) && !probe.heads.test(text)) return false;
   }
   const source = probe.source();
   return source !== null && new RegExp(source, 'g').test(text);
+}
+
+/**
+ * A text {@link probeMentions} looks at, made when first needed, and what its cheap test derives
+ * from it (whether it may hold an escape; its lower case with `+` as a space), each made once
+ * however many lists of secrets are looked for in it.
+ */
+class LookedText {
+  #text: string | undefined;
+  #mayEscape: boolean | undefined;
+  #folded: string | undefined;
+  constructor(private readonly make: () => string) {}
+  get text(): string {
+    return (this.#text ??= this.make());
+  }
+  /** A search per character first: the pattern is several times slower over a long text without any. */
+  get mayEscape(): boolean {
+    const text = this.text;
+    return (this.#mayEscape ??= (text.indexOf('\\') >= 0 || text.indexOf('%') >= 0 || text.indexOf('&') >= 0) && MAY_ESCAPE.test(text));
+  }
+  get folded(): string {
+    return (this.#folded ??= this.text.toLowerCase().replaceAll('+', ' '));
+  }
 }
 
 /**
@@ -278,8 +308,23 @@ function probeMentions(probe: SecretProbe, text: string): boolean {
  * secret makes the joined text hold it; a mention across two strings only costs the masking walk.
  */
 export function maskMentionedSecrets<T>(value: T, secrets: readonly string[], whole = false): T {
-  const probe = probeOf(secrets, whole);
-  if (probe.long.length === 0) return value;
+  return probeMentions(probeOf(secrets, whole), new LookedText(() => joinedStrings(value))) ? maskSecrets(value, secrets, whole) : value;
+}
+
+/**
+ * {@link maskMentionedSecrets} of an answer for the secrets its call sent (`sent`, masked in every
+ * piece) and then for the site's other secrets (`unsent`, masked whole): the same value, with the
+ * answer's strings gathered and looked at once for both lists rather than once per list.
+ */
+export function maskAnswerSecrets<T>(value: T, sent: readonly string[], unsent: readonly string[]): T {
+  const looked = new LookedText(() => joinedStrings(value));
+  // Masked for what was sent: the site's secrets are looked for in what that masking left.
+  if (probeMentions(probeOf(sent, false), looked)) return maskMentionedSecrets(maskSecrets(value, sent), unsent, true);
+  return probeMentions(probeOf(unsent, true), looked) ? maskSecrets(value, unsent, true) : value;
+}
+
+/** Every string of a value at any depth (not its field names), joined by NUL. Iterative: a hostile depth cannot overflow the stack. */
+function joinedStrings(value: unknown): string {
   const strings: string[] = [];
   const stack: unknown[] = [value];
   const seen = new WeakSet<object>();
@@ -291,7 +336,7 @@ export function maskMentionedSecrets<T>(value: T, secrets: readonly string[], wh
     if (Array.isArray(v)) for (const item of v) stack.push(item);
     else for (const k in v) if (Object.hasOwn(v, k)) stack.push((v as Record<string, unknown>)[k]);
   }
-  return probeMentions(probe, strings.join('\u0000')) ? maskSecrets(value, secrets, whole) : value;
+  return strings.join('\u0000');
 }
 
 /**

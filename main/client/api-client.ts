@@ -17,7 +17,7 @@ import {
   type Operation,
 } from '../../app/catalog/index.js';
 import { readAnswerJson, type AnswerJson } from '../../app/answers/json-text.js';
-import { maskMentionedSecrets, maskSecrets, secretValues } from '../../app/redact.js';
+import { maskAnswerSecrets, maskSecrets, secretValues } from '../../app/redact.js';
 import { normalisedAnswer } from './answer.js';
 import {
   AnswerTooLargeError,
@@ -351,8 +351,7 @@ export class ApiClient {
       const value = this.parseSuccess(op, text, where, context);
       // A system may echo what was sent (the session token): masked wherever it shows.
       // And the site's own secrets, which were not sent: whole, as only a whole one can be repeated.
-      const masked = maskMentionedSecrets(value, sent);
-      return options.mask?.length ? maskMentionedSecrets(masked, options.mask, true) : masked;
+      return maskAnswerSecrets(value, sent, options.mask ?? []);
     }
     if (TRANSIENT_STATUSES.has(status) && !isJsonText(text)) {
       const retryAfterMs = parseRetryAfter(headerValue(answered, 'retry-after'), this.now());

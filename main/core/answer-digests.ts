@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { FIELDS_NO_RULE_READS } from '../../app/alerts/evaluate.js';
 import { refreshRead } from '../../app/fleet/refresh-plan.js';
-import { REDACTED, isSecretField } from '../../app/redact.js';
 import { cacheKey } from '../store/offline-cache.js';
 import type { WrittenAnswers } from './written-answers.js';
 
@@ -24,21 +23,83 @@ export function isVolatileKey(key: string): boolean {
   return VOLATILE_KEYS.has(key);
 }
 
-const UNREAD: ReadonlySet<string> = new Set(FIELDS_NO_RULE_READS);
+/**
+ * Where a member no reader reads begins in an answer's stored text, which is JSON.stringify's: its
+ * name right after `{` or `,`. Inside a string such text cannot occur, since every quote there is
+ * escaped.
+ */
+const UNREAD_MEMBER = new RegExp(`[{,](?:${FIELDS_NO_RULE_READS.map((k) => JSON.stringify(k).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}):`, 'g');
 
-/** Leaves out the unread members at any depth, and masks secret fields as the cache stores them. */
-function stableMember(this: unknown, key: string, v: unknown): unknown {
-  if (key === '' || Array.isArray(this)) return v;
-  if (UNREAD.has(key)) return undefined;
-  return isSecretField(key) && v !== null && v !== undefined && v !== '' ? REDACTED : v;
+/**
+ * An answer's stored text (JSON.stringify's, as the cache stores it: secret fields masked) without
+ * the members no reader of the digest reads, at any depth: what {@link stableDigest} hashes. The
+ * same as JSON.stringify of the value with a replacer leaving those members out, without walking
+ * the value again.
+ */
+export function stableText(json: string): string {
+  const pattern = new RegExp(UNREAD_MEMBER);
+  const kept: string[] = [];
+  let from = 0;
+  // Whether every member so far of the object opened just before `from` was cut: the first one
+  // left then loses its leading comma.
+  let afterBrace = false;
+  const take = (to: number): void => void kept.push(json.slice(afterBrace && json.charCodeAt(from) === COMMA ? from + 1 : from, to));
+  for (let m = pattern.exec(json); m !== null; m = pattern.exec(json)) {
+    const end = valueEnd(json, pattern.lastIndex);
+    const afterComma = json.charCodeAt(m.index) === COMMA;
+    // `,"Time":v` goes whole; of `{"Time":v` the brace stays.
+    if (!(afterComma && afterBrace && m.index === from)) {
+      take(afterComma ? m.index : m.index + 1);
+      afterBrace = !afterComma;
+    }
+    from = end;
+    pattern.lastIndex = end;
+  }
+  take(json.length);
+  return kept.join('');
 }
 
 /**
- * An answer without the members no reader of the digest reads, hashed: the same for the value a
- * refresh wrote and for the value parsed back from the text the cache stores (redacted alike).
+ * The digest readers compare a volatile answer by: its {@link stableText} hashed. Taken from the
+ * text a refresh writes, it is the one taken later from the same text read back.
  */
-export function stableDigest(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value, stableMember) ?? '').digest('base64');
+export function stableDigest(json: string): string {
+  return hash('sha256', stableText(json), 'base64');
+}
+
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Where the JSON value starting at `i` ends (the index after it); the text's end when it does not. */
+function valueEnd(text: string, i: number): number {
+  let depth = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = stringEnd(text, i);
+      if (depth === 0) return i;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) {
+      // A scalar's end is the bracket closing what holds it.
+      if (depth === 0) return i;
+      if (--depth === 0) return i + 1;
+    } else if (c === COMMA && depth === 0) return i;
+    i++;
+  }
+  return text.length;
+}
+
+/** The index after the string whose opening quote is at `i`: its first quote not escaped. */
+function stringEnd(text: string, i: number): number {
+  for (let q = text.indexOf('"', i + 1); q !== -1; q = text.indexOf('"', q + 1)) {
+    let escapes = 0;
+    while (text.charCodeAt(q - 1 - escapes) === BACKSLASH) escapes++;
+    if (escapes % 2 === 0) return q + 1;
+  }
+  return text.length;
 }
 
 /** Where the digests read an answer's stored text (the fleet's cache) when it was not handed to them. */
@@ -89,11 +150,12 @@ export class AnswerDigests {
   #fromText(siteId: string, system: string, read: { op: string; query: Record<string, unknown> }): string {
     const json = this.source.cachedText(siteId, system, read.op, read.query, NO_USE)?.json ?? '';
     try {
-      return stableDigest(JSON.parse(json) as unknown);
+      JSON.parse(json);
     } catch {
       // Damaged text: its own hash, which the next good answer's digest differs from.
-      return createHash('sha256').update(json).digest('base64');
+      return hash('sha256', json, 'base64');
     }
+    return stableDigest(json);
   }
 
   /** Forgets every digest (the engine's evaluation of everything afresh). */

@@ -323,7 +323,7 @@ export class FleetRefresh {
       renew: (_siteId: string, _sys: string, key: string, at: Date): void => void pending.push(o.cache.renewRow(key, at)),
       put: (_siteId: string, _sys: string, key: string, value: unknown, at: Date): void => {
         const row = o.cache.rowOf(key, value, at, steady);
-        if (isVolatileKey(key)) digests.set(key, stableDigest(value));
+        if (isVolatileKey(key) && row.json !== undefined) digests.set(key, stableDigest(row.json));
         pending.push(row);
         pendingBytes += row.bytes;
         if (checked && pendingBytes >= batchBytes) flush();

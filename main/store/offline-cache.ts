@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { REDACTED, isSecretField, redactedJson } from '../../app/redact.js';
 import type { Database } from './driver.js';
 import { markDamaged } from './data-dir.js';
@@ -421,7 +421,8 @@ function systemId(siteId: string, system: string): string {
 
 /** A stored text's digest: equal digests, equal texts. */
 function textDigest(json: string): string {
-  return createHash('sha256').update(json).digest('base64');
+  // One call, no Hash object: a poll takes a digest per answer.
+  return hash('sha256', json, 'base64');
 }
 
 /** A read time as stored (ISO). @throws TypeError when it is not a valid time */

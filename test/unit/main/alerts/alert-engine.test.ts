@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fullGc } from '../../../support/full-gc.js';
 import type { SystemStatus } from '../../../../app/domain/site.js';
 import { AlertEngine, type AlertChange, type AlertEngineOptions, type AlertFleet } from '../../../../main/alerts/alert-engine.js';
-import { stableDigest as ruleDigest } from '../../../../main/core/answer-digests.js';
+import { stableDigest } from '../../../../main/core/answer-digests.js';
+import { redactedJson } from '../../../../app/redact.js';
 import { AlertStore } from '../../../../main/alerts/alert-store.js';
 import type { FleetEvent } from '../../../../main/core/fleet-state.js';
 import { ActionLog } from '../../../../main/store/action-log.js';
@@ -12,6 +13,9 @@ import { openAlertsDatabase, openLogDatabase } from '../../../../main/store/open
 import { cacheKey } from '../../../../main/store/offline-cache.js';
 import { StoreError } from '../../../../main/store/store-error.js';
 import { steppingClock, useTempDirs } from '../store/temp-dir.js';
+
+/** The digest of a value as the cache would store it. */
+const ruleDigest = (value: unknown): string => stableDigest(redactedJson(value) ?? '');
 
 const tempDir = useTempDirs();
 const open: Database[] = [];

@@ -11,6 +11,7 @@ import { SUMMARY_READS } from '../../../../app/health/system-summary.js';
 import { AlertEngine, type AlertFleet } from '../../../../main/alerts/alert-engine.js';
 import { AlertStore } from '../../../../main/alerts/alert-store.js';
 import { AnswerDigests, isVolatileKey, stableDigest } from '../../../../main/core/answer-digests.js';
+import { redactedJson } from '../../../../app/redact.js';
 import type { FleetEvent } from '../../../../main/core/fleet-state.js';
 import { HealthSummaries } from '../../../../main/core/health-summaries.js';
 import { SmartVerdicts } from '../../../../main/core/smart-verdicts.js';
@@ -136,7 +137,7 @@ function world() {
   const poll = (system: string, answers: Array<[string, unknown]>): void => {
     const rows = answers.map(([k, v]) => cache.rowOf(k, v, AT, true));
     cache.putRows('lab', system, rows);
-    const digests = new Map(answers.filter(([k]) => isVolatileKey(k)).map(([k, v]) => [k, stableDigest(v)]));
+    const digests = new Map(answers.filter(([k]) => isVolatileKey(k)).map(([k, v]) => [k, stableDigest(redactedJson(v) ?? '')]));
     const status: SystemStatus = { siteId: 'lab', system, state: 'ok', lastSuccessAt: new Date(NOW - 60_000 + ++polls * 1000).toISOString(), seq: polls };
     statuses.set(system, status);
     for (const l of listeners) l({ type: 'status', status, written: new WrittenAnswers(rows, digests) });

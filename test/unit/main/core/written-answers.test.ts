@@ -3,6 +3,7 @@
 // cache gives back, and nothing handed that was not written.
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnswerDigests, VOLATILE_READS, stableDigest } from '../../../../main/core/answer-digests.js';
+import { redactedJson } from '../../../../app/redact.js';
 import { WrittenAnswers } from '../../../../main/core/written-answers.js';
 import { OfflineCache, cacheKey, openDatabase, type Database } from '../../../../main/store/index.js';
 import { steppingClock, useTempDirs } from '../store/temp-dir.js';
@@ -63,7 +64,7 @@ describe('WrittenAnswers', () => {
       },
     };
     const versions = c.versions('lab', 'sys1');
-    const handed = new AnswerDigests(source).seen('lab', 'sys1', RESOURCES, versions, new WrittenAnswers(rows, new Map([[RESOURCES_KEY, stableDigest(list)]])));
+    const handed = new AnswerDigests(source).seen('lab', 'sys1', RESOURCES, versions, new WrittenAnswers(rows, new Map([[RESOURCES_KEY, stableDigest(redactedJson(list) ?? '')]])));
     expect(reads).toEqual([]);
     const fromText = new AnswerDigests(source).seen('lab', 'sys1', RESOURCES, versions);
     expect(reads).toEqual([RESOURCES.op]);

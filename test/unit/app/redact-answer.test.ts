@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { REDACTED, maskAnswerSecrets, maskMentionedSecrets, mentionsSecret } from '../../../app/redact.js';
+
+const token = 'Tk9-session-4f1c2a7b';
+const password = 'fleetdeck-demo';
+const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
+
+/** Masking with each list in turn, as a caller without {@link maskAnswerSecrets} would. */
+const inTurn = <T>(value: T, sent: readonly string[], unsent: readonly string[]): T => maskMentionedSecrets(maskMentionedSecrets(value, sent), unsent, true);
+
+describe('maskAnswerSecrets', () => {
+  it('gives the answer itself when it mentions neither what was sent nor the site secrets', () => {
+    const answer = { Message: 'fine', Items: [{ Detail: 'com.fleetdeck:target 100% & more', Size: 4096 }] };
+    expect(maskAnswerSecrets(answer, [token], [password])).toBe(answer);
+    expect(maskAnswerSecrets(answer, [], [])).toBe(answer);
+  });
+
+  it('masks as masking with each list in turn does: a piece of what was sent, only the whole of a site secret', () => {
+    const answers = [
+      { Message: `session ${token} opened` },
+      { Message: `token starts ${token.slice(0, 10)}` },
+      { Message: `login failed with password ${password}` },
+      { Message: `login failed with password ${password.toUpperCase()}`, Iqn: 'iqn.2024-01.com.fleetdeck:t1' },
+      { Message: `prefix only: ${password.slice(0, 9)}` },
+      { Items: [{ A: `both ${token}` }, { B: `and ${password}` }] },
+      { Items: [{ A: `encoded ${b64(`Bearer ${token}`)}` }, { B: encodeURIComponent(password) }] },
+    ];
+    for (const answer of answers) {
+      const copy = structuredClone(answer);
+      const masked = maskAnswerSecrets(answer, [token], [password]);
+      expect(masked, JSON.stringify(answer)).toEqual(inTurn(answer, [token], [password]));
+      expect(answer, 'the answer given is not changed').toEqual(copy);
+    }
+    expect(maskAnswerSecrets({ M: `token starts ${token.slice(0, 10)}` }, [token], [password])).toEqual({ M: `token starts ${REDACTED}` });
+    // A piece of what was sent that holds none of its first characters.
+    expect(maskAnswerSecrets({ M: `token ends ${token.slice(6)}` }, [token], [password])).toEqual({ M: `token ends ss${REDACTED}` });
+    expect(maskAnswerSecrets({ M: `prefix only: ${password.slice(0, 9)}` }, [token], [password])).toEqual({ M: `prefix only: ${password.slice(0, 9)}` });
+    expect(maskAnswerSecrets({ A: `both ${token}`, B: `and ${password}` }, [token], [password])).toEqual({ A: `both ${REDACTED}`, B: `and ${REDACTED}` });
+  });
+
+  it('masks a site secret with nothing sent, and what was sent with no site secret', () => {
+    expect(maskAnswerSecrets({ M: `pw ${password}` }, [], [password])).toEqual({ M: `pw ${REDACTED}` });
+    expect(maskAnswerSecrets({ M: `tok ${token}` }, [token], [])).toEqual({ M: `tok ${REDACTED}` });
+  });
+
+  it('looks for the site secrets in what masking the sent ones left', () => {
+    // The site secret holds the sent one: masking the sent one first leaves no whole site secret.
+    const unsent = `pre-${token}-post`;
+    const answer = { M: `echo ${unsent}` };
+    expect(maskAnswerSecrets(answer, [token], [unsent])).toEqual(inTurn(answer, [token], [unsent]));
+    expect(maskAnswerSecrets(answer, [token], [unsent])).toEqual({ M: `echo pre-${REDACTED}-post` });
+  });
+
+  it('reads the answer’s strings once for both lists when neither is mentioned', () => {
+    let reads = 0;
+    const answer = {
+      get Detail(): string {
+        reads++;
+        return 'nothing secret here';
+      },
+    };
+    expect(maskAnswerSecrets(answer, [token], [password])).toBe(answer);
+    expect(reads).toBe(1);
+  });
+});
+
+describe('the quick look for a secret, with characters patterns give a meaning', () => {
+  it('finds a secret holding every character a pattern gives a meaning, plain and in any case', () => {
+    const secret = 'a.b*c+d?e^f$g{h}i(j)k|l[m]n\\o/p-q';
+    for (const text of [`x ${secret} y`, `x ${secret.toUpperCase()} y`, `x ${secret.slice(0, 12)}`]) expect(mentionsSecret(text, [secret]), text).toBe(true);
+    expect(mentionsSecret('a-b-c-d-e-f-g-h-i-j-k', [secret])).toBe(false);
+  });
+
+  it('finds base64 whose first characters hold + or /', () => {
+    for (const secret of ['>>>>>>>>>>>>', '?>?>?>?>?>?>']) {
+      const encoded = b64(secret);
+      expect(encoded.slice(0, 11), secret).toMatch(/[+/]/);
+      expect(mentionsSecret(`echo ${encoded}`, [secret]), secret).toBe(true);
+      expect(mentionsSecret(`echo ${encoded}`, [secret], true), secret).toBe(true);
+    }
+  });
+});
