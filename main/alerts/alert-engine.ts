@@ -83,6 +83,14 @@ export interface AlertCompliance {
   nextChange?(now: number): number | undefined;
 }
 
+/** What an evaluation's compliance checks depend on besides the clock ({@link AlertEngine.complianceSeen}). */
+interface ComplianceSeen {
+  revision: string;
+  scope: string | null;
+  reads: ReadonlyArray<{ op: string; query: Record<string, unknown> }>;
+  seen: Array<string | number | null>;
+}
+
 /** Every cached answer the rules read, besides SMART texts: what an evaluation depends on. */
 const ENGINE_READS = [...Object.values(ROLLUP_READS), NOTIFICATIONS_CACHE];
 const ENGINE_KEYS = ENGINE_READS.map((r) => cacheKey(r.op, r.query));
@@ -163,16 +171,17 @@ export class AlertEngine {
     // answers is read. A start marks every system of a paused site so, and must not read them all.
     const readsData = dataRulesApply(status.state);
     const versions = readsData ? this.o.fleet.cachedVersions?.(status.siteId, status.system) : new Map<string, number>();
-    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, readsData ? this.seen(status, versions, written) : null, readsData ? [this.o.compliance?.revision() ?? null, this.o.compliance?.scopeOf?.(status.siteId) ?? null] : null]);
+    const complianceSeen = readsData && versions ? this.complianceSeen(status, versions, written) : undefined;
+    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, readsData ? this.seen(status, versions, written, complianceSeen) : null, readsData ? [complianceSeen?.revision ?? null, complianceSeen?.scope ?? null] : null]);
     const last = this.lastInput.get(systemKey);
     if (signature !== undefined && last?.signature === signature && now.getTime() <= last.until) return { raised: [], cleared: [] };
     this.lastInput.delete(systemKey);
-    const input = readsData ? this.inputOf(status, now.getTime(), versions, written) : { state: status.state, lastError: status.lastError, rollup: {}, now: now.getTime() };
+    // A waiver no longer applies from its end on: the same result holds until the moment before.
+    const waiverEnd = readsData ? this.o.compliance?.nextChange?.(now.getTime()) : undefined;
+    const input = readsData ? this.inputOf(status, now.getTime(), versions, written, complianceSeen, waiverEnd) : { state: status.state, lastError: status.lastError, rollup: {}, now: now.getTime() };
     const result = this.o.store.reconcile(status.siteId, status.system, evaluateAlerts(input, rules), now);
     if (signature !== undefined) {
       const windowEnd = notificationWindowEnd(input, rules);
-      // A waiver no longer applies from its end on: the same result holds until the moment before.
-      const waiverEnd = readsData ? this.o.compliance?.nextChange?.(now.getTime()) : undefined;
       this.lastInput.set(systemKey, { signature, until: Math.min(now.getTime() + this.maxUnchangedMs, windowEnd ?? Infinity, waiverEnd === undefined ? Infinity : waiverEnd - 1) });
     }
     if (result.raised.length || result.cleared.length) {
@@ -274,55 +283,58 @@ export class AlertEngine {
    * of the node and drive lists and the health answer the digest of their text without what no rule reads (taken again
    * only when their version moved), and each SMART text's version.
    */
-  private seen(status: SystemStatus, versions: ReadonlyMap<string, number>, written: WrittenAnswers | undefined): Array<[string, string | number | null]> {
+  private seen(status: SystemStatus, versions: ReadonlyMap<string, number>, written: WrittenAnswers | undefined, complianceSeen: ComplianceSeen | undefined): Array<[string, string | number | null]> {
     const out: Array<[string, string | number | null]> = ENGINE_READS.map((r, i) => {
       const key = ENGINE_KEYS[i] as string;
       return [key, this.digests ? this.digests.seen(status.siteId, status.system, r, versions, written) : (versions.get(key) ?? null)];
     });
     const smart = [...versions].filter(([k]) => k.startsWith(SMART_KEYS)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    const reads = this.o.compliance?.reads() ?? [];
-    const seen = this.complianceSeen(status, versions, written, reads);
-    const compliance = reads.map((r, i): [string, string | number | null] => [cacheKey(r.op, r.query), seen[i] ?? null]);
+    const compliance = complianceSeen ? complianceSeen.reads.map((r, i): [string, string | number | null] => [cacheKey(r.op, r.query), complianceSeen.seen[i] ?? null]) : [];
     return [...out, ...smart, ...compliance];
   }
 
   /**
-   * What the compliance checks see of the baseline's reads: as the rules see them ({@link seen}),
+   * What the compliance checks depend on, read once per evaluation: the baseline and waivers, the
+   * site's scope, and what they see of the baseline's reads: as the rules see them ({@link seen}),
    * but by content version alone when the baseline looks at a field the digests leave out.
+   * Undefined without compliance.
    */
-  private complianceSeen(status: SystemStatus, versions: ReadonlyMap<string, number>, written: WrittenAnswers | undefined, reads: ReadonlyArray<{ op: string; query: Record<string, unknown> }>): Array<string | number | null> {
-    const fields = this.o.compliance?.fieldsRead?.();
-    const digests = fields && [...UNREAD].some((f) => fields.has(f)) ? undefined : this.digests;
-    return reads.map((r) => (digests ? digests.seen(status.siteId, status.system, r, versions, written) : (versions.get(cacheKey(r.op, r.query)) ?? null)));
-  }
-
-  /** The system's compliance checks: those of its last evaluation while what they read, the baseline and the waivers are the same and it is younger than `maxUnchangedMs`. */
-  private complianceChecks(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined, written: WrittenAnswers | undefined, systemKey: string): readonly ComplianceFinding[] | undefined {
+  private complianceSeen(status: SystemStatus, versions: ReadonlyMap<string, number>, written: WrittenAnswers | undefined): ComplianceSeen | undefined {
     const compliance = this.o.compliance;
     if (!compliance) return undefined;
-    const signature =
-      versions &&
-      JSON.stringify([
-        compliance.revision(),
-        compliance.scopeOf?.(status.siteId) ?? null,
-        this.complianceSeen(status, versions, written, compliance.reads()),
-      ]);
+    const reads = compliance.reads();
+    const fields = compliance.fieldsRead?.();
+    const digests = fields && [...UNREAD].some((f) => fields.has(f)) ? undefined : this.digests;
+    return {
+      revision: compliance.revision(),
+      scope: compliance.scopeOf?.(status.siteId) ?? null,
+      reads,
+      seen: reads.map((r) => (digests ? digests.seen(status.siteId, status.system, r, versions, written) : (versions.get(cacheKey(r.op, r.query)) ?? null))),
+    };
+  }
+
+  /**
+   * The system's compliance checks: those of its last evaluation while what they read, the baseline
+   * and the waivers are the same (`seen`, undefined when that cannot be told) and it is younger than
+   * `maxUnchangedMs`; `waiverEnd`, when the next waiver ends.
+   */
+  private complianceChecks(status: SystemStatus, now: number, written: WrittenAnswers | undefined, systemKey: string, seen: ComplianceSeen | undefined, waiverEnd: number | undefined): readonly ComplianceFinding[] | undefined {
+    const compliance = this.o.compliance;
+    if (!compliance) return undefined;
+    const signature = seen && JSON.stringify([seen.revision, seen.scope, seen.seen]);
     const last = this.complianceInput.get(systemKey);
     const held = this.compliance.get(systemKey);
     if (signature !== undefined && held && last?.signature === signature && now <= last.until) return held;
     this.complianceInput.delete(systemKey);
     const checks = compliance.system(status.siteId, status.system, written)?.checks;
-    if (signature !== undefined && checks) {
-      const waiverEnd = compliance.nextChange?.(now);
-      this.complianceInput.set(systemKey, { signature, until: Math.min(now + this.maxUnchangedMs, waiverEnd === undefined ? Infinity : waiverEnd - 1) });
-    }
+    if (signature !== undefined && checks) this.complianceInput.set(systemKey, { signature, until: Math.min(now + this.maxUnchangedMs, waiverEnd === undefined ? Infinity : waiverEnd - 1) });
     return checks;
   }
 
-  private inputOf(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined, written: WrittenAnswers | undefined): AlertInput {
+  private inputOf(status: SystemStatus, now: number, versions: ReadonlyMap<string, number> | undefined, written: WrittenAnswers | undefined, complianceSeen: ComplianceSeen | undefined, waiverEnd: number | undefined): AlertInput {
     const { siteId, system } = status;
     const systemKey = JSON.stringify([siteId, system]);
-    const compliance = this.complianceChecks(status, now, versions, written, systemKey);
+    const compliance = this.complianceChecks(status, now, written, systemKey, complianceSeen, waiverEnd);
     if (compliance) this.compliance.set(systemKey, compliance);
     else this.compliance.delete(systemKey);
     const read = (op: string, query: Record<string, unknown>): unknown => (written?.get(cacheKey(op, query)) ?? this.o.fleet.cached(siteId, system, op, query, NO_USE))?.value;

@@ -41,21 +41,71 @@ export async function monitorCommand(io: CliIo, args: readonly string[], signals
       resolve(signal);
     });
   });
+  const lines = batchedLines(io.stderr);
+  try {
+    return await monitorUntilStopped(parsed, io, dataDir, stopped, lines);
+  } finally {
+    lines.close();
+  }
+}
+
+async function monitorUntilStopped(parsed: ReturnType<typeof parseMonitorArgs>, io: CliIo, dataDir: string, stopped: Promise<string>, lines: BatchedLines): Promise<number> {
   const monitor = await startMonitor(parsed, {
     dataDir,
     env: io.env,
-    log: (line) => io.stderr(`${line}\n`),
+    log: lines.log,
     memorySecrets: io.env.FLEETDECK_KEYCHAIN?.trim().toLowerCase() === 'memory',
   });
   const signal = await stopped;
+  lines.flush();
   io.stderr(`${new Date().toISOString()} ${signal} received\n`);
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_BOUND_MS)));
   const outcome = await Promise.race([monitor.stop().then(() => 'done' as const), bound]);
   clearTimeout(timer);
+  lines.flush();
   if (outcome === 'late') {
     io.stderr(`${new Date().toISOString()} the stop did not end within ${STOP_BOUND_MS / 1000} s: exiting anyway\n`);
     return EXIT.internal;
   }
   return EXIT.ok;
+}
+
+interface BatchedLines {
+  /** Takes one line (without its line end). */
+  log: (line: string) => void;
+  /** Writes the lines taken so far. */
+  flush: () => void;
+  /** Writes them, and no longer writes at the process's exit. */
+  close: () => void;
+}
+
+/**
+ * The monitor's log lines, written together once per turn of the event loop (and at once when the
+ * process exits): a first refresh logs a line per alert raised, thousands, and one write each was a
+ * system call each on a piped stderr.
+ */
+function batchedLines(write: (text: string) => void): BatchedLines {
+  let waiting = '';
+  let scheduled: NodeJS.Immediate | undefined;
+  const flush = (): void => {
+    if (scheduled) clearImmediate(scheduled);
+    scheduled = undefined;
+    if (!waiting) return;
+    const text = waiting;
+    waiting = '';
+    write(text);
+  };
+  process.on('exit', flush);
+  return {
+    log: (line) => {
+      waiting += `${line}\n`;
+      scheduled ??= setImmediate(flush);
+    },
+    flush,
+    close: () => {
+      flush();
+      process.off('exit', flush);
+    },
+  };
 }
