@@ -11,8 +11,11 @@ export const NOTIFICATIONS_OP = 'GET /notifications/query';
 /** The cache key of a system's merged notification records. */
 export const MERGED_NOTIFICATIONS_KEY = cacheKey(NOTIFICATIONS_OP, {});
 
-/** One read of a system's refresh: the answer, or undefined when it could not be used. */
-export type RefreshRead = (op: string, q: Record<string, unknown>, key?: string) => Promise<unknown>;
+/**
+ * One read of a system's refresh: the answer, or undefined when it could not be used. It is cached
+ * under `key` (by default the read's own cache key); `null` leaves it out of the cache.
+ */
+export type RefreshRead = (op: string, q: Record<string, unknown>, key?: string | null) => Promise<unknown>;
 
 /**
  * What the next incremental read needs of the merged records a system holds: the newest timestamp
@@ -101,7 +104,8 @@ export async function readNotifications(
   paging?: NotificationPaging,
   freshClock?: FreshRecordClock,
 ): Promise<NotificationMark | undefined> {
-  const fresh = await read(NOTIFICATIONS_OP, query, `${MERGED_NOTIFICATIONS_KEY}#new`);
+  // What is new is not cached itself: the merged records hold it.
+  const fresh = await read(NOTIFICATIONS_OP, query, null);
   if (fresh === undefined) return mark;
   const add = ((fresh as { Data?: unknown[] } | undefined)?.Data ?? []) as Rec[];
   if (mark && add.every((r) => r?.Timestamp === mark.since && mark.ids.includes(recordKey(r)))) {
@@ -111,7 +115,7 @@ export async function readNotifications(
   let skipped = 0;
   if (paging) {
     const top = typeof query.top === 'number' ? query.top : Infinity;
-    const older = (utc: string): Promise<unknown> => read(NOTIFICATIONS_OP, paging.olderThan(utc), `${MERGED_NOTIFICATIONS_KEY}#new`);
+    const older = (utc: string): Promise<unknown> => read(NOTIFICATIONS_OP, paging.olderThan(utc), null);
     if (mark) {
       skipped = await pageByTime(older, 'older', top, fresh, add);
       if (skipped) paging.onSkipped(skipped);

@@ -337,7 +337,7 @@ export class FleetRefresh {
     // So are the scale of its percentages and the order of its dates.
     conn.percentScale(system, previous?.percentScale);
     conn.dateOrder(system, previous?.dayFirst);
-    const read = async (opKey: string, query: Record<string, unknown>, storeKey = cacheKey(opKey, query)): Promise<unknown> => {
+    const read = async (opKey: string, query: Record<string, unknown>, storeKey: string | null = cacheKey(opKey, query)): Promise<unknown> => {
       try {
         // A "slow down" fails the system's refresh at once (see systemThrottled), never retried per read.
         const value = await conn.read(system, getOperation(opKey), { query, deadline, budget, failWhenThrottled: true, ...(opKey === NOTIFICATIONS_OP ? { onRecordStamp } : {}) });
@@ -346,7 +346,7 @@ export class FleetRefresh {
         // A list that says it is partial: said on the system (its pages are not asked for).
         const incomplete = opKey === NOTIFICATIONS_OP ? undefined : incompleteOf(value);
         if (incomplete) truncated.push(`${opKey} ${describeIncomplete(incomplete)}`);
-        cache.put(site.id, system, storeKey, value, this.f.clock());
+        if (storeKey !== null) cache.put(site.id, system, storeKey, value, this.f.clock());
         return value;
       } catch (err) {
         if (err instanceof UnreachableError || err instanceof CertificateError || err instanceof LoginRequiredError || err instanceof SitePausedError) throw err;

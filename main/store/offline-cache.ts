@@ -188,40 +188,53 @@ export class OfflineCache {
     this.guard('store an answer in', () =>
       this.db
         .transaction(() => {
-          // Checked under the write lock: no other connection commits between this and the writes.
+          // Checked under the write lock: no other connection commits between this and the writes,
+          // so what is held is what the file holds (an answer held is an answer stored).
           const held = this.heldOf(siteId, system);
+          // The texts to store, by key (a key's last one), written once the loop knows how many.
+          const texts = new Map<string, CacheRow>();
           const used: string[] = [];
           for (const r of rows) {
             const at = Date.parse(r.at);
+            const before = held.get(r.key);
+            // A text of this write still to be stored under the key: a later row only moves its time.
+            const pending = texts.get(r.key);
             if (r.json === undefined) {
-              if (this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0) {
-                used.push(r.key);
-                const h = held.get(r.key);
-                if (h) h.at = at;
-              }
+              // Nothing held under the key: nothing to renew.
+              if (!before) continue;
+              if (pending) texts.set(r.key, { ...pending, at: r.at });
+              else this.stmts.renew.run(r.at, siteId, system, r.key);
+              before.at = at;
+              used.push(r.key);
               continue;
             }
             const digest = textDigest(r.json);
-            const before = held.get(r.key);
             // The same text as held, known by its digest or compared by SQLite (nothing read back
             // here): only the read time moves. A text known to differ, or an answer known to be
             // absent, is written without the comparison.
             const same =
               before === undefined
                 ? false
-                : before.digest === undefined
-                  ? this.stmts.touch.run(r.at, siteId, system, r.key, FORMAT, r.json).changes > 0
-                  : before.digest === digest && this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0;
-            if (!same) {
-              this.stmts.nextVersion.run();
-              this.stmts.upsert.run(siteId, system, r.key, r.json, r.bytes, r.at, FORMAT);
-            }
+                : pending !== undefined
+                  ? before.digest === digest
+                  : before.digest === undefined
+                    ? this.stmts.touch.run(r.at, siteId, system, r.key, FORMAT, r.json).changes > 0
+                    : before.digest === digest && this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0;
+            if (!same) texts.set(r.key, r);
+            else if (pending) texts.set(r.key, { ...pending, at: r.at });
             held.set(r.key, { at, digest });
             used.push(r.key);
           }
+          if (texts.size) {
+            // One counter move for the whole write: each answer stored takes its own version.
+            const last = this.stmts.nextVersions.get(texts.size)?.version ?? texts.size;
+            let version = last - texts.size;
+            for (const r of texts.values()) this.stmts.upsert.run(siteId, system, r.key, r.json as string, r.bytes, r.at, FORMAT, ++version);
+          }
           // Every use in one statement, in the rows' order: one call instead of one per answer.
           if (used.length) this.stmts.useMany.run(siteId, system, now, JSON.stringify(used));
-          this.evictIfNeeded(siteId, system, new Set(rows.map((r) => r.key)));
+          // Only a stored text can take the cache past its bound.
+          if (texts.size) this.evictIfNeeded(siteId, system, new Set(rows.map((r) => r.key)));
         })
         .immediate(),
     );
@@ -441,13 +454,14 @@ type Statements = ReturnType<typeof prepareStatements>;
 function prepareStatements(db: Database) {
   const nextUse = '(SELECT COALESCE(MAX(use_seq), 0) + 1 FROM cache_use)';
   return {
-    // The version a changed answer takes: the counter, moved on first by nextVersion.
-    upsert: db.prepare<[string, string, string, string, number, string, number]>(
-      `INSERT INTO cache_entries (site_id, system, key, value, bytes, at, format, version) VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT version FROM cache_size WHERE id = 1))
+    // The version a changed answer takes: one of those nextVersions reserved.
+    upsert: db.prepare<[string, string, string, string, number, string, number, number]>(
+      `INSERT INTO cache_entries (site_id, system, key, value, bytes, at, format, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (site_id, system, key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes, at = excluded.at, format = excluded.format, version = excluded.version`,
     ),
     renew: db.prepare<[string, string, string, string]>('UPDATE cache_entries SET at = ? WHERE site_id = ? AND system = ? AND key = ?'),
-    nextVersion: db.prepare<[]>('UPDATE cache_size SET version = version + 1 WHERE id = 1'),
+    // Reserves n content versions: the last of them is returned.
+    nextVersions: db.prepare<[number], { version: number }>('UPDATE cache_size SET version = version + ? WHERE id = 1 RETURNING version'),
     touch: db.prepare<[string, string, string, string, number, string]>(
       'UPDATE cache_entries SET at = ? WHERE site_id = ? AND system = ? AND key = ? AND format = ? AND value = ?',
     ),

@@ -238,6 +238,29 @@ describe('OfflineCache', () => {
     expect(cache.readTimes('lab', 'sys1').size).toBe(0);
   });
 
+  it('stores the last text and read time of a key written twice in one write', () => {
+    const { cache } = setup();
+    putMany(cache, 'lab', 'sys1', [{ key: 'health', value: { State: 'Normal' }, at: '2025-03-01T10:00:00Z' }]);
+    const held = cache.versions('lab', 'sys1').get('health')!;
+    // A new text, then the same again later, then only renewed: the new text with the last time.
+    putMany(cache, 'lab', 'sys1', [
+      { key: 'health', value: { State: 'Degraded' }, at: '2025-03-01T10:01:00Z' },
+      { key: 'health', value: { State: 'Degraded' }, at: '2025-03-01T10:01:10Z' },
+      { key: 'health', unchanged: true, at: '2025-03-01T10:01:20Z' },
+    ]);
+    expect(cache.get('lab', 'sys1', 'health')).toEqual({ value: { State: 'Degraded' }, at: '2025-03-01T10:01:20.000Z', bytes: 20 });
+    const changed = cache.versions('lab', 'sys1').get('health')!;
+    expect(changed).toBeGreaterThan(held);
+    // Two texts in one write: the last one is stored, with one new version.
+    putMany(cache, 'lab', 'sys1', [
+      { key: 'health', value: { State: 'Failed' }, at: '2025-03-01T10:02:00Z' },
+      { key: 'health', value: { State: 'Normal' }, at: '2025-03-01T10:02:10Z' },
+    ]);
+    expect(cache.get('lab', 'sys1', 'health')).toEqual({ value: { State: 'Normal' }, at: '2025-03-01T10:02:10.000Z', bytes: 18 });
+    expect(cache.versions('lab', 'sys1').get('health')).toBe(changed + 1);
+    expect(cache.sizeBytes()).toBe(18);
+  });
+
   it('writes an answer whose text is the one it last wrote when another connection has replaced it since', () => {
     const { dir, cache } = setup();
     const mine = { Data: [{ Id: 1, Status: 'OK' }] };
