@@ -18,15 +18,17 @@ const answers = answersOrDeadline(firstReadsAnswered());
 // A shortcut pressed while the window opens (Ctrl+K) is kept and handed to the frame once mounted.
 const earlyKeys = keepEarlyKeys(window, isPaletteShortcut);
 
-import('./frame.js').then(
+const frame = import('./frame.js');
+// The locale objects the frame orders its names and writes its figures with are built now, while its
+// script loads and main answers, rather than inside the frame's mount, on the path to its paint.
+warmFormats();
+frame.then(
   ({ mountFrame }) => {
     // A module script runs once the document is parsed, and the stylesheet is inlined in it.
     const target = document.getElementById('app');
     if (!target) throw new Error('index.html has no #app element');
     mountFrame(target, answers);
     earlyKeys.replay();
-    // The locale objects the frame's names and figures need are built while it waits for main.
-    warmFormats();
   },
   (err: unknown) => {
     earlyKeys.stop();
