@@ -55,6 +55,9 @@ function frameChunkName(id: string, ctx: { getModuleInfo(id: string): GraphInfo 
   return frame.has(id) ? 'frame' : null;
 }
 
+/** Whether a chunk's file name (`assets/frame-….js`) is the frame chunk's. */
+const isFrameChunk = (file: string): boolean => /(^|\/)frame-[\w-]+\.js$/.test(file);
+
 /** index.html links the frame chunk (and what it imports besides the entry) as modulepreloads. */
 const preloadFrame: Plugin = {
   name: 'fleetdeck:preload-frame',
@@ -157,7 +160,10 @@ const renderer: UserConfig = {
     chunkSizeWarningLimit: 500,
     // Chromium and Electron preload modules natively: Vite's polyfill (a query of the page's links and
     // a mutation observer, in the entry, before the first reads leave) is work the window never needs.
-    modulePreload: { polyfill: false },
+    // The entry's import of the frame needs no preload of its own: index.html links the frame and
+    // what it imports (preloadFrame), and Vite's helper would look for those links again in the
+    // entry's task.
+    modulePreload: { polyfill: false, resolveDependencies: (file, deps) => (isFrameChunk(file) ? [] : deps) },
     rolldownOptions: { output: { codeSplitting: { groups: [{ name: frameChunkName, debugName: 'frame', includeDependenciesRecursively: false }] } } },
   },
   server: shell ? { proxy: { '/ipc': toShell(shell), '/events': toShell(shell) } } : {},

@@ -1,6 +1,6 @@
 import { claimShellToken, clearShellToken, firstReadsAnswered, startFirstReads } from './lib/api.js';
 import { answersOrDeadline } from './lib/first-answers.js';
-import { warmFormats } from './lib/locale-formats.js';
+import { warmLocaleData } from './lib/locale-warmup.js';
 import { keepEarlyKeys } from './lib/early-keys.js';
 import { isPaletteShortcut } from './lib/shortcuts.js';
 import './styles/theme.css';
@@ -18,6 +18,9 @@ const answers = answersOrDeadline(firstReadsAnswered());
 // A shortcut pressed while the window opens (Ctrl+K) is kept and handed to the frame once mounted.
 const earlyKeys = keepEarlyKeys(window, isPaletteShortcut);
 
+// The locale data the frame orders its names and writes its figures with loads on a worker thread
+// while the frame's script loads and main answers, not inside the frame's mount.
+warmLocaleData();
 import('./frame.js').then(
   ({ mountFrame }) => {
     // A module script runs once the document is parsed, and the stylesheet is inlined in it.
@@ -25,8 +28,6 @@ import('./frame.js').then(
     if (!target) throw new Error('index.html has no #app element');
     mountFrame(target, answers);
     earlyKeys.replay();
-    // The locale objects the frame's names and figures need are built while it waits for main.
-    warmFormats();
   },
   (err: unknown) => {
     earlyKeys.stop();

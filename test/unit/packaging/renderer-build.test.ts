@@ -81,7 +81,17 @@ describe('renderer build: the first frame compiled with its files (lazy compiles
 
   it('leaves module preloading to the browser (no polyfill in the entry)', async () => {
     const { build } = await rendererConfig();
-    expect(build.modulePreload).toEqual({ polyfill: false });
+    expect(build.modulePreload).toMatchObject({ polyfill: false });
+  });
+
+  it("preloads nothing more for the entry's import of the frame (index.html links it), and a lazy chunk's imports as Vite would", async () => {
+    const { build } = await rendererConfig();
+    const resolve = (build.modulePreload as { resolveDependencies: (file: string, deps: string[], ctx: { hostId: string; hostType: 'js' }) => string[] }).resolveDependencies;
+    const host = { hostId: 'assets/index-a1.js', hostType: 'js' as const };
+    expect(resolve('assets/frame-f1_X.js', ['assets/frame-f1_X.js', 'assets/rolldown-runtime-r1.js'], host)).toEqual([]);
+    expect(resolve('assets/SystemPage-s1.js', ['assets/SystemPage-s1.js', 'assets/AreaFrame-a1.js'], host)).toEqual(['assets/SystemPage-s1.js', 'assets/AreaFrame-a1.js']);
+    // A view whose name merely ends in "frame" keeps its preloads.
+    expect(resolve('assets/AreaFrame-a1.js', ['assets/AreaFrame-a1.js'], host)).toEqual(['assets/AreaFrame-a1.js']);
   });
 });
 
