@@ -1,6 +1,6 @@
 import { claimShellToken, clearShellToken, firstReadsAnswered, startFirstReads } from './lib/api.js';
 import { answersOrDeadline } from './lib/first-answers.js';
-import { warmLocaleData } from './lib/locale-warmup.js';
+import { warmFormats } from './lib/locale-formats.js';
 import { keepEarlyKeys } from './lib/early-keys.js';
 import { isPaletteShortcut } from './lib/shortcuts.js';
 import './styles/theme.css';
@@ -18,10 +18,11 @@ const answers = answersOrDeadline(firstReadsAnswered());
 // A shortcut pressed while the window opens (Ctrl+K) is kept and handed to the frame once mounted.
 const earlyKeys = keepEarlyKeys(window, isPaletteShortcut);
 
-// The locale data the frame orders its names and writes its figures with loads on a worker thread
-// while the frame's script loads and main answers, not inside the frame's mount.
-warmLocaleData();
-import('./frame.js').then(
+const frame = import('./frame.js');
+// The locale objects the frame orders its names and writes its figures with are built now, while its
+// script loads and main answers, rather than inside the frame's mount, on the path to its paint.
+warmFormats();
+frame.then(
   ({ mountFrame }) => {
     // A module script runs once the document is parsed, and the stylesheet is inlined in it.
     const target = document.getElementById('app');

@@ -1,8 +1,8 @@
 /**
  * The locale objects the window uses, made once and kept: building the first locale object of a page
  * loads its locale data (12–20 ms in Chromium), and `toLocaleString` or `localeCompare` build a new
- * one on every call. Its own small module so the locale-data worker (`locale-data.worker.ts`) builds
- * the same objects (`warmFormats`) without carrying the display formats.
+ * one on every call. Its own small module so the entry script can build them (`warmFormats`) while
+ * the frame's script loads and main answers the first reads, before the frame's first render.
  */
 const numberFormats = new Map<number, Intl.NumberFormat>();
 let collator: Intl.Collator | undefined;
