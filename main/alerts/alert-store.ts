@@ -48,29 +48,9 @@ export const SEEN_PRECISION_MS = 10 * 60_000;
  */
 export class AlertStore {
   private readonly stmts: ReturnType<typeof prepareStatements>;
-  /**
-   * The alerts not cleared as this connection knows them, read whole once: an evaluation plans its
-   * reconciliation from them and the open count is counted from them, with no query. Kept right by
-   * every reconciliation (after its commit); dropped by every other write of this store, and when
-   * another connection (another process) has committed to the file since (SQLite's
-   * `data_version`), as it may have changed any alert. So a connection has one AlertStore, and a
-   * reconciliation is never made inside a transaction of its caller.
-   */
-  private held: HeldAlerts | undefined;
 
   constructor(private readonly db: Database) {
     this.stmts = prepareStatements(db);
-  }
-
-  /** The alerts not cleared, read again when not held or when another connection committed since. */
-  private active(): HeldAlerts {
-    const version = this.stmts.dataVersion.get()?.data_version;
-    if (this.held && this.held.version === version) return this.held;
-    // The version first: a commit between the two reads leaves a newer list than its version says, read again next time.
-    const held: HeldAlerts = { version, bySystem: new Map(), unacknowledged: 0, snoozed: new Map() };
-    for (const r of this.stmts.allActive.all()) hold(held, r);
-    this.held = held;
-    return held;
   }
 
   /**
@@ -83,38 +63,23 @@ export class AlertStore {
     const at = now.toISOString();
     const assessed = new Set<RuleKind>(evaluation.assessed);
     const conditions = dedupe(evaluation.conditions);
-    const key = systemKey(siteId, system);
     // Looked at first without the write lock: the usual poll finds nothing to change and writes nothing.
-    if (!plan(this.active().bySystem.get(key) ?? [], conditions, assessed, now).some) return { raised: [], cleared: [] };
-    const raised: Row[] = [];
-    const updated: Row[] = [];
-    const cleared: Row[] = [];
-    this.held = this.db
+    if (!plan(this.stmts.active.all(siteId, system), conditions, assessed, now).some) return { raised: [], cleared: [] };
+    const raisedIds: number[] = [];
+    const clearedIds: number[] = [];
+    this.db
       .transaction(() => {
-        // Looked at again under the lock: another process may have reconciled the same system meanwhile.
-        const held = this.active();
-        const p = plan(held.bySystem.get(key) ?? [], conditions, assessed, now);
-        for (const c of p.raise) {
-          const id = Number(this.stmts.insert.run(c.rule, siteId, system, c.subject, c.level, c.message, at, at).lastInsertRowid);
-          raised.push({ id, rule: c.rule, site_id: siteId, system, subject: c.subject, level: c.level, message: c.message, raised_at: at, last_seen_at: at, cleared_at: null, acknowledged_at: null, acknowledged_by: null, snoozed_until: null });
-        }
-        for (const { row, c } of p.update) {
-          this.stmts.update.run(c.level, c.message, at, row.id);
-          updated.push({ ...row, level: c.level, message: c.message, last_seen_at: at });
-        }
+        // Read again under the lock: another process may have reconciled the same system meanwhile.
+        const p = plan(this.stmts.active.all(siteId, system), conditions, assessed, now);
+        for (const c of p.raise) raisedIds.push(Number(this.stmts.insert.run(c.rule, siteId, system, c.subject, c.level, c.message, at, at).lastInsertRowid));
+        for (const { row, c } of p.update) this.stmts.update.run(c.level, c.message, at, row.id);
         for (const r of p.clear) {
           this.stmts.clear.run(at, r.id);
-          cleared.push({ ...r, cleared_at: at });
+          clearedIds.push(r.id);
         }
-        return held;
       })
       .immediate();
-    // Committed: what this connection wrote is held as written (a failed write dropped nothing held, and changed nothing).
-    const held = this.held;
-    for (const r of raised) hold(held, r);
-    for (const r of updated) hold(held, r);
-    for (const r of cleared) release(held, r);
-    return { raised: raised.map((r) => toAlert(r, now.getTime())), cleared: cleared.map((r) => toAlert(r, now.getTime())) };
+    return { raised: this.byIds(raisedIds, now.getTime()), cleared: this.byIds(clearedIds, now.getTime()) };
   }
 
   /** Clears every active alert for which `gone` says its system no longer exists; returns them. */
@@ -124,7 +89,6 @@ export class AlertStore {
       .all()
       .filter((r) => gone(r.site_id, r.system));
     const clear = this.stmts.clear;
-    this.held = undefined;
     this.db.transaction(() => {
       for (const r of rows) clear.run(now.toISOString(), r.id);
     })();
@@ -165,11 +129,10 @@ export class AlertStore {
 
   /** Alerts open now: not cleared, not acknowledged, not snoozed. */
   openCount(now: number): number {
-    // Every evaluation that changed something asks: counted from the alerts held, where only the
-    // snoozed ones are looked at (whether their snooze still holds, as `alertState` decides it).
-    const held = this.active();
-    let open = held.unacknowledged;
-    for (const until of held.snoozed.values()) if (alertState({ snoozedUntil: until }, now) !== 'open') open--;
+    // Every evaluation that changed something asks: counted by SQLite, only the snoozed ones are
+    // looked at here (whether their snooze still holds, as `alertState` decides it).
+    let open = this.stmts.unacknowledgedCount.get()?.n ?? 0;
+    for (const r of this.stmts.snoozedUnacknowledged.all()) if (alertState({ snoozedUntil: r.snoozed_until }, now) !== 'open') open--;
     return open;
   }
 
@@ -180,7 +143,6 @@ export class AlertStore {
   acknowledge(ids: readonly number[], user: string, now: Date): Alert[] {
     this.requireIds(ids);
     const stmt = this.db.prepare<[string, string, number]>('UPDATE alerts SET acknowledged_at = ?, acknowledged_by = ? WHERE id = ? AND cleared_at IS NULL AND acknowledged_at IS NULL');
-    this.held = undefined;
     this.db.transaction(() => {
       for (const id of ids) stmt.run(now.toISOString(), user, id);
     })();
@@ -195,7 +157,6 @@ export class AlertStore {
     if (until !== null && !(until.getTime() > now.getTime())) throw new InputError(`snooze until a time after now (${now.toISOString()}), got ${Number.isNaN(until.getTime()) ? 'an invalid time' : until.toISOString()}`);
     this.requireIds(ids);
     const stmt = this.db.prepare<[string | null, number]>('UPDATE alerts SET snoozed_until = ? WHERE id = ? AND cleared_at IS NULL');
-    this.held = undefined;
     this.db.transaction(() => {
       for (const id of ids) stmt.run(until ? until.toISOString() : null, id);
     })();
@@ -278,6 +239,7 @@ export class AlertStore {
 
 function prepareStatements(db: Database) {
   return {
+    active: db.prepare<[string, string], Row>('SELECT * FROM alerts WHERE site_id = ? AND system = ? AND cleared_at IS NULL'),
     insert: db.prepare<[string, string, string, string, string, string, string, string]>(
       'INSERT INTO alerts (rule, site_id, system, subject, level, message, raised_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
@@ -285,49 +247,10 @@ function prepareStatements(db: Database) {
     clear: db.prepare<[string, number]>('UPDATE alerts SET cleared_at = ? WHERE id = ?'),
     // Prepared once: preparing it for each reconciliation that raised something was most of its cost.
     byId: db.prepare<[number], Row>('SELECT * FROM alerts WHERE id = ?'),
-    allActive: db.prepare<[], Row>('SELECT * FROM alerts WHERE cleared_at IS NULL'),
-    dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
+    unacknowledgedCount: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM alerts WHERE cleared_at IS NULL AND acknowledged_at IS NULL'),
+    snoozedUnacknowledged: db.prepare<[], { snoozed_until: string }>('SELECT snoozed_until FROM alerts WHERE cleared_at IS NULL AND acknowledged_at IS NULL AND snoozed_until IS NOT NULL'),
     overrides: db.prepare<[], { site_id: string; system: string; override: string }>('SELECT * FROM alert_rules ORDER BY site_id, system'),
   };
-}
-
-/** The alerts not cleared, by system, with the open count's parts; as of SQLite's `data_version` then. */
-interface HeldAlerts {
-  version: number | undefined;
-  bySystem: Map<string, Row[]>;
-  /** Alerts not acknowledged. */
-  unacknowledged: number;
-  /** The snooze end of each alert not acknowledged that has one, by id. */
-  snoozed: Map<number, string>;
-}
-
-function systemKey(siteId: string, system: string): string {
-  return `${siteId}\u0000${system}`;
-}
-
-/** Holds an alert not cleared, in place of the one of its id if held. */
-function hold(held: HeldAlerts, r: Row): void {
-  release(held, r);
-  const key = systemKey(r.site_id, r.system);
-  const rows = held.bySystem.get(key);
-  if (rows) rows.push(r);
-  else held.bySystem.set(key, [r]);
-  if (r.acknowledged_at !== null) return;
-  held.unacknowledged++;
-  if (r.snoozed_until !== null) held.snoozed.set(r.id, r.snoozed_until);
-}
-
-/** Lets go of the alert of this row's id (cleared, or to be held anew). */
-function release(held: HeldAlerts, r: Row): void {
-  const key = systemKey(r.site_id, r.system);
-  const rows = held.bySystem.get(key);
-  const i = rows ? rows.findIndex((x) => x.id === r.id) : -1;
-  if (!rows || i < 0) return;
-  const [was] = rows.splice(i, 1);
-  if (rows.length === 0) held.bySystem.delete(key);
-  if (!was || was.acknowledged_at !== null) return;
-  held.unacknowledged--;
-  held.snoozed.delete(was.id);
 }
 
 /** What reconciling an evaluation with a system's active alerts writes; `some` when anything. */

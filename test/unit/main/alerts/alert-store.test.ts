@@ -123,55 +123,6 @@ describe('the alert store', () => {
     expect(s.openCount(T(60).getTime())).toBe(2);
   });
 
-  it('answers what another process wrote since: its alerts raised, acknowledged, snoozed or cleared count, and none is raised twice', () => {
-    const dir = tempDir();
-    const mine = store(dir);
-    const theirs = store(dir);
-    const [a] = mine.reconcile('lab', 'sys1', failedDrive, T(0)).raised;
-    expect(mine.openCount(T(0).getTime())).toBe(1);
-    // The other process sees this one's alert, and raises none of its own for the same condition.
-    expect(theirs.reconcile('lab', 'sys1', failedDrive, T(1))).toEqual({ raised: [], cleared: [] });
-    const [b] = theirs.reconcile('lab', 'sys2', failedDrive, T(1)).raised;
-    expect(mine.openCount(T(1).getTime())).toBe(2);
-    expect(mine.reconcile('lab', 'sys2', failedDrive, T(2)).raised).toEqual([]);
-    theirs.acknowledge([a!.id], 'admin', T(3));
-    expect(mine.openCount(T(3).getTime())).toBe(1);
-    theirs.snooze([b!.id], T(30), T(3));
-    expect(mine.openCount(T(3).getTime())).toBe(0);
-    expect(mine.openCount(T(31).getTime())).toBe(1);
-    // Cleared by the other: the condition seen again here is a new alert, not the cleared one.
-    expect(theirs.reconcile('lab', 'sys2', nothing, T(4)).cleared.map((x) => x.id)).toEqual([b!.id]);
-    expect(mine.openCount(T(31).getTime())).toBe(0);
-    const [again] = mine.reconcile('lab', 'sys2', failedDrive, T(5)).raised;
-    expect(again?.id).not.toBe(b!.id);
-    // What this store answers is what the file holds.
-    for (const t of [T(5), T(40)]) {
-      expect(mine.openCount(t.getTime())).toBe(theirs.list({ state: 'open' }, t.getTime()).length);
-      expect(theirs.openCount(t.getTime())).toBe(mine.list({ state: 'open' }, t.getTime()).length);
-    }
-  });
-
-  it('answers raised and cleared alerts as the file holds them, and keeps its count through a write that failed', () => {
-    const db = openAlertsDatabase(tempDir());
-    open.push(db);
-    const s = new AlertStore(db);
-    const two: Evaluation = { conditions: [...failedDrive.conditions, { rule: 'pool-used', subject: 'p1', level: 'warning', message: 'pool p1 is 91 % allocated' }], assessed: ['drive', 'pool-used'] };
-    const raised = s.reconcile('lab', 'sys1', two, T(0)).raised;
-    expect(raised).toEqual(s.list({ state: 'active' }, T(0).getTime()).sort((x, y) => x.id - y.id));
-    const updated = s.reconcile('lab', 'sys1', { ...two, conditions: [{ ...two.conditions[0]!, message: 'still failed' }, two.conditions[1]!] }, T(1));
-    expect(updated).toEqual({ raised: [], cleared: [] });
-    const cleared = s.reconcile('lab', 'sys1', { conditions: [{ ...two.conditions[0]!, message: 'still failed' }], assessed: ['drive', 'pool-used'] }, T(2)).cleared;
-    expect(cleared).toEqual(s.list({ state: 'cleared' }, T(2).getTime()));
-    expect(s.openCount(T(2).getTime())).toBe(1);
-    // A reconciliation whose write fails leaves the count as the file holds it.
-    db.exec("CREATE TRIGGER refuse BEFORE INSERT ON alerts BEGIN SELECT RAISE(ABORT, 'disk full'); END");
-    expect(() => s.reconcile('lab', 'sys2', failedDrive, T(3))).toThrow(/disk full/);
-    expect(s.openCount(T(3).getTime())).toBe(1);
-    db.exec('DROP TRIGGER refuse');
-    expect(s.reconcile('lab', 'sys2', failedDrive, T(4)).raised).toHaveLength(1);
-    expect(s.openCount(T(4).getTime())).toBe(s.list({ state: 'open' }, T(4).getTime()).length);
-  });
-
   it('refuses a snooze that ends in the past and an id that names no alert', () => {
     const s = store(tempDir());
     const [a] = s.reconcile('lab', 'sys1', failedDrive, T(10)).raised;
