@@ -48,6 +48,14 @@ export const SEEN_PRECISION_MS = 10 * 60_000;
  */
 export class AlertStore {
   private readonly stmts: ReturnType<typeof prepareStatements>;
+  /**
+   * What {@link openCount} counts from, counted once from the table: kept right by every
+   * reconciliation after its commit, dropped by every other write of this store and when another
+   * connection (another process) has committed to the file since (SQLite's `data_version`). So a
+   * connection has one AlertStore, alerts are written only through it, and a reconciliation is
+   * never made inside a transaction of its caller.
+   */
+  private counts: OpenCounts | undefined;
 
   constructor(private readonly db: Database) {
     this.stmts = prepareStatements(db);
@@ -65,21 +73,36 @@ export class AlertStore {
     const conditions = dedupe(evaluation.conditions);
     // Looked at first without the write lock: the usual poll finds nothing to change and writes nothing.
     if (!plan(this.stmts.active.all(siteId, system), conditions, assessed, now).some) return { raised: [], cleared: [] };
-    const raisedIds: number[] = [];
-    const clearedIds: number[] = [];
+    const raised: Row[] = [];
+    const cleared: Row[] = [];
     this.db
       .transaction(() => {
         // Read again under the lock: another process may have reconciled the same system meanwhile.
         const p = plan(this.stmts.active.all(siteId, system), conditions, assessed, now);
-        for (const c of p.raise) raisedIds.push(Number(this.stmts.insert.run(c.rule, siteId, system, c.subject, c.level, c.message, at, at).lastInsertRowid));
+        for (const c of p.raise) {
+          const id = Number(this.stmts.insert.run(c.rule, siteId, system, c.subject, c.level, c.message, at, at).lastInsertRowid);
+          raised.push({ id, rule: c.rule, site_id: siteId, system, subject: c.subject, level: c.level, message: c.message, raised_at: at, last_seen_at: at, cleared_at: null, acknowledged_at: null, acknowledged_by: null, snoozed_until: null });
+        }
         for (const { row, c } of p.update) this.stmts.update.run(c.level, c.message, at, row.id);
         for (const r of p.clear) {
           this.stmts.clear.run(at, r.id);
-          clearedIds.push(r.id);
+          cleared.push({ ...r, cleared_at: at });
         }
       })
       .immediate();
-    return { raised: this.byIds(raisedIds, now.getTime()), cleared: this.byIds(clearedIds, now.getTime()) };
+    // Committed: the counts move by what was written (a new alert is neither acknowledged nor
+    // snoozed). Counts older than another connection's commit keep their version, so they are
+    // counted again when next asked for.
+    const counts = this.counts;
+    if (counts) {
+      counts.unacknowledged += raised.length;
+      for (const r of cleared) {
+        if (r.acknowledged_at !== null) continue;
+        counts.unacknowledged--;
+        counts.snoozed.delete(r.id);
+      }
+    }
+    return { raised: raised.map((r) => toAlert(r, now.getTime())), cleared: cleared.map((r) => toAlert(r, now.getTime())) };
   }
 
   /** Clears every active alert for which `gone` says its system no longer exists; returns them. */
@@ -89,6 +112,7 @@ export class AlertStore {
       .all()
       .filter((r) => gone(r.site_id, r.system));
     const clear = this.stmts.clear;
+    this.counts = undefined;
     this.db.transaction(() => {
       for (const r of rows) clear.run(now.toISOString(), r.id);
     })();
@@ -129,11 +153,26 @@ export class AlertStore {
 
   /** Alerts open now: not cleared, not acknowledged, not snoozed. */
   openCount(now: number): number {
-    // Every evaluation that changed something asks: counted by SQLite, only the snoozed ones are
-    // looked at here (whether their snooze still holds, as `alertState` decides it).
-    let open = this.stmts.unacknowledgedCount.get()?.n ?? 0;
-    for (const r of this.stmts.snoozedUnacknowledged.all()) if (alertState({ snoozedUntil: r.snoozed_until }, now) !== 'open') open--;
+    // Every evaluation that changed something asks: counted from the counts held ({@link counts}),
+    // where only the snoozed alerts are looked at (whether their snooze still holds, as `alertState` decides it).
+    const counts = this.openCounts();
+    let open = counts.unacknowledged;
+    for (const until of counts.snoozed.values()) if (alertState({ snoozedUntil: until }, now) !== 'open') open--;
     return open;
+  }
+
+  /** The counts held, counted again when not held or when another connection committed since. */
+  private openCounts(): OpenCounts {
+    const held = this.counts;
+    if (held && held.version === this.stmts.dataVersion.get()?.data_version) return held;
+    // One read transaction: the version and both counts are of the same state of the file.
+    const counts: OpenCounts = this.db.transaction(() => ({
+      version: this.stmts.dataVersion.get()?.data_version,
+      unacknowledged: this.stmts.unacknowledgedCount.get()?.n ?? 0,
+      snoozed: new Map(this.stmts.snoozedUnacknowledged.all().map((r) => [r.id, r.snoozed_until])),
+    }))();
+    this.counts = counts;
+    return counts;
   }
 
   /**
@@ -143,6 +182,7 @@ export class AlertStore {
   acknowledge(ids: readonly number[], user: string, now: Date): Alert[] {
     this.requireIds(ids);
     const stmt = this.db.prepare<[string, string, number]>('UPDATE alerts SET acknowledged_at = ?, acknowledged_by = ? WHERE id = ? AND cleared_at IS NULL AND acknowledged_at IS NULL');
+    this.counts = undefined;
     this.db.transaction(() => {
       for (const id of ids) stmt.run(now.toISOString(), user, id);
     })();
@@ -157,6 +197,7 @@ export class AlertStore {
     if (until !== null && !(until.getTime() > now.getTime())) throw new InputError(`snooze until a time after now (${now.toISOString()}), got ${Number.isNaN(until.getTime()) ? 'an invalid time' : until.toISOString()}`);
     this.requireIds(ids);
     const stmt = this.db.prepare<[string | null, number]>('UPDATE alerts SET snoozed_until = ? WHERE id = ? AND cleared_at IS NULL');
+    this.counts = undefined;
     this.db.transaction(() => {
       for (const id of ids) stmt.run(until ? until.toISOString() : null, id);
     })();
@@ -248,9 +289,19 @@ function prepareStatements(db: Database) {
     // Prepared once: preparing it for each reconciliation that raised something was most of its cost.
     byId: db.prepare<[number], Row>('SELECT * FROM alerts WHERE id = ?'),
     unacknowledgedCount: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM alerts WHERE cleared_at IS NULL AND acknowledged_at IS NULL'),
-    snoozedUnacknowledged: db.prepare<[], { snoozed_until: string }>('SELECT snoozed_until FROM alerts WHERE cleared_at IS NULL AND acknowledged_at IS NULL AND snoozed_until IS NOT NULL'),
+    snoozedUnacknowledged: db.prepare<[], { id: number; snoozed_until: string }>('SELECT id, snoozed_until FROM alerts WHERE cleared_at IS NULL AND acknowledged_at IS NULL AND snoozed_until IS NOT NULL'),
     overrides: db.prepare<[], { site_id: string; system: string; override: string }>('SELECT * FROM alert_rules ORDER BY site_id, system'),
+    dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
   };
+}
+
+/** What the open count is counted from, as of SQLite's `data_version` then. */
+interface OpenCounts {
+  version: number | undefined;
+  /** Alerts neither cleared nor acknowledged. */
+  unacknowledged: number;
+  /** The snooze end of each of those that has one, by id. */
+  snoozed: Map<number, string>;
 }
 
 /** What reconciling an evaluation with a system's active alerts writes; `some` when anything. */

@@ -123,6 +123,93 @@ describe('the alert store', () => {
     expect(s.openCount(T(60).getTime())).toBe(2);
   });
 
+  it('keeps its open count right through every change it makes: raise, clear, acknowledge, snooze, a snooze ended, a system gone', () => {
+    const s = store(tempDir());
+    const openAt = (t: Date): number => s.list({ state: 'open' }, t.getTime()).length;
+    const check = (t: Date, expected: number): void => {
+      expect(s.openCount(t.getTime())).toBe(expected);
+      expect(openAt(t)).toBe(expected);
+    };
+    check(T(0), 0);
+    const [a] = s.reconcile('lab', 'sys1', failedDrive, T(0)).raised;
+    const [b] = s.reconcile('lab', 'sys2', failedDrive, T(0)).raised;
+    const [c] = s.reconcile('lab', 'sys3', failedDrive, T(0)).raised;
+    check(T(0), 3);
+    s.acknowledge([a!.id], 'admin', T(1));
+    check(T(1), 2);
+    // An acknowledged alert cleared: the count does not move again.
+    s.reconcile('lab', 'sys1', nothing, T(2));
+    check(T(2), 2);
+    s.snooze([b!.id], T(30), T(3));
+    check(T(3), 1);
+    check(T(31), 2);
+    // A snoozed alert cleared: its snooze no longer counts, before its end or after.
+    s.reconcile('lab', 'sys2', nothing, T(4));
+    check(T(4), 1);
+    check(T(31), 1);
+    s.snooze([c!.id], T(40), T(5));
+    check(T(5), 0);
+    s.snooze([c!.id], null, T(6));
+    check(T(6), 1);
+    // Raised again on a system whose alert was cleared: a new alert, open.
+    s.reconcile('lab', 'sys2', failedDrive, T(7));
+    check(T(7), 2);
+    s.clearWhere((_site, system) => system === 'sys3', T(8));
+    check(T(8), 1);
+  });
+
+  it('answers what another process wrote since: its alerts raised, acknowledged, snoozed or cleared count, and none is raised twice', () => {
+    const dir = tempDir();
+    const mine = store(dir);
+    const theirs = store(dir);
+    const [a] = mine.reconcile('lab', 'sys1', failedDrive, T(0)).raised;
+    expect(mine.openCount(T(0).getTime())).toBe(1);
+    // The other process sees this one's alert, and raises none of its own for the same condition.
+    expect(theirs.reconcile('lab', 'sys1', failedDrive, T(1))).toEqual({ raised: [], cleared: [] });
+    const [b] = theirs.reconcile('lab', 'sys2', failedDrive, T(1)).raised;
+    expect(mine.openCount(T(1).getTime())).toBe(2);
+    // Counted again after the other's write, then moved by this one's own raise.
+    mine.reconcile('lab', 'sys3', failedDrive, T(2));
+    expect(mine.openCount(T(2).getTime())).toBe(3);
+    expect(mine.reconcile('lab', 'sys2', failedDrive, T(2)).raised).toEqual([]);
+    theirs.acknowledge([a!.id], 'admin', T(3));
+    expect(mine.openCount(T(3).getTime())).toBe(2);
+    theirs.snooze([b!.id], T(30), T(3));
+    expect(mine.openCount(T(3).getTime())).toBe(1);
+    expect(mine.openCount(T(31).getTime())).toBe(2);
+    // The other's write lands between this one's count and its next reconciliation: counted again, not moved from a stale count.
+    expect(theirs.reconcile('lab', 'sys2', nothing, T(4)).cleared.map((x) => x.id)).toEqual([b!.id]);
+    mine.reconcile('lab', 'sys4', failedDrive, T(5));
+    expect(mine.openCount(T(31).getTime())).toBe(2);
+    const [again] = mine.reconcile('lab', 'sys2', failedDrive, T(5)).raised;
+    expect(again?.id).not.toBe(b!.id);
+    // What this store answers is what the file holds.
+    for (const t of [T(5), T(40)]) {
+      expect(mine.openCount(t.getTime())).toBe(theirs.list({ state: 'open' }, t.getTime()).length);
+      expect(theirs.openCount(t.getTime())).toBe(mine.list({ state: 'open' }, t.getTime()).length);
+    }
+  });
+
+  it('answers raised and cleared alerts as the file holds them, and keeps its count through a write that failed', () => {
+    const db = openAlertsDatabase(tempDir());
+    open.push(db);
+    const s = new AlertStore(db);
+    const two: Evaluation = { conditions: [...failedDrive.conditions, { rule: 'pool-used', subject: 'p1', level: 'warning', message: 'pool p1 is 91 % allocated' }], assessed: ['drive', 'pool-used'] };
+    const raised = s.reconcile('lab', 'sys1', two, T(0)).raised;
+    expect(raised).toEqual(s.list({ state: 'active' }, T(0).getTime()).sort((x, y) => x.id - y.id));
+    s.acknowledge([raised[1]!.id], 'admin', T(1));
+    const cleared = s.reconcile('lab', 'sys1', { conditions: [failedDrive.conditions[0]!], assessed: ['drive', 'pool-used'] }, T(2)).cleared;
+    expect(cleared).toEqual(s.list({ state: 'cleared' }, T(2).getTime()));
+    expect(s.openCount(T(2).getTime())).toBe(1);
+    // A reconciliation whose write fails leaves the count as the file holds it.
+    db.exec("CREATE TRIGGER refuse BEFORE INSERT ON alerts BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    expect(() => s.reconcile('lab', 'sys2', failedDrive, T(3))).toThrow(/disk full/);
+    expect(s.openCount(T(3).getTime())).toBe(1);
+    db.exec('DROP TRIGGER refuse');
+    expect(s.reconcile('lab', 'sys2', failedDrive, T(4)).raised).toHaveLength(1);
+    expect(s.openCount(T(4).getTime())).toBe(2);
+  });
+
   it('refuses a snooze that ends in the past and an id that names no alert', () => {
     const s = store(tempDir());
     const [a] = s.reconcile('lab', 'sys1', failedDrive, T(10)).raised;
