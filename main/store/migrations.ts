@@ -377,6 +377,11 @@ export const ALERT_MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX alerts_active_key ON alerts (rule, site_id, system, subject) WHERE cleared_at IS NULL;
   CREATE INDEX alerts_raised_at ON alerts (raised_at);
   `,
+  `
+  -- The alerts not cleared of one system: what every evaluation that changes something reconciles
+  -- with (the key index above starts with the rule, so without this each one scans the table).
+  CREATE INDEX alerts_system_active ON alerts (site_id, system) WHERE cleared_at IS NULL;
+  `,
 ];
 
 /**

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Evaluation } from '../../../../app/alerts/evaluate.js';
 import { AlertStore, SEEN_PRECISION_MS } from '../../../../main/alerts/alert-store.js';
 import { connect, type Database } from '../../../../main/store/driver.js';
-import { LOG_MIGRATIONS } from '../../../../main/store/migrations.js';
+import { ALERT_MIGRATIONS, LOG_MIGRATIONS } from '../../../../main/store/migrations.js';
 import { ALERTS_FILE, createDatabaseFile, openAlertsDatabase, openLogDatabase } from '../../../../main/store/open.js';
 import { ActionLog } from '../../../../main/store/action-log.js';
 import { steppingClock, useTempDirs } from '../store/temp-dir.js';
@@ -240,6 +240,22 @@ describe('the alert store', () => {
     expect(s.notify).toBe(true);
     s.notify = false;
     expect(s.notify).toBe(false);
+  });
+
+  it('finds a system\'s alerts not cleared by an index, in a file made before it existed too', () => {
+    const dir = tempDir();
+    const file = path.join(dir, ALERTS_FILE);
+    createDatabaseFile(file, { label: 'the alerts', migrations: ALERT_MIGRATIONS.slice(0, 2) });
+    const before = connect(file);
+    before.prepare("INSERT INTO alerts (rule, site_id, system, subject, level, message, raised_at, last_seen_at) VALUES ('drive', 'lab', 'sys1', 'n1/d1', 'critical', 'failed', 'x', 'x')").run();
+    before.close();
+    const db = openAlertsDatabase(dir);
+    open.push(db);
+    const plan = db.prepare<[string, string], { detail: string }>('EXPLAIN QUERY PLAN SELECT * FROM alerts WHERE site_id = ? AND system = ? AND cleared_at IS NULL').get('lab', 'sys1')?.detail ?? '';
+    expect(plan).toMatch(/USING INDEX alerts_system_active/);
+    const s = new AlertStore(db);
+    expect(s.reconcile('lab', 'sys1', failedDrive, T(0))).toEqual({ raised: [], cleared: [] });
+    expect(s.reconcile('lab', 'sys1', nothing, T(1)).cleared.map((a) => a.subject)).toEqual(['n1/d1']);
   });
 
   it('lives in alerts.db of the data directory, not in the cache that is rebuilt when damaged', () => {
