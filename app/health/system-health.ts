@@ -22,19 +22,31 @@ export const ROLLUP_READS = {
 } as const satisfies Record<string, PlannedRead>;
 
 /**
- * The cached answers of {@link ROLLUP_READS}: undefined (or null) where nothing is cached; and the
- * system's SMART verdicts by drive, where the caller has them (without, drives rate by status alone).
+ * Where several readers of the same answers of a system keep one capacity assessment (the health
+ * summary and the alert rules after a refresh): the first that asks makes it with `assess`, at its
+ * own time; the others get that one.
  */
-export type RollupAnswers = Partial<Record<keyof typeof ROLLUP_READS, unknown>> & { smart?: SmartLookup | undefined };
+export interface CapacityMemo {
+  capacity(assess: () => SystemCapacity): SystemCapacity;
+}
+
+/**
+ * The cached answers of {@link ROLLUP_READS}: undefined (or null) where nothing is cached; the
+ * system's SMART verdicts by drive, where the caller has them (without, drives rate by status
+ * alone); and where the capacity assessed from them is shared, if it is.
+ */
+export type RollupAnswers = Partial<Record<keyof typeof ROLLUP_READS, unknown>> & { smart?: SmartLookup | undefined; memo?: CapacityMemo | undefined };
 
 /**
  * The roll-up's answers, each read by `read` (a cache, a report's snapshot) with its operation and
- * cache query, and `smart`, the system's cached SMART verdicts by drive.
+ * cache query, `smart`, the system's cached SMART verdicts by drive, and `memo`, where the capacity
+ * assessed from these answers is shared with other readers of them.
  */
-export function rollupAnswers(read: (r: PlannedRead) => unknown, smart?: SmartLookup): RollupAnswers {
+export function rollupAnswers(read: (r: PlannedRead) => unknown, smart?: SmartLookup, memo?: CapacityMemo): RollupAnswers {
   const out: RollupAnswers = {};
   for (const [name, r] of Object.entries(ROLLUP_READS)) out[name as keyof typeof ROLLUP_READS] = read(r);
   if (smart) out.smart = smart;
+  if (memo) out.memo = memo;
   return out;
 }
 
@@ -44,16 +56,22 @@ export const listOf = <T>(value: unknown): T[] => {
   return Array.isArray(data) ? (data as T[]) : [];
 };
 
-/** Pools' capacity from the cached answers, forecast from the time `now` (ms since the epoch). */
+/**
+ * Pools' capacity from the cached answers, forecast from the time `now` (ms since the epoch); with
+ * `a.memo`, the one assessment its readers share (forecast from the time of the first).
+ */
 export function capacityFromAnswers(a: RollupAnswers, now: number): SystemCapacity {
-  const history = (a.history as PoolCapacityHistory | null | undefined)?.PerformanceStatstics;
-  return assessCapacity({
-    health: a.health as Health | null | undefined,
-    pools: a.pools as PoolCapacityUsage | null | undefined,
-    provisioning: listOf<PoolProvisioning>(a.provisioning),
-    history: Array.isArray(history) ? history : [],
-    now,
-  });
+  const assess = (): SystemCapacity => {
+    const history = (a.history as PoolCapacityHistory | null | undefined)?.PerformanceStatstics;
+    return assessCapacity({
+      health: a.health as Health | null | undefined,
+      pools: a.pools as PoolCapacityUsage | null | undefined,
+      provisioning: listOf<PoolProvisioning>(a.provisioning),
+      history: Array.isArray(history) ? history : [],
+      now,
+    });
+  };
+  return a.memo ? a.memo.capacity(assess) : assess();
 }
 
 const cached = (v: unknown): boolean => v !== undefined && v !== null;

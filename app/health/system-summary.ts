@@ -6,7 +6,7 @@ import { historyRowsRead, type PoolHistoryRow } from '../capacity/forecast.js';
 import type { SmartLookup } from '../smart/verdict.js';
 import { highLevel } from './rollup.js';
 import type { HealthSummary } from './summary-facts.js';
-import { listOf, ROLLUP_READS, rollupAnswers, systemObjects, systemRollup } from './system-health.js';
+import { listOf, ROLLUP_READS, rollupAnswers, systemObjects, systemRollup, type CapacityMemo } from './system-health.js';
 
 // The window's side (the summary's type and `summaryFromWire`) is in summary-facts.ts, without zod, for its first script.
 export { briefFromWire, briefOf, summaryFromWire, type HealthBrief, type HealthSummary } from './summary-facts.js';
@@ -34,11 +34,11 @@ export type CachedRead = { value: unknown; at: string } | null | undefined;
 /**
  * A system's health summary from its cached answers, each read by `read` (the offline cache in main, a
  * fixture in tests), its drives' SMART verdicts by `smart`, the capacity forecast counted from
- * `now` (ms since the epoch).
+ * `now` (ms since the epoch), or taken from `memo` where other readers of the same answers share it.
  */
-export function healthSummaryOf(read: (r: PlannedRead) => CachedRead, now: number, smart?: SmartLookup): HealthSummary {
+export function healthSummaryOf(read: (r: PlannedRead) => CachedRead, now: number, smart?: SmartLookup, memo?: CapacityMemo): HealthSummary {
   const health = read(SUMMARY_READS.health);
-  const answers = rollupAnswers((r) => (r === SUMMARY_READS.health ? health : read(r))?.value, smart);
+  const answers = rollupAnswers((r) => (r === SUMMARY_READS.health ? health : read(r))?.value, smart, memo);
   const objects = systemObjects(answers);
   const drivesRead = incompleteOf(answers.resources);
   const pairsRead = incompleteOf(answers.replication);

@@ -341,7 +341,7 @@ export class AlertEngine {
     return {
       state: status.state,
       lastError: status.lastError,
-      rollup: rollupAnswers((r) => read(r.op, r.query)),
+      rollup: rollupAnswers((r) => read(r.op, r.query), undefined, written),
       notifications: read(NOTIFICATIONS_CACHE.op, NOTIFICATIONS_CACHE.query),
       smart: this.smart.lookup(siteId, system, versions, written),
       compliance,

@@ -188,7 +188,7 @@ export class HealthSummaries {
         const part = KEPT_PARTS.get(k);
         return part ? this.partOf(siteId, system, k, part, versions, () => cached(r, k)) : cached(r, k);
       };
-      const summary = healthSummaryOf(read, this.clock().getTime(), this.smart.lookup(siteId, system, versions, written));
+      const summary = healthSummaryOf(read, this.clock().getTime(), this.smart.lookup(siteId, system, versions, written), written);
       // The answers were redacted before they were cached; redacted again, as everything leaving main.
       const json = redactedJson({ siteId, system, ...summary });
       if (typeof json !== 'string') throw new TypeError('the summary is not JSON-serialisable');

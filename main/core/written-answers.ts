@@ -1,3 +1,5 @@
+import type { SystemCapacity } from '../../app/capacity/pools.js';
+import type { CapacityMemo } from '../../app/health/system-health.js';
 import type { CacheRow } from '../store/offline-cache.js';
 
 /** An answer as handed over: its stored text and read time, and its value once parsed (or as the writer kept it). */
@@ -13,11 +15,13 @@ interface Written {
  * answer digests, the search index), so none of them reads its answers back from the cache. Each
  * text is parsed once, by its first reader, and shared by the others (none changes what it reads);
  * the whole is let go with the event. Answers this write did not hold (those it left alone, or
- * renewed unchanged) are read from the cache as ever.
+ * renewed unchanged) are read from the cache as ever. The system's capacity assessment is made
+ * once for the readers too ({@link capacity}).
  */
-export class WrittenAnswers {
+export class WrittenAnswers implements CapacityMemo {
   readonly #rows = new Map<string, Written>();
   readonly #digests: ReadonlyMap<string, string>;
+  #capacity: SystemCapacity | undefined;
 
   /**
    * @param rows the rows written, as `OfflineCache.rowOf` made them (a renewed row, without text, is left out)
@@ -40,6 +44,16 @@ export class WrittenAnswers {
   text(key: string): { json: string; at: string } | undefined {
     const row = this.#rows.get(key);
     return row && { json: row.json, at: row.at };
+  }
+
+  /**
+   * The system's capacity assessment, made by the first reader that asks (with its own time for the
+   * forecast) and given as it is to the others: while the event's listeners run nothing writes the
+   * cache, so every reader assesses the same answers.
+   */
+  capacity(assess: () => SystemCapacity): SystemCapacity {
+    this.#capacity ??= assess();
+    return this.#capacity;
   }
 
   /** The stable digest of a volatile answer written under a cache key (see `AnswerDigests`). */

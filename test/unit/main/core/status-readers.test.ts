@@ -129,6 +129,7 @@ function world() {
   const metrics = new FleetMetrics({ fleet, summaries, alerts: engine, sites: { list: () => [{ id: 'lab', name: 'lab' }] } }, { version: 't', self: new SelfMetrics(), clock: () => NOW });
 
   let polls = 0;
+  let handOver = (rows: ConstructorParameters<typeof WrittenAnswers>[0], digests: Map<string, string>): WrittenAnswers => new WrittenAnswers(rows, digests);
   /**
    * A poll of one system ending: its answers written in one transaction, then its status event with
    * what it wrote. Its end time moves; its answers are read at the same instant each time (the
@@ -140,7 +141,8 @@ function world() {
     const digests = new Map(answers.filter(([k]) => isVolatileKey(k)).map(([k, v]) => [k, stableDigest(redactedJson(v) ?? '')]));
     const status: SystemStatus = { siteId: 'lab', system, state: 'ok', lastSuccessAt: new Date(NOW - 60_000 + ++polls * 1000).toISOString(), seq: polls };
     statuses.set(system, status);
-    for (const l of listeners) l({ type: 'status', status, written: new WrittenAnswers(rows, digests) });
+    const written = handOver(rows, digests);
+    for (const l of listeners) l({ type: 'status', status, written });
   };
 
   /** The metrics page without the series of each poll's end time (which moves with every poll, as it should). */
@@ -174,7 +176,9 @@ function world() {
       metrics: page(freshMetrics),
     };
   };
-  return { cache, poll, outputs, fresh, reads, reconciled: () => reconciled, alertWrites: () => (alertsDb.prepare('SELECT total_changes() AS n').get() as { n: number }).n };
+  /** How each poll hands what it wrote to the readers. */
+  const handOverWith = (f: typeof handOver): void => void (handOver = f);
+  return { cache, poll, handOverWith, outputs, fresh, reads, reconciled: () => reconciled, alertWrites: () => (alertsDb.prepare('SELECT total_changes() AS n').get() as { n: number }).n };
 }
 
 describe('the readers of a status event', () => {
@@ -227,6 +231,26 @@ describe('the readers of a status event', () => {
     expect(ofSystem(after, 'y').metrics.some((l) => l.includes('drive="d2"') && l.includes('status="Failed"'))).toBe(true);
     // Only the changed system was evaluated again.
     expect(w.reconciled()).toBe(reconciled + 1);
+  });
+
+  it("assess a system's capacity once for its summary and its alert rules, as afresh", () => {
+    const w = world();
+    let asked = 0;
+    let assessed = 0;
+    class Counted extends WrittenAnswers {
+      override capacity(assess: Parameters<WrittenAnswers['capacity']>[0]): ReturnType<WrittenAnswers['capacity']> {
+        asked++;
+        return super.capacity(() => {
+          assessed++;
+          return assess();
+        });
+      }
+    }
+    w.handOverWith((rows, digests) => new Counted(rows, digests));
+    w.cache.put('lab', 'x', NOTIFICATIONS_KEY, NOTIFICATIONS, AT);
+    w.poll('x', answersOf({ tick: 0 }));
+    expect([asked, assessed]).toEqual([2, 1]);
+    expect(w.outputs()).toEqual(w.fresh());
   });
 
   it('reads the merged notifications again once their content changed', () => {

@@ -70,4 +70,19 @@ describe('WrittenAnswers', () => {
     expect(reads).toEqual([RESOURCES.op]);
     expect(handed).toBe(fromText);
   });
+
+  it("keeps the system's capacity as its first reader assessed it, for the others", () => {
+    const w = new WrittenAnswers([]);
+    const first = { pools: [], total: undefined, level: 'ok' as const, reasons: ['first'] };
+    let assessed = 0;
+    const assess = () => {
+      assessed++;
+      return assessed === 1 ? first : { ...first, reasons: ['again'] };
+    };
+    expect(w.capacity(assess)).toBe(first);
+    expect(w.capacity(assess)).toBe(first);
+    expect(assessed).toBe(1);
+    // Another write's readers assess their own.
+    expect(new WrittenAnswers([]).capacity(assess).reasons).toEqual(['again']);
+  });
 });
