@@ -115,8 +115,9 @@ export class OfflineCache {
   private readonly stmts: Statements;
   private readonly upgrade: ((key: string, value: unknown) => unknown) | undefined;
   /**
-   * What this connection knows the file holds, per system: each answer's read time (ms) and, once
-   * it wrote or compared the answer, its stored text's digest. A poll's start reads the times here
+   * What this connection knows the file holds, per system: each answer's read time (ms), once it
+   * wrote or compared the answer its stored text's digest, and once it wrote the answer or read the
+   * system's versions its content version. A poll's start reads the times here
    * instead of the system's rows, and an answer whose digest is the one held only takes its new
    * read time: its text is neither handed to SQLite nor compared there. Kept right by every write
    * and delete of this class; dropped whole when another connection (the app, the CLI) has
@@ -222,14 +223,19 @@ export class OfflineCache {
                     : before.digest === digest && this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0;
             if (!same) texts.set(r.key, r);
             else if (pending) texts.set(r.key, { ...pending, at: r.at });
-            held.set(r.key, { at, digest });
+            // The version of a text stored below is set there.
+            held.set(r.key, { at, digest, version: before?.version });
             used.push(r.key);
           }
           if (texts.size) {
             // One counter move for the whole write: each answer stored takes its own version.
             const last = this.stmts.nextVersions.get(texts.size)?.version ?? texts.size;
             let version = last - texts.size;
-            for (const r of texts.values()) this.stmts.upsert.run(siteId, system, r.key, r.json as string, r.bytes, r.at, FORMAT, ++version);
+            for (const r of texts.values()) {
+              this.stmts.upsert.run(siteId, system, r.key, r.json as string, r.bytes, r.at, FORMAT, ++version);
+              const h = held.get(r.key);
+              if (h) h.version = version;
+            }
           }
           // Every use in one statement, in the rows' order: one call instead of one per answer.
           if (used.length) this.stmts.useMany.run(siteId, system, now, JSON.stringify(used));
@@ -264,7 +270,7 @@ export class OfflineCache {
     let held = this.held.get(id);
     if (!held) {
       held = new Map();
-      for (const e of this.stmts.readTimes.all(siteId, system)) held.set(e.key, { at: Date.parse(e.at), digest: undefined });
+      for (const e of this.stmts.readTimes.all(siteId, system)) held.set(e.key, { at: Date.parse(e.at), digest: undefined, version: undefined });
       this.held.set(id, held);
     }
     return held;
@@ -273,10 +279,25 @@ export class OfflineCache {
   /**
    * The content version of each answer cached for one system, by key: it changes when a put stores
    * a different value (or the entry is dropped and stored again), not when the same answer is read
-   * again. Read from an index, without reading the values. Does not count as use.
+   * again. Every status event asks: served from memory as {@link readTimes} is, once this
+   * connection wrote the answers or read their versions (from an index, without the values). Does
+   * not count as use.
    */
   versions(siteId: string, system: string): Map<string, number> {
-    return new Map(this.guard('read', () => this.stmts.versions.all(siteId, system)).map((r) => [r.key, r.version]));
+    return this.guard('read', () => {
+      const held = this.heldOf(siteId, system);
+      for (const h of held.values()) {
+        if (h.version !== undefined) continue;
+        for (const r of this.stmts.versions.all(siteId, system)) {
+          const known = held.get(r.key);
+          if (known) known.version = r.version;
+        }
+        break;
+      }
+      const versions = new Map<string, number>();
+      for (const [key, h] of held) if (h.version !== undefined) versions.set(key, h.version);
+      return versions;
+    });
   }
 
   /**
@@ -422,10 +443,11 @@ export class OfflineCache {
   }
 }
 
-/** What {@link OfflineCache} holds of a stored answer: its read time (ms) and its text's digest, when known. */
+/** What {@link OfflineCache} holds of a stored answer: its read time (ms), and its text's digest and content version when known. */
 interface HeldAnswer {
   at: number;
   digest: string | undefined;
+  version: number | undefined;
 }
 
 function systemId(siteId: string, system: string): string {

@@ -238,6 +238,44 @@ describe('OfflineCache', () => {
     expect(cache.readTimes('lab', 'sys1').size).toBe(0);
   });
 
+  it("answers a system's content versions from what it wrote as the file holds them, through every kind of write", () => {
+    const { dir, db, cache } = setup(1000);
+    // What the file holds, read by a cache that has held nothing.
+    const fromFile = (system: string): Map<string, number> => new OfflineCache({ db }).versions('lab', system);
+    const check = (): void => {
+      for (const system of ['sys1', 'sys2']) expect(cache.versions('lab', system)).toEqual(fromFile(system));
+    };
+    putMany(cache, 'lab', 'sys1', [
+      { key: 'health', value: { State: 'Normal' }, at: '2025-03-01T10:00:00Z' },
+      { key: 'drives', value: { Data: [] }, at: '2025-03-01T10:00:00Z' },
+    ]);
+    check();
+    // The same text, a new one, a renewal, and a key written twice in one write.
+    putMany(cache, 'lab', 'sys1', [
+      { key: 'health', value: { State: 'Normal' }, at: '2025-03-01T10:01:00Z' },
+      { key: 'drives', value: { Data: [{ Id: 1 }] }, at: '2025-03-01T10:01:00Z' },
+      { key: 'drives', value: { Data: [{ Id: 2 }] }, at: '2025-03-01T10:01:10Z' },
+      { key: 'gone', unchanged: true },
+    ]);
+    check();
+    // Another connection's write: its versions are read from the file.
+    const otherDb = openDatabase(dir);
+    open.push(otherDb);
+    new OfflineCache({ db: otherDb }).put('lab', 'sys1', 'health', { State: 'Degraded' }, '2025-03-01T10:02:00Z');
+    check();
+    // Then this one's again, compared by SQLite (the digest is not known after the other's write).
+    putMany(cache, 'lab', 'sys1', [
+      { key: 'health', value: { State: 'Degraded' }, at: '2025-03-01T10:03:00Z' },
+      { key: 'drives', value: { Data: [{ Id: 3 }] }, at: '2025-03-01T10:03:00Z' },
+    ]);
+    check();
+    // Evicted past the bound, and deleted.
+    cache.put('lab', 'sys2', 'big', sized(900));
+    check();
+    cache.deleteSystem('lab', 'sys2');
+    check();
+  });
+
   it('stores the last text and read time of a key written twice in one write', () => {
     const { cache } = setup();
     putMany(cache, 'lab', 'sys1', [{ key: 'health', value: { State: 'Normal' }, at: '2025-03-01T10:00:00Z' }]);
