@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import type { Alert, AlertFilter } from '../../app/alerts/alert.js';
 import { redact } from '../../app/redact.js';
 import { FIELDS_NO_RULE_READS, dataRulesApply, evaluateAlerts, notificationWindowEnd, type AlertInput, type ComplianceFinding } from '../../app/alerts/evaluate.js';
@@ -98,6 +99,14 @@ const SMART_KEYS = `${smartRead('', 0).op}?`;
 const UNREAD = new Set(FIELDS_NO_RULE_READS);
 
 /**
+ * What an evaluation depended on, as kept per system: the digest of its text, which runs to
+ * kilobytes (the rules, every answer's key, one per drive), megabytes for a fleet.
+ */
+function signatureOf(input: unknown): string {
+  return hash('sha256', JSON.stringify(input), 'base64');
+}
+
+/**
  * Evaluates the alert rules after every refresh of a system: it listens to the fleet's `status`
  * event, which ends each system's refresh whoever started it (a click, the CLI, the scheduler),
  * and reconciles the store with what the rules see. Listeners hear of alerts raised and cleared.
@@ -172,7 +181,7 @@ export class AlertEngine {
     const readsData = dataRulesApply(status.state);
     const versions = readsData ? this.o.fleet.cachedVersions?.(status.siteId, status.system) : new Map<string, number>();
     const complianceSeen = readsData && versions ? this.complianceSeen(status, versions, written) : undefined;
-    const signature = versions && JSON.stringify([status.state, status.lastError ?? null, rules, readsData ? this.seen(status, versions, written, complianceSeen) : null, readsData ? [complianceSeen?.revision ?? null, complianceSeen?.scope ?? null] : null]);
+    const signature = versions && signatureOf([status.state, status.lastError ?? null, rules, readsData ? this.seen(status, versions, written, complianceSeen) : null, readsData ? [complianceSeen?.revision ?? null, complianceSeen?.scope ?? null] : null]);
     const last = this.lastInput.get(systemKey);
     if (signature !== undefined && last?.signature === signature && now.getTime() <= last.until) return { raised: [], cleared: [] };
     this.lastInput.delete(systemKey);
@@ -321,7 +330,7 @@ export class AlertEngine {
   private complianceChecks(status: SystemStatus, now: number, written: WrittenAnswers | undefined, systemKey: string, seen: ComplianceSeen | undefined, waiverEnd: number | undefined): readonly ComplianceFinding[] | undefined {
     const compliance = this.o.compliance;
     if (!compliance) return undefined;
-    const signature = seen && JSON.stringify([seen.revision, seen.scope, seen.seen]);
+    const signature = seen && signatureOf([seen.revision, seen.scope, seen.seen]);
     const last = this.complianceInput.get(systemKey);
     const held = this.compliance.get(systemKey);
     if (signature !== undefined && held && last?.signature === signature && now <= last.until) return held;
