@@ -19,8 +19,8 @@ const SMART_OP = smartRead('', 0).op;
  * nor any piece of the text; the drives a system's last lookup did not ask for are dropped with it.
  */
 export class SmartVerdicts {
-  /** Per system, per cache key: the verdict and the version (or read time) of the text it came from. */
-  readonly #memo = new Map<string, Map<string, { stamp: string; verdict: SmartVerdict | undefined }>>();
+  /** Per system, per cache key: the verdict and the content version (a number) or read time (a string) of the text it came from. */
+  readonly #memo = new Map<string, Map<string, { stamp: number | string; verdict: SmartVerdict | undefined }>>();
 
   constructor(private readonly source: SmartSource) {}
 
@@ -33,7 +33,7 @@ export class SmartVerdicts {
   lookup(siteId: string, system: string, versions?: ReadonlyMap<string, number>, written?: WrittenAnswers): SmartLookup {
     const systemKey = `${siteId}\u0000${system}`;
     const known = this.#memo.get(systemKey);
-    const kept = new Map<string, { stamp: string; verdict: SmartVerdict | undefined }>();
+    const kept = new Map<string, { stamp: number | string; verdict: SmartVerdict | undefined }>();
     this.#memo.set(systemKey, kept);
     // Each drive's key as cacheKey spells it (`driveid` sorts before `node`; an integer is its own
     // encoding), with the node's part encoded once per node rather than once per drive.
@@ -52,12 +52,12 @@ export class SmartVerdicts {
       const before = kept.get(key) ?? known?.get(key);
       const version = versions?.get(key);
       if (versions && version === undefined) return undefined;
-      let entry = version !== undefined && before?.stamp === `#${version}` ? before : undefined;
+      let entry = version !== undefined && before?.stamp === version ? before : undefined;
       if (!entry) {
         const r = smartRead(node, driveId);
         const hit = written?.get(key) ?? this.source.cached(siteId, system, r.op, r.query, NO_USE);
         if (!hit) return undefined;
-        const stamp = version !== undefined ? `#${version}` : hit.at;
+        const stamp = version ?? hit.at;
         entry = before?.stamp === stamp ? before : { stamp, verdict: smartVerdictOf(hit.value) };
       }
       kept.set(key, entry);
