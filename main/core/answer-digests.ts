@@ -68,6 +68,8 @@ export function stableDigest(json: string): string {
 }
 
 const UNREAD_NAMES: ReadonlySet<string> = new Set(FIELDS_NO_RULE_READS);
+/** Their lengths: most member names are not one, and are told so without a substring of their own. */
+const UNREAD_LENGTHS: ReadonlySet<number> = new Set(FIELDS_NO_RULE_READS.map((f) => f.length));
 
 /**
  * The digest of what readers read of an answer, taken from its body as the system sent it (before
@@ -96,7 +98,7 @@ export function rawReadDigest(text: string, secrets: readonly string[]): string 
     if (c === QUOTE) {
       const end = stringEnd(text, i);
       const mark = text.charCodeAt(lastMark);
-      if (openArrays > 0 && arrays[arrays.length - 1] === false && (mark === COMMA || mark === OPEN_BRACE) && UNREAD_NAMES.has(text.slice(i + 1, end - 1))) {
+      if (openArrays > 0 && (mark === COMMA || mark === OPEN_BRACE) && UNREAD_LENGTHS.has(end - i - 2) && arrays[arrays.length - 1] === false && UNREAD_NAMES.has(text.slice(i + 1, end - 1))) {
         let v = skipSpace(text, end);
         // Valid JSON: a member name is followed by its colon.
         v = skipSpace(text, v + 1);
