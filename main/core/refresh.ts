@@ -36,7 +36,7 @@ const RESOURCES = refreshRead('GET /resources/list');
 const RESOURCES_KEY = cacheKey(RESOURCES.op, RESOURCES.query);
 const NODES_OP = 'GET /nodes/list';
 /**
- * The volatile answers a steady poll leaves unread and unwritten while their read part stands (see
+ * The volatile answers a steady poll neither normalises nor stores while their read part stands (see
  * {@link HeldVolatile}). Not the nodes list: its `Time` is the system's clock, which no digest
  * reads and every zone-less time is read by, so it is normalised (and its clock learned) at every
  * poll; it is small.
