@@ -9,7 +9,7 @@ import type { Dialect } from './dialects.js';
  * and only enumerations change case.
  */
 
-const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'sentinel-percentages', 'snake-case', 'bool-numbers', 'day-first-dates', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names', 'fraction-percentages', 'unit-sizes', 'spaced-enums', 'dotnet-references'];
+const ANSWER_DIALECTS: readonly Dialect[] = ['envelope-result', 'envelope-lower', 'nulls', 'numeric-strings', 'enum-case', 'unknown-envelope', 'big-ids', 'guid-ids', 'no-record-ids', 'sentinel-percentages', 'snake-case', 'bool-numbers', 'day-first-dates', 'local-time', 'no-clock-hints', 'epoch-times', 'dotnet-dates', 'level-names', 'fraction-percentages', 'unit-sizes', 'spaced-enums', 'dotnet-references', 'pretty-json'];
 /** The `local-time` dialect's zone: UTC−5, in ms. */
 export const LOCAL_TIME_OFFSET_MS = -5 * 3_600_000;
 const LEVEL_NAMES = ['Verbose', 'DEBUG', 'info', 'Warn', 'error', 'FATAL'];
@@ -64,7 +64,7 @@ export function answerText(dialects: ReadonlySet<Dialect>, op: Operation, value:
   }
   if (dialects.has('envelope-result') && spec.kind !== 'empty') out = { Result: out };
   if (dialects.has('dotnet-references') && typeof out === 'object' && out !== null) out = preserved(out, { next: 1, seen: new Map() });
-  const text = JSON.stringify(out);
+  const text = JSON.stringify(out, null, dialects.has('pretty-json') ? 2 : undefined);
   return dialects.has('big-ids') ? text.replace(/"\\u0000big-id:(\d+)"/g, (_m, id: string) => String(TWO_POW_53 + BigInt(id))) : text;
 }
 

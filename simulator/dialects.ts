@@ -28,6 +28,7 @@ export const DIALECTS = {
   'spaced-enums': 'Enumeration values of more than one word in lower case with spaces ("in sync", "not approved", "taken over"), as display names are written.',
   'dotnet-references':
     'Answers as System.Text.Json writes them with ReferenceHandler.Preserve: every object has "$id", every array is {"$id":…, "$values":[...]}, and an object equal to one written before is {"$ref":"<its $id>"}.',
+  'pretty-json': 'Every 200 answer is indented JSON (two spaces, a member per line), as services with indented output switched on write it.',
   'no-content-lists': 'An empty list answer is HTTP 204 No Content with no body, as many REST services answer one.',
   'numeric-strings': 'Every number in an answer is sent as a string ("Id":"3", "CapacityInBytes":"4000787030016", "VolumesHealthInPercentage":"100").',
   'enum-case':

@@ -113,6 +113,23 @@ export function drivesOf(resources: unknown): Array<{ node: string; driveid: num
   return out;
 }
 
+/**
+ * What {@link drivesOf}, {@link driveStatuses} and so {@link smartDrivesToRead} read of a
+ * `/resources/list` answer: each node's name and its drives' ids and statuses (a few bytes per
+ * drive). A poll that keeps it stands it in for a drive list it did not read again.
+ */
+export function driveSkeleton(resources: unknown): { Data: Array<{ Name: string; Drives: Array<{ Id: unknown; ResourceStatus: unknown }> }> } {
+  const out: Array<{ Name: string; Drives: Array<{ Id: unknown; ResourceStatus: unknown }> }> = [];
+  const nodes = (resources as { Data?: unknown } | null)?.Data;
+  if (Array.isArray(nodes)) {
+    for (const node of nodes as Array<{ Name?: unknown; Drives?: unknown }>) {
+      if (typeof node?.Name !== 'string' || !Array.isArray(node.Drives)) continue;
+      out.push({ Name: node.Name, Drives: (node.Drives as Array<{ Id?: unknown; ResourceStatus?: unknown } | null>).map((d) => ({ Id: d?.Id, ResourceStatus: d?.ResourceStatus })) });
+    }
+  }
+  return { Data: out };
+}
+
 /** Each drive's `ResourceStatus` in a `/resources/list` answer, keyed by {@link driveKey}. */
 export function driveStatuses(resources: unknown): Map<string, string> {
   const status = new Map<string, string>();

@@ -67,7 +67,90 @@ export function stableDigest(json: string): string {
   return hash('sha256', stableText(json), 'base64');
 }
 
+const UNREAD_NAMES: ReadonlySet<string> = new Set(FIELDS_NO_RULE_READS);
+/** Their lengths: most member names are not one, and are told so without a substring of their own. */
+const UNREAD_LENGTHS: ReadonlySet<number> = new Set(FIELDS_NO_RULE_READS.map((f) => f.length));
+
+/**
+ * The digest of what readers read of an answer, taken from its body as the system sent it (before
+ * it is normalised), with the secrets its stored form masks (`secrets`, held in the digest only):
+ * two bodies with the same digest normalise and mask to answers that differ only in members no
+ * reader reads (given the same context, which the caller compares). The body must be JSON already
+ * read once (its text is not validated here). Members of {@link FIELDS_NO_RULE_READS}, spelt so,
+ * are left out wherever they are members of an object inside an array (a list's item or deeper):
+ * where the normaliser reads every member as a field of its item, never as what makes the answer
+ * recognisable (a top-level or envelope object). Whitespace between tokens is allowed. Undefined
+ * for a body written with .NET references (`"$ref"`), where a member read may be a copy of one cut.
+ */
+export function rawReadDigest(text: string, secrets: readonly string[]): string | undefined {
+  if (text.includes('"$ref"')) return undefined;
+  const kept: string[] = [];
+  let from = 0;
+  // Per open container: whether it is an array; and how many arrays are open.
+  const arrays: boolean[] = [];
+  let openArrays = 0;
+  // The last of `{`, `[`, `,` or `:` seen: a string right after `{` or `,` in an object is a member name.
+  let lastMark = -1;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = stringEnd(text, i);
+      const mark = text.charCodeAt(lastMark);
+      if (openArrays > 0 && (mark === COMMA || mark === OPEN_BRACE) && UNREAD_LENGTHS.has(end - i - 2) && arrays[arrays.length - 1] === false && UNREAD_NAMES.has(text.slice(i + 1, end - 1))) {
+        let v = skipSpace(text, end);
+        // Valid JSON: a member name is followed by its colon.
+        v = skipSpace(text, v + 1);
+        const valueStop = valueEnd(text, v);
+        if (mark === COMMA) {
+          // `,"Time":v` goes whole; what follows is `,` or `}`.
+          kept.push(text.slice(from, lastMark));
+          from = valueStop;
+          i = valueStop;
+        } else {
+          // `{"Time":v,` loses the member and its comma; the brace stays the last mark.
+          kept.push(text.slice(from, i));
+          let after = skipSpace(text, valueStop);
+          if (text.charCodeAt(after) === COMMA) after++;
+          from = after;
+          i = after;
+        }
+        continue;
+      }
+      i = end;
+      continue;
+    }
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      const isArray = c === OPEN_BRACKET;
+      arrays.push(isArray);
+      if (isArray) openArrays++;
+      lastMark = i;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (arrays.pop() === true) openArrays--;
+    } else if (c === COMMA || c === COLON) lastMark = i;
+    i++;
+  }
+  kept.push(text.slice(from));
+  return hash('sha256', `${kept.join('')}\u0000${secrets.join('\u0000')}`, 'base64');
+}
+
+/** The index of the first character at or after `i` that is not JSON whitespace. */
+function skipSpace(text: string, i: number): number {
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
+    i++;
+  }
+  return i;
+}
+
 const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 

@@ -31,6 +31,12 @@ export interface FleetOptions {
   refreshDeadlineMs?: number;
   /** A background (steady) poll re-reads slow-moving configuration only when its cached answer is this old, ms (default 15 min). */
   slowReadMaxAgeMs?: number;
+  /**
+   * A steady poll leaves a volatile answer (drive list, health, replication) unparsed and unwritten
+   * when its text differs from the one this process last stored only in members no reader reads,
+   * while that stored answer is younger than this, ms (default 5 min); past it, it is stored again.
+   */
+  volatileMaxAgeMs?: number;
   /** Drives whose SMART is read per system and refresh (default 256); failing drives first. */
   maxSmartDrives?: number;
   /** Bytes of answers one system's refresh may read (default 32 MiB); a larger answer is dropped. */
@@ -67,7 +73,7 @@ export interface FleetOptions {
  * twice that), so main's CPU bounds the refresh, and no site ever exceeds its own cap. More systems at
  * once would only hold more answers in memory (measured at 128: the same CPU time, ~60 MB more RSS).
  */
-export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024, cacheBatchBytes: 4 * 1024 * 1024, slowReadMaxAgeMs: 15 * 60_000, globalMaxInFlight: 512, systemsAtOnce: 64 } as const;
+export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024, cacheBatchBytes: 4 * 1024 * 1024, slowReadMaxAgeMs: 15 * 60_000, volatileMaxAgeMs: 5 * 60_000, globalMaxInFlight: 512, systemsAtOnce: 64 } as const;
 
 /** What the fleet's jobs (calls, refresh, site administration) share. */
 export interface FleetContext {

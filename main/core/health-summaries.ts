@@ -6,6 +6,11 @@ import type { Database } from '../store/driver.js';
 import { SmartVerdicts } from './smart-verdicts.js';
 import type { WrittenAnswers } from './written-answers.js';
 import { cacheKey } from '../store/offline-cache.js';
+import { INCOMPLETE_FIELD } from '../../app/answers/incomplete.js';
+import { listOf } from '../../app/health/system-health.js';
+import { smartRisksOf, unhealthyDrives } from '../../app/health/rollup.js';
+import type { Node } from '../../app/catalog/resources.js';
+import type { SmartLookup } from '../../app/smart/verdict.js';
 
 /** The part of the fleet the summaries read: status events, statuses and cached answers. */
 export interface SummarySource {
@@ -65,6 +70,32 @@ function briefJson(siteId: string, system: string, summary: Parameters<typeof br
 }
 
 const NO_USE = { recordUse: false } as const;
+const RESOURCES_KEY = cacheKey(SUMMARY_READS.resources.op, SUMMARY_READS.resources.query);
+const SMART_PREFIX = 'GET /resources/drives/smart?';
+
+/**
+ * What a summary reads of a drive list (`healthSummaryOf`: its drives whose level is not ok, by
+ * status or by the SMART risks `smart` gives, and its `Incomplete`), as a drive list of those
+ * drives alone: the summary computed from it is the one computed from the whole list.
+ */
+export function summaryDrives(value: unknown, smart: SmartLookup | undefined): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const risks = smart && smartRisksOf(smart);
+  const nodes: Array<Record<string, unknown>> = [];
+  for (const n of listOf<Node>(value)) {
+    const drives = unhealthyDrives([n], risks).map((d) => d.drive);
+    if (drives.length) nodes.push({ ...(n.Name !== undefined ? { Name: n.Name } : {}), Drives: drives });
+  }
+  const incomplete = (value as Record<string, unknown>)[INCOMPLETE_FIELD];
+  return { Data: nodes, ...(incomplete !== undefined ? { [INCOMPLETE_FIELD]: incomplete } : {}) };
+}
+
+/** The content versions of a system's SMART texts, as one string: what its drives' SMART risks are a function of. */
+function smartStamp(versions: ReadonlyMap<string, number>): string {
+  let stamp = '';
+  for (const [k, v] of versions) if (k.startsWith(SMART_PREFIX)) stamp += `${k}=${v};`;
+  return stamp;
+}
 const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
 /**
  * The answers a poll seldom writes (the merged notifications, the capacity history), by cache key,
@@ -121,6 +152,12 @@ export class HealthSummaries {
    * (up to a thousand notifications) is neither read from the cache nor parsed again.
    */
   private readonly parts = new Map<string, Map<string, { version: number; read: CachedRead }>>();
+  /**
+   * Per system, what its summary read of its drive list ({@link summaryDrives}) with the list's
+   * content version and its SMART texts' versions: while both stand (a poll that did not store the
+   * list again), the list is neither read from the cache nor parsed.
+   */
+  private readonly drives = new Map<string, { version: number; smart: string; read: CachedRead }>();
 
   constructor(private readonly o: HealthSummariesOptions) {
     this.clock = o.clock ?? (() => new Date());
@@ -183,12 +220,14 @@ export class HealthSummaries {
           return undefined;
         }
       };
+      const smart = this.smart.lookup(siteId, system, versions, written);
       const read = (r: { op: string; query: Record<string, unknown> }): CachedRead => {
         const k = cacheKey(r.op, r.query);
+        if (k === RESOURCES_KEY) return this.drivesOf(siteId, system, versions, smart, () => cached(r, k));
         const part = KEPT_PARTS.get(k);
         return part ? this.partOf(siteId, system, k, part, versions, () => cached(r, k)) : cached(r, k);
       };
-      const summary = healthSummaryOf(read, this.clock().getTime(), this.smart.lookup(siteId, system, versions, written), written);
+      const summary = healthSummaryOf(read, this.clock().getTime(), smart, written);
       // The answers were redacted before they were cached; redacted again, as everything leaving main.
       const json = redactedJson({ siteId, system, ...summary });
       if (typeof json !== 'string') throw new TypeError('the summary is not JSON-serialisable');
@@ -207,6 +246,20 @@ export class HealthSummaries {
       this.o.warn?.(`the health summary of ${siteId}/${system} could not be computed or stored: ${err instanceof Error ? err.message : String(err)}`);
       return this.kept.get(key(siteId, system));
     }
+  }
+
+  /** What the summary reads of the system's drive list: kept while its content version and the SMART texts' stand (see {@link drives}). */
+  private drivesOf(siteId: string, system: string, versions: ReadonlyMap<string, number> | undefined, smart: SmartLookup, read: () => CachedRead): CachedRead {
+    const k = key(siteId, system);
+    const version = versions?.get(RESOURCES_KEY);
+    const stamp = versions ? smartStamp(versions) : '';
+    const held = this.drives.get(k);
+    if (version !== undefined && held?.version === version && held.smart === stamp) return held.read;
+    const hit = read();
+    const part: CachedRead = hit && { value: summaryDrives(hit.value, smart), at: hit.at };
+    if (version === undefined || !part) this.drives.delete(k);
+    else this.drives.set(k, { version, smart: stamp, read: part });
+    return part;
   }
 
   /** What the summary reads of one of the system's {@link KEPT_PARTS} answers: kept while its content version stands. */

@@ -3,7 +3,7 @@ import { freshRecordOffset, timeMs } from '../../app/answers/time.js';
 import { getOperation } from '../../app/catalog/index.js';
 import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
-import { AnswerTooLargeError, ApiError, CertificateError, isThrottling, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget, type TransientHttpError } from '../client/index.js';
+import { AnswerTooLargeError, ApiError, CertificateError, isThrottling, ProtocolError, UNCHANGED_ANSWER, UnrecognisedAnswerError, UnreachableError, type AnswerCheck, type ByteBudget, type SeenAnswer, type TransientHttpError } from '../client/index.js';
 import { cacheKey, type CacheRow } from '../store/offline-cache.js';
 import { Deadline, formatMs } from './deadline.js';
 import { ipcErrorCode } from '../../app/errors.js';
@@ -12,9 +12,9 @@ import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
 import { listedSystems, type UnreadableSystem } from '../../app/fleet/listed-systems.js';
 import { Limiter } from './limiter.js';
-import { isVolatileKey, stableDigest } from './answer-digests.js';
+import { isVolatileKey, rawReadDigest, stableDigest, VOLATILE_READS } from './answer-digests.js';
 import { WrittenAnswers } from './written-answers.js';
-import { driveStatuses, refreshPlan, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
+import { driveSkeleton, driveStatuses, refreshPlan, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
 import { MAX_NOTIFICATION_PAGES, MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type FreshRecordClock, type NotificationMark, type NotificationPaging } from './notifications.js';
 import type { ReadScope, SiteConnection } from './site-connection.js';
 import { selfMetrics } from '../metrics/self-metrics.js';
@@ -33,7 +33,31 @@ function pollRetryAfter(ms: number | undefined): number {
   return Math.min(ms ?? 0, MAX_POLL_RETRY_AFTER_MS);
 }
 const RESOURCES = refreshRead('GET /resources/list');
+const RESOURCES_KEY = cacheKey(RESOURCES.op, RESOURCES.query);
 const NODES_OP = 'GET /nodes/list';
+/**
+ * The volatile answers a steady poll neither normalises nor stores while their read part stands (see
+ * {@link HeldVolatile}). Not the nodes list: its `Time` is the system's clock, which no digest
+ * reads and every zone-less time is read by, so it is normalised (and its clock learned) at every
+ * poll; it is small.
+ */
+const SKIPPABLE_KEYS: ReadonlySet<string> = new Set(VOLATILE_READS.filter((r) => r.op !== NODES_OP).map((r) => cacheKey(r.op, r.query)));
+
+/**
+ * What normalising a volatile answer reads besides its text, as one string (its system's clock
+ * offset, percentage scale and date order); undefined when the answer could teach the scale or the
+ * order from members no digest reads (neither known yet, and it holds percentages or slashed
+ * dates): not reading it again would then change what is learned.
+ */
+function readContext(answer: SeenAnswer): string | undefined {
+  const c = answer.context;
+  // The scale matters only to percentages, the date order only to slashed dates (`time.ts`).
+  const percentages = /percentage/i.test(answer.text);
+  if (percentages && c?.percentScaleKnown === undefined) return undefined;
+  const slashed = /\d\/\d/.test(answer.text);
+  if (slashed && c?.dayFirst === undefined) return undefined;
+  return `${c?.clockOffsetMs ?? 0}|${percentages ? c?.percentScaleKnown : ''}|${slashed ? String(c?.dayFirst) : ''}`;
+}
 /**
  * Site errors and system states that wait for the admin: a background poll leaves them alone (a
  * refused password tried again every interval could lock the account; a changed certificate must
@@ -51,6 +75,24 @@ const SYSTEM_WAITS_FOR_ADMIN: ReadonlySet<SystemState> = new Set(['login-require
 interface PollMemo {
   notifications: NotificationMark | undefined;
   drives: ReadonlyMap<string, string> | undefined;
+  /** Per cache key of {@link SKIPPABLE_KEYS}: the answer this process last normalised and stored. */
+  volatile: ReadonlyMap<string, HeldVolatile>;
+}
+
+/**
+ * A volatile answer as stored by this process: the digest of what readers read of its body as sent
+ * (`rawReadDigest`, with the secrets it masks; memory only), what it was normalised by
+ * ({@link readContext}), its read time in the cache (ms) and, for the drive list, what planning
+ * reads of it (`driveSkeleton`). A steady poll whose answer has the same digest and context, while
+ * the cache still holds that row (same read time) younger than `volatileMaxAgeMs`, neither
+ * normalises nor stores it: the row keeps its own read time, so the data age shown stays that of
+ * the sensor readings it holds.
+ */
+interface HeldVolatile {
+  digest: string;
+  context: string;
+  at: number;
+  skeleton?: unknown;
 }
 
 const NO_USE = { recordUse: false } as const;
@@ -249,6 +291,25 @@ export class FleetRefresh {
     // the cache. Dropped now: only a refresh that ends well leaves a new one.
     const kept = steady && readAt?.has(MERGED_NOTIFICATIONS_KEY) ? siteMemo.get(system) : undefined;
     siteMemo.delete(system);
+    const volatileMaxAge = o.volatileMaxAgeMs ?? FLEET_LIMITS.volatileMaxAgeMs;
+    // Per volatile answer read now: its digest and context, its read time once put, whether it said
+    // it is partial, and those not read again (see HeldVolatile).
+    const seenVolatile = new Map<string, { digest: string; context: string }>();
+    const storedVolatile = new Map<string, number>();
+    const partialVolatile = new Set<string>();
+    const unchangedVolatile = new Set<string>();
+    const checkOf = (key: string): AnswerCheck | undefined =>
+      SKIPPABLE_KEYS.has(key)
+        ? (answer) => {
+            seenVolatile.delete(key);
+            const context = readContext(answer);
+            const digest = context === undefined ? undefined : rawReadDigest(answer.text, answer.secrets);
+            if (context === undefined || digest === undefined) return false;
+            seenVolatile.set(key, { digest, context });
+            const held = kept?.volatile.get(key);
+            return held !== undefined && held.digest === digest && held.context === context && readAt?.get(key) === held.at && this.f.clock().getTime() - held.at < volatileMaxAge;
+          }
+        : undefined;
     // The refresh's own look at what it cached before is no view's use: no write per read (LRU).
     let heldNotifications: { value: unknown; at: string | undefined } | undefined;
     const heldEntry = (): { value: unknown; at: string | undefined } => {
@@ -324,6 +385,7 @@ export class FleetRefresh {
       put: (_siteId: string, _sys: string, key: string, value: unknown, at: Date): void => {
         const row = o.cache.rowOf(key, value, at, steady);
         if (isVolatileKey(key) && row.json !== undefined) digests.set(key, stableDigest(row.json));
+        if (SKIPPABLE_KEYS.has(key)) storedVolatile.set(key, Date.parse(row.at));
         pending.push(row);
         pendingBytes += row.bytes;
         if (checked && pendingBytes >= batchBytes) flush();
@@ -340,12 +402,19 @@ export class FleetRefresh {
     const read = async (opKey: string, query: Record<string, unknown>, storeKey: string | null = cacheKey(opKey, query)): Promise<unknown> => {
       try {
         // A "slow down" fails the system's refresh at once (see systemThrottled), never retried per read.
-        const value = await conn.read(system, getOperation(opKey), { query, deadline, budget, failWhenThrottled: true, ...(opKey === NOTIFICATIONS_OP ? { onRecordStamp } : {}) });
+        const unchanged = storeKey === null ? undefined : checkOf(storeKey);
+        const value = await conn.read(system, getOperation(opKey), { query, deadline, budget, failWhenThrottled: true, unchanged, ...(opKey === NOTIFICATIONS_OP ? { onRecordStamp } : {}) });
         if (signal.aborted) return undefined;
         answered++;
+        if (value === UNCHANGED_ANSWER && storeKey !== null) {
+          // What the cache holds stands, with its own read time: nothing is stored.
+          unchangedVolatile.add(storeKey);
+          return kept?.volatile.get(storeKey)?.skeleton ?? null;
+        }
         // A list that says it is partial: said on the system (its pages are not asked for).
         const incomplete = opKey === NOTIFICATIONS_OP ? undefined : incompleteOf(value);
         if (incomplete) truncated.push(`${opKey} ${describeIncomplete(incomplete)}`);
+        if (incomplete && storeKey !== null) partialVolatile.add(storeKey);
         if (storeKey !== null) cache.put(site.id, system, storeKey, value, this.f.clock());
         return value;
       } catch (err) {
@@ -446,7 +515,17 @@ export class FleetRefresh {
       flush();
       for (const e of announced) state.emit(e);
       // What the cache now holds, for the next poll: an unread drive list leaves the one held.
-      siteMemo.set(system, { notifications: marked, drives: resources === undefined ? previousDrives : driveStatuses(resources) });
+      const volatile = new Map<string, HeldVolatile>();
+      for (const key of unchangedVolatile) {
+        const held = kept?.volatile.get(key);
+        if (held) volatile.set(key, held);
+      }
+      for (const [key, seen] of seenVolatile) {
+        const at = storedVolatile.get(key);
+        if (unchangedVolatile.has(key) || partialVolatile.has(key) || at === undefined) continue;
+        volatile.set(key, { ...seen, at, ...(key === RESOURCES_KEY ? { skeleton: driveSkeleton(resources) } : {}) });
+      }
+      siteMemo.set(system, { notifications: marked, drives: resources === undefined ? previousDrives : driveStatuses(resources), volatile });
       state.throttled.get(site.id)?.delete(system);
       state.setStatus(
         problems.length

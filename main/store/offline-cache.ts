@@ -115,11 +115,11 @@ export class OfflineCache {
   private readonly stmts: Statements;
   private readonly upgrade: ((key: string, value: unknown) => unknown) | undefined;
   /**
-   * What this connection knows the file holds, per system: each answer's read time (ms), once it
-   * wrote or compared the answer its stored text's digest, and once it wrote the answer or read the
-   * system's versions its content version. A poll's start reads the times here
-   * instead of the system's rows, and an answer whose digest is the one held only takes its new
-   * read time: its text is neither handed to SQLite nor compared there. Kept right by every write
+   * What this connection knows the file holds, per system: each answer's read time (ms), content
+   * version and, once it wrote or compared the answer, its stored text's digest. A poll's start
+   * reads the times here instead of the system's rows, the readers of its status event the versions,
+   * and an answer whose digest is the one held only takes its new read time: its text is neither
+   * handed to SQLite nor compared there. Kept right by every write
    * and delete of this class; dropped whole when another connection (the app, the CLI) has
    * committed to the file since (SQLite's `data_version`), as it may have changed any answer. So a
    * connection has one OfflineCache: a second one on it would write unseen.
@@ -186,6 +186,7 @@ export class OfflineCache {
     if (rows.length === 0) return;
     const now = this.clock().toISOString();
     // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
+    const id = systemId(siteId, system);
     this.guard('store an answer in', () =>
       this.db
         .transaction(() => {
@@ -223,8 +224,8 @@ export class OfflineCache {
                     : before.digest === digest && this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0;
             if (!same) texts.set(r.key, r);
             else if (pending) texts.set(r.key, { ...pending, at: r.at });
-            // The version of a text stored below is set there.
-            held.set(r.key, { at, digest, version: before?.version });
+            // A text stored below takes its version there.
+            held.set(r.key, { at, digest, version: before?.version ?? 0 });
             used.push(r.key);
           }
           if (texts.size) {
@@ -243,6 +244,7 @@ export class OfflineCache {
           if (texts.size) this.evictIfNeeded(siteId, system, new Set(rows.map((r) => r.key)));
         })
         .immediate(),
+      () => this.held.delete(id),
     );
   }
 
@@ -270,7 +272,7 @@ export class OfflineCache {
     let held = this.held.get(id);
     if (!held) {
       held = new Map();
-      for (const e of this.stmts.readTimes.all(siteId, system)) held.set(e.key, { at: Date.parse(e.at), digest: undefined, version: undefined });
+      for (const e of this.stmts.readTimes.all(siteId, system)) held.set(e.key, { at: Date.parse(e.at), digest: undefined, version: e.version });
       this.held.set(id, held);
     }
     return held;
@@ -279,25 +281,14 @@ export class OfflineCache {
   /**
    * The content version of each answer cached for one system, by key: it changes when a put stores
    * a different value (or the entry is dropped and stored again), not when the same answer is read
-   * again. Every status event asks: served from memory as {@link readTimes} is, once this
-   * connection wrote the answers or read their versions (from an index, without the values). Does
-   * not count as use.
+   * again. Served from memory once this connection has read or written the system (see
+   * {@link held}); else one query of the rows' keys, times and versions. Does not count as use.
    */
   versions(siteId: string, system: string): Map<string, number> {
-    return this.guard('read', () => {
-      const held = this.heldOf(siteId, system);
-      for (const h of held.values()) {
-        if (h.version !== undefined) continue;
-        for (const r of this.stmts.versions.all(siteId, system)) {
-          const known = held.get(r.key);
-          if (known) known.version = r.version;
-        }
-        break;
-      }
-      const versions = new Map<string, number>();
-      for (const [key, h] of held) if (h.version !== undefined) versions.set(key, h.version);
-      return versions;
-    });
+    const held = this.guard('read', () => this.heldOf(siteId, system));
+    const versions = new Map<string, number>();
+    for (const [key, h] of held) versions.set(key, h.version);
+    return versions;
   }
 
   /**
@@ -399,11 +390,15 @@ export class OfflineCache {
     return this.stmts.size.get()?.bytes ?? 0;
   }
 
-  /** Runs a statement; its failure becomes a StoreError naming the file and what to do. */
-  private guard<T>(what: string, task: () => T): T {
+  /**
+   * Runs a statement; its failure becomes a StoreError naming the file and what to do. `undo` runs
+   * first on a failure (a write rolled back: what is held of it is dropped).
+   */
+  private guard<T>(what: string, task: () => T, undo?: () => void): T {
     try {
       return task();
     } catch (err) {
+      undo?.();
       throw this.failed(err, what);
     }
   }
@@ -443,11 +438,11 @@ export class OfflineCache {
   }
 }
 
-/** What {@link OfflineCache} holds of a stored answer: its read time (ms), and its text's digest and content version when known. */
+/** What {@link OfflineCache} holds of a stored answer: its read time (ms), content version and its text's digest, when known. */
 interface HeldAnswer {
   at: number;
   digest: string | undefined;
-  version: number | undefined;
+  version: number;
 }
 
 function systemId(siteId: string, system: string): string {
@@ -487,9 +482,6 @@ function prepareStatements(db: Database) {
     touch: db.prepare<[string, string, string, string, number, string]>(
       'UPDATE cache_entries SET at = ? WHERE site_id = ? AND system = ? AND key = ? AND format = ? AND value = ?',
     ),
-    versions: db.prepare<[string, string], { key: string; version: number }>(
-      'SELECT key, version FROM cache_entries INDEXED BY cache_entries_version WHERE site_id = ? AND system = ?',
-    ),
     // Recording a use touches only cache_use: the (possibly large) value is not rewritten.
     use: db.prepare<[string, string, string, string]>(
       `INSERT INTO cache_use (site_id, system, key, last_read_at, use_seq) VALUES (?, ?, ?, ?, ${nextUse})
@@ -509,7 +501,7 @@ function prepareStatements(db: Database) {
     readChecked: db.prepare<[string, string, string], { value: string; at: string; bytes: number; valid: number; format: number }>(
       'SELECT value, at, bytes, json_valid(value) AS valid, format FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?',
     ),
-    readTimes: db.prepare<[string, string], { key: string; at: string }>('SELECT key, at FROM cache_entries WHERE site_id = ? AND system = ?'),
+    readTimes: db.prepare<[string, string], { key: string; at: string; version: number }>('SELECT key, at, version FROM cache_entries WHERE site_id = ? AND system = ?'),
     dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
     entries: db.prepare<[string, string], CacheEntryInfo>(
       'SELECT key, at, bytes FROM cache_entries WHERE site_id = ? AND system = ? ORDER BY key',

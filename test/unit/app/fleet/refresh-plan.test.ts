@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REFRESH_READS, refreshPlan, smartDrivesToRead, smartDue } from '../../../../app/fleet/refresh-plan.js';
+import { REFRESH_READS, driveSkeleton, driveStatuses, drivesOf, refreshPlan, smartDrivesToRead, smartDue } from '../../../../app/fleet/refresh-plan.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const resources = (statuses: Record<number, string>) => ({
@@ -54,5 +54,23 @@ describe('SMART in a steady poll', () => {
     const now = resources({ 1: 'OK', 2: 'OK', 3: 'Degraded', 4: 'OK' });
     const due = smartDue(now, now, (d) => (d.driveid === 4 ? HOUR : undefined), 24 * HOUR);
     expect(smartDrivesToRead(now, 2, due)).toEqual({ drives: [{ node: 'node-1', driveid: 3 }, { node: 'node-1', driveid: 1 }], total: 3 });
+  });
+});
+
+describe('driveSkeleton', () => {
+  it('reads as the drive list does for SMART planning: the same drives, statuses and order', () => {
+    const resources = {
+      Data: [
+        { Name: 'n1', Time: 'x', Drives: [{ Id: 1, ResourceStatus: 'OK', Sensors: [1] }, { Id: 2, ResourceStatus: 'Failed' }, null, { Id: 'big', ResourceStatus: 'OK' }, { Id: 3, ResourceStatus: 'Missing' }] },
+        { Name: 5, Drives: [{ Id: 9 }] },
+        { Name: 'n2', Drives: [{ Id: 4 }] },
+      ],
+    };
+    const skeleton = driveSkeleton(resources);
+    expect(JSON.stringify(skeleton).length).toBeLessThan(JSON.stringify(resources).length);
+    expect(drivesOf(skeleton)).toEqual(drivesOf(resources));
+    expect(driveStatuses(skeleton)).toEqual(driveStatuses(resources));
+    expect(smartDrivesToRead(skeleton, 1)).toEqual(smartDrivesToRead(resources, 1));
+    expect(driveSkeleton(undefined)).toEqual({ Data: [] });
   });
 });

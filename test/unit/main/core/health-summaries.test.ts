@@ -3,9 +3,10 @@ import { getOperation } from '../../../../app/catalog/index.js';
 import type { SystemStatus } from '../../../../app/domain/site.js';
 import { smartRead } from '../../../../app/fleet/refresh-plan.js';
 import { ATA_SMART } from '../../app/reports/fixtures.js';
-import { briefOf, summaryFromWire, SUMMARY_READS, healthBriefSchema, healthSummarySchema } from '../../../../app/health/system-summary.js';
+import { briefOf, healthSummaryOf, summaryFromWire, SUMMARY_READS, healthBriefSchema, healthSummarySchema } from '../../../../app/health/system-summary.js';
 import { REDACTED } from '../../../../app/redact.js';
-import { HealthSummaries, SUMMARY_FORMAT, type SummarySource } from '../../../../main/core/health-summaries.js';
+import { HealthSummaries, SUMMARY_FORMAT, summaryDrives, type SummarySource } from '../../../../main/core/health-summaries.js';
+import { SmartVerdicts } from '../../../../main/core/smart-verdicts.js';
 import type { FleetEvent } from '../../../../main/core/fleet-state.js';
 import { OfflineCache, cacheKey, openDatabase, type Database } from '../../../../main/store/index.js';
 import { steppingClock, useTempDirs } from '../store/temp-dir.js';
@@ -265,5 +266,98 @@ describe('health summaries kept by main', () => {
     expect(s?.rollup.level).toBe('unknown');
     const stored = db.prepare<[], { summary: string }>('SELECT summary FROM system_summaries').get()?.summary ?? '';
     expect(stored).not.toContain('hunter2-secret');
+  });
+});
+
+describe('what a summary reads of a drive list', () => {
+  const drives = {
+    Data: [
+      {
+        Name: 'n1',
+        Time: '2026-02-01T00:00:00Z',
+        Drives: [
+          { Id: 7, Name: 'sdh', ResourceStatus: 'OK', Sensors: [{ Name: 'sdh Temp', Reading: '31 C' }] },
+          { Id: 8, Name: 'sdi', ResourceStatus: 'Failed', ErrMsg: 'media errors', Sensors: [{ Name: 'sdi Temp', Reading: '40 C' }] },
+          { Id: 9, Name: 'sdj', ResourceStatus: 'OK' },
+        ],
+        CPU: [{ Id: 20, Name: 'CPU0', ResourceStatus: 'OK' }],
+      },
+      { Name: 'n2', Drives: [{ Id: 10, Name: 'sda', ResourceStatus: 'Warning' }, { Id: 11, Name: 'sdb', ResourceStatus: 'OK' }] },
+      { Name: 'n3', Drives: [{ Id: 12, Name: 'sda', ResourceStatus: 'OK' }] },
+    ],
+    Incomplete: { Read: 3, Total: 4 },
+  };
+
+  /** A fleet whose cache gives content versions (as the app's does), counting reads of the drive list. */
+  function world() {
+    const statuses: SystemStatus[] = [{ siteId: 'a', system: 'x', state: 'ok' }];
+    const w = setup(statuses);
+    let driveReads = 0;
+    const source: SummarySource = {
+      ...w.fleet.source,
+      cached: (siteId, system, op, query, options) => {
+        if (op === SUMMARY_READS.resources.op) driveReads++;
+        return w.fleet.source.cached(siteId, system, op, query, options);
+      },
+      cachedVersions: (siteId, system) => w.cache.versions(siteId, system),
+    };
+    w.cache.put('a', 'x', keyOf(SUMMARY_READS.health), healthOf(100), '2026-02-01T00:00:00Z');
+    w.cache.put('a', 'x', keyOf(SUMMARY_READS.resources), drives, '2026-02-01T00:00:00Z');
+    w.cache.put('a', 'x', keyOf(smartRead('n1', 7)), ATA_SMART, '2026-02-01T00:00:00Z');
+    return { ...w, source, driveReads: () => driveReads };
+  }
+
+  /** The summary as computed from the whole cached list, by a reader that keeps nothing. */
+  const fromWhole = (cache: OfflineCache): unknown => {
+    const smart = new SmartVerdicts({ cached: (siteId, system, op, query, options) => cache.get(siteId, system, cacheKey(getOperation(op).key, query ?? {}), options) });
+    return healthSummaryOf((r) => cache.get('a', 'x', keyOf(r)), CLOCK().getTime(), smart.lookup('a', 'x'));
+  };
+  const current = (summaries: HealthSummaries): unknown => {
+    const [x] = JSON.parse(summaries.summaries().json) as Array<Record<string, unknown>>;
+    const { seq: _seq, siteId: _site, system: _system, ...summary } = x!;
+    return summary;
+  };
+
+  it('gives the summary the whole list gives', () => {
+    const w = world();
+    const smart = new SmartVerdicts({ cached: (siteId, system, op, query, options) => w.cache.get(siteId, system, cacheKey(getOperation(op).key, query ?? {}), options) });
+    const lookup = smart.lookup('a', 'x');
+    const reduced = summaryDrives(drives, lookup) as typeof drives;
+    expect(JSON.stringify(reduced).length).toBeLessThan(JSON.stringify(drives).length);
+    const read = (r: { op: string; query: Record<string, unknown> }) => {
+      const hit = w.cache.get('a', 'x', keyOf(r));
+      return hit && r.op === SUMMARY_READS.resources.op ? { value: reduced, at: hit.at } : hit;
+    };
+    const summary = healthSummaryOf(read, CLOCK().getTime(), lookup);
+    expect(summary).toEqual(fromWhole(w.cache));
+    expect(summary.drives.map((d) => `${d.node} ${d.drive.Id}`)).toEqual(['n1 7', 'n1 8', 'n2 10']);
+    expect(summaryDrives(null, lookup)).toBeNull();
+  });
+
+  it('is not read again while the list and the SMART texts stand; read again when either moved', () => {
+    const w = world();
+    const summaries = new HealthSummaries({ fleet: w.source, db: w.db, clock: CLOCK });
+    summaries.start();
+    const poll = (at: string): void => w.fleet.emit({ siteId: 'a', system: 'x', state: 'ok', lastSuccessAt: at });
+    poll('2026-02-02T00:00:00Z');
+    const reads = w.driveReads();
+    expect(reads).toBeGreaterThan(0);
+    // A poll that stored a new health record and left the drive list alone.
+    w.cache.put('a', 'x', keyOf(SUMMARY_READS.health), healthOf(90), '2026-02-03T00:00:00Z');
+    poll('2026-02-03T00:00:00Z');
+    expect(w.driveReads()).toBe(reads);
+    expect(current(summaries)).toEqual(fromWhole(w.cache));
+    // Drive 9's SMART turned critical: the list is read again, drive 9 rated by it.
+    w.cache.put('a', 'x', keyOf(smartRead('n1', 9)), ATA_SMART, '2026-02-04T00:00:00Z');
+    poll('2026-02-04T00:00:00Z');
+    expect(w.driveReads()).toBe(reads + 1);
+    expect(current(summaries)).toEqual(fromWhole(w.cache));
+    expect((current(summaries) as { drives: Array<{ drive: { Id: number } }> }).drives.map((d) => d.drive.Id)).toContain(9);
+    // A new drive list (drive 12 failed): read again.
+    w.cache.put('a', 'x', keyOf(SUMMARY_READS.resources), { Data: [...drives.Data.slice(0, 2), { Name: 'n3', Drives: [{ Id: 12, Name: 'sda', ResourceStatus: 'Failed' }] }] }, '2026-02-05T00:00:00Z');
+    poll('2026-02-05T00:00:00Z');
+    expect(w.driveReads()).toBe(reads + 2);
+    expect(current(summaries)).toEqual(fromWhole(w.cache));
+    summaries.stop();
   });
 });

@@ -232,8 +232,14 @@ describe('OfflineCache', () => {
     // Another process (the app, the CLI) on the same file.
     const otherDb = openDatabase(dir);
     open.push(otherDb);
-    new OfflineCache({ db: otherDb }).put('lab', 'sys1', 'volumes', { Data: [] }, '2025-03-01T10:02:00Z');
+    const healthVersion = cache.versions('lab', 'sys1').get('health');
+    const other = new OfflineCache({ db: otherDb });
+    other.put('lab', 'sys1', 'volumes', { Data: [] }, '2025-03-01T10:02:00Z');
     expect([...cache.readTimes('lab', 'sys1').keys()].sort()).toEqual(['drives', 'health', 'volumes']);
+    other.put('lab', 'sys1', 'health', { State: 'Degraded' }, '2025-03-01T10:03:00Z');
+    // The versions as the file has them, whoever wrote: the other's write moved health's.
+    expect(cache.versions('lab', 'sys1')).toEqual(other.versions('lab', 'sys1'));
+    expect(cache.versions('lab', 'sys1').get('health')).toBeGreaterThan(healthVersion!);
     cache.deleteSystem('lab', 'sys1');
     expect(cache.readTimes('lab', 'sys1').size).toBe(0);
   });
@@ -274,6 +280,26 @@ describe('OfflineCache', () => {
     check();
     cache.deleteSystem('lab', 'sys2');
     check();
+  });
+
+  it('forgets what it held of a write that was rolled back: the next write of the same text stores it', () => {
+    const { db, cache } = setup();
+    putMany(cache, 'lab', 'sys1', [{ key: 'health', value: { State: 'Normal' }, at: '2025-03-01T10:00:00Z' }]);
+    const before = cache.versions('lab', 'sys1');
+    // The second row of the next write fails (a disk full, say): the whole write is rolled back.
+    db.exec("CREATE TRIGGER refuse BEFORE INSERT ON cache_entries WHEN NEW.key = 'boom' BEGIN SELECT RAISE(ABORT, 'refused'); END");
+    expect(() =>
+      putMany(cache, 'lab', 'sys1', [
+        { key: 'health', value: { State: 'Failed' }, at: '2025-03-01T10:01:00Z' },
+        { key: 'boom', value: {}, at: '2025-03-01T10:01:00Z' },
+      ]),
+    ).toThrow(/refused/);
+    expect(cache.versions('lab', 'sys1')).toEqual(before);
+    expect(cache.readTimes('lab', 'sys1').get('health')).toBe(Date.parse('2025-03-01T10:00:00Z'));
+    db.exec('DROP TRIGGER refuse');
+    putMany(cache, 'lab', 'sys1', [{ key: 'health', value: { State: 'Failed' }, at: '2025-03-01T10:02:00Z' }]);
+    expect(cache.get('lab', 'sys1', 'health')?.value).toEqual({ State: 'Failed' });
+    expect(cache.versions('lab', 'sys1').get('health')).toBeGreaterThan(before.get('health')!);
   });
 
   it('stores the last text and read time of a key written twice in one write', () => {
