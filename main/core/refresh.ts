@@ -12,7 +12,7 @@ import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
 import { listedSystems, type UnreadableSystem } from '../../app/fleet/listed-systems.js';
 import { Limiter } from './limiter.js';
-import { isVolatileKey, rawReadDigest, stableDigest, VOLATILE_READS } from './answer-digests.js';
+import { isVolatileKey, rawReadDigest, stableDigest } from './answer-digests.js';
 import { WrittenAnswers } from './written-answers.js';
 import { driveSkeleton, driveStatuses, refreshPlan, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
 import { MAX_NOTIFICATION_PAGES, MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type FreshRecordClock, type NotificationMark, type NotificationPaging } from './notifications.js';
@@ -37,11 +37,12 @@ const RESOURCES_KEY = cacheKey(RESOURCES.op, RESOURCES.query);
 const NODES_OP = 'GET /nodes/list';
 /**
  * The volatile answers a steady poll neither normalises nor stores while their read part stands (see
- * {@link HeldVolatile}). Not the nodes list: its `Time` is the system's clock, which no digest
- * reads and every zone-less time is read by, so it is normalised (and its clock learned) at every
- * poll; it is small.
+ * {@link HeldVolatile}): the drive list alone, most of a poll's bytes. Not the nodes list: its `Time`
+ * is the system's clock, which no digest reads and every zone-less time is read by. Not the health
+ * answer: its read time is the system's data age (views, `/metrics`), which must be the last poll's.
+ * Not the replication list: it is small.
  */
-const SKIPPABLE_KEYS: ReadonlySet<string> = new Set(VOLATILE_READS.filter((r) => r.op !== NODES_OP).map((r) => cacheKey(r.op, r.query)));
+const SKIPPABLE_KEYS: ReadonlySet<string> = new Set([RESOURCES_KEY]);
 
 /**
  * What normalising a volatile answer reads besides its text, as one string (its system's clock

@@ -9,7 +9,7 @@ import { FakeTimers } from '../../unit/main/core/fake-timers.js';
 import { siteInput, tempDataDir, useFleetsOnDisk, useSimulator, type FleetOnDisk } from '../support/simulated-fleet.js';
 
 /**
- * A steady poll and the volatile answers (drive list, health, replication): one whose text moved
+ * A steady poll and the drive list: one whose text moved
  * only in members no reader reads (sensor readings, their times) is neither normalised nor stored
  * while the row this process stored is younger than `volatileMaxAgeMs`; it keeps its own read time.
  * Anything else is stored as before. On a fake clock; the simulator's clock moves its sensors.
