@@ -90,11 +90,28 @@ export function summaryDrives(value: unknown, smart: SmartLookup | undefined): u
   return { Data: nodes, ...(incomplete !== undefined ? { [INCOMPLETE_FIELD]: incomplete } : {}) };
 }
 
-/** The content versions of a system's SMART texts, as one string: what its drives' SMART risks are a function of. */
-function smartStamp(versions: ReadonlyMap<string, number>): string {
-  let stamp = '';
-  for (const [k, v] of versions) if (k.startsWith(SMART_PREFIX)) stamp += `${k}=${v};`;
-  return stamp;
+/**
+ * Which SMART texts a system's cache holds, as two numbers: how many, and the highest content
+ * version among them. Its drives' SMART risks are a function of those texts, and the pair moves
+ * whenever they do: a text stored (new or changed) takes a version above every one in the file (one
+ * counter that only rises), and a text dropped without one stored lowers the count. Numbers, not a
+ * string of the keys: a thousand systems' stamps are held for as long as the process runs.
+ */
+interface SmartStamp {
+  count: number;
+  max: number;
+}
+function smartStamp(versions: ReadonlyMap<string, number> | undefined): SmartStamp {
+  let count = 0;
+  let max = -1;
+  if (versions) {
+    for (const [k, v] of versions) {
+      if (!k.startsWith(SMART_PREFIX)) continue;
+      count++;
+      if (v > max) max = v;
+    }
+  }
+  return { count, max };
 }
 const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
 /**
@@ -157,7 +174,7 @@ export class HealthSummaries {
    * content version and its SMART texts' versions: while both stand (a poll that did not store the
    * list again), the list is neither read from the cache nor parsed.
    */
-  private readonly drives = new Map<string, { version: number; smart: string; read: CachedRead }>();
+  private readonly drives = new Map<string, { version: number; smartCount: number; smartMax: number; read: CachedRead }>();
 
   constructor(private readonly o: HealthSummariesOptions) {
     this.clock = o.clock ?? (() => new Date());
@@ -252,13 +269,13 @@ export class HealthSummaries {
   private drivesOf(siteId: string, system: string, versions: ReadonlyMap<string, number> | undefined, smart: SmartLookup, read: () => CachedRead): CachedRead {
     const k = key(siteId, system);
     const version = versions?.get(RESOURCES_KEY);
-    const stamp = versions ? smartStamp(versions) : '';
+    const stamp = smartStamp(versions);
     const held = this.drives.get(k);
-    if (version !== undefined && held?.version === version && held.smart === stamp) return held.read;
+    if (version !== undefined && held?.version === version && held.smartCount === stamp.count && held.smartMax === stamp.max) return held.read;
     const hit = read();
     const part: CachedRead = hit && { value: summaryDrives(hit.value, smart), at: hit.at };
     if (version === undefined || !part) this.drives.delete(k);
-    else this.drives.set(k, { version, smart: stamp, read: part });
+    else this.drives.set(k, { version, smartCount: stamp.count, smartMax: stamp.max, read: part });
     return part;
   }
 

@@ -353,10 +353,18 @@ describe('what a summary reads of a drive list', () => {
     expect(w.driveReads()).toBe(reads + 1);
     expect(current(summaries)).toEqual(fromWhole(w.cache));
     expect((current(summaries) as { drives: Array<{ drive: { Id: number } }> }).drives.map((d) => d.drive.Id)).toContain(9);
+    // Drive 7's SMART text dropped (by another connection) while drive 9's, the newer, stands: read again.
+    const other = openDatabase(w.dir);
+    other.prepare('DELETE FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?').run('a', 'x', keyOf(smartRead('n1', 7)));
+    other.close();
+    poll('2026-02-04T12:00:00Z');
+    expect(w.driveReads()).toBe(reads + 2);
+    expect(current(summaries)).toEqual(fromWhole(w.cache));
+    expect((current(summaries) as { drives: Array<{ drive: { Id: number }; smart?: unknown }> }).drives.find((d) => d.drive.Id === 7)?.smart).toBeUndefined();
     // A new drive list (drive 12 failed): read again.
     w.cache.put('a', 'x', keyOf(SUMMARY_READS.resources), { Data: [...drives.Data.slice(0, 2), { Name: 'n3', Drives: [{ Id: 12, Name: 'sda', ResourceStatus: 'Failed' }] }] }, '2026-02-05T00:00:00Z');
     poll('2026-02-05T00:00:00Z');
-    expect(w.driveReads()).toBe(reads + 2);
+    expect(w.driveReads()).toBe(reads + 3);
     expect(current(summaries)).toEqual(fromWhole(w.cache));
     summaries.stop();
   });
