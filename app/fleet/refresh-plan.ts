@@ -113,13 +113,18 @@ export function drivesOf(resources: unknown): Array<{ node: string; driveid: num
   return out;
 }
 
+/** A drive list as {@link driveSkeleton} keeps it. */
+export interface DriveSkeleton {
+  Data: Array<{ Name: string; Drives: Array<{ Id: unknown; ResourceStatus: unknown }> }>;
+}
+
 /**
  * What {@link drivesOf}, {@link driveStatuses} and so {@link smartDrivesToRead} read of a
  * `/resources/list` answer: each node's name and its drives' ids and statuses (a few bytes per
  * drive). A poll that keeps it stands it in for a drive list it did not read again.
  */
-export function driveSkeleton(resources: unknown): { Data: Array<{ Name: string; Drives: Array<{ Id: unknown; ResourceStatus: unknown }> }> } {
-  const out: Array<{ Name: string; Drives: Array<{ Id: unknown; ResourceStatus: unknown }> }> = [];
+export function driveSkeleton(resources: unknown): DriveSkeleton {
+  const out: DriveSkeleton['Data'] = [];
   const nodes = (resources as { Data?: unknown } | null)?.Data;
   if (Array.isArray(nodes)) {
     for (const node of nodes as Array<{ Name?: unknown; Drives?: unknown }>) {

@@ -14,7 +14,7 @@ import { listedSystems, type UnreadableSystem } from '../../app/fleet/listed-sys
 import { Limiter } from './limiter.js';
 import { isVolatileKey, rawReadDigest, stableDigest } from './answer-digests.js';
 import { WrittenAnswers } from './written-answers.js';
-import { driveSkeleton, driveStatuses, refreshPlan, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
+import { driveSkeleton, driveStatuses, refreshPlan, type DriveSkeleton, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
 import { MAX_NOTIFICATION_PAGES, MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type FreshRecordClock, type NotificationMark, type NotificationPaging } from './notifications.js';
 import type { ReadScope, SiteConnection } from './site-connection.js';
 import { selfMetrics } from '../metrics/self-metrics.js';
@@ -69,22 +69,27 @@ const SYSTEM_WAITS_FOR_ADMIN: ReadonlySet<SystemState> = new Set(['login-require
 
 /**
  * What a system's last refresh left for the next poll to compare with: the mark of the merged
- * notifications and the drives' statuses. Kept in memory (small) so that a poll does not read and
- * parse the drive list and the notifications back from the cache; valid only for what this process
- * wrote, so a poll without it (the first one, or after a failure) reads the cache as before.
+ * notifications and the drive list's {@link driveSkeleton} (its drives' statuses, and what a poll
+ * that does not read the list again plans its SMART reads from). Kept in memory (small) so that a
+ * poll does not read and parse the drive list and the notifications back from the cache; valid only
+ * for what this process wrote, so a poll without it (the first one, or after a failure) reads the
+ * cache as before. One skeleton, not a status map beside it: a thousand systems' memos stay.
  */
 interface PollMemo {
   notifications: NotificationMark | undefined;
-  drives: ReadonlyMap<string, string> | undefined;
-  /** Per cache key of {@link SKIPPABLE_KEYS}: the answer this process last normalised and stored. */
+  drives: DriveSkeleton | undefined;
+  /**
+   * Per cache key of {@link SKIPPABLE_KEYS}: the answer this process last normalised and stored.
+   * The drive list's held here is the one `drives` is the skeleton of.
+   */
   volatile: ReadonlyMap<string, HeldVolatile>;
 }
 
 /**
  * A volatile answer as stored by this process: the digest of what readers read of its body as sent
  * (`rawReadDigest`, with the secrets it masks; memory only), what it was normalised by
- * ({@link readContext}), its read time in the cache (ms) and, for the drive list, what planning
- * reads of it (`driveSkeleton`). A steady poll whose answer has the same digest and context, while
+ * ({@link readContext}) and its read time in the cache (ms); for the drive list, what planning
+ * reads of it is the memo's `drives`. A steady poll whose answer has the same digest and context, while
  * the cache still holds that row (same read time) younger than `volatileMaxAgeMs`, neither
  * normalises nor stores it: the row keeps its own read time, so the data age shown stays that of
  * the sensor readings it holds.
@@ -93,7 +98,6 @@ interface HeldVolatile {
   digest: string;
   context: string;
   at: number;
-  skeleton?: unknown;
 }
 
 const NO_USE = { recordUse: false } as const;
@@ -330,7 +334,8 @@ export class FleetRefresh {
     const slowMaxAge = o.slowReadMaxAgeMs ?? FLEET_LIMITS.slowReadMaxAgeMs;
     const plan = refreshPlan(this.f.clock(), since, mode, (r) => (ageOf(cacheKey(r.op, r.cacheQuery ?? r.query)) ?? Infinity) >= slowMaxAge);
     // The drives' statuses before this poll, to see which drives changed status.
-    const previousDrives = !steady ? undefined : (kept?.drives ?? driveStatuses(o.cache.get(site.id, system, cacheKey(RESOURCES.op, RESOURCES.query), NO_USE)?.value));
+    const previousSkeleton = !steady ? undefined : (kept?.drives ?? driveSkeleton(o.cache.get(site.id, system, cacheKey(RESOURCES.op, RESOURCES.query), NO_USE)?.value));
+    const previousDrives = previousSkeleton && driveStatuses(previousSkeleton);
     let done = 0;
     let answered = 0;
     let total = plan.length;
@@ -410,7 +415,7 @@ export class FleetRefresh {
         if (value === UNCHANGED_ANSWER && storeKey !== null) {
           // What the cache holds stands, with its own read time: nothing is stored.
           unchangedVolatile.add(storeKey);
-          return kept?.volatile.get(storeKey)?.skeleton ?? null;
+          return (storeKey === RESOURCES_KEY ? kept?.drives : undefined) ?? null;
         }
         // A list that says it is partial: said on the system (its pages are not asked for).
         const incomplete = opKey === NOTIFICATIONS_OP ? undefined : incompleteOf(value);
@@ -524,9 +529,11 @@ export class FleetRefresh {
       for (const [key, seen] of seenVolatile) {
         const at = storedVolatile.get(key);
         if (unchangedVolatile.has(key) || partialVolatile.has(key) || at === undefined) continue;
-        volatile.set(key, { ...seen, at, ...(key === RESOURCES_KEY ? { skeleton: driveSkeleton(resources) } : {}) });
+        volatile.set(key, { ...seen, at });
       }
-      siteMemo.set(system, { notifications: marked, drives: resources === undefined ? previousDrives : driveStatuses(resources), volatile });
+      // An unchanged drive list was read as its skeleton: kept as it is.
+      const drives = resources === undefined ? previousSkeleton : resources === kept?.drives ? kept.drives : driveSkeleton(resources);
+      siteMemo.set(system, { notifications: marked, drives, volatile });
       state.throttled.get(site.id)?.delete(system);
       state.setStatus(
         problems.length
