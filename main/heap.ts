@@ -6,8 +6,8 @@ import { setFlagsFromString } from 'node:v8';
  * refresh of a large fleet allocates answers (texts, parsed values, rows) fast while what stays
  * alive is small (the summaries, alerts and memos of 1,000 systems: about 100 MB); left to its own
  * measure, V8 lets the garbage pile up to several times that before it collects, and the process
- * keeps those pages. Bounded so, for more frequent (shorter) collections, a monitor of 1,000
- * systems stays under 300 MB and a shell that cached them under 400 MB. An admin's own
+ * keeps those pages. Bounded so, for more frequent (shorter) collections: the goals are a monitor
+ * of 1,000 systems under 300 MB and a shell that cached them under 400 MB. An admin's own
  * `--heap-growing-percent` on node's command line wins.
  */
 export const HEAP_GROWING_PERCENT = 50;
