@@ -69,10 +69,10 @@ export interface FleetOptions {
  * Defaults of the bounds above. The fleet-wide ones are backstops, not what bounds a large fleet's
  * refresh: at a site cap `c` the fleet keeps ⌊systemsAtOnce / ⌈c/2⌉⌋ · c requests in flight (96 at
  * the default cap of 4), which at latency `L` answer 96 / L requests a second, 3,800 at 25 ms. That
- * is more than main serves while its CPU per request exceeds `L / 96` (0.26 ms at 25 ms; it is about
- * twice that), so main's CPU bounds the refresh, and no site ever exceeds its own cap. More systems at
- * once would only hold more answers in memory: a monitor of 1,000 systems passed 300 MB during its
- * first refresh at 64, for the same CPU time; fewer (32) made that refresh slower.
+ * is more than main serves while its CPU per request exceeds `L / 96` (0.26 ms at 25 ms), so main's
+ * CPU bounds the refresh, and no site ever exceeds its own cap. More systems at once would only hold
+ * more answers in memory (a monitor's is bounded, see BENCHMARKS.md); fewer leave main idle while
+ * answers are on their way.
  */
 export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024, cacheBatchBytes: 4 * 1024 * 1024, slowReadMaxAgeMs: 15 * 60_000, volatileMaxAgeMs: 5 * 60_000, globalMaxInFlight: 512, systemsAtOnce: 48 } as const;
 
