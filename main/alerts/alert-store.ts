@@ -3,6 +3,7 @@ import type { AlertCondition, Evaluation } from '../../app/alerts/evaluate.js';
 import { ruleOverrideSchema, type RuleKind, type RuleOverride, type RuleScope, type ScopedOverride } from '../../app/alerts/rules.js';
 import { InputError } from '../../app/errors.js';
 import { LEVELS_BY_RANK } from '../../app/health/level.js';
+import { DataVersionMemo } from '../store/data-version-memo.js';
 import type { Database } from '../store/driver.js';
 
 /** Alerts are listed worst first (the order of the levels), newest first within a level. */
@@ -55,10 +56,11 @@ export class AlertStore {
    * connection has one AlertStore, alerts are written only through it, and a reconciliation is
    * never made inside a transaction of its caller.
    */
-  private counts: OpenCounts | undefined;
+  private readonly counts: DataVersionMemo<OpenCounts>;
 
   constructor(private readonly db: Database) {
     this.stmts = prepareStatements(db);
+    this.counts = new DataVersionMemo(db);
   }
 
   /**
@@ -93,7 +95,7 @@ export class AlertStore {
     // Committed: the counts move by what was written (a new alert is neither acknowledged nor
     // snoozed). Counts older than another connection's commit keep their version, so they are
     // counted again when next asked for.
-    const counts = this.counts;
+    const counts = this.counts.held();
     if (counts) {
       counts.unacknowledged += raised.length;
       for (const r of cleared) {
@@ -112,7 +114,7 @@ export class AlertStore {
       .all()
       .filter((r) => gone(r.site_id, r.system));
     const clear = this.stmts.clear;
-    this.counts = undefined;
+    this.counts.clear();
     this.db.transaction(() => {
       for (const r of rows) clear.run(now.toISOString(), r.id);
     })();
@@ -155,25 +157,18 @@ export class AlertStore {
   openCount(now: number): number {
     // Every evaluation that changed something asks: counted from the counts held ({@link counts}),
     // where only the snoozed alerts are looked at (whether their snooze still holds, as `alertState` decides it).
-    const counts = this.openCounts();
+    const counts = this.counts.get(this.countOpen);
     let open = counts.unacknowledged;
     for (const until of counts.snoozed.values()) if (alertState({ snoozedUntil: until }, now) !== 'open') open--;
     return open;
   }
 
-  /** The counts held, counted again when not held or when another connection committed since. */
-  private openCounts(): OpenCounts {
-    const held = this.counts;
-    if (held && held.version === this.stmts.dataVersion.get()?.data_version) return held;
-    // One read transaction: the version and both counts are of the same state of the file.
-    const counts: OpenCounts = this.db.transaction(() => ({
-      version: this.stmts.dataVersion.get()?.data_version,
+  /** The counts, counted from the table in one read transaction (both of the same state of the file). */
+  private readonly countOpen = (): OpenCounts =>
+    this.db.transaction(() => ({
       unacknowledged: this.stmts.unacknowledgedCount.get()?.n ?? 0,
       snoozed: new Map(this.stmts.snoozedUnacknowledged.all().map((r) => [r.id, r.snoozed_until])),
     }))();
-    this.counts = counts;
-    return counts;
-  }
 
   /**
    * Acknowledges alerts that are not cleared; answers them as they are now.
@@ -182,7 +177,7 @@ export class AlertStore {
   acknowledge(ids: readonly number[], user: string, now: Date): Alert[] {
     this.requireIds(ids);
     const stmt = this.db.prepare<[string, string, number]>('UPDATE alerts SET acknowledged_at = ?, acknowledged_by = ? WHERE id = ? AND cleared_at IS NULL AND acknowledged_at IS NULL');
-    this.counts = undefined;
+    this.counts.clear();
     this.db.transaction(() => {
       for (const id of ids) stmt.run(now.toISOString(), user, id);
     })();
@@ -197,7 +192,7 @@ export class AlertStore {
     if (until !== null && !(until.getTime() > now.getTime())) throw new InputError(`snooze until a time after now (${now.toISOString()}), got ${Number.isNaN(until.getTime()) ? 'an invalid time' : until.toISOString()}`);
     this.requireIds(ids);
     const stmt = this.db.prepare<[string | null, number]>('UPDATE alerts SET snoozed_until = ? WHERE id = ? AND cleared_at IS NULL');
-    this.counts = undefined;
+    this.counts.clear();
     this.db.transaction(() => {
       for (const id of ids) stmt.run(until ? until.toISOString() : null, id);
     })();
@@ -291,13 +286,11 @@ function prepareStatements(db: Database) {
     unacknowledgedCount: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM alerts WHERE cleared_at IS NULL AND acknowledged_at IS NULL'),
     snoozedUnacknowledged: db.prepare<[], { id: number; snoozed_until: string }>('SELECT id, snoozed_until FROM alerts WHERE cleared_at IS NULL AND acknowledged_at IS NULL AND snoozed_until IS NOT NULL'),
     overrides: db.prepare<[], { site_id: string; system: string; override: string }>('SELECT * FROM alert_rules ORDER BY site_id, system'),
-    dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
   };
 }
 
-/** What the open count is counted from, as of SQLite's `data_version` then. */
+/** What the open count is counted from. */
 interface OpenCounts {
-  version: number | undefined;
   /** Alerts neither cleared nor acknowledged. */
   unacknowledged: number;
   /** The snooze end of each of those that has one, by id. */

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { REDACTED, isSecretField, redactedJson } from '../../app/redact.js';
 import type { Database } from './driver.js';
 import { markDamaged } from './data-dir.js';
+import { DataVersionMemo } from './data-version-memo.js';
 import { StoreError, failureOf, storeError } from './store-error.js';
 
 /** Default bound on the cache's stored values: 256 MiB. */
@@ -124,8 +125,7 @@ export class OfflineCache {
    * committed to the file since (SQLite's `data_version`), as it may have changed any answer. So a
    * connection has one OfflineCache: a second one on it would write unseen.
    */
-  private readonly held = new Map<string, Map<string, HeldAnswer>>();
-  private heldDataVersion: number | undefined;
+  private readonly memo: DataVersionMemo<Map<string, Map<string, HeldAnswer>>>;
   constructor(options: OfflineCacheOptions) {
     this.db = options.db;
     this.upgrade = options.upgrade;
@@ -134,6 +134,12 @@ export class OfflineCache {
     this.maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
     if (!Number.isFinite(this.maxBytes) || this.maxBytes <= 0) throw new RangeError(`cache maxBytes must be a positive number of bytes, got ${this.maxBytes}`);
     this.stmts = prepareStatements(this.db);
+    this.memo = new DataVersionMemo(this.db);
+  }
+
+  /** What is held ({@link memo}) as last checked, for this class's own writes and deletes to keep right. */
+  private get held(): Map<string, Map<string, HeldAnswer>> {
+    return this.memo.held() ?? new Map();
   }
 
   /**
@@ -251,7 +257,7 @@ export class OfflineCache {
   /**
    * When each answer cached for one system was read (ms since the epoch), by key: what a poll
    * compares with its slow-read and SMART ages. Served from memory once this connection has read
-   * or written the system (see {@link held}); else one query of the rows' keys and times. Does not
+   * or written the system (see {@link memo}); else one query of the rows' keys and times. Does not
    * count as use.
    */
   readTimes(siteId: string, system: string): ReadonlyMap<string, number> {
@@ -263,17 +269,13 @@ export class OfflineCache {
 
   /** The system's held answers, read from its rows when not held (or when another connection wrote since). */
   private heldOf(siteId: string, system: string): Map<string, HeldAnswer> {
-    const version = this.stmts.dataVersion.get()?.data_version;
-    if (version !== this.heldDataVersion) {
-      this.held.clear();
-      this.heldDataVersion = version;
-    }
+    const all = this.memo.get(nothingHeld);
     const id = systemId(siteId, system);
-    let held = this.held.get(id);
+    let held = all.get(id);
     if (!held) {
       held = new Map();
       for (const e of this.stmts.readTimes.all(siteId, system)) held.set(e.key, { at: Date.parse(e.at), digest: undefined, version: e.version });
-      this.held.set(id, held);
+      all.set(id, held);
     }
     return held;
   }
@@ -282,7 +284,7 @@ export class OfflineCache {
    * The content version of each answer cached for one system, by key: it changes when a put stores
    * a different value (or the entry is dropped and stored again), not when the same answer is read
    * again. Served from memory once this connection has read or written the system (see
-   * {@link held}); else one query of the rows' keys, times and versions. Does not count as use.
+   * {@link memo}); else one query of the rows' keys, times and versions. Does not count as use.
    */
   versions(siteId: string, system: string): Map<string, number> {
     const held = this.guard('read', () => this.heldOf(siteId, system));
@@ -445,6 +447,8 @@ interface HeldAnswer {
   version: number;
 }
 
+const nothingHeld = (): Map<string, Map<string, HeldAnswer>> => new Map();
+
 function systemId(siteId: string, system: string): string {
   return `${siteId}\u0000${system}`;
 }
@@ -502,7 +506,6 @@ function prepareStatements(db: Database) {
       'SELECT value, at, bytes, json_valid(value) AS valid, format FROM cache_entries WHERE site_id = ? AND system = ? AND key = ?',
     ),
     readTimes: db.prepare<[string, string], { key: string; at: string; version: number }>('SELECT key, at, version FROM cache_entries WHERE site_id = ? AND system = ?'),
-    dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
     entries: db.prepare<[string, string], CacheEntryInfo>(
       'SELECT key, at, bytes FROM cache_entries WHERE site_id = ? AND system = ? ORDER BY key',
     ),
