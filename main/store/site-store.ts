@@ -4,6 +4,7 @@ import { DEFAULT_POLL_INTERVAL_SECONDS } from '../../app/domain/polling.js';
 import { newSiteSchema, siteIdFromName, sitePatchSchema, siteSchema, type NewSite, type Site, type SiteImportNotice, type SitePatch, type SitePolling, type SiteTls } from '../../app/domain/site.js';
 import { InputError, ManagedError } from '../../app/errors.js';
 import { PolicyGuard } from '../policy/policy-guard.js';
+import { DataVersionMemo } from './data-version-memo.js';
 import type { Database } from './driver.js';
 import { SITES_DATABASE, SITES_DB_FILE, createDatabaseFile, openSqlite } from './open.js';
 import { ensureDataDir } from './data-dir.js';
@@ -66,12 +67,11 @@ export class SiteStore {
   readonly policy: PolicyGuard;
   private db: Database | undefined;
   /**
-   * The list as last read, with SQLite's `data_version` then: a background poll asks for the site
-   * list several times per site and minute (to follow edits made by another process), and only a
-   * commit changes it — another connection's (the version moves) or this store's (it forgets it).
+   * The list as last read, on the connection open then: a background poll asks for the site list
+   * several times per site and minute (to follow edits made by another process), and only a commit
+   * changes it — another connection's (the memo drops it) or this store's (it forgets it).
    */
-  private memo: { version: unknown; sites: Site[] } | undefined;
-  private dataVersion: { get(): { data_version: number } | undefined } | undefined;
+  private memo: DataVersionMemo<Site[]> | undefined;
   /** Each stored row's text as last read, with the site it validated to: the rows of the list now, no more. */
   private validated = new Map<string, Site>();
   /** Why a sites.json found with no site list yet was not imported (it is left as it was). */
@@ -109,15 +109,12 @@ export class SiteStore {
   private current(): Site[] {
     const db = this.open(false);
     if (!db) return [];
-    let version: unknown;
     try {
-      this.dataVersion ??= db.prepare<[], { data_version: number }>('PRAGMA data_version');
-      version = this.dataVersion.get()?.data_version;
+      this.memo ??= new DataVersionMemo(db);
+      return this.memo.get(() => this.read(db));
     } catch (err) {
       throw storeError(err, this.file, 'read', SITES_DATABASE.label);
     }
-    if (this.memo === undefined || this.memo.version !== version) this.memo = { version, sites: this.read(db) };
-    return this.memo.sites;
   }
 
   /**
@@ -306,7 +303,6 @@ export class SiteStore {
     this.db?.close();
     this.db = undefined;
     this.memo = undefined;
-    this.dataVersion = undefined;
   }
 
   /**
@@ -345,6 +341,8 @@ export class SiteStore {
     }
     const db = openSqlite(this.file, SITES_DATABASE);
     this.db = db;
+    // The memo follows one connection's commits: a new connection starts a new one.
+    this.memo = undefined;
     this.setImportedFileAside(db);
     return db;
   }
@@ -467,7 +465,7 @@ export class SiteStore {
   private modify<T>(change: (sites: Site[]) => { sites: Site[]; result: T }): Promise<T> {
     const db = this.open(true) as Database;
     // Whatever happens, the list is read again: a commit of this connection does not move data_version.
-    this.memo = undefined;
+    this.memo?.clear();
     try {
       const result = db.transaction(() => {
         const { sites, result } = change(this.read(db));
