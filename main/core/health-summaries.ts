@@ -4,6 +4,7 @@ import { redactedJson } from '../../app/redact.js';
 import type { FleetEvent, StatusOrder } from './fleet-state.js';
 import type { Database } from '../store/driver.js';
 import { SmartVerdicts } from './smart-verdicts.js';
+import { SMART_KEY_PREFIX } from './smart-keys.js';
 import type { WrittenAnswers } from './written-answers.js';
 import { cacheKey } from '../store/offline-cache.js';
 import { INCOMPLETE_FIELD } from '../../app/answers/incomplete.js';
@@ -71,7 +72,6 @@ function briefJson(siteId: string, system: string, summary: Parameters<typeof br
 
 const NO_USE = { recordUse: false } as const;
 const RESOURCES_KEY = cacheKey(SUMMARY_READS.resources.op, SUMMARY_READS.resources.query);
-const SMART_PREFIX = 'GET /resources/drives/smart?';
 
 /**
  * What a summary reads of a drive list (`healthSummaryOf`: its drives whose level is not ok, by
@@ -106,7 +106,7 @@ function smartStamp(versions: ReadonlyMap<string, number> | undefined): SmartSta
   let max = -1;
   if (versions) {
     for (const [k, v] of versions) {
-      if (!k.startsWith(SMART_PREFIX)) continue;
+      if (!k.startsWith(SMART_KEY_PREFIX)) continue;
       count++;
       if (v > max) max = v;
     }

@@ -1,6 +1,6 @@
 import { smartRead } from '../../app/fleet/refresh-plan.js';
 import { smartVerdictOf, type SmartLookup, type SmartVerdict } from '../../app/smart/verdict.js';
-import { cacheKey } from '../store/offline-cache.js';
+import { smartKeys } from './smart-keys.js';
 import type { WrittenAnswers } from './written-answers.js';
 
 /** Where the verdicts read the cached SMART texts (the fleet). */
@@ -9,7 +9,6 @@ export interface SmartSource {
 }
 
 const NO_USE = { recordUse: false } as const;
-const SMART_OP = smartRead('', 0).op;
 
 /**
  * Every drive's SMART verdict ({@link smartVerdictOf}) as the health summaries and the alert rules
@@ -35,18 +34,7 @@ export class SmartVerdicts {
     const known = this.#memo.get(systemKey);
     const kept = new Map<string, { stamp: number | string; verdict: SmartVerdict | undefined }>();
     this.#memo.set(systemKey, kept);
-    // Each drive's key as cacheKey spells it (`driveid` sorts before `node`; an integer is its own
-    // encoding), with the node's part encoded once per node rather than once per drive.
-    const nodeParts = new Map<string, string>();
-    const keyOf = (node: string, driveId: number): string => {
-      if (!Number.isSafeInteger(driveId)) {
-        const r = smartRead(node, driveId);
-        return cacheKey(r.op, r.query);
-      }
-      let part = nodeParts.get(node);
-      if (part === undefined) nodeParts.set(node, (part = cacheKey(SMART_OP, { node }).slice(SMART_OP.length + 1)));
-      return `${SMART_OP}?driveid=${driveId}&${part}`;
-    };
+    const keyOf = smartKeys();
     return (node, driveId) => {
       const key = keyOf(node, driveId);
       const before = kept.get(key) ?? known?.get(key);

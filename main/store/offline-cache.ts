@@ -32,7 +32,16 @@ export function cacheKey(opKey: string, query: CacheQuery = {}): string {
   if (pairs.length === 0) return opKey;
   // Array.prototype.sort is stable: repeated keys stay in the caller's order.
   pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return `${opKey}?${pairs.map(([n, v]) => `${encodeKeyPart(n)}=${encodeKeyPart(v)}`).join('&')}`;
+  return `${cacheKeyPrefix(opKey)}${pairs.map(([n, v]) => `${encodeKeyPart(n)}=${encodeKeyPart(v)}`).join('&')}`;
+}
+
+/**
+ * What every key {@link cacheKey} makes of `opKey` with a query begins with (a key without one is
+ * `opKey` alone), and no key of another operation: how a reader tells one operation's answers
+ * among a system's keys without parsing them.
+ */
+export function cacheKeyPrefix(opKey: string): string {
+  return `${opKey}?`;
 }
 
 /** Percent-encodes, first replacing lone surrogates (which encodeURIComponent refuses) with U+FFFD. */
