@@ -34,7 +34,7 @@ export function refreshPlan(now: Date, notificationsSince: string | undefined, m
   const all: PlannedRead[] = [
     ...REFRESH_READS,
     // Daily points over 30 days: a new one a day, so it is slow.
-    { op: 'GET /monitoring/capacity/pools/history', query: capacityHistoryQuery(now), cacheQuery: {}, slow: true },
+    { op: CAPACITY_HISTORY_CACHE.op, query: capacityHistoryQuery(now), cacheQuery: { ...CAPACITY_HISTORY_CACHE.query }, slow: true },
     {
       op: 'GET /notifications/query',
       query: { descendingOrder: true, top: 500, ...(notificationsSince ? { startTimestamp: notificationsSince } : {}) },
@@ -93,6 +93,8 @@ export function refreshRead<K extends OperationKey>(op: K): { op: K; query: Reco
   return { op, query: found.query };
 }
 
+/** The read the pool capacity history is cached under, whatever time range was asked for. */
+export const CAPACITY_HISTORY_CACHE = { op: 'GET /monitoring/capacity/pools/history', query: {} } as const;
 /** The cached key of the merged notification records (newest first, at most 1000). */
 export const NOTIFICATIONS_CACHE = { op: 'GET /notifications/query', query: {} } as const;
 /** SMART text of one drive is cached under this read. */

@@ -1,6 +1,6 @@
 import { assessCapacity, type SystemCapacity } from '../capacity/pools.js';
 import type { Application, Health, Node, PoolCapacityHistory, PoolCapacityUsage, PoolProvisioning } from '../catalog/resources.js';
-import { refreshRead, type PlannedRead } from '../fleet/refresh-plan.js';
+import { CAPACITY_HISTORY_CACHE, refreshRead, type PlannedRead } from '../fleet/refresh-plan.js';
 import type { SmartLookup } from '../smart/verdict.js';
 import { laggingReplication, rollupHealth, smartRisksOf, unhealthyDrives, type LaggingPair, type NodeDrive, type Rollup } from './rollup.js';
 
@@ -15,7 +15,7 @@ export const ROLLUP_READS = {
   health: refreshRead('GET /monitoring/health/current'),
   pools: refreshRead('GET /monitoring/capacity/pools/current'),
   provisioning: refreshRead('GET /monitoring/capacity/provisioning'),
-  history: { op: 'GET /monitoring/capacity/pools/history', query: {} },
+  history: { op: CAPACITY_HISTORY_CACHE.op, query: { ...CAPACITY_HISTORY_CACHE.query } },
   nodes: refreshRead('GET /nodes/list'),
   resources: refreshRead('GET /resources/list'),
   replication: refreshRead('GET /replication/list'),

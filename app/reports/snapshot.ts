@@ -1,6 +1,6 @@
 import type { System, SystemsList } from '../catalog/resources.js';
 import type { FleetComplianceView } from '../compliance/results.js';
-import { NOTIFICATIONS_CACHE, REFRESH_READS, drivesOf, smartRead, type PlannedRead } from '../fleet/refresh-plan.js';
+import { CAPACITY_HISTORY_CACHE, NOTIFICATIONS_CACHE, REFRESH_READS, drivesOf, smartRead, type PlannedRead } from '../fleet/refresh-plan.js';
 import type { ActionLogVerification, ActionReportRecord } from '../domain/action.js';
 import { smartReportOf, verdictOfReport, type SmartLookup } from '../smart/verdict.js';
 import type { SmartReport } from '../smart/parse.js';
@@ -77,7 +77,7 @@ export interface ReportInput {
  */
 export const REPORT_READS: readonly PlannedRead[] = [
   ...REFRESH_READS,
-  { op: 'GET /monitoring/capacity/pools/history', query: {} },
+  { op: CAPACITY_HISTORY_CACHE.op, query: { ...CAPACITY_HISTORY_CACHE.query } },
   { op: NOTIFICATIONS_CACHE.op, query: { ...NOTIFICATIONS_CACHE.query } },
 ];
 

@@ -12,7 +12,7 @@ import { FLEET_LIMITS, type FleetContext, type FleetOptions } from './fleet-cont
 import { FleetState, SYSTEMS_KEY, type FleetEvent, type StatusOrder } from './fleet-state.js';
 import { Limiter } from './limiter.js';
 import { NOTIFICATIONS_OP, readQueryToEnd } from './notifications.js';
-import { drivesOf } from '../../app/fleet/refresh-plan.js';
+import { drivesOf, refreshRead } from '../../app/fleet/refresh-plan.js';
 import { FleetRefresh, type RefreshOptions } from './refresh.js';
 import { PollScheduler } from './scheduler.js';
 import { SiteAdmin, type SiteInput } from './site-admin.js';
@@ -42,7 +42,7 @@ const CLOSE_WAIT_MS = 5_000;
 const SELECT_OP = 'GET /systems/select';
 const ANALYZER_OP = 'GET /resources/drives/performance_analyzer';
 /** The cached hardware list, whose drives bound the analyzer's run when it tests "all". */
-const RESOURCES_READ = { op: 'GET /resources/list', query: { details: true, sensors: true } } as const;
+const RESOURCES_READ = refreshRead('GET /resources/list');
 
 /**
  * The fleet: every site's connection, every system's state, refreshes under per-endpoint and

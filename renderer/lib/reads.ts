@@ -1,5 +1,5 @@
 import type { OperationKey } from '../../app/catalog/index.js';
-import { NOTIFICATIONS_CACHE, refreshRead, smartRead } from '../../app/fleet/refresh-plan.js';
+import { CAPACITY_HISTORY_CACHE, NOTIFICATIONS_CACHE, refreshRead, smartRead } from '../../app/fleet/refresh-plan.js';
 
 /** A read of the offline cache: the operation and the exact query it was cached under. */
 export interface CacheRead<K extends OperationKey = OperationKey> {
@@ -34,7 +34,7 @@ export const READS = {
   notificationSettings: refreshRead('GET /notifications/settings/show'),
   anomalyDetection: refreshRead('GET /settings/anomaly_detection/show'),
   version: refreshRead('GET /Version'),
-  capacityHistory: { op: 'GET /monitoring/capacity/pools/history', query: {} },
+  capacityHistory: { op: CAPACITY_HISTORY_CACHE.op, query: { ...CAPACITY_HISTORY_CACHE.query } },
   notifications: { op: NOTIFICATIONS_CACHE.op, query: { ...NOTIFICATIONS_CACHE.query } },
 } as const satisfies Record<string, CacheRead>;
 

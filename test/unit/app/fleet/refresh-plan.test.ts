@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { REFRESH_READS, driveSkeleton, driveStatuses, drivesOf, refreshPlan, smartDrivesToRead, smartDue } from '../../../../app/fleet/refresh-plan.js';
+import { CAPACITY_HISTORY_CACHE, REFRESH_READS, driveSkeleton, driveStatuses, drivesOf, refreshPlan, smartDrivesToRead, smartDue } from '../../../../app/fleet/refresh-plan.js';
+import { ROLLUP_READS } from '../../../../app/health/system-health.js';
+import { REPORT_READS } from '../../../../app/reports/snapshot.js';
+import { READS } from '../../../../renderer/lib/reads.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const resources = (statuses: Record<number, string>) => ({
@@ -32,6 +35,18 @@ describe('refresh plan: full and steady', () => {
   it('a steady poll reads notifications since the newest record held', () => {
     const plan = refreshPlan(NOW, '2026-03-01T11:59:00', 'steady', () => false);
     expect(plan.find((r) => r.op === 'GET /notifications/query')?.query).toMatchObject({ startTimestamp: '2026-03-01T11:59:00' });
+  });
+});
+
+describe('the capacity history in the cache', () => {
+  it('is cached under one read whatever range was asked for, the one the roll-up, reports and views read', () => {
+    const history = refreshPlan(NOW, undefined).filter((r) => r.op === CAPACITY_HISTORY_CACHE.op);
+    expect(history).toHaveLength(1);
+    expect(history[0]!.query).toMatchObject({ fromDate: expect.any(String) as unknown });
+    expect({ op: history[0]!.op, query: history[0]!.cacheQuery }).toEqual(CAPACITY_HISTORY_CACHE);
+    const readers = [ROLLUP_READS.history, READS.capacityHistory, ...REPORT_READS.filter((r) => r.op === CAPACITY_HISTORY_CACHE.op)];
+    expect(readers).toHaveLength(3);
+    for (const r of readers) expect(r).toEqual(CAPACITY_HISTORY_CACHE);
   });
 });
 
