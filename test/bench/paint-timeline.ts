@@ -161,9 +161,6 @@ async function tracedLoad(browser: Browser, url: string, shell: ShellEvent[]): P
   const sorted = [...mainThread].sort((a, b) => a.ts - b.ts);
   for (const e of sorted) {
     const c = chunk(e);
-    // The marks of the page navigated from (the same renderer) come before navigation.
-    if (e.name === 'domLoading' && e.ts >= nav.ts) first('page committed', e.ts);
-    if (e.name === 'domInteractive' && e.ts >= nav.ts) first('html parsed (domInteractive)', e.ts);
     if (e.name === 'ResourceSendRequest' && c === 'index') first('entry asked for', e.ts);
     if (e.name === 'ResourceReceiveResponse' && c === 'index') first('entry in the page', e.ts);
     if (e.name === 'ResourceSendRequest' && c === '/ipc/batch') first('first reads sent', e.ts);
@@ -175,6 +172,12 @@ async function tracedLoad(browser: Browser, url: string, shell: ShellEvent[]): P
   // Module evaluations on the main thread: the entry's first, the frame's after its chunk is in.
   const evaluations = sorted.filter((e) => e.name === 'v8.evaluateModule' && e.ph === 'X');
   first('entry run', evaluations[0]?.ts);
+  // The page's document marks: the last before its entry runs (the window's initial empty document
+  // and the page navigated from have theirs too). The deferred entry runs once the HTML is parsed.
+  const entryRun = evaluations[0]?.ts ?? end;
+  const lastMark = (name: string): number | undefined => sorted.filter((e) => e.name === name && e.ts <= entryRun).at(-1)?.ts;
+  first('page committed', lastMark('domLoading'));
+  first('html parsed (domInteractive)', lastMark('domInteractive'));
   const frameIn = at.get('frame chunk in the page');
   if (frameIn !== undefined) first('frame chunk run', evaluations.find((e) => ms(e.ts) >= frameIn)?.ts);
   const streaming = page0.filter((e) => e.tid !== nav.tid && e.name === 'BackgroundJSStreamManager::RunScriptStreamingTask' && e.ph === 'X');
