@@ -163,43 +163,64 @@ interface SecretProbe {
 }
 
 /**
+ * A bounded memo that forgets the least recently used first, by generations: entries are made in
+ * the young map, which becomes the old one once it holds half the bound (the old one is dropped);
+ * an old entry used again moves to the young map. A hit in the young map is one lookup, without the
+ * delete and insert a strict LRU order costs on every use (twice per answer of a refresh).
+ */
+class Memo<T> {
+  #young = new Map<string, T>();
+  #old = new Map<string, T>();
+  constructor(private readonly max: number) {}
+  /** The value kept under `k`, made by `make` when missing. */
+  get(k: string, make: () => T): T {
+    const young = this.#young.get(k);
+    if (young !== undefined || this.#young.has(k)) return young as T;
+    const value = this.#old.has(k) ? (this.#old.get(k) as T) : make();
+    this.#old.delete(k);
+    this.#young.set(k, value);
+    if (this.#young.size * 2 >= this.max) {
+      this.#old = this.#young;
+      this.#young = new Map();
+    }
+    return value;
+  }
+}
+
+/**
  * The probes built last, by secret list: a session's token is checked against each of its
  * answers, and a fleet has a token per system. Bounded: the least recently used is dropped first,
  * so a secret no longer sent does not stay. A probe is a few hundred bytes; the pattern sources
- * (several kilobytes, compiled far larger) are kept for fewer lists.
+ * (several kilobytes, compiled far larger) are kept for fewer lists. A list of one secret (an
+ * answer's token, a site's password) is kept under that secret itself, by whether it is masked
+ * whole: the text a session holds, whose hash V8 keeps with it, rather than a new JSON text per answer.
  */
-const PROBES = new Map<string, SecretProbe>();
 const MAX_PROBES = 4096;
-const SOURCES = new Map<string, string | null>();
+const PROBES = new Memo<SecretProbe>(MAX_PROBES);
+const SINGLE_PROBES = { whole: new Memo<SecretProbe>(MAX_PROBES), pieces: new Memo<SecretProbe>(MAX_PROBES) };
 const MAX_SOURCES = 64;
+const SOURCES = new Memo<string | null>(MAX_SOURCES);
 
-/** The value kept under `k` in a least-recently-used map of at most `max` entries, made by `make` when missing. */
-function kept<T>(map: Map<string, T>, k: string, max: number, make: () => T): T {
-  if (map.has(k)) {
-    const found = map.get(k) as T;
-    map.delete(k);
-    map.set(k, found);
-    return found;
-  }
-  const made = make();
-  map.set(k, made);
-  if (map.size > max) map.delete(map.keys().next().value as string);
-  return made;
-}
+/** The probe of no secret: it finds nothing. */
+const NO_PROBE: SecretProbe = { long: [], pieces: /(?!)/, heads: /(?!)/, source: () => null };
 
 function probeOf(secrets: readonly string[], whole: boolean): SecretProbe {
+  if (secrets.length === 0) return NO_PROBE;
   // JSON of the flag and the list: no two lists (nor a list masked whole and one that is not) share a key.
-  const memoKey = JSON.stringify([whole, ...secrets]);
-  return kept(PROBES, memoKey, MAX_PROBES, () => {
-    const long = secrets.filter((s) => s.length >= MIN_SECRET);
-    return {
-      long,
-      pieces: anyOf(long.flatMap((s) => [...new Set([s, JSON.stringify(s).slice(1, -1)])].flatMap((form) => [...pieceStarts(form, whole).map((i) => [...form].slice(i, i + MIN_PREFIX).join('')), hexOf(utf8(form).slice(0, MIN_PREFIX))]).map((p) => p.toLowerCase().replaceAll('+', ' ')))),
-      // Each head once: a secret without JSON escapes is its own JSON form, and a head without `+` or `/` its own URL-safe one.
-      heads: anyOf([...new Set(long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)].flatMap((form) => base64Runs(form).flatMap((run) => (run.length >= MIN_BASE64 ? base64Heads(run) : [])))))]),
-      source: () => kept(SOURCES, memoKey, MAX_SOURCES, () => patternSource(long, whole)),
-    };
-  });
+  const make = (): SecretProbe => newProbe(secrets, whole, JSON.stringify([whole, ...secrets]));
+  if (secrets.length === 1) return (whole ? SINGLE_PROBES.whole : SINGLE_PROBES.pieces).get(secrets[0] as string, make);
+  return PROBES.get(JSON.stringify([whole, ...secrets]), make);
+}
+
+function newProbe(secrets: readonly string[], whole: boolean, memoKey: string): SecretProbe {
+  const long = secrets.filter((s) => s.length >= MIN_SECRET);
+  return {
+    long,
+    pieces: anyOf(long.flatMap((s) => [...new Set([s, JSON.stringify(s).slice(1, -1)])].flatMap((form) => [...pieceStarts(form, whole).map((i) => [...form].slice(i, i + MIN_PREFIX).join('')), hexOf(utf8(form).slice(0, MIN_PREFIX))]).map((p) => p.toLowerCase().replaceAll('+', ' ')))),
+    // Each head once: a secret without JSON escapes is its own JSON form, and a head without `+` or `/` its own URL-safe one.
+    heads: anyOf([...new Set(long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)].flatMap((form) => base64Runs(form).flatMap((run) => (run.length >= MIN_BASE64 ? base64Heads(run) : [])))))]),
+    source: () => SOURCES.get(memoKey, () => patternSource(long, whole)),
+  };
 }
 
 /**
@@ -317,10 +338,32 @@ export function maskMentionedSecrets<T>(value: T, secrets: readonly string[], wh
  * answer's strings gathered and looked at once for both lists rather than once per list.
  */
 export function maskAnswerSecrets<T>(value: T, sent: readonly string[], unsent: readonly string[]): T {
+  const sentProbe = probeOf(sent, false);
+  const unsentProbe = probeOf(unsent, true);
+  if (sentProbe.long.length === 0 && unsentProbe.long.length === 0) return value;
   const looked = new LookedText(() => joinedStrings(value));
+  // Nearly every answer: no escape and neither list's cheap test finds anything, told in one scan
+  // of the text per test for both lists.
+  if (!looked.mayEscape) {
+    const both = pairOf(sentProbe, unsentProbe);
+    if (!both.pieces.test(looked.folded) && !both.heads.test(looked.text)) return value;
+  }
   // Masked for what was sent: the site's secrets are looked for in what that masking left.
-  if (probeMentions(probeOf(sent, false), looked)) return maskMentionedSecrets(maskSecrets(value, sent), unsent, true);
-  return probeMentions(probeOf(unsent, true), looked) ? maskSecrets(value, unsent, true) : value;
+  if (probeMentions(sentProbe, looked)) return maskMentionedSecrets(maskSecrets(value, sent), unsent, true);
+  return probeMentions(unsentProbe, looked) ? maskSecrets(value, unsent, true) : value;
+}
+
+/**
+ * The cheap tests of two probes as one (either's pieces, either's heads), kept with the first for
+ * the second it was last paired with: a session's token is always paired with its site's password.
+ */
+const PAIRS = new WeakMap<SecretProbe, { with: SecretProbe; pieces: RegExp; heads: RegExp }>();
+function pairOf(a: SecretProbe, b: SecretProbe): { pieces: RegExp; heads: RegExp } {
+  const held = PAIRS.get(a);
+  if (held?.with === b) return held;
+  const pair = { with: b, pieces: new RegExp(`${a.pieces.source}|${b.pieces.source}`), heads: new RegExp(`${a.heads.source}|${b.heads.source}`) };
+  PAIRS.set(a, pair);
+  return pair;
 }
 
 /** Every string of a value at any depth (not its field names), joined by NUL. Iterative: a hostile depth cannot overflow the stack. */

@@ -62,6 +62,35 @@ describe('maskAnswerSecrets', () => {
     expect(maskAnswerSecrets(answer, [token], [password])).toBe(answer);
     expect(reads).toBe(1);
   });
+
+  it('masks the site secret a token is paired with now, not the one it was paired with before', () => {
+    const other = 'another-site-password';
+    expect(maskAnswerSecrets({ M: `pw ${password}` }, [token], [password])).toEqual({ M: `pw ${REDACTED}` });
+    expect(maskAnswerSecrets({ M: `pw ${other}` }, [token], [other])).toEqual({ M: `pw ${REDACTED}` });
+    // The first site's password is no secret of the second site's answers: left as it is.
+    expect(maskAnswerSecrets({ M: `pw ${password}` }, [token], [other])).toEqual({ M: `pw ${password}` });
+    expect(maskAnswerSecrets({ M: `pw ${password}` }, [token], [password])).toEqual({ M: `pw ${REDACTED}` });
+  });
+
+  it('masks every list as its own, whatever lists were masked before (one secret, several, the same text masked whole or not)', () => {
+    // Past the bound of the probes kept: the first ones are made again, not mistaken for others.
+    const tokenOf = (i: number): string => `token-${i.toString(36).padStart(6, '0')}`;
+    const plain = { M: 'nothing secret' };
+    for (let i = 0; i < 5000; i++) {
+      expect(maskAnswerSecrets(plain, [tokenOf(i)], [password])).toBe(plain);
+      // Now and then, one kept (young or old) or one forgotten.
+      if (i % 997 === 0) for (const j of [0, i, Math.floor(i / 2)]) expect(maskAnswerSecrets({ M: `tok ${tokenOf(j)}` }, [tokenOf(j)], [password])).toEqual({ M: `tok ${REDACTED}` });
+    }
+    // A secret masked whole keeps its prefix: the same text sent is masked from its first 8 characters.
+    const prefix = { M: `cut ${token.slice(0, 10)}` };
+    expect(maskAnswerSecrets(prefix, [], [token])).toBe(prefix);
+    expect(maskAnswerSecrets(prefix, [token], [])).toEqual({ M: `cut ${REDACTED}` });
+    // A list of one and a list of two holding it are not one list.
+    const both = { M: `a ${token} b ${password}` };
+    expect(maskAnswerSecrets(both, [token], [])).toEqual({ M: `a ${REDACTED} b ${password}` });
+    expect(maskAnswerSecrets(both, [token, password], [])).toEqual({ M: `a ${REDACTED} b ${REDACTED}` });
+    expect(maskAnswerSecrets({ M: `a ${token.slice(0, 10)}` }, [], [token, password])).toEqual({ M: `a ${token.slice(0, 10)}` });
+  });
 });
 
 describe('the quick look for a secret, with characters patterns give a meaning', () => {
