@@ -342,26 +342,25 @@ export function maskAnswerSecrets<T>(value: T, sent: readonly string[], unsent: 
   const unsentProbe = probeOf(unsent, true);
   if (sentProbe.long.length === 0 && unsentProbe.long.length === 0) return value;
   const looked = new LookedText(() => joinedStrings(value));
-  // Nearly every answer: no escape and neither list's cheap test finds anything, told in one scan
-  // of the text per test for both lists.
-  if (!looked.mayEscape) {
-    const both = pairOf(sentProbe, unsentProbe);
-    if (!both.pieces.test(looked.folded) && !both.heads.test(looked.text)) return value;
-  }
+  // Nearly every answer: no escape and neither list's cheap test finds anything, told in two scans
+  // for both lists (the start of an escape or a head of either list; a piece of either).
+  const both = pairOf(sentProbe, unsentProbe);
+  if (!both.headsOrEscape.test(looked.text) && !both.pieces.test(looked.folded)) return value;
   // Masked for what was sent: the site's secrets are looked for in what that masking left.
   if (probeMentions(sentProbe, looked)) return maskMentionedSecrets(maskSecrets(value, sent), unsent, true);
   return probeMentions(unsentProbe, looked) ? maskSecrets(value, unsent, true) : value;
 }
 
 /**
- * The cheap tests of two probes as one (either's pieces, either's heads), kept with the first for
+ * The cheap tests of two probes as one (either's pieces; either's heads or the start of an escape,
+ * which sends an answer to the tests of each list), kept with the first for
  * the second it was last paired with: a session's token is always paired with its site's password.
  */
-const PAIRS = new WeakMap<SecretProbe, { with: SecretProbe; pieces: RegExp; heads: RegExp }>();
-function pairOf(a: SecretProbe, b: SecretProbe): { pieces: RegExp; heads: RegExp } {
+const PAIRS = new WeakMap<SecretProbe, { with: SecretProbe; pieces: RegExp; headsOrEscape: RegExp }>();
+function pairOf(a: SecretProbe, b: SecretProbe): { pieces: RegExp; headsOrEscape: RegExp } {
   const held = PAIRS.get(a);
   if (held?.with === b) return held;
-  const pair = { with: b, pieces: new RegExp(`${a.pieces.source}|${b.pieces.source}`), heads: new RegExp(`${a.heads.source}|${b.heads.source}`) };
+  const pair = { with: b, pieces: new RegExp(`${a.pieces.source}|${b.pieces.source}`), headsOrEscape: new RegExp(`${MAY_ESCAPE.source}|${a.heads.source}|${b.heads.source}`) };
   PAIRS.set(a, pair);
   return pair;
 }
