@@ -154,10 +154,13 @@ interface SecretProbe {
   /**
    * Lower-case runs of 8 characters that any masked plain echo holds (the first of each secret,
    * each at an 8-character boundary, the last; a shorter secret whole; the hex of its first 8
-   * bytes), every `+` written as a space (see {@link probeMentions}): one pattern finding any.
+   * bytes), every `+` written as a space (see {@link probeMentions}): one pattern finding any. Of
+   * a list masked whole, each secret and its hex whole, as only a whole plain echo is masked: a
+   * password that begins like ordinary text (`fleetdeck-demo` and `fleetdeck.example`) does not
+   * send every answer holding that text to the pattern.
    */
   readonly pieces: RegExp;
-  /** The first characters of every base64 run of each secret (standard and URL-safe): one pattern finding any. */
+  /** The first characters of every base64 run of each secret (standard and URL-safe; whole runs when masked whole): one pattern finding any. */
   readonly heads: RegExp;
   source(): string | null;
 }
@@ -216,9 +219,9 @@ function newProbe(secrets: readonly string[], whole: boolean, memoKey: string): 
   const long = secrets.filter((s) => s.length >= MIN_SECRET);
   return {
     long,
-    pieces: anyOf(long.flatMap((s) => [...new Set([s, JSON.stringify(s).slice(1, -1)])].flatMap((form) => [...pieceStarts(form, whole).map((i) => [...form].slice(i, i + MIN_PREFIX).join('')), hexOf(utf8(form).slice(0, MIN_PREFIX))]).map((p) => p.toLowerCase().replaceAll('+', ' ')))),
+    pieces: anyOf(long.flatMap((s) => jsonForms(s).flatMap((form) => (whole ? [form, hexOf(utf8(form))] : [...pieceStarts(form, false).map((i) => [...form].slice(i, i + MIN_PREFIX).join('')), hexOf(utf8(form).slice(0, MIN_PREFIX))])).map((p) => p.toLowerCase().replaceAll('+', ' ')))),
     // Each head once: a secret without JSON escapes is its own JSON form, and a head without `+` or `/` its own URL-safe one.
-    heads: anyOf([...new Set(long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)].flatMap((form) => base64Runs(form).flatMap((run) => (run.length >= MIN_BASE64 ? base64Heads(run) : [])))))]),
+    heads: anyOf([...new Set(long.flatMap((s) => jsonForms(s).flatMap((form) => base64Runs(form).flatMap((run) => (run.length < MIN_BASE64 ? [] : whole ? [run, urlSafe(run)] : base64Heads(run))))))]),
     source: () => SOURCES.get(memoKey, () => patternSource(long, whole)),
   };
 }
@@ -401,10 +404,20 @@ function hexOf(bytes: Uint8Array): string {
   return [...bytes].map((b) => hex(b, 2)).join('');
 }
 
+/** A secret as it is and as JSON writes it inside a string, each once. */
+function jsonForms(secret: string): string[] {
+  return [...new Set([secret, JSON.stringify(secret).slice(1, -1)])];
+}
+
+/** Base64 text in its URL-safe alphabet. */
+function urlSafe(base64Text: string): string {
+  return base64Text.replace(/\+/g, '-').replace(/\//g, '_');
+}
+
 /** The first characters of a base64 run that any masked echo of it starts with, standard and URL-safe. */
 function base64Heads(run: string): string[] {
   const head = run.slice(0, MIN_BASE64_PREFIX);
-  return [head, head.replace(/\+/g, '-').replace(/\//g, '_')];
+  return [head, urlSafe(head)];
 }
 
 /** The items in order; past the first `min` (all of them when fewer), each further one optional. */

@@ -63,6 +63,30 @@ describe('maskAnswerSecrets', () => {
     expect(reads).toBe(1);
   });
 
+  it('masks a site secret only whole, in every plain spelling, and leaves text that only begins like it', () => {
+    const secret = 'Fleetdeck demo/pass+1';
+    const echoes = [
+      secret,
+      secret.toUpperCase(),
+      secret.replaceAll(' ', '+'),
+      Buffer.from(secret, 'utf8').toString('hex'),
+      Buffer.from(secret, 'utf8').toString('hex').toUpperCase(),
+      // Base64 of a body holding it at each byte offset, standard and URL-safe.
+      ...['', 'x', 'xy'].map((before) => Buffer.from(`${before}${secret}`, 'utf8').toString('base64')),
+      Buffer.from(`xy${secret}`, 'utf8').toString('base64url'),
+    ];
+    for (const echo of echoes) {
+      const masked = maskAnswerSecrets({ M: `said ${echo} here` }, [token], [secret]);
+      expect(masked.M, echo).toContain(REDACTED);
+      expect(masked.M.toLowerCase(), echo).not.toContain(echo.toLowerCase());
+    }
+    // Its first characters, or all but its last, in ordinary text: no secret there.
+    for (const text of ['fleetdeck demo host', 'FLEETDECK DEMO/PASS+', `${Buffer.from(secret.slice(0, -1), 'utf8').toString('hex')}`]) {
+      const answer = { M: text };
+      expect(maskAnswerSecrets(answer, [token], [secret])).toBe(answer);
+    }
+  });
+
   it('masks the site secret a token is paired with now, not the one it was paired with before', () => {
     const other = 'another-site-password';
     expect(maskAnswerSecrets({ M: `pw ${password}` }, [token], [password])).toEqual({ M: `pw ${REDACTED}` });
