@@ -321,7 +321,11 @@ class LookedText {
     return (this.#mayEscape ??= (text.indexOf('\\') >= 0 || text.indexOf('%') >= 0 || text.indexOf('&') >= 0) && MAY_ESCAPE.test(text));
   }
   get folded(): string {
-    return (this.#folded ??= this.text.toLowerCase().replaceAll('+', ' '));
+    if (this.#folded === undefined) {
+      const lower = this.text.toLowerCase();
+      this.#folded = lower.includes('+') ? lower.replaceAll('+', ' ') : lower;
+    }
+    return this.#folded;
   }
 }
 
@@ -368,18 +372,48 @@ function pairOf(a: SecretProbe, b: SecretProbe): { pieces: RegExp; headsOrEscape
   return pair;
 }
 
-/** Every string of a value at any depth (not its field names), joined by NUL. Iterative: a hostile depth cannot overflow the stack. */
+/**
+ * Every string of a value at any depth (not its field names) long enough to hold a secret in any
+ * spelling (a match is {@link MIN_SECRET} characters or more, inside one string), joined by NUL.
+ * Iterative: a hostile depth cannot overflow the stack. A parsed answer is a tree, walked without
+ * remembering what it has seen (a set of every object was most of what the look allocated); past
+ * {@link TREE_WALK_BOUND} objects (a value with a cycle, or sharing objects over and over) it is
+ * walked again remembering them.
+ */
 function joinedStrings(value: unknown): string {
+  return stringsOf(value, undefined) ?? (stringsOf(value, new WeakSet()) as string);
+}
+
+const TREE_WALK_BOUND = 1_000_000;
+
+/** {@link joinedStrings}, remembering the objects seen in `seen`, or without (undefined past the bound). */
+function stringsOf(value: unknown, seen: WeakSet<object> | undefined): string | undefined {
   const strings: string[] = [];
-  const stack: unknown[] = [value];
-  const seen = new WeakSet<object>();
+  const stack: object[] = [];
+  if (typeof value === 'string') return value.length >= MIN_SECRET ? value : '';
+  if (typeof value === 'object' && value !== null) stack.push(value);
+  let walked = 0;
   while (stack.length) {
-    const v = stack.pop();
-    if (typeof v === 'string') strings.push(v);
-    if (typeof v !== 'object' || v === null || seen.has(v)) continue;
-    seen.add(v);
-    if (Array.isArray(v)) for (const item of v) stack.push(item);
-    else for (const k in v) if (Object.hasOwn(v, k)) stack.push((v as Record<string, unknown>)[k]);
+    const v = stack.pop() as object;
+    if (seen) {
+      if (seen.has(v)) continue;
+      seen.add(v);
+    } else if (++walked > TREE_WALK_BOUND) return undefined;
+    if (Array.isArray(v)) {
+      for (const item of v as unknown[]) {
+        if (typeof item === 'string') {
+          if (item.length >= MIN_SECRET) strings.push(item);
+        } else if (typeof item === 'object' && item !== null) stack.push(item);
+      }
+      continue;
+    }
+    for (const k in v) {
+      if (!Object.hasOwn(v, k)) continue;
+      const item = (v as Record<string, unknown>)[k];
+      if (typeof item === 'string') {
+        if (item.length >= MIN_SECRET) strings.push(item);
+      } else if (typeof item === 'object' && item !== null) stack.push(item);
+    }
   }
   return strings.join('\u0000');
 }

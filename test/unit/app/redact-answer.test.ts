@@ -87,6 +87,20 @@ describe('maskAnswerSecrets', () => {
     }
   });
 
+  it('looks into a value with a cycle or shared objects, and masks what it holds', () => {
+    const cyclic: Record<string, unknown> = { M: `tok ${token}` };
+    cyclic.self = cyclic;
+    const masked = maskAnswerSecrets(cyclic, [token], [password]) as Record<string, unknown>;
+    expect(masked.M).toBe(`tok ${REDACTED}`);
+    const shared = { S: `pw ${password}` };
+    const answer = { Items: [shared, shared, { Deep: [shared] }] };
+    expect(JSON.stringify(maskAnswerSecrets(answer, [token], [password]))).not.toContain(password);
+    // Nothing secret in a cycle: the value itself.
+    const quiet: Record<string, unknown> = { M: 'nothing secret' };
+    quiet.self = quiet;
+    expect(maskAnswerSecrets(quiet, [token], [password])).toBe(quiet);
+  });
+
   it('masks the site secret a token is paired with now, not the one it was paired with before', () => {
     const other = 'another-site-password';
     expect(maskAnswerSecrets({ M: `pw ${password}` }, [token], [password])).toEqual({ M: `pw ${REDACTED}` });
