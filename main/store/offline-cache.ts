@@ -67,13 +67,6 @@ export interface CacheRow {
   readonly value?: unknown;
 }
 
-/** One system's rows of a {@link OfflineCache.putSystems} write. */
-export interface SystemWrite {
-  readonly siteId: string;
-  readonly system: string;
-  readonly rows: readonly CacheRow[];
-}
-
 export interface CacheEntryInfo {
   key: string;
   /** ISO time the value was read from the system. */
@@ -190,88 +183,69 @@ export class OfflineCache {
    * still when it was last read from the system.
    */
   putRows(siteId: string, system: string, rows: readonly CacheRow[]): void {
-    this.putSystems([{ siteId, system, rows }]);
-  }
-
-  /**
-   * {@link putRows} of several systems in one transaction: one commit for the systems whose
-   * refreshes ended together (a commit was most of a system's write). All or nothing: when it
-   * fails, none of them is stored. No answer of the write is evicted by another of it.
-   */
-  putSystems(writes: readonly SystemWrite[]): void {
-    if (!writes.some((w) => w.rows.length > 0)) return;
+    if (rows.length === 0) return;
     const now = this.clock().toISOString();
     // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
-    this.guard(
-      'store an answer in',
-      () =>
-        this.db
-          .transaction(() => {
-            let stored = false;
-            for (const w of writes) if (w.rows.length && this.writeRows(w.siteId, w.system, w.rows, now)) stored = true;
-            // Only a stored text can take the cache past its bound.
-            if (stored) this.evictIfNeeded(writes);
-          })
-          .immediate(),
-      () => {
-        for (const w of writes) this.held.delete(systemId(w.siteId, w.system));
-      },
+    const id = systemId(siteId, system);
+    this.guard('store an answer in', () =>
+      this.db
+        .transaction(() => {
+          // Checked under the write lock: no other connection commits between this and the writes,
+          // so what is held is what the file holds (an answer held is an answer stored).
+          const held = this.heldOf(siteId, system);
+          // The texts to store, by key (a key's last one), written once the loop knows how many.
+          const texts = new Map<string, CacheRow>();
+          const used: string[] = [];
+          for (const r of rows) {
+            const at = Date.parse(r.at);
+            const before = held.get(r.key);
+            // A text of this write still to be stored under the key: a later row only moves its time.
+            const pending = texts.get(r.key);
+            if (r.json === undefined) {
+              // Nothing held under the key: nothing to renew.
+              if (!before) continue;
+              if (pending) texts.set(r.key, { ...pending, at: r.at });
+              else this.stmts.renew.run(r.at, siteId, system, r.key);
+              before.at = at;
+              used.push(r.key);
+              continue;
+            }
+            const digest = textDigest(r.json);
+            // The same text as held, known by its digest or compared by SQLite (nothing read back
+            // here): only the read time moves. A text known to differ, or an answer known to be
+            // absent, is written without the comparison.
+            const same =
+              before === undefined
+                ? false
+                : pending !== undefined
+                  ? before.digest === digest
+                  : before.digest === undefined
+                    ? this.stmts.touch.run(r.at, siteId, system, r.key, FORMAT, r.json).changes > 0
+                    : before.digest === digest && this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0;
+            if (!same) texts.set(r.key, r);
+            else if (pending) texts.set(r.key, { ...pending, at: r.at });
+            // A text stored below takes its version there.
+            held.set(r.key, { at, digest, version: before?.version ?? 0 });
+            used.push(r.key);
+          }
+          if (texts.size) {
+            // One counter move for the whole write: each answer stored takes its own version.
+            const last = this.stmts.nextVersions.get(texts.size)?.version ?? texts.size;
+            let version = last - texts.size;
+            for (const r of texts.values()) {
+              this.stmts.upsert.run(siteId, system, r.key, r.json as string, r.bytes, r.at, FORMAT, ++version);
+              const h = held.get(r.key);
+              if (h) h.version = version;
+            }
+          }
+          // Every use in one statement, in the rows' order: one call instead of one per answer.
+          if (used.length) this.stmts.useMany.run(siteId, system, now, JSON.stringify(used));
+          // Only a stored text can take the cache past its bound.
+          if (texts.size) this.evictIfNeeded(siteId, system, new Set(rows.map((r) => r.key)));
+        })
+        .immediate(),
+      () => this.held.delete(id),
     );
-  }
-
-  /** One system's rows of a {@link putSystems} write, inside its transaction; whether a text was stored. */
-  private writeRows(siteId: string, system: string, rows: readonly CacheRow[], now: string): boolean {
-    // Checked under the write lock: no other connection commits between this and the writes,
-    // so what is held is what the file holds (an answer held is an answer stored).
-    const held = this.heldOf(siteId, system);
-    // The texts to store, by key (a key's last one), written once the loop knows how many.
-    const texts = new Map<string, CacheRow>();
-    const used: string[] = [];
-    for (const r of rows) {
-      const at = Date.parse(r.at);
-      const before = held.get(r.key);
-      // A text of this write still to be stored under the key: a later row only moves its time.
-      const pending = texts.get(r.key);
-      if (r.json === undefined) {
-        // Nothing held under the key: nothing to renew.
-        if (!before) continue;
-        if (pending) texts.set(r.key, { ...pending, at: r.at });
-        else this.stmts.renew.run(r.at, siteId, system, r.key);
-        before.at = at;
-        used.push(r.key);
-        continue;
-      }
-      const digest = textDigest(r.json);
-      // The same text as held, known by its digest or compared by SQLite (nothing read back
-      // here): only the read time moves. A text known to differ, or an answer known to be
-      // absent, is written without the comparison.
-      const same =
-        before === undefined
-          ? false
-          : pending !== undefined
-            ? before.digest === digest
-            : before.digest === undefined
-              ? this.stmts.touch.run(r.at, siteId, system, r.key, FORMAT, r.json).changes > 0
-              : before.digest === digest && this.stmts.renew.run(r.at, siteId, system, r.key).changes > 0;
-      if (!same) texts.set(r.key, r);
-      else if (pending) texts.set(r.key, { ...pending, at: r.at });
-      // A text stored below takes its version there.
-      held.set(r.key, { at, digest, version: before?.version ?? 0 });
-      used.push(r.key);
-    }
-    if (texts.size) {
-      // One counter move for the whole write: each answer stored takes its own version.
-      const last = this.stmts.nextVersions.get(texts.size)?.version ?? texts.size;
-      let version = last - texts.size;
-      for (const r of texts.values()) {
-        this.stmts.upsert.run(siteId, system, r.key, r.json as string, r.bytes, r.at, FORMAT, ++version);
-        const h = held.get(r.key);
-        if (h) h.version = version;
-      }
-    }
-    // Every use in one statement, in the rows' order: one call instead of one per answer.
-    if (used.length) this.stmts.useMany.run(siteId, system, now, JSON.stringify(used));
-    return texts.size > 0;
   }
 
   /**
@@ -445,23 +419,15 @@ export class OfflineCache {
     return storeError(err, where, what, 'the offline cache');
   }
 
-  /** Evicts down to {@link EVICT_TO_FRACTION} of the bound when past it, sparing every answer of `written`. */
-  private evictIfNeeded(written: readonly SystemWrite[]): void {
+  private evictIfNeeded(siteId: string, system: string, keep: ReadonlySet<string>): void {
     let size = this.sizeBytes();
     if (size <= this.maxBytes) return;
-    const keep = new Map<string, Set<string>>();
-    for (const w of written) {
-      const id = systemId(w.siteId, w.system);
-      const keys = keep.get(id) ?? new Set<string>();
-      for (const r of w.rows) keys.add(r.key);
-      keep.set(id, keys);
-    }
     const target = Math.floor(this.maxBytes * EVICT_TO_FRACTION);
     const victims: Array<[string, string, string]> = [];
     // Collect first, delete after: a statement cannot be modified while its cursor is open.
     for (const row of this.stmts.lru.iterate()) {
       if (size <= target) break;
-      if (keep.get(systemId(row.site_id, row.system))?.has(row.key)) continue;
+      if (row.site_id === siteId && row.system === system && keep.has(row.key)) continue;
       victims.push([row.site_id, row.system, row.key]);
       size -= row.bytes;
     }

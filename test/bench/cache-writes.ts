@@ -16,8 +16,7 @@
  *
  * Variants: `base` (as `openDatabase` leaves the file), `pageN` (a new file created with page size
  * N kB), `ckptN` (`wal_autocheckpoint = N` pages; `ckpt0`: none before the last), `cacheN`
- * (`cache_size = -N` KiB), `tempmem` (`temp_store = MEMORY`), `groupN` (N systems per transaction,
- * `OfflineCache.putSystems`); joined with `+`: `page8k+ckpt500`.
+ * (`cache_size = -N` KiB), `tempmem` (`temp_store = MEMORY`); joined with `+`: `page8k+ckpt500`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -27,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { openRuntime } from '../../main/runtime.js';
 import { connect, type Database, type Statement } from '../../main/store/driver.js';
 import { CACHE_DATABASE, DATABASE_FILE, openDatabase } from '../../main/store/open.js';
-import { OfflineCache, type CacheRow, type SystemWrite } from '../../main/store/offline-cache.js';
+import { OfflineCache, type CacheRow } from '../../main/store/offline-cache.js';
 import { ROOT, startChildSimulator } from './support.js';
 
 const { values: flags } = parseArgs({
@@ -146,7 +145,7 @@ async function replay(file: string, variant: string, dir: string): Promise<void>
     if (p.startsWith('ckpt')) db.pragma(`wal_autocheckpoint = ${Number(p.slice(4))}`);
     else if (p.startsWith('cache')) db.pragma(`cache_size = -${Number(p.slice(5))}`);
     else if (p === 'tempmem') db.pragma('temp_store = MEMORY');
-    else if (p !== 'base' && !p.startsWith('page') && !p.startsWith('group')) throw new Error(`unknown variant part ${p}`);
+    else if (p !== 'base' && !p.startsWith('page')) throw new Error(`unknown variant part ${p}`);
   }
   const split = flags.split ? timeStatements(db) : undefined;
   const cache = new OfflineCache({ db, file: join(dir, DATABASE_FILE) });
@@ -156,18 +155,12 @@ async function replay(file: string, variant: string, dir: string): Promise<void>
   let sys = 0;
   let wall = 0;
   let walMax = 0;
-  const group = Number(parts.find((p) => p.startsWith('group'))?.slice(5) ?? 1);
-  for (let i = 0; i < SYSTEMS; i += group) {
-    const writes: SystemWrite[] = [];
-    for (let j = i; j < Math.min(SYSTEMS, i + group); j++) {
-      const t = templates[j % templates.length] as Captured[];
-      const rows: CacheRow[] = t.map((r) => ({ key: r.key, json: r.json, bytes: r.bytes, at }));
-      writes.push({ siteId: `site-${Math.floor(j / PER_SITE)}`, system: `system-${j % PER_SITE}`, rows });
-    }
+  for (let i = 0; i < SYSTEMS; i++) {
+    const t = templates[i % templates.length] as Captured[];
+    const rows: CacheRow[] = t.map((r) => ({ key: r.key, json: r.json, bytes: r.bytes, at }));
     const c0 = process.cpuUsage();
     const w0 = performance.now();
-    if (group === 1) cache.putRows(writes[0]!.siteId, writes[0]!.system, writes[0]!.rows);
-    else cache.putSystems(writes);
+    cache.putRows(`site-${Math.floor(i / PER_SITE)}`, `system-${i % PER_SITE}`, rows);
     wall += performance.now() - w0;
     const c = process.cpuUsage(c0);
     cpu += (c.user + c.system) / 1000;
