@@ -51,6 +51,11 @@ export function maskSecrets<T>(value: T, secrets: readonly string[], whole = fal
  * Iterative, so a hostile nesting depth cannot overflow the stack.
  */
 export function secretValues(value: unknown): string[] {
+  // A query or body without nested objects (every read of a refresh): its own fields, without the walk.
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const flat = flatSecretValues(value as Record<string, unknown>);
+    if (flat) return flat;
+  }
   const out = new Set<string>();
   const stack: Array<{ v: unknown; secret: boolean }> = [{ v: value, secret: false }];
   const seen = new WeakSet<object>();
@@ -63,6 +68,19 @@ export function secretValues(value: unknown): string[] {
     else for (const [k, child] of Object.entries(v)) stack.push({ v: child, secret: secret || isSecretField(k) });
   }
   return [...out];
+}
+
+/** {@link secretValues} of an object none of whose fields is an object, in the same order; undefined for any other. */
+function flatSecretValues(value: Record<string, unknown>): string[] | undefined {
+  let found: string[] | undefined;
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    const v = value[k];
+    if (typeof v === 'object' && v !== null) return undefined;
+    if ((typeof v === 'string' || typeof v === 'number') && String(v) !== '' && isSecretField(k)) (found ??= []).push(String(v));
+  }
+  // The walk takes the fields last to first.
+  return found ? [...new Set(found.reverse())] : [];
 }
 
 /**
