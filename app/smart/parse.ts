@@ -159,11 +159,8 @@ export function worstRisk(a: SmartRisk, b: SmartRisk): SmartRisk {
   return RANK[a] >= RANK[b] ? a : b;
 }
 
-// ID# ATTRIBUTE_NAME FLAG VALUE WORST THRESH TYPE UPDATED WHEN_FAILED RAW_VALUE, as
-// /^\s*(\d{1,3})\s+(\S+)\s+(0x[0-9a-fA-F]{4})\s+(\d{1,3})\s+(\d{1,3})\s+(\d{1,3}|-{3})\s+(\S+)\s+(\S+)\s+(\S+)\s+(.*?)\s*$/
-// reads it; smartctl -f brief: ID# ATTRIBUTE_NAME FLAGS VALUE WORST THRESH FAIL RAW_VALUE, as
-// /^\s*(\d{1,3})\s+(\S+)\s+([PSROCK+-]{6,7})\s+(\d{1,3})\s+(\d{1,3})\s+(\d{1,3}|-{3})\s+(\S+)\s+(.*?)\s*$/
-// does (see ataRowFields).
+// ATA attribute rows (ataRowFields): ID# ATTRIBUTE_NAME FLAG VALUE WORST THRESH TYPE UPDATED
+// WHEN_FAILED RAW_VALUE; smartctl -f brief: ID# ATTRIBUTE_NAME FLAGS VALUE WORST THRESH FAIL RAW_VALUE.
 const ATA_HEADER = /^\s*ID#\s+ATTRIBUTE_NAME/;
 // Found in the whole text rather than line by line: neither can match across a line end.
 const NVME_LOG = /SMART\/Health Information|Smart Log for NVME/gi;
