@@ -373,7 +373,7 @@ export function firstNumber(text: string): number | undefined {
 }
 
 /**
- * The fields of an ATA attribute row, as the patterns above match them (checked against them in
+ * The fields of an ATA attribute row, as the patterns it replaces matched them (checked against them in
  * the tests): the white-space-separated words of the line, the first nine (`full`, FLAG as `0x`
  * and four hex digits) or seven (`brief`, FLAGS as six or seven of `PSROCK+-`) checked, then the
  * rest of the line without the white space around it, which holds no line terminator. Read by
