@@ -51,6 +51,11 @@ export function maskSecrets<T>(value: T, secrets: readonly string[], whole = fal
  * Iterative, so a hostile nesting depth cannot overflow the stack.
  */
 export function secretValues(value: unknown): string[] {
+  // A query or body without nested objects (every read of a refresh): its own fields, without the walk.
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const flat = flatSecretValues(value as Record<string, unknown>);
+    if (flat) return flat;
+  }
   const out = new Set<string>();
   const stack: Array<{ v: unknown; secret: boolean }> = [{ v: value, secret: false }];
   const seen = new WeakSet<object>();
@@ -63,6 +68,19 @@ export function secretValues(value: unknown): string[] {
     else for (const [k, child] of Object.entries(v)) stack.push({ v: child, secret: secret || isSecretField(k) });
   }
   return [...out];
+}
+
+/** {@link secretValues} of an object none of whose fields is an object, in the same order; undefined for any other. */
+function flatSecretValues(value: Record<string, unknown>): string[] | undefined {
+  let found: string[] | undefined;
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    const v = value[k];
+    if (typeof v === 'object' && v !== null) return undefined;
+    if ((typeof v === 'string' || typeof v === 'number') && String(v) !== '' && isSecretField(k)) (found ??= []).push(String(v));
+  }
+  // The walk takes the fields last to first.
+  return found ? [...new Set(found.reverse())] : [];
 }
 
 /**
@@ -154,52 +172,76 @@ interface SecretProbe {
   /**
    * Lower-case runs of 8 characters that any masked plain echo holds (the first of each secret,
    * each at an 8-character boundary, the last; a shorter secret whole; the hex of its first 8
-   * bytes), every `+` written as a space (see {@link probeMentions}): one pattern finding any.
+   * bytes), every `+` written as a space (see {@link probeMentions}): one pattern finding any. Of
+   * a list masked whole, each secret and its hex whole, as only a whole plain echo is masked: a
+   * password that begins like ordinary text (`fleetdeck-demo` and `fleetdeck.example`) does not
+   * send every answer holding that text to the pattern.
    */
   readonly pieces: RegExp;
-  /** The first characters of every base64 run of each secret (standard and URL-safe): one pattern finding any. */
+  /** The first characters of every base64 run of each secret (standard and URL-safe; whole runs when masked whole): one pattern finding any. */
   readonly heads: RegExp;
   source(): string | null;
+}
+
+/**
+ * A bounded memo that forgets the least recently used first, by generations: entries are made in
+ * the young map, which becomes the old one once it holds half the bound (the old one is dropped);
+ * an old entry used again moves to the young map. A hit in the young map is one lookup, without the
+ * delete and insert a strict LRU order costs on every use (twice per answer of a refresh).
+ */
+class Memo<T> {
+  #young = new Map<string, T>();
+  #old = new Map<string, T>();
+  constructor(private readonly max: number) {}
+  /** The value kept under `k`, made by `make` when missing. */
+  get(k: string, make: () => T): T {
+    const young = this.#young.get(k);
+    if (young !== undefined || this.#young.has(k)) return young as T;
+    const value = this.#old.has(k) ? (this.#old.get(k) as T) : make();
+    this.#old.delete(k);
+    this.#young.set(k, value);
+    if (this.#young.size * 2 >= this.max) {
+      this.#old = this.#young;
+      this.#young = new Map();
+    }
+    return value;
+  }
 }
 
 /**
  * The probes built last, by secret list: a session's token is checked against each of its
  * answers, and a fleet has a token per system. Bounded: the least recently used is dropped first,
  * so a secret no longer sent does not stay. A probe is a few hundred bytes; the pattern sources
- * (several kilobytes, compiled far larger) are kept for fewer lists.
+ * (several kilobytes, compiled far larger) are kept for fewer lists. A list of one secret (an
+ * answer's token, a site's password) is kept under that secret itself, by whether it is masked
+ * whole: the text a session holds, whose hash V8 keeps with it, rather than a new JSON text per answer.
  */
-const PROBES = new Map<string, SecretProbe>();
 const MAX_PROBES = 4096;
-const SOURCES = new Map<string, string | null>();
+const PROBES = new Memo<SecretProbe>(MAX_PROBES);
+const SINGLE_PROBES = { whole: new Memo<SecretProbe>(MAX_PROBES), pieces: new Memo<SecretProbe>(MAX_PROBES) };
 const MAX_SOURCES = 64;
+const SOURCES = new Memo<string | null>(MAX_SOURCES);
 
-/** The value kept under `k` in a least-recently-used map of at most `max` entries, made by `make` when missing. */
-function kept<T>(map: Map<string, T>, k: string, max: number, make: () => T): T {
-  if (map.has(k)) {
-    const found = map.get(k) as T;
-    map.delete(k);
-    map.set(k, found);
-    return found;
-  }
-  const made = make();
-  map.set(k, made);
-  if (map.size > max) map.delete(map.keys().next().value as string);
-  return made;
-}
+/** The probe of no secret: it finds nothing. */
+const NO_PROBE: SecretProbe = { long: [], pieces: /(?!)/, heads: /(?!)/, source: () => null };
 
 function probeOf(secrets: readonly string[], whole: boolean): SecretProbe {
+  if (secrets.length === 0) return NO_PROBE;
   // JSON of the flag and the list: no two lists (nor a list masked whole and one that is not) share a key.
-  const memoKey = JSON.stringify([whole, ...secrets]);
-  return kept(PROBES, memoKey, MAX_PROBES, () => {
-    const long = secrets.filter((s) => s.length >= MIN_SECRET);
-    return {
-      long,
-      pieces: anyOf(long.flatMap((s) => [...new Set([s, JSON.stringify(s).slice(1, -1)])].flatMap((form) => [...pieceStarts(form, whole).map((i) => [...form].slice(i, i + MIN_PREFIX).join('')), hexOf(utf8(form).slice(0, MIN_PREFIX))]).map((p) => p.toLowerCase().replaceAll('+', ' ')))),
-      // Each head once: a secret without JSON escapes is its own JSON form, and a head without `+` or `/` its own URL-safe one.
-      heads: anyOf([...new Set(long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)].flatMap((form) => base64Runs(form).flatMap((run) => (run.length >= MIN_BASE64 ? base64Heads(run) : [])))))]),
-      source: () => kept(SOURCES, memoKey, MAX_SOURCES, () => patternSource(long, whole)),
-    };
-  });
+  const make = (): SecretProbe => newProbe(secrets, whole, JSON.stringify([whole, ...secrets]));
+  if (secrets.length === 1) return (whole ? SINGLE_PROBES.whole : SINGLE_PROBES.pieces).get(secrets[0] as string, make);
+  return PROBES.get(JSON.stringify([whole, ...secrets]), make);
+}
+
+function newProbe(secrets: readonly string[], whole: boolean, memoKey: string): SecretProbe {
+  const long = secrets.filter((s) => s.length >= MIN_SECRET);
+  return {
+    long,
+    pieces: anyOf(long.flatMap((s) => jsonForms(s).flatMap((form) => (whole ? [form, hexOf(utf8(form))] : [...pieceStarts(form, false).map((i) => [...form].slice(i, i + MIN_PREFIX).join('')), hexOf(utf8(form).slice(0, MIN_PREFIX))])).map((p) => p.toLowerCase().replaceAll('+', ' ')))),
+    // Each head once: a secret without JSON escapes is its own JSON form, and a head without `+` or `/` its own URL-safe one.
+    heads: anyOf([...new Set(long.flatMap((s) => jsonForms(s).flatMap((form) => base64Runs(form).flatMap((run) => (run.length < MIN_BASE64 ? [] : whole ? [run, urlSafe(run)] : base64Heads(run))))))]),
+    source: () => SOURCES.get(memoKey, () => patternSource(long, whole)),
+  };
 }
 
 /**
@@ -297,7 +339,11 @@ class LookedText {
     return (this.#mayEscape ??= (text.indexOf('\\') >= 0 || text.indexOf('%') >= 0 || text.indexOf('&') >= 0) && MAY_ESCAPE.test(text));
   }
   get folded(): string {
-    return (this.#folded ??= this.text.toLowerCase().replaceAll('+', ' '));
+    if (this.#folded === undefined) {
+      const lower = this.text.toLowerCase();
+      this.#folded = lower.includes('+') ? lower.replaceAll('+', ' ') : lower;
+    }
+    return this.#folded;
   }
 }
 
@@ -317,24 +363,75 @@ export function maskMentionedSecrets<T>(value: T, secrets: readonly string[], wh
  * answer's strings gathered and looked at once for both lists rather than once per list.
  */
 export function maskAnswerSecrets<T>(value: T, sent: readonly string[], unsent: readonly string[]): T {
+  const sentProbe = probeOf(sent, false);
+  const unsentProbe = probeOf(unsent, true);
+  if (sentProbe.long.length === 0 && unsentProbe.long.length === 0) return value;
   const looked = new LookedText(() => joinedStrings(value));
+  // Nearly every answer: no escape and neither list's cheap test finds anything, told in two scans
+  // for both lists (the start of an escape or a head of either list; a piece of either).
+  const both = pairOf(sentProbe, unsentProbe);
+  if (!both.headsOrEscape.test(looked.text) && !both.pieces.test(looked.folded)) return value;
   // Masked for what was sent: the site's secrets are looked for in what that masking left.
-  if (probeMentions(probeOf(sent, false), looked)) return maskMentionedSecrets(maskSecrets(value, sent), unsent, true);
-  return probeMentions(probeOf(unsent, true), looked) ? maskSecrets(value, unsent, true) : value;
+  if (probeMentions(sentProbe, looked)) return maskMentionedSecrets(maskSecrets(value, sent), unsent, true);
+  return probeMentions(unsentProbe, looked) ? maskSecrets(value, unsent, true) : value;
 }
 
-/** Every string of a value at any depth (not its field names), joined by NUL. Iterative: a hostile depth cannot overflow the stack. */
+/**
+ * The cheap tests of two probes as one (either's pieces; either's heads or the start of an escape,
+ * which sends an answer to the tests of each list), kept with the first for
+ * the second it was last paired with: a session's token is always paired with its site's password.
+ */
+const PAIRS = new WeakMap<SecretProbe, { with: SecretProbe; pieces: RegExp; headsOrEscape: RegExp }>();
+function pairOf(a: SecretProbe, b: SecretProbe): { pieces: RegExp; headsOrEscape: RegExp } {
+  const held = PAIRS.get(a);
+  if (held?.with === b) return held;
+  const pair = { with: b, pieces: new RegExp(`${a.pieces.source}|${b.pieces.source}`), headsOrEscape: new RegExp(`${MAY_ESCAPE.source}|${a.heads.source}|${b.heads.source}`) };
+  PAIRS.set(a, pair);
+  return pair;
+}
+
+/**
+ * Every string of a value at any depth (not its field names) long enough to hold a secret in any
+ * spelling (a match is {@link MIN_SECRET} characters or more, inside one string), joined by NUL.
+ * Iterative: a hostile depth cannot overflow the stack. A parsed answer is a tree, walked without
+ * remembering what it has seen (a set of every object was most of what the look allocated); past
+ * {@link TREE_WALK_BOUND} objects (a value with a cycle, or sharing objects over and over) it is
+ * walked again remembering them.
+ */
 function joinedStrings(value: unknown): string {
+  return stringsOf(value, undefined) ?? (stringsOf(value, new WeakSet()) as string);
+}
+
+const TREE_WALK_BOUND = 1_000_000;
+
+/** {@link joinedStrings}, remembering the objects seen in `seen`, or without (undefined past the bound). */
+function stringsOf(value: unknown, seen: WeakSet<object> | undefined): string | undefined {
   const strings: string[] = [];
-  const stack: unknown[] = [value];
-  const seen = new WeakSet<object>();
+  const stack: object[] = [];
+  if (typeof value === 'string') return value.length >= MIN_SECRET ? value : '';
+  if (typeof value === 'object' && value !== null) stack.push(value);
+  let walked = 0;
   while (stack.length) {
-    const v = stack.pop();
-    if (typeof v === 'string') strings.push(v);
-    if (typeof v !== 'object' || v === null || seen.has(v)) continue;
-    seen.add(v);
-    if (Array.isArray(v)) for (const item of v) stack.push(item);
-    else for (const k in v) if (Object.hasOwn(v, k)) stack.push((v as Record<string, unknown>)[k]);
+    const v = stack.pop() as object;
+    if (seen) {
+      if (seen.has(v)) continue;
+      seen.add(v);
+    } else if (++walked > TREE_WALK_BOUND) return undefined;
+    if (Array.isArray(v)) {
+      for (const item of v as unknown[]) {
+        if (typeof item === 'string') {
+          if (item.length >= MIN_SECRET) strings.push(item);
+        } else if (typeof item === 'object' && item !== null) stack.push(item);
+      }
+      continue;
+    }
+    for (const k in v) {
+      if (!Object.hasOwn(v, k)) continue;
+      const item = (v as Record<string, unknown>)[k];
+      if (typeof item === 'string') {
+        if (item.length >= MIN_SECRET) strings.push(item);
+      } else if (typeof item === 'object' && item !== null) stack.push(item);
+    }
   }
   return strings.join('\u0000');
 }
@@ -359,10 +456,20 @@ function hexOf(bytes: Uint8Array): string {
   return [...bytes].map((b) => hex(b, 2)).join('');
 }
 
+/** A secret as it is and as JSON writes it inside a string, each once. */
+function jsonForms(secret: string): string[] {
+  return [...new Set([secret, JSON.stringify(secret).slice(1, -1)])];
+}
+
+/** Base64 text in its URL-safe alphabet. */
+function urlSafe(base64Text: string): string {
+  return base64Text.replace(/\+/g, '-').replace(/\//g, '_');
+}
+
 /** The first characters of a base64 run that any masked echo of it starts with, standard and URL-safe. */
 function base64Heads(run: string): string[] {
   const head = run.slice(0, MIN_BASE64_PREFIX);
-  return [head, head.replace(/\+/g, '-').replace(/\//g, '_')];
+  return [head, urlSafe(head)];
 }
 
 /** The items in order; past the first `min` (all of them when fewer), each further one optional. */

@@ -159,10 +159,8 @@ export function worstRisk(a: SmartRisk, b: SmartRisk): SmartRisk {
   return RANK[a] >= RANK[b] ? a : b;
 }
 
-// ID# ATTRIBUTE_NAME FLAG VALUE WORST THRESH TYPE UPDATED WHEN_FAILED RAW_VALUE
-const ATA_FULL = /^\s*(\d{1,3})\s+(\S+)\s+(0x[0-9a-fA-F]{4})\s+(\d{1,3})\s+(\d{1,3})\s+(\d{1,3}|-{3})\s+(\S+)\s+(\S+)\s+(\S+)\s+(.*?)\s*$/;
-// smartctl -f brief: ID# ATTRIBUTE_NAME FLAGS VALUE WORST THRESH FAIL RAW_VALUE
-const ATA_BRIEF = /^\s*(\d{1,3})\s+(\S+)\s+([PSROCK+-]{6,7})\s+(\d{1,3})\s+(\d{1,3})\s+(\d{1,3}|-{3})\s+(\S+)\s+(.*?)\s*$/;
+// ATA attribute rows (ataRowFields): ID# ATTRIBUTE_NAME FLAG VALUE WORST THRESH TYPE UPDATED
+// WHEN_FAILED RAW_VALUE; smartctl -f brief: ID# ATTRIBUTE_NAME FLAGS VALUE WORST THRESH FAIL RAW_VALUE.
 const ATA_HEADER = /^\s*ID#\s+ATTRIBUTE_NAME/;
 // Found in the whole text rather than line by line: neither can match across a line end.
 const NVME_LOG = /SMART\/Health Information|Smart Log for NVME/gi;
@@ -374,20 +372,97 @@ export function firstNumber(text: string): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-function parseAtaRow(line: string): AtaAttribute | undefined {
-  const full = ATA_FULL.exec(line);
-  if (full) {
-    const [, id, name, flag, value, worst, thresh, type, updated, whenFailed, raw] = full as unknown as string[];
-    return attribute(Number(id), name as string, flag as string, Number(value), Number(worst), thresh as string, type as string, updated as string, whenFailed as string, raw as string);
+/**
+ * The fields of an ATA attribute row, as the patterns it replaces matched them (checked against them in
+ * the tests): the white-space-separated words of the line, the first nine (`full`, FLAG as `0x`
+ * and four hex digits) or seven (`brief`, FLAGS as six or seven of `PSROCK+-`) checked, then the
+ * rest of the line without the white space around it, which holds no line terminator. Read by
+ * offsets: no match array and no string per word that is not kept.
+ */
+export function ataRowFields(line: string): { layout: 'full' | 'brief'; fields: string[] } | undefined {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let i = 0;
+  const n = line.length;
+  while (starts.length < 9) {
+    while (i < n && isSpace(line.charCodeAt(i))) i++;
+    if (i >= n) break;
+    starts.push(i);
+    while (i < n && !isSpace(line.charCodeAt(i))) i++;
+    ends.push(i);
   }
-  const brief = ATA_BRIEF.exec(line);
-  if (brief) {
-    const [, id, name, flags, value, worst, thresh, fail, raw] = brief as unknown as string[];
-    // In the brief layout the P flag marks a pre-failure attribute.
-    const type = (flags as string).startsWith('P') ? 'Pre-fail' : 'Old_age';
-    return attribute(Number(id), name as string, flags as string, Number(value), Number(worst), thresh as string, type, '', fail as string, raw as string);
+  const word = (k: number): string => line.slice(starts[k], ends[k]);
+  const common = starts.length >= 7 && isSmallNumber(line, starts[0] as number, ends[0] as number) && isSmallNumber(line, starts[3] as number, ends[3] as number) && isSmallNumber(line, starts[4] as number, ends[4] as number) && isThreshold(line, starts[5] as number, ends[5] as number);
+  if (!common) return undefined;
+  if (starts.length === 9 && isHexFlag(line, starts[2] as number, ends[2] as number)) {
+    const rest = restAfter(line, ends[8] as number);
+    if (rest !== undefined) return { layout: 'full', fields: [word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7), word(8), rest] };
+  }
+  if (isBriefFlags(line, starts[2] as number, ends[2] as number)) {
+    const rest = restAfter(line, ends[6] as number);
+    if (rest !== undefined) return { layout: 'brief', fields: [word(0), word(1), word(2), word(3), word(4), word(5), word(6), rest] };
   }
   return undefined;
+}
+
+/** `\d{1,3}` over the whole word. */
+function isSmallNumber(line: string, from: number, to: number): boolean {
+  if (to - from < 1 || to - from > 3) return false;
+  for (let i = from; i < to; i++) {
+    const c = line.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** `\d{1,3}|-{3}` over the whole word. */
+function isThreshold(line: string, from: number, to: number): boolean {
+  return isSmallNumber(line, from, to) || (to - from === 3 && line.startsWith('---', from));
+}
+
+/** `0x[0-9a-fA-F]{4}` over the whole word. */
+function isHexFlag(line: string, from: number, to: number): boolean {
+  if (to - from !== 6 || line.charCodeAt(from) !== 48 || line.charCodeAt(from + 1) !== 120) return false;
+  for (let i = from + 2; i < to; i++) {
+    const c = line.charCodeAt(i) | 0x20;
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+
+/** `[PSROCK+-]{6,7}` over the whole word. */
+function isBriefFlags(line: string, from: number, to: number): boolean {
+  if (to - from < 6 || to - from > 7) return false;
+  for (let i = from; i < to; i++) if (!'PSROCK+-'.includes(line.charAt(i))) return false;
+  return true;
+}
+
+/**
+ * `\s+(.*?)\s*$` from the end of a word: the rest of the line without the white space around it,
+ * undefined when the line ends with the word or the rest holds a line terminator.
+ */
+function restAfter(line: string, from: number): string | undefined {
+  const n = line.length;
+  if (from >= n) return undefined;
+  let start = from;
+  while (start < n && isSpace(line.charCodeAt(start))) start++;
+  let end = n;
+  while (end > start && isSpace(line.charCodeAt(end - 1))) end--;
+  for (let i = start; i < end; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return undefined;
+  }
+  return line.slice(start, end);
+}
+
+function parseAtaRow(line: string): AtaAttribute | undefined {
+  const row = ataRowFields(line);
+  if (!row) return undefined;
+  const f = row.fields as [string, string, string, string, string, string, string, string, string, string];
+  if (row.layout === 'full') return attribute(Number(f[0]), f[1], f[2], Number(f[3]), Number(f[4]), f[5], f[6], f[7], f[8], f[9]);
+  // In the brief layout the P flag marks a pre-failure attribute.
+  const type = f[2].startsWith('P') ? 'Pre-fail' : 'Old_age';
+  return attribute(Number(f[0]), f[1], f[2], Number(f[3]), Number(f[4]), f[5], type, '', f[6], f[7]);
 }
 
 function attribute(id: number, name: string, flag: string, value: number, worst: number, thresh: string, type: string, updated: string, whenFailed: string, raw: string): AtaAttribute {

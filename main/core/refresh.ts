@@ -389,7 +389,9 @@ export class FleetRefresh {
       // An answer the same as the one held: only its read time moves (no value to write).
       renew: (_siteId: string, _sys: string, key: string, at: Date): void => void pending.push(o.cache.renewRow(key, at)),
       put: (_siteId: string, _sys: string, key: string, value: unknown, at: Date): void => {
-        const row = o.cache.rowOf(key, value, at, steady);
+        // The drive list stays in hand to the system's end anyway (SMART is planned from it): its
+        // row keeps it for the readers of the status event, who would parse its text again.
+        const row = o.cache.rowOf(key, value, at, steady || key === RESOURCES_KEY);
         if (isVolatileKey(key) && row.json !== undefined) digests.set(key, stableDigest(row.json));
         if (SKIPPABLE_KEYS.has(key)) storedVolatile.set(key, Date.parse(row.at));
         pending.push(row);

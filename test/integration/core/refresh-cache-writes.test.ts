@@ -12,6 +12,8 @@ import { Fleet, type FleetOptions } from '../../../main/core/fleet.js';
 import { openSecretStore } from '../../../main/secrets/secret-store.js';
 import { SiteStore, openStores, type DataStores } from '../../../main/store/index.js';
 import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import { refreshRead } from '../../../app/fleet/refresh-plan.js';
+import { cacheKey } from '../../../main/store/offline-cache.js';
 
 interface Harness {
   fleet: Fleet;
@@ -150,6 +152,33 @@ describe('a full refresh writes each system answers to the cache', () => {
     } finally {
       await one.close();
       await small.close();
+    }
+  });
+
+  it('hands the drive list it holds to the readers of the status event as it is, not parsed again from its text', async () => {
+    const h = await harness();
+    const resources = cacheKey('GET /resources/list', refreshRead('GET /resources/list').query);
+    const read = new Map<string, unknown>();
+    const rowOf = h.stores.cache.rowOf.bind(h.stores.cache);
+    h.stores.cache.rowOf = (key, value, at, keepValue) => {
+      if (key === resources) read.set(JSON.stringify(value), value);
+      return rowOf(key, value, at, keepValue);
+    };
+    const handed: Array<{ system: string; value: unknown }> = [];
+    const off = h.fleet.on((e) => {
+      if (e.type === 'status' && e.status.state === 'ok') handed.push({ system: e.status.system, value: e.written?.get(resources)?.value });
+    });
+    try {
+      await h.fleet.refresh({ force: true });
+      expect(handed.map((x) => x.system).sort()).toEqual([...sim.manifest.sites[0]!.systems].sort());
+      for (const { system, value } of handed) {
+        // The object the refresh read, equal to what the cache gives back.
+        expect(value, system).toBe(read.get(JSON.stringify(value)));
+        expect(value, system).toEqual(h.stores.cache.get(h.siteId, system, resources)?.value);
+      }
+    } finally {
+      off();
+      await h.close();
     }
   });
 

@@ -118,6 +118,18 @@ describe('secrets by value', () => {
     expect(secretValues(deep)).toEqual(['deep-secret']);
   });
 
+  it('collects the same values, in the same order, from a query or body without nested objects as from one nested in another', () => {
+    const flat = [
+      { node: 'n1', driveid: 3 },
+      { Password: 'pw-1234', password: 'pw-1234', Token: 98765, Secret: '', Name: 'x', Enabled: true, Gone: null, Missing: undefined },
+      { ChapSecret: 'chap-a', Name: 'chap-a', V3AuthPhrase: 'phrase-b', SESSIONTOKEN: 'tok-c' },
+      {},
+    ];
+    for (const o of flat) expect(secretValues(o), JSON.stringify(o)).toEqual(secretValues({ wrapped: o }));
+    expect(secretValues(flat[2])).toEqual(['tok-c', 'phrase-b', 'chap-a']);
+    expect(secretValues(flat[1])).toEqual(['98765', 'pw-1234']);
+  });
+
   it('masks values echoed anywhere in an answer, raw or as JSON text, without touching field names', () => {
     const answer = {
       Message: 'User bob updated with password p"w\\secret',

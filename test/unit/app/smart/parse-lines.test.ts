@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { isSpace, nameValueOf } from '../../../../app/smart/parse.js';
+import { ataRowFields, isSpace, nameValueOf } from '../../../../app/smart/parse.js';
+
+/** The patterns the parser matched ATA attribute rows with (smartctl -A, and -f brief). */
+const ATA_FULL = /^\s*(\d{1,3})\s+(\S+)\s+(0x[0-9a-fA-F]{4})\s+(\d{1,3})\s+(\d{1,3})\s+(\d{1,3}|-{3})\s+(\S+)\s+(\S+)\s+(\S+)\s+(.*?)\s*$/;
+const ATA_BRIEF = /^\s*(\d{1,3})\s+(\S+)\s+([PSROCK+-]{6,7})\s+(\d{1,3})\s+(\d{1,3})\s+(\d{1,3}|-{3})\s+(\S+)\s+(.*?)\s*$/;
+function ataByPattern(line: string): { layout: 'full' | 'brief'; fields: string[] } | undefined {
+  const full = ATA_FULL.exec(line);
+  if (full) return { layout: 'full', fields: full.slice(1) };
+  const brief = ATA_BRIEF.exec(line);
+  return brief ? { layout: 'brief', fields: brief.slice(1) } : undefined;
+}
 
 /** The pattern the parser matched `Name: value` lines with before sm26, and its key. */
 const KEY_VALUE = /^\s*([A-Za-z][A-Za-z0-9 ./()_-]*?)\s*:\s*(.*?)\s*$/;
@@ -39,6 +49,29 @@ describe('the parser\'s line reading', () => {
       expect(nameValueOf(line), JSON.stringify(line)).toEqual(expected);
     }
     expect(split).toBeGreaterThan(5_000);
+  });
+
+  it('reads ATA attribute rows as the patterns they replace did, over rows made of the words and characters that matter', () => {
+    const words = ['5', '194', '1000', '12', 'Raw_Read_Error_Rate', '0x002f', '0x00Af', '0x02f', '0x002g', 'POSR-K', 'PO--CK+', 'PO--C', 'POSR-KX', 'PO--CK+-', '---', '--', '100', '-', 'Pre-fail', 'Always', 'FAILING_NOW', '0', '34 (Min/Max 20/45)', 'x', 'é'];
+    const spaces = [' ', '  ', '\t', '\u00a0', '\u2003', '\r', '\u2028', '\ufeff', '\v'];
+    const next = random(0xa7a);
+    let full = 0;
+    let brief = 0;
+    for (let i = 0; i < 60_000; i++) {
+      // Most rows take their words in the order of one layout, a few of them swapped for another word.
+      const layout = i % 3 === 0 ? ['5', 'Name', 'POSR-K', '100', '100', '---', '-', '0'] : ['194', 'Temp', '0x0022', '064', '050', '000', 'Old_age', 'Always', '-', '36'];
+      const row = layout.map((w) => (next(6) === 0 ? words[next(words.length)] : w));
+      if (next(4) === 0) row.push(words[next(words.length)] as string);
+      if (next(5) === 0) row.splice(next(row.length), 1);
+      const gap = (): string => (next(8) === 0 ? spaces[next(spaces.length)] as string : ' ');
+      const line = `${next(3) === 0 ? gap() : ''}${row.map((w) => `${w}${gap()}`).join('')}${next(3) === 0 ? gap() : ''}`.replace(/ $/, next(2) ? '' : ' ');
+      const expected = ataByPattern(line);
+      if (expected?.layout === 'full') full++;
+      if (expected?.layout === 'brief') brief++;
+      expect(ataRowFields(line), JSON.stringify(line)).toEqual(expected);
+    }
+    expect(full).toBeGreaterThan(5_000);
+    expect(brief).toBeGreaterThan(2_000);
   });
 
   it('splits smartctl\'s lines as that pattern did', () => {
