@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { refreshRead, smartRead } from '../../../app/fleet/refresh-plan.js';
+import { healthSummaryOf } from '../../../app/health/system-summary.js';
 import type { FleetOptions } from '../../../main/core/fleet-context.js';
 import { openRuntime } from '../../../main/runtime.js';
 import { cacheKey } from '../../../main/store/index.js';
@@ -93,6 +94,10 @@ describe('a health-first steady poll', () => {
     expect(at(h, HEALTH)).toBe(now(h));
     for (const d of ALL_DETAILS) expect(at(h, d)).toBe(detailsAt);
     expect(detailsAt).not.toBe(now(h));
+    // What shows their figures shows their time, not the health record's.
+    const summary = healthSummaryOf((r) => h.fleet.cached(h.siteId, h.system, r.op, r.query), h.timers.now());
+    expect(summary.at).toBe(now(h));
+    expect(summary.detailsAt).toEqual({ nodes: detailsAt, drives: detailsAt, pools: detailsAt });
   });
 
   it('reads the details of the parts whose states changed, before any notification of it, and SMART of the drive that changed', async () => {
