@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { NotificationRecord } from '../catalog/resources.js';
+import type { Node, NotificationRecord } from '../catalog/resources.js';
 import { NOTIFICATIONS_CACHE, type PlannedRead } from '../fleet/refresh-plan.js';
 import { incompleteOf } from '../answers/incomplete.js';
 import { historyRowsRead, type PoolHistoryRow } from '../capacity/forecast.js';
@@ -74,6 +74,15 @@ export function healthSummaryOf(read: (r: PlannedRead) => CachedRead, now: numbe
  */
 export function summaryNotifications(value: unknown): { Data: NotificationRecord[] } {
   return { Data: highLevel(listOf<NotificationRecord>(value), SUMMARY_ERRORS) };
+}
+
+/**
+ * What a summary reads of the node list: each node's name, id, state and HA state (its HA), as a
+ * node list. Like {@link summaryNotifications}, {@link healthSummaryOf} gives the same summary from it.
+ */
+export function summaryNodes(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  return { Data: listOf<Node>(value).map((n) => ({ Name: n.Name, Id: n.Id, State: n.State, HAState: n.HAState })) };
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   summaryFromWire,
   healthSummaryOf,
   summaryHistory,
+  summaryNodes,
   summaryNotifications,
   SUMMARY_ERRORS,
   SUMMARY_READS,
@@ -59,11 +60,11 @@ const readOf = (a: Partial<Record<keyof typeof SUMMARY_READS, unknown>>) => (r: 
 const dataOf = (v: unknown): never[] => ((v as { Data?: unknown } | null)?.Data as never[] | undefined) ?? [];
 
 describe("a system's health summary", () => {
-  it('is the same from what it reads of the notifications and the capacity history as from the whole answers', () => {
+  it('is the same from what it reads of the notifications, the capacity history and the nodes as from the whole answers', () => {
     const whole = healthSummaryOf(readOf(answers), NOW);
     const messy = { PerformanceStatstics: [...(answers.history as { PerformanceStatstics: object[] }).PerformanceStatstics, { PoolName: 'p', Time: 7 }, { Time: '2026-02-01T00:00:00' }] };
     expect(healthSummaryOf(readOf({ ...answers, history: messy }), NOW)).toEqual(whole);
-    const parts = healthSummaryOf(readOf({ ...answers, notifications: summaryNotifications(answers.notifications), history: summaryHistory(messy) }), NOW);
+    const parts = healthSummaryOf(readOf({ ...answers, notifications: summaryNotifications(answers.notifications), history: summaryHistory(messy), nodes: summaryNodes(answers.nodes) }), NOW);
     expect(parts).toEqual(whole);
     expect(summaryNotifications(answers.notifications).Data).toHaveLength(SUMMARY_ERRORS);
     expect(summaryHistory(messy).PerformanceStatstics).toHaveLength(6);
