@@ -37,7 +37,9 @@ const HEALTH_OP = 'GET /monitoring/health/current';
 const NODES_OP = 'GET /nodes/list';
 /** The reads a steady poll decides on after the health answer (see {@link PlannedRead.detail}). */
 const DETAIL_READS = REFRESH_READS.filter((r) => r.detail !== undefined);
-const keyOf = (r: PlannedRead): string => cacheKey(r.op, r.cacheQuery ?? r.query);
+/** The cache keys of the plan's fixed reads, spelt once (a poll asks for each several times). */
+const PLANNED_KEYS: ReadonlyMap<PlannedRead, string> = new Map(REFRESH_READS.map((r) => [r, cacheKey(r.op, r.cacheQuery ?? r.query)]));
+const keyOf = (r: PlannedRead): string => PLANNED_KEYS.get(r) ?? cacheKey(r.op, r.cacheQuery ?? r.query);
 /**
  * Site errors and system states that wait for the admin: a background poll leaves them alone (a
  * refused password tried again every interval could lock the account; a changed certificate must
@@ -242,8 +244,9 @@ export class FleetRefresh {
    * records arrived, they are `detailMaxAgeMs` old or were not read whole last time (see
    * {@link PollMemo}); slow-moving configuration once its cached answer is older than
    * `slowReadMaxAgeMs`; and SMART of a drive once its reading is older than the site's SMART age or
-   * its status changed. What it does not re-read keeps its own (older) time in the cache. It is quiet: no `refreshing` progress, only the final status, so views do not turn
-   * read-only every interval.
+   * its status changed. What it does not re-read keeps its own (older) time in the cache. It is
+   * quiet: no `refreshing` progress, only the final status, so views do not turn read-only every
+   * interval.
    */
   private async refreshSystem(site: Site, conn: SiteConnection, system: string, mode: RefreshMode): Promise<void> {
     const { o, state } = this.f;
