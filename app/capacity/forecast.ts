@@ -207,7 +207,10 @@ export function historyRowsRead(rows: readonly PoolHistoryRow[]): PoolHistoryRow
  * Splits a pool capacity history into per-pool samples, plus a system series summing the pools
  * at each time (only times at which every pool reported, so a missing pool does not look like a drop).
  */
-export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: Map<string, CapacitySample[]>; system: CapacitySample[] } {
+export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: ReadonlyMap<string, readonly CapacitySample[]>; system: readonly CapacitySample[] } {
+  // A history kept while its answer stands is assessed again at every poll: its times are read once.
+  const held = BY_POOL.get(rows);
+  if (held) return held;
   const pools = new Map<string, CapacitySample[]>();
   for (const r of rows) {
     if (typeof r.PoolName !== 'string' || typeof r.Time !== 'string' || typeof r.TotalConsumedSizeInBytes !== 'number') continue;
@@ -230,5 +233,9 @@ export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: Map<str
     .filter(([, v]) => v.count === pools.size)
     .map(([t, v]) => ({ t, consumed: v.consumed }))
     .sort((a, b) => a.t - b.t);
-  return { pools, system };
+  const out = { pools, system };
+  BY_POOL.set(rows, out);
+  return out;
 }
+/** {@link historyByPool} per rows array (read-only: neither the rows nor the samples are changed by their readers). */
+const BY_POOL = new WeakMap<readonly PoolHistoryRow[], ReturnType<typeof historyByPool>>();

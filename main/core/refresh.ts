@@ -288,9 +288,8 @@ export class FleetRefresh {
     );
     // Detail reads a steady poll has not planned yet.
     const later = steady ? DETAIL_READS.filter((r) => !plan.includes(r)) : [];
-    // The drives' statuses before this poll, to see which drives changed status.
+    // The drive list before this poll (its skeleton): which drives changed status, and SMART's plan when the list is not read again.
     const previousSkeleton = !steady ? undefined : (kept?.drives ?? driveSkeleton(o.cache.get(site.id, system, cacheKey(RESOURCES.op, RESOURCES.query), NO_USE)?.value));
-    const previousDrives = previousSkeleton && driveStatuses(previousSkeleton);
     let done = 0;
     let answered = 0;
     let total = plan.length;
@@ -455,7 +454,8 @@ export class FleetRefresh {
         return `${r.op}?driveid=${d.driveid}&${part}`;
       };
       const smartAge = (d: { node: string; driveid: number }): number | undefined => ageOf(smartKey(d));
-      const due = previousDrives ? smartDueAfter(resources, previousDrives, smartAge, smartMaxAgeMs) : undefined;
+      // A drive list read again: a drive whose status changed is due too. One not read: by age alone.
+      const due = !previousSkeleton ? undefined : resourcesRead ? smartDueAfter(resources, driveStatuses(previousSkeleton), smartAge, smartMaxAgeMs) : (d: { node: string; driveid: number }) => (smartAge(d) ?? Infinity) >= smartMaxAgeMs;
       const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives, due);
       if (smart.drives.length < smart.total) truncated.push(`SMART read for ${smart.drives.length} of ${smart.total} drives (failing drives first)`);
       total += smart.drives.length;
