@@ -143,6 +143,28 @@ describe('a health-first steady poll', () => {
     for (const d of ALL_DETAILS) expect(at(h, d)).toBe(now(h));
   });
 
+  it('reads a detail again at every poll while the system sends only part of it, and once more when whole', async () => {
+    // Four nodes: its node and drive lists (an item per node) are cut to three by the dialect.
+    const index = sim.manifest.sites[0]!.systems.findIndex((name) => sim.control.site(0).state.systems.find((x) => x.name === name)!.nodes.length > 3);
+    expect(index).toBeGreaterThanOrEqual(0);
+    sim.control.setDialects(['partial-content']);
+    try {
+      const h = await harness(index);
+      for (let i = 0; i < 2; i++) {
+        const written = await poll(h);
+        expect(written).toEqual(expect.arrayContaining([DETAILS.nodes, DETAILS.drives]));
+        expect(h.fleet.status(h.siteId).find((s) => s.system === h.system)?.truncated).toMatch(/GET \/resources\/list/);
+      }
+      sim.control.setDialects([]);
+      expect(await poll(h)).toEqual(expect.arrayContaining([DETAILS.nodes, DETAILS.drives]));
+      const quiet = await poll(h);
+      expect(quiet).not.toContain(DETAILS.nodes);
+      expect(quiet).not.toContain(DETAILS.drives);
+    } finally {
+      sim.control.setDialects([]);
+    }
+  });
+
   it('a full refresh reads every detail; a poll of a new process too (nothing read by it yet)', async () => {
     const h = await harness(4);
     expect(await poll(h)).not.toContain(DETAILS.provisioning);
