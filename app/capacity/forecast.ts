@@ -207,15 +207,13 @@ export function historyRowsRead(rows: readonly PoolHistoryRow[]): PoolHistoryRow
  * Splits a pool capacity history into per-pool samples, plus a system series summing the pools
  * at each time (only times at which every pool reported, so a missing pool does not look like a drop).
  */
-export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: ReadonlyMap<string, readonly CapacitySample[]>; system: readonly CapacitySample[] } {
-  // A history kept while its answer stands is assessed again at every poll: its times are read once.
-  const held = BY_POOL.get(rows);
-  if (held) return held;
+export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: Map<string, CapacitySample[]>; system: CapacitySample[] } {
+  const times = timesOf(rows);
   const pools = new Map<string, CapacitySample[]>();
-  for (const r of rows) {
+  for (const [i, r] of rows.entries()) {
     if (typeof r.PoolName !== 'string' || typeof r.Time !== 'string' || typeof r.TotalConsumedSizeInBytes !== 'number') continue;
-    const t = timeMs(r.Time);
-    if (t === undefined) continue;
+    const t = times[i] as number;
+    if (Number.isNaN(t)) continue;
     let list = pools.get(r.PoolName);
     if (!list) pools.set(r.PoolName, (list = []));
     list.push({ t, consumed: r.TotalConsumedSizeInBytes });
@@ -233,9 +231,20 @@ export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: Readonl
     .filter(([, v]) => v.count === pools.size)
     .map(([t, v]) => ({ t, consumed: v.consumed }))
     .sort((a, b) => a.t - b.t);
-  const out = { pools, system };
-  BY_POOL.set(rows, out);
-  return out;
+  return { pools, system };
 }
-/** {@link historyByPool} per rows array (read-only: neither the rows nor the samples are changed by their readers). */
-const BY_POOL = new WeakMap<readonly PoolHistoryRow[], ReturnType<typeof historyByPool>>();
+
+/**
+ * Each row's time (ms; NaN when it cannot be read), kept per rows array: a history kept while its
+ * answer stands is assessed again at every poll, and reading its times was most of that. A few
+ * bytes a row, where the samples themselves would double what is kept.
+ */
+function timesOf(rows: readonly PoolHistoryRow[]): Float64Array {
+  let times = TIMES.get(rows);
+  if (times?.length !== rows.length) {
+    times = Float64Array.from(rows, (r) => (typeof r.Time === 'string' ? (timeMs(r.Time) ?? Number.NaN) : Number.NaN));
+    TIMES.set(rows, times);
+  }
+  return times;
+}
+const TIMES = new WeakMap<readonly PoolHistoryRow[], Float64Array>();
