@@ -208,11 +208,12 @@ export function historyRowsRead(rows: readonly PoolHistoryRow[]): PoolHistoryRow
  * at each time (only times at which every pool reported, so a missing pool does not look like a drop).
  */
 export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: Map<string, CapacitySample[]>; system: CapacitySample[] } {
+  const times = timesOf(rows);
   const pools = new Map<string, CapacitySample[]>();
-  for (const r of rows) {
+  for (const [i, r] of rows.entries()) {
     if (typeof r.PoolName !== 'string' || typeof r.Time !== 'string' || typeof r.TotalConsumedSizeInBytes !== 'number') continue;
-    const t = timeMs(r.Time);
-    if (t === undefined) continue;
+    const t = times[i] as number;
+    if (Number.isNaN(t)) continue;
     let list = pools.get(r.PoolName);
     if (!list) pools.set(r.PoolName, (list = []));
     list.push({ t, consumed: r.TotalConsumedSizeInBytes });
@@ -232,3 +233,18 @@ export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: Map<str
     .sort((a, b) => a.t - b.t);
   return { pools, system };
 }
+
+/**
+ * Each row's time (ms; NaN when it cannot be read), kept per rows array: a history kept while its
+ * answer stands is assessed again at every poll, and reading its times was most of that. A few
+ * bytes a row, where the samples themselves would double what is kept.
+ */
+function timesOf(rows: readonly PoolHistoryRow[]): Float64Array {
+  let times = TIMES.get(rows);
+  if (times?.length !== rows.length) {
+    times = Float64Array.from(rows, (r) => (typeof r.Time === 'string' ? (timeMs(r.Time) ?? Number.NaN) : Number.NaN));
+    TIMES.set(rows, times);
+  }
+  return times;
+}
+const TIMES = new WeakMap<readonly PoolHistoryRow[], Float64Array>();

@@ -15,22 +15,56 @@ export interface PlannedRead {
    * are read by every poll.
    */
   slow?: true;
+  /**
+   * A detail list the health answer summarises: a steady poll reads it again only when these
+   * parts of the health answer's {@link healthStates} changed since it was last read, new
+   * notification records arrived, its cached answer is older than the detail age, or it was not
+   * read whole last time (see `main/core/refresh.ts`).
+   */
+  detail?: readonly HealthPart[];
+}
+
+/** The parts of the health answer a steady poll compares (see {@link healthStates}). */
+export type HealthPart = 'hardware' | 'volumes' | 'pools';
+
+/**
+ * What the health answer says about state, by part, as text to compare: unhealthy hardware counts
+ * per kind, unhealthy volumes and their states, the pools' names and provisioning states. Not its
+ * utilisation percentages and bytes, which move at every poll. Undefined when `health` is no
+ * health answer.
+ */
+export function healthStates(health: unknown): Record<HealthPart, string> | undefined {
+  if (health === null || typeof health !== 'object') return undefined;
+  const h = health as {
+    HardwareResources?: { UnhealthyResourceCount?: unknown };
+    Volumes?: { UnhealthyVolumes?: unknown; UnhealthyStates?: unknown };
+    CapacityUtilization?: { ProvisioningStates?: unknown; PoolCapacity?: unknown };
+  };
+  const sorted = (v: unknown): string => (v !== null && typeof v === 'object' && !Array.isArray(v) ? JSON.stringify(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : JSON.stringify(v ?? null));
+  const pools = h.CapacityUtilization?.PoolCapacity;
+  const names = Array.isArray(pools) ? pools.map((p) => String((p as { PoolName?: unknown } | null)?.PoolName)).sort() : null;
+  const states = h.CapacityUtilization?.ProvisioningStates;
+  return {
+    hardware: sorted(h.HardwareResources?.UnhealthyResourceCount),
+    volumes: `${JSON.stringify(h.Volumes?.UnhealthyVolumes ?? null)} ${sorted(h.Volumes?.UnhealthyStates)}`,
+    pools: `${JSON.stringify(names)} ${JSON.stringify(Array.isArray(states) ? states.map(String).sort() : null)}`,
+  };
 }
 
 /**
  * `full`: everything (a manual Refresh, the first contact). `steady`: a background poll, which
- * reads health every time and the rest only when due (see {@link refreshPlan}, {@link smartDrivesToRead}),
- * to spare controllers that serve production I/O.
+ * reads health, new notifications and the live lists every time and the rest only when due (see
+ * {@link refreshPlan}, {@link smartDrivesToRead}), to spare controllers that serve production I/O.
  */
 export type RefreshMode = 'full' | 'steady';
 
 /**
  * What a refresh of one system reads: everything the views and reports need, or in a steady poll
- * the health reads and those slow reads `slowDue` says are due. All of these depend only on the
- * system's session, so they run in parallel under the per-endpoint cap; SMART reads depend on the
- * hardware list and form the second level.
+ * the reads read every time and those slow and detail reads `due` says are due. All of these
+ * depend only on the system's session, so they run in parallel under the per-endpoint cap; SMART
+ * reads depend on the hardware list and form the second level.
  */
-export function refreshPlan(now: Date, notificationsSince: string | undefined, mode: RefreshMode = 'full', slowDue: (read: PlannedRead) => boolean = () => true): PlannedRead[] {
+export function refreshPlan(now: Date, notificationsSince: string | undefined, mode: RefreshMode = 'full', due: (read: PlannedRead) => boolean = () => true): PlannedRead[] {
   const all: PlannedRead[] = [
     ...REFRESH_READS,
     // Daily points over 30 days: a new one a day, so it is slow.
@@ -40,7 +74,7 @@ export function refreshPlan(now: Date, notificationsSince: string | undefined, m
       query: { descendingOrder: true, top: 500, ...(notificationsSince ? { startTimestamp: notificationsSince } : {}) },
     },
   ];
-  return mode === 'full' ? all : all.filter((r) => !r.slow || slowDue(r));
+  return mode === 'full' ? all : all.filter((r) => (!r.slow && !r.detail) || due(r));
 }
 
 /**
@@ -53,17 +87,22 @@ export function capacityHistoryQuery(now: Date): Record<string, unknown> {
 
 /**
  * Reads whose query never changes: views read the offline cache with exactly these queries
- * (the cache key is the operation plus its query). Health — nodes, drives, health, pool capacity
- * and provisioning state, evacuations, replication — is read by every poll; the rest is `slow`.
+ * (the cache key is the operation plus its query). The health answer, evacuations and replication
+ * (whose lag moves) are read by every poll; the lists the health answer summarises are `detail`,
+ * each with the parts whose change it shows; the rest is `slow`.
  */
 export const REFRESH_READS: readonly PlannedRead[] = [
-    { op: 'GET /nodes/list', query: { sensors: true, gateway: true, vols: true, ip: true, sed: true } },
-    { op: 'GET /resources/list', query: { details: true, sensors: true } },
+    // A node's state, HA and parts: a failed part counts as unhealthy hardware, a node down leaves its volumes unhealthy.
+    { op: 'GET /nodes/list', query: { sensors: true, gateway: true, vols: true, ip: true, sed: true }, detail: ['hardware', 'volumes'] },
+    // A drive's status: the health answer counts the drives not OK.
+    { op: 'GET /resources/list', query: { details: true, sensors: true }, detail: ['hardware'] },
     { op: 'GET /resources/network/list', query: { details: true }, slow: true },
     { op: 'GET /nodes/support/tunnel/status', query: {}, slow: true },
     { op: 'GET /monitoring/health/current', query: { volumes: true, hardwareResources: true, hardwareUtilization: true, capacityUtilization: true, details: true } },
-    { op: 'GET /monitoring/capacity/pools/current', query: { total: true, details: true } },
-    { op: 'GET /monitoring/capacity/provisioning', query: {} },
+    // Bytes that move slowly (the detail age bounds them); a pool's state is in the health answer.
+    { op: 'GET /monitoring/capacity/pools/current', query: { total: true, details: true }, detail: ['pools'] },
+    // Each pool's state and layouts: a drive failing degrades its pool and changes the layouts it allows.
+    { op: 'GET /monitoring/capacity/provisioning', query: {}, detail: ['pools', 'hardware'] },
     { op: 'GET /monitoring/capacity/volumes', query: {}, slow: true },
     { op: 'GET /monitoring/reserve/current', query: {}, slow: true },
     { op: 'GET /monitoring/evacuations/live', query: {} },

@@ -10,13 +10,27 @@ import type { LaggingPair, NodeDrive, Rollup } from './rollup.js';
 /** A system's health summary (what the window keeps per system). */
 export interface HealthSummary {
   rollup: Rollup;
-  /** When the health record was read from the system. */
+  /** When the health record was read from the system: the system's data age. */
   at: string | undefined;
+  /** When the detail lists behind the drive, HA and pool figures were read (see {@link DetailsAt}). */
+  detailsAt?: DetailsAt | undefined;
   drives: NodeDrive[];
   lagging: LaggingPair[];
   errors: NotificationRecord[];
   /** The lists behind `drives` and `lagging` when the system sent only part of them: those lists are at least so long. */
   incomplete?: Partial<Record<'drives' | 'replication', IncompleteList>> | undefined;
+}
+
+/**
+ * When each detail list a summary reads was read from the system (ISO; absent when none is cached):
+ * `nodes` (HA), `drives` (drives not OK), `pools` (the older of pool capacity and provisioning). A
+ * steady poll reads them less often than the health record, so what shows their figures shows
+ * their time, not `at`.
+ */
+export interface DetailsAt {
+  nodes?: string | undefined;
+  drives?: string | undefined;
+  pools?: string | undefined;
 }
 
 /**
@@ -51,6 +65,8 @@ export type RollupBrief = Omit<Rollup, 'capacity'> & { capacity: CapacityBrief }
 export interface HealthBrief {
   rollup: RollupBrief;
   at: string | undefined;
+  /** The oldest of the summary's {@link DetailsAt}: the HA, capacity and drive figures are at least this fresh. */
+  oldestDetailAt?: string | undefined;
   /** How many drives are not OK. */
   drives: number;
   /** How many replication pairs are behind. */
@@ -74,7 +90,7 @@ export const UNREAD_ROLLUP: RollupBrief = {
 export const needsLook = (p: { level: Level }): boolean => p.level !== 'ok' && p.level !== 'unknown';
 
 /** A system's brief from its summary: computed by main beside the summary, and by the window from a summary it read in full. */
-export function briefOf(f: Pick<HealthSummary, 'rollup' | 'at'> & { drives: readonly unknown[]; lagging: readonly unknown[] }): HealthBrief {
+export function briefOf(f: Pick<HealthSummary, 'rollup' | 'at' | 'detailsAt'> & { drives: readonly unknown[]; lagging: readonly unknown[] }): HealthBrief {
   const { capacity, ...rest } = f.rollup;
   const c: CapacityBrief = { level: capacity.level, verdict: capacity.pools[0]?.verdict, usable: 0, allocated: 0, unknownUsable: 0, pools: capacity.pools.length, attention: 0 };
   for (const p of capacity.pools) {
@@ -83,7 +99,15 @@ export function briefOf(f: Pick<HealthSummary, 'rollup' | 'at'> & { drives: read
     c.allocated += p.allocated ?? 0;
     if (needsLook(p)) c.attention++;
   }
-  return { rollup: { ...rest, capacity: c }, at: f.at, drives: f.drives.length, lagging: f.lagging.length };
+  const oldest = oldestOf([f.detailsAt?.nodes, f.detailsAt?.drives, f.detailsAt?.pools]);
+  return { rollup: { ...rest, capacity: c }, at: f.at, ...(oldest ? { oldestDetailAt: oldest } : {}), drives: f.drives.length, lagging: f.lagging.length };
+}
+
+/** The earliest of ISO times (undefined ones left out); undefined when there is none. */
+export function oldestOf(times: ReadonlyArray<string | undefined>): string | undefined {
+  let oldest: string | undefined;
+  for (const t of times) if (t !== undefined && (oldest === undefined || Date.parse(t) < Date.parse(oldest))) oldest = t;
+  return oldest;
 }
 
 /** A pool as JSON carries it (`HealthSummaryWire` in system-summary.ts): an unbounded forecast's high end is null. */
@@ -95,6 +119,7 @@ interface WirePool {
 interface SummaryWire {
   rollup: { capacity: { pools: WirePool[]; total?: WirePool | undefined } };
   at?: string | undefined;
+  detailsAt?: DetailsAt | undefined;
   drives: unknown[];
   lagging: unknown[];
   errors: unknown[];
@@ -110,6 +135,7 @@ export function summaryFromWire(w: SummaryWire): HealthSummary {
   return {
     rollup: { ...w.rollup, capacity: { ...capacity, pools: capacity.pools.map(pool), total: capacity.total ? pool(capacity.total) : undefined } },
     at: w.at,
+    ...(w.detailsAt ? { detailsAt: w.detailsAt } : {}),
     drives: w.drives,
     lagging: w.lagging,
     errors: w.errors,

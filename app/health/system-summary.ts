@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { NotificationRecord } from '../catalog/resources.js';
+import type { Node, NotificationRecord } from '../catalog/resources.js';
 import { NOTIFICATIONS_CACHE, type PlannedRead } from '../fleet/refresh-plan.js';
 import { incompleteOf } from '../answers/incomplete.js';
 import { historyRowsRead, type PoolHistoryRow } from '../capacity/forecast.js';
 import type { SmartLookup } from '../smart/verdict.js';
 import { highLevel } from './rollup.js';
-import type { HealthSummary } from './summary-facts.js';
+import { oldestOf, type DetailsAt, type HealthSummary } from './summary-facts.js';
 import { listOf, ROLLUP_READS, rollupAnswers, systemObjects, systemRollup, type CapacityMemo } from './system-health.js';
 
 // The window's side (the summary's type and `summaryFromWire`) is in summary-facts.ts, without zod, for its first script.
@@ -38,13 +38,27 @@ export type CachedRead = { value: unknown; at: string } | null | undefined;
  */
 export function healthSummaryOf(read: (r: PlannedRead) => CachedRead, now: number, smart?: SmartLookup, memo?: CapacityMemo): HealthSummary {
   const health = read(SUMMARY_READS.health);
-  const answers = rollupAnswers((r) => (r === SUMMARY_READS.health ? health : read(r))?.value, smart, memo);
+  // Each detail list's own read time (a steady poll reads them less often than the health record).
+  const at = new Map<PlannedRead, string | undefined>();
+  const answers = rollupAnswers((r) => {
+    const hit = r === SUMMARY_READS.health ? health : read(r);
+    at.set(r, hit?.at);
+    return hit?.value;
+  }, smart, memo);
+  const pools = [at.get(SUMMARY_READS.pools), at.get(SUMMARY_READS.provisioning)];
+  const detailsAt: DetailsAt = {
+    ...(at.get(SUMMARY_READS.nodes) ? { nodes: at.get(SUMMARY_READS.nodes) } : {}),
+    ...(at.get(SUMMARY_READS.resources) ? { drives: at.get(SUMMARY_READS.resources) } : {}),
+    // The older of the two a pool's figures and state come from.
+    ...(oldestOf(pools) ? { pools: oldestOf(pools) } : {}),
+  };
   const objects = systemObjects(answers);
   const drivesRead = incompleteOf(answers.resources);
   const pairsRead = incompleteOf(answers.replication);
   return {
     rollup: systemRollup(answers, now, objects),
     at: health?.at,
+    ...(Object.keys(detailsAt).length ? { detailsAt } : {}),
     drives: objects.drives ?? [],
     lagging: objects.lagging ?? [],
     errors: highLevel(listOf<NotificationRecord>(read(SUMMARY_READS.notifications)?.value), SUMMARY_ERRORS),
@@ -60,6 +74,15 @@ export function healthSummaryOf(read: (r: PlannedRead) => CachedRead, now: numbe
  */
 export function summaryNotifications(value: unknown): { Data: NotificationRecord[] } {
   return { Data: highLevel(listOf<NotificationRecord>(value), SUMMARY_ERRORS) };
+}
+
+/**
+ * What a summary reads of the node list: each node's name, id, state and HA state (its HA), as a
+ * node list. Like {@link summaryNotifications}, {@link healthSummaryOf} gives the same summary from it.
+ */
+export function summaryNodes(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  return { Data: listOf<Node>(value).map((n) => ({ Name: n.Name, Id: n.Id, State: n.State, HAState: n.HAState })) };
 }
 
 /**
@@ -115,6 +138,7 @@ const haSchema = z
     down: z.array(z.string()),
   })
   .optional();
+const detailsAtSchema = z.object({ nodes: z.string().optional(), drives: z.string().optional(), pools: z.string().optional() }).optional();
 const rollupSchema = z.object({
   level,
   dimensions,
@@ -135,6 +159,7 @@ export const healthSummarySchema = z.object({
   seq: z.number().int(),
   rollup: rollupSchema,
   at: z.string().optional(),
+  detailsAt: detailsAtSchema,
   drives: z.array(z.object({ node: z.string(), drive: record, smart: z.object({ risk: z.enum(['warning', 'critical']), findings: z.array(z.string()) }).optional() })),
   lagging: z.array(z.object({ application: z.string(), volume: z.string(), pair: record })),
   errors: z.array(record),
@@ -160,6 +185,7 @@ export const healthBriefSchema = z.object({
     ha: haSchema,
   }),
   at: z.string().optional(),
+  oldestDetailAt: z.string().optional(),
   drives: count,
   lagging: count,
 });

@@ -35,26 +35,3 @@ export function normalisedAnswer(op: Operation, value: unknown, where: string, c
   if (!result.ok) throw new UnrecognisedAnswerError(op.key, result.answered, result.expected, where);
   return result.value;
 }
-
-/**
- * What a call answers instead of a value when its caller's {@link AnswerCheck} said the answer's
- * text is one it already holds: the answer was checked to be JSON but not normalised.
- */
-export const UNCHANGED_ANSWER: unique symbol = Symbol('unchanged answer');
-
-/**
- * A 200 answer's text as a caller that skips answers it already holds sees it, before it is
- * normalised: once the text is known to be JSON of an allowed depth (what the answer would have
- * failed on is still failed on), only for a whole answer (not a 206, not paged by its headers).
- */
-export interface SeenAnswer {
-  /** The body as text (decoded, byte order mark dropped). */
-  readonly text: string;
-  /** The secrets masked in the answer (those sent with the call and the site's own): what the stored answer depends on besides the text. Never to be kept as they are. */
-  readonly secrets: readonly string[];
-  /** What the normaliser would read the answer by. */
-  readonly context: AnswerContext | undefined;
-}
-
-/** Returns true when the caller already holds what `answer` would give: the call then answers {@link UNCHANGED_ANSWER}. */
-export type AnswerCheck = (answer: SeenAnswer) => boolean;

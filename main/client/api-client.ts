@@ -18,7 +18,7 @@ import {
 } from '../../app/catalog/index.js';
 import { readAnswerJson, type AnswerJson } from '../../app/answers/json-text.js';
 import { maskAnswerSecrets, maskSecrets, secretValues } from '../../app/redact.js';
-import { normalisedAnswer, UNCHANGED_ANSWER, type AnswerCheck } from './answer.js';
+import { normalisedAnswer } from './answer.js';
 import {
   AnswerTooLargeError,
   ApiError,
@@ -99,8 +99,6 @@ export interface CallOptions {
   budget?: ByteBudget;
   /** The answering system's clock, for the times of a 200 answer (see `normaliseAnswer`). */
   clock?: AnswerContext | undefined;
-  /** Asked of a whole 200 answer once it is known to be JSON: when it says the caller holds it, the call answers {@link UNCHANGED_ANSWER} instead of the normalised value. */
-  unchanged?: AnswerCheck | undefined;
 }
 
 /** Call options with the query, body and headers the operation `K` declares. */
@@ -350,10 +348,7 @@ export class ApiClient {
           : paged
             ? { ...options.clock, partial: { total: paged.total, more: paged.more } }
             : options.clock;
-      // Only a whole answer (neither a 206 nor paged by its headers) may be one the caller holds.
-      const check = status === 200 && context === options.clock ? options.unchanged : undefined;
-      const value = this.parseSuccess(op, text, where, context, check && ((t) => check({ text: t, secrets: [...sent, ...(options.mask ?? [])], context })));
-      if (value === UNCHANGED_ANSWER) return value;
+      const value = this.parseSuccess(op, text, where, context);
       // A system may echo what was sent (the session token): masked wherever it shows.
       // And the site's own secrets, which were not sent: whole, as only a whole one can be repeated.
       return maskAnswerSecrets(value, sent, options.mask ?? []);
@@ -408,8 +403,7 @@ export class ApiClient {
     return bodyText(decoded);
   }
 
-  /** The normalised answer, or {@link UNCHANGED_ANSWER} when `held` says the caller holds it (asked once the text is known to be JSON). */
-  private parseSuccess(op: Operation, text: string, where: string, clock: AnswerContext | undefined, held?: (text: string) => boolean): unknown {
+  private parseSuccess(op: Operation, text: string, where: string, clock: AnswerContext | undefined): unknown {
     if (op.response.kind === 'empty') return undefined;
     let answer: AnswerJson;
     try {
@@ -420,7 +414,6 @@ export class ApiClient {
     if (answer.tooDeep) {
       throw new ProtocolError(`${where}: the answer is nested deeper than ${MAX_ANSWER_DEPTH} levels, which no answer of the interface is; it was not read`);
     }
-    if (held?.(text)) return UNCHANGED_ANSWER;
     return normalisedAnswer(op, answer.value, where, clock);
   }
 

@@ -32,11 +32,11 @@ export interface FleetOptions {
   /** A background (steady) poll re-reads slow-moving configuration only when its cached answer is this old, ms (default 15 min). */
   slowReadMaxAgeMs?: number;
   /**
-   * A steady poll leaves a volatile answer (drive list, health, replication) unparsed and unwritten
-   * when its text differs from the one this process last stored only in members no reader reads,
-   * while that stored answer is younger than this, ms (default 5 min); past it, it is stored again.
+   * A steady poll reads a detail list the health answer summarises (nodes, drives, pool capacity,
+   * provisioning) at the latest once its cached answer is this old, ms (default 5 min), even when
+   * the health answer and the notifications say nothing changed.
    */
-  volatileMaxAgeMs?: number;
+  detailMaxAgeMs?: number;
   /** Drives whose SMART is read per system and refresh (default 256); failing drives first. */
   maxSmartDrives?: number;
   /** Bytes of answers one system's refresh may read (default 32 MiB); a larger answer is dropped. */
@@ -74,7 +74,7 @@ export interface FleetOptions {
  * more answers in memory (a monitor's is bounded, see BENCHMARKS.md); fewer leave main idle while
  * answers are on their way.
  */
-export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024, cacheBatchBytes: 4 * 1024 * 1024, slowReadMaxAgeMs: 15 * 60_000, volatileMaxAgeMs: 5 * 60_000, globalMaxInFlight: 512, systemsAtOnce: 48 } as const;
+export const FLEET_LIMITS = { timeoutMs: 15_000, refreshDeadlineMs: 60_000, maxSmartDrives: 256, maxSystemBytes: 32 * 1024 * 1024, cacheBatchBytes: 4 * 1024 * 1024, slowReadMaxAgeMs: 15 * 60_000, detailMaxAgeMs: 5 * 60_000, globalMaxInFlight: 512, systemsAtOnce: 48 } as const;
 
 /** What the fleet's jobs (calls, refresh, site administration) share. */
 export interface FleetContext {

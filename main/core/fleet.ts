@@ -292,6 +292,11 @@ export class Fleet {
     return versions;
   }
 
+  /** When each cached answer of a system was read (ms since the epoch), by cache key (one index read; reads no answer). */
+  cachedReadTimes(siteId: string, system: string): ReadonlyMap<string, number> {
+    return this.o.cache.readTimes(siteId, system);
+  }
+
   /** Like {@link cached}, with the value as its stored JSON text (sent on to the renderer unparsed). */
   cachedText(siteId: string, system: string, opKey: string, query: Record<string, unknown> = {}, options: { recordUse?: boolean } = {}): { json: string; at: string; stale: boolean } | undefined {
     const hit = this.o.cache.getText(siteId, system, cacheKey(getOperation(opKey).key, query), options);

@@ -1,5 +1,5 @@
 import { refreshEnded, type SystemStatus } from '../../app/domain/site.js';
-import { briefOf, healthSummaryOf, summaryHistory, summaryNotifications, SUMMARY_READS, type CachedRead } from '../../app/health/system-summary.js';
+import { briefOf, healthSummaryOf, summaryHistory, summaryNodes, summaryNotifications, SUMMARY_READS, type CachedRead } from '../../app/health/system-summary.js';
 import { redactedJson } from '../../app/redact.js';
 import type { FleetEvent, StatusOrder } from './fleet-state.js';
 import type { Database } from '../store/driver.js';
@@ -20,6 +20,8 @@ export interface SummarySource {
   cached(siteId: string, system: string, opKey: string, query?: Record<string, unknown>, options?: { recordUse?: boolean }): { value: unknown; at: string } | undefined;
   /** The content version of each cached answer of a system: a SMART text unchanged since it was last parsed is not read again. */
   cachedVersions?(siteId: string, system: string): ReadonlyMap<string, number>;
+  /** When each cached answer of a system was read (ms): a kept part of an answer read again unchanged takes its new read time. */
+  cachedReadTimes?(siteId: string, system: string): ReadonlyMap<string, number>;
 }
 
 export interface HealthSummariesOptions {
@@ -115,12 +117,17 @@ function smartStamp(versions: ReadonlyMap<string, number> | undefined): SmartSta
 }
 const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
 /**
- * The answers a poll seldom writes (the merged notifications, the capacity history), by cache key,
- * with what a summary reads of them: that part is kept per content version.
+ * The answers a poll seldom writes (the merged notifications, the capacity history, and the detail
+ * lists a steady poll reads only on a change or by age), by cache key, with what a summary reads of
+ * them: that part is kept per content version.
  */
 const KEPT_PARTS: ReadonlyMap<string, (value: unknown) => unknown> = new Map<string, (value: unknown) => unknown>([
   [cacheKey(SUMMARY_READS.notifications.op, SUMMARY_READS.notifications.query), summaryNotifications],
   [cacheKey(SUMMARY_READS.history.op, SUMMARY_READS.history.query), (value) => internedHistory(summaryHistory(value))],
+  [cacheKey(SUMMARY_READS.nodes.op, SUMMARY_READS.nodes.query), summaryNodes],
+  // Small (a record per pool): kept whole.
+  [cacheKey(SUMMARY_READS.pools.op, SUMMARY_READS.pools.query), (value) => value],
+  [cacheKey(SUMMARY_READS.provisioning.op, SUMMARY_READS.provisioning.query), (value) => value],
 ]);
 
 /**
@@ -238,11 +245,21 @@ export class HealthSummaries {
         }
       };
       const smart = this.smart.lookup(siteId, system, versions, written);
+      // A kept part of an answer read again unchanged (its version stands) takes the answer's read time now.
+      let times: ReadonlyMap<string, number> | undefined;
+      const readNow = (k: string, hit: CachedRead): CachedRead => {
+        if (!hit) return hit;
+        times ??= this.o.fleet.cachedReadTimes?.(siteId, system);
+        const at = times?.get(k);
+        if (at === undefined || Number.isNaN(at)) return hit;
+        const iso = new Date(at).toISOString();
+        return iso === hit.at ? hit : { value: hit.value, at: iso };
+      };
       const read = (r: { op: string; query: Record<string, unknown> }): CachedRead => {
         const k = cacheKey(r.op, r.query);
-        if (k === RESOURCES_KEY) return this.drivesOf(siteId, system, versions, smart, () => cached(r, k));
+        if (k === RESOURCES_KEY) return readNow(k, this.drivesOf(siteId, system, versions, smart, () => cached(r, k)));
         const part = KEPT_PARTS.get(k);
-        return part ? this.partOf(siteId, system, k, part, versions, () => cached(r, k)) : cached(r, k);
+        return part ? readNow(k, this.partOf(siteId, system, k, part, versions, () => cached(r, k))) : cached(r, k);
       };
       const summary = healthSummaryOf(read, this.clock().getTime(), smart, written);
       // The answers were redacted before they were cached; redacted again, as everything leaving main.

@@ -3,7 +3,7 @@ import { freshRecordOffset, timeMs } from '../../app/answers/time.js';
 import { getOperation } from '../../app/catalog/index.js';
 import { DEFAULT_SMART_MAX_AGE_HOURS, type Site, type SystemState, type SystemStatus } from '../../app/domain/site.js';
 import { redact } from '../../app/redact.js';
-import { AnswerTooLargeError, ApiError, CertificateError, isThrottling, ProtocolError, UNCHANGED_ANSWER, UnrecognisedAnswerError, UnreachableError, type AnswerCheck, type ByteBudget, type SeenAnswer, type TransientHttpError } from '../client/index.js';
+import { AnswerTooLargeError, ApiError, CertificateError, isThrottling, ProtocolError, UnrecognisedAnswerError, UnreachableError, type ByteBudget, type TransientHttpError } from '../client/index.js';
 import { cacheKey, type CacheRow } from '../store/offline-cache.js';
 import { Deadline, formatMs } from './deadline.js';
 import { ipcErrorCode } from '../../app/errors.js';
@@ -12,9 +12,10 @@ import { FLEET_LIMITS, type FleetContext } from './fleet-context.js';
 import { SYSTEMS_KEY } from './fleet-state.js';
 import { listedSystems, type UnreadableSystem } from '../../app/fleet/listed-systems.js';
 import { Limiter } from './limiter.js';
-import { isVolatileKey, rawReadDigest, stableDigest } from './answer-digests.js';
+import { isVolatileKey, stableDigest } from './answer-digests.js';
 import { WrittenAnswers } from './written-answers.js';
-import { driveSkeleton, driveStatuses, refreshPlan, type DriveSkeleton, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
+import { smartKeys } from './smart-keys.js';
+import { driveSkeleton, driveStatuses, healthStates, REFRESH_READS, refreshPlan, type DriveSkeleton, type PlannedRead, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
 import { MAX_NOTIFICATION_PAGES, MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type FreshRecordClock, type NotificationMark, type NotificationPaging } from './notifications.js';
 import type { ReadScope, SiteConnection } from './site-connection.js';
 import { selfMetrics } from '../metrics/self-metrics.js';
@@ -34,31 +35,13 @@ function pollRetryAfter(ms: number | undefined): number {
 }
 const RESOURCES = refreshRead('GET /resources/list');
 const RESOURCES_KEY = cacheKey(RESOURCES.op, RESOURCES.query);
+const HEALTH_OP = 'GET /monitoring/health/current';
 const NODES_OP = 'GET /nodes/list';
-/**
- * The volatile answers a steady poll neither normalises nor stores while their read part stands (see
- * {@link HeldVolatile}): the drive list alone, most of a poll's bytes. Not the nodes list: its `Time`
- * is the system's clock, which no digest reads and every zone-less time is read by. Not the health
- * answer: its read time is the system's data age (views, `/metrics`), which must be the last poll's.
- * Not the replication list: it is small.
- */
-const SKIPPABLE_KEYS: ReadonlySet<string> = new Set([RESOURCES_KEY]);
-
-/**
- * What normalising a volatile answer reads besides its text, as one string (its system's clock
- * offset, percentage scale and date order); undefined when the answer could teach the scale or the
- * order from members no digest reads (neither known yet, and it holds percentages or slashed
- * dates): not reading it again would then change what is learned.
- */
-function readContext(answer: SeenAnswer): string | undefined {
-  const c = answer.context;
-  // The scale matters only to percentages, the date order only to slashed dates (`time.ts`).
-  const percentages = /percentage/i.test(answer.text);
-  if (percentages && c?.percentScaleKnown === undefined) return undefined;
-  const slashed = /\d\/\d/.test(answer.text);
-  if (slashed && c?.dayFirst === undefined) return undefined;
-  return `${c?.clockOffsetMs ?? 0}|${percentages ? c?.percentScaleKnown : ''}|${slashed ? String(c?.dayFirst) : ''}`;
-}
+/** The reads a steady poll decides on after the health answer (see {@link PlannedRead.detail}). */
+const DETAIL_READS = REFRESH_READS.filter((r) => r.detail !== undefined);
+/** The cache keys of the plan's fixed reads, spelt once (a poll asks for each several times). */
+const PLANNED_KEYS: ReadonlyMap<PlannedRead, string> = new Map(REFRESH_READS.map((r) => [r, cacheKey(r.op, r.cacheQuery ?? r.query)]));
+const keyOf = (r: PlannedRead): string => PLANNED_KEYS.get(r) ?? cacheKey(r.op, r.cacheQuery ?? r.query);
 /**
  * Site errors and system states that wait for the admin: a background poll leaves them alone (a
  * refused password tried again every interval could lock the account; a changed certificate must
@@ -69,35 +52,17 @@ const SYSTEM_WAITS_FOR_ADMIN: ReadonlySet<SystemState> = new Set(['login-require
 
 /**
  * What a system's last refresh left for the next poll to compare with: the mark of the merged
- * notifications and the drive list's {@link driveSkeleton} (its drives' statuses, and what a poll
- * that does not read the list again plans its SMART reads from). Kept in memory (small) so that a
- * poll does not read and parse the drive list and the notifications back from the cache; valid only
- * for what this process wrote, so a poll without it (the first one, or after a failure) reads the
- * cache as before. One skeleton, not a status map beside it: a thousand systems' memos stay.
+ * notifications, the drive list's {@link driveSkeleton} (its drives' statuses, and what a poll
+ * that does not read the list again plans its SMART reads from), and per detail read (cache key)
+ * the health answer's states of its parts when it was last read whole. Kept in memory (small) so
+ * that a poll does not read and parse the drive list and the notifications back from the cache;
+ * valid only for what this process wrote, so a poll without it (the first one, or after a
+ * failure) reads the cache and every detail, as a full refresh does.
  */
 interface PollMemo {
   notifications: NotificationMark | undefined;
   drives: DriveSkeleton | undefined;
-  /**
-   * Per cache key of {@link SKIPPABLE_KEYS}: the answer this process last normalised and stored.
-   * The drive list's held here is the one `drives` is the skeleton of.
-   */
-  volatile: ReadonlyMap<string, HeldVolatile>;
-}
-
-/**
- * A volatile answer as stored by this process: the digest of what readers read of its body as sent
- * (`rawReadDigest`, with the secrets it masks; memory only), what it was normalised by
- * ({@link readContext}) and its read time in the cache (ms); for the drive list, what planning
- * reads of it is the memo's `drives`. A steady poll whose answer has the same digest and context, while
- * the cache still holds that row (same read time) younger than `volatileMaxAgeMs`, neither
- * normalises nor stores it: the row keeps its own read time, so the data age shown stays that of
- * the sensor readings it holds.
- */
-interface HeldVolatile {
-  digest: string;
-  context: string;
-  at: number;
+  details: ReadonlyMap<string, string>;
 }
 
 const NO_USE = { recordUse: false } as const;
@@ -276,11 +241,14 @@ export class FleetRefresh {
    * SMART is read for at most `maxSmartDrives` drives (failing ones first). What was left out
    * shows as `truncated` in the system's status.
    *
-   * A steady poll reads health every time, slow-moving configuration once its cached answer is
-   * older than `slowReadMaxAgeMs`, and SMART of a drive once its reading is older than the site's
-   * SMART age or its status changed; what it does not re-read keeps its own (older) time in the
-   * cache. It is quiet: no `refreshing` progress, only the final status, so views do not turn
-   * read-only every interval.
+   * A steady poll reads the health answer, new notifications, evacuations and replication every
+   * time; the detail lists the health answer summarises when its states for them changed, new
+   * records arrived, they are `detailMaxAgeMs` old or were not read whole last time (see
+   * {@link PollMemo}); slow-moving configuration once its cached answer is older than
+   * `slowReadMaxAgeMs`; and SMART of a drive once its reading is older than the site's SMART age or
+   * its status changed. What it does not re-read keeps its own (older) time in the cache. It is
+   * quiet: no `refreshing` progress, only the final status, so views do not turn read-only every
+   * interval.
    */
   private async refreshSystem(site: Site, conn: SiteConnection, system: string, mode: RefreshMode): Promise<void> {
     const { o, state } = this.f;
@@ -296,25 +264,6 @@ export class FleetRefresh {
     // the cache. Dropped now: only a refresh that ends well leaves a new one.
     const kept = steady && readAt?.has(MERGED_NOTIFICATIONS_KEY) ? siteMemo.get(system) : undefined;
     siteMemo.delete(system);
-    const volatileMaxAge = o.volatileMaxAgeMs ?? FLEET_LIMITS.volatileMaxAgeMs;
-    // Per volatile answer read now: its digest and context, its read time once put, whether it said
-    // it is partial, and those not read again (see HeldVolatile).
-    const seenVolatile = new Map<string, { digest: string; context: string }>();
-    const storedVolatile = new Map<string, number>();
-    const partialVolatile = new Set<string>();
-    const unchangedVolatile = new Set<string>();
-    const checkOf = (key: string): AnswerCheck | undefined =>
-      SKIPPABLE_KEYS.has(key)
-        ? (answer) => {
-            seenVolatile.delete(key);
-            const context = readContext(answer);
-            const digest = context === undefined ? undefined : rawReadDigest(answer.text, answer.secrets);
-            if (context === undefined || digest === undefined) return false;
-            seenVolatile.set(key, { digest, context });
-            const held = kept?.volatile.get(key);
-            return held !== undefined && held.digest === digest && held.context === context && readAt?.get(key) === held.at && this.f.clock().getTime() - held.at < volatileMaxAge;
-          }
-        : undefined;
     // The refresh's own look at what it cached before is no view's use: no write per read (LRU).
     let heldNotifications: { value: unknown; at: string | undefined } | undefined;
     const heldEntry = (): { value: unknown; at: string | undefined } => {
@@ -332,10 +281,17 @@ export class FleetRefresh {
       return at === undefined || Number.isNaN(at) ? undefined : nowMs - at;
     };
     const slowMaxAge = o.slowReadMaxAgeMs ?? FLEET_LIMITS.slowReadMaxAgeMs;
-    const plan = refreshPlan(this.f.clock(), since, mode, (r) => (ageOf(cacheKey(r.op, r.cacheQuery ?? r.query)) ?? Infinity) >= slowMaxAge);
-    // The drives' statuses before this poll, to see which drives changed status.
-    const previousSkeleton = !steady ? undefined : (kept?.drives ?? driveSkeleton(o.cache.get(site.id, system, cacheKey(RESOURCES.op, RESOURCES.query), NO_USE)?.value));
-    const previousDrives = previousSkeleton && driveStatuses(previousSkeleton);
+    const detailMaxAge = o.detailMaxAgeMs ?? FLEET_LIMITS.detailMaxAgeMs;
+    // Due before the health answer is in: slow reads by age; a detail by age, or when this
+    // process's last refresh of the system did not read it whole. The other details wait for the
+    // health answer and the notifications (see `later` below).
+    const plan = refreshPlan(this.f.clock(), since, mode, (r) =>
+      r.slow ? (ageOf(keyOf(r)) ?? Infinity) >= slowMaxAge : kept?.details.get(keyOf(r)) === undefined || (ageOf(keyOf(r)) ?? Infinity) >= detailMaxAge,
+    );
+    // Detail reads a steady poll has not planned yet.
+    const later = steady ? DETAIL_READS.filter((r) => !plan.includes(r)) : [];
+    // The drive list before this poll (its skeleton): which drives changed status, and SMART's plan when the list is not read again.
+    const previousSkeleton = !steady ? undefined : (kept?.drives ?? driveSkeleton(o.cache.get(site.id, system, RESOURCES_KEY, NO_USE)?.value));
     let done = 0;
     let answered = 0;
     let total = plan.length;
@@ -385,6 +341,10 @@ export class FleetRefresh {
     };
     const handOver = (): WrittenAnswers => new WrittenAnswers(written, digests);
     const batchBytes = o.cacheBatchBytes ?? FLEET_LIMITS.cacheBatchBytes;
+    // New notification records were merged (the merged list is put, not only renewed).
+    let recordsArrived = false;
+    // The cache keys of the answers read whole (not partial) now.
+    const whole = new Set<string>();
     const cache = {
       // An answer the same as the one held: only its read time moves (no value to write).
       renew: (_siteId: string, _sys: string, key: string, at: Date): void => void pending.push(o.cache.renewRow(key, at)),
@@ -393,7 +353,7 @@ export class FleetRefresh {
         // row keeps it for the readers of the status event, who would parse its text again.
         const row = o.cache.rowOf(key, value, at, steady || key === RESOURCES_KEY);
         if (isVolatileKey(key) && row.json !== undefined) digests.set(key, stableDigest(row.json));
-        if (SKIPPABLE_KEYS.has(key)) storedVolatile.set(key, Date.parse(row.at));
+        if (key === MERGED_NOTIFICATIONS_KEY) recordsArrived = true;
         pending.push(row);
         pendingBytes += row.bytes;
         if (checked && pendingBytes >= batchBytes) flush();
@@ -410,20 +370,14 @@ export class FleetRefresh {
     const read = async (opKey: string, query: Record<string, unknown>, storeKey: string | null = cacheKey(opKey, query)): Promise<unknown> => {
       try {
         // A "slow down" fails the system's refresh at once (see systemThrottled), never retried per read.
-        const unchanged = storeKey === null ? undefined : checkOf(storeKey);
-        const value = await conn.read(system, getOperation(opKey), { query, deadline, budget, failWhenThrottled: true, unchanged, ...(opKey === NOTIFICATIONS_OP ? { onRecordStamp } : {}) });
+        const value = await conn.read(system, getOperation(opKey), { query, deadline, budget, failWhenThrottled: true, ...(opKey === NOTIFICATIONS_OP ? { onRecordStamp } : {}) });
         if (signal.aborted) return undefined;
         answered++;
-        if (value === UNCHANGED_ANSWER && storeKey !== null) {
-          // What the cache holds stands, with its own read time: nothing is stored.
-          unchangedVolatile.add(storeKey);
-          return (storeKey === RESOURCES_KEY ? kept?.drives : undefined) ?? null;
-        }
         // A list that says it is partial: said on the system (its pages are not asked for).
         const incomplete = opKey === NOTIFICATIONS_OP ? undefined : incompleteOf(value);
         if (incomplete) truncated.push(`${opKey} ${describeIncomplete(incomplete)}`);
-        if (incomplete && storeKey !== null) partialVolatile.add(storeKey);
         if (storeKey !== null) cache.put(site.id, system, storeKey, value, this.f.clock());
+        if (storeKey !== null && !incomplete) whole.add(storeKey);
         return value;
       } catch (err) {
         if (err instanceof UnreachableError || err instanceof CertificateError || err instanceof LoginRequiredError || err instanceof SitePausedError) throw err;
@@ -455,8 +409,16 @@ export class FleetRefresh {
       scope = await conn.beginReads(system, { deadline });
       // The nodes' answer teaches the system's clock: notifications, whose times alerts judge, wait for it.
       let clockRead: Promise<unknown> = Promise.resolve();
-      // Of the answers, only the drive list is read again here (for SMART); the others wait as text alone.
-      const results = await Promise.all(
+      // Of the answers, only the drive list (for SMART) and the health answer (for the details due)
+      // are read again here; the others wait as text alone.
+      const values = new Map<string, unknown>();
+      const readPlanned = (p: PlannedRead): Promise<void> => {
+        const answer = read(p.op, p.query, keyOf(p));
+        // Settled to nothing: the nodes' parsed answer is not held while the other reads run.
+        if (p.op === NODES_OP) clockRead = answer.then(() => undefined, () => undefined);
+        return answer.then((value) => void ((p.op === RESOURCES.op || p.op === HEALTH_OP) && values.set(p.op, value)));
+      };
+      await Promise.all(
         plan.map((p) => {
           if (p.op === NOTIFICATIONS_OP) {
             const paging: NotificationPaging = {
@@ -467,34 +429,38 @@ export class FleetRefresh {
               readNotifications(notificationDeps, site, system, read, p.query, previousNotifications, mark, paging, freshClock).then((m) => void (marked = m)),
             );
           }
-          const answer = read(p.op, p.query, cacheKey(p.op, p.cacheQuery ?? p.query));
-          // Settled to nothing: the nodes' parsed answer is not held while the other reads run.
-          if (p.op === NODES_OP) clockRead = answer.then(() => undefined, () => undefined);
-          return answer.then((value) => (p.op === RESOURCES.op ? value : undefined));
+          return readPlanned(p);
         }),
       );
-      const resources = results[plan.findIndex((p) => p.op === 'GET /resources/list')];
+      // The health answer's states, to compare each detail with the states it was last read at.
+      const states = healthStates(values.get(HEALTH_OP));
+      const statesOf = (r: PlannedRead): string | undefined => states && r.detail?.map((part) => states[part]).join('\n');
+      // A detail not due by age is read when new records arrived, when the health answer says its
+      // states changed, or when there is no health answer to tell.
+      const second = later.filter((r) => recordsArrived || statesOf(r) === undefined || statesOf(r) !== kept?.details.get(keyOf(r)));
+      total += second.length;
+      await Promise.all(second.map(readPlanned));
+      // A drive list not read now stands in as its skeleton (SMART by age alone).
+      const resourcesRead = !steady || [...plan, ...second].some((r) => r.op === RESOURCES.op);
+      const resources = resourcesRead ? values.get(RESOURCES.op) : previousSkeleton;
+      values.clear();
       // No drive list, no SMART reads: said, so that zero reads are not taken for zero drives.
-      const smartSkipped = resources === undefined ? 'SMART not read: the drive list (GET /resources/list) could not be read' : undefined;
+      const smartSkipped = resourcesRead && resources === undefined ? 'SMART not read: the drive list (GET /resources/list) could not be read' : undefined;
       const smartMaxAgeMs = (site.polling.smartMaxAgeHours ?? DEFAULT_SMART_MAX_AGE_HOURS) * 3_600_000;
-      // Each drive's SMART key, as cacheKey spells it (`driveid` sorts before `node`; an integer is
-      // its own encoding), with the node's part encoded once per node rather than once per drive.
-      const nodeParts = new Map<string, string>();
-      const smartKey = (d: { node: string; driveid: number }): string => {
-        const r = smartRead(d.node, d.driveid);
-        if (!Number.isSafeInteger(d.driveid)) return cacheKey(r.op, r.query);
-        let part = nodeParts.get(d.node);
-        if (part === undefined) nodeParts.set(d.node, (part = cacheKey(r.op, { node: d.node }).slice(r.op.length + 1)));
-        return `${r.op}?driveid=${d.driveid}&${part}`;
-      };
+      const smartKeyOf = smartKeys();
+      const smartKey = (d: { node: string; driveid: number }): string => smartKeyOf(d.node, d.driveid);
       const smartAge = (d: { node: string; driveid: number }): number | undefined => ageOf(smartKey(d));
-      const due = previousDrives ? smartDueAfter(resources, previousDrives, smartAge, smartMaxAgeMs) : undefined;
+      // A drive list read again: a drive whose status changed is due too. One not read: by age alone.
+      const due = !previousSkeleton ? undefined : resourcesRead ? smartDueAfter(resources, driveStatuses(previousSkeleton), smartAge, smartMaxAgeMs) : (d: { node: string; driveid: number }) => (smartAge(d) ?? Infinity) >= smartMaxAgeMs;
       const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives, due);
       if (smart.drives.length < smart.total) truncated.push(`SMART read for ${smart.drives.length} of ${smart.total} drives (failing drives first)`);
       total += smart.drives.length;
       // A drive that cannot report SMART is a fact about that drive, not a failed refresh.
       const before = failures.length;
-      await Promise.all(smart.drives.map((d) => read('GET /resources/drives/smart', d).then(() => undefined)));
+      await Promise.all(smart.drives.map((d) => {
+        const r = smartRead(d.node, d.driveid);
+        return read(r.op, r.query, smartKey(d)).then(() => undefined);
+      }));
       failures.splice(before);
       // Kept only if the session still works on this system (while the site may move it).
       await scope.check();
@@ -522,20 +488,17 @@ export class FleetRefresh {
       ];
       flush();
       for (const e of announced) state.emit(e);
-      // What the cache now holds, for the next poll: an unread drive list leaves the one held.
-      const volatile = new Map<string, HeldVolatile>();
-      for (const key of unchangedVolatile) {
-        const held = kept?.volatile.get(key);
-        if (held) volatile.set(key, held);
+      // What the cache now holds, for the next poll: an unread drive list leaves the one held; a
+      // detail read now holds this health answer's states, unless it was not read whole.
+      const drives = !resourcesRead || resources === undefined ? previousSkeleton : driveSkeleton(resources);
+      const details = new Map<string, string>();
+      for (const r of DETAIL_READS) {
+        const key = keyOf(r);
+        const readNow = !steady || plan.includes(r) || second.includes(r);
+        const held = readNow ? (whole.has(key) ? statesOf(r) : undefined) : kept?.details.get(key);
+        if (held !== undefined) details.set(key, held);
       }
-      for (const [key, seen] of seenVolatile) {
-        const at = storedVolatile.get(key);
-        if (unchangedVolatile.has(key) || partialVolatile.has(key) || at === undefined) continue;
-        volatile.set(key, { ...seen, at });
-      }
-      // An unchanged drive list was read as its skeleton: kept as it is.
-      const drives = resources === undefined ? previousSkeleton : resources === kept?.drives ? kept.drives : driveSkeleton(resources);
-      siteMemo.set(system, { notifications: marked, drives, volatile });
+      siteMemo.set(system, { notifications: marked, drives, details });
       state.throttled.get(site.id)?.delete(system);
       state.setStatus(
         problems.length

@@ -37,7 +37,7 @@ export interface ConnectionDeps {
  * whole call (slot, login, every attempt); `timeoutMs` each request, never past the deadline.
  * `onReselected` hears when a write's session had to be pointed at its system again first.
  */
-export type CallParams = Pick<CallOptions, 'query' | 'body' | 'headers' | 'timeoutMs' | 'signal' | 'onSend' | 'budget' | 'unchanged'> & {
+export type CallParams = Pick<CallOptions, 'query' | 'body' | 'headers' | 'timeoutMs' | 'signal' | 'onSend' | 'budget'> & {
   deadline?: Deadline | undefined;
   onReselected?: ((note: string) => void) | undefined;
   /** Reads only: a "slow down" answer is thrown at once instead of retried (see {@link RetryOptions.failWhenThrottled}). */
@@ -295,8 +295,7 @@ export class SiteConnection {
   /**
    * A read on one system (undefined: the site's discovery session). Retried with backoff when the
    * site does not answer or a proxy says "not now"; a 401 re-logs in once, then the system needs
-   * an interactive login. With `unchanged`, a whole answer its caller says it holds is not
-   * normalised: the read answers `UNCHANGED_ANSWER`.
+   * an interactive login.
    */
   async read(system: string | undefined, op: Operation, params: CallParams = {}): Promise<unknown> {
     const signal = signalOf(params);
@@ -496,11 +495,11 @@ export class SiteConnection {
   private send(op: Operation, token: string, params: CallParams, signal: AbortSignal | undefined, clock?: AnswerContext): Promise<unknown> {
     if (this.site.polling.paused) return Promise.reject(new SitePausedError(`${this.site.name} is paused`));
     // The call's options named one by one: a rest pattern and a spread per request cost more than the fields.
-    const { body, headers, onSend, budget, unchanged } = params;
+    const { body, headers, onSend, budget } = params;
     const query = inSystemClock(op, params.query, clock?.clockOffsetMs);
     const mask = this.passwordMask;
     return this.authed(token, (tokenScheme) =>
-      runLimited(this.limiters, () => this.client.call(op, { query, body, headers, onSend, budget, token, tokenScheme, mask, signal, clock, unchanged, timeoutMs: this.requestTimeout(params) }), signal),
+      runLimited(this.limiters, () => this.client.call(op, { query, body, headers, onSend, budget, token, tokenScheme, mask, signal, clock, timeoutMs: this.requestTimeout(params) }), signal),
     );
   }
 

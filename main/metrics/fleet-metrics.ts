@@ -62,6 +62,12 @@ export const FAMILIES = {
   },
   connection: { name: 'fleetdeck_system_connection_state', type: 'gauge', help: 'A system\'s connection state: 1 for its state, 0 for the others (ok, refreshing, stale, unreachable, login-required, certificate-changed, paused, protocol-error, unlisted).' },
   dataAge: { name: 'fleetdeck_system_data_age_seconds', type: 'gauge', unit: 'seconds', help: 'Age of the system\'s cached health record (when it was read from the system); absent when none is cached.' },
+  detailAge: {
+    name: 'fleetdeck_system_detail_age_seconds',
+    type: 'gauge',
+    unit: 'seconds',
+    help: 'Age of the cached detail list a system\'s series come from, by detail: nodes (HA), drives (drive status), pools (pool figures and level: the older of pool capacity and provisioning). Background polls read them less often than the health record. Absent when none is cached.',
+  },
   lastSuccess: { name: 'fleetdeck_system_last_refresh_success_timestamp_seconds', type: 'gauge', unit: 'seconds', help: 'When the system\'s last complete refresh ended, Unix time; absent when none has since its cache was made.' },
   ha: { name: 'fleetdeck_system_ha_status', type: 'gauge', help: 'The system\'s high availability (normal, taken over, degraded, not reported) and its level; always 1, absent when no node list is cached.' },
   notification: {
@@ -122,6 +128,8 @@ interface SystemModel {
   rollupLevel: Level;
   /** When the health record was read, ms; undefined when none is cached. */
   at: number | undefined;
+  /** When each detail list was read, ms (see `DetailsAt`). */
+  detailsAt: ReadonlyArray<readonly [string, number]>;
   lines: Partial<Record<FamilyKey, string>>;
   /** The drive, pair and notification lines with the cache versions they were written from. */
   lists: { signature: string | undefined; smart: object | undefined; lines: Partial<Record<FamilyKey, string>> };
@@ -278,6 +286,7 @@ export class FleetMetrics {
       chunks.systemLevel.push(sets.levels);
       chunks.connection.push(sets.states);
       if (m?.at !== undefined) chunks.dataAge.push(`${FAMILIES.dataAge.name}{${labels}} ${sampleValue(Math.max(0, (now - m.at) / 1000))}\n`);
+      if (m) for (const [detail, at] of m.detailsAt) chunks.detailAge.push(`${FAMILIES.detailAge.name}{${labels},detail="${detail}"} ${sampleValue(Math.max(0, (now - at) / 1000))}\n`);
       const ok = timeMs(status.lastSuccessAt);
       if (ok !== undefined) chunks.lastSuccess.push(`${FAMILIES.lastSuccess.name}{${labels}} ${sampleValue(ok / 1000)}\n`);
       if (m) for (const f in m.lines) chunks[f as FamilyKey].push(m.lines[f as FamilyKey] as string);
@@ -334,7 +343,11 @@ export class FleetMetrics {
     }
     const lists = this.lists(s, labels, read, previous?.lists);
     for (const f in lists.lines) add(f as FamilyKey, lists.lines[f as FamilyKey] as string);
-    return { seq: s.seq, labels, rollupLevel: s.rollup.level, at: timeMs(s.at), lines, lists };
+    const detailsAt = (['nodes', 'drives', 'pools'] as const).flatMap((d) => {
+      const at = timeMs(s.detailsAt?.[d]);
+      return at === undefined ? [] : [[d, at] as const];
+    });
+    return { seq: s.seq, labels, rollupLevel: s.rollup.level, at: timeMs(s.at), detailsAt, lines, lists };
   }
 
   /** The drive, pair and notification lines of a system; those of `previous` when the lists and SMART answers they come from have not changed. */

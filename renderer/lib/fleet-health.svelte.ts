@@ -24,7 +24,10 @@ export interface OverviewRow {
   rollup: RollupBrief;
   /** Health and connection together: what the list is sorted by. */
   level: Level;
+  /** When the health record was read: the system's data age. */
   at: string | undefined;
+  /** When the oldest of the detail lists behind the HA, capacity and drive columns was read. */
+  oldestDetailAt: string | undefined;
   drives: number;
   lagging: number;
 }
@@ -138,7 +141,7 @@ export function overviewOf(systems: readonly FleetSystem[], briefs: ReadonlyMap<
     rank[i] = levelRank(level);
     low[i] = lowest(rollup);
     order.push(i);
-    const row: OverviewRow = { key: k, siteId: s.siteId, siteName: s.site?.name ?? s.siteId, system: s.system, state, rollup, level, at: b?.at, drives: b?.drives ?? 0, lagging: b?.lagging ?? 0 };
+    const row: OverviewRow = { key: k, siteId: s.siteId, siteName: s.site?.name ?? s.siteId, system: s.system, state, rollup, level, at: b?.at, oldestDetailAt: b?.oldestDetailAt, drives: b?.drives ?? 0, lagging: b?.lagging ?? 0 };
     rows.push(row);
     byLevel[level]++;
     const c = rollup.capacity;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CAPACITY_HISTORY_CACHE, REFRESH_READS, driveSkeleton, driveStatuses, drivesOf, refreshPlan, smartDrivesToRead, smartDue } from '../../../../app/fleet/refresh-plan.js';
+import { CAPACITY_HISTORY_CACHE, REFRESH_READS, driveSkeleton, driveStatuses, drivesOf, healthStates, refreshPlan, smartDrivesToRead, smartDue } from '../../../../app/fleet/refresh-plan.js';
 import { ROLLUP_READS } from '../../../../app/health/system-health.js';
 import { REPORT_READS } from '../../../../app/reports/snapshot.js';
 import { READS } from '../../../../renderer/lib/reads.js';
@@ -11,25 +11,19 @@ const resources = (statuses: Record<number, string>) => ({
 const HOUR = 3_600_000;
 
 describe('refresh plan: full and steady', () => {
-  it('a full refresh reads everything; a steady poll reads health and only the slow reads that are due', () => {
+  it('a full refresh reads everything; a steady poll reads health, notifications and the live lists, and only the slow and detail reads that are due', () => {
     const full = refreshPlan(NOW, undefined, 'full');
     expect(full).toHaveLength(REFRESH_READS.length + 2);
     const nothingDue = refreshPlan(NOW, undefined, 'steady', () => false);
-    expect(nothingDue.map((r) => r.op).sort()).toEqual(
-      [
-        'GET /monitoring/capacity/pools/current',
-        'GET /monitoring/capacity/provisioning',
-        'GET /monitoring/evacuations/live',
-        'GET /monitoring/health/current',
-        'GET /nodes/list',
-        'GET /notifications/query',
-        'GET /replication/list',
-        'GET /resources/list',
-      ].sort(),
-    );
+    expect(nothingDue.map((r) => r.op).sort()).toEqual(['GET /monitoring/evacuations/live', 'GET /monitoring/health/current', 'GET /notifications/query', 'GET /replication/list'].sort());
     const usersDue = refreshPlan(NOW, undefined, 'steady', (r) => r.op === 'GET /users/list');
     expect(usersDue.map((r) => r.op)).toContain('GET /users/list');
     expect(usersDue).toHaveLength(nothingDue.length + 1);
+    const drivesDue = refreshPlan(NOW, undefined, 'steady', (r) => r.op === 'GET /resources/list');
+    expect(drivesDue.map((r) => r.op).sort()).toEqual([...nothingDue.map((r) => r.op), 'GET /resources/list'].sort());
+    expect(REFRESH_READS.filter((r) => r.detail).map((r) => r.op).sort()).toEqual(
+      ['GET /monitoring/capacity/pools/current', 'GET /monitoring/capacity/provisioning', 'GET /nodes/list', 'GET /resources/list'].sort(),
+    );
   });
 
   it('a steady poll reads notifications since the newest record held', () => {
@@ -89,3 +83,40 @@ describe('driveSkeleton', () => {
     expect(driveSkeleton(undefined)).toEqual({ Data: [] });
   });
 });
+
+describe('healthStates: what a steady poll compares of the health answer', () => {
+  const health = (o: { cpu?: number; bytes?: number; drives?: number; vols?: Record<string, string>; states?: string[]; pools?: string[] } = {}) => ({
+    Volumes: { VolumesHealthInPercentage: 100, HealthyVolumes: 4, UnhealthyVolumes: Object.keys(o.vols ?? {}).length, UnhealthyStates: o.vols ?? {} },
+    HardwareResources: { HardwareResourcesHealthInPercentage: 99.5, UnhealthyResourceCount: o.drives ? { Drive: o.drives } : {} },
+    HardwareUtilization: { HardwareUtilizationInPercentage: o.cpu ?? 12, CPUInPercentage: o.cpu ?? 12 },
+    CapacityUtilization: {
+      CapacityInBytes: 1e12,
+      CapacityUsageInBytes: o.bytes ?? 4e11,
+      ProvisioningStates: o.states ?? ['Ok'],
+      PoolCapacity: (o.pools ?? ['p1', 'p2']).map((p) => ({ PoolName: p, CapacityInBytes: 5e11, CapacityUsageInBytes: o.bytes ?? 2e11 })),
+    },
+  });
+
+  it('stands while percentages and bytes move', () => {
+    expect(healthStates(health({ cpu: 80, bytes: 4.5e11 }))).toEqual(healthStates(health()));
+  });
+
+  it('moves, part by part, when a count, a state or the pools change', () => {
+    const before = healthStates(health())!;
+    const drive = healthStates(health({ drives: 1 }))!;
+    expect(drive.hardware).not.toBe(before.hardware);
+    expect(drive.pools).toBe(before.pools);
+    expect(healthStates(health({ vols: { 'app/v1': 'Degraded' } }))!.volumes).not.toBe(before.volumes);
+    expect(healthStates(health({ vols: { 'app/v1': 'Degraded' } }))!.volumes).not.toBe(healthStates(health({ vols: { 'app/v1': 'Offline' } }))!.volumes);
+    expect(healthStates(health({ states: ['Ok', 'Degraded'] }))!.pools).not.toBe(before.pools);
+    expect(healthStates(health({ pools: ['p1'] }))!.pools).not.toBe(before.pools);
+    // Order is no change.
+    expect(healthStates(health({ pools: ['p2', 'p1'], states: ['Warning', 'Ok'] }))).toEqual(healthStates(health({ states: ['Ok', 'Warning'] })));
+  });
+
+  it('is undefined for no answer', () => {
+    expect(healthStates(undefined)).toBeUndefined();
+    expect(healthStates(null)).toBeUndefined();
+  });
+});
+

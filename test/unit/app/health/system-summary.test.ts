@@ -12,6 +12,7 @@ import {
   summaryFromWire,
   healthSummaryOf,
   summaryHistory,
+  summaryNodes,
   summaryNotifications,
   SUMMARY_ERRORS,
   SUMMARY_READS,
@@ -59,11 +60,11 @@ const readOf = (a: Partial<Record<keyof typeof SUMMARY_READS, unknown>>) => (r: 
 const dataOf = (v: unknown): never[] => ((v as { Data?: unknown } | null)?.Data as never[] | undefined) ?? [];
 
 describe("a system's health summary", () => {
-  it('is the same from what it reads of the notifications and the capacity history as from the whole answers', () => {
+  it('is the same from what it reads of the notifications, the capacity history and the nodes as from the whole answers', () => {
     const whole = healthSummaryOf(readOf(answers), NOW);
     const messy = { PerformanceStatstics: [...(answers.history as { PerformanceStatstics: object[] }).PerformanceStatstics, { PoolName: 'p', Time: 7 }, { Time: '2026-02-01T00:00:00' }] };
     expect(healthSummaryOf(readOf({ ...answers, history: messy }), NOW)).toEqual(whole);
-    const parts = healthSummaryOf(readOf({ ...answers, notifications: summaryNotifications(answers.notifications), history: summaryHistory(messy) }), NOW);
+    const parts = healthSummaryOf(readOf({ ...answers, notifications: summaryNotifications(answers.notifications), history: summaryHistory(messy), nodes: summaryNodes(answers.nodes) }), NOW);
     expect(parts).toEqual(whole);
     expect(summaryNotifications(answers.notifications).Data).toHaveLength(SUMMARY_ERRORS);
     expect(summaryHistory(messy).PerformanceStatstics).toHaveLength(6);
@@ -76,6 +77,7 @@ describe("a system's health summary", () => {
     const before = {
       rollup: systemRollup({ health: answers.health, pools: answers.pools, provisioning: answers.provisioning, history: answers.history, nodes: answers.nodes, resources: answers.resources, replication: answers.replication }, NOW),
       at: AT,
+      detailsAt: { nodes: AT, drives: AT, pools: AT },
       drives: unhealthyDrives(dataOf(answers.resources)),
       lagging: laggingReplication(dataOf(answers.replication)),
       errors: highLevel(dataOf(answers.notifications), 20),
@@ -94,6 +96,27 @@ describe("a system's health summary", () => {
     const wire = healthSummarySchema.parse(JSON.parse(JSON.stringify({ siteId: 's', system: 'x', seq: 3, ...facts })));
     expect(wire.rollup.capacity.pools[0]?.forecast.range?.high).toBeNull();
     expect(summaryFromWire(wire)).toEqual(facts);
+  });
+
+  it("carries each detail list's own read time beside the health record's: pools the older of pool capacity and provisioning", () => {
+    const ats: Partial<Record<keyof typeof SUMMARY_READS, string>> = {
+      health: '2026-03-01T00:00:00.000Z',
+      nodes: '2026-02-28T23:56:00.000Z',
+      resources: '2026-02-28T23:57:00.000Z',
+      pools: '2026-02-28T23:58:00.000Z',
+      provisioning: '2026-02-28T23:55:00.000Z',
+    };
+    const read = (r: PlannedRead): CachedRead => {
+      const name = (Object.keys(SUMMARY_READS) as Array<keyof typeof SUMMARY_READS>).find((k) => SUMMARY_READS[k] === r)!;
+      return { value: answers[name] ?? { Data: [] }, at: ats[name] ?? AT };
+    };
+    const facts = healthSummaryOf(read, NOW);
+    expect(facts.at).toBe(ats.health);
+    expect(facts.detailsAt).toEqual({ nodes: ats.nodes, drives: ats.resources, pools: ats.provisioning });
+    expect(briefOf(facts).oldestDetailAt).toEqual(ats.provisioning);
+    const wire = healthSummarySchema.parse(JSON.parse(JSON.stringify({ siteId: 's', system: 'x', seq: 3, ...facts })));
+    expect(summaryFromWire(wire).detailsAt).toEqual(facts.detailsAt);
+    expect(healthBriefSchema.parse(JSON.parse(JSON.stringify({ siteId: 's', system: 'x', seq: 3, ...briefOf(facts) }))).oldestDetailAt).toEqual(ats.provisioning);
   });
 
   it('is unknown, without a data age, for a system with nothing cached', () => {

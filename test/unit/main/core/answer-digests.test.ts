@@ -2,8 +2,7 @@
 // read; the node and drive lists move at every poll in members neither reads, so both compare a digest
 // of what stays, taken once per content version for both.
 import { describe, expect, it } from 'vitest';
-import { AnswerDigests, VOLATILE_READS, rawReadDigest, stableDigest, stableText } from '../../../../main/core/answer-digests.js';
-import { ANSWER_TYPES } from '../../../../app/catalog/answer-types.js';
+import { AnswerDigests, VOLATILE_READS, stableDigest, stableText } from '../../../../main/core/answer-digests.js';
 import { FIELDS_NO_RULE_READS } from '../../../../app/alerts/evaluate.js';
 import { REDACTED, isSecretField, redactedJson } from '../../../../app/redact.js';
 import { cacheKey } from '../../../../main/store/offline-cache.js';
@@ -148,61 +147,5 @@ describe('stableText and stableDigest', () => {
     expect(digests.seen('s1', 'a', RESOURCES, new Map([[RESOURCES_KEY, 2]]))).not.toBe(damaged);
     f.texts.set(RESOURCES_KEY, '{"Data":[{"Name":"n"}]}');
     expect(digests.seen('s1', 'a', RESOURCES, new Map([[RESOURCES_KEY, 3]]))).toBe(stableDigest('{"Data":[{"Name":"n","Time":"12:01"}]}'));
-  });
-});
-
-describe('rawReadDigest: what readers read of an answer as sent', () => {
-  const list = (items: string): string => `{"Data":[${items}]}`;
-  const drive = (status: string, reading: string, time = '2026-01-01T00:00:00'): string =>
-    `{"Name":"n1","Time":"${time}","Drives":[{"Id":1,"ResourceStatus":"${status}","Sensors":[{"Reading":"${reading}","LastReadingTimestamp":"${time}"}]}]}`;
-
-  it('is the same when only unread members (sensors, clocks) moved, and differs when a read member did', () => {
-    const a = rawReadDigest(list(drive('OK', '31 C')), []);
-    expect(a).toEqual(expect.any(String));
-    expect(rawReadDigest(list(drive('OK', '35 C', '2026-01-01T00:01:00')), [])).toBe(a);
-    expect(rawReadDigest(list(drive('Failed', '31 C')), [])).not.toBe(a);
-  });
-
-  it('reads indented text by the same rule', () => {
-    const compact = list(drive('OK', '31 C'));
-    const pretty = (reading: string, status = 'OK'): string => JSON.stringify(JSON.parse(list(drive(status, reading))), null, 2);
-    expect(rawReadDigest(pretty('31 C'), [])).toBe(rawReadDigest(pretty('44 C'), []));
-    expect(rawReadDigest(pretty('31 C'), [])).not.toBe(rawReadDigest(pretty('31 C', 'Failed'), []));
-    // Not the compact text's digest (whitespace is kept): never equal to another form's.
-    expect(rawReadDigest(pretty('31 C'), [])).not.toBe(rawReadDigest(compact, []));
-  });
-
-  it('cuts members of objects inside arrays only: a top-level or envelope member may be what makes the answer recognisable', () => {
-    expect(rawReadDigest('{"Sensors":1,"A":2}', [])).not.toBe(rawReadDigest('{"Sensors":3,"A":2}', []));
-    expect(rawReadDigest('{"Result":{"Sensors":1}}', [])).not.toBe(rawReadDigest('{"Result":{}}', []));
-    expect(rawReadDigest('[{"Sensors":1,"A":2}]', [])).toBe(rawReadDigest('[{"Sensors":[5,6],"A":2}]', []));
-    // As the only member, first member or last member of its object.
-    expect(rawReadDigest('[{"Time":1}]', [])).toBe(rawReadDigest('[{}]', []));
-    expect(rawReadDigest('[{"Time":1,"A":2}]', [])).toBe(rawReadDigest('[{"A":2}]', []));
-    expect(rawReadDigest('[{"A":2,"Time":{"x":[1,"}"]}}]', [])).toBe(rawReadDigest('[{"A":2}]', []));
-  });
-
-  it('never cuts text inside a string, a value, or a name in another spelling', () => {
-    expect(rawReadDigest('[{"A":",\\"Time\\":1"}]', [])).not.toBe(rawReadDigest('[{"A":",\\"Time\\":2"}]', []));
-    expect(rawReadDigest('[{"A":"Time","B":1}]', [])).not.toBe(rawReadDigest('[{"A":"Time","B":2}]', []));
-    expect(rawReadDigest('[{"time":1}]', [])).not.toBe(rawReadDigest('[{"time":2}]', []));
-    expect(rawReadDigest('[["Time",1]]', [])).not.toBe(rawReadDigest('[["Time",2]]', []));
-  });
-
-  it('depends on the secrets the stored answer masks, and gives none for .NET references', () => {
-    const text = list(drive('OK', '31 C'));
-    expect(rawReadDigest(text, ['token-1'])).not.toBe(rawReadDigest(text, ['token-2']));
-    expect(rawReadDigest(text, ['token-1'])).not.toContain('token-1');
-    expect(rawReadDigest('{"Data":[{"$id":"1","A":1},{"$ref":"1"}]}', [])).toBeUndefined();
-  });
-
-  it('cuts no member the normaliser could rename to a field read: no answer type spells an unread name otherwise', () => {
-    const unread = new Map(FIELDS_NO_RULE_READS.map((f) => [f.toLowerCase().replace(/[_-]/g, ''), f]));
-    for (const t of ANSWER_TYPES.values()) {
-      for (const f of t.fields) {
-        const same = unread.get(f.name.toLowerCase().replace(/[_-]/g, ''));
-        if (same !== undefined) expect(`${t.name}.${f.name}`).toBe(`${t.name}.${same}`);
-      }
-    }
   });
 });

@@ -334,6 +334,39 @@ describe('what a summary reads of a drive list', () => {
     expect(summaryDrives(null, lookup)).toBeNull();
   });
 
+  it('keeps what it read of the node list and provisioning while they stand, with the read time of their answers now', () => {
+    const w = world();
+    let detailReads = 0;
+    const source: SummarySource = {
+      ...w.source,
+      cached: (siteId, system, op, query, options) => {
+        if (op === SUMMARY_READS.nodes.op || op === SUMMARY_READS.provisioning.op) detailReads++;
+        return w.source.cached(siteId, system, op, query, options);
+      },
+      cachedReadTimes: (siteId, system) => w.cache.readTimes(siteId, system),
+    };
+    const nodes = { Data: [{ Name: 'n1', Id: 1, State: 'Running', HAState: 'Normal', Time: '2026-02-01T00:00:00Z', IP: '10.0.0.1' }, { Name: 'n2', Id: 2, State: 'Down', HAState: 'TakenOver' }] };
+    const provisioning = { Data: [{ PoolName: 'p', State: 'Warning', Reason: 'LowFreeSpace', VirtualRaidValues: [{ N: 4, K: 2 }] }] };
+    w.cache.put('a', 'x', keyOf(SUMMARY_READS.nodes), nodes, '2026-02-01T00:00:00Z');
+    w.cache.put('a', 'x', keyOf(SUMMARY_READS.provisioning), provisioning, '2026-02-01T00:00:00Z');
+    const summaries = new HealthSummaries({ fleet: source, db: w.db, clock: CLOCK });
+    summaries.start();
+    const poll = (at: string): void => w.fleet.emit({ siteId: 'a', system: 'x', state: 'ok', lastSuccessAt: at });
+    poll('2026-02-02T00:00:00Z');
+    const reads = detailReads;
+    expect(reads).toBe(2);
+    expect(current(summaries)).toEqual(fromWhole(w.cache));
+    // A poll that read provisioning again unchanged (its version stands, its read time moves) and a new health record.
+    w.cache.put('a', 'x', keyOf(SUMMARY_READS.provisioning), provisioning, '2026-02-03T00:00:00Z');
+    w.cache.put('a', 'x', keyOf(SUMMARY_READS.health), healthOf(90), '2026-02-03T00:00:00Z');
+    poll('2026-02-03T00:00:00Z');
+    expect(detailReads).toBe(reads);
+    expect(current(summaries)).toEqual(fromWhole(w.cache));
+    expect((current(summaries) as { detailsAt: { nodes: string; pools: string } }).detailsAt).toMatchObject({ nodes: '2026-02-01T00:00:00.000Z', pools: '2026-02-03T00:00:00.000Z' });
+    expect((current(summaries) as { rollup: { ha: { label: string } } }).rollup.ha.label).toBe('taken over');
+    summaries.stop();
+  });
+
   it('is not read again while the list and the SMART texts stand; read again when either moved', () => {
     const w = world();
     const summaries = new HealthSummaries({ fleet: w.source, db: w.db, clock: CLOCK });
