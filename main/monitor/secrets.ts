@@ -73,16 +73,19 @@ export class ProvidedPasswords {
     private readonly sites: SiteList,
   ) {}
 
-  /** The password given for the site, and where it came from; undefined when none is. The file's first entry naming the site wins. */
-  lookup(site: Site): { password: string; source: Exclude<PasswordSource, 'keychain'> } | undefined {
+  /**
+   * The password given for the site, and where it came from; undefined when none is. The file's
+   * first entry naming the site wins. `list`: the site list as just read by the caller (each read
+   * of it asks the site list's file whether it changed), else it is read here.
+   */
+  lookup(site: Site, list: readonly Site[] = this.sites.shared()): { password: string; source: Exclude<PasswordSource, 'keychain'> } | undefined {
     const fromEnv = this.env[secretEnvName(site.name)];
     if (fromEnv) return { password: fromEnv, source: 'environment' };
-    const password = this.#byId().get(site.id);
+    const password = this.#byId(list).get(site.id);
     return password === undefined ? undefined : { password, source: 'file' };
   }
 
-  #byId(): Map<string, string> {
-    const list = this.sites.shared();
+  #byId(list: readonly Site[]): Map<string, string> {
     if (this.#resolved?.list === list) return this.#resolved.byId;
     const byId = new Map<string, string>();
     for (const [key, password] of this.file) {
@@ -131,8 +134,10 @@ export class OverlaySecretStore implements SecretStore {
   /** See `SecretStore.get`: a provided password first. */
   async get(account: string): Promise<string | null> {
     const m = PASSWORD_ACCOUNT.exec(account);
-    const site = m ? findSite(this.sites.shared(), decodeURIComponent(m[1] as string)) : undefined;
-    const provided = site ? this.passwords.lookup(site) : undefined;
+    // One read of the list per ask: every session's login asks.
+    const list = m ? this.sites.shared() : undefined;
+    const site = m && list ? findSite(list, decodeURIComponent(m[1] as string)) : undefined;
+    const provided = site && list ? this.passwords.lookup(site, list) : undefined;
     return provided ? provided.password : this.inner.get(account);
   }
 

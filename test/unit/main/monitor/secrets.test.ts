@@ -90,6 +90,16 @@ describe('service-account passwords: a file and the environment', () => {
     expect(passwords.unknownFileEntries()).toEqual([]);
   });
 
+  it('reads the site list once per password asked (each read asks the list\'s file whether it changed)', async () => {
+    let reads = 0;
+    const counted = { shared: (): readonly Site[] => (reads++, SITES) };
+    const store = new OverlaySecretStore(new MemorySecretStore(), new ProvidedPasswords(new Map([['paris', 'from-file']]), {}, counted), counted);
+    expect(await store.get(passwordAccount('paris'))).toBe('from-file');
+    expect(reads).toBe(1);
+    expect(await store.get(tokenAccount('paris', 'prod-a'))).toBeNull();
+    expect(reads).toBe(1);
+  });
+
   it('names file entries that are no site', () => {
     const passwords = new ProvidedPasswords(new Map([['paris', 'x'], ['lyon', 'y']]), {}, lookup);
     expect(passwords.unknownFileEntries()).toEqual(['lyon']);
