@@ -51,11 +51,6 @@ export function maskSecrets<T>(value: T, secrets: readonly string[], whole = fal
  * Iterative, so a hostile nesting depth cannot overflow the stack.
  */
 export function secretValues(value: unknown): string[] {
-  // A query or body without nested objects (every read of a refresh): its own fields, without the walk.
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const flat = flatSecretValues(value as Record<string, unknown>);
-    if (flat) return flat;
-  }
   const out = new Set<string>();
   const stack: Array<{ v: unknown; secret: boolean }> = [{ v: value, secret: false }];
   const seen = new WeakSet<object>();
@@ -68,19 +63,6 @@ export function secretValues(value: unknown): string[] {
     else for (const [k, child] of Object.entries(v)) stack.push({ v: child, secret: secret || isSecretField(k) });
   }
   return [...out];
-}
-
-/** {@link secretValues} of an object none of whose fields is an object, in the same order; undefined for any other. */
-function flatSecretValues(value: Record<string, unknown>): string[] | undefined {
-  let found: string[] | undefined;
-  for (const k in value) {
-    if (!Object.hasOwn(value, k)) continue;
-    const v = value[k];
-    if (typeof v === 'object' && v !== null) return undefined;
-    if ((typeof v === 'string' || typeof v === 'number') && String(v) !== '' && isSecretField(k)) (found ??= []).push(String(v));
-  }
-  // The walk takes the fields last to first.
-  return found ? [...new Set(found.reverse())] : [];
 }
 
 /**
@@ -268,7 +250,7 @@ function patternSource(secrets: readonly string[], whole: boolean): string | nul
     alternatives.add(sequence([...s].map((ch) => spellings(ch, named)), least(MIN_PREFIX)));
     startWith([...s][0] as string, true);
     if (s.startsWith(' ')) starts.add('\\+');
-    for (const form of new Set([s, JSON.stringify(s).slice(1, -1)])) {
+    for (const form of jsonForms(s)) {
       const chars = [...form];
       // A piece of the secret, from each 8-character boundary after the first (and the last 8).
       for (const i of pieceStarts(form, whole).slice(1)) {
@@ -280,7 +262,7 @@ function patternSource(secrets: readonly string[], whole: boolean): string | nul
       startWith(hex(bytes[0] as number, 2).charAt(0), true);
       for (const run of base64Runs(form)) {
         if (run.length < MIN_BASE64) continue;
-        const safe = run.replace(/\+/g, '-').replace(/\//g, '_');
+        const safe = urlSafe(run);
         alternatives.add(sequence([...run].map(base64Spellings), least(MIN_BASE64_PREFIX)));
         alternatives.add(sequence([...safe].map(base64Spellings), least(MIN_BASE64_PREFIX)));
         startWith(run[0] as string, false);
