@@ -4,10 +4,11 @@ import { redact } from '../../app/redact.js';
 import { FIELDS_NO_RULE_READS, dataRulesApply, evaluateAlerts, notificationWindowEnd, type AlertInput, type ComplianceFinding } from '../../app/alerts/evaluate.js';
 import { DEFAULT_RULES, effectiveRules, scopeText, type RuleOverride, type RuleScope, type RuleSettings, type ScopedOverride } from '../../app/alerts/rules.js';
 import type { SystemStatus } from '../../app/domain/site.js';
-import { NOTIFICATIONS_CACHE, smartRead } from '../../app/fleet/refresh-plan.js';
+import { NOTIFICATIONS_CACHE } from '../../app/fleet/refresh-plan.js';
 import { ROLLUP_READS, rollupAnswers } from '../../app/health/system-health.js';
 import { AnswerDigests } from '../core/answer-digests.js';
 import { SmartVerdicts } from '../core/smart-verdicts.js';
+import { SMART_KEY_PREFIX } from '../core/smart-keys.js';
 import type { FleetEvent } from '../core/fleet-state.js';
 import type { WrittenAnswers } from '../core/written-answers.js';
 import type { ActionLog } from '../store/action-log.js';
@@ -95,7 +96,6 @@ interface ComplianceSeen {
 /** Every cached answer the rules read, besides SMART texts: what an evaluation depends on. */
 const ENGINE_READS = [...Object.values(ROLLUP_READS), NOTIFICATIONS_CACHE];
 const ENGINE_KEYS = ENGINE_READS.map((r) => cacheKey(r.op, r.query));
-const SMART_KEYS = `${smartRead('', 0).op}?`;
 const UNREAD = new Set(FIELDS_NO_RULE_READS);
 
 /**
@@ -297,7 +297,7 @@ export class AlertEngine {
       const key = ENGINE_KEYS[i] as string;
       return [key, this.digests ? this.digests.seen(status.siteId, status.system, r, versions, written) : (versions.get(key) ?? null)];
     });
-    const smart = [...versions].filter(([k]) => k.startsWith(SMART_KEYS)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const smart = [...versions].filter(([k]) => k.startsWith(SMART_KEY_PREFIX)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     const compliance = complianceSeen ? complianceSeen.reads.map((r, i): [string, string | number | null] => [cacheKey(r.op, r.query), complianceSeen.seen[i] ?? null]) : [];
     return [...out, ...smart, ...compliance];
   }

@@ -12,6 +12,7 @@ import { driveLevel, pairLevel } from '../../app/health/states.js';
 import { listOf } from '../../app/health/system-health.js';
 import { SUMMARY_READS, type HealthSummaryWire } from '../../app/health/system-summary.js';
 import { smartRead } from '../../app/fleet/refresh-plan.js';
+import { SMART_KEY_PREFIX } from '../core/smart-keys.js';
 import { cacheKey } from '../store/offline-cache.js';
 import { exposition, histogramSamples, labelPairs, labelValue, sampleValue, type FamilySpec, type Format } from './exposition.js';
 import { POLL_BUCKETS_SECONDS, selfMetrics, type SelfMetrics } from './self-metrics.js';
@@ -112,8 +113,6 @@ const KEYS = Object.keys(FAMILIES) as FamilyKey[];
 
 const ALERT_LEVELS = ['warning', 'unknown', 'critical'] as const;
 const NO_USE = { recordUse: false } as const;
-/** The cache keys of drives' SMART answers start so. */
-const SMART_KEY = smartRead('', 0).op;
 const DAY_SECONDS = 86_400;
 /** How long after a status change the changed systems are read: polls that end together are read together. */
 const BACKGROUND_DELAY_MS = 1000;
@@ -357,7 +356,7 @@ export class FleetMetrics {
     let signature: string | undefined;
     if (versions) {
       let smart = 0;
-      for (const [k, v] of versions) if (k.startsWith(SMART_KEY) && v > smart) smart = v;
+      for (const [k, v] of versions) if (k.startsWith(SMART_KEY_PREFIX) && v > smart) smart = v;
       const v = (r: { op: string; query: Record<string, unknown> }): string => String(versions.get(cacheKey(r.op, r.query)) ?? '-');
       signature = `${v(SUMMARY_READS.resources)} ${smart} ${v(SUMMARY_READS.replication)} ${v(SUMMARY_READS.notifications)}`;
       if (previous && previous.signature === signature && previous.smart === verdicts) return previous;
