@@ -85,6 +85,14 @@ export interface AlertCompliance {
   nextChange?(now: number): number | undefined;
 }
 
+/**
+ * What the rule and the metrics read of a check, and no more: held for every system between
+ * evaluations, a check's evidence (its values, per item) would be kept alive with it.
+ */
+function findingOf(c: ComplianceFinding): ComplianceFinding {
+  return { id: c.id, title: c.title, severity: c.severity, result: c.result, reason: c.reason, ...(c.waiver ? { waiver: { active: c.waiver.active } } : {}) };
+}
+
 /** What an evaluation's compliance checks depend on besides the clock ({@link AlertEngine.complianceSeen}). */
 interface ComplianceSeen {
   revision: string;
@@ -335,7 +343,7 @@ export class AlertEngine {
     const held = this.compliance.get(systemKey);
     if (signature !== undefined && held && last?.signature === signature && now <= last.until) return held;
     this.complianceInput.delete(systemKey);
-    const checks = compliance.system(status.siteId, status.system, written)?.checks;
+    const checks = compliance.system(status.siteId, status.system, written)?.checks.map(findingOf);
     if (signature !== undefined && checks) this.complianceInput.set(systemKey, { signature, until: Math.min(now + this.maxUnchangedMs, waiverEnd === undefined ? Infinity : waiverEnd - 1) });
     return checks;
   }
