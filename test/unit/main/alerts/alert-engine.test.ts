@@ -471,7 +471,7 @@ describe('the compliance rule in the engine', () => {
         system: () => {
           state.calls++;
           const active = state.waived && (state.waiverEnds === undefined || state.now < state.waiverEnds);
-          return { checks: [{ id: 'support-tunnel-off', title: 'Tunnel closed', severity: 'critical', result: 'fail', reason: 'open on n1', ...(state.waived ? { waiver: { active } } : {}) }] };
+          return { checks: [{ id: 'support-tunnel-off', title: 'Tunnel closed', severity: 'critical', result: 'fail', reason: 'open on n1', evidence: { op: TUNNEL.op, items: 1, values: [{ item: 'n1', field: 'SupportTunnelStatus', value: 'Enabled' }] }, ...(state.waived ? { waiver: { active, reason: 'change window', until: '2026-02-01T00:00:00Z' } } : {}) }] };
         },
         reads: () => [TUNNEL],
         revision: () => state.revision,
@@ -502,6 +502,8 @@ describe('the compliance rule in the engine', () => {
     // What the metrics serve: the checks this evaluation read.
     expect(e.complianceOf('lab', 'sys1')?.map((c) => [c.id, c.result, c.waiver?.active])).toEqual([['support-tunnel-off', 'fail', true]]);
     expect(e.complianceOf('lab', 'other')).toBeUndefined();
+    // Held between evaluations: what the rule and the metrics read, not the evidence or the waiver's detail.
+    expect(e.complianceOf('lab', 'sys1')).toEqual([{ id: 'support-tunnel-off', title: 'Tunnel closed', severity: 'critical', result: 'fail', reason: 'open on n1', waiver: { active: true } }]);
   });
 
   it('evaluates no check again when only answers the baseline does not read changed, until its site’s scope or maxUnchangedMs moves', () => {
