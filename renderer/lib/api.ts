@@ -156,15 +156,20 @@ export function httpTransport(base: URL, token: string, fetchImpl: typeof fetch 
     const payload: unknown = JSON.parse(data);
     for (const l of set) l(payload);
   };
+  /** Whether a stream has waited for the frame painted with a status answer: the first one does, reconnects need not. */
+  let waitedForPaint = false;
   const run = async (stop: AbortSignal): Promise<void> => {
     let wait = RECONNECT_MS.first;
     while (!stop.aborted) {
       try {
-        if (statusReads.size) {
+        // Status answers are what the window paints first: the stream (a fetch, its answer's task,
+        // the shell's replay) waits until that frame is painted, having lost nothing by waiting. So
+        // does a stream asked for once the answers are in, as the frame's listeners ask in its
+        // mount: that frame is not painted yet.
+        if (statusReads.size || (statusFrom !== undefined && !waitedForPaint)) {
           await Promise.allSettled([...statusReads]);
-          // Their answers are what the window paints first: the stream (a fetch, its answer's task)
-          // waits until that frame is painted, having lost nothing by waiting.
           await nextPaint(PAINT_WAIT_MS);
+          waitedForPaint = true;
         }
         if (stop.aborted) return;
         const headers: Record<string, string> = { [TOKEN_HEADER]: token, accept: 'text/event-stream' };

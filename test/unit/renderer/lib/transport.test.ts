@@ -193,6 +193,37 @@ describe('the browser shell event stream', () => {
     }
   });
 
+  it('waits for a painted frame when it is asked for after the answers are in, and reconnects without waiting', async () => {
+    const frames: Array<() => void> = [];
+    vi.stubGlobal('requestAnimationFrame', (run: () => void) => frames.push(run));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const shell = fakeShell('9');
+      const answered = shell.transport.call('fleet:status', {});
+      shell.release();
+      await answered;
+      await vi.advanceTimersByTimeAsync(0);
+      // The frame's listeners ask in its mount, in the task that shows the answers: not painted yet.
+      const off = shell.transport.on('fleet:status', () => undefined);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(shell.streams).toEqual([]);
+      expect(frames).toHaveLength(1);
+      frames[0]!();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(shell.streams).toEqual([expect.objectContaining({ 'last-event-id': '9' })]);
+      // Listening again later (the last listener left, a new one came) opens at once.
+      off();
+      const again = shell.transport.on('fleet:status', () => undefined);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(shell.streams).toHaveLength(2);
+      expect(frames).toHaveLength(1);
+      again();
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('opens from nowhere after a fleet:status read main refused: there is no answer to replay from', async () => {
     const shell = fakeShell('41', '{"ok":false,"error":{"code":"store","message":"the cache could not be read"}}');
     const answered = shell.transport.call('fleet:status', {});
