@@ -8,7 +8,7 @@ import { NOTIFICATIONS_CACHE } from '../../app/fleet/refresh-plan.js';
 import { ROLLUP_READS, rollupAnswers } from '../../app/health/system-health.js';
 import { AnswerDigests } from '../core/answer-digests.js';
 import { SmartVerdicts } from '../core/smart-verdicts.js';
-import { SMART_KEY_PREFIX } from '../core/smart-keys.js';
+import { SMART_KEY_PREFIX, smartStamp } from '../core/smart-keys.js';
 import type { FleetEvent } from '../core/fleet-state.js';
 import type { WrittenAnswers } from '../core/written-answers.js';
 import type { ActionLog } from '../store/action-log.js';
@@ -105,6 +105,13 @@ interface ComplianceSeen {
 const ENGINE_READS = [...Object.values(ROLLUP_READS), NOTIFICATIONS_CACHE];
 const ENGINE_KEYS = ENGINE_READS.map((r) => cacheKey(r.op, r.query));
 const UNREAD = new Set(FIELDS_NO_RULE_READS);
+/** The cache keys of a list of reads, made once per list (the compliance rule's reads stand while its baseline does). */
+const readKeys = new WeakMap<ReadonlyArray<{ op: string; query: Record<string, unknown> }>, readonly string[]>();
+function keysOf(reads: ReadonlyArray<{ op: string; query: Record<string, unknown> }>): readonly string[] {
+  let keys = readKeys.get(reads);
+  if (!keys) readKeys.set(reads, (keys = reads.map((r) => cacheKey(r.op, r.query))));
+  return keys;
+}
 
 /**
  * What an evaluation depended on, as kept per system: the digest of its text, which runs to
@@ -305,9 +312,14 @@ export class AlertEngine {
       const key = ENGINE_KEYS[i] as string;
       return [key, this.digests ? this.digests.seen(status.siteId, status.system, r, versions, written) : (versions.get(key) ?? null)];
     });
-    const smart = [...versions].filter(([k]) => k.startsWith(SMART_KEY_PREFIX)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    const compliance = complianceSeen ? complianceSeen.reads.map((r, i): [string, string | number | null] => [cacheKey(r.op, r.query), complianceSeen.seen[i] ?? null]) : [];
-    return [...out, ...smart, ...compliance];
+    // The SMART texts by their stamp: it moves whenever a text is stored or dropped, as their versions would.
+    const smart = smartStamp(versions);
+    out.push([SMART_KEY_PREFIX, `${smart.count}:${smart.max}`]);
+    if (complianceSeen) {
+      const keys = keysOf(complianceSeen.reads);
+      for (const [i, k] of keys.entries()) out.push([k, complianceSeen.seen[i] ?? null]);
+    }
+    return out;
   }
 
   /**

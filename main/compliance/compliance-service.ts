@@ -46,6 +46,7 @@ export class ComplianceService {
   readonly waivers: WaiverLog;
   private readonly clock: () => Date;
   private fields: { baseline: object; names: ReadonlySet<string> } | undefined;
+  private readsOf: { baseline: object; reads: ReadonlyArray<{ op: string; query: Record<string, unknown> }> } | undefined;
 
   constructor(private readonly o: ComplianceServiceOptions) {
     this.source = o.baseline ?? shippedBaseline();
@@ -114,10 +115,13 @@ export class ComplianceService {
     return evaluateCachedSystem({ baseline: this.source.baseline, cache: this.o.cache, waivers: this.waivers.list(), now: this.clock(), written }, site, system);
   }
 
-  /** The cached reads the baseline looks at, each under the refresh plan's query. */
-  reads(): Array<{ op: string; query: Record<string, unknown> }> {
-    const ops = new Set(this.source.baseline.checks.flatMap((c) => [c.rule.read, ...(c.rule.when ? [c.rule.when.read] : [])]));
-    return [...ops].map((op) => refreshRead(op));
+  /** The cached reads the baseline looks at, each under the refresh plan's query: one list per baseline, not to be changed. */
+  reads(): ReadonlyArray<{ op: string; query: Record<string, unknown> }> {
+    if (this.readsOf?.baseline !== this.source.baseline) {
+      const ops = new Set(this.source.baseline.checks.flatMap((c) => [c.rule.read, ...(c.rule.when ? [c.rule.when.read] : [])]));
+      this.readsOf = { baseline: this.source.baseline, reads: [...ops].map((op) => refreshRead(op)) };
+    }
+    return this.readsOf.reads;
   }
 
   /** Every field name the baseline's checks look at ({@link fieldsRead}). */

@@ -119,6 +119,8 @@ const NO_USE = { recordUse: false } as const;
 export class AnswerDigests {
   /** Per system, per cache key: the digest and the content version it was taken from. */
   readonly #memo = new Map<string, Map<string, { version: number; digest: string }>>();
+  /** The cache key of each read asked about (readers ask with the same read objects every time; a read is not changed). */
+  readonly #keys = new WeakMap<{ op: string; query: Record<string, unknown> }, string>();
 
   constructor(private readonly source: DigestSource) {}
 
@@ -128,7 +130,8 @@ export class AnswerDigests {
    * `written` hands over, else the one kept for its version, else taken from its stored text.
    */
   seen(siteId: string, system: string, read: { op: string; query: Record<string, unknown> }, versions: ReadonlyMap<string, number>, written?: WrittenAnswers): string | number | null {
-    const key = cacheKey(read.op, read.query);
+    let key = this.#keys.get(read);
+    if (key === undefined) this.#keys.set(read, (key = cacheKey(read.op, read.query)));
     const version = versions.get(key);
     const systemKey = `${siteId}\u0000${system}`;
     const known = this.#memo.get(systemKey);

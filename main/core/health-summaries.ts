@@ -4,7 +4,7 @@ import { redactedJson } from '../../app/redact.js';
 import type { FleetEvent, StatusOrder } from './fleet-state.js';
 import type { Database } from '../store/driver.js';
 import { SmartVerdicts } from './smart-verdicts.js';
-import { SMART_KEY_PREFIX } from './smart-keys.js';
+import { smartStamp } from './smart-keys.js';
 import type { WrittenAnswers } from './written-answers.js';
 import { cacheKey } from '../store/offline-cache.js';
 import { INCOMPLETE_FIELD } from '../../app/answers/incomplete.js';
@@ -92,29 +92,6 @@ export function summaryDrives(value: unknown, smart: SmartLookup | undefined): u
   return { Data: nodes, ...(incomplete !== undefined ? { [INCOMPLETE_FIELD]: incomplete } : {}) };
 }
 
-/**
- * Which SMART texts a system's cache holds, as two numbers: how many, and the highest content
- * version among them. Its drives' SMART risks are a function of those texts, and the pair moves
- * whenever they do: a text stored (new or changed) takes a version above every one in the file (one
- * counter that only rises), and a text dropped without one stored lowers the count. Numbers, not a
- * string of the keys: a thousand systems' stamps are held for as long as the process runs.
- */
-interface SmartStamp {
-  count: number;
-  max: number;
-}
-function smartStamp(versions: ReadonlyMap<string, number> | undefined): SmartStamp {
-  let count = 0;
-  let max = -1;
-  if (versions) {
-    for (const [k, v] of versions) {
-      if (!k.startsWith(SMART_KEY_PREFIX)) continue;
-      count++;
-      if (v > max) max = v;
-    }
-  }
-  return { count, max };
-}
 const key = (siteId: string, system: string): string => `${siteId}\u0000${system}`;
 /**
  * The answers a poll seldom writes (the merged notifications, the capacity history, and the detail

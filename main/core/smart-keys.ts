@@ -7,6 +7,32 @@ const SMART_OP = smartRead('', 0).op;
 export const SMART_KEY_PREFIX = cacheKeyPrefix(SMART_OP);
 
 /**
+ * Which SMART texts a system's cache holds, as two numbers: how many, and the highest content
+ * version among them. Whatever is read from those texts is a function of them, and the pair moves
+ * whenever they do: a text stored (new or changed) takes a version above every one in the file (one
+ * counter that only rises), and a text dropped without one stored lowers the count. Numbers, not a
+ * string of the keys: a thousand systems' stamps are held for as long as the process runs.
+ */
+export interface SmartStamp {
+  count: number;
+  max: number;
+}
+
+/** The {@link SmartStamp} of a system's content versions (the cache's, by key). */
+export function smartStamp(versions: ReadonlyMap<string, number> | undefined): SmartStamp {
+  let count = 0;
+  let max = -1;
+  if (versions) {
+    for (const [k, v] of versions) {
+      if (!k.startsWith(SMART_KEY_PREFIX)) continue;
+      count++;
+      if (v > max) max = v;
+    }
+  }
+  return { count, max };
+}
+
+/**
  * The cache key of each drive's SMART read, `cacheKey` of {@link smartRead}'s operation and query,
  * made without sorting and encoding a query per drive: a poll and a SMART lookup ask for the key of
  * every drive of a system. For an integer drive id, the key is the node's key with drive id 0, the

@@ -92,6 +92,9 @@ function versionedFleet() {
     set(key: string, value: unknown) {
       held.set(key, { value, version: next++ });
     },
+    delete(key: string) {
+      held.delete(key);
+    },
   };
 }
 
@@ -235,6 +238,27 @@ describe('the alert engine', () => {
     const third = e.evaluate(status);
     expect(third.raised).toEqual([]);
     expect(third.cleared.map((a) => a.subject)).toEqual(['n1/d1']);
+  });
+
+  it('evaluates again when a SMART text is dropped or replaced, though no other answer moved', () => {
+    const { e, answers, clock } = versionedEngine({ maxUnchangedMs: 2 * 86_400_000 }, { now: NOON });
+    const status: SystemStatus = { siteId: 'lab', system: 'sys1', state: 'ok' };
+    answers.set(RESOURCES_KEY, { Data: [{ Name: 'n1', Drives: [1, 2].map((Id) => ({ Id, Name: `d${Id}`, ResourceStatus: 'OK' })) }] });
+    answers.set(smartKey(1), ataText({ reallocated: 12 }));
+    answers.set(smartKey(2), ataText({ reallocated: 0 }));
+    expect(e.evaluate(status).raised.map((a) => a.subject)).toEqual(['n1/d1']);
+    // Drive 1's text is dropped (evicted): nothing else moved, yet what the rules see did.
+    answers.delete(smartKey(1));
+    clock.now += 60_000;
+    expect(e.evaluate(status).cleared.map((a) => a.subject)).toEqual(['n1/d1']);
+    // One text dropped and another stored in one write: as many texts as before, one of them new.
+    answers.set(smartKey(1), ataText({ reallocated: 0 }));
+    clock.now += 60_000;
+    expect(e.evaluate(status)).toEqual({ raised: [], cleared: [] });
+    answers.delete(smartKey(1));
+    answers.set(smartKey(2), ataText({ reallocated: 0, health: 'FAILED!' }));
+    clock.now += 60_000;
+    expect(e.evaluate(status).raised.map((a) => [a.subject, a.level])).toEqual([['n1/d2', 'critical']]);
   });
 
   it('parses no SMART text whose version did not move when the system is evaluated again for another answer', () => {
