@@ -166,43 +166,28 @@ interface SecretProbe {
 }
 
 /**
- * A bounded memo that forgets the least recently used first, by generations: entries are made in
- * the young map, which becomes the old one once it holds half the bound (the old one is dropped);
- * an old entry used again moves to the young map. A hit in the young map is one lookup, without the
- * delete and insert a strict LRU order costs on every use (twice per answer of a refresh).
- */
-class Memo<T> {
-  #young = new Map<string, T>();
-  #old = new Map<string, T>();
-  constructor(private readonly max: number) {}
-  /** The value kept under `k`, made by `make` when missing. */
-  get(k: string, make: () => T): T {
-    const young = this.#young.get(k);
-    if (young !== undefined || this.#young.has(k)) return young as T;
-    const value = this.#old.has(k) ? (this.#old.get(k) as T) : make();
-    this.#old.delete(k);
-    this.#young.set(k, value);
-    if (this.#young.size * 2 >= this.max) {
-      this.#old = this.#young;
-      this.#young = new Map();
-    }
-    return value;
-  }
-}
-
-/**
  * The probes built last, by secret list: a session's token is checked against each of its
- * answers, and a fleet has a token per system. Bounded: the least recently used is dropped first,
- * so a secret no longer sent does not stay. A probe is a few hundred bytes; the pattern sources
+ * answers, and a fleet has a token per system. Bounded: past the bound the oldest is dropped, so
+ * a secret no longer sent does not stay. A probe is a few hundred bytes; the pattern sources
  * (several kilobytes, compiled far larger) are kept for fewer lists. A list of one secret (an
  * answer's token, a site's password) is kept under that secret itself, by whether it is masked
  * whole: the text a session holds, whose hash V8 keeps with it, rather than a new JSON text per answer.
  */
 const MAX_PROBES = 4096;
-const PROBES = new Memo<SecretProbe>(MAX_PROBES);
-const SINGLE_PROBES = { whole: new Memo<SecretProbe>(MAX_PROBES), pieces: new Memo<SecretProbe>(MAX_PROBES) };
+const PROBES = new Map<string, SecretProbe>();
+const SINGLE_PROBES = { whole: new Map<string, SecretProbe>(), pieces: new Map<string, SecretProbe>() };
 const MAX_SOURCES = 64;
-const SOURCES = new Memo<string | null>(MAX_SOURCES);
+const SOURCES = new Map<string, string | null>();
+
+/** The value kept under `k` in `map`, made by `make` when missing; past `max` entries the oldest made is dropped. */
+function kept<T>(map: Map<string, T>, k: string, max: number, make: () => T): T {
+  const held = map.get(k);
+  if (held !== undefined) return held;
+  const made = make();
+  map.set(k, made);
+  if (map.size > max) map.delete(map.keys().next().value as string);
+  return made;
+}
 
 /** The probe of no secret: it finds nothing. */
 const NO_PROBE: SecretProbe = { long: [], pieces: /(?!)/, heads: /(?!)/, source: () => null };
@@ -211,8 +196,8 @@ function probeOf(secrets: readonly string[], whole: boolean): SecretProbe {
   if (secrets.length === 0) return NO_PROBE;
   // JSON of the flag and the list: no two lists (nor a list masked whole and one that is not) share a key.
   const make = (): SecretProbe => newProbe(secrets, whole, JSON.stringify([whole, ...secrets]));
-  if (secrets.length === 1) return (whole ? SINGLE_PROBES.whole : SINGLE_PROBES.pieces).get(secrets[0] as string, make);
-  return PROBES.get(JSON.stringify([whole, ...secrets]), make);
+  if (secrets.length === 1) return kept(whole ? SINGLE_PROBES.whole : SINGLE_PROBES.pieces, secrets[0] as string, MAX_PROBES, make);
+  return kept(PROBES, JSON.stringify([whole, ...secrets]), MAX_PROBES, make);
 }
 
 function newProbe(secrets: readonly string[], whole: boolean, memoKey: string): SecretProbe {
@@ -222,7 +207,7 @@ function newProbe(secrets: readonly string[], whole: boolean, memoKey: string): 
     pieces: anyOf(long.flatMap((s) => jsonForms(s).flatMap((form) => (whole ? [form, hexOf(utf8(form))] : [...pieceStarts(form, false).map((i) => [...form].slice(i, i + MIN_PREFIX).join('')), hexOf(utf8(form).slice(0, MIN_PREFIX))])).map((p) => p.toLowerCase().replaceAll('+', ' ')))),
     // Each head once: a secret without JSON escapes is its own JSON form, and a head without `+` or `/` its own URL-safe one.
     heads: anyOf([...new Set(long.flatMap((s) => jsonForms(s).flatMap((form) => base64Runs(form).flatMap((run) => (run.length < MIN_BASE64 ? [] : whole ? [run, urlSafe(run)] : base64Heads(run))))))]),
-    source: () => SOURCES.get(memoKey, () => patternSource(long, whole)),
+    source: () => kept(SOURCES, memoKey, MAX_SOURCES, () => patternSource(long, whole)),
   };
 }
 
@@ -349,27 +334,9 @@ export function maskAnswerSecrets<T>(value: T, sent: readonly string[], unsent: 
   const unsentProbe = probeOf(unsent, true);
   if (sentProbe.long.length === 0 && unsentProbe.long.length === 0) return value;
   const looked = new LookedText(() => joinedStrings(value));
-  // Nearly every answer: no escape and neither list's cheap test finds anything, told in two scans
-  // for both lists (the start of an escape or a head of either list; a piece of either).
-  const both = pairOf(sentProbe, unsentProbe);
-  if (!both.headsOrEscape.test(looked.text) && !both.pieces.test(looked.folded)) return value;
   // Masked for what was sent: the site's secrets are looked for in what that masking left.
   if (probeMentions(sentProbe, looked)) return maskMentionedSecrets(maskSecrets(value, sent), unsent, true);
   return probeMentions(unsentProbe, looked) ? maskSecrets(value, unsent, true) : value;
-}
-
-/**
- * The cheap tests of two probes as one (either's pieces; either's heads or the start of an escape,
- * which sends an answer to the tests of each list), kept with the first for
- * the second it was last paired with: a session's token is always paired with its site's password.
- */
-const PAIRS = new WeakMap<SecretProbe, { with: SecretProbe; pieces: RegExp; headsOrEscape: RegExp }>();
-function pairOf(a: SecretProbe, b: SecretProbe): { pieces: RegExp; headsOrEscape: RegExp } {
-  const held = PAIRS.get(a);
-  if (held?.with === b) return held;
-  const pair = { with: b, pieces: new RegExp(`${a.pieces.source}|${b.pieces.source}`), headsOrEscape: new RegExp(`${MAY_ESCAPE.source}|${a.heads.source}|${b.heads.source}`) };
-  PAIRS.set(a, pair);
-  return pair;
 }
 
 /**

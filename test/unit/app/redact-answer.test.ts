@@ -116,7 +116,7 @@ describe('maskAnswerSecrets', () => {
     const plain = { M: 'nothing secret' };
     for (let i = 0; i < 5000; i++) {
       expect(maskAnswerSecrets(plain, [tokenOf(i)], [password])).toBe(plain);
-      // Now and then, one kept (young or old) or one forgotten.
+      // Now and then, one kept or one forgotten.
       if (i % 997 === 0) for (const j of [0, i, Math.floor(i / 2)]) expect(maskAnswerSecrets({ M: `tok ${tokenOf(j)}` }, [tokenOf(j)], [password])).toEqual({ M: `tok ${REDACTED}` });
     }
     // A secret masked whole keeps its prefix: the same text sent is masked from its first 8 characters.
