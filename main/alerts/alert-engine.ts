@@ -12,7 +12,7 @@ import { SMART_KEY_PREFIX, smartStamp } from '../core/smart-keys.js';
 import type { FleetEvent } from '../core/fleet-state.js';
 import type { WrittenAnswers } from '../core/written-answers.js';
 import type { ActionLog } from '../store/action-log.js';
-import { cacheKey } from '../store/offline-cache.js';
+import { cacheKey, readKey } from '../store/offline-cache.js';
 import { SEEN_PRECISION_MS, type AlertStore, type Reconciled } from './alert-store.js';
 
 /** The part of the fleet the engine reads: its status events, statuses and cached answers. */
@@ -105,13 +105,6 @@ interface ComplianceSeen {
 const ENGINE_READS = [...Object.values(ROLLUP_READS), NOTIFICATIONS_CACHE];
 const ENGINE_KEYS = ENGINE_READS.map((r) => cacheKey(r.op, r.query));
 const UNREAD = new Set(FIELDS_NO_RULE_READS);
-/** The cache keys of a list of reads, made once per list (the compliance rule's reads stand while its baseline does). */
-const readKeys = new WeakMap<ReadonlyArray<{ op: string; query: Record<string, unknown> }>, readonly string[]>();
-function keysOf(reads: ReadonlyArray<{ op: string; query: Record<string, unknown> }>): readonly string[] {
-  let keys = readKeys.get(reads);
-  if (!keys) readKeys.set(reads, (keys = reads.map((r) => cacheKey(r.op, r.query))));
-  return keys;
-}
 
 /**
  * What an evaluation depended on, as kept per system: the digest of its text, which runs to
@@ -316,8 +309,7 @@ export class AlertEngine {
     const smart = smartStamp(versions);
     out.push([SMART_KEY_PREFIX, `${smart.count}:${smart.max}`]);
     if (complianceSeen) {
-      const keys = keysOf(complianceSeen.reads);
-      for (const [i, k] of keys.entries()) out.push([k, complianceSeen.seen[i] ?? null]);
+      for (const [i, r] of complianceSeen.reads.entries()) out.push([readKey(r), complianceSeen.seen[i] ?? null]);
     }
     return out;
   }

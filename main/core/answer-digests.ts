@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { FIELDS_NO_RULE_READS } from '../../app/alerts/evaluate.js';
 import { refreshRead } from '../../app/fleet/refresh-plan.js';
-import { cacheKey } from '../store/offline-cache.js';
+import { cacheKey, readKey } from '../store/offline-cache.js';
 import type { WrittenAnswers } from './written-answers.js';
 
 /**
@@ -119,8 +119,6 @@ const NO_USE = { recordUse: false } as const;
 export class AnswerDigests {
   /** Per system, per cache key: the digest and the content version it was taken from. */
   readonly #memo = new Map<string, Map<string, { version: number; digest: string }>>();
-  /** The cache key of each read asked about (readers ask with the same read objects every time; a read is not changed). */
-  readonly #keys = new WeakMap<{ op: string; query: Record<string, unknown> }, string>();
 
   constructor(private readonly source: DigestSource) {}
 
@@ -130,8 +128,7 @@ export class AnswerDigests {
    * `written` hands over, else the one kept for its version, else taken from its stored text.
    */
   seen(siteId: string, system: string, read: { op: string; query: Record<string, unknown> }, versions: ReadonlyMap<string, number>, written?: WrittenAnswers): string | number | null {
-    let key = this.#keys.get(read);
-    if (key === undefined) this.#keys.set(read, (key = cacheKey(read.op, read.query)));
+    const key = readKey(read);
     const version = versions.get(key);
     const systemKey = `${siteId}\u0000${system}`;
     const known = this.#memo.get(systemKey);

@@ -35,6 +35,18 @@ export function cacheKey(opKey: string, query: CacheQuery = {}): string {
   return `${cacheKeyPrefix(opKey)}${pairs.map(([n, v]) => `${encodeKeyPart(n)}=${encodeKeyPart(v)}`).join('&')}`;
 }
 
+const READ_KEYS = new WeakMap<{ op: string; query: Record<string, unknown> }, string>();
+/**
+ * {@link cacheKey} of a read object, made once per object: the reads readers ask with (the refresh
+ * plan's, a baseline's) are constants, asked about for every system at every poll. A read must not
+ * be changed once asked about.
+ */
+export function readKey(read: { op: string; query: Record<string, unknown> }): string {
+  let key = READ_KEYS.get(read);
+  if (key === undefined) READ_KEYS.set(read, (key = cacheKey(read.op, read.query)));
+  return key;
+}
+
 /**
  * What every key {@link cacheKey} makes of `opKey` with a query begins with (a key without one is
  * `opKey` alone), and no key of another operation: how a reader tells one operation's answers

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { normaliseStoredAnswer } from '../../../../app/answers/normalise.js';
 import { REDACTED } from '../../../../app/redact.js';
 import { OfflineCache, cacheKey, openDatabase, type Database } from '../../../../main/store/index.js';
+import { readKey } from '../../../../main/store/offline-cache.js';
 import { steppingClock, useTempDirs } from './temp-dir.js';
 
 const tempDir = useTempDirs();
@@ -41,6 +42,15 @@ describe('cacheKey', () => {
 
   it('never carries a secret parameter value', () => {
     expect(cacheKey('GET /x', { Password: 'hunter2' })).not.toContain('hunter2');
+  });
+});
+
+describe('readKey', () => {
+  it("is the read's cacheKey, made once per read object", () => {
+    const read = { op: 'GET /hosts/list', query: { mapping: true, iqn: true } };
+    expect(readKey(read)).toBe(cacheKey(read.op, read.query));
+    expect(readKey(read)).toBe(readKey(read));
+    expect(readKey({ op: 'GET /Version', query: {} })).toBe('GET /Version');
   });
 });
 
