@@ -11,6 +11,14 @@ export const DEFAULT_CACHE_MAX_BYTES = 256 * 1024 * 1024;
 /** Eviction brings the cache down to this fraction of its bound, so the next puts do not evict again at once. */
 const EVICT_TO_FRACTION = 0.9;
 
+/**
+ * How exact the LRU order is for puts: a put records its entry's use only when the use this
+ * connection last recorded of it is older than this (as `relatime` writes access times), so a
+ * system polled every minute writes its uses once in ten polls, not at each. Eviction, which takes
+ * the oldest tenth or so of a full cache, does not need the order of the last minutes.
+ */
+export const USE_PRECISION_MS = 10 * 60_000;
+
 /** A query as a plain object or as the wire list of `[name, value]` pairs (`buildQuery` output). */
 export type CacheQuery = Readonly<Record<string, unknown>> | ReadonlyArray<readonly [string, unknown]>;
 
@@ -166,7 +174,8 @@ export class OfflineCache {
   /**
    * Stores the result of a read, replacing the previous one for the same key. The value is stored
    * as JSON with every secret field masked (as `redact()` does, without copying the value). If the
-   * cache then exceeds `maxBytes`, least-recently-used entries (by put or get) are evicted down to about 90 % of it; the entry just written is never
+   * cache then exceeds `maxBytes`, least-recently-used entries (by put or get, a put's use to within
+   * {@link USE_PRECISION_MS}) are evicted down to about 90 % of it; the entry just written is never
    * evicted, even when it alone exceeds the bound.
    *
    * @param key from {@link cacheKey}
@@ -212,6 +221,7 @@ export class OfflineCache {
   putRows(siteId: string, system: string, rows: readonly CacheRow[]): void {
     if (rows.length === 0) return;
     const now = this.clock().toISOString();
+    const nowMs = Date.parse(now);
     // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
     const id = systemId(siteId, system);
     this.guard('store an answer in', () =>
@@ -222,7 +232,14 @@ export class OfflineCache {
           const held = this.heldOf(siteId, system);
           // The texts to store, by key (a key's last one), written once the loop knows how many.
           const texts = new Map<string, CacheRow>();
+          // The keys whose use is recorded now (see USE_PRECISION_MS), in the rows' order.
           const used: string[] = [];
+          const use = (key: string, h: HeldAnswer): void => {
+            // Recorded within the precision (either way: a clock set back far enough records again).
+            if (h.usedAt !== undefined && Math.abs(nowMs - h.usedAt) < USE_PRECISION_MS) return;
+            h.usedAt = nowMs;
+            used.push(key);
+          };
           for (const r of rows) {
             const at = Date.parse(r.at);
             const before = held.get(r.key);
@@ -234,7 +251,7 @@ export class OfflineCache {
               if (pending) texts.set(r.key, { ...pending, at: r.at });
               else this.stmts.renew.run(r.at, siteId, system, r.key);
               before.at = at;
-              used.push(r.key);
+              use(r.key, before);
               continue;
             }
             const digest = textDigest(r.json);
@@ -252,8 +269,9 @@ export class OfflineCache {
             if (!same) texts.set(r.key, r);
             else if (pending) texts.set(r.key, { ...pending, at: r.at });
             // A text stored below takes its version there.
-            held.set(r.key, { at, digest, version: before?.version ?? 0 });
-            used.push(r.key);
+            const h: HeldAnswer = { at, digest, version: before?.version ?? 0, usedAt: before?.usedAt };
+            held.set(r.key, h);
+            use(r.key, h);
           }
           if (texts.size) {
             // One counter move for the whole write: each answer stored takes its own version.
@@ -265,7 +283,7 @@ export class OfflineCache {
               if (h) h.version = version;
             }
           }
-          // Every use in one statement, in the rows' order: one call instead of one per answer.
+          // Every use recorded in one statement, in the rows' order: one call instead of one per answer.
           if (used.length) this.stmts.useMany.run(siteId, system, now, JSON.stringify(used));
           // Only a stored text can take the cache past its bound.
           if (texts.size) this.evictIfNeeded(siteId, system, new Set(rows.map((r) => r.key)));
@@ -295,7 +313,7 @@ export class OfflineCache {
     let held = all.get(id);
     if (!held) {
       held = new Map();
-      for (const e of this.stmts.readTimes.all(siteId, system)) held.set(e.key, { at: Date.parse(e.at), digest: undefined, version: e.version });
+      for (const e of this.stmts.readTimes.all(siteId, system)) held.set(e.key, { at: Date.parse(e.at), digest: undefined, version: e.version, usedAt: undefined });
       all.set(id, held);
     }
     return held;
@@ -461,11 +479,15 @@ export class OfflineCache {
   }
 }
 
-/** What {@link OfflineCache} holds of a stored answer: its read time (ms), content version and its text's digest, when known. */
+/**
+ * What {@link OfflineCache} holds of a stored answer: its read time (ms), content version, its
+ * text's digest when known, and when this connection last recorded its use by a put (ms), if it did.
+ */
 interface HeldAnswer {
   at: number;
   digest: string | undefined;
   version: number;
+  usedAt: number | undefined;
 }
 
 const nothingHeld = (): Map<string, Map<string, HeldAnswer>> => new Map();

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { normaliseStoredAnswer } from '../../../../app/answers/normalise.js';
 import { REDACTED } from '../../../../app/redact.js';
 import { OfflineCache, cacheKey, openDatabase, type Database } from '../../../../main/store/index.js';
-import { readKey } from '../../../../main/store/offline-cache.js';
+import { readKey, USE_PRECISION_MS } from '../../../../main/store/offline-cache.js';
 import { steppingClock, useTempDirs } from './temp-dir.js';
 
 const tempDir = useTempDirs();
@@ -175,8 +175,12 @@ describe('OfflineCache', () => {
   });
 
   it('counts the answers of one write as used in their order: the first of them is evicted first', () => {
-    const { cache } = setup(1000);
+    let now = Date.parse('2025-03-01T10:00:00Z');
+    const db = openDatabase(tempDir());
+    open.push(db);
+    const cache = new OfflineCache({ db, clock: () => new Date(now), maxBytes: 1000 });
     cache.putRows('lab', 'sys1', ['a', 'b', 'c'].map((k) => cache.rowOf(k, sized(300))));
+    now += USE_PRECISION_MS;
     cache.putRows('lab', 'sys1', [cache.renewRow('a'), cache.renewRow('nothing held')]);
     cache.put('lab', 'sys2', 'd', sized(300));
     // 1200 > 1000: b, the least recently used (a was renewed after it), goes; 900 ≤ 900.
@@ -379,6 +383,67 @@ describe('OfflineCache', () => {
     expect(cache.get('lab', 'sys1', 'k')).toBeUndefined();
     expect(cache.get('prod', 'sys1', 'k')?.value).toBe(3);
     expect(cache.sizeBytes()).toBe(1);
+  });
+});
+
+describe('OfflineCache: the use order of puts, to within USE_PRECISION_MS', () => {
+  /** A clock the test moves: `t.ms` is now. */
+  function setupAt(maxBytes?: number): { dir: string; db: Database; cache: OfflineCache; t: { ms: number } } {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    open.push(db);
+    const t = { ms: Date.parse('2025-03-01T10:00:00Z') };
+    return { dir, db, t, cache: new OfflineCache({ db, clock: () => new Date(t.ms), ...(maxBytes ? { maxBytes } : {}) }) };
+  }
+  const uses = (db: Database): unknown => db.prepare('SELECT system, key, last_read_at FROM cache_use ORDER BY use_seq').all();
+
+  it('records the use of a new answer at once, and of an answer put again only once the recorded one is older than the precision', () => {
+    const { db, cache, t } = setupAt();
+    cache.putRows('lab', 'sys1', ['a', 'b'].map((k) => cache.rowOf(k, sized(100))));
+    const first = [
+      { system: 'sys1', key: 'a', last_read_at: '2025-03-01T10:00:00.000Z' },
+      { system: 'sys1', key: 'b', last_read_at: '2025-03-01T10:00:00.000Z' },
+    ];
+    expect(uses(db)).toEqual(first);
+    // A poll a minute later: one answer the same, one changed, one new. Only the new one's use is written.
+    t.ms += 60_000;
+    cache.putRows('lab', 'sys1', [cache.renewRow('a'), cache.rowOf('b', sized(120)), cache.rowOf('c', sized(100))]);
+    expect(uses(db)).toEqual([...first, { system: 'sys1', key: 'c', last_read_at: '2025-03-01T10:01:00.000Z' }]);
+    // The precision past a's and b's recorded use: the next poll records theirs, in its rows' order.
+    t.ms = Date.parse('2025-03-01T10:00:00Z') + USE_PRECISION_MS;
+    cache.putRows('lab', 'sys1', [cache.renewRow('b'), cache.renewRow('a'), cache.renewRow('c')]);
+    expect(uses(db)).toEqual([
+      { system: 'sys1', key: 'c', last_read_at: '2025-03-01T10:01:00.000Z' },
+      { system: 'sys1', key: 'b', last_read_at: '2025-03-01T10:10:00.000Z' },
+      { system: 'sys1', key: 'a', last_read_at: '2025-03-01T10:10:00.000Z' },
+    ]);
+  });
+
+  it('evicts by the uses recorded: an answer polled on stays, one no longer polled goes first', () => {
+    const { cache, t } = setupAt(1000);
+    cache.putRows('lab', 'sys1', ['a', 'b', 'c'].map((k) => cache.rowOf(k, sized(300))));
+    // a and c are polled on for a while; b is no longer read.
+    for (let minute = 1; minute <= 12; minute++) {
+      t.ms += 60_000;
+      cache.putRows('lab', 'sys1', [cache.renewRow('a'), cache.renewRow('c')]);
+    }
+    cache.put('lab', 'sys2', 'd', sized(300));
+    // 1200 > 1000: b, the least recently used, goes; 900 ≤ 900.
+    expect(cache.entries('lab', 'sys1').map((e) => e.key)).toEqual(['a', 'c']);
+  });
+
+  it("records the uses again once another connection has written: it does not know what that one recorded", () => {
+    const { dir, db, cache, t } = setupAt();
+    cache.putRows('lab', 'sys1', [cache.rowOf('a', sized(100))]);
+    const otherDb = openDatabase(dir);
+    open.push(otherDb);
+    new OfflineCache({ db: otherDb, clock: () => new Date(t.ms) }).put('lab', 'sys2', 'x', 1);
+    t.ms += 60_000;
+    cache.putRows('lab', 'sys1', [cache.renewRow('a')]);
+    expect(uses(db)).toEqual([
+      { system: 'sys2', key: 'x', last_read_at: '2025-03-01T10:00:00.000Z' },
+      { system: 'sys1', key: 'a', last_read_at: '2025-03-01T10:01:00.000Z' },
+    ]);
   });
 });
 
