@@ -302,9 +302,11 @@ function readNow(file: string): Buffer | undefined {
   }
 }
 
+/** Answers `body`, encoded once: its length and the bytes written come from the same pass (a first-frame answer is 1 MB). */
 function send(res: ServerResponse, status: number, type: string, body: string): void {
-  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  const bytes = Buffer.from(body, 'utf8');
+  res.writeHead(status, { 'content-type': type, 'content-length': bytes.length });
+  res.end(bytes);
 }
 
 /** What a reload (or any visit without the token) shows: the token lived only in the page that was opened. */
