@@ -4,19 +4,18 @@
  * on a fake clock): the answers through `OfflineCache.putRows` and the system's outcome through
  * `SystemOutcomes.put`, in one transaction when the checkout's `putRows` takes the outcome along
  * (else the outcome's own commit after it), with no automatic WAL checkpoint. Prints, per build,
- * the process CPU of those writes per round of the fleet, the commits per system poll (counted by
- * `data_version` on a second connection) and the WAL bytes per system poll. Builds run interleaved
+ * the process CPU of those writes per round of the fleet, and per system poll the commits and the
+ * WAL frames and bytes (read from the WAL file). Builds run interleaved
  * in one process (`--a DIR` another checkout's stores, this one's as `b`); asserts nothing. On a
  * shared machine the CPU figures vary by 5-10 % from run to run: compare the pairs of one run.
  *
  *   npx tsx test/bench/poll-writes.ts [--a DIR] [--systems 1000] [--rounds 12] [--pairs 3]
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SystemStatus } from '../../app/domain/site.js';
-import { connect } from '../../main/store/driver.js';
 import { DATABASE_FILE, openDatabase } from '../../main/store/open.js';
 import { OfflineCache, type CacheRow } from '../../main/store/offline-cache.js';
 import { SystemOutcomes } from '../../main/store/system-outcomes.js';
@@ -45,10 +44,9 @@ function answer(system: number, key: number, round: number): unknown {
   return { Data: Array.from({ length: 20 }, (_, i) => ({ Name: `obj-${system}-${key}-${i}`, Size: i * 1000, State: 'Normal', Used: key < CHANGING ? round : i })) };
 }
 
-function run(b: Build): { cpuMs: number; commits: number; walBytes: number; together: boolean } {
+function run(b: Build): { cpuMs: number; wal: Wal; together: boolean } {
   const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-poll-writes-'));
   const db = b.openDatabase(dir);
-  const other = connect(join(dir, DATABASE_FILE));
   try {
     let now = Date.parse('2025-01-01T00:00:00Z');
     const cache = new b.Cache({ db, clock: () => new Date(now) });
@@ -68,28 +66,43 @@ function run(b: Build): { cpuMs: number; commits: number; walBytes: number; toge
     for (let s = 0; s < SYSTEMS; s++) write(s, 0);
     db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     db.prepare('PRAGMA wal_autocheckpoint = 0').get();
-    const dataVersion = other.prepare<[], { data_version: number }>('PRAGMA data_version');
-    let commits = 0;
     let cpu = 0;
     for (let round = 1; round <= ROUNDS; round++) {
       for (let s = 0; s < SYSTEMS; s++) {
         // The systems' polls spread over the minute.
         now += 60_000 / SYSTEMS;
-        // Read on another connection, outside the CPU measured: it moves by one per commit seen in between.
-        const v0 = dataVersion.get()?.data_version ?? 0;
         const c0 = process.cpuUsage();
         write(s, round);
         const c = process.cpuUsage(c0);
         cpu += (c.user + c.system) / 1000;
-        commits += (dataVersion.get()?.data_version ?? 0) - v0;
       }
     }
-    return { cpuMs: cpu / ROUNDS, commits: commits / ROUNDS / SYSTEMS, walBytes: statSync(join(dir, `${DATABASE_FILE}-wal`)).size / ROUNDS / SYSTEMS, together };
+    return { cpuMs: cpu / ROUNDS, wal: walOf(join(dir, `${DATABASE_FILE}-wal`)), together };
   } finally {
-    other.close();
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+interface Wal {
+  commits: number;
+  frames: number;
+  bytes: number;
+}
+
+/** The frames and commits of a WAL written since its last reset (a commit's frame holds the database size). */
+function walOf(file: string): Wal {
+  const wal = readFileSync(file);
+  const pageSize = wal.readUInt32BE(8);
+  const salts = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
+  const out = { commits: 0, frames: 0, bytes: 0 };
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
+    if (wal.readUInt32BE(at + 8) !== salts[0] || wal.readUInt32BE(at + 12) !== salts[1]) break;
+    out.frames++;
+    out.bytes += 24 + pageSize;
+    if (wal.readUInt32BE(at + 4) !== 0) out.commits++;
+  }
+  return out;
 }
 
 async function buildOf(name: string, root: string | undefined): Promise<Build> {
@@ -107,8 +120,9 @@ process.stdout.write(`${SYSTEMS} systems × ${KEYS} answers (${CHANGING} changin
 for (let p = 0; p < PAIRS; p++) {
   for (const b of builds) {
     const r = run(b);
+    const per = (n: number): number => n / ROUNDS / SYSTEMS;
     process.stdout.write(
-      `${b.name}: ${r.cpuMs.toFixed(0)} ms CPU per poll of the fleet; ${r.commits.toFixed(2)} commits and WAL ${(r.walBytes / 1024).toFixed(1)} KiB per system poll (outcome ${r.together ? 'in the answers\' transaction' : 'in its own'})\n`,
+      `${b.name}: ${r.cpuMs.toFixed(0)} ms CPU per poll of the fleet; per system poll ${per(r.wal.commits).toFixed(2)} commits, ${per(r.wal.frames).toFixed(1)} WAL frames, ${(per(r.wal.bytes) / 1024).toFixed(1)} KiB (outcome ${r.together ? "in the answers' transaction" : 'in its own'})\n`,
     );
   }
 }
