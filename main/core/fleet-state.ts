@@ -146,12 +146,13 @@ export class FleetState {
 
   /**
    * Sets a system's status, numbered with the next status sequence number (its `seq`, any given
-   * replaced), and sends it to the listeners, with what the refresh or poll it ends wrote.
+   * replaced), and sends it to the listeners, with what the refresh or poll it ends wrote. Its
+   * outcome is recorded, unless `recorded`: its caller wrote it already ({@link recordOutcome}).
    */
-  setStatus(status: SystemStatus, written?: WrittenAnswers): void {
+  setStatus(status: SystemStatus, written?: WrittenAnswers, options: { recorded?: boolean } = {}): void {
     const numbered = { ...status, seq: ++this.statusSeq };
     this.put(numbered);
-    this.record(() => this.outcomes?.put(numbered));
+    if (!options.recorded) this.record(() => this.outcomes?.put(numbered));
     this.emit(written ? { type: 'status', status: numbered, written } : { type: 'status', status: numbered });
   }
 
@@ -176,6 +177,16 @@ export class FleetState {
       this.put(numbered);
       this.emit({ type: 'status', status: numbered });
     }
+  }
+
+  /**
+   * Records a status's outcome, as {@link setStatus} would, for a caller that writes it in the
+   * transaction of the system's answers (the outcomes are kept on the cache's connection): the
+   * caller then sets the status with `recorded`. Nothing is set or sent here.
+   * @throws what the write throws (the caller's transaction then writes nothing)
+   */
+  recordOutcome(status: SystemStatus): void {
+    this.outcomes?.put(status);
   }
 
   /** Writes to the recorded outcomes: a convenience for later processes, never a reason for this one to fail. */

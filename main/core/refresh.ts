@@ -333,10 +333,14 @@ export class FleetRefresh {
     const checked = !conn.readsNeedCheck;
     // The rows of the last write: handed to the readers of the status event (an earlier batch's are not held).
     let written: CacheRow[] = [];
-    const flush = (): void => {
+    // The last write of a refresh or poll carries the system's outcome (`outcome`): the answers it
+    // writes and the outcome they led to commit together, so another process (a window, the CLI, a
+    // report) never reads this write's answers with the outcome before them, nor the reverse, and a
+    // failure leaves neither. Earlier batches of a large refresh commit before, as their answers do.
+    const flush = (outcome?: SystemStatus): void => {
       pendingBytes = 0;
       const rows = pending.splice(0);
-      o.cache.putRows(site.id, system, rows);
+      o.cache.putRows(site.id, system, rows, outcome && (() => state.recordOutcome(outcome)));
       written = rows;
     };
     const handOver = (): WrittenAnswers => new WrittenAnswers(written, digests);
@@ -369,7 +373,7 @@ export class FleetRefresh {
     conn.dateOrder(system, previous?.dayFirst);
     const read = async (opKey: string, query: Record<string, unknown>, storeKey: string | null = cacheKey(opKey, query)): Promise<unknown> => {
       try {
-        // A "slow down" fails the system's refresh at once (see systemThrottled), never retried per read.
+        // A "slow down" fails the system's refresh at once (see throttledStatus), never retried per read.
         const value = await conn.read(system, getOperation(opKey), { query, deadline, budget, failWhenThrottled: true, ...(opKey === NOTIFICATIONS_OP ? { onRecordStamp } : {}) });
         if (signal.aborted) return undefined;
         answered++;
@@ -486,7 +490,19 @@ export class FleetRefresh {
         ...(failures.length ? [`${failures.length} read(s) failed: ${failures.slice(0, 3).join('; ')}`] : []),
         ...(smartSkipped ? [smartSkipped] : []),
       ];
-      flush();
+      const outcome: SystemStatus = problems.length
+        ? {
+            siteId: site.id,
+            system,
+            state: notUnderstood.length ? 'protocol-error' : 'stale',
+            lastSuccessAt: previous?.lastSuccessAt,
+            lastErrorAt: now,
+            lastError: redact(problems.join('; ')),
+            truncated: cut,
+            ...clock,
+          }
+        : { siteId: site.id, system, state: 'ok', lastSuccessAt: now, truncated: cut, ...clock };
+      flush(outcome);
       for (const e of announced) state.emit(e);
       // What the cache now holds, for the next poll: an unread drive list leaves the one held; a
       // detail read now holds this health answer's states, unless it was not read whole.
@@ -500,21 +516,7 @@ export class FleetRefresh {
       }
       siteMemo.set(system, { notifications: marked, drives, details });
       state.throttled.get(site.id)?.delete(system);
-      state.setStatus(
-        problems.length
-          ? {
-              siteId: site.id,
-              system,
-              state: notUnderstood.length ? 'protocol-error' : 'stale',
-              lastSuccessAt: previous?.lastSuccessAt,
-              lastErrorAt: now,
-              lastError: redact(problems.join('; ')),
-              truncated: cut,
-              ...clock,
-            }
-          : { siteId: site.id, system, state: 'ok', lastSuccessAt: now, truncated: cut, ...clock },
-        handOver(),
-      );
+      state.setStatus(outcome, handOver(), { recorded: true });
     } catch (err) {
       deadline.abandon();
       if (this.closing) return;
@@ -524,14 +526,20 @@ export class FleetRefresh {
             'timeout',
           )
         : err;
+      const outcome = isThrottling(why) ? this.throttledStatus(site, system, why, previous) : this.failedStatus(site, system, why, previous);
+      let recorded = false;
       try {
-        // Unchecked answers may be another system's: dropped with the failure.
-        if (checked && !(err instanceof SelectionMovedError)) flush();
+        // Unchecked answers may be another system's: dropped with the failure. Without answers
+        // left (none, or a failed write of them brought the refresh here) the outcome goes alone.
+        if (checked && !(err instanceof SelectionMovedError) && pending.length) {
+          flush(outcome);
+          recorded = true;
+        }
       } catch {
-        // The system's own failure is the verdict; what answered before it is lost with the store.
+        // The system's own failure is the verdict; what answered before it is lost with the store
+        // (its outcome is then recorded alone, as far as the store lets it).
       }
-      if (isThrottling(why)) this.systemThrottled(site, system, why, previous, handOver());
-      else this.systemFailed(site, system, why, previous, handOver());
+      state.setStatus(outcome, handOver(), { recorded });
     } finally {
       scope?.end();
       deadline.dispose();
@@ -553,11 +561,12 @@ export class FleetRefresh {
   }
 
   /**
-   * A system that asked to slow down: its data stays (stale), and polls leave it alone until its
-   * Retry-After (seconds or a date; an hour at most) or, without one, a backoff doubling from 30 s per refused poll
-   * up to 10 min, whichever is later. A Refresh still tries; a read that answers ends the backoff.
+   * The status of a system that asked to slow down, its backoff set: its data stays (stale), and
+   * polls leave it alone until its Retry-After (seconds or a date; an hour at most) or, without one,
+   * a backoff doubling from 30 s per refused poll up to 10 min, whichever is later. A Refresh still
+   * tries; a read that answers ends the backoff.
    */
-  private systemThrottled(site: Site, system: string, err: TransientHttpError, previous: SystemStatus | undefined, written?: WrittenAnswers): void {
+  private throttledStatus(site: Site, system: string, err: TransientHttpError, previous: SystemStatus | undefined): SystemStatus {
     const state = this.f.state;
     const now = this.f.clock().getTime();
     const perSite = state.throttled.get(site.id) ?? new Map<string, { failures: number; until: number }>();
@@ -566,7 +575,7 @@ export class FleetRefresh {
     const until = now + Math.max(pollRetryAfter(err.retryAfterMs), Math.min(MAX_BACKOFF_MS, THROTTLE_BASE_MS * 2 ** (failures - 1)));
     perSite.set(system, { failures, until });
     const nextTryAt = new Date(until).toISOString();
-    state.setStatus({
+    return {
       siteId: site.id,
       system,
       state: 'stale',
@@ -574,10 +583,15 @@ export class FleetRefresh {
       lastErrorAt: new Date(now).toISOString(),
       lastError: redact(`throttled by the system (HTTP ${err.status}), next try at ${nextTryAt.replace(/\.\d+Z$/, 'Z')}: ${err.message}`),
       nextTryAt,
-    }, written);
+    };
   }
 
-  private systemFailed(site: Site, system: string, err: unknown, previous: SystemStatus | undefined, written?: WrittenAnswers): void {
+  private systemFailed(site: Site, system: string, err: unknown, previous: SystemStatus | undefined): void {
+    this.f.state.setStatus(this.failedStatus(site, system, err, previous));
+  }
+
+  /** The status of a system whose refresh failed with `err`. */
+  private failedStatus(site: Site, system: string, err: unknown, previous: SystemStatus | undefined): SystemStatus {
     const state: SystemState =
       err instanceof CertificateError
         ? 'certificate-changed'
@@ -596,13 +610,13 @@ export class FleetRefresh {
         : err instanceof UnrecognisedAnswerError
           ? `protocol error: ${err.summary}`
           : (err as Error).message;
-    this.f.state.setStatus({
+    return {
       siteId: site.id,
       system,
       state,
       lastSuccessAt: previous?.lastSuccessAt,
       lastErrorAt: this.f.clock().toISOString(),
       lastError: redact(message),
-    }, written);
+    };
   }
 }

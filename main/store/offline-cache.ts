@@ -217,9 +217,13 @@ export class OfflineCache {
    * would; none of them is evicted by the others. An answer identical to the one held (same stored
    * text) keeps its content version and only takes the new read time: the data age a view shows is
    * still when it was last read from the system.
+   *
+   * `alongside` is another write on this cache's connection, run in the same transaction after the
+   * answers (a refresh's end records the system's outcome there): another connection sees both or
+   * neither, and a failure of either leaves neither. With it, the transaction runs even without rows.
    */
-  putRows(siteId: string, system: string, rows: readonly CacheRow[]): void {
-    if (rows.length === 0) return;
+  putRows(siteId: string, system: string, rows: readonly CacheRow[], alongside?: () => void): void {
+    if (rows.length === 0 && !alongside) return;
     const now = this.clock().toISOString();
     const nowMs = Date.parse(now);
     // IMMEDIATE: another process sharing the file cannot slip in between the upsert and the size check.
@@ -287,6 +291,7 @@ export class OfflineCache {
           if (used.length) this.stmts.useMany.run(siteId, system, now, JSON.stringify(used));
           // Only a stored text can take the cache past its bound.
           if (texts.size) this.evictIfNeeded(siteId, system, new Set(rows.map((r) => r.key)));
+          alongside?.();
         })
         .immediate(),
       () => this.held.delete(id),

@@ -48,10 +48,10 @@ describe('a full refresh writes each system answers to the cache', () => {
     const writes: Harness['writes'] = [];
     // Every write goes through putRows (put ends there): each call is one transaction.
     const putRows = stores.cache.putRows.bind(stores.cache);
-    vi.spyOn(stores.cache, 'putRows').mockImplementation((siteId, system, rows) => {
+    vi.spyOn(stores.cache, 'putRows').mockImplementation((siteId, system, rows, alongside) => {
       onWrite?.(system);
       writes.push({ system, keys: rows.map((e) => e.key) });
-      putRows(siteId, system, rows);
+      putRows(siteId, system, rows, alongside);
     });
     return {
       fleet,

@@ -316,6 +316,34 @@ describe('OfflineCache', () => {
     expect(cache.versions('lab', 'sys1').get('health')).toBeGreaterThan(before.get('health')!);
   });
 
+  it('writes what it is given along with the answers in their transaction: both or neither', () => {
+    const { db, cache } = setup();
+    const mark = db.prepare<[string]>('INSERT INTO system_outcomes (site_id, system, status) VALUES (\'lab\', \'sys1\', ?) ON CONFLICT (site_id, system) DO UPDATE SET status = excluded.status');
+    const outcome = (): unknown => db.prepare('SELECT status FROM system_outcomes').get();
+    let inTransaction = false;
+    cache.putRows('lab', 'sys1', [cache.rowOf('health', { State: 'Normal' }, '2025-03-01T10:00:00Z')], () => {
+      inTransaction = (db as unknown as { inTransaction: boolean }).inTransaction;
+      mark.run('first');
+    });
+    expect(inTransaction).toBe(true);
+    expect(outcome()).toEqual({ status: 'first' });
+    // With no answers, the transaction still runs for it.
+    cache.putRows('lab', 'sys1', [], () => mark.run('second'));
+    expect(outcome()).toEqual({ status: 'second' });
+    // A failure of either leaves neither.
+    expect(() =>
+      cache.putRows('lab', 'sys1', [cache.rowOf('health', { State: 'Failed' }, '2025-03-01T10:01:00Z')], () => {
+        mark.run('third');
+        throw new Error('outcome refused');
+      }),
+    ).toThrow(/outcome refused/);
+    expect(cache.get('lab', 'sys1', 'health')).toMatchObject({ value: { State: 'Normal' }, at: '2025-03-01T10:00:00.000Z' });
+    expect(outcome()).toEqual({ status: 'second' });
+    db.exec("CREATE TRIGGER refuse BEFORE UPDATE ON cache_entries BEGIN SELECT RAISE(ABORT, 'refused'); END");
+    expect(() => cache.putRows('lab', 'sys1', [cache.rowOf('health', { State: 'Failed' }, '2025-03-01T10:02:00Z')], () => mark.run('fourth'))).toThrow(/refused/);
+    expect(outcome()).toEqual({ status: 'second' });
+  });
+
   it('stores the last text and read time of a key written twice in one write', () => {
     const { cache } = setup();
     putMany(cache, 'lab', 'sys1', [{ key: 'health', value: { State: 'Normal' }, at: '2025-03-01T10:00:00Z' }]);

@@ -1,0 +1,128 @@
+/**
+ * A system's refresh or poll ends with one commit to the cache's file: its answers and its outcome
+ * (`system_outcomes`) in one transaction, so another process never reads the answers newer than the
+ * outcome or the reverse, and a failure inside that write leaves neither.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { Fleet } from '../../../main/core/fleet.js';
+import { openSecretStore } from '../../../main/secrets/secret-store.js';
+import { connect } from '../../../main/store/driver.js';
+import { SiteStore, openStores, type DataStores } from '../../../main/store/index.js';
+import { DATABASE_FILE } from '../../../main/store/open.js';
+import { SystemOutcomes } from '../../../main/store/system-outcomes.js';
+import { tempDataDir, useSimulator } from '../support/simulated-fleet.js';
+
+/** Commits in a WAL file written since its last reset: frames whose "database size after commit" is set. */
+function walCommits(file: string): number {
+  const wal = readFileSync(file);
+  if (wal.length < 32) return 0;
+  const pageSize = wal.readUInt32BE(8);
+  const salts = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
+  let commits = 0;
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
+    // Frames of an earlier generation of the file (other salts) are no longer part of it.
+    if (wal.readUInt32BE(at + 8) !== salts[0] || wal.readUInt32BE(at + 12) !== salts[1]) break;
+    if (wal.readUInt32BE(at + 4) !== 0) commits++;
+  }
+  return commits;
+}
+
+describe('a system poll commits its answers and its outcome together', () => {
+  const world = useSimulator({ sites: 1, systems: 2, seed: 'poll-outcome-commit' });
+  const dirs: Array<{ remove: () => void }> = [];
+  afterAll(() => {
+    for (const d of dirs) d.remove();
+  });
+
+  async function harness(): Promise<{ fleet: Fleet; stores: DataStores; dir: string; siteId: string; systems: string[]; close: () => Promise<void> }> {
+    const data = tempDataDir('fd-poll-commit-');
+    dirs.push(data);
+    const stores = openStores(data.dir);
+    const fleet = new Fleet({
+      sites: new SiteStore({ dataDir: data.dir }),
+      secrets: await openSecretStore({ disable: true }),
+      cache: stores.cache,
+      actionLog: stores.actionLog,
+      outcomes: new SystemOutcomes(stores.cacheDb),
+      user: 'tester',
+    });
+    const s = world.sim.manifest.sites[0]!;
+    const { id } = await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
+    return {
+      fleet,
+      stores,
+      dir: data.dir,
+      siteId: id,
+      systems: [...s.systems],
+      close: async () => {
+        await fleet.close();
+        stores.close();
+      },
+    };
+  }
+
+  it('one commit per system write: the outcome goes in the answers transaction', async () => {
+    const h = await harness();
+    try {
+      expect((await h.fleet.refresh({ force: true })).every((s) => s.state === 'ok')).toBe(true);
+      // From here every commit stays in the WAL, to be counted.
+      h.stores.cacheDb.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      h.stores.cacheDb.pragma('wal_autocheckpoint = 0');
+      const writes: Array<{ system: string; commits: boolean; outcome: boolean }> = [];
+      const putRows = h.stores.cache.putRows.bind(h.stores.cache);
+      vi.spyOn(h.stores.cache, 'putRows').mockImplementation((siteId, system, rows, ...rest) => {
+        const alongside = rest[0] as (() => void) | undefined;
+        writes.push({ system, commits: rows.length > 0 || alongside !== undefined, outcome: alongside !== undefined });
+        putRows(siteId, system, rows, ...rest);
+      });
+      const polled = await h.fleet.refresh({ force: true, mode: 'steady' });
+      expect(polled.map((s) => `${s.system}: ${s.state}`)).toEqual(h.systems.map((system) => `${system}: ok`));
+      // The file saw one commit per write of answers: none of an outcome's own.
+      expect(walCommits(join(h.dir, `${DATABASE_FILE}-wal`))).toBe(writes.filter((w) => w.commits).length);
+      // Each system's poll ended with one write, which carried its outcome.
+      for (const system of h.systems) expect(writes.filter((w) => w.system === system && w.outcome), system).toHaveLength(1);
+      // What another process reads: each system's recorded outcome is the poll's.
+      const recorded = new SystemOutcomes(h.stores.cacheDb).ofSite(h.siteId);
+      for (const s of polled) expect(recorded.find((r) => r.system === s.system)?.lastSuccessAt, s.system).toBe(s.lastSuccessAt);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a failure inside the write leaves neither the answers nor the outcome', async () => {
+    const h = await harness();
+    const other = connect(join(h.dir, DATABASE_FILE));
+    try {
+      expect((await h.fleet.refresh({ force: true })).every((s) => s.state === 'ok')).toBe(true);
+      const answers = other.prepare<[string], { key: string; at: string; value: string }>('SELECT key, at, value FROM cache_entries WHERE system = ? ORDER BY key');
+      const outcome = other.prepare<[string], { status: string }>('SELECT status FROM system_outcomes WHERE system = ?');
+      const system = h.systems[0]!;
+      const answersBefore = answers.all(system);
+      const outcomeBefore = outcome.get(system)?.status;
+      expect(answersBefore.length).toBeGreaterThan(10);
+      expect(outcomeBefore).toMatch(/"state":"ok"/);
+      // The outcome's write fails, after the answers were written in the same transaction.
+      other.exec(`CREATE TRIGGER refuse_outcome BEFORE UPDATE ON system_outcomes BEGIN SELECT RAISE(ABORT, 'outcome refused'); END`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const statuses = await h.fleet.refresh({ force: true, systems: [system] });
+      const status = statuses.find((s) => s.system === system);
+      expect(status?.state).not.toBe('ok');
+      expect(status?.lastError).toMatch(/outcome refused/);
+      // Neither the answers (their read times would have moved) nor the outcome.
+      expect(answers.all(system)).toEqual(answersBefore);
+      expect(outcome.get(system)?.status).toBe(outcomeBefore);
+
+      // Once the file takes writes again, the next refresh writes both.
+      other.exec('DROP TRIGGER refuse_outcome');
+      const again = (await h.fleet.refresh({ force: true, systems: [system] })).find((s) => s.system === system);
+      expect(again?.state).toBe('ok');
+      expect(answers.all(system).map((a) => a.at)).not.toEqual(answersBefore.map((a) => a.at));
+      expect(JSON.parse(outcome.get(system)?.status ?? '{}')).toMatchObject({ state: 'ok', lastSuccessAt: again?.lastSuccessAt });
+    } finally {
+      other.close();
+      await h.close();
+    }
+  });
+});
