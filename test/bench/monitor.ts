@@ -4,9 +4,12 @@
  * in its own process. Prints, asserts nothing:
  * - its first full refresh: from the "started" line to the "first refresh done" line;
  * - the most requests any site saw at once (its own cap is 4);
- * - while it only polls (`--monitor-minutes`, default 3): its CPU share of one core (/proc CPU
- *   time over wall time) and its RSS, the largest sample and the last; and the same window minute
- *   by minute, with the requests the simulator received, so a cost growing with age shows.
+ * - while it only polls (`--monitor-minutes`, default 16): its CPU share of one core (/proc CPU
+ *   time over wall time) from the second minute on, and its RSS, the largest sample and the last;
+ *   and the same window minute by minute, with the requests the simulator received, so a cost
+ *   growing with age shows. The first minute holds about half a minute's polls, so it is left out
+ *   of the share. Polls re-read detail lists every 5 minutes and slow reads every 15, all systems
+ *   at once after the first refresh: a window shorter than 16 minutes misses part of that cost.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -25,7 +28,7 @@ export interface MonitorBenchIo {
   log: (m: string) => void;
 }
 
-export async function benchMonitor(io: MonitorBenchIo, minutes = 3): Promise<void> {
+export async function benchMonitor(io: MonitorBenchIo, minutes = 16): Promise<void> {
   const sim = await startChildSimulator({ sites: SITES, systems: SYSTEMS, seed: 'bench-monitor' });
   const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-monitor-'));
   const dataDir = join(dir, 'data');
@@ -109,14 +112,16 @@ export async function benchMonitor(io: MonitorBenchIo, minutes = 3): Promise<voi
       goal: '< 25 s',
       verdict: verdict(firstMs < 25_000),
     });
-    const share = cpuMs / wallMs;
+    const whole = cpuMs / wallMs;
     // The first minute holds about half a minute's polls (each site's first comes one jittered
     // interval after the first refresh ends): the whole minutes after it are the full load.
-    const full = marks.length > 2 ? (marks.at(-1)!.cpuMs - marks[1]!.cpuMs) / (marks.at(-1)!.at - marks[1]!.at) : Number.NaN;
+    const from = marks[1];
+    const last = marks.at(-1)!;
+    const share = marks.length > 2 && from ? (last.cpuMs - from.cpuMs) / (last.at - from.at) : whole;
     io.report({
       name: `monitor: main CPU watching ${SITES * SYSTEMS} systems every ${INTERVAL_S} s`,
       value: `${(share * 100).toFixed(2)} %`,
-      baseline: `${cpuMs.toFixed(0)} ms CPU over ${ms(wallMs)}, one core = 100 %; from minute 2 on ${(full * 100).toFixed(2)} %; ${polls} state changes logged`,
+      baseline: `${marks.length > 2 ? `minutes 2–${marks.length - 1}` : 'the whole window (under 3 minutes)'}, one core = 100 %; the whole window with its first minute ${(whole * 100).toFixed(2)} % (${cpuMs.toFixed(0)} ms CPU over ${ms(wallMs)}); ${polls} state changes logged`,
       goal: '< 5 %',
       verdict: verdict(share < 0.05),
     });

@@ -719,7 +719,7 @@ async function benchPoll(): Promise<void> {
 async function benchScaleParts(): Promise<void> {
   const io: BenchIo = { report, log };
   if (only.has('coldstart')) await benchColdStart(io);
-  if (only.has('monitor')) await benchMonitor(io, Number(flags['monitor-minutes'] ?? 3));
+  if (only.has('monitor')) await benchMonitor(io, Number(flags['monitor-minutes'] ?? 16));
   const growth = only.has('growth');
   const at1000 = only.has('scale') || growth;
   const at200 = only.has('auditscale') || growth;
