@@ -105,7 +105,9 @@ describe('a system poll commits its answers and its outcome together', () => {
       expect(outcomeBefore).toMatch(/"state":"ok"/);
       // The outcome's write fails, after the answers were written in the same transaction.
       other.exec(`CREATE TRIGGER refuse_outcome BEFORE UPDATE ON system_outcomes BEGIN SELECT RAISE(ABORT, 'outcome refused'); END`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // A write now would give the answers later read times than they hold: wait until the clock says so.
+      const latest = Math.max(...answersBefore.map((a) => Date.parse(a.at)));
+      while (Date.now() <= latest) await new Promise((resolve) => setImmediate(resolve));
       const statuses = await h.fleet.refresh({ force: true, systems: [system] });
       const status = statuses.find((s) => s.system === system);
       expect(status?.state).not.toBe('ok');
