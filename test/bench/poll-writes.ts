@@ -11,7 +11,7 @@
  *
  *   npx tsx test/bench/poll-writes.ts [--a DIR] [--systems 1000] [--rounds 12] [--pairs 3]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +19,7 @@ import type { SystemStatus } from '../../app/domain/site.js';
 import { DATABASE_FILE, openDatabase } from '../../main/store/open.js';
 import { OfflineCache, type CacheRow } from '../../main/store/offline-cache.js';
 import { SystemOutcomes } from '../../main/store/system-outcomes.js';
+import { walFrames, type WalFrames } from '../support/wal-frames.js';
 
 const { values: flags } = parseArgs({ options: { a: { type: 'string' }, systems: { type: 'string' }, rounds: { type: 'string' }, pairs: { type: 'string' } } });
 const SYSTEMS = Number(flags.systems ?? 1000);
@@ -44,7 +45,7 @@ function answer(system: number, key: number, round: number): unknown {
   return { Data: Array.from({ length: 20 }, (_, i) => ({ Name: `obj-${system}-${key}-${i}`, Size: i * 1000, State: 'Normal', Used: key < CHANGING ? round : i })) };
 }
 
-function run(b: Build): { cpuMs: number; wal: Wal; together: boolean } {
+function run(b: Build): { cpuMs: number; wal: WalFrames; together: boolean } {
   const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-poll-writes-'));
   const db = b.openDatabase(dir);
   try {
@@ -77,32 +78,11 @@ function run(b: Build): { cpuMs: number; wal: Wal; together: boolean } {
         cpu += (c.user + c.system) / 1000;
       }
     }
-    return { cpuMs: cpu / ROUNDS, wal: walOf(join(dir, `${DATABASE_FILE}-wal`)), together };
+    return { cpuMs: cpu / ROUNDS, wal: walFrames(join(dir, `${DATABASE_FILE}-wal`)), together };
   } finally {
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-interface Wal {
-  commits: number;
-  frames: number;
-  bytes: number;
-}
-
-/** The frames and commits of a WAL written since its last reset (a commit's frame holds the database size). */
-function walOf(file: string): Wal {
-  const wal = readFileSync(file);
-  const pageSize = wal.readUInt32BE(8);
-  const salts = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
-  const out = { commits: 0, frames: 0, bytes: 0 };
-  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
-    if (wal.readUInt32BE(at + 8) !== salts[0] || wal.readUInt32BE(at + 12) !== salts[1]) break;
-    out.frames++;
-    out.bytes += 24 + pageSize;
-    if (wal.readUInt32BE(at + 4) !== 0) out.commits++;
-  }
-  return out;
 }
 
 async function buildOf(name: string, root: string | undefined): Promise<Build> {

@@ -3,7 +3,6 @@
  * (`system_outcomes`) in one transaction, so another process never reads the answers newer than the
  * outcome or the reverse, and a failure inside that write leaves neither.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Fleet } from '../../../main/core/fleet.js';
@@ -12,22 +11,8 @@ import { connect } from '../../../main/store/driver.js';
 import { SiteStore, openStores, type DataStores } from '../../../main/store/index.js';
 import { DATABASE_FILE } from '../../../main/store/open.js';
 import { SystemOutcomes } from '../../../main/store/system-outcomes.js';
+import { walFrames } from '../../support/wal-frames.js';
 import { tempDataDir, useSimulator } from '../support/simulated-fleet.js';
-
-/** Commits in a WAL file written since its last reset: frames whose "database size after commit" is set. */
-function walCommits(file: string): number {
-  const wal = readFileSync(file);
-  if (wal.length < 32) return 0;
-  const pageSize = wal.readUInt32BE(8);
-  const salts = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
-  let commits = 0;
-  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
-    // Frames of an earlier generation of the file (other salts) are no longer part of it.
-    if (wal.readUInt32BE(at + 8) !== salts[0] || wal.readUInt32BE(at + 12) !== salts[1]) break;
-    if (wal.readUInt32BE(at + 4) !== 0) commits++;
-  }
-  return commits;
-}
 
 describe('a system poll commits its answers and its outcome together', () => {
   const world = useSimulator({ sites: 1, systems: 2, seed: 'poll-outcome-commit' });
@@ -80,7 +65,7 @@ describe('a system poll commits its answers and its outcome together', () => {
       const polled = await h.fleet.refresh({ force: true, mode: 'steady' });
       expect(polled.map((s) => `${s.system}: ${s.state}`)).toEqual(h.systems.map((system) => `${system}: ok`));
       // The file saw one commit per write of answers: none of an outcome's own.
-      expect(walCommits(join(h.dir, `${DATABASE_FILE}-wal`))).toBe(writes.filter((w) => w.commits).length);
+      expect(walFrames(join(h.dir, `${DATABASE_FILE}-wal`)).commits).toBe(writes.filter((w) => w.commits).length);
       // Each system's poll ended with one write, which carried its outcome.
       for (const system of h.systems) expect(writes.filter((w) => w.system === system && w.outcome), system).toHaveLength(1);
       // What another process reads: each system's recorded outcome is the poll's.
