@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --no-memory-reducer --retain-maps-for-n-gc=16
 // The bundled CLI lives in out/bundle (built by `npm ci` through the prepare script, or `npm run build`).
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

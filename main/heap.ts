@@ -18,3 +18,23 @@ export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv):
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return true;
 }
+
+/**
+ * V8 options the `fleetdeck` launchers (`build/bin/fleetdeck`, `fleetdeck.cmd`, the shebang of
+ * `bin/fleetdeck.js`) put on the runtime's command line, for every command: V8 reads them when it
+ * sets up the heap, so `setFlagsFromString` is too late for them.
+ *
+ * A monitor works a few seconds in each minute and waits between. By default V8 takes each wait
+ * for the end of the work: its memory reducer runs up to three full collections that shrink the
+ * heap and let die the object shapes (maps) the optimised code was built for, so that code is
+ * thrown away and the next poll runs unoptimised and compiles it again. Without the reducer, and
+ * with shapes kept for 16 full collections (not 2), that work is done once; the heap stays near
+ * its working size instead (see BENCHMARKS.md for the monitor's CPU and RSS).
+ */
+export const RUNTIME_V8_FLAGS: readonly string[] = ['--no-memory-reducer', '--retain-maps-for-n-gc=16'];
+
+/** The {@link RUNTIME_V8_FLAGS} this process was started without (node's command line: `execArgv`). */
+export function missingRuntimeFlags(execArgv: readonly string[] = process.execArgv): string[] {
+  const spelt = (a: string): string => a.replace(/_/g, '-');
+  return RUNTIME_V8_FLAGS.filter((flag) => !execArgv.some((a) => spelt(a) === flag));
+}

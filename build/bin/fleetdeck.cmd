@@ -26,7 +26,8 @@ for %%a in (1) do (
 endlocal
 if defined FLEETDECK_CP chcp %FLEETDECK_CP% >nul
 set ELECTRON_RUN_AS_NODE=1
-"%~dp0..\..\Fleetdeck.exe" "%~dp0..\app.asar\bin\fleetdeck.js"
+rem V8 options read at start (main/heap.ts, RUNTIME_V8_FLAGS): a long-running monitor needs them.
+"%~dp0..\..\Fleetdeck.exe" --no-memory-reducer --retain-maps-for-n-gc=16 "%~dp0..\app.asar\bin\fleetdeck.js"
 set "FLEETDECK_EXIT=%ERRORLEVEL%"
 rd /s /q "%FLEETDECK_ARGS_DIR%" >nul 2>&1
 exit /b %FLEETDECK_EXIT%

@@ -34,6 +34,8 @@ export interface MonitorDeps {
   log: (line: string) => void;
   /** Keep secrets in memory rather than the keychain (FLEETDECK_KEYCHAIN=memory). */
   memorySecrets?: boolean;
+  /** V8 options of `RUNTIME_V8_FLAGS` the process was started without: said once after the started line. */
+  missingRuntimeFlags?: readonly string[];
   clock?: () => Date;
 }
 
@@ -90,6 +92,9 @@ export async function startMonitor(args: MonitorArgs, d: MonitorDeps): Promise<R
   lock.serve((request) => answerRequest(runtime, request, log));
   const unwatch = watch(runtime, log);
   log(startedLine(runtime, d.dataDir, passwords, metrics));
+  if (d.missingRuntimeFlags?.length) {
+    log(`warning: node was started without ${d.missingRuntimeFlags.join(' ')}, which the fleetdeck command passes: polling costs more CPU (start it with the fleetdeck command, or put them before the script on node's command line)`);
+  }
   for (const name of passwords?.unknownFileEntries() ?? []) log(`warning: the secrets file names "${name}", which is no site of this data directory`);
   for (const names of passwords?.envClashes(runtime.sites.list()) ?? []) log(`warning: sites ${names.map((n) => `"${n}"`).join(', ')} share one environment variable for their password; give them theirs in --secrets-file instead`);
 

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openRuntime } from '../../main/runtime.js';
 import { mb, ms, processCpuMs, processRssBytes, ROOT, startChildSimulator } from './support.js';
+import { RUNTIME_V8_FLAGS } from '../../main/heap.js';
 
 const { values: flags } = parseArgs({ options: { a: { type: 'string' }, b: { type: 'string' }, minutes: { type: 'string' } } });
 if (!flags.a) throw new Error('--a DIR: the built checkout to compare with');
@@ -56,7 +57,7 @@ try {
     await rt.close();
   }
   for (const [name, root] of roots) {
-    const child = spawn(process.execPath, [join(root, 'bin/fleetdeck.js'), 'monitor', '--data-dir', join(dir, name), '--secrets-file', secretsFile], {
+    const child = spawn(process.execPath, [...RUNTIME_V8_FLAGS, join(root, 'bin/fleetdeck.js'), 'monitor', '--data-dir', join(dir, name), '--secrets-file', secretsFile], {
       env: { ...process.env, FLEETDECK_KEYCHAIN: 'memory' },
       stdio: ['ignore', 'ignore', 'pipe'],
     }) as unknown as ChildProcessWithoutNullStreams;

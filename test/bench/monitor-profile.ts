@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openRuntime } from '../../main/runtime.js';
 import { ms, processCpuMs, ROOT, startChildSimulator, type CpuProfile, type ProfileNode } from './support.js';
+import { RUNTIME_V8_FLAGS } from '../../main/heap.js';
 
 const { values: flags } = parseArgs({ options: { minutes: { type: 'string' }, skip: { type: 'string' }, top: { type: 'string' }, keep: { type: 'string' }, root: { type: 'string' }, first: { type: 'boolean' } } });
 const MINUTES = Number(flags.minutes ?? 2);
@@ -44,7 +45,7 @@ try {
   const secretsFile = join(dir, 'secrets.json');
   writeFileSync(secretsFile, JSON.stringify(secrets), { mode: 0o600 });
   chmodSync(secretsFile, 0o600);
-  const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, join(flags.root ?? ROOT, 'bin/fleetdeck.js'), 'monitor', '--data-dir', dataDir, '--secrets-file', secretsFile], {
+  const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, ...RUNTIME_V8_FLAGS, join(flags.root ?? ROOT, 'bin/fleetdeck.js'), 'monitor', '--data-dir', dataDir, '--secrets-file', secretsFile], {
     env: { ...process.env, FLEETDECK_KEYCHAIN: 'memory' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -17,6 +17,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRuntime } from '../../main/runtime.js';
 import { mb, ms, processCpuMs, processRssBytes, ROOT, startChildSimulator, verdict, type Figure } from './support.js';
+import { RUNTIME_V8_FLAGS } from '../../main/heap.js';
 
 const SITES = 100;
 const SYSTEMS = 10;
@@ -47,7 +48,7 @@ export async function benchMonitor(io: MonitorBenchIo, minutes = 16): Promise<vo
     writeFileSync(secretsFile, JSON.stringify(secrets), { mode: 0o600 });
     chmodSync(secretsFile, 0o600);
 
-    const child = spawn(process.execPath, [join(ROOT, 'bin/fleetdeck.js'), 'monitor', '--data-dir', dataDir, '--secrets-file', secretsFile], {
+    const child = spawn(process.execPath, [...RUNTIME_V8_FLAGS, join(ROOT, 'bin/fleetdeck.js'), 'monitor', '--data-dir', dataDir, '--secrets-file', secretsFile], {
       env: { ...process.env, FLEETDECK_KEYCHAIN: 'memory' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -1,5 +1,5 @@
 import { EXIT } from '../../../app/errors.js';
-import { boundHeapGrowth } from '../../heap.js';
+import { boundHeapGrowth, missingRuntimeFlags } from '../../heap.js';
 import { startMonitor, STOP_BOUND_MS } from '../../monitor/monitor.js';
 import { parseMonitorArgs } from '../../monitor/options.js';
 import { resolveDataDir } from '../../store/data-dir.js';
@@ -33,7 +33,8 @@ const PROCESS_SIGNALS: StopSignals = {
 export async function monitorCommand(io: CliIo, args: readonly string[], signals: StopSignals = PROCESS_SIGNALS): Promise<number> {
   const parsed = parseMonitorArgs(args);
   // The process is the monitor's own only when it answers the OS's signals (not a test's).
-  if (signals === PROCESS_SIGNALS) boundHeapGrowth();
+  const ownProcess = signals === PROCESS_SIGNALS;
+  if (ownProcess) boundHeapGrowth();
   const dataDir = resolveDataDir({ flag: parsed.dataDir, env: io.env });
   const stopped = new Promise<string>((resolve) => {
     const off = signals.on((signal) => {
@@ -43,18 +44,19 @@ export async function monitorCommand(io: CliIo, args: readonly string[], signals
   });
   const lines = batchedLines(io.stderr);
   try {
-    return await monitorUntilStopped(parsed, io, dataDir, stopped, lines);
+    return await monitorUntilStopped(parsed, io, dataDir, stopped, lines, ownProcess ? missingRuntimeFlags() : []);
   } finally {
     lines.close();
   }
 }
 
-async function monitorUntilStopped(parsed: ReturnType<typeof parseMonitorArgs>, io: CliIo, dataDir: string, stopped: Promise<string>, lines: BatchedLines): Promise<number> {
+async function monitorUntilStopped(parsed: ReturnType<typeof parseMonitorArgs>, io: CliIo, dataDir: string, stopped: Promise<string>, lines: BatchedLines, missing: readonly string[]): Promise<number> {
   const monitor = await startMonitor(parsed, {
     dataDir,
     env: io.env,
     log: lines.log,
     memorySecrets: io.env.FLEETDECK_KEYCHAIN?.trim().toLowerCase() === 'memory',
+    missingRuntimeFlags: missing,
   });
   const signal = await stopped;
   lines.flush();

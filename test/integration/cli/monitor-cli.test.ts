@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RUNTIME_V8_FLAGS } from '../../../main/heap.js';
 import { acquireMonitorLock, lockAddress, monitorHolder } from '../../../main/monitor/lock.js';
 import { secretEnvName } from '../../../main/monitor/secrets.js';
 import { openRuntime, type Runtime } from '../../../main/runtime.js';
@@ -27,7 +28,8 @@ describe('fleetdeck monitor, a real process against the simulator', { timeout: 1
 
   const startMonitor = (extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}): MonitorProcess => {
     const a = simulator.sim.manifest.sites[0]!;
-    const child = spawn(process.execPath, [BIN, 'monitor', '--data-dir', data.dir, '--secrets-file', secretsFile(), ...extraArgs], {
+    // Started as the fleetdeck launchers start it, with their V8 options.
+    const child = spawn(process.execPath, [...RUNTIME_V8_FLAGS, BIN, 'monitor', '--data-dir', data.dir, '--secrets-file', secretsFile(), ...extraArgs], {
       // Site A's password from the environment, site B's from the file; no keychain.
       env: { ...process.env, FLEETDECK_KEYCHAIN: 'memory', [secretEnvName(a.name)]: a.password, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -69,6 +71,7 @@ describe('fleetdeck monitor, a real process against the simulator', { timeout: 1
     await until(() => m.stderr().includes('first refresh done'), () => m.stderr());
     expect(m.stderr()).toMatch(/started: .*2 sites: .*\(every 2 s, password from environment\).*\(every 2 s, password from file\)/);
     expect(m.stderr()).toContain('first refresh done: 4 systems: 4 ok');
+    expect(m.stderr()).not.toContain('was started without');
 
     // A second monitor on the same data directory is refused, naming the first.
     const second = await runFleetdeck(['monitor', '--data-dir', data.dir], { env: { FLEETDECK_KEYCHAIN: 'memory' }, timeoutMs: 30_000 });
@@ -167,6 +170,8 @@ describe('fleetdeck monitor and a site that asks for a two-factor code', { timeo
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       await until(() => stderr.includes('first refresh done'), () => stderr);
+      // Started by node without the launchers' V8 options: it says so, once, and runs.
+      expect(stderr.match(/warning: node was started without --no-memory-reducer --retain-maps-for-n-gc=16, which the fleetdeck command passes/g)).toHaveLength(1);
       const [waiting, other] = simulator.sim.manifest.sites;
       const waits = new RegExp(`${waiting!.name}/(\\S+): ok → login-required: .*two-factor.*\\(waiting for an admin, not polled until then: fleetdeck login ${waiting!.name} --system \\1 --code CODE\\)`);
       expect(stderr).toMatch(waits);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { RUNTIME_V8_FLAGS } from '../../../main/heap.js';
 
 /**
  * The packaging configuration, checked without building (installers need the Electron runtime,
@@ -246,13 +247,15 @@ describe('electron-builder.yml', () => {
     try {
       const app = join(root, 'opt', 'Fleetdeck');
       mkdirSync(join(app, 'resources', 'bin'), { recursive: true });
-      writeFileSync(join(app, 'fleetdeck'), `#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] || { echo 'would open a window' >&2; exit 99; }\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
+      writeFileSync(join(app, 'fleetdeck'), `#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] || { echo 'would open a window' >&2; exit 99; }\nprintf '%s\\n' "$@" > '${join(root, 'args')}'\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
       symlinkSync(repo, join(app, 'resources', 'app.asar'));
       writeFileSync(join(app, 'resources', 'bin', 'fleetdeck'), read('build/bin/fleetdeck'), { mode: 0o755 });
       mkdirSync(join(root, 'usr', 'bin'), { recursive: true });
       symlinkSync(join(app, 'resources', 'bin', 'fleetdeck'), join(root, 'usr', 'bin', 'fleetdeck'));
       const out = execFileSync(join(root, 'usr', 'bin', 'fleetdeck'), ['operations', '--json'], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '' } });
       expect((JSON.parse(out) as unknown[]).length).toBe(129);
+      // The runtime gets the V8 options first (read when the heap is set up), then the CLI entry.
+      expect(readFileSync(join(root, 'args'), 'utf8').split('\n').slice(0, RUNTIME_V8_FLAGS.length + 1)).toEqual([...RUNTIME_V8_FLAGS, join(app, 'resources', 'app.asar', 'bin', 'fleetdeck.js')]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
