@@ -5,7 +5,8 @@
  * - its first full refresh: from the "started" line to the "first refresh done" line;
  * - the most requests any site saw at once (its own cap is 4);
  * - while it only polls (`--monitor-minutes`, default 16): its CPU share of one core (/proc CPU
- *   time over wall time) from the second minute on, and its RSS, the largest sample and the last;
+ *   time over wall time) from the second minute on, and its RSS: the larger of the first refresh's
+ *   peak (`VmHWM`) and the largest sample after it, and the last;
  *   and the same window minute by minute, with the requests the simulator received, so a cost
  *   growing with age shows. The first minute holds about half a minute's polls, so it is left out
  *   of the share. Polls re-read detail lists every 5 minutes and slow reads every 15, all systems
@@ -16,7 +17,7 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRuntime } from '../../main/runtime.js';
-import { mb, ms, processCpuMs, processRssBytes, ROOT, startChildSimulator, verdict, type Figure } from './support.js';
+import { mb, ms, processCpuMs, processPeakRssBytes, processRssBytes, ROOT, startChildSimulator, verdict, type Figure } from './support.js';
 import { RUNTIME_V8_FLAGS } from '../../main/heap.js';
 
 const SITES = 100;
@@ -72,6 +73,8 @@ export async function benchMonitor(io: MonitorBenchIo, minutes = 16): Promise<vo
     const firstMs = done - started;
     // The monitor's own CPU over its first refresh: what a machine with nothing else running needs at least.
     const firstCpuMs = processCpuMs(child.pid) - cpuAtStart;
+    // The first refresh holds the most answers at once: its peak RSS counts against the goal too.
+    const firstPeakRss = processPeakRssBytes(child.pid);
     const summary = /first refresh done: ([^\n]*)/.exec(stderr)?.[1] ?? '';
     const loads = await sim.status();
     const peak = Math.max(...loads.map((l) => l.peakInFlight));
@@ -126,11 +129,12 @@ export async function benchMonitor(io: MonitorBenchIo, minutes = 16): Promise<vo
       goal: '< 5 %',
       verdict: verdict(share < 0.05),
     });
-    const maxRss = Math.max(...rss);
+    const steadyRss = Math.max(...rss);
+    const maxRss = Math.max(steadyRss, firstPeakRss);
     io.report({
       name: `monitor: RSS watching ${SITES * SYSTEMS} systems`,
       value: mb(maxRss),
-      baseline: `largest of ${rss.length} samples every 5 s; last ${mb(rss.at(-1) ?? Number.NaN)}; stop on SIGTERM ${ms(stopMs)}, exit ${code}`,
+      baseline: `largest of the first refresh's peak (${mb(firstPeakRss)}) and of ${rss.length} samples every 5 s after it (${mb(steadyRss)}); last ${mb(rss.at(-1) ?? Number.NaN)}; stop on SIGTERM ${ms(stopMs)}, exit ${code}`,
       goal: '< 300 MB',
       verdict: verdict(maxRss < 300 * 1024 * 1024),
     });

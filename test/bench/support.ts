@@ -39,8 +39,17 @@ const USER_HZ = 100;
 
 /** A process's resident set in bytes from /proc/PID/status, NaN where it cannot be read. */
 export function processRssBytes(pid: number | undefined): number {
+  return statusKb(pid, 'VmRSS');
+}
+
+/** The largest RSS of a process since it started (`VmHWM`), in bytes; NaN where /proc has none. */
+export function processPeakRssBytes(pid: number | undefined): number {
+  return statusKb(pid, 'VmHWM');
+}
+
+function statusKb(pid: number | undefined, field: string): number {
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) * 1024 : Number.NaN;
   } catch {
     return Number.NaN;
