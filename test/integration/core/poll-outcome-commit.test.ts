@@ -4,48 +4,21 @@
  * outcome or the reverse, and a failure inside that write leaves neither.
  */
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { Fleet } from '../../../main/core/fleet.js';
-import { openSecretStore } from '../../../main/secrets/secret-store.js';
+import { describe, expect, it, vi } from 'vitest';
 import { connect } from '../../../main/store/driver.js';
-import { SiteStore, openStores, type DataStores } from '../../../main/store/index.js';
 import { DATABASE_FILE } from '../../../main/store/open.js';
 import { SystemOutcomes } from '../../../main/store/system-outcomes.js';
 import { walFrames } from '../../support/wal-frames.js';
-import { tempDataDir, useSimulator } from '../support/simulated-fleet.js';
+import { useFleetsOnDisk, useSimulator, type FleetOnDisk } from '../support/simulated-fleet.js';
 
 describe('a system poll commits its answers and its outcome together', () => {
   const world = useSimulator({ sites: 1, systems: 2, seed: 'poll-outcome-commit' });
-  const dirs: Array<{ remove: () => void }> = [];
-  afterAll(() => {
-    for (const d of dirs) d.remove();
-  });
+  const openFleet = useFleetsOnDisk('fd-poll-commit-');
 
-  async function harness(): Promise<{ fleet: Fleet; stores: DataStores; dir: string; siteId: string; systems: string[]; close: () => Promise<void> }> {
-    const data = tempDataDir('fd-poll-commit-');
-    dirs.push(data);
-    const stores = openStores(data.dir);
-    const fleet = new Fleet({
-      sites: new SiteStore({ dataDir: data.dir }),
-      secrets: await openSecretStore({ disable: true }),
-      cache: stores.cache,
-      actionLog: stores.actionLog,
-      outcomes: new SystemOutcomes(stores.cacheDb),
-      user: 'tester',
-    });
-    const s = world.sim.manifest.sites[0]!;
-    const { id } = await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
-    return {
-      fleet,
-      stores,
-      dir: data.dir,
-      siteId: id,
-      systems: [...s.systems],
-      close: async () => {
-        await fleet.close();
-        stores.close();
-      },
-    };
+  async function harness(): Promise<FleetOnDisk & { siteId: string; systems: string[] }> {
+    const site = world.sim.manifest.sites[0]!;
+    const f = await openFleet((stores) => ({ outcomes: new SystemOutcomes(stores.cacheDb) }), [site]);
+    return Object.assign(f, { siteId: f.siteIds[0]!, systems: [...site.systems] });
   }
 
   it('one commit per system write: the outcome goes in the answers transaction', async () => {

@@ -3,74 +3,43 @@
  * (one commit per answer was the largest part of main's CPU per refresh), the same answers as
  * before, and no more held in memory than `cacheBatchBytes` before they are written.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fullGc } from '../../support/full-gc.js';
-import { Fleet, type FleetOptions } from '../../../main/core/fleet.js';
-import { openSecretStore } from '../../../main/secrets/secret-store.js';
-import { SiteStore, openStores, type DataStores } from '../../../main/store/index.js';
-import { startSimulator, type SimulatorHandle } from '../../../simulator/index.js';
+import type { FleetOptions } from '../../../main/core/fleet.js';
+import { useFleetsOnDisk, useSimulator, type FleetOnDisk } from '../support/simulated-fleet.js';
 import { refreshRead } from '../../../app/fleet/refresh-plan.js';
 import { cacheKey } from '../../../main/store/offline-cache.js';
 
-interface Harness {
-  fleet: Fleet;
-  stores: DataStores;
+interface Harness extends FleetOnDisk {
   siteId: string;
   /** Keys of the answers passed to each cache write of a system ('' is the site's system list). */
   writes: Array<{ system: string; keys: string[] }>;
-  close(): Promise<void>;
 }
 
 describe('a full refresh writes each system answers to the cache', () => {
-  let sim: SimulatorHandle;
-  const dirs: string[] = [];
-
-  beforeAll(async () => {
-    sim = await startSimulator({ sites: 1, systems: 2, seed: 'cache-writes', controlServer: false });
-  });
-  afterAll(async () => {
-    await sim.close();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
+  const world = useSimulator({ sites: 1, systems: 2, seed: 'cache-writes' });
+  const openFleet = useFleetsOnDisk('fd-cache-writes-');
 
   /** @param onWrite called at each cache write, before it is made */
   async function harness(options: Partial<FleetOptions> = {}, onWrite?: (system: string) => void): Promise<Harness> {
-    const dir = mkdtempSync(join(tmpdir(), 'fd-cache-writes-'));
-    dirs.push(dir);
-    const stores = openStores(dir);
-    const sites = new SiteStore({ dataDir: dir });
-    const fleet = new Fleet({ sites, secrets: await openSecretStore({ disable: true }), cache: stores.cache, actionLog: stores.actionLog, user: 'tester', ...options });
-    const s = sim.manifest.sites[0]!;
-    const { id } = await fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
+    const f = await openFleet(options, [world.sim.manifest.sites[0]!]);
     const writes: Harness['writes'] = [];
     // Every write goes through putRows (put ends there): each call is one transaction.
-    const putRows = stores.cache.putRows.bind(stores.cache);
-    vi.spyOn(stores.cache, 'putRows').mockImplementation((siteId, system, rows, alongside) => {
+    const putRows = f.stores.cache.putRows.bind(f.stores.cache);
+    vi.spyOn(f.stores.cache, 'putRows').mockImplementation((siteId, system, rows, alongside) => {
       onWrite?.(system);
       writes.push({ system, keys: rows.map((e) => e.key) });
       putRows(siteId, system, rows, alongside);
     });
-    return {
-      fleet,
-      stores,
-      siteId: id,
-      writes,
-      close: async () => {
-        await fleet.close();
-        stores.close();
-      },
-    };
+    return Object.assign(f, { siteId: f.siteIds[0]!, writes });
   }
 
   it('in one transaction per system, every answer of the system in it', async () => {
     const h = await harness();
     try {
       const statuses = await h.fleet.refresh({ force: true });
-      expect(statuses.map((s) => `${s.system}: ${s.state}`)).toEqual(sim.manifest.sites[0]!.systems.map((system) => `${system}: ok`));
-      for (const system of sim.manifest.sites[0]!.systems) {
+      expect(statuses.map((s) => `${s.system}: ${s.state}`)).toEqual(world.sim.manifest.sites[0]!.systems.map((system) => `${system}: ok`));
+      for (const system of world.sim.manifest.sites[0]!.systems) {
         const own = h.writes.filter((w) => w.system === system);
         expect(own, `cache writes of ${system}`).toHaveLength(1);
         // The transaction holds what the cache now has for the system: nothing was written apart.
@@ -119,7 +88,7 @@ describe('a full refresh writes each system answers to the cache', () => {
     });
     try {
       await h.fleet.refresh({ force: true });
-      for (const system of sim.manifest.sites[0]!.systems) {
+      for (const system of world.sim.manifest.sites[0]!.systems) {
         const steps = said.get(system) ?? [];
         const last = steps.at(-1)!;
         expect(last.total, system).toBeGreaterThan(40);
@@ -143,7 +112,7 @@ describe('a full refresh writes each system answers to the cache', () => {
     try {
       await one.fleet.refresh({ force: true });
       await small.fleet.refresh({ force: true });
-      for (const system of sim.manifest.sites[0]!.systems) {
+      for (const system of world.sim.manifest.sites[0]!.systems) {
         const own = small.writes.filter((w) => w.system === system);
         // A byte's batch: answers are written as they arrive, not all at the end.
         expect(own.length).toBeGreaterThan(20);
@@ -170,7 +139,7 @@ describe('a full refresh writes each system answers to the cache', () => {
     });
     try {
       await h.fleet.refresh({ force: true });
-      expect(handed.map((x) => x.system).sort()).toEqual([...sim.manifest.sites[0]!.systems].sort());
+      expect(handed.map((x) => x.system).sort()).toEqual([...world.sim.manifest.sites[0]!.systems].sort());
       for (const { system, value } of handed) {
         // The object the refresh read, equal to what the cache gives back.
         expect(value, system).toBe(read.get(JSON.stringify(value)));

@@ -157,9 +157,11 @@ export interface FleetOnDisk {
 /**
  * Opens bare fleets for a suite, each on a fresh directory with `sites` added (no keychain: the
  * secrets stay in memory); those left open are closed after each test, the directories removed
- * after the suite.
+ * after the suite. `options` may be made from the fleet's stores (an option on its databases).
  */
-export function useFleetsOnDisk(prefix: string): (options: Partial<FleetOptions>, sites: readonly ManifestSite[], password?: string) => Promise<FleetOnDisk> {
+export function useFleetsOnDisk(
+  prefix: string,
+): (options: Partial<FleetOptions> | ((stores: DataStores) => Partial<FleetOptions>), sites: readonly ManifestSite[], password?: string) => Promise<FleetOnDisk> {
   const dirs: Array<() => void> = [];
   const open: FleetOnDisk[] = [];
   afterEach(async () => {
@@ -173,7 +175,8 @@ export function useFleetsOnDisk(prefix: string): (options: Partial<FleetOptions>
     dirs.push(data.remove);
     const stores = openStores(data.dir);
     const siteStore = new SiteStore({ dataDir: data.dir });
-    const fleet = new Fleet({ sites: siteStore, secrets: await openSecretStore({ disable: true }), cache: stores.cache, actionLog: stores.actionLog, user: 'tester', ...options });
+    const own = typeof options === 'function' ? options(stores) : options;
+    const fleet = new Fleet({ sites: siteStore, secrets: await openSecretStore({ disable: true }), cache: stores.cache, actionLog: stores.actionLog, user: 'tester', ...own });
     let closed = false;
     const f: FleetOnDisk = {
       fleet,
