@@ -118,6 +118,16 @@ describe('the metrics endpoint', { timeout: 120_000 }, () => {
     }
   });
 
+  it("keeps each drive's SMART reading through steady polls that do not read the drives again", async () => {
+    const risks = async () => samples(await (await fetch(ep.url)).text(), 'fleetdeck_drive_status').map((d) => `${d.labels.system}/${d.labels.node}/${d.labels.drive} ${d.labels.smart_risk} ${d.labels.level}`);
+    const before = await risks();
+    expect(before.filter((r) => / (ok|warning|critical) /.test(r)).length).toBeGreaterThan(before.length / 2);
+    await rt.fleet.refresh({ mode: 'steady' });
+    expect(await risks()).toEqual(before);
+    await rt.fleet.refresh({ mode: 'steady' });
+    expect(await risks()).toEqual(before);
+  });
+
   it('shows a drive that failed after the next refresh, at the level the views give it', async () => {
     const failed = sim.control.failDrive({ site: 0 });
     await rt.fleet.refresh({ force: true });
