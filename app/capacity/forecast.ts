@@ -126,7 +126,7 @@ export function linearFit(xs: readonly number[], ys: readonly number[]): { a: nu
  * @param allocated bytes already allocated, when known (basis `free`).
  */
 export function forecastFull(samples: readonly CapacitySample[], capacity: number, now?: number, allocated?: number): Forecast {
-  const pts = samples.filter((s) => Number.isFinite(s.t) && Number.isFinite(s.consumed)).sort((a, b) => a.t - b.t);
+  const { pts, fit } = fitOf(samples);
   const taken = allocated !== undefined && Number.isFinite(allocated) ? allocated : undefined;
   const base: Forecast = { status: 'insufficient-data', basis: taken === undefined ? 'consumed' : 'free', slopePerDay: 0, capacity, samples: pts.length };
   if (pts.length === 0 || !(capacity > 0)) return base;
@@ -135,10 +135,6 @@ export function forecastFull(samples: readonly CapacitySample[], capacity: numbe
   const latest = (pts[pts.length - 1] as CapacitySample).consumed;
   if (Math.max(latest, taken ?? 0) >= capacity) return { ...base, status: 'full', consumedNow: latest, days: 0, range: { low: 0, high: 0 }, fullAt: new Date(at).toISOString() };
 
-  const fit = linearFit(
-    pts.map((p) => (p.t - t0) / DAY_MS),
-    pts.map((p) => p.consumed),
-  );
   if (!fit || fit.se === undefined) return base;
   const xNow = (at - t0) / DAY_MS;
   const consumedNow = fit.a + fit.b * xNow;
@@ -159,6 +155,26 @@ export function forecastFull(samples: readonly CapacitySample[], capacity: numbe
     fullAt: new Date(at + days * DAY_MS).toISOString(),
   };
 }
+
+/**
+ * A history's finite points in time order and the line through them (time in days since the first
+ * point), kept per samples array: a history kept while its answer stands is forecast again at every
+ * poll with only the capacity and "now" moved. A samples array must not be changed once forecast.
+ */
+function fitOf(samples: readonly CapacitySample[]): { pts: readonly CapacitySample[]; fit: ReturnType<typeof linearFit> } {
+  let held = FITS.get(samples);
+  if (!held) {
+    const pts = samples.filter((s) => Number.isFinite(s.t) && Number.isFinite(s.consumed)).sort((a, b) => a.t - b.t);
+    const t0 = pts[0]?.t ?? 0;
+    const fit = linearFit(
+      pts.map((p) => (p.t - t0) / DAY_MS),
+      pts.map((p) => p.consumed),
+    );
+    FITS.set(samples, (held = { pts, fit }));
+  }
+  return held;
+}
+const FITS = new WeakMap<readonly CapacitySample[], { pts: readonly CapacitySample[]; fit: ReturnType<typeof linearFit> }>();
 
 /** Days as the forecast gives them: whole, and at least 1 while space is left. */
 export function wholeDays(days: number): number {
@@ -207,13 +223,24 @@ export function historyRowsRead(rows: readonly PoolHistoryRow[]): PoolHistoryRow
  * Splits a pool capacity history into per-pool samples, plus a system series summing the pools
  * at each time (only times at which every pool reported, so a missing pool does not look like a drop).
  */
-export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: Map<string, CapacitySample[]>; system: CapacitySample[] } {
-  const times = timesOf(rows);
+export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: ReadonlyMap<string, readonly CapacitySample[]>; system: readonly CapacitySample[] } {
+  let split = SPLITS.get(rows);
+  if (split?.length !== rows.length) SPLITS.set(rows, (split = { length: rows.length, ...splitByPool(rows) }));
+  return split;
+}
+
+/**
+ * {@link historyByPool}'s split, kept per rows array as the forecast's fit is (see {@link fitOf}):
+ * the same arrays again while the history stands, so their fits are found too.
+ */
+const SPLITS = new WeakMap<readonly PoolHistoryRow[], { length: number; pools: ReadonlyMap<string, readonly CapacitySample[]>; system: readonly CapacitySample[] }>();
+
+function splitByPool(rows: readonly PoolHistoryRow[]): { pools: Map<string, CapacitySample[]>; system: CapacitySample[] } {
   const pools = new Map<string, CapacitySample[]>();
-  for (const [i, r] of rows.entries()) {
+  for (const r of rows) {
     if (typeof r.PoolName !== 'string' || typeof r.Time !== 'string' || typeof r.TotalConsumedSizeInBytes !== 'number') continue;
-    const t = times[i] as number;
-    if (Number.isNaN(t)) continue;
+    const t = timeMs(r.Time);
+    if (t === undefined) continue;
     let list = pools.get(r.PoolName);
     if (!list) pools.set(r.PoolName, (list = []));
     list.push({ t, consumed: r.TotalConsumedSizeInBytes });
@@ -233,18 +260,3 @@ export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: Map<str
     .sort((a, b) => a.t - b.t);
   return { pools, system };
 }
-
-/**
- * Each row's time (ms; NaN when it cannot be read), kept per rows array: a history kept while its
- * answer stands is assessed again at every poll, and reading its times was most of that. A few
- * bytes a row, where the samples themselves would double what is kept.
- */
-function timesOf(rows: readonly PoolHistoryRow[]): Float64Array {
-  let times = TIMES.get(rows);
-  if (times?.length !== rows.length) {
-    times = Float64Array.from(rows, (r) => (typeof r.Time === 'string' ? (timeMs(r.Time) ?? Number.NaN) : Number.NaN));
-    TIMES.set(rows, times);
-  }
-  return times;
-}
-const TIMES = new WeakMap<readonly PoolHistoryRow[], Float64Array>();

@@ -215,4 +215,21 @@ describe('historyByPool', () => {
       { t: Date.UTC(2025, 0, 3), consumed: 33 },
     ]);
   });
+
+  it('splits a kept history once, and again when rows were added to it', () => {
+    const rows = [
+      { PoolName: 'a', Time: '2025-01-01T00:00:00Z', TotalConsumedSizeInBytes: 1 },
+      { PoolName: 'a', Time: '2025-01-02T00:00:00Z', TotalConsumedSizeInBytes: 2 },
+      { PoolName: 'a', Time: '2025-01-03T00:00:00Z', TotalConsumedSizeInBytes: 4 },
+    ];
+    const first = historyByPool(rows);
+    expect(historyByPool(rows)).toBe(first);
+    const samples = first.pools.get('a') ?? [];
+    // The same samples forecast from another "now" and capacity: each answer as from fresh samples.
+    for (const [capacity, now] of [[100, Date.UTC(2025, 0, 3)], [10, Date.UTC(2025, 0, 5)], [3, undefined]] as const) {
+      expect(forecastFull(samples, capacity, now)).toEqual(forecastFull(samples.map((p) => ({ ...p })), capacity, now));
+    }
+    rows.push({ PoolName: 'a', Time: '2025-01-04T00:00:00Z', TotalConsumedSizeInBytes: 8 });
+    expect(historyByPool(rows).pools.get('a')?.map((p) => p.consumed)).toEqual([1, 2, 4, 8]);
+  });
 });
