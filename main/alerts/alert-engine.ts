@@ -358,12 +358,12 @@ export class AlertEngine {
     const compliance = this.complianceChecks(status, now, written, systemKey, complianceSeen, waiverEnd);
     if (compliance) this.compliance.set(systemKey, compliance);
     else this.compliance.delete(systemKey);
-    const read = (op: string, query: Record<string, unknown>): unknown => (written?.get(cacheKey(op, query)) ?? this.o.fleet.cached(siteId, system, op, query, NO_USE))?.value;
+    const read = (r: { op: string; query: Record<string, unknown> }): unknown => (written?.get(readKey(r)) ?? this.o.fleet.cached(siteId, system, r.op, r.query, NO_USE))?.value;
     return {
       state: status.state,
       lastError: status.lastError,
-      rollup: rollupAnswers((r) => read(r.op, r.query), undefined, written),
-      notifications: read(NOTIFICATIONS_CACHE.op, NOTIFICATIONS_CACHE.query),
+      rollup: rollupAnswers(read, undefined, written),
+      notifications: read(NOTIFICATIONS_CACHE),
       smart: this.smart.lookup(siteId, system, versions, written),
       compliance,
       now,

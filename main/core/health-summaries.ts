@@ -6,7 +6,7 @@ import type { Database } from '../store/driver.js';
 import { SmartVerdicts } from './smart-verdicts.js';
 import { smartStamp } from './smart-keys.js';
 import type { WrittenAnswers } from './written-answers.js';
-import { cacheKey } from '../store/offline-cache.js';
+import { cacheKey, readKey } from '../store/offline-cache.js';
 import { INCOMPLETE_FIELD } from '../../app/answers/incomplete.js';
 import { listOf } from '../../app/health/system-health.js';
 import { smartRisksOf, unhealthyDrives } from '../../app/health/rollup.js';
@@ -233,7 +233,7 @@ export class HealthSummaries {
         return iso === hit.at ? hit : { value: hit.value, at: iso };
       };
       const read = (r: { op: string; query: Record<string, unknown> }): CachedRead => {
-        const k = cacheKey(r.op, r.query);
+        const k = readKey(r);
         if (k === RESOURCES_KEY) return readNow(k, this.drivesOf(siteId, system, versions, smart, () => cached(r, k)));
         const part = KEPT_PARTS.get(k);
         return part ? readNow(k, this.partOf(siteId, system, k, part, versions, () => cached(r, k))) : cached(r, k);

@@ -14,7 +14,7 @@ import { listedSystems, type UnreadableSystem } from '../../app/fleet/listed-sys
 import { Limiter } from './limiter.js';
 import { isVolatileKey, stableDigest } from './answer-digests.js';
 import { WrittenAnswers } from './written-answers.js';
-import { smartKeys } from './smart-keys.js';
+import { smartKey } from './smart-keys.js';
 import { driveSkeleton, driveStatuses, healthStates, REFRESH_READS, refreshPlan, type DriveSkeleton, type PlannedRead, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
 import { MAX_NOTIFICATION_PAGES, MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type FreshRecordClock, type NotificationMark, type NotificationPaging } from './notifications.js';
 import type { ReadScope, SiteConnection } from './site-connection.js';
@@ -451,9 +451,7 @@ export class FleetRefresh {
       // No drive list, no SMART reads: said, so that zero reads are not taken for zero drives.
       const smartSkipped = resourcesRead && resources === undefined ? 'SMART not read: the drive list (GET /resources/list) could not be read' : undefined;
       const smartMaxAgeMs = (site.polling.smartMaxAgeHours ?? DEFAULT_SMART_MAX_AGE_HOURS) * 3_600_000;
-      const smartKeyOf = smartKeys();
-      const smartKey = (d: { node: string; driveid: number }): string => smartKeyOf(d.node, d.driveid);
-      const smartAge = (d: { node: string; driveid: number }): number | undefined => ageOf(smartKey(d));
+      const smartAge = (d: { node: string; driveid: number }): number | undefined => ageOf(smartKey(d.node, d.driveid));
       // A drive list read again: a drive whose status changed is due too. One not read: by age alone.
       const due = !previousSkeleton ? undefined : resourcesRead ? smartDueAfter(resources, driveStatuses(previousSkeleton), smartAge, smartMaxAgeMs) : (d: { node: string; driveid: number }) => (smartAge(d) ?? Infinity) >= smartMaxAgeMs;
       const smart = smartDrivesToRead(resources, o.maxSmartDrives ?? FLEET_LIMITS.maxSmartDrives, due);
@@ -463,7 +461,7 @@ export class FleetRefresh {
       const before = failures.length;
       await Promise.all(smart.drives.map((d) => {
         const r = smartRead(d.node, d.driveid);
-        return read(r.op, r.query, smartKey(d)).then(() => undefined);
+        return read(r.op, r.query, smartKey(d.node, d.driveid)).then(() => undefined);
       }));
       failures.splice(before);
       // Kept only if the session still works on this system (while the site may move it).

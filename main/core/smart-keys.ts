@@ -38,17 +38,21 @@ export function smartStamp(versions: ReadonlyMap<string, number> | undefined): S
  * every drive of a system. For an integer drive id, the key is the node's key with drive id 0, the
  * id's digits in place of that 0: the position is where the node's keys with ids 0 and 1 differ, so
  * it follows `smartRead`'s field names and `cacheKey`'s order and encoding (an integer is its own
- * text). Each node's two keys are made once per keyer: make one per pass over a system.
+ * text). Each node's two keys are made once per process (node names repeat across a fleet's
+ * systems), up to {@link MAX_TEMPLATES} nodes.
  */
-export function smartKeys(): (node: string, driveid: number) => string {
-  const templates = new Map<string, { head: string; tail: string } | null>();
-  return (node, driveid) => {
-    if (!Number.isSafeInteger(driveid)) return smartKeyOf(node, driveid);
-    let t = templates.get(node);
-    if (t === undefined) templates.set(node, (t = templateOf(node)));
-    return t ? `${t.head}${driveid}${t.tail}` : smartKeyOf(node, driveid);
-  };
+export function smartKey(node: string, driveid: number): string {
+  if (!Number.isSafeInteger(driveid)) return smartKeyOf(node, driveid);
+  let t = TEMPLATES.get(node);
+  if (t === undefined) {
+    if (TEMPLATES.size >= MAX_TEMPLATES) TEMPLATES.clear();
+    TEMPLATES.set(node, (t = templateOf(node)));
+  }
+  return t ? `${t.head}${driveid}${t.tail}` : smartKeyOf(node, driveid);
 }
+
+const TEMPLATES = new Map<string, { head: string; tail: string } | null>();
+const MAX_TEMPLATES = 10_000;
 
 /** The node's key split around its drive id's text; `null` when the id is not found there as its digits (then each key is made whole). */
 function templateOf(node: string): { head: string; tail: string } | null {

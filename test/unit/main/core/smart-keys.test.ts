@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATIONS_CACHE, REFRESH_READS, refreshPlan, smartRead } from '../../../../app/fleet/refresh-plan.js';
-import { SMART_KEY_PREFIX, smartKeys } from '../../../../main/core/smart-keys.js';
+import { SMART_KEY_PREFIX, smartKey } from '../../../../main/core/smart-keys.js';
 import { cacheKey } from '../../../../main/store/offline-cache.js';
 
 const NODES = ['n1', '', '0', '1', '10', 'node with space', 'a&b=c?d', 'drive%20id', 'ünïcödé-節點', 'lone \uD800 surrogate', 'driveid=1&node=x'];
@@ -11,17 +11,21 @@ const whole = (node: string, driveid: number): string => {
   return cacheKey(r.op, r.query);
 };
 
-describe('smartKeys', () => {
+describe('smartKey', () => {
   it('gives the key cacheKey makes of every SMART read, whatever the node name and drive id', () => {
-    const keyOf = smartKeys();
     // Twice over: the second pass uses each node's template made by the first.
-    for (let pass = 0; pass < 2; pass++) for (const node of NODES) for (const id of IDS) expect(keyOf(node, id)).toBe(whole(node, id));
+    for (let pass = 0; pass < 2; pass++) for (const node of NODES) for (const id of IDS) expect(smartKey(node, id)).toBe(whole(node, id));
   });
 
   it('keeps the drives of different nodes apart', () => {
-    const keyOf = smartKeys();
-    const keys = new Set(NODES.flatMap((node) => [0, 1, 12].map((id) => keyOf(node, id))));
+    const keys = new Set(NODES.flatMap((node) => [0, 1, 12].map((id) => smartKey(node, id))));
     expect(keys.size).toBe(NODES.length * 3);
+  });
+
+  it('gives the same keys past the bound on the nodes whose templates it keeps', () => {
+    const many = Array.from({ length: 10_050 }, (_, i) => `node-${i}`);
+    for (const node of many) expect(smartKey(node, 3)).toBe(whole(node, 3));
+    for (const node of NODES) expect(smartKey(node, 12)).toBe(whole(node, 12));
   });
 });
 
