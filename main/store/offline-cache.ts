@@ -155,6 +155,12 @@ export class OfflineCache {
    * connection has one OfflineCache: a second one on it would write unseen.
    */
   private readonly memo: DataVersionMemo<Map<string, Map<string, HeldAnswer>>>;
+  /**
+   * The read times and versions last handed out of a system's held answers (see {@link readTimes},
+   * {@link versions}): a poll and its status event's readers ask for them several times between two
+   * writes. Dropped by every change to the held answers they were made from.
+   */
+  private readonly views = new WeakMap<Map<string, HeldAnswer>, { times?: ReadonlyMap<string, number>; versions?: ReadonlyMap<string, number> }>();
   constructor(options: OfflineCacheOptions) {
     this.db = options.db;
     this.upgrade = options.upgrade;
@@ -234,6 +240,7 @@ export class OfflineCache {
           // Checked under the write lock: no other connection commits between this and the writes,
           // so what is held is what the file holds (an answer held is an answer stored).
           const held = this.heldOf(siteId, system);
+          this.views.delete(held);
           // The texts to store, by key (a key's last one), written once the loop knows how many.
           const texts = new Map<string, CacheRow>();
           // The keys whose use is recorded now (see USE_PRECISION_MS), in the rows' order.
@@ -306,9 +313,27 @@ export class OfflineCache {
    */
   readTimes(siteId: string, system: string): ReadonlyMap<string, number> {
     const held = this.guard('read', () => this.heldOf(siteId, system));
-    const times = new Map<string, number>();
-    for (const [key, h] of held) times.set(key, h.at);
-    return times;
+    const views = this.viewsOf(held);
+    if (!views.times) {
+      const times = new Map<string, number>();
+      for (const [key, h] of held) times.set(key, h.at);
+      views.times = times;
+    }
+    return views.times;
+  }
+
+  private viewsOf(held: Map<string, HeldAnswer>): { times?: ReadonlyMap<string, number>; versions?: ReadonlyMap<string, number> } {
+    let views = this.views.get(held);
+    if (!views) this.views.set(held, (views = {}));
+    return views;
+  }
+
+  /** Forgets one answer held for a system (deleted or evicted), and the views made of what was held. */
+  private forgetHeld(siteId: string, system: string, key: string): void {
+    const held = this.held.get(systemId(siteId, system));
+    if (!held) return;
+    held.delete(key);
+    this.views.delete(held);
   }
 
   /** The system's held answers, read from its rows when not held (or when another connection wrote since). */
@@ -330,11 +355,15 @@ export class OfflineCache {
    * again. Served from memory once this connection has read or written the system (see
    * {@link memo}); else one query of the rows' keys, times and versions. Does not count as use.
    */
-  versions(siteId: string, system: string): Map<string, number> {
+  versions(siteId: string, system: string): ReadonlyMap<string, number> {
     const held = this.guard('read', () => this.heldOf(siteId, system));
-    const versions = new Map<string, number>();
-    for (const [key, h] of held) versions.set(key, h.version);
-    return versions;
+    const views = this.viewsOf(held);
+    if (!views.versions) {
+      const versions = new Map<string, number>();
+      for (const [key, h] of held) versions.set(key, h.version);
+      views.versions = versions;
+    }
+    return views.versions;
   }
 
   /**
@@ -370,7 +399,7 @@ export class OfflineCache {
     const value = upgrade(key, JSON.parse(json) as unknown);
     if (value === undefined) {
       this.guard('delete from', () => this.stmts.delete.run(siteId, system, key));
-      this.held.get(systemId(siteId, system))?.delete(key);
+      this.forgetHeld(siteId, system, key);
       return undefined;
     }
     this.put(siteId, system, key, value, at);
@@ -479,7 +508,7 @@ export class OfflineCache {
     }
     for (const [s, y, k] of victims) {
       this.stmts.delete.run(s, y, k);
-      this.held.get(systemId(s, y))?.delete(k);
+      this.forgetHeld(s, y, k);
     }
   }
 }

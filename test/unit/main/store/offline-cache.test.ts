@@ -261,9 +261,13 @@ describe('OfflineCache', () => {
   it("answers a system's content versions from what it wrote as the file holds them, through every kind of write", () => {
     const { dir, db, cache } = setup(1000);
     // What the file holds, read by a cache that has held nothing.
-    const fromFile = (system: string): Map<string, number> => new OfflineCache({ db }).versions('lab', system);
+    const fromFile = (system: string): ReadonlyMap<string, number> => new OfflineCache({ db }).versions('lab', system);
+    const timesInFile = (system: string): ReadonlyMap<string, number> => new OfflineCache({ db }).readTimes('lab', system);
     const check = (): void => {
-      for (const system of ['sys1', 'sys2']) expect(cache.versions('lab', system)).toEqual(fromFile(system));
+      for (const system of ['sys1', 'sys2']) {
+        expect(cache.versions('lab', system)).toEqual(fromFile(system));
+        expect(cache.readTimes('lab', system)).toEqual(timesInFile(system));
+      }
     };
     putMany(cache, 'lab', 'sys1', [
       { key: 'health', value: { State: 'Normal' }, at: '2025-03-01T10:00:00Z' },
