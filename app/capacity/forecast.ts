@@ -126,24 +126,59 @@ export function linearFit(xs: readonly number[], ys: readonly number[]): { a: nu
  * @param allocated bytes already allocated, when known (basis `free`).
  */
 export function forecastFull(samples: readonly CapacitySample[], capacity: number, now?: number, allocated?: number): Forecast {
-  const { pts, fit } = fitOf(samples);
+  return forecastOf(seriesFit(samples), capacity, now, allocated);
+}
+
+/**
+ * What a forecast reads of a series of samples: how many finite points, the first and last times
+ * and the last consumed bytes in time order, the consumed bytes of the last sample as listed, and
+ * the least-squares line through the points (time in days since the first). A few numbers, however
+ * long the history: what a reader keeps between forecasts of a history that has not changed.
+ */
+export interface SeriesFit {
+  samples: number;
+  t0: number;
+  tLast: number;
+  latest: number;
+  lastListed: number | undefined;
+  fit: ReturnType<typeof linearFit>;
+}
+
+/** The {@link SeriesFit} of `samples` (in any order; non-finite points are ignored). */
+export function seriesFit(samples: readonly CapacitySample[]): SeriesFit {
+  const pts = samples.filter((s) => Number.isFinite(s.t) && Number.isFinite(s.consumed)).sort((a, b) => a.t - b.t);
+  const t0 = pts[0]?.t ?? Number.NaN;
+  return {
+    samples: pts.length,
+    t0,
+    tLast: pts[pts.length - 1]?.t ?? Number.NaN,
+    latest: pts[pts.length - 1]?.consumed ?? Number.NaN,
+    lastListed: samples[samples.length - 1]?.consumed,
+    fit: linearFit(
+      pts.map((p) => (p.t - t0) / DAY_MS),
+      pts.map((p) => p.consumed),
+    ),
+  };
+}
+
+/** {@link forecastFull} of the samples `s` was fitted from. */
+export function forecastOf(s: SeriesFit, capacity: number, now?: number, allocated?: number): Forecast {
+  const { fit } = s;
   const taken = allocated !== undefined && Number.isFinite(allocated) ? allocated : undefined;
-  const base: Forecast = { status: 'insufficient-data', basis: taken === undefined ? 'consumed' : 'free', slopePerDay: 0, capacity, samples: pts.length };
-  if (pts.length === 0 || !(capacity > 0)) return base;
-  const t0 = (pts[0] as CapacitySample).t;
-  const at = now ?? (pts[pts.length - 1] as CapacitySample).t;
-  const latest = (pts[pts.length - 1] as CapacitySample).consumed;
-  if (Math.max(latest, taken ?? 0) >= capacity) return { ...base, status: 'full', consumedNow: latest, days: 0, range: { low: 0, high: 0 }, fullAt: new Date(at).toISOString() };
+  const base: Forecast = { status: 'insufficient-data', basis: taken === undefined ? 'consumed' : 'free', slopePerDay: 0, capacity, samples: s.samples };
+  if (s.samples === 0 || !(capacity > 0)) return base;
+  const at = now ?? s.tLast;
+  if (Math.max(s.latest, taken ?? 0) >= capacity) return { ...base, status: 'full', consumedNow: s.latest, days: 0, range: { low: 0, high: 0 }, fullAt: new Date(at).toISOString() };
 
   if (!fit || fit.se === undefined) return base;
-  const xNow = (at - t0) / DAY_MS;
+  const xNow = (at - s.t0) / DAY_MS;
   const consumedNow = fit.a + fit.b * xNow;
   const withFit = { ...base, slopePerDay: fit.b, slopeStdErrorPerDay: fit.se, consumedNow };
   if (consumedNow >= capacity) return { ...withFit, status: 'full', days: 0, range: { low: 0, high: 0 }, fullAt: new Date(at).toISOString() };
   if (fit.b <= 0) return { ...withFit, status: 'not-growing' };
 
   const remaining = capacity - Math.max(consumedNow, taken ?? 0);
-  const margin = tQuantile975(pts.length - 2) * fit.se;
+  const margin = tQuantile975(s.samples - 2) * fit.se;
   const days = wholeDays(remaining / fit.b);
   const fast = fit.b + margin;
   const slow = fit.b - margin;
@@ -155,26 +190,6 @@ export function forecastFull(samples: readonly CapacitySample[], capacity: numbe
     fullAt: new Date(at + days * DAY_MS).toISOString(),
   };
 }
-
-/**
- * A history's finite points in time order and the line through them (time in days since the first
- * point), kept per samples array: a history kept while its answer stands is forecast again at every
- * poll with only the capacity and "now" moved. A samples array must not be changed once forecast.
- */
-function fitOf(samples: readonly CapacitySample[]): { pts: readonly CapacitySample[]; fit: ReturnType<typeof linearFit> } {
-  let held = FITS.get(samples);
-  if (!held) {
-    const pts = samples.filter((s) => Number.isFinite(s.t) && Number.isFinite(s.consumed)).sort((a, b) => a.t - b.t);
-    const t0 = pts[0]?.t ?? 0;
-    const fit = linearFit(
-      pts.map((p) => (p.t - t0) / DAY_MS),
-      pts.map((p) => p.consumed),
-    );
-    FITS.set(samples, (held = { pts, fit }));
-  }
-  return held;
-}
-const FITS = new WeakMap<readonly CapacitySample[], { pts: readonly CapacitySample[]; fit: ReturnType<typeof linearFit> }>();
 
 /** Days as the forecast gives them: whole, and at least 1 while space is left. */
 export function wholeDays(days: number): number {
@@ -223,19 +238,7 @@ export function historyRowsRead(rows: readonly PoolHistoryRow[]): PoolHistoryRow
  * Splits a pool capacity history into per-pool samples, plus a system series summing the pools
  * at each time (only times at which every pool reported, so a missing pool does not look like a drop).
  */
-export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: ReadonlyMap<string, readonly CapacitySample[]>; system: readonly CapacitySample[] } {
-  let split = SPLITS.get(rows);
-  if (split?.length !== rows.length) SPLITS.set(rows, (split = { length: rows.length, ...splitByPool(rows) }));
-  return split;
-}
-
-/**
- * {@link historyByPool}'s split, kept per rows array as the forecast's fit is (see {@link fitOf}):
- * the same arrays again while the history stands, so their fits are found too.
- */
-const SPLITS = new WeakMap<readonly PoolHistoryRow[], { length: number; pools: ReadonlyMap<string, readonly CapacitySample[]>; system: readonly CapacitySample[] }>();
-
-function splitByPool(rows: readonly PoolHistoryRow[]): { pools: Map<string, CapacitySample[]>; system: CapacitySample[] } {
+export function historyByPool(rows: readonly PoolHistoryRow[]): { pools: Map<string, CapacitySample[]>; system: CapacitySample[] } {
   const pools = new Map<string, CapacitySample[]>();
   for (const r of rows) {
     if (typeof r.PoolName !== 'string' || typeof r.Time !== 'string' || typeof r.TotalConsumedSizeInBytes !== 'number') continue;
@@ -260,3 +263,20 @@ function splitByPool(rows: readonly PoolHistoryRow[]): { pools: Map<string, Capa
     .sort((a, b) => a.t - b.t);
   return { pools, system };
 }
+
+/**
+ * The {@link SeriesFit} of each pool's samples and of the system series ({@link historyByPool}),
+ * kept per rows array: a history kept while its answer stands is forecast again at every poll with
+ * only the capacity figures and "now" moved, and its fits are a few numbers where its samples would
+ * be a few kilobytes. A rows array must not be changed once asked about, but for rows added at its end.
+ */
+export function historyFits(rows: readonly PoolHistoryRow[]): { pools: ReadonlyMap<string, SeriesFit>; system: SeriesFit } {
+  let held = FITS.get(rows);
+  if (held?.length !== rows.length) {
+    const { pools, system } = historyByPool(rows);
+    held = { length: rows.length, pools: new Map([...pools].map(([name, samples]) => [name, seriesFit(samples)])), system: seriesFit(system) };
+    FITS.set(rows, held);
+  }
+  return held;
+}
+const FITS = new WeakMap<readonly PoolHistoryRow[], { length: number; pools: ReadonlyMap<string, SeriesFit>; system: SeriesFit }>();

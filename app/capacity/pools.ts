@@ -1,7 +1,7 @@
 import type { Health, PoolCapacityHistoryStatistic, PoolCapacityUsage, PoolProvisioning, VirtualRaidValue } from '../catalog/resources.js';
 import { worse, worst, type Level } from '../health/level.js';
 import { classifyState, type StateClass } from '../health/states.js';
-import { forecastFull, historyByPool, type Forecast } from './forecast.js';
+import { forecastOf, historyFits, seriesFit, type Forecast, type SeriesFit } from './forecast.js';
 
 /**
  * A pool's capacity as every view and report shows it, from what the system reports: the figures of
@@ -104,13 +104,13 @@ interface Figures {
   layouts?: ReadonlyArray<{ n: number; k: number }>;
 }
 
-function assessPool(name: string, fig: Figures, samples: Parameters<typeof forecastFull>[0], now: number | undefined): PoolCapacity {
+function assessPool(name: string, fig: Figures, history: SeriesFit, now: number | undefined): PoolCapacity {
   const usable = fig.usable ?? (fig.allocated !== undefined && fig.free !== undefined ? fig.allocated + fig.free : undefined);
   const free = fig.free ?? (usable !== undefined && fig.allocated !== undefined ? Math.max(0, usable - fig.allocated) : undefined);
   const freePercent = fig.freePercent ?? (usable && free !== undefined ? round2((free / usable) * 100) : undefined);
   const allocatedPercent = usable && fig.allocated !== undefined ? (fig.allocated / usable) * 100 : freePercent !== undefined ? 100 - freePercent : undefined;
-  const consumed = fig.consumed ?? samples[samples.length - 1]?.consumed;
-  const fitted = forecastFull(samples, usable ?? 0, now, fig.allocated);
+  const consumed = fig.consumed ?? history.lastListed;
+  const fitted = forecastOf(history, usable ?? 0, now, fig.allocated);
   const reasons: string[] = [];
   const st = stateLevel(fig.state);
   let level: Level;
@@ -152,6 +152,8 @@ function assessPool(name: string, fig: Figures, samples: Parameters<typeof forec
     reasons,
   };
 }
+
+const NO_HISTORY = seriesFit([]);
 
 /** The pool whose forecast ends first: full now before any date, then the fewest days. */
 export function fillsFirst<P extends Pick<PoolCapacity, 'forecast'>>(pools: readonly P[]): P | undefined {
@@ -206,11 +208,11 @@ export function assessCapacity(input: CapacityInput): SystemCapacity {
     f.freePercent = num(p.FreeSpaceInPercentage) ?? f.freePercent;
     f.layouts = layoutsOf(p.VirtualRaidValues);
   }
-  const { pools: history, system } = historyByPool(input.history ?? []);
+  const { pools: history, system } = historyFits(input.history ?? []);
   for (const name of history.keys()) at(name);
 
   const pools = [...figures.entries()]
-    .map(([name, f]) => assessPool(name, f, history.get(name) ?? [], input.now))
+    .map(([name, f]) => assessPool(name, f, history.get(name) ?? NO_HISTORY, input.now))
     .sort((a, b) => (a.level === b.level ? a.name.localeCompare(b.name) : worse(a.level, b.level) === a.level ? -1 : 1));
 
   const total =

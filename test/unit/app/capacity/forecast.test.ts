@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forecastFull, forecastTrend, historyByPool, linearFit, tQuantile975, type CapacitySample } from '../../../../app/capacity/forecast.js';
+import { forecastFull, forecastOf, forecastTrend, historyByPool, historyFits, linearFit, tQuantile975, type CapacitySample } from '../../../../app/capacity/forecast.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 0, 1);
@@ -216,20 +216,23 @@ describe('historyByPool', () => {
     ]);
   });
 
-  it('splits a kept history once, and again when rows were added to it', () => {
+  it('fits a kept history once, and again when rows were added to it; each fit forecasts as its samples do', () => {
     const rows = [
       { PoolName: 'a', Time: '2025-01-01T00:00:00Z', TotalConsumedSizeInBytes: 1 },
+      { PoolName: 'b', Time: '2025-01-01T00:00:00Z', TotalConsumedSizeInBytes: 5 },
       { PoolName: 'a', Time: '2025-01-02T00:00:00Z', TotalConsumedSizeInBytes: 2 },
+      { PoolName: 'b', Time: '2025-01-02T00:00:00Z', TotalConsumedSizeInBytes: 5 },
       { PoolName: 'a', Time: '2025-01-03T00:00:00Z', TotalConsumedSizeInBytes: 4 },
+      { PoolName: 'b', Time: '2025-01-03T00:00:00Z', TotalConsumedSizeInBytes: 6 },
     ];
-    const first = historyByPool(rows);
-    expect(historyByPool(rows)).toBe(first);
-    const samples = first.pools.get('a') ?? [];
-    // The same samples forecast from another "now" and capacity: each answer as from fresh samples.
+    const fits = historyFits(rows);
+    expect(historyFits(rows)).toBe(fits);
+    const { pools, system } = historyByPool(rows);
     for (const [capacity, now] of [[100, Date.UTC(2025, 0, 3)], [10, Date.UTC(2025, 0, 5)], [3, undefined]] as const) {
-      expect(forecastFull(samples, capacity, now)).toEqual(forecastFull(samples.map((p) => ({ ...p })), capacity, now));
+      for (const [name, samples] of pools) expect(forecastOf(fits.pools.get(name)!, capacity, now)).toEqual(forecastFull(samples, capacity, now));
+      expect(forecastOf(fits.system, capacity, now)).toEqual(forecastFull(system, capacity, now));
     }
     rows.push({ PoolName: 'a', Time: '2025-01-04T00:00:00Z', TotalConsumedSizeInBytes: 8 });
-    expect(historyByPool(rows).pools.get('a')?.map((p) => p.consumed)).toEqual([1, 2, 4, 8]);
+    expect(historyFits(rows).pools.get('a')).toMatchObject({ samples: 4, latest: 8, lastListed: 8 });
   });
 });
