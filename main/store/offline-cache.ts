@@ -158,9 +158,11 @@ export class OfflineCache {
   /**
    * The read times and versions last handed out of a system's held answers (see {@link readTimes},
    * {@link versions}): a poll and its status event's readers ask for them several times between two
-   * writes. Dropped by every change to the held answers they were made from.
+   * writes. Dropped by every change to the held answers they were made from. Kept for the systems
+   * asked about last ({@link VIEWS_KEPT}), as those are the ones polled now: a copy of every
+   * system's would hold megabytes for a fleet to save a copy per poll.
    */
-  private readonly views = new WeakMap<Map<string, HeldAnswer>, { times?: ReadonlyMap<string, number>; versions?: ReadonlyMap<string, number> }>();
+  private readonly views = new Map<Map<string, HeldAnswer>, { times?: ReadonlyMap<string, number>; versions?: ReadonlyMap<string, number> }>();
   constructor(options: OfflineCacheOptions) {
     this.db = options.db;
     this.upgrade = options.upgrade;
@@ -324,7 +326,11 @@ export class OfflineCache {
 
   private viewsOf(held: Map<string, HeldAnswer>): { times?: ReadonlyMap<string, number>; versions?: ReadonlyMap<string, number> } {
     let views = this.views.get(held);
-    if (!views) this.views.set(held, (views = {}));
+    if (!views) {
+      // The oldest asked about makes room (a Map iterates in insertion order).
+      if (this.views.size >= VIEWS_KEPT) this.views.delete(this.views.keys().next().value as Map<string, HeldAnswer>);
+      this.views.set(held, (views = {}));
+    }
     return views;
   }
 
@@ -512,6 +518,9 @@ export class OfflineCache {
     }
   }
 }
+
+/** How many systems' read times and versions the cache keeps made (see `OfflineCache.views`): more than a fleet's polls run at once. */
+const VIEWS_KEPT = 128;
 
 /**
  * What {@link OfflineCache} holds of a stored answer: its read time (ms), content version, its
