@@ -314,24 +314,25 @@ export class OfflineCache {
    * count as use.
    */
   readTimes(siteId: string, system: string): ReadonlyMap<string, number> {
-    const held = this.guard('read', () => this.heldOf(siteId, system));
-    const views = this.viewsOf(held);
-    if (!views.times) {
-      const times = new Map<string, number>();
-      for (const [key, h] of held) times.set(key, h.at);
-      views.times = times;
-    }
-    return views.times;
+    return this.view(siteId, system, 'times', (h) => h.at);
   }
 
-  private viewsOf(held: Map<string, HeldAnswer>): { times?: ReadonlyMap<string, number>; versions?: ReadonlyMap<string, number> } {
+  /** One number of each answer held for a system, by key, as a map made once until the next change (see {@link views}). */
+  private view(siteId: string, system: string, kind: 'times' | 'versions', of: (h: HeldAnswer) => number): ReadonlyMap<string, number> {
+    const held = this.guard('read', () => this.heldOf(siteId, system));
     let views = this.views.get(held);
     if (!views) {
       // The oldest asked about makes room (a Map iterates in insertion order).
       if (this.views.size >= VIEWS_KEPT) this.views.delete(this.views.keys().next().value as Map<string, HeldAnswer>);
       this.views.set(held, (views = {}));
     }
-    return views;
+    let made = views[kind];
+    if (!made) {
+      const numbers = new Map<string, number>();
+      for (const [key, h] of held) numbers.set(key, of(h));
+      views[kind] = made = numbers;
+    }
+    return made;
   }
 
   /** Forgets one answer held for a system (deleted or evicted), and the views made of what was held. */
@@ -362,14 +363,7 @@ export class OfflineCache {
    * {@link memo}); else one query of the rows' keys, times and versions. Does not count as use.
    */
   versions(siteId: string, system: string): ReadonlyMap<string, number> {
-    const held = this.guard('read', () => this.heldOf(siteId, system));
-    const views = this.viewsOf(held);
-    if (!views.versions) {
-      const versions = new Map<string, number>();
-      for (const [key, h] of held) versions.set(key, h.version);
-      views.versions = versions;
-    }
-    return views.versions;
+    return this.view(siteId, system, 'versions', (h) => h.version);
   }
 
   /**
