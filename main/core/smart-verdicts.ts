@@ -76,7 +76,7 @@ export class SmartVerdicts {
     return this.#memo.get(`${siteId}\u0000${system}`);
   }
 
-  /** Drops the verdicts of texts the cache no longer holds (a drive gone, a system forgotten). */
+  /** Drops the verdicts of texts the cache no longer holds (a drive gone, an answer evicted). */
   #prune(systemKey: string, versions: ReadonlyMap<string, number>): void {
     const held = this.#memo.get(systemKey);
     if (!held) return;
