@@ -11,20 +11,17 @@
  *
  * DIR is a built checkout (its `bin/fleetdeck.js` and `out/`); `--b` defaults to this one.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openRuntime } from '../../main/runtime.js';
-import { mb, ms, processCpuMs, processRssBytes, ROOT, startChildSimulator } from './support.js';
-import { RUNTIME_V8_FLAGS } from '../../main/heap.js';
+import { mb, ms, processCpuMs, processRssBytes, ROOT } from './support.js';
+import { addMonitorSites, spawnMonitor, startMonitorSimulator, writeSecretsFile } from './monitor-fleet.js';
 
 const { values: flags } = parseArgs({ options: { a: { type: 'string' }, b: { type: 'string' }, minutes: { type: 'string' } } });
 if (!flags.a) throw new Error('--a DIR: the built checkout to compare with');
 const MINUTES = Number(flags.minutes ?? 2);
-const SITES = 100;
-const SYSTEMS = 10;
 
 interface Side {
   name: string;
@@ -37,30 +34,16 @@ interface Side {
   rss: number[];
 }
 
-const sim = await startChildSimulator({ sites: SITES, systems: SYSTEMS, seed: 'bench-monitor' });
+const sim = await startMonitorSimulator();
 const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-monitor-ab-'));
 const sides: Side[] = [];
 try {
-  for (let i = 0; i < SITES; i++) await sim.setFaults(i, { latencyMs: 25 });
-  const secrets: Record<string, string> = {};
-  for (const s of sim.sites) secrets[s.name] = s.password;
   const secretsFile = join(dir, 'secrets.json');
-  writeFileSync(secretsFile, JSON.stringify(secrets), { mode: 0o600 });
-  chmodSync(secretsFile, 0o600);
+  writeSecretsFile(sim, secretsFile);
   const roots: Array<[string, string]> = [['a', flags.a], ['b', flags.b ?? ROOT]];
-  for (const [name] of roots) {
-    const rt = await openRuntime({ dataDir: join(dir, name), memorySecrets: true });
-    for (const s of sim.sites) {
-      const site = await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
-      await rt.fleet.editSite(site.id, { polling: { ...site.polling, intervalSeconds: 60 } });
-    }
-    await rt.close();
-  }
+  for (const [name] of roots) await addMonitorSites(sim, join(dir, name));
   for (const [name, root] of roots) {
-    const child = spawn(process.execPath, [...RUNTIME_V8_FLAGS, join(root, 'bin/fleetdeck.js'), 'monitor', '--data-dir', join(dir, name), '--secrets-file', secretsFile], {
-      env: { ...process.env, FLEETDECK_KEYCHAIN: 'memory' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    }) as unknown as ChildProcessWithoutNullStreams;
+    const child = spawnMonitor(root, join(dir, name), secretsFile);
     const side: Side = { name: `${name} (${root})`, child, stderr: '', startedAt: Number.NaN, cpuAtStart: Number.NaN, firstMs: Number.NaN, firstCpuMs: Number.NaN, rss: [] };
     child.stderr.on('data', (d: Buffer) => {
       side.stderr += d.toString();

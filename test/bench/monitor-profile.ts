@@ -9,46 +9,30 @@
  *
  * `--root` runs the `fleetdeck` of another checkout (built), to compare two builds under the same load.
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openRuntime } from '../../main/runtime.js';
-import { ms, processCpuMs, ROOT, startChildSimulator, type CpuProfile, type ProfileNode } from './support.js';
-import { RUNTIME_V8_FLAGS } from '../../main/heap.js';
+import { ms, processCpuMs, ROOT, type CpuProfile, type ProfileNode } from './support.js';
+import { addMonitorSites, spawnMonitor, startMonitorSimulator, writeSecretsFile } from './monitor-fleet.js';
 
 const { values: flags } = parseArgs({ options: { minutes: { type: 'string' }, skip: { type: 'string' }, top: { type: 'string' }, keep: { type: 'string' }, root: { type: 'string' }, first: { type: 'boolean' } } });
 const MINUTES = Number(flags.minutes ?? 2);
 const SKIP_S = Number(flags.skip ?? 0);
 const TOP = Number(flags.top ?? 40);
-const SITES = 100;
-const SYSTEMS = 10;
 
 const monoUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
-const sim = await startChildSimulator({ sites: SITES, systems: SYSTEMS, seed: 'bench-monitor' });
+const sim = await startMonitorSimulator();
 const dir = flags.keep ?? mkdtempSync(join(tmpdir(), 'fleetdeck-monitor-profile-'));
 mkdirSync(dir, { recursive: true });
 const dataDir = join(dir, 'data');
 const profDir = join(dir, 'prof');
 try {
-  for (let i = 0; i < SITES; i++) await sim.setFaults(i, { latencyMs: 25 });
-  const rt = await openRuntime({ dataDir, memorySecrets: true });
-  const secrets: Record<string, string> = {};
-  for (const s of sim.sites) {
-    const site = await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
-    await rt.fleet.editSite(site.id, { polling: { ...site.polling, intervalSeconds: 60 } });
-    secrets[s.name] = s.password;
-  }
-  await rt.close();
+  await addMonitorSites(sim, dataDir);
   const secretsFile = join(dir, 'secrets.json');
-  writeFileSync(secretsFile, JSON.stringify(secrets), { mode: 0o600 });
-  chmodSync(secretsFile, 0o600);
-  const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, ...RUNTIME_V8_FLAGS, join(flags.root ?? ROOT, 'bin/fleetdeck.js'), 'monitor', '--data-dir', dataDir, '--secrets-file', secretsFile], {
-    env: { ...process.env, FLEETDECK_KEYCHAIN: 'memory' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  writeSecretsFile(sim, secretsFile);
+  const child = spawnMonitor(flags.root ?? ROOT, dataDir, secretsFile, ['--cpu-prof', '--cpu-prof-dir', profDir]);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const seen = (text: string): Promise<void> =>

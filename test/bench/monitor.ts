@@ -12,18 +12,13 @@
  *   of the share. Polls re-read detail lists every 5 minutes and slow reads every 15, all systems
  *   at once after the first refresh: a window shorter than 16 minutes misses part of that cost.
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openRuntime } from '../../main/runtime.js';
-import { mb, ms, processCpuMs, processPeakRssBytes, processRssBytes, ROOT, startChildSimulator, verdict, type Figure } from './support.js';
-import { RUNTIME_V8_FLAGS } from '../../main/heap.js';
+import { mb, ms, processCpuMs, processPeakRssBytes, processRssBytes, ROOT, verdict, type Figure } from './support.js';
+import { addMonitorSites, MONITOR_FLEET, spawnMonitor, startMonitorSimulator, writeSecretsFile } from './monitor-fleet.js';
 
-const SITES = 100;
-const SYSTEMS = 10;
-const INTERVAL_S = 60;
-const LATENCY_MS = 25;
+const { sites: SITES, systems: SYSTEMS, intervalSeconds: INTERVAL_S, latencyMs: LATENCY_MS } = MONITOR_FLEET;
 
 export interface MonitorBenchIo {
   report: (f: Figure) => void;
@@ -31,28 +26,15 @@ export interface MonitorBenchIo {
 }
 
 export async function benchMonitor(io: MonitorBenchIo, minutes = 16): Promise<void> {
-  const sim = await startChildSimulator({ sites: SITES, systems: SYSTEMS, seed: 'bench-monitor' });
+  const sim = await startMonitorSimulator();
   const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-bench-monitor-'));
   const dataDir = join(dir, 'data');
   try {
-    for (let i = 0; i < SITES; i++) await sim.setFaults(i, { latencyMs: LATENCY_MS });
-    // The sites as an admin adds them; their passwords in a secrets file, as a service account has them.
-    const rt = await openRuntime({ dataDir, memorySecrets: true });
-    const secrets: Record<string, string> = {};
-    for (const s of sim.sites) {
-      const site = await rt.fleet.addSite({ name: s.name, baseUrl: s.baseUrl, username: s.username, password: s.password });
-      await rt.fleet.editSite(site.id, { polling: { ...site.polling, intervalSeconds: INTERVAL_S } });
-      secrets[s.name] = s.password;
-    }
-    await rt.close();
+    await addMonitorSites(sim, dataDir);
     const secretsFile = join(dir, 'secrets.json');
-    writeFileSync(secretsFile, JSON.stringify(secrets), { mode: 0o600 });
-    chmodSync(secretsFile, 0o600);
+    writeSecretsFile(sim, secretsFile);
 
-    const child = spawn(process.execPath, [...RUNTIME_V8_FLAGS, join(ROOT, 'bin/fleetdeck.js'), 'monitor', '--data-dir', dataDir, '--secrets-file', secretsFile], {
-      env: { ...process.env, FLEETDECK_KEYCHAIN: 'memory' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawnMonitor(ROOT, dataDir, secretsFile);
     let stderr = '';
     const seen = (text: string): Promise<number> =>
       new Promise((resolve, reject) => {

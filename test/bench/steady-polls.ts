@@ -35,7 +35,7 @@ class ShiftedDate extends RealDate {
 globalThis.Date = ShiftedDate as DateConstructor;
 
 const { openRuntime } = await import('../../main/runtime.js');
-const { startChildSimulator } = await import('./support.js');
+const { MONITOR_FLEET, startMonitorSimulator } = await import('./monitor-fleet.js');
 
 const { values: flags } = parseArgs({
   options: { rounds: { type: 'string' }, shift: { type: 'string' }, profile: { type: 'string' }, heap: { type: 'boolean' }, from: { type: 'string' }, to: { type: 'string' } },
@@ -44,14 +44,12 @@ const ROUNDS = Number(flags.rounds ?? 16);
 const SHIFT_S = Number(flags.shift ?? 60);
 const FROM = Number(flags.from ?? 2);
 const TO = Number(flags.to ?? ROUNDS);
-const SITES = 100;
-const SYSTEMS = 10;
+const SYSTEMS_IN_ALL = MONITOR_FLEET.sites * MONITOR_FLEET.systems;
 const AT_ONCE = 10;
 
-const sim = await startChildSimulator({ sites: SITES, systems: SYSTEMS, seed: 'bench-monitor' });
+const sim = await startMonitorSimulator();
 const dir = mkdtempSync(join(tmpdir(), 'fleetdeck-steady-polls-'));
 try {
-  for (let i = 0; i < SITES; i++) await sim.setFaults(i, { latencyMs: 25 });
   // As the monitor opens it: no search index, no deferring to a monitor, no forwarding.
   const rt = await openRuntime({ dataDir: dir, memorySecrets: true, searchIndex: false, deferToMonitor: false, forward: false });
   const ids: string[] = [];
@@ -112,7 +110,7 @@ try {
     const cpuMs = (used.user + used.system) / 1000;
     const q = (await requests()) - q0;
     if (r >= 2) sum += cpuMs;
-    process.stdout.write(`round ${r} (+${(shiftMs / 60_000).toFixed(0)} min): ${(performance.now() - w0).toFixed(0)} ms, CPU ${cpuMs.toFixed(0)} ms (${((cpuMs * 1000) / (SITES * SYSTEMS)).toFixed(0)} µs per system), ${q} requests${kept()}\n`);
+    process.stdout.write(`round ${r} (+${(shiftMs / 60_000).toFixed(0)} min): ${(performance.now() - w0).toFixed(0)} ms, CPU ${cpuMs.toFixed(0)} ms (${((cpuMs * 1000) / SYSTEMS_IN_ALL).toFixed(0)} µs per system), ${q} requests${kept()}\n`);
     await stopProfile(r);
   }
   if (ROUNDS >= 2) process.stdout.write(`rounds 2–${ROUNDS}: ${(sum / (ROUNDS - 1)).toFixed(0)} ms CPU a round = ${((sum / (ROUNDS - 1) / (SHIFT_S * 1000)) * 100).toFixed(2)} % of a core at one round per ${SHIFT_S} s\n`);
