@@ -61,6 +61,8 @@ export interface FleetOptions {
   clock?: () => Date;
   /** Uniform in [0, 1): the poll schedule's jitter (tests pin it). */
   random?: () => number;
+  /** Polls moved onto the schedule's shared grid (`coalescedDue`; default true): off for tests of exact poll times. */
+  coalescePolls?: boolean;
   /** Clock and timers of deadlines; injected so tests use a fake clock. */
   timers?: Timers;
 }

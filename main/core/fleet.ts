@@ -98,6 +98,7 @@ export class Fleet {
       backoffUntil: (siteId) => this.state.backoff.get(siteId)?.until,
       timers: this.timers,
       ...(o.random ? { random: o.random } : {}),
+      coalesce: o.coalescePolls !== false,
     });
     for (const site of o.sites.list()) if (site.polling.paused) this.state.markSite(site.id, 'paused', undefined);
   }

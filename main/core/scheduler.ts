@@ -14,6 +14,26 @@ export interface PollSchedulerDeps {
   random?: () => number;
   /** Jitter as a share of the interval, each way (default 0.1: ±10 %). */
   jitter?: number;
+  /** Moves each poll onto the shared grid of {@link coalescedDue} (default true; tests of exact times turn it off). */
+  coalesce?: boolean;
+}
+
+/** The largest step of the grid polls are moved onto (see {@link coalescedDue}). */
+export const MAX_COALESCE_STEP_MS = 10_000;
+
+/**
+ * When a poll due at `dueMs` starts: at the nearest point of a grid every site shares, one step a
+ * sixth of its interval and at most {@link MAX_COALESCE_STEP_MS} (polls every minute: every 10 s),
+ * so it moves by at most half a step (a twelfth of its interval). Polls that fall due close
+ * together then start together, and a fleet of a hundred sites polled every minute wakes the
+ * process a few times a minute instead of a hundred. A wake-up from idle costs far more than the work it
+ * starts suggests (the first milliseconds after it run several times slower on a virtual machine;
+ * a laptop's CPU leaves its sleep states), so fewer wake-ups cost less CPU. The polls of one step
+ * share the fleet's and each site's caps on requests in flight, as a first refresh does.
+ */
+export function coalescedDue(dueMs: number, intervalSeconds: number): number {
+  const step = Math.min(MAX_COALESCE_STEP_MS, Math.round((intervalSeconds * 1000) / 6));
+  return step > 0 ? Math.round(dueMs / step) * step : dueMs;
 }
 
 interface Entry {
@@ -29,7 +49,8 @@ interface Entry {
 
 /**
  * Polls each site at its `polling.intervalSeconds` (0 = on demand only), jittered so that sites
- * added together do not poll together; paused sites are not polled. After failures the next poll
+ * added together do not poll together, then moved onto a grid so that polls due close together
+ * start together ({@link coalescedDue}); paused sites are not polled. After failures the next poll
  * waits for the site's backoff (the one kept by the refresh, not a second one). The next interval
  * starts when a poll ends, so polls of one site never pile up. Runs in the app shells only, never
  * for the CLI's one-shot commands.
@@ -38,12 +59,14 @@ export class PollScheduler {
   private readonly entries = new Map<string, Entry>();
   private readonly random: () => number;
   private readonly jitter: number;
+  private readonly coalesce: boolean;
   private running = false;
   private scope: ReadonlySet<string> | undefined;
 
   constructor(private readonly d: PollSchedulerDeps) {
     this.random = d.random ?? Math.random;
     this.jitter = d.jitter ?? 0.1;
+    this.coalesce = d.coalesce ?? true;
   }
 
   /**
@@ -129,10 +152,14 @@ export class PollScheduler {
     return Math.round(ms * (1 + this.jitter * (2 * this.random() - 1)));
   }
 
-  /** Sets the entry's timer: one jittered interval from now (or `delayMs`), not before the site's backoff ends. */
-  private schedule(siteId: string, entry: Entry, delayMs = this.jittered(entry.intervalSeconds)): void {
+  /**
+   * Sets the entry's timer: one jittered interval from now, on the shared grid (or `delayMs` from
+   * now, as asked), not before the site's backoff ends.
+   */
+  private schedule(siteId: string, entry: Entry, delayMs?: number): void {
     const now = this.d.timers.now();
-    const dueAt = Math.max(now + delayMs, this.d.backoffUntil(siteId) ?? 0);
+    const next = delayMs !== undefined ? now + delayMs : this.coalesce ? coalescedDue(now + this.jittered(entry.intervalSeconds), entry.intervalSeconds) : now + this.jittered(entry.intervalSeconds);
+    const dueAt = Math.max(next, this.d.backoffUntil(siteId) ?? 0);
     entry.dueAt = dueAt;
     entry.handle = this.d.timers.setTimeout(() => void this.fire(siteId, entry), dueAt - now);
   }

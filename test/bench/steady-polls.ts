@@ -4,15 +4,17 @@
  * rounds back to back in this process (`mode: 'steady'`, ten sites at a time), each round a minute
  * later on the process's clock: `Date` is moved on by `--shift` seconds a round, so the detail
  * re-reads (5 min) and slow reads (15 min) fall due in their rounds as in a monitor's minutes.
- * Prints each round's CPU, requests and CPU per system, and the mean over rounds 2 onward.
+ * Prints each round's CPU, requests and CPU per system, and the mean over rounds 2 onward. With
+ * `--gap SECONDS`, each round waits that long first, idle, as the monitor waits between its polls:
+ * work after an idle wait costs more CPU than the same work back to back (see BENCHMARKS.md).
  *
- * No idle waits: a V8 profile of rounds `--from`..`--to` (`--profile FILE`; round 0 is the first
+ * Without `--gap`, no idle waits: a V8 profile of rounds `--from`..`--to` (`--profile FILE`; round 0 is the first
  * refresh; with `--heap`, a sampling heap profile of every allocation instead) is not biased towards
  * the work next to a wait, as the monitor's own profile is (see `monitor-profile.ts`). Run it with the
  * launchers' V8 options (and `--expose-gc` for the heap kept after each round), e.g. `node --no-memory-reducer --retain-maps-for-n-gc=16 --import tsx
  * test/bench/steady-polls.ts`. Prints, asserts nothing.
  *
- *   npx tsx test/bench/steady-polls.ts [--rounds N] [--shift SECONDS] [--profile FILE [--heap] [--from R] [--to R]]
+ *   npx tsx test/bench/steady-polls.ts [--rounds N] [--shift SECONDS] [--gap SECONDS] [--profile FILE [--heap] [--from R] [--to R]]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -38,10 +40,11 @@ const { openRuntime } = await import('../../main/runtime.js');
 const { MONITOR_FLEET, startMonitorSimulator } = await import('./monitor-fleet.js');
 
 const { values: flags } = parseArgs({
-  options: { rounds: { type: 'string' }, shift: { type: 'string' }, profile: { type: 'string' }, heap: { type: 'boolean' }, from: { type: 'string' }, to: { type: 'string' } },
+  options: { rounds: { type: 'string' }, shift: { type: 'string' }, profile: { type: 'string' }, heap: { type: 'boolean' }, gap: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },
 });
 const ROUNDS = Number(flags.rounds ?? 16);
 const SHIFT_S = Number(flags.shift ?? 60);
+const GAP_S = Number(flags.gap ?? 0);
 const FROM = Number(flags.from ?? 2);
 const TO = Number(flags.to ?? ROUNDS);
 const SYSTEMS_IN_ALL = MONITOR_FLEET.sites * MONITOR_FLEET.systems;
@@ -95,7 +98,9 @@ try {
   const requests = async (): Promise<number> => (await sim.status()).reduce((n, s) => n + s.requests, 0);
   let sum = 0;
   for (let r = 1; r <= ROUNDS; r++) {
-    shiftMs += SHIFT_S * 1000;
+    if (GAP_S > 0) await new Promise((resolve) => setTimeout(resolve, GAP_S * 1000));
+    // The wait moved the clock too: a round still starts `--shift` seconds after the last.
+    shiftMs += (SHIFT_S - GAP_S) * 1000;
     await startProfile(r);
     const q0 = await requests();
     const c0 = process.cpuUsage();

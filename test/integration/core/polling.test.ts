@@ -47,8 +47,9 @@ describe('background polling against the simulator', () => {
       {
         clock: () => new Date(timers.now()),
         timers,
-        // No jitter: the poll falls due exactly at the interval.
+        // No jitter and no grid: the poll falls due exactly at the interval.
         random: () => 0.5,
+        coalescePolls: false,
       },
       [s],
       password,
@@ -282,7 +283,7 @@ describe('background polling against the simulator', () => {
   it('a site with no password stored, logged in from the window, is polled at once and its status changes', async () => {
     const timers = new FakeTimers(Date.now());
     const s = sim.manifest.sites[0]!;
-    const f = await fleetOnDisk({ clock: () => new Date(timers.now()), timers, random: () => 0.5 }, []);
+    const f = await fleetOnDisk({ clock: () => new Date(timers.now()), timers, random: () => 0.5, coalescePolls: false }, []);
     const { password, ...withoutPassword } = siteInput(s);
     const added = await f.fleet.addSite(withoutPassword);
     const site = await f.fleet.editSite(added.id, { polling: { ...added.polling, intervalSeconds: INTERVAL_S } });

@@ -40,7 +40,7 @@ describe('polling a system that rate-limits its reads', () => {
     sim.control.setFaults(0, { throttleReads: false });
     const timers = new FakeTimers(Date.now());
     const s = sim.manifest.sites[0]!;
-    const f = await fleetOnDisk({ clock: () => new Date(timers.now()), timers, random: () => 0.5 }, [s]);
+    const f = await fleetOnDisk({ clock: () => new Date(timers.now()), timers, random: () => 0.5, coalescePolls: false }, [s]);
     const siteId = f.siteIds[0]!;
     const site = f.sites.get(siteId)!;
     await f.fleet.editSite(siteId, { polling: { ...site.polling, intervalSeconds: INTERVAL_S } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Site } from '../../../../app/domain/site.js';
-import { PollScheduler } from '../../../../main/core/scheduler.js';
+import { coalescedDue, MAX_COALESCE_STEP_MS, PollScheduler } from '../../../../main/core/scheduler.js';
 import { FakeTimers } from './fake-timers.js';
 
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -21,7 +21,7 @@ function site(id: string, intervalSeconds: number, paused = false): Site {
 }
 
 /** A scheduler on a fake clock whose polls are recorded and settled by the test. */
-function harness(sites: Site[], options: { random?: () => number; backoff?: Map<string, number> } = {}) {
+function harness(sites: Site[], options: { random?: () => number; backoff?: Map<string, number>; coalesce?: boolean } = {}) {
   const timers = new FakeTimers();
   const polls: Array<{ siteId: string; at: number; done: () => void; fail: (e: Error) => void }> = [];
   const list = { sites };
@@ -34,6 +34,8 @@ function harness(sites: Site[], options: { random?: () => number; backoff?: Map<
     backoffUntil: (siteId) => options.backoff?.get(siteId),
     timers,
     random: options.random ?? (() => 0.5),
+    // Exact times unless a test is about the grid.
+    coalesce: options.coalesce ?? false,
   });
   const t0 = timers.now();
   /** Advances the clock and lets the scheduler's promise callbacks run. */
@@ -49,7 +51,56 @@ function harness(sites: Site[], options: { random?: () => number; backoff?: Map<
   return { timers, polls, list, scheduler, t0, advance, finishAll };
 }
 
+describe('coalescedDue', () => {
+  it('moves a time to the nearest step of a sixth of the interval, at most 10 s, by at most half a step', () => {
+    const t = Date.UTC(2026, 0, 15, 10, 0, 0);
+    expect(coalescedDue(t + 4_900, 60)).toBe(t);
+    expect(coalescedDue(t + 5_100, 60)).toBe(t + 10_000);
+    expect(coalescedDue(t + 2_400, 30)).toBe(t);
+    expect(coalescedDue(t + 2_600, 30)).toBe(t + 5_000);
+    expect(coalescedDue(t + 12_345, 3_600)).toBe(t + 10_000);
+    for (const interval of [1, 10, 30, 60, 300, 3_600]) {
+      const step = Math.min(MAX_COALESCE_STEP_MS, Math.round((interval * 1000) / 6));
+      for (let ms = 0; ms < 2 * step; ms += 37) {
+        const moved = coalescedDue(t + ms, interval);
+        expect(moved % step).toBe(0);
+        expect(Math.abs(moved - (t + ms))).toBeLessThanOrEqual(step / 2);
+      }
+    }
+  });
+});
+
 describe('PollScheduler', () => {
+  it('starts the polls of sites due within one step together, each within ±19 % of its interval', async () => {
+    // Ten sites whose first polls are jittered apart: they start on a few grid points, not ten.
+    let draw = 0;
+    const sites = Array.from({ length: 10 }, (_, i) => site(`s${i}`, 60));
+    const h = harness(sites, { random: () => (draw++ * 0.097) % 1, coalesce: true });
+    h.scheduler.start();
+    await h.advance(80_000);
+    const starts = h.polls.map((p) => p.at);
+    expect(starts).toHaveLength(10);
+    expect(new Set(starts).size).toBeLessThanOrEqual(3);
+    for (const at of starts) {
+      expect(at % 10_000).toBe(0);
+      expect(Math.abs(at - h.t0 - 60_000)).toBeLessThanOrEqual(11_000);
+    }
+    // The next ones, an interval after each poll's end, are on the grid too.
+    await h.advance(3_210);
+    await h.finishAll();
+    await h.advance(80_000);
+    expect(h.polls.slice(10).every((p) => p.at % 10_000 === 0)).toBe(true);
+  });
+
+  it('does not move a poll asked for now', async () => {
+    const h = harness([site('a', 60)], { coalesce: true });
+    h.scheduler.start();
+    await h.advance(1_234);
+    h.scheduler.pollNow('a');
+    await h.advance(0);
+    expect(h.polls.map((p) => p.at - h.t0)).toEqual([1_234]);
+  });
+
   it('pollNow polls at once, then counts the interval from its end; during a poll it queues one more', async () => {
     const h = harness([site('a', 60), site('b', 60)]);
     h.scheduler.pollNow('a');
