@@ -78,6 +78,32 @@ export function refreshPlan(now: Date, notificationsSince: string | undefined, m
 }
 
 /**
+ * Whether an answer read at `readAtMs` (undefined: never) is due again at `nowMs` when answers are
+ * kept `maxAgeMs`: once a window of that length has begun since it was read, on windows shifted by
+ * the system's own `phase` (0 ≤ phase < 1, {@link readPhase}). So it is never read twice in one
+ * window and never kept past `maxAgeMs` (the first poll after that reads it), and a fleet read at
+ * once (a first refresh) reads again over the next window, a share of its systems in each poll,
+ * rather than every system in one poll.
+ */
+export function dueAgain(readAtMs: number | undefined, nowMs: number, maxAgeMs: number, phase: number): boolean {
+  if (readAtMs === undefined || Number.isNaN(readAtMs)) return true;
+  if (nowMs - readAtMs >= maxAgeMs) return true;
+  return Math.floor(nowMs / maxAgeMs - phase) > Math.floor(readAtMs / maxAgeMs - phase);
+}
+
+/** A system's place in its read windows (see {@link dueAgain}): in [0, 1), the same at every poll and in every process. */
+export function readPhase(siteId: string, system: string): number {
+  // FNV-1a over the UTF-16 units: a spread, not a secret.
+  let h = 0x811c9dc5;
+  const text = `${siteId}\u0000${system}`;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h / 2 ** 32;
+}
+
+/**
  * Pool capacity over the last 30 days, daily: the basis of "days until full". No toDate: the
  * system's own "now" ends the range, so a workstation clock ahead of the system's is no error.
  */

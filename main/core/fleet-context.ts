@@ -29,7 +29,11 @@ export interface FleetOptions {
   callDeadlineMs?: number;
   /** Limit of one system's refresh, all its reads and retries included (default 60 s). */
   refreshDeadlineMs?: number;
-  /** A background (steady) poll re-reads slow-moving configuration only when its cached answer is this old, ms (default 15 min). */
+  /**
+   * A background (steady) poll re-reads slow-moving configuration once in this span, ms (default
+   * 15 min): on the system's own read window (`spreadReads`), at the latest when its cached answer
+   * is this old.
+   */
   slowReadMaxAgeMs?: number;
   /**
    * A steady poll reads a detail list the health answer summarises (nodes, drives, pool capacity,
@@ -61,6 +65,11 @@ export interface FleetOptions {
   clock?: () => Date;
   /** Uniform in [0, 1): the poll schedule's jitter (tests pin it). */
   random?: () => number;
+  /**
+   * Slow and detail reads due on each system's own read windows (`dueAgain`; default true), so a
+   * fleet refreshed at once does not re-read everything in one minute: off for tests of exact ages.
+   */
+  spreadReads?: boolean;
   /** Polls moved onto the schedule's shared grid (`coalescedDue`; default true): off for tests of exact poll times. */
   coalescePolls?: boolean;
   /** Clock and timers of deadlines; injected so tests use a fake clock. */

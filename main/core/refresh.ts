@@ -15,7 +15,7 @@ import { Limiter } from './limiter.js';
 import { isVolatileKey, stableDigest } from './answer-digests.js';
 import { WrittenAnswers } from './written-answers.js';
 import { smartKey } from './smart-keys.js';
-import { driveSkeleton, driveStatuses, healthStates, REFRESH_READS, refreshPlan, type DriveSkeleton, type PlannedRead, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
+import { driveSkeleton, driveStatuses, dueAgain, healthStates, REFRESH_READS, readPhase, refreshPlan, type DriveSkeleton, type PlannedRead, refreshRead, smartDrivesToRead, smartDueAfter, smartRead, type RefreshMode } from '../../app/fleet/refresh-plan.js';
 import { MAX_NOTIFICATION_PAGES, MERGED_NOTIFICATIONS_KEY, NOTIFICATIONS_OP, notificationMark, readNotifications, type FreshRecordClock, type NotificationMark, type NotificationPaging } from './notifications.js';
 import type { ReadScope, SiteConnection } from './site-connection.js';
 import { selfMetrics } from '../metrics/self-metrics.js';
@@ -285,8 +285,12 @@ export class FleetRefresh {
     // Due before the health answer is in: slow reads by age; a detail by age, or when this
     // process's last refresh of the system did not read it whole. The other details wait for the
     // health answer and the notifications (see `later` below).
+    // By age on the system's own read windows (see dueAgain): a fleet refreshed at once re-reads
+    // over the next window, not all in one minute.
+    const phase = o.spreadReads === false ? undefined : readPhase(site.id, system);
+    const dueByAge = (key: string, maxAgeMs: number): boolean => (phase === undefined ? (ageOf(key) ?? Infinity) >= maxAgeMs : dueAgain(readAt?.get(key), nowMs, maxAgeMs, phase));
     const plan = refreshPlan(this.f.clock(), since, mode, (r) =>
-      r.slow ? (ageOf(keyOf(r)) ?? Infinity) >= slowMaxAge : kept?.details.get(keyOf(r)) === undefined || (ageOf(keyOf(r)) ?? Infinity) >= detailMaxAge,
+      r.slow ? dueByAge(keyOf(r), slowMaxAge) : kept?.details.get(keyOf(r)) === undefined || dueByAge(keyOf(r), detailMaxAge),
     );
     // Detail reads a steady poll has not planned yet.
     const later = steady ? DETAIL_READS.filter((r) => !plan.includes(r)) : [];

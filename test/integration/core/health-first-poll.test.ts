@@ -53,7 +53,8 @@ describe('a health-first steady poll', () => {
     // The fleet's clock at the systems' (earlier tests moved theirs): no clock offset to learn.
     const timers = new FakeTimers(sim.control.advanceClock(0));
     const s = sim.manifest.sites[0]!;
-    const f = await fleetOnDisk({ clock: () => new Date(timers.now()), timers, ...options }, [s]);
+    // Reads due by age exactly (no read windows): the tests count what each poll reads.
+    const f = await fleetOnDisk({ clock: () => new Date(timers.now()), timers, spreadReads: false, ...options }, [s]);
     const siteId = f.siteIds[0]!;
     const system = s.systems[index]!;
     const writes: string[][] = [];
@@ -173,7 +174,7 @@ describe('a health-first steady poll', () => {
     await h.fleet.refresh({ force: true });
     expect(h.writes.flat()).toEqual(expect.arrayContaining(ALL_DETAILS));
     // Another process on the same data dir and cache: it has read nothing itself.
-    const other = await fleetOnDisk({ clock: () => new Date(h.timers.now()), timers: h.timers }, [sim.manifest.sites[0]!]);
+    const other = await fleetOnDisk({ clock: () => new Date(h.timers.now()), timers: h.timers, spreadReads: false }, [sim.manifest.sites[0]!]);
     const writes: string[] = [];
     const putRows = other.stores.cache.putRows.bind(other.stores.cache);
     vi.spyOn(other.stores.cache, 'putRows').mockImplementation((site, sys, rows) => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { refreshRead, smartRead } from '../../../app/fleet/refresh-plan.js';
+import { dueAgain, readPhase, refreshRead, smartRead } from '../../../app/fleet/refresh-plan.js';
 import { AnswerDigests } from '../../../main/core/answer-digests.js';
 import { FLEET_LIMITS } from '../../../main/core/fleet-context.js';
 import { createHandlers, dispatch } from '../../../main/ipc/handlers.js';
@@ -40,16 +40,17 @@ describe('background polling against the simulator', () => {
   });
   const requests = (): number => sim.control.status()[0]!.requests;
 
-  async function harness(password?: string): Promise<Harness> {
+  async function harness(password?: string, spreadReads = false): Promise<Harness> {
     const timers = new FakeTimers(Date.now());
     const s = sim.manifest.sites[0]!;
     const f = await fleetOnDisk(
       {
         clock: () => new Date(timers.now()),
         timers,
-        // No jitter and no grid: the poll falls due exactly at the interval.
+        // No jitter and no grid: the poll falls due exactly at the interval; reads due by age exactly.
         random: () => 0.5,
         coalescePolls: false,
+        spreadReads,
       },
       [s],
       password,
@@ -234,6 +235,31 @@ describe('background polling against the simulator', () => {
     // Everything is due again: as many reads as the full refresh (whose logins, the check of the site's
     // selection on two sessions and each session's first confirmation the poll does not need).
     expect(hourly).toBeGreaterThanOrEqual(full - 3 * h.systems.length - 4);
+  });
+
+  it('re-reads slow configuration once a window, each system on its own phase of it', async () => {
+    const h = await harness(undefined, true);
+    await h.fleet.refresh({ force: true });
+    const t0 = h.timers.now();
+    h.fleet.startPolling();
+    const reads = new Map<string, number[]>(h.systems.map((s) => [s, []]));
+    const last = new Map(h.systems.map((s) => [s, at(h, s, USERS)]));
+    // Two windows of polls.
+    for (let t = INTERVAL_S * 1000; t <= 2 * FLEET_LIMITS.slowReadMaxAgeMs; t += INTERVAL_S * 1000) {
+      await pollAfter(h, INTERVAL_S * 1000);
+      for (const s of h.systems) {
+        const now = at(h, s, USERS);
+        if (now !== last.get(s)) reads.get(s)!.push(t);
+        last.set(s, now);
+      }
+    }
+    for (const s of h.systems) {
+      // The first poll its phase makes due after the full refresh, then one window later.
+      const phase = readPhase(h.siteId, s);
+      let first = INTERVAL_S * 1000;
+      while (!dueAgain(t0, t0 + first, FLEET_LIMITS.slowReadMaxAgeMs, phase)) first += INTERVAL_S * 1000;
+      expect(reads.get(s)).toEqual([first, first + FLEET_LIMITS.slowReadMaxAgeMs].filter((t) => t <= 2 * FLEET_LIMITS.slowReadMaxAgeMs));
+    }
   });
 
   it('a manual refresh during a poll follows it (never overlaps), and a poll during a poll joins it', async () => {

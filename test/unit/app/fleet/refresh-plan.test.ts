@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CAPACITY_HISTORY_CACHE, REFRESH_READS, driveSkeleton, driveStatuses, drivesOf, healthStates, refreshPlan, smartDrivesToRead, smartDue } from '../../../../app/fleet/refresh-plan.js';
+import { CAPACITY_HISTORY_CACHE, REFRESH_READS, driveSkeleton, driveStatuses, drivesOf, dueAgain, healthStates, readPhase, refreshPlan, smartDrivesToRead, smartDue } from '../../../../app/fleet/refresh-plan.js';
 import { ROLLUP_READS } from '../../../../app/health/system-health.js';
 import { REPORT_READS } from '../../../../app/reports/snapshot.js';
 import { READS } from '../../../../renderer/lib/reads.js';
@@ -120,3 +120,51 @@ describe('healthStates: what a steady poll compares of the health answer', () =>
   });
 });
 
+
+describe('dueAgain and readPhase: reads spread over their window', () => {
+  const WINDOW = 15 * 60_000;
+  const t0 = Date.UTC(2026, 0, 15, 10, 3, 17);
+
+  it('reads an answer never read, or read longer ago than the window, at once', () => {
+    expect(dueAgain(undefined, t0, WINDOW, 0.3)).toBe(true);
+    expect(dueAgain(Number.NaN, t0, WINDOW, 0.3)).toBe(true);
+    for (const phase of [0, 0.25, 0.5, 0.999]) expect(dueAgain(t0 - WINDOW, t0, WINDOW, phase)).toBe(true);
+  });
+
+  it('reads each system once a window: a fleet read at once reads again over the next window, a share in each poll', () => {
+    const systems = Array.from({ length: 1_000 }, (_, i) => ['site-a', 'site-b', 'site-c'][i % 3]! + '/' + `sys-${i}`);
+    const perPoll = new Map<number, number>();
+    for (const name of systems) {
+      const [site, system] = name.split('/') as [string, string];
+      const phase = readPhase(site, system);
+      let readAt = t0;
+      const reads: number[] = [];
+      // Polls every minute for two windows.
+      for (let minute = 1; minute <= 30; minute++) {
+        const now = t0 + minute * 60_000;
+        if (!dueAgain(readAt, now, WINDOW, phase)) continue;
+        expect(now - readAt).toBeLessThanOrEqual(WINDOW);
+        reads.push(minute);
+        readAt = now;
+        if (minute <= 15) perPoll.set(minute, (perPoll.get(minute) ?? 0) + 1);
+      }
+      // Once in the first window after the fleet's read, once in the next: never twice in one.
+      expect(reads.filter((m) => m <= 15)).toHaveLength(1);
+      expect(reads).toHaveLength(2);
+      expect(reads[1]! - reads[0]!).toBe(15);
+    }
+    // Spread: no poll of the first window reads more than twice its share.
+    expect([...perPoll.values()].reduce((a, b) => a + b, 0)).toBe(1_000);
+    for (const n of perPoll.values()) expect(n).toBeLessThan((2 * 1_000) / 15);
+  });
+
+  it('gives each system one phase in [0, 1), the same every time', () => {
+    expect(readPhase('site-a', 'sys-1')).toBe(readPhase('site-a', 'sys-1'));
+    expect(readPhase('site-a', 'sys-1')).not.toBe(readPhase('site-a', 'sys-2'));
+    expect(readPhase('site-a', 'sys-1')).not.toBe(readPhase('site-b', 'sys-1'));
+    for (let i = 0; i < 200; i++) {
+      const p = readPhase('s', `x${i}`);
+      expect(p >= 0 && p < 1).toBe(true);
+    }
+  });
+});
