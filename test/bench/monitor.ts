@@ -9,8 +9,8 @@
  *   peak (`VmHWM`) and the largest sample after it, and the last;
  *   and the same window minute by minute, with the requests the simulator received, so a cost
  *   growing with age shows. The first minute holds about half a minute's polls, so it is left out
- *   of the share. Polls re-read detail lists every 5 minutes and slow reads every 15, all systems
- *   at once after the first refresh: a window shorter than 16 minutes misses part of that cost.
+ *   of the share. Polls re-read detail lists once every 5 minutes and slow reads once every 15,
+ *   each system on its own phase: a window shorter than 16 minutes misses part of that cost.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
