@@ -284,9 +284,8 @@ export class FleetRefresh {
     const detailMaxAge = o.detailMaxAgeMs ?? FLEET_LIMITS.detailMaxAgeMs;
     // Due before the health answer is in: slow reads by age; a detail by age, or when this
     // process's last refresh of the system did not read it whole. The other details wait for the
-    // health answer and the notifications (see `later` below).
-    // By age on the system's own read windows (see dueAgain): a fleet refreshed at once re-reads
-    // over the next window, not all in one minute.
+    // health answer and the notifications (see `later` below). Age counts on the system's own read
+    // windows (`dueAgain`): a fleet refreshed at once re-reads over the next window, not in one minute.
     const phase = o.spreadReads === false ? undefined : readPhase(site.id, system);
     const dueByAge = (key: string, maxAgeMs: number): boolean => (phase === undefined ? (ageOf(key) ?? Infinity) >= maxAgeMs : dueAgain(readAt?.get(key), nowMs, maxAgeMs, phase));
     const plan = refreshPlan(this.f.clock(), since, mode, (r) =>

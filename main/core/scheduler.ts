@@ -26,10 +26,10 @@ export const MAX_COALESCE_STEP_MS = 10_000;
  * sixth of its interval and at most {@link MAX_COALESCE_STEP_MS} (polls every minute: every 10 s),
  * so it moves by at most half a step (a twelfth of its interval). Polls that fall due close
  * together then start together, and a fleet of a hundred sites polled every minute wakes the
- * process a few times a minute instead of a hundred. A wake-up from idle costs far more than the work it
- * starts suggests (the first milliseconds after it run several times slower on a virtual machine;
- * a laptop's CPU leaves its sleep states), so fewer wake-ups cost less CPU. The polls of one step
- * share the fleet's and each site's caps on requests in flight, as a first refresh does.
+ * process a few times a minute instead of a hundred. A wake-up from idle costs more than the work
+ * it starts suggests (on a virtual machine the first milliseconds after it run several times
+ * slower; a laptop's CPU leaves its sleep states), so fewer wake-ups cost less CPU. The polls of
+ * one step share the fleet's and each site's caps on requests in flight, as a first refresh does.
  */
 export function coalescedDue(dueMs: number, intervalSeconds: number): number {
   const step = Math.min(MAX_COALESCE_STEP_MS, Math.round((intervalSeconds * 1000) / 6));
