@@ -83,12 +83,12 @@ export function refreshPlan(now: Date, notificationsSince: string | undefined, m
  * the system's own `phase` (0 ≤ phase < 1, {@link readPhase}). So it is never read twice in one
  * window and never kept past `maxAgeMs` (the first poll after that reads it), and a fleet read at
  * once (a first refresh) reads again over the next window, a share of its systems in each poll,
- * rather than every system in one poll.
+ * rather than every system in one poll. Without a phase, by age alone.
  */
-export function dueAgain(readAtMs: number | undefined, nowMs: number, maxAgeMs: number, phase: number): boolean {
+export function dueAgain(readAtMs: number | undefined, nowMs: number, maxAgeMs: number, phase?: number): boolean {
   if (readAtMs === undefined || Number.isNaN(readAtMs)) return true;
   if (nowMs - readAtMs >= maxAgeMs) return true;
-  return Math.floor(nowMs / maxAgeMs - phase) > Math.floor(readAtMs / maxAgeMs - phase);
+  return phase !== undefined && Math.floor(nowMs / maxAgeMs - phase) > Math.floor(readAtMs / maxAgeMs - phase);
 }
 
 /** A system's place in its read windows (see {@link dueAgain}): in [0, 1), the same at every poll and in every process. */

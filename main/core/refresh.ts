@@ -287,7 +287,7 @@ export class FleetRefresh {
     // health answer and the notifications (see `later` below). Age counts on the system's own read
     // windows (`dueAgain`): a fleet refreshed at once re-reads over the next window, not in one minute.
     const phase = o.spreadReads === false ? undefined : readPhase(site.id, system);
-    const dueByAge = (key: string, maxAgeMs: number): boolean => (phase === undefined ? (ageOf(key) ?? Infinity) >= maxAgeMs : dueAgain(readAt?.get(key), nowMs, maxAgeMs, phase));
+    const dueByAge = (key: string, maxAgeMs: number): boolean => dueAgain(readAt?.get(key), nowMs, maxAgeMs, phase);
     const plan = refreshPlan(this.f.clock(), since, mode, (r) =>
       r.slow ? dueByAge(keyOf(r), slowMaxAge) : kept?.details.get(keyOf(r)) === undefined || dueByAge(keyOf(r), detailMaxAge),
     );

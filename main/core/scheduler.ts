@@ -158,7 +158,8 @@ export class PollScheduler {
    */
   private schedule(siteId: string, entry: Entry, delayMs?: number): void {
     const now = this.d.timers.now();
-    const next = delayMs !== undefined ? now + delayMs : this.coalesce ? coalescedDue(now + this.jittered(entry.intervalSeconds), entry.intervalSeconds) : now + this.jittered(entry.intervalSeconds);
+    let next = now + (delayMs ?? this.jittered(entry.intervalSeconds));
+    if (delayMs === undefined && this.coalesce) next = coalescedDue(next, entry.intervalSeconds);
     const dueAt = Math.max(next, this.d.backoffUntil(siteId) ?? 0);
     entry.dueAt = dueAt;
     entry.handle = this.d.timers.setTimeout(() => void this.fire(siteId, entry), dueAt - now);

@@ -159,7 +159,7 @@ export class OfflineCache {
    * The read times and versions last handed out of a system's held answers (see {@link readTimes},
    * {@link versions}): a poll and its status event's readers ask for them several times between two
    * writes. Dropped by every change to the held answers they were made from. Kept for the systems
-   * asked about last ({@link VIEWS_KEPT}), as those are the ones polled now: a copy of every
+   * whose maps were made last ({@link VIEWS_KEPT}), as those are the ones polled now: a copy of every
    * system's would hold megabytes for a fleet to save a copy per poll.
    */
   private readonly views = new Map<Map<string, HeldAnswer>, { times?: ReadonlyMap<string, number>; versions?: ReadonlyMap<string, number> }>();
@@ -322,7 +322,7 @@ export class OfflineCache {
     const held = this.guard('read', () => this.heldOf(siteId, system));
     let views = this.views.get(held);
     if (!views) {
-      // The oldest asked about makes room (a Map iterates in insertion order).
+      // The one made first makes room (a Map iterates in insertion order).
       if (this.views.size >= VIEWS_KEPT) this.views.delete(this.views.keys().next().value as Map<string, HeldAnswer>);
       this.views.set(held, (views = {}));
     }

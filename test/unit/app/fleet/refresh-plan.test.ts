@@ -131,6 +131,12 @@ describe('dueAgain and readPhase: reads spread over their window', () => {
     for (const phase of [0, 0.25, 0.5, 0.999]) expect(dueAgain(t0 - WINDOW, t0, WINDOW, phase)).toBe(true);
   });
 
+  it('without a phase, reads by age alone: not before the window length has passed', () => {
+    expect(dueAgain(t0, t0 + WINDOW - 1, WINDOW)).toBe(false);
+    expect(dueAgain(t0, t0 + WINDOW, WINDOW)).toBe(true);
+    expect(dueAgain(t0, t0, 0)).toBe(true);
+  });
+
   it('reads each system once a window: a fleet read at once reads again over the next window, a share in each poll', () => {
     const systems = Array.from({ length: 1_000 }, (_, i) => ['site-a', 'site-b', 'site-c'][i % 3]! + '/' + `sys-${i}`);
     const perPoll = new Map<number, number>();
