@@ -257,7 +257,7 @@ export class AlertEngine {
 
   /** The defaults, the stored overrides, and whether new alerts raise desktop notifications. */
   rules(): { defaults: RuleSettings; overrides: ScopedOverride[]; notify: boolean } {
-    return { defaults: DEFAULT_RULES, overrides: this.o.store.overrides(), notify: this.notify };
+    return { defaults: DEFAULT_RULES, overrides: [...this.o.store.overrides()], notify: this.notify };
   }
 
   /**

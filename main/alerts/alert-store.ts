@@ -57,10 +57,13 @@ export class AlertStore {
    * never made inside a transaction of its caller.
    */
   private readonly counts: DataVersionMemo<OpenCounts>;
+  /** The rule overrides, read once per change of the file (the engine asks after every poll): dropped by this store's own writes of them. */
+  private readonly rules: DataVersionMemo<readonly ScopedOverride[]>;
 
   constructor(private readonly db: Database) {
     this.stmts = prepareStatements(db);
     this.counts = new DataVersionMemo(db);
+    this.rules = new DataVersionMemo(db);
   }
 
   /**
@@ -199,8 +202,12 @@ export class AlertStore {
     return this.byIds(ids, now.getTime());
   }
 
-  /** Every stored rule override with its scope. A row that no longer parses is skipped: the defaults then apply there. */
-  overrides(): ScopedOverride[] {
+  /** Every stored rule override with its scope. A row that no longer parses is skipped: the defaults then apply there. Never change what it holds. */
+  overrides(): readonly ScopedOverride[] {
+    return this.rules.get(() => this.readOverrides());
+  }
+
+  private readOverrides(): ScopedOverride[] {
     const out: ScopedOverride[] = [];
     for (const r of this.stmts.overrides.all()) {
       let parsed: unknown;
@@ -222,6 +229,7 @@ export class AlertStore {
     const siteId = scope.level === 'fleet' ? '' : scope.siteId;
     const system = scope.level === 'system' ? scope.system : '';
     const empty = override === null || Object.values(override).every((v) => v === undefined || Object.values(v).every((x) => x === undefined));
+    this.rules.clear();
     if (empty) this.db.prepare<[string, string]>('DELETE FROM alert_rules WHERE site_id = ? AND system = ?').run(siteId, system);
     else {
       this.db

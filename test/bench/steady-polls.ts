@@ -2,8 +2,9 @@
  * What the monitor's polls cost, without its waits: the `monitor` part's fleet (1,000 systems,
  * 100 sites × 10, 25 ms latency, the simulator in its own process) refreshed once, then polled in
  * rounds back to back in this process (`mode: 'steady'`, ten sites at a time), each round a minute
- * later on the process's clock: `Date` is moved on by `--shift` seconds a round, so the detail
- * re-reads (5 min) and slow reads (15 min) fall due in their rounds as in a monitor's minutes.
+ * later: `Date` is moved on by `--shift` seconds a round, so the detail re-reads (5 min) and slow
+ * reads (15 min) fall due in their rounds as in a monitor's minutes, and the simulator's clock with
+ * it, so its answers move (loads, sensors, clocks) as a system's do between polls.
  * Prints each round's CPU, requests and CPU per system, and the mean over rounds 2 onward. With
  * `--gap SECONDS`, each round waits that long first, idle, as the monitor waits between its polls:
  * work after an idle wait costs more CPU than the same work back to back (see BENCHMARKS.md).
@@ -101,6 +102,8 @@ try {
     if (GAP_S > 0) await new Promise((resolve) => setTimeout(resolve, GAP_S * 1000));
     // The wait moved the clock too: a round still starts `--shift` seconds after the last.
     shiftMs += (SHIFT_S - GAP_S) * 1000;
+    // The systems' time moves as much: what their answers show of it (loads, sensors, clocks) moves as in a minute.
+    await sim.advanceClock(SHIFT_S - GAP_S);
     await startProfile(r);
     const q0 = await requests();
     const c0 = process.cpuUsage();

@@ -29,6 +29,8 @@ export interface ChildSimulator {
   sites: ManifestSite[];
   status(): Promise<SiteLoad[]>;
   setFaults(site: number, faults: { latencyMs?: number; jitterMs?: number; errorRate?: number }): Promise<void>;
+  /** Moves the simulated time of every site on by `seconds`: what its answers show of the time moves with it. */
+  advanceClock(seconds: number): Promise<void>;
   /** The simulator process's CPU time so far (user + system), in ms; NaN where /proc is not there. */
   cpuMs(): number;
   stop(): Promise<void>;
@@ -92,6 +94,7 @@ export async function startChildSimulator(args: { sites: number; systems: number
     sites: manifest.sites,
     status: async () => (await control('GET', '/status')) as SiteLoad[],
     setFaults: async (site, faults) => void (await control('POST', `/sites/${site}/faults`, faults)),
+    advanceClock: async (seconds) => void (await control('POST', '/clock/advance', { seconds })),
     cpuMs: () => processCpuMs(child.pid),
     stop: async () => {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -237,6 +237,15 @@ describe('the alert store', () => {
     expect(s.overrides().map((o) => o.scope)).toEqual([{ level: 'fleet' }, { level: 'site', siteId: 'lab' }, { level: 'system', siteId: 'lab', system: 'sys1' }]);
     s.setOverride({ level: 'site', siteId: 'lab' }, {});
     expect(s.overrides()).toHaveLength(2);
+    // Read once while the file stands; what another process stores since is seen at the next ask.
+    expect(s.overrides()).toBe(s.overrides());
+    const dir = tempDir();
+    const [mine, theirs] = [store(dir), store(dir)];
+    expect(mine.overrides()).toEqual([]);
+    theirs.setOverride({ level: 'site', siteId: 'lab' }, { ha: { enabled: false } });
+    expect(mine.overrides().map((o) => o.scope)).toEqual([{ level: 'site', siteId: 'lab' }]);
+    theirs.setOverride({ level: 'site', siteId: 'lab' }, null);
+    expect(mine.overrides()).toEqual([]);
     expect(s.notify).toBe(true);
     s.notify = false;
     expect(s.notify).toBe(false);
