@@ -19,9 +19,10 @@ export function runFleetdeck(args: readonly string[], options: { stdin?: string;
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 50_000);
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
+      // Ended by a signal (a crash, or the timeout's kill): code -1, and stderr says which.
+      resolve({ code: code ?? -1, stdout, stderr: signal ? `${stderr}(ended by ${signal})\n` : stderr });
     });
     child.stdin.end(options.stdin ?? '');
   });

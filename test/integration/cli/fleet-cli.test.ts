@@ -113,7 +113,8 @@ describe.runIf(haveKeyring)('fleetdeck site, refresh, call, log (real keychain)'
 
   it('forgets every secret of a removed site', async () => {
     const site = sim.manifest.sites[0]!;
-    expect((await cli(['site', 'remove', site.name])).code).toBe(0);
+    const removed = await cli(['site', 'remove', site.name]);
+    expect(removed.code, removed.stderr).toBe(0);
     const after = await cli(['site', 'add', site.name, '--url', site.baseUrl, '--user', site.username]);
     expect(after.code).toBe(0);
     const r = await cli(['refresh', '--site', site.name]);
